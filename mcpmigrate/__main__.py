@@ -1,0 +1,3 @@
+from mcpmigrate.cli import main
+
+main()

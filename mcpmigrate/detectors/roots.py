@@ -1,0 +1,291 @@
+"""Roots family: MCP101–MCP106.
+
+Spec: 2026-07-28 changelog (server-to-client requests removed; roots deprecated by SEP-2577;
+``notifications/roots/list_changed`` removed; ``RootsCapability`` is ``{}``), schema
+``schema/2026-07-28/schema.ts`` (``Root.uri`` is a ``file://`` URI; ``ListRootsRequest`` only
+inside ``InputRequiredResult.inputRequests``). SDK surfaces: ``mcp-python-surfaces.md`` §3–§7, §10.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
+from mcpmigrate.codemods import param as param_fix
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.model import FixInfo, Safety
+
+
+def string_value(node: cst.CSTNode | None) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            value = node.evaluated_value
+        except Exception:  # pragma: no cover - odd literals
+            return None
+        return value if isinstance(value, str) else None
+    return None
+
+
+def dict_get(node: cst.Dict, key: str) -> cst.DictElement | None:
+    for el in node.elements:
+        if isinstance(el, cst.DictElement) and string_value(el.key) == key:
+            return el
+    return None
+
+
+def _remove_fix(description: str) -> FixInfo:
+    """A deletion that is right under every strategy (handled by the ``remove`` codemod)."""
+    return FixInfo(Safety.SAFE, "remove", description)
+
+
+def _guard_fix(description: str) -> FixInfo:
+    """Goes away with the roots request it guards (handled by the ``param`` codemod)."""
+    return FixInfo(Safety.SAFE, "param", description)
+
+
+class RootsDetector(Detector):
+    rules = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP105", "MCP106")
+    tokens = S.ROOTS_TOKENS
+
+    def detect(self) -> Iterable[Report]:
+        visitor = _RootsVisitor(self)
+        self.analysis.module.visit(visitor)
+        return visitor.reports
+
+
+class _RootsVisitor(cst.CSTVisitor):
+    def __init__(self, det: RootsDetector) -> None:
+        self.det = det
+        self.a = det.analysis
+        self.reports: list[Report] = []
+        self.interim_depth = 0
+        self.send_depth = 0
+        self._interim_nodes: list[cst.CSTNode] = []
+        self.called_attrs: set[int] = set()
+
+    # -- helpers ---------------------------------------------------------------------------
+    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
+        return self.a.enclosing_function(node)
+
+    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
+               manual: str | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+
+    def _is_interim_container(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests"):
+            return True
+        if isinstance(node, cst.Call) and self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT):
+            return True
+        if isinstance(node, cst.DictElement) and string_value(node.key) in ("inputRequests", "input_requests"):
+            return True
+        return False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self._is_interim_container(node):
+            self.interim_depth += 1
+            self._interim_nodes.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if self._interim_nodes and self._interim_nodes[-1] is original_node:
+            self._interim_nodes.pop()
+            self.interim_depth -= 1
+
+    # -- calls -----------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        if isinstance(func, cst.Attribute):
+            self.called_attrs.add(id(func))
+            attr = func.attr.value
+            if attr == "list_roots":
+                self._list_roots_call(node, func, fn)
+            elif attr == "check_client_capability":
+                if self.a.kind_of(func.value, fn) is Kind.SESSION or self._session_like(func.value):
+                    guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in _walk(node))
+                    self.report(
+                        "MCP102", node,
+                        "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
+                        "request's _meta and must not be inferred from the connection"
+                        + (" — this guard only protects the roots request, which the param fix removes" if guards_roots else "")
+                        + ". Read them per request (`ctx.client_capabilities` in mcp 2.x).",
+                        fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
+                        manual=None if guards_roots else "read the capability from the request (`ctx.client_capabilities`) instead",
+                        guards_roots=guards_roots,
+                    )
+            elif attr == "send_request":
+                if self._contains_roots_request(node):
+                    self.report(
+                        "MCP101", node,
+                        "A raw `roots/list` request is sent to the client; servers cannot send requests on "
+                        "2026-07-28. Take the directory as a documented tool parameter, or return an "
+                        "`InputRequiredResult` carrying a `ListRootsRequest`.",
+                        manual="a raw send_request cannot be rewritten automatically",
+                    )
+            elif attr == "add_notification_handler":
+                if node.args and string_value(node.args[0].value) == S.ROOTS_LIST_CHANGED_METHOD:
+                    self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
+        q = self.a.qualname(func)
+        if q in S.ROOTS_CAPABILITY:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in ("listChanged", "list_changed"):
+                    self.report("MCP104", arg, _MSG_104, fix=_remove_fix("drop the listChanged field"))
+        elif q in S.ROOT:
+            uri_arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "uri"), None)
+            if uri_arg is None and node.args and node.args[0].keyword is None:
+                uri_arg = node.args[0]
+            if uri_arg is not None:
+                self._check_root_uri(uri_arg.value)
+        elif q in S.LIST_ROOTS_MARKER:
+            self._roots_interim(node, fn)
+        elif q in S.LIST_ROOTS_REQUEST and self.interim_depth:
+            self._roots_interim(node, fn)
+        elif q in S.LOWLEVEL_SERVERS:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == S.ROOTS_LIST_CHANGED_KWARG:
+                    self.report("MCP103", arg, _MSG_103, fix=_remove_fix("remove the on_roots_list_changed handler"))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        fn = self.fn(node)
+        if node.attr.value == "client_params":
+            if self.a.kind_of(node.value, fn) is Kind.SESSION or self._session_like(node.value):
+                self.report(
+                    "MCP102", node,
+                    "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
+                    "and capabilities arrive in every request's _meta. Read them per request "
+                    "(`ctx.client_capabilities` in mcp 2.x).",
+                    manual="read the capability from the request (`ctx.client_capabilities`) instead",
+                )
+        elif node.attr.value == "list_roots" and id(node) not in self.called_attrs:
+            # a reference, not a call: anyio.from_thread.run(ctx.session.list_roots)
+            if self.a.kind_of(node.value, fn) is Kind.SESSION:
+                parent_call = None
+                self._list_roots_call(parent_call, node, fn)
+
+    def _session_like(self, expr: cst.BaseExpression) -> bool:
+        return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
+
+    def _contains_roots_request(self, node: cst.CSTNode) -> bool:
+        for n in _walk(node):
+            if isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LIST_ROOTS_REQUEST):
+                return True
+            if isinstance(n, cst.Dict):
+                m = dict_get(n, "method")
+                if m is not None and string_value(m.value) == S.ROOTS_METHOD:
+                    return True
+        return False
+
+    def _list_roots_call(self, call: cst.Call | None, func: cst.Attribute, fn: FunctionInfo | None) -> None:
+        kind = self.a.kind_of(func.value, fn)
+        if kind is Kind.SESSION or kind is Kind.CONTEXT_FASTMCP or (kind is None and self._session_like(func.value)):
+            pass
+        else:
+            return
+        node = call if call is not None else func
+        fix, manual, data = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
+        base = (
+            "The server asks the client for its roots"
+            + (f" in `{fn.qualname}`" if fn else "")
+            + "; on 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots "
+            "are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`)."
+        )
+        self.report("MCP101", node, base, fix=fix, manual=manual, **data)
+
+    def _roots_interim(self, node: cst.Call, fn: FunctionInfo | None) -> None:
+        fix, manual, data = param_fix.plan_roots_interim(self.a, self.det.config, node, fn)
+        self.report(
+            "MCP106", node,
+            "Roots are asked through an interim result: this works on 2026-07-28, but roots are "
+            "deprecated (SEP-2577, removal on or after 2027-07-28). Take the directory as a documented "
+            "tool parameter instead (`fix --strategy param`).",
+            fix=fix, manual=manual, **data,
+        )
+
+    def _check_root_uri(self, value: cst.BaseExpression) -> None:
+        text = string_value(value)
+        if text is None and isinstance(value, cst.FormattedString):
+            first = value.parts[0] if value.parts else None
+            text = first.value if isinstance(first, cst.FormattedStringText) else None
+            if text is not None and len(text) < len("file://") and "file://".startswith(text):
+                return
+        if text is not None and not text.startswith("file://"):
+            self.report(
+                "MCP105", value,
+                f"A Root's uri must be a file:// URI; {text.split(':', 1)[0]!r} is not. Expose other "
+                "locations as resources (resources accept any URI scheme).",
+            )
+
+    # -- dicts and comparisons (hand-rolled JSON-RPC) --------------------------------------
+    def visit_Dict(self, node: cst.Dict) -> None:
+        method = dict_get(node, "method")
+        if method is not None and string_value(method.value) == S.ROOTS_METHOD:
+            if self.interim_depth:
+                self._roots_interim_dict(node)
+            elif dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None:
+                self.report(
+                    "MCP101", node,
+                    "A hand-built JSON-RPC `roots/list` request is sent to the client; on 2026-07-28 servers "
+                    "cannot send requests. Take the directory as a documented tool parameter, or answer "
+                    "the tools/call with `{\"resultType\": \"input_required\", \"inputRequests\": {...}}`.",
+                    manual="hand-rolled JSON-RPC servers are not rewritten automatically",
+                )
+        roots = dict_get(node, "roots")
+        if roots is not None and isinstance(roots.value, cst.Dict):
+            lc = dict_get(roots.value, "listChanged")
+            if lc is not None:
+                self.report("MCP104", lc, _MSG_104, fix=_remove_fix("drop the listChanged field"))
+        if roots is not None and isinstance(roots.value, cst.List):
+            for el in roots.value.elements:
+                if isinstance(el.value, cst.Dict):
+                    uri = dict_get(el.value, "uri")
+                    if uri is not None:
+                        self._check_root_uri(uri.value)
+
+    def _roots_interim_dict(self, node: cst.Dict) -> None:
+        self.report(
+            "MCP106", node,
+            "Roots are asked through an interim result (`inputRequests`): this works on 2026-07-28, but "
+            "roots are deprecated (SEP-2577). Take the directory as a documented tool parameter instead.",
+            manual="hand-rolled interim results are not rewritten automatically",
+        )
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.Equal, cst.In)) and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD:
+                self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
+        if string_value(node.left) == S.ROOTS_LIST_CHANGED_METHOD:
+            self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> None:
+        if string_value(node.value) == S.ROOTS_LIST_CHANGED_METHOD:
+            self.report("MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            tgt = t.target
+            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "notification_handlers":
+                for el in tgt.slice:
+                    if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.ROOTS_LIST_CHANGED_NOTIFICATION):
+                        self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
+
+
+_MSG_103 = (
+    "`notifications/roots/list_changed` is removed in 2026-07-28: this handler can never fire. Remove it; "
+    "if it refreshed cached roots, take the path as a tool parameter instead."
+)
+_MSG_104 = (
+    "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
+)
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)

@@ -1,0 +1,292 @@
+"""The pipeline: discover → prefilter → parse → detect → fix → verify (DESIGN §7, §8).
+
+- Prefilter: a file in which none of the enabled detectors' tokens occur is never parsed.
+- Parse: libcst, from bytes (encoding, BOM and newlines are kept by libcst's round trip).
+- Detect: every detector on one shared :class:`~mcpmigrate.analysis.ModuleAnalysis`; positions
+  are computed (``PositionProvider``) only for files that have findings.
+- Fix: codemods in declared order; the result must parse, and a second fix must change nothing,
+  or the file is left untouched and the reason reported.
+- Work is spread over the cores with a process pool when enough files need parsing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mcpmigrate import files as F
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.catalog import load_catalog, select_rules
+from mcpmigrate.config import Config
+from mcpmigrate.detectors import all_detectors
+from mcpmigrate.model import FileError, Finding, Safety
+from mcpmigrate.suppress import find_suppressions, is_suppressed
+
+PARALLEL_MIN_FILES = 24
+
+
+@dataclass
+class Options:
+    """What a run does: ``mode`` is ``check`` or ``fix``."""
+
+    mode: str = "check"
+    strategy: str = "param"
+    unsafe_fixes: bool = False
+    diff: bool = False
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    jobs: int | None = None
+
+
+@dataclass
+class FileResult:
+    display: str
+    findings: list[Finding] = field(default_factory=list)      # remaining after fix (or all, in check)
+    fixed: list[Finding] = field(default_factory=list)         # findings the fix resolved
+    error: str | None = None
+    original: bytes | None = None
+    new_source: bytes | None = None                            # set when fix changed the file
+    unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
+    parsed: bool = False
+
+
+@dataclass
+class RunResult:
+    files_checked: int = 0
+    results: list[FileResult] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return sorted((f for r in self.results for f in r.findings), key=lambda f: f.sort_key)
+
+    @property
+    def fixed(self) -> list[Finding]:
+        return sorted((f for r in self.results for f in r.fixed), key=lambda f: f.sort_key)
+
+    @property
+    def changed(self) -> list[FileResult]:
+        return [r for r in self.results if r.new_source is not None]
+
+
+def enabled_rules(config: Config, options: Options) -> set[str]:
+    select = options.select if options.select else config.select
+    ignore = list(config.ignore) + list(options.ignore or [])
+    return select_rules(select, ignore)
+
+
+def _prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:
+    tokens: list[bytes] = []
+    for det in all_detectors():
+        if set(det.rules) & rules:
+            tokens.extend(det.tokens)
+    if not tokens:
+        return None
+    return re.compile(b"|".join(sorted(set(tokens))))
+
+
+def _rules_for_file(display: str, config: Config, rules: set[str]) -> set[str]:
+    import fnmatch
+
+    out = set(rules)
+    for glob, ids in config.per_file_ignores.items():
+        if fnmatch.fnmatch(display, glob) or fnmatch.fnmatch(os.path.basename(display), glob):
+            out -= select_rules(ids, None)
+    return out
+
+
+def detect(module: cst.Module, display: str, config: Config, rules: set[str]) -> tuple[list[Finding], ModuleAnalysis]:
+    """Findings for one parsed module, with positions, in source order (not suppressed yet)."""
+    analysis = ModuleAnalysis.build(module)
+    reports = []
+    for det_cls in all_detectors():
+        if not set(det_cls.rules) & rules:
+            continue
+        for rep in det_cls(analysis, config).detect():
+            if rep.rule in rules:
+                reports.append(rep)
+    if not reports:
+        return [], analysis
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    catalog = load_catalog()
+    findings: list[Finding] = []
+    seen: set[tuple[str, int, int]] = set()
+    for rep in reports:
+        rng = positions[rep.node]
+        key = (rep.rule, rng.start.line, rng.start.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        meta = catalog[rep.rule]
+        findings.append(Finding(
+            rule=rep.rule, name=meta.name, severity=meta.severity, path=display,
+            line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
+            end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
+            node=rep.node, data=rep.data,
+        ))
+    findings.sort(key=lambda f: (f.line, f.column, f.rule))
+    return findings, analysis
+
+
+def _fixable(f: Finding, options: Options) -> bool:
+    if f.fix is None:
+        return False
+    if f.fix.strategy not in (options.strategy, "remove"):
+        return False
+    return f.fix.safety is Safety.SAFE or options.unsafe_fixes
+
+
+def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set[str], options: Options, findings: list[Finding], analysis: ModuleAnalysis) -> cst.Module:
+    from mcpmigrate.codemods import load_codemods
+    from mcpmigrate.codemods.imports import prune_newly_unused
+
+    original = module
+    for cm in load_codemods():
+        if cm.STRATEGY not in (options.strategy, "remove"):
+            continue
+        mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
+        if not mine:
+            continue
+        new_module, _applied, _notes = cm.apply(module, analysis, mine, config)
+        if new_module is not module and new_module.code != module.code:
+            module = new_module
+            findings, analysis = detect(module, display, config, rules)
+    if module is not original:
+        module = prune_newly_unused(original, module)
+    return module
+
+
+def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None) -> FileResult:
+    """Check (and, in fix mode, fix) one file. Never raises for bad input: the reason goes to
+    ``FileResult.error``."""
+    res = FileResult(display)
+    try:
+        source = F.read_source(path)
+    except OSError as exc:
+        res.error = f"cannot read: {exc.strerror or exc}"
+        return res
+    except ValueError as exc:
+        res.error = str(exc)
+        return res
+    file_rules = _rules_for_file(display, config, rules)
+    if prefilter is None or not file_rules or not prefilter.search(source):
+        return res
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        res.error = f"cannot parse: {_syntax_message(exc)}"
+        return res
+    except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
+        res.error = f"cannot decode: {exc}"
+        return res
+    except RecursionError:
+        res.error = "cannot parse: nesting too deep"
+        return res
+    res.parsed = True
+    try:
+        findings, analysis = detect(module, display, config, file_rules)
+    except RecursionError:
+        res.error = "cannot analyse: nesting too deep"
+        return res
+    sups = find_suppressions(source)
+    findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
+    if options.mode == "fix" and any(_fixable(f, options) for f in findings):
+        new_module = _apply_codemods(module, display, config, file_rules, options, findings, analysis)
+        new_source = new_module.bytes
+        if new_source != source:
+            problem = _verify(new_source, display, config, file_rules, options)
+            if problem:
+                res.error = f"fix not applied: {problem}"
+            else:
+                res.original = source
+                res.new_source = new_source
+                after = cst.parse_module(new_source)
+                remaining, _ = detect(after, display, config, file_rules)
+                sups_after = find_suppressions(new_source)
+                remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
+                left = {(f.rule, f.message) for f in remaining}
+                res.fixed = [f for f in findings if _fixable(f, options) and (f.rule, f.message) not in left]
+                findings = remaining
+                sups = sups_after
+    for f in findings:
+        f.node = None
+    res.findings = findings
+    for s in sups.values():
+        if s.ids is None:
+            if not s.used:
+                res.unused_suppressions.append((s.line, "*"))
+        else:
+            for rid in sorted(s.ids - s.used):
+                res.unused_suppressions.append((s.line, rid))
+    return res
+
+
+def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options) -> str | None:
+    try:
+        module = cst.parse_module(new_source)
+    except cst.ParserSyntaxError as exc:  # pragma: no cover - a codemod bug
+        return f"the rewritten code does not parse ({_syntax_message(exc)})"
+    try:
+        compile(new_source, display, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})"
+    findings, analysis = detect(module, display, config, rules)
+    if any(_fixable(f, options) for f in findings):
+        again = _apply_codemods(module, display, config, rules, options, findings, analysis)
+        if again.bytes != new_source:
+            return "a second fix would change the file again (not idempotent); please report this"
+    return None
+
+
+def _syntax_message(exc: cst.ParserSyntaxError) -> str:
+    msg = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
+    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})"
+
+
+def _worker(args: tuple) -> FileResult:
+    return process_file(*args)
+
+
+def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None) -> RunResult:
+    """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``."""
+    cwd = cwd or Path.cwd()
+    rules = enabled_rules(config, options)
+    prefilter = _prefilter_regex(rules)
+    found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd)
+    result = RunResult()
+    for display, reason in walk_errors:
+        result.errors.append(FileError(display, reason))
+    # Cheap prefilter in this process: only candidate files are sent to workers.
+    candidates: list[F.SourceFile] = []
+    for sf in found:
+        result.files_checked += 1
+        candidates.append(sf)
+    jobs = options.jobs or min(os.cpu_count() or 1, 8)
+    tasks = [(sf.path, sf.display, config, options, rules, prefilter) for sf in candidates]
+    if jobs > 1 and len(tasks) >= PARALLEL_MIN_FILES:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+    else:
+        results = [_worker(t) for t in tasks]
+    for res in results:
+        if res.error:
+            result.errors.append(FileError(res.display, res.error))
+        result.results.append(res)
+    if options.mode == "fix" and not options.diff:
+        by_display = {sf.display: sf.path for sf in candidates}
+        for res in result.changed:
+            try:
+                F.atomic_write(by_display[res.display], res.new_source)  # type: ignore[arg-type]
+            except OSError as exc:
+                result.errors.append(FileError(res.display, f"cannot write the fix: {exc.strerror or exc}"))
+                res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
+                res.fixed = []
+                res.new_source = None
+    return result

@@ -1,0 +1,1 @@
+"""Reporters: ``text`` (rich, grouped by file), ``concise``, ``json`` (DESIGN §6)."""

@@ -1,0 +1,79 @@
+"""Human-readable report with rich: findings grouped by file, each with its rule id and name, a
+one-line message, the source line, and the fix hint with its safety."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Console
+from rich.markup import escape
+
+from mcpmigrate.engine import RunResult
+from mcpmigrate.model import Finding
+
+_SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
+
+
+def _hint(f: Finding) -> str:
+    if f.fix is not None:
+        return f"fix ({f.fix.safety.value}, {f.fix.strategy}): {f.fix.description}"
+    if f.manual:
+        return f"manual: {f.manual}"
+    return "manual: no automatic fix"
+
+
+def render_findings(console: Console, result: RunResult, sources: dict[str, list[str]] | None = None) -> None:
+    by_file: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        by_file.setdefault(f.path, []).append(f)
+    for path, items in by_file.items():
+        console.print(f"[bold]{escape(path)}[/bold]")
+        lines = (sources or {}).get(path)
+        for f in items:
+            sev = f.severity.value
+            console.print(
+                f"  {f.line}:{f.column} [{_SEV_STYLE[sev]}]{f.rule}[/] [dim]{f.name}[/dim] ({sev}) {escape(f.message)}",
+                highlight=False,
+            )
+            if lines and 0 < f.line <= len(lines):
+                src = lines[f.line - 1].rstrip("\r\n")
+                console.print(f"      [dim]│[/dim] {escape(src)}", highlight=False)
+                if f.end_line == f.line:
+                    width = max(1, f.end_column - f.column)
+                else:
+                    width = max(1, len(src) - f.column + 1)
+                console.print(f"      [dim]│[/dim] {' ' * (f.column - 1)}[{_SEV_STYLE[sev]}]{'^' * width}[/]", highlight=False)
+            console.print(f"      [green]{escape(_hint(f))}[/green]", highlight=False)
+        console.print()
+
+
+def render_errors(console: Console, result: RunResult) -> None:
+    for e in sorted(result.errors, key=lambda e: e.path):
+        console.print(f"[bold red]error[/bold red]: {escape(e.path)}: {escape(e.message)}", highlight=False)
+
+
+def render_summary(console: Console, result: RunResult) -> None:
+    findings = result.findings
+    counts = Counter(f.severity.value for f in findings)
+    fixable = sum(1 for f in findings if f.fix is not None)
+    if findings:
+        parts = ", ".join(f"{counts[s]} {s}" for s in ("breaking", "deprecated", "advisory") if counts[s])
+        console.print(
+            f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in "
+            f"{len({f.path for f in findings})} file(s); {result.files_checked} file(s) checked. "
+            f"{fixable} fixable with `mcpmigrate fix`" + (" (some need --unsafe-fixes)." if any(f.fix and f.fix.safety.value == 'unsafe' for f in findings) else "."),
+            highlight=False,
+        )
+    else:
+        console.print(f"All checks passed! {result.files_checked} file(s) checked.", highlight=False)
+
+
+def render_statistics(console: Console, result: RunResult) -> None:
+    counts = Counter((f.rule, f.name) for f in result.findings)
+    for (rule, name), n in sorted(counts.items()):
+        console.print(f"{n:5d}  {rule}  {name}", highlight=False)
+
+
+def render_concise(console: Console, result: RunResult) -> None:
+    for f in result.findings:
+        console.print(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)

@@ -1,0 +1,96 @@
+"""The MCP names every rule matches, per SDK generation (one table, shared by every rule).
+
+Source: ``shared/mcp-python-surfaces.md`` §2–§7 and §10; SDKs: mcp 1.27 (``mcp.server.fastmcp``,
+low-level ``mcp.server.lowlevel.Server`` with decorators), mcp 2.3 (``mcp.server.mcpserver``,
+low-level ``Server(on_…=…)``), fastmcp 2.x–4.x (``fastmcp``).
+
+Qualified names are the dotted paths a name resolves to through the module's imports; every
+spelling that the SDK re-exports is listed, so ``from mcp.server import FastMCP`` and
+``from mcp.server.fastmcp.server import FastMCP`` both resolve.
+"""
+
+from __future__ import annotations
+
+# --- SDK generations ------------------------------------------------------------------------
+MCP1 = "mcp1"          # mcp 1.x (FastMCP, decorator low-level Server)
+MCP2 = "mcp2"          # mcp 2.x (MCPServer, Server(on_…=…))
+FASTMCP = "fastmcp"    # standalone fastmcp
+
+# --- server classes -------------------------------------------------------------------------
+FASTMCP_V1_SERVER = {
+    "mcp.server.fastmcp.FastMCP", "mcp.server.fastmcp.server.FastMCP", "mcp.server.FastMCP",
+}
+MCPSERVER_V2 = {
+    "mcp.server.mcpserver.MCPServer", "mcp.server.mcpserver.server.MCPServer", "mcp.server.MCPServer",
+}
+FASTMCP_SERVER = {"fastmcp.FastMCP", "fastmcp.server.FastMCP", "fastmcp.server.server.FastMCP"}
+HIGH_LEVEL_SERVERS = FASTMCP_V1_SERVER | MCPSERVER_V2 | FASTMCP_SERVER
+LOWLEVEL_SERVERS = {
+    "mcp.server.lowlevel.Server", "mcp.server.lowlevel.server.Server", "mcp.server.Server",
+}
+
+# --- request contexts -----------------------------------------------------------------------
+# Context objects handed to tools/prompts/resources (the parameter annotated with one of these).
+MCP_CONTEXT_V1 = {
+    "mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.fastmcp.context.Context",
+}
+MCP_CONTEXT_V2 = {
+    "mcp.server.mcpserver.Context", "mcp.server.mcpserver.server.Context", "mcp.server.mcpserver.context.Context",
+}
+FASTMCP_CONTEXT = {"fastmcp.Context", "fastmcp.server.Context", "fastmcp.server.context.Context"}
+# Low-level request contexts: 1.x RequestContext (server.request_context / request_ctx.get()),
+# 2.x ServerRequestContext (the first argument of every on_… handler).
+LOWLEVEL_CONTEXT = {
+    "mcp.shared.context.RequestContext", "mcp.server.context.ServerRequestContext",
+    "mcp.server.ServerRequestContext", "mcp.server.lowlevel.ServerRequestContext",
+    "mcp.server.lowlevel.server.ServerRequestContext", "mcp.server.context.RequestContext",
+}
+SESSION_TYPES = {
+    "mcp.server.session.ServerSession", "mcp.server.ServerSession", "mcp.ServerSession",
+}
+# Functions returning a context from anywhere inside a request.
+GET_CONTEXT_FUNCTIONS = {
+    "fastmcp.server.dependencies.get_context": "fastmcp",
+    "fastmcp.dependencies.CurrentContext": "fastmcp",
+}
+REQUEST_CTX_VARS = {"mcp.server.lowlevel.server.request_ctx", "mcp.server.lowlevel.request_ctx"}
+
+# --- roots ----------------------------------------------------------------------------------
+ROOTS_METHOD = "roots/list"
+ROOTS_LIST_CHANGED_METHOD = "notifications/roots/list_changed"
+TYPES_MODULES = ("mcp.types", "mcp_types", "mcp.types._types", "mcp.shared.types")
+
+
+def type_names(name: str) -> set[str]:
+    """Every qualified spelling of an ``mcp.types`` name (``mcp.types.X``, ``mcp_types.X``, ``mcp.X``)."""
+    return {f"{m}.{name}" for m in TYPES_MODULES} | {f"mcp.{name}"}
+
+
+LIST_ROOTS_REQUEST = type_names("ListRootsRequest")
+LIST_ROOTS_RESULT = type_names("ListRootsResult")
+ROOT = type_names("Root")
+ROOTS_CAPABILITY = type_names("RootsCapability")
+CLIENT_CAPABILITIES = type_names("ClientCapabilities")
+ROOTS_LIST_CHANGED_NOTIFICATION = type_names("RootsListChangedNotification")
+INPUT_REQUIRED_RESULT = type_names("InputRequiredResult")
+SERVER_REQUEST = type_names("ServerRequest")
+LIST_ROOTS_MARKER = {
+    "mcp.server.mcpserver.ListRoots", "mcp.server.mcpserver.resolve.ListRoots",
+    "mcp.server.mcpserver.markers.ListRoots", "mcp.server.ListRoots",
+}
+RESOLVE_MARKER = {"mcp.server.mcpserver.Resolve", "mcp.server.mcpserver.resolve.Resolve", "mcp.server.Resolve"}
+
+# Decorator attribute names that register a tool / prompt / resource on a high-level server.
+HANDLER_DECORATORS = {"tool": "tool", "prompt": "prompt", "resource": "resource"}
+# 1.x low-level decorators whose function serves tools/call (host of roots requests).
+LOWLEVEL_CALL_TOOL_DECORATORS = {"call_tool": "tool", "get_prompt": "prompt", "read_resource": "resource"}
+LOWLEVEL_LIST_TOOLS_DECORATOR = "list_tools"
+# 2.x low-level constructor keywords.
+LOWLEVEL_HANDLER_KWARGS = {"on_call_tool": "tool", "on_get_prompt": "prompt", "on_read_resource": "resource"}
+ROOTS_LIST_CHANGED_KWARG = "on_roots_list_changed"
+
+# Roots-related tokens: a file with none of these is never parsed for the roots family.
+ROOTS_TOKENS = (
+    rb"list_roots", rb"roots/list", rb"RootsCapability", rb"roots_list_changed", rb"RootsListChanged",
+    rb"ListRoots", rb"check_client_capability", rb"client_params", rb"\bRoot\(", rb"listChanged", rb"list_changed",
+)
