@@ -94,6 +94,7 @@ class ModuleAnalysis:
         self.module_kinds: dict[str, Kind] = {}
         self.class_kinds: dict[str, dict[str, Kind]] = {}
         self.module_assigns: list[tuple[str, cst.BaseExpression]] = []
+        self.elem_kinds: dict[str, Kind] = {}  # module-level containers: SESSIONS: list[ServerSession]
         self.class_bases: dict[str, list[str]] = {}
         self.server_generation: dict[str, str] = {}  # server variable -> generation
         self.registrations: list[tuple[str, cst.CSTNode, str, str | None]] = []  # (role, fn expr, gen, server)
@@ -172,6 +173,12 @@ class ModuleAnalysis:
         while scope is not None:
             if name in scope.kinds:
                 return scope.kinds[name]
+            if name == "self" and scope.class_name:
+                # a method of an SDK server subclass: self is the server
+                if self._class_is(scope.class_name, S.HIGH_LEVEL_SERVERS):
+                    return Kind.SERVER_HL
+                if self._class_is(scope.class_name, S.LOWLEVEL_SERVERS):
+                    return Kind.SERVER_LL
             scope = scope.parent
         return self.module_kinds.get(name)
 
@@ -205,6 +212,14 @@ class ModuleAnalysis:
                 return Kind.SERVER_LL
             if attr in ("ctx", "context") and base is Kind.LL_CONTEXT:
                 return base
+            return None
+        if isinstance(expr, cst.Subscript):
+            # an element of a container: SESSIONS[0], or a for-loop target over it
+            container: cst.BaseExpression = expr.value
+            while isinstance(container, cst.Call) and get_full_name_for_node(container.func) in ("list", "tuple", "sorted", "set", "reversed") and container.args:
+                container = container.args[0].value
+            if isinstance(container, cst.Name):
+                return self.elem_kinds.get(container.value)
             return None
         if isinstance(expr, cst.Call):
             func = expr.func
@@ -277,11 +292,18 @@ class ModuleAnalysis:
             return None
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             owner = func.value.value
-            cls_name = caller.class_name if owner in ("self", "cls") else owner
+            cls_name = caller.class_name if owner in ("self", "cls") else self.instance_class(owner) or owner
             if cls_name:
                 for f in self.functions:
                     if f.class_name == cls_name and f.name == func.attr.value:
                         return f
+        return None
+
+    def instance_class(self, name: str) -> str | None:
+        """The module class a module-level name is an instance of (``server = MyServer()``)."""
+        for target, value in self.module_assigns:
+            if target == name and isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.class_bases:
+                return value.func.value
         return None
 
     def callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
@@ -399,10 +421,6 @@ class _NameUseCounter(cst.CSTVisitor):
         if node.value == self.name:
             self.loads += 1
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value == self.name:
-            self.loads += 1
-
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # the def's own name is a Name node: discount it
         if node.name.value == self.name:
@@ -512,9 +530,18 @@ class _Collector(cst.CSTVisitor):
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self._assign(node.target, node.value)
-        elif isinstance(node.target, cst.Name) and self.fn_stack:
-            k = None  # annotation-only: kinds come from annotation in _infer via assigns
-            del k
+        ann = node.annotation.annotation
+        if isinstance(node.target, cst.Name) and isinstance(ann, cst.Subscript) and not self.fn_stack:
+            for el in ann.slice:
+                if isinstance(el.slice, cst.Index):
+                    k = self.a.kind_of_annotation(el.slice.value)
+                    if k is not None:
+                        self.a.elem_kinds[node.target.value] = k
+
+    def visit_For(self, node: cst.For) -> None:
+        # `for session in SESSIONS:` — the target is an element of the iterable
+        element = cst.Subscript(value=node.iter, slice=[cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+        self._assign(node.target, element)
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._assign(node.target, node.value)

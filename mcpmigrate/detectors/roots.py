@@ -54,7 +54,15 @@ class RootsDetector(Detector):
     def detect(self) -> Iterable[Report]:
         visitor = _RootsVisitor(self)
         self.analysis.module.visit(visitor)
-        return visitor.reports
+        reports = visitor.reports
+        # A capability guard goes away only with a roots request the param fix removes in the
+        # same function; when that request is left for a human, so is its guard.
+        fixed_fns = {id(self.analysis.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.fix is not None}
+        for r in reports:
+            if r.rule == "MCP102" and r.data.get("guards_roots") and id(self.analysis.enclosing_function(r.node)) not in fixed_fns:
+                r.fix = None
+                r.manual = "it guards a roots request that is left for a human: remove it together with that request"
+        return reports
 
 
 class _RootsVisitor(cst.CSTVisitor):
