@@ -99,6 +99,8 @@ class ModuleAnalysis:
         self.server_generation: dict[str, str] = {}  # server variable -> generation
         self.registrations: list[tuple[str, cst.CSTNode, str, str | None]] = []  # (role, fn expr, gen, server)
         self.generations: set[str] = set()
+        self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
+        self.awaited: set[int] = set()         # ids of expressions directly under `await`
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -317,11 +319,10 @@ class ModuleAnalysis:
     def references_outside_calls(self, target: FunctionInfo) -> bool:
         """True when the function's name is used other than by a direct call in this module
         (passed as a callback, stored, exported): its callers cannot all be seen."""
-        counter = _NameUseCounter(target.name)
-        self.module.visit(counter)
+        loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
         direct = sum(1 for f in self.functions for c in f.calls if self.callee_of(c, f) is target)
         registered = sum(1 for reg in self.registrations if get_full_name_for_node(reg[1]) in (target.name, f"self.{target.name}"))
-        return counter.loads > direct + registered
+        return loads > direct + registered
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionInfo | None:
         return self._owner.get(id(node))
@@ -410,21 +411,6 @@ class ModuleAnalysis:
         if name.startswith("self.") and candidates:
             return next((f for f in candidates if f.class_name), candidates[0])
         return candidates[0] if candidates else None
-
-
-class _NameUseCounter(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.loads = 0
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value == self.name:
-            self.loads += 1
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        # the def's own name is a Name node: discount it
-        if node.name.value == self.name:
-            self.loads -= 1
 
 
 class _Collector(cst.CSTVisitor):
@@ -558,6 +544,13 @@ class _Collector(cst.CSTVisitor):
             self.fn_stack[-1].assigns.append((name, value))
         elif not self.class_stack or self.class_stack[-1] == "":
             self.a.module_assigns.append((name, value))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        counts = self.a.name_counts
+        counts[node.value] = counts.get(node.value, 0) + 1
+
+    def visit_Await(self, node: cst.Await) -> None:
+        self.a.awaited.add(id(node.expression))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.fn_stack:

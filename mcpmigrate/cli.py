@@ -44,13 +44,55 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _check_paths(paths) -> None:
+    """A path given on the command line that does not exist is a usage error (exit 2)."""
+    for given in paths:
+        if not os.path.lexists(given):
+            _fail(f"{given}: no such file or directory")
+        if not os.path.exists(given):
+            _fail(f"{given}: broken symbolic link or symlink loop")
+
+
 def _run(paths, config, options):
     from mcpmigrate.engine import run
 
+    _check_paths(paths)
     try:
         return run([Path(p) for p in paths] or [Path(".")], config, options)
     except ValueError as exc:  # unknown --select ids
         _fail(str(exc))
+
+
+def _decode(source: bytes) -> str:
+    """Source text in its own encoding (PEP 263 cookie or BOM, else UTF-8), for the diff."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return source.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return source.decode("utf-8", errors="replace")
+
+
+def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
+    """A ``git apply``/``patch``-able unified diff of one file (``\\ No newline at end of file``
+    marks a last line without a newline)."""
+    out = []
+    for line in difflib.unified_diff(_decode(original).splitlines(keepends=True),
+                                     _decode(new_source).splitlines(keepends=True),
+                                     f"a/{display}", f"b/{display}"):
+        if line.endswith("\n"):
+            out.append(line)
+        else:
+            out.append(line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _exit_code(result) -> int:
+    """1 when findings remain or a file could not be read, decoded, parsed or written (it was
+    not checked, so the run is not clean); 0 otherwise."""
+    return 1 if (result.findings or result.errors) else 0
 
 
 def _common(f):
@@ -95,6 +137,7 @@ def _report(result, output_format: str, statistics: bool, fixed: bool = False) -
         text.render_findings(out, result, sources)
     if statistics:
         text.render_statistics(out, result)
+    text.render_unused_suppressions(err, result)
     text.render_errors(err, result)
     if output_format == "text":
         text.render_summary(out, result)
@@ -118,7 +161,7 @@ def check(paths, select, ignore, config_path, output_format, statistics, no_cach
     _validate_selectors(sel, ign)
     result = _run(paths, config, Options(mode="check", select=sel, ignore=ign))
     _report(result, output_format, statistics)
-    sys.exit(1 if result.findings else 0)
+    sys.exit(_exit_code(result))
 
 
 @main.command()
@@ -138,13 +181,16 @@ def fix(paths, select, ignore, config_path, output_format, statistics, diff, str
                       diff=diff, select=sel, ignore=ign)
     result = _run(paths, config, options)
     if diff:
-        for res in sorted(result.changed, key=lambda r: r.display):
-            old = res.original.decode("utf-8", errors="replace").splitlines(keepends=True)  # type: ignore[union-attr]
-            new = res.new_source.decode("utf-8", errors="replace").splitlines(keepends=True)  # type: ignore[union-attr]
-            sys.stdout.write("".join(difflib.unified_diff(old, new, f"a/{res.display}", f"b/{res.display}")))
+        patch = "".join(_unified_diff(res.original, res.new_source, res.display)  # type: ignore[arg-type]
+                        for res in sorted(result.changed, key=lambda r: r.display))
         if output_format == "json":
-            _report(result, output_format, statistics, fixed=True)
+            # one JSON document on stdout: the diff goes inside it
+            from mcpmigrate.report.jsonfmt import render
+
+            click.echo(render(result, fixed=True, diff=patch))
         else:
+            sys.stdout.write(patch)
+            sys.stdout.flush()
             err = _console(stderr=True)
             from mcpmigrate.report import text
 
@@ -152,7 +198,7 @@ def fix(paths, select, ignore, config_path, output_format, statistics, diff, str
             err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
                       f"{len(result.findings)} would remain.", highlight=False)
             text.render_errors(err, result)
-        sys.exit(1 if (result.findings or result.fixed) else 0)
+        sys.exit(1 if (result.fixed or _exit_code(result)) else 0)
     if output_format == "text":
         out = _console()
         for f in result.fixed:
@@ -163,7 +209,7 @@ def fix(paths, select, ignore, config_path, output_format, statistics, diff, str
         if result.findings:
             out.print("Left for a human:", highlight=False)
     _report(result, output_format, statistics, fixed=True)
-    sys.exit(1 if result.findings else 0)
+    sys.exit(_exit_code(result))
 
 
 @main.command("rules")

@@ -72,6 +72,11 @@ class RunResult:
         return sorted((f for r in self.results for f in r.fixed), key=lambda f: f.sort_key)
 
     @property
+    def unused_suppressions(self) -> list[tuple[str, int, str]]:
+        """``(path, line, rule id or "*")`` of suppression comments that silenced nothing."""
+        return sorted((r.display, line, rid) for r in self.results for line, rid in r.unused_suppressions)
+
+    @property
     def changed(self) -> list[FileResult]:
         return [r for r in self.results if r.new_source is not None]
 
@@ -92,12 +97,22 @@ def _prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:
     return re.compile(b"|".join(sorted(set(tokens))))
 
 
-def _rules_for_file(display: str, config: Config, rules: set[str]) -> set[str]:
+def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -> set[str]:
+    """``rules`` minus the ``per-file-ignores`` whose glob matches the file: its path relative
+    to the project root (where the pyproject.toml is), its path as displayed, or its name."""
     import fnmatch
+    from pathlib import PurePosixPath
 
+    if not config.per_file_ignores:
+        return set(rules)
+    names = {display, os.path.basename(display)}
+    try:
+        names.add(PurePosixPath(Path(os.path.abspath(path)).relative_to(config.root)).as_posix())
+    except ValueError:
+        pass
     out = set(rules)
     for glob, ids in config.per_file_ignores.items():
-        if fnmatch.fnmatch(display, glob) or fnmatch.fnmatch(os.path.basename(display), glob):
+        if any(fnmatch.fnmatch(n, glob) for n in names):
             out -= select_rules(ids, None)
     return out
 
@@ -135,6 +150,15 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str]) ->
     return findings, analysis
 
 
+def _active(findings: list[Finding], source: bytes) -> list[Finding]:
+    """``findings`` minus those silenced by a ``# mcpmigrate: ignore`` comment in ``source``:
+    a suppressed finding is neither reported nor fixed, in any round of a fix."""
+    sups = find_suppressions(source)
+    if not sups:
+        return findings
+    return [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
+
+
 def _fixable(f: Finding, options: Options) -> bool:
     if f.fix is None:
         return False
@@ -158,14 +182,28 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
         if new_module is not module and new_module.code != module.code:
             module = new_module
             findings, analysis = detect(module, display, config, rules)
+            findings = _active(findings, module.bytes)
     if module is not original:
         module = prune_newly_unused(original, module)
     return module
 
 
 def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None) -> FileResult:
-    """Check (and, in fix mode, fix) one file. Never raises for bad input: the reason goes to
-    ``FileResult.error``."""
+    """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
+    or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
+    (in fix mode the file is then left untouched)."""
+    try:
+        return _process_file(path, display, config, options, rules, prefilter)
+    except Exception as exc:  # a bug of ours must not lose the other files' results
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return FileResult(display, error=(
+            f"internal error, file skipped ({type(exc).__name__}: {exc} at "
+            f"{os.path.basename(where.filename)}:{where.lineno}); please report this"))
+
+
+def _process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None) -> FileResult:
     res = FileResult(display)
     try:
         source = F.read_source(path)
@@ -175,8 +213,9 @@ def process_file(path: Path, display: str, config: Config, options: Options, rul
     except ValueError as exc:
         res.error = str(exc)
         return res
-    file_rules = _rules_for_file(display, config, rules)
+    file_rules = _rules_for_file(path, display, config, rules)
     if prefilter is None or not file_rules or not prefilter.search(source):
+        _collect_unused(res, find_suppressions(source), file_rules)
         return res
     try:
         module = cst.parse_module(source)
@@ -218,14 +257,22 @@ def process_file(path: Path, display: str, config: Config, options: Options, rul
     for f in findings:
         f.node = None
     res.findings = findings
+    _collect_unused(res, sups, file_rules)
+    return res
+
+
+def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
+    """Suppressions that silenced nothing. An id is reported only when its rule ran on this file
+    (or is no rule at all: a typo); a bare ``ignore`` only when every rule ran."""
+    catalog = load_catalog()
     for s in sups.values():
         if s.ids is None:
-            if not s.used:
+            if not s.used and file_rules >= set(catalog):
                 res.unused_suppressions.append((s.line, "*"))
         else:
             for rid in sorted(s.ids - s.used):
-                res.unused_suppressions.append((s.line, rid))
-    return res
+                if rid in file_rules or rid not in catalog:
+                    res.unused_suppressions.append((s.line, rid))
 
 
 def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options) -> str | None:
@@ -238,6 +285,7 @@ def _verify(new_source: bytes, display: str, config: Config, rules: set[str], op
     except SyntaxError as exc:
         return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})"
     findings, analysis = detect(module, display, config, rules)
+    findings = _active(findings, new_source)
     if any(_fixable(f, options) for f in findings):
         again = _apply_codemods(module, display, config, rules, options, findings, analysis)
         if again.bytes != new_source:
@@ -270,10 +318,16 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         candidates.append(sf)
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
     tasks = [(sf.path, sf.display, config, options, rules, prefilter) for sf in candidates]
+    results: list[FileResult] | None = None
     if jobs > 1 and len(tasks) >= PARALLEL_MIN_FILES:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
-    else:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                results = list(pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+        except (OSError, BrokenProcessPool, NotImplementedError):
+            results = None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
+    if results is None:
         results = [_worker(t) for t in tasks]
     for res in results:
         if res.error:

@@ -66,8 +66,12 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path) -> tu
 
     def add(p: Path) -> None:
         key = p.absolute()
-        if key not in seen:
-            seen.add(key)
+        try:
+            real = Path(os.path.realpath(key))
+        except (OSError, RuntimeError):  # pragma: no cover - realpath does not raise on loops
+            real = key
+        if real not in seen:  # one file reached twice (a symlink, overlapping paths) is checked once
+            seen.add(real)
             files.append(SourceFile(key, display_path(key, cwd)))
 
     for given in paths:
@@ -106,24 +110,40 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path) -> tu
 
 
 def read_source(path: Path) -> bytes:
-    """The file's bytes. Raises ``OSError`` (unreadable, a directory) or ``ValueError``
-    (too large, binary) with a message fit for the report."""
-    if path.is_dir():
+    """The file's bytes. Raises ``OSError`` (unreadable) or ``ValueError`` (a directory, not a
+    regular file, too large, binary) with a message fit for the report."""
+    st = path.stat()
+    if stat.S_ISDIR(st.st_mode):
         raise ValueError("is a directory, not a Python file")
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"file too large ({size / 1048576:.1f} MB > {MAX_FILE_BYTES // 1048576} MB); skipped")
+    if not stat.S_ISREG(st.st_mode):
+        # A FIFO, socket or device named *.py: reading it could block forever.
+        raise ValueError("not a regular file (a FIFO, socket or device); skipped")
+    if st.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"file too large ({st.st_size / 1048576:.1f} MB > {MAX_FILE_BYTES // 1048576} MB); skipped")
     data = path.read_bytes()
     if b"\x00" in data:
         raise ValueError("binary file (contains NUL bytes), not Python source")
     return data
 
 
+def is_read_only(path: Path, st: os.stat_result | None = None) -> bool:
+    """True when the file must not be rewritten: it has no write permission bit at all (checked
+    on the mode, because ``os.access`` says yes to root for any file), or the current user may
+    not write it."""
+    st = st or path.stat()
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return True
+    return not os.access(path, os.W_OK)
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically: a temporary file in the same directory, then
-    ``os.replace``. The file mode is preserved. Raises ``OSError`` (the original is untouched)."""
+    ``os.replace``. A symlink is followed (the target is rewritten, the link stays a link). The
+    file mode (and, when permitted, owner and group) is preserved. A read-only file is refused.
+    Raises ``OSError`` (the original is untouched)."""
+    path = Path(os.path.realpath(path))
     st = path.stat()
-    if not os.access(path, os.W_OK):
+    if is_read_only(path, st):
         raise PermissionError(13, "file is read-only", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".mcpmigrate.tmp", dir=path.parent)
     try:
@@ -132,6 +152,11 @@ def atomic_write(path: Path, data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if hasattr(os, "chown"):
+            try:
+                os.chown(tmp, st.st_uid, st.st_gid)
+            except OSError:
+                pass  # not permitted (not root): the file keeps the writer's ownership
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -8,14 +8,20 @@ from mcpmigrate import __version__
 from mcpmigrate.engine import RunResult
 
 
-def render(result: RunResult, fixed: bool = False) -> str:
+def render(result: RunResult, fixed: bool = False, diff: str | None = None) -> str:
     doc = {
         "version": __version__,
         "files_checked": result.files_checked,
         "findings": [f.to_json() for f in result.findings],
         "errors": [e.to_json() for e in sorted(result.errors, key=lambda e: e.path)],
+        "unused_suppressions": [
+            {"path": path, "line": line, "rule": None if rid == "*" else rid}
+            for path, line, rid in result.unused_suppressions
+        ],
     }
     if fixed:
         doc["fixed"] = [f.to_json() for f in result.fixed]
         doc["changed_files"] = sorted(r.display for r in result.changed)
+    if diff is not None:
+        doc["diff"] = diff
     return json.dumps(doc, indent=2)

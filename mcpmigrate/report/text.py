@@ -52,6 +52,14 @@ def render_errors(console: Console, result: RunResult) -> None:
         console.print(f"[bold red]error[/bold red]: {escape(e.path)}: {escape(e.message)}", highlight=False)
 
 
+def render_unused_suppressions(console: Console, result: RunResult) -> None:
+    for path, line, rid in result.unused_suppressions:
+        marker = "# mcpmigrate: ignore" if rid == "*" else f"# mcpmigrate: ignore[{rid}]"
+        what = "silences nothing on this line" if rid == "*" else f"{rid} is not reported on this line"
+        console.print(f"warning: {path}:{line}: unused suppression `{marker}` ({what})",
+                      highlight=False, markup=False)
+
+
 def render_summary(console: Console, result: RunResult) -> None:
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
@@ -64,6 +72,10 @@ def render_summary(console: Console, result: RunResult) -> None:
             f"{fixable} fixable with `mcpmigrate fix`" + (" (some need --unsafe-fixes)." if any(f.fix and f.fix.safety.value == 'unsafe' for f in findings) else "."),
             highlight=False,
         )
+    elif result.errors:
+        n = len({e.path for e in result.errors})
+        console.print(f"No findings, but {n} path(s) could not be checked (see the errors above); "
+                      f"{result.files_checked} file(s) checked.", highlight=False)
     else:
         console.print(f"All checks passed! {result.files_checked} file(s) checked.", highlight=False)
 

@@ -1,0 +1,70 @@
+"""Every fixture case (fixtures/README.md): exact findings on before.py, the exact output of
+``fix --strategy param --unsafe-fixes``, idempotence, and what is left afterwards.
+
+The proof that the fixture servers run lives in tests/test_proof_fixtures.py.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli, copy_to, findings_of, fixture_cases, load_toml
+
+CASES = fixture_cases()
+IDS = [f"{p.parent.name}/{p.name}" for p in CASES]
+
+
+def _expected(case: dict, key: str) -> list[tuple[str, int]]:
+    return sorted((f["rule"], f["line"]) for f in case.get(key, []))
+
+
+def test_there_are_fixtures() -> None:
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize("case_dir", CASES, ids=IDS)
+def test_check_reports_exactly_the_findings(case_dir: Path, tmp_path: Path) -> None:
+    case = load_toml(case_dir / "case.toml")
+    before = copy_to(case_dir / "before.py", tmp_path)
+    res = cli(["check", "--output-format", "json", before.name], tmp_path)
+    assert res.json["errors"] == [], str(res)
+    expected = _expected(case, "findings")
+    assert findings_of(res) == expected
+    assert res.exit_code == (1 if expected else 0), str(res)
+
+
+@pytest.mark.parametrize("case_dir", CASES, ids=IDS)
+def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
+    case = load_toml(case_dir / "case.toml")
+    original = (case_dir / "before.py").read_bytes()
+    target = copy_to(case_dir / "before.py", tmp_path)
+    after_path = case_dir / "after_param.py"
+    expected = after_path.read_bytes() if after_path.exists() else original
+
+    first = cli(["fix", "--strategy", "param", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    assert first.exception is None, str(first)
+    assert first.json["errors"] == [], str(first)
+    got = target.read_bytes()
+    if got != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.decode("utf-8").splitlines(keepends=True), got.decode("utf-8").splitlines(keepends=True),
+            "expected (after_param.py)" if after_path.exists() else "expected (before.py, unchanged)", "fix output"))
+        pytest.fail(f"fix output differs:\n{diff}\n{first}")
+    assert got == expected  # bytes too (newlines, trailing whitespace)
+    assert first.json["changed_files"] == ([target.name] if expected != original else [])
+
+    second = cli(["fix", "--strategy", "param", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    assert target.read_bytes() == got, "a second fix changed the file again"
+    assert second.json["changed_files"] == [] and second.json["fixed"] == []
+
+    remaining = cli(["check", "--output-format", "json", target.name], tmp_path)
+    assert remaining.json["errors"] == []
+    # Without after_param.py the file is unchanged, so everything remains; otherwise what the
+    # case lists under findings_after_param (default: none).
+    left = _expected(case, "findings_after_param" if after_path.exists() else "findings")
+    assert findings_of(remaining) == left
+    assert remaining.exit_code == (1 if left else 0)
+    assert first.exit_code == (1 if left else 0)
