@@ -50,6 +50,7 @@ def name_uses(module: cst.Module) -> dict[str, int]:
 class _Pruner(cst.CSTTransformer):
     def __init__(self, dead: set[str]) -> None:
         self.dead = dead
+        self.removed: dict[int, list[cst.EmptyLine]] = {}
 
     @staticmethod
     def _local(alias: cst.ImportAlias) -> str:
@@ -63,8 +64,10 @@ class _Pruner(cst.CSTTransformer):
             return updated_node
         if not keep:
             return cst.RemoveFromParent()
-        last = keep[-1]
-        keep[-1] = last.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        # the new last name takes the old last name's comma: none on one line, the trailing
+        # comma (and the newline before the closing parenthesis) in a parenthesized list
+        last_comma = names[-1].comma if isinstance(names[-1].comma, cst.Comma) else cst.MaybeSentinel.DEFAULT
+        keep[-1] = keep[-1].with_changes(comma=last_comma)
         return updated_node.with_changes(names=keep)
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import):
@@ -81,15 +84,46 @@ class _Pruner(cst.CSTTransformer):
             pass
         return res
 
+    # A statement whose imports are all removed disappears; its leading blank lines and comments
+    # go to the next statement when that one has none (the blank line that separated an import
+    # group stays).
     def leave_SimpleStatementLine(self, original_node, updated_node):
         if not updated_node.body:
+            self.removed[id(original_node)] = list(original_node.leading_lines)
             return cst.RemoveFromParent()
         return updated_node
+
+    def _carry(self, original_body, updated_body):
+        if not any(id(s) in self.removed for s in original_body):
+            return updated_body
+        out = list(updated_body)
+        carry = None
+        j = 0
+        for stmt in original_body:
+            if id(stmt) in self.removed:
+                if carry is None:
+                    carry = self.removed[id(stmt)]
+                continue
+            if j >= len(out):
+                break
+            if carry is not None and not out[j].leading_lines:
+                out[j] = out[j].with_changes(leading_lines=carry)
+            carry = None
+            j += 1
+        return out
+
+    def leave_SimpleStatementSuite(self, original_node, updated_node):
+        if not updated_node.body:
+            return updated_node.with_changes(body=[cst.Pass()])
+        return updated_node
+
+    def leave_Module(self, original_node, updated_node):
+        return updated_node.with_changes(body=self._carry(original_node.body, updated_node.body))
 
     def leave_IndentedBlock(self, original_node, updated_node):
         if not updated_node.body:
             return updated_node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-        return updated_node
+        return updated_node.with_changes(body=self._carry(original_node.body, updated_node.body))
 
 
 def prune_newly_unused(before: cst.Module, after: cst.Module) -> cst.Module:

@@ -62,6 +62,10 @@ class RootsDetector(Detector):
             if r.rule == "MCP102" and r.data.get("guards_roots") and id(self.analysis.enclosing_function(r.node)) not in fixed_fns:
                 r.fix = None
                 r.manual = "it guards a roots request that is left for a human: remove it together with that request"
+            elif r.rule == "MCP102" and r.fix is not None and not param_fix.removable_guard(self.analysis, r.node):
+                r.fix = None
+                r.manual = ("the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
+                            "together with the roots request")
         return reports
 
 
