@@ -20,6 +20,8 @@ label ``check`` shows is the one of the rewrite ``fix`` makes:
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -283,8 +285,14 @@ def _classify(a: ModuleAnalysis, occurrences: list[cst.CSTNode], fastmcp: bool, 
                 r = p
             else:
                 ok = False
-                modes.add("list")
+                if not _is_size_check(pm, v):
+                    modes.add("list")
                 continue
+        if _is_size_check(pm, r):
+            # `if not result.roots:` / `len(result.roots)`: needs the rebuilt value, says nothing
+            # about how many roots the code works with
+            ok = False
+            continue
         first = _is_first(a, r)
         if first is not None:
             path = _uri_path_use(a, first)
@@ -307,6 +315,22 @@ def _classify(a: ModuleAnalysis, occurrences: list[cst.CSTNode], fastmcp: bool, 
         ok = False
     mode = "list" if "list" in modes else "single"
     return ok, mode, (repl if ok else {})
+
+
+def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` is only tested for emptiness or counted: ``not x``, ``if x:``, ``x or y``,
+    ``len(x)``."""
+    p = pm.get(id(node))
+    if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
+        return True
+    if isinstance(p, (cst.If, cst.While)) and p.test is node:
+        return True
+    if isinstance(p, cst.BooleanOperation):
+        return True
+    if isinstance(p, cst.Arg):
+        call = pm.get(id(p))
+        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "len" and len(call.args) == 1
+    return False
 
 
 def _fallback_value(mode: str, name: str, fastmcp: bool) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
@@ -678,17 +702,27 @@ def _stmts_before(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
-def _documented_param(config: Config, mode: str) -> cst.Param:
+def _documented_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
     p = config.path_parameter
     if mode == "list":
         ann = f"Annotated[list[str], Field(description={_str_lit(p.list_description)})]"
     else:
         ann = f"Annotated[str, Field(description={_str_lit(p.description)})]"
-    return cst.Param(cst.Name(_param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
+    return cst.Param(cst.Name(name or _param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
 
 
-def _plain_param(config: Config, mode: str) -> cst.Param:
-    return cst.Param(cst.Name(_param_name(config, mode)), cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")))
+def _plain_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
+    return cst.Param(cst.Name(name or _param_name(config, mode)), cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")))
+
+
+def _name_candidates(config: Config):
+    """The configured parameter name first, then fallbacks used when it is already taken in a
+    function on the path (``root`` → ``root_path`` → ``root_dir`` → ``workspace_root``)."""
+    p = config.path_parameter
+    yield config
+    for single, plural in ((f"{p.name}_path", f"{p.plural}_paths"), (f"{p.name}_dir", f"{p.plural}_dirs"),
+                           (f"workspace_{p.name}", f"workspace_{p.plural}")):
+        yield dataclasses.replace(config, path_parameter=dataclasses.replace(p, name=single, list_name=plural))
 
 
 def _str_lit(text: str) -> str:
@@ -716,9 +750,17 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         return None, (f"`{fn.qualname}` is called by no tool, prompt or resource in this module: there is no "
                       "tool to give a path parameter. Delete it if it is dead code, or pass the path in from "
                       "where it is needed"), [], []
-    site = _request_site(a, config, node, fn)
     funcs, edges = _closure(a, fn)
-    reason = _chain_reason(a, site, funcs, edges)
+    first_reason = None
+    for cfg in _name_candidates(config):
+        site = _request_site(a, cfg, node, fn)
+        reason = _chain_reason(a, site, funcs, edges)
+        if reason and reason.startswith(f"`{site.name}` is already a name"):
+            first_reason = first_reason or reason
+            continue
+        break
+    else:
+        reason = first_reason
     if reason:
         return None, reason, [], []
     site.labels = [_entry_label(a, site, e, edges) for e in entries]  # type: ignore[attr-defined]
@@ -1049,7 +1091,7 @@ def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str,
     bases += [b for b in getattr(f, "_param_replaced_args", []) if b]
     used: set[str] = set()
     for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
-        new_param = _documented_param(config, mode) if documented else _plain_param(config, mode)
+        new_param = _documented_param(config, mode, name) if documented else _plain_param(config, mode, name)
         op: tuple
         decision: tuple
         cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
