@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -305,6 +307,9 @@ def _worker(args: tuple) -> FileResult:
 def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None) -> RunResult:
     """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``."""
     cwd = cwd or Path.cwd()
+    if options.mode == "fix" and options.strategy != config.strategy:
+        # detectors label each finding's fix for the strategy in force (`fix --strategy`)
+        config = dataclasses.replace(config, strategy=options.strategy)
     rules = enabled_rules(config, options)
     prefilter = _prefilter_regex(rules)
     found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd)

@@ -887,20 +887,19 @@ def _drop_dead_aliases(a: ModuleAnalysis, f: FunctionInfo, base: str | None, ed:
     for _ in range(5):
         if base is None or base in f.param_names():
             return base
-        if sum(1 for n, _ in f.assigns if n == base) != 1:
-            return base
         stmts = _alias_stmts(a, f, base)
-        if len(stmts) != 1:
+        # every assignment of the alias is a plain `x = <pure chain>` statement (one per site
+        # when the tool asked twice), and nothing else reads it after the rewrite
+        if not stmts or len(stmts) != sum(1 for n, _ in f.assigns if n == base):
             return base
-        sid = next(iter(stmts))
-        if _name_refs(f.node.body, base, ed.dead | {sid}):
+        if _name_refs(f.node.body, base, ed.dead | stmts):
             return base
-        stmt = next(s for s in _walk_all(f.node.body) if id(s) == sid)
-        value = stmt.body[0].value  # type: ignore[attr-defined]
-        if not _pure_chain(value):
+        values = [s.body[0].value for s in _walk_all(f.node.body) if id(s) in stmts]  # type: ignore[attr-defined]
+        if not all(_pure_chain(v) for v in values) or len({_base_name(v) for v in values}) != 1:
             return base
-        ed.repl[sid] = _REMOVE
-        base = _base_name(value)
+        for sid in stmts:
+            ed.repl[sid] = _REMOVE
+        base = _base_name(values[0])
     return base
 
 
