@@ -161,10 +161,17 @@ def _active(findings: list[Finding], source: bytes) -> list[Finding]:
     return [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
 
 
+def always_strategies() -> set[str]:
+    """Fix kinds applied whatever ``--strategy`` says (codemods declaring ``ALWAYS = True``)."""
+    from mcpmigrate.codemods import load_codemods
+
+    return {cm.STRATEGY for cm in load_codemods() if getattr(cm, "ALWAYS", False)}
+
+
 def _fixable(f: Finding, options: Options) -> bool:
     if f.fix is None:
         return False
-    if f.fix.strategy not in (options.strategy, "remove"):
+    if f.fix.strategy != options.strategy and f.fix.strategy not in always_strategies():
         return False
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
@@ -175,7 +182,7 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
 
     original = module
     for cm in load_codemods():
-        if cm.STRATEGY not in (options.strategy, "remove"):
+        if cm.STRATEGY != options.strategy and not getattr(cm, "ALWAYS", False):
             continue
         mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
         if not mine:

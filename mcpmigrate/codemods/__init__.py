@@ -1,6 +1,8 @@
 """Codemods: one libcst transformation per fix, applied in a declared order (bump-pydantic
-style). Each module exposes ``STRATEGY``, ``RULES`` and ``apply(module, analysis, findings,
-config) -> (module, applied_findings, notes)``."""
+style). Each module exposes ``STRATEGY`` (the ``FixInfo.strategy`` it applies), ``RULES``,
+optionally ``ALWAYS = True`` (applied whatever ``--strategy`` is chosen: deletions and
+strategy-free rewrites) and ``apply(module, analysis, findings, config) -> (module,
+applied_findings, notes)``. A new codemod module is added to ``ORDER``."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.config import Config
 
 STRATEGY = "remove"
+ALWAYS = True
 RULES = ("MCP103", "MCP104")
 
 
