@@ -73,7 +73,9 @@ def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[Function
     return entries, chains, leaves
 
 
-def _is_awaited(fn: FunctionInfo, node: cst.CSTNode) -> bool:
+def _is_awaited(fn: FunctionInfo, node: cst.CSTNode, a: ModuleAnalysis | None = None) -> bool:
+    if a is not None:
+        return id(node) in a.awaited
     found = False
 
     class V(cst.CSTVisitor):
@@ -84,6 +86,28 @@ def _is_awaited(fn: FunctionInfo, node: cst.CSTNode) -> bool:
 
     fn.node.visit(V())
     return found
+
+
+def _unreached_description(a: ModuleAnalysis, fn: FunctionInfo) -> str:
+    """How a function that no entry point reaches is (not) called: ``called only from `x`,
+    which nothing calls``."""
+    ends: list[list[str]] = []
+    stack = [(fn, [fn.qualname])]
+    seen: set[int] = set()
+    while stack and len(ends) < 3:
+        cur, chain = stack.pop()
+        if id(cur) in seen:
+            continue
+        seen.add(id(cur))
+        callers = a.callers(cur)
+        if not callers:
+            ends.append(chain)
+        for caller, _ in callers:
+            stack.append((caller, chain + [caller.qualname]))
+    if not ends or ends == [[fn.qualname]]:
+        return "nothing in this module calls it"
+    parts = [" <- ".join(f"`{q}`" for q in chain) for chain in ends]
+    return "its only call chains end in functions nothing calls: " + "; ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -736,7 +760,7 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if not isinstance(node, cst.Call):
         return None, ("`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
                       "in a request handler: rewrite by hand so the tool takes the path as a parameter"), [], []
-    if not fn.is_async or not _is_awaited(fn, node):
+    if not fn.is_async or not _is_awaited(fn, node, a):
         return None, ("the request is not awaited inside an async request handler (a sync tool bridging into "
                       "the event loop, or a background task): rewrite by hand"), [], []
     recv = node.func.value if isinstance(node.func, cst.Attribute) else None
@@ -747,9 +771,9 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if leaves:
         return None, f"the call chain leaves the module: {leaves}", [], []
     if not entries:
-        return None, (f"`{fn.qualname}` is called by no tool, prompt or resource in this module: there is no "
-                      "tool to give a path parameter. Delete it if it is dead code, or pass the path in from "
-                      "where it is needed"), [], []
+        return None, (f"no tool, prompt or resource reaches `{fn.qualname}` ({_unreached_description(a, fn)}): "
+                      "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
+                      "path in from where it is needed"), [], []
     funcs, edges = _closure(a, fn)
     first_reason = None
     for cfg in _name_candidates(config):

@@ -61,6 +61,10 @@ class RootsDetector(Detector):
         for r in reports:
             if r.rule == "MCP102" and r.data.get("guards_roots") and id(self.analysis.enclosing_function(r.node)) not in fixed_fns:
                 r.fix = None
+                r.message = r.message.replace(
+                    " — this guard only protects the roots request, which the param fix removes",
+                    " — this guard protects a roots request that is left for a human",
+                )
                 r.manual = "it guards a roots request that is left for a human: remove it together with that request"
             elif r.rule == "MCP102" and r.fix is not None and not param_fix.removable_guard(self.analysis, r.node):
                 r.fix = None
