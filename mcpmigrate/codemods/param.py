@@ -62,8 +62,11 @@ def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[Function
             chains.append(list(reversed(chain)))
             continue
         callers = a.callers(cur)
-        if cur is not fn or callers:
-            if a.references_outside_calls(cur) and leaves is None:
+        if a.references_outside_calls(cur) and leaves is None:
+            if cur is fn and not callers:
+                leaves = (f"`{cur.qualname}` is not called from a tool but passed on as a value (a lifespan, "
+                          "a callback, a registered handler)")
+            else:
                 leaves = f"`{cur.qualname}` is also used other than by a direct call in this module (chain: {' <- '.join(chain)})"
         for caller, _call in callers:
             stack.append((caller, chain + [caller.qualname]))
@@ -234,17 +237,37 @@ def _path_of_uri(a: ModuleAnalysis, u: cst.CSTNode) -> cst.CSTNode | None:
     pm = _parents(a)
     p = pm.get(id(u))
     if isinstance(p, cst.Attribute) and p.value is u and p.attr.value == "path":
-        return p
-    if isinstance(p, cst.Arg) and p.keyword is None and not p.star:
-        call = pm.get(id(p))
-        if isinstance(call, cst.Call) and len(call.args) == 1 and isinstance(call.func, cst.Name) and call.func.value == "str":
-            arg2 = pm.get(id(call))
-            up = pm.get(id(arg2)) if isinstance(arg2, cst.Arg) and arg2.keyword is None and not arg2.star else None
-            if isinstance(up, cst.Call) and len(up.args) == 1 and (a.qualname(up.func) or "").split(".")[-1] in ("urlparse", "urlsplit"):
-                attr = pm.get(id(up))
-                if isinstance(attr, cst.Attribute) and attr.value is up and attr.attr.value == "path":
-                    return attr
+        return _unquoted(a, p)
+    inner: cst.CSTNode = u
+    call = _sole_arg_of(pm, inner)
+    if call is not None and isinstance(call.func, cst.Name) and call.func.value == "str":
+        inner = call
+        call = _sole_arg_of(pm, inner)
+    # urlparse(str(u)).path / urlparse(u).path / urlsplit(...)
+    if call is not None and (a.qualname(call.func) or "").split(".")[-1] in ("urlparse", "urlsplit"):
+        attr = pm.get(id(call))
+        if isinstance(attr, cst.Attribute) and attr.value is call and attr.attr.value == "path":
+            return _unquoted(a, attr)
     return None
+
+
+def _sole_arg_of(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> cst.Call | None:
+    """The call whose only (positional) argument is ``node``."""
+    arg = pm.get(id(node))
+    if isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star:
+        call = pm.get(id(arg))
+        if isinstance(call, cst.Call) and len(call.args) == 1:
+            return call
+    return None
+
+
+def _unquoted(a: ModuleAnalysis, path: cst.CSTNode) -> cst.CSTNode:
+    """``unquote(<path>)`` decodes the URI's percent-escapes; the parameter is already a plain
+    path, so the whole call is what the parameter replaces."""
+    call = _sole_arg_of(_parents(a), path)
+    if call is not None and (a.qualname(call.func) or "") in ("urllib.parse.unquote", "unquote", "urllib.parse.unquote_plus"):
+        return call
+    return path
 
 
 def _uri_path_use(a: ModuleAnalysis, root_expr: cst.CSTNode) -> cst.CSTNode | None:
@@ -350,6 +373,8 @@ def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
     if isinstance(p, (cst.If, cst.While)) and p.test is node:
         return True
     if isinstance(p, cst.BooleanOperation):
+        return True
+    if isinstance(p, cst.IfExp) and p.test is node:
         return True
     if isinstance(p, cst.Arg):
         call = pm.get(id(p))
@@ -744,7 +769,7 @@ def _name_candidates(config: Config):
     function on the path (``root`` → ``root_path`` → ``root_dir`` → ``workspace_root``)."""
     p = config.path_parameter
     yield config
-    for single, plural in ((f"{p.name}_path", f"{p.plural}_paths"), (f"{p.name}_dir", f"{p.plural}_dirs"),
+    for single, plural in ((f"{p.name}_path", f"{p.name}_paths"), (f"{p.name}_dir", f"{p.name}_dirs"),
                            (f"workspace_{p.name}", f"workspace_{p.plural}")):
         yield dataclasses.replace(config, path_parameter=dataclasses.replace(p, name=single, list_name=plural))
 
@@ -787,6 +812,10 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
+    if any(_bounds_access(f) for f in funcs):
+        site.unsafe.append(
+            "the roots bound what the tool may touch (an allow-list check); as a parameter the caller "
+            "chooses that boundary, so enforce it with server configuration instead")
     site.labels = [_entry_label(a, site, e, edges) for e in entries]  # type: ignore[attr-defined]
     return site, None, entries, chains
 
@@ -1135,6 +1164,13 @@ def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str,
                         idx = i + 1
                 op = ("end_required", None, new_param)
                 decision = ("insert", len(f.node.params.posonly_params) + idx)
+        if op[0] in ("replace", "before") and _after_a_default(f, op[1]) and not any(callee is f for _, _, callee, _ in edges):
+            # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
+            # default cannot go where ctx is; put it before the first parameter with a default
+            if op[0] == "replace":
+                ed.params.setdefault(id(f.node), []).append(("remove", op[1], None))
+            op = ("end_required", None, new_param)
+            decision = ("insert", None)
         ed.params.setdefault(id(f.node), []).append(op)
         # Callers pass the name.
         for caller, call, callee, ename in edges:
@@ -1225,8 +1261,38 @@ def _insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
     return els
 
 
+_BOUNDARY_CHECKS = {"is_relative_to", "commonpath", "commonprefix"}
+
+
+def _bounds_access(f: FunctionInfo) -> bool:
+    """The function checks paths against a boundary (``p.is_relative_to(root)``,
+    ``os.path.commonpath``): roots used as an allow-list."""
+    for call in f.calls:
+        func = call.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if name in _BOUNDARY_CHECKS:
+            return True
+    return False
+
+
+def _after_a_default(f: FunctionInfo, name: str) -> bool:
+    """True when a positional parameter before ``name`` has a default."""
+    for p in list(f.node.params.posonly_params) + list(f.node.params.params):
+        if p.name.value == name:
+            return False
+        if p.default is not None:
+            return True
+    return False
+
+
 def _apply_param_ops(params: cst.Parameters, ops: list[tuple], open_ws: Any) -> cst.Parameters:
     for kind, anchor, new in ops:
+        if kind == "remove":
+            lst = [p for p in params.params if p.name.value != anchor]
+            if lst and len(lst) < len(params.params) and params.params[-1].name.value == anchor:
+                lst[-1] = lst[-1].with_changes(comma=params.params[-1].comma)
+            params = params.with_changes(params=lst)
+            continue
         if kind == "end_required":
             lst = list(params.params)
             idx = 0

@@ -18,6 +18,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.screen import roots as screen_roots
 
 
 def string_value(node: cst.CSTNode | None) -> str | None:
@@ -50,6 +51,7 @@ def _guard_fix(description: str) -> FixInfo:
 class RootsDetector(Detector):
     rules = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP105", "MCP106")
     tokens = S.ROOTS_TOKENS
+    screen = staticmethod(screen_roots)
 
     def detect(self) -> Iterable[Report]:
         visitor = _RootsVisitor(self)
@@ -184,7 +186,13 @@ class _RootsVisitor(cst.CSTVisitor):
                 self._list_roots_call(parent_call, node, fn)
 
     def _session_like(self, expr: cst.BaseExpression) -> bool:
-        return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
+        """``<x>.session`` or a name called ``session`` whose type is not known (an untyped or
+        ``object``-typed helper parameter) in a module that imports MCP."""
+        if not self.a.imports_mcp():
+            return False
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value == "session"
+        return isinstance(expr, cst.Name) and expr.value in ("session", "server_session", "mcp_session")
 
     def _contains_roots_request(self, node: cst.CSTNode) -> bool:
         for n in _walk(node):
@@ -198,12 +206,18 @@ class _RootsVisitor(cst.CSTVisitor):
 
     def _list_roots_call(self, call: cst.Call | None, func: cst.Attribute, fn: FunctionInfo | None) -> None:
         kind = self.a.kind_of(func.value, fn)
-        if kind is Kind.SESSION or kind is Kind.CONTEXT_FASTMCP or (kind is None and self._session_like(func.value)):
+        named_session = isinstance(func.value, cst.Name) and func.value.value in ("session", "server_session")
+        if kind is Kind.SESSION or kind is Kind.CONTEXT_FASTMCP or (kind is None and (self._session_like(func.value) or named_session)):
             pass
         else:
             return
         node = call if call is not None else func
-        fix, manual, data = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
+        if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
+            from mcpmigrate.codemods import interim as interim_fix
+
+            fix, manual, data = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
+        else:
+            fix, manual, data = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
         base = (
             "The server asks the client for its roots"
             + (f" in `{fn.qualname}`" if fn else "")
