@@ -246,8 +246,15 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
     sups = find_suppressions(source)
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
     if options.mode == "fix" and any(_fixable(f, options) for f in findings):
-        new_module = _apply_codemods(module, display, config, file_rules, options, findings, analysis)
-        new_source = new_module.bytes
+        try:
+            new_source = _apply_codemods(module, display, config, file_rules, options, findings, analysis).bytes
+        except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
+            import traceback
+
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            res.error = (f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
+                         f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
+            new_source = source
         if new_source != source:
             problem = _verify(new_source, display, config, file_rules, options)
             if problem:
@@ -259,8 +266,17 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                 remaining, _ = detect(after, display, config, file_rules)
                 sups_after = find_suppressions(new_source)
                 remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-                left = {(f.rule, f.message) for f in remaining}
-                res.fixed = [f for f in findings if _fixable(f, options) and (f.rule, f.message) not in left]
+                # a finding is fixed when fewer sites with its rule and message remain
+                from collections import Counter
+
+                left = Counter((f.rule, f.message) for f in remaining)
+                res.fixed = []
+                for f in sorted(findings, key=lambda f: _fixable(f, options)):  # unfixable ones remain first
+                    key = (f.rule, f.message)
+                    if left[key] > 0:
+                        left[key] -= 1
+                    elif _fixable(f, options):
+                        res.fixed.append(f)
                 findings = remaining
                 sups = sups_after
     for f in findings:
