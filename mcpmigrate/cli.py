@@ -14,7 +14,11 @@ import click
 
 from mcpmigrate import __version__
 
-FORMATS = ("text", "concise", "json")
+FORMATS = ("text", "concise", "json", "sarif", "github")
+MACHINE_FORMATS = ("json", "sarif", "github")
+# A progress bar is shown for runs over this many files (stderr a TTY, not CI, human output).
+PROGRESS_MIN_FILES = 300
+UNUSED_SUPPRESSION = "unused-suppression"
 
 
 def _console(stderr: bool = False):
@@ -53,16 +57,6 @@ def _check_paths(paths) -> None:
             _fail(f"{given}: broken symbolic link or symlink loop")
 
 
-def _run(paths, config, options):
-    from mcpmigrate.engine import run
-
-    _check_paths(paths)
-    try:
-        return run([Path(p) for p in paths] or [Path(".")], config, options)
-    except ValueError as exc:  # unknown --select ids
-        _fail(str(exc))
-
-
 def _decode(source: bytes) -> str:
     """Source text in its own encoding (PEP 263 cookie or BOM, else UTF-8), for the diff."""
     import io
@@ -95,12 +89,151 @@ def _exit_code(result) -> int:
     return 1 if (result.findings or result.errors) else 0
 
 
+def _selection(config, select, ignore, extend_select):
+    """``(select, ignore, unused-suppression check on?)`` from the command line and the config.
+    ``--extend-select`` adds rule ids to the selection (``--select`` or the config's, else
+    every rule) and turns on the ``unused-suppression`` check."""
+    sel, ign = _split(select), _split(ignore)
+    extra = (_split(extend_select) or []) + list(config.extend_select)
+    unused = any(e.lower() == UNUSED_SUPPRESSION for e in extra)
+    ext_ids = [e for e in extra if e.lower() != UNUSED_SUPPRESSION]
+    if ext_ids:
+        sel = (sel or config.select or ["ALL"]) + ext_ids
+    _validate_selectors(sel, ign)
+    return sel, ign, unused
+
+
+def _progress_callback(output_format: str):
+    """A rich progress bar on stderr for long runs; None (silent) when stderr is not a terminal,
+    under CI, or when the output is machine-readable."""
+    if output_format in MACHINE_FORMATS or not sys.stderr.isatty() or os.environ.get("CI"):
+        return None, None
+    state: dict = {}
+
+    def update(done: int, total: int) -> None:
+        if total < PROGRESS_MIN_FILES:
+            return
+        if "bar" not in state:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                           console=_console(stderr=True), transient=True)
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task("files", total=total)
+        state["bar"].update(state["task"], completed=done, total=total)
+
+    def stop() -> None:
+        if "bar" in state:
+            state["bar"].stop()
+
+    return update, stop
+
+
+def _unused_as_findings(result) -> None:
+    """``--extend-select unused-suppression``: each unused or unknown suppression becomes a
+    finding (rule ``unused-suppression``), so it is reported in every format and fails the run."""
+    from mcpmigrate.catalog import load_catalog
+    from mcpmigrate.model import Finding, Severity
+    from mcpmigrate.suppress import marker_span
+
+    catalog = load_catalog()
+    texts: dict[str, list[str]] = {}
+    for res in result.results:
+        for line, rid in res.unused_suppressions:
+            if res.display not in texts:
+                try:
+                    texts[res.display] = _decode(Path(res.display).read_bytes()).splitlines()
+                except OSError:
+                    texts[res.display] = []
+            lines = texts[res.display]
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            span = marker_span(text) or (1, len(text) + 1)
+            if rid == "*":
+                msg = "Unused suppression `# mcpmigrate: ignore`: nothing is reported on this line; remove the comment."
+            elif rid in catalog:
+                msg = f"Unused suppression of {rid}: {rid} is not reported on this line; remove it from the comment."
+            else:
+                msg = f"Unknown rule id {rid} in a suppression comment (see `mcpmigrate rules`); fix or remove it."
+            res.findings.append(Finding(
+                rule=UNUSED_SUPPRESSION, name=UNUSED_SUPPRESSION, severity=Severity.ADVISORY, path=res.display,
+                line=line, column=span[0], end_line=line, end_column=max(span[1], span[0] + 1), message=msg))
+        res.findings.sort(key=lambda f: f.sort_key)
+
+
+def _apply_baseline(result, baseline_path: str) -> int:
+    """Hide the findings recorded in a baseline (a JSON report of an earlier run). A finding
+    matches by path, rule and message, not by line, so edits elsewhere in the file keep it
+    matched; each baseline entry hides one finding. Returns how many were hidden."""
+    import json
+    from collections import Counter
+
+    try:
+        doc = json.loads(Path(baseline_path).read_text(encoding="utf-8"))
+        entries = doc["findings"]
+        known = Counter((e["path"], e["rule"], e["message"]) for e in entries)
+    except OSError as exc:
+        _fail(f"{baseline_path}: cannot read the baseline: {exc.strerror or exc}")
+    except (ValueError, KeyError, TypeError) as exc:
+        _fail(f"{baseline_path}: not a baseline (expected the output of `mcpmigrate check --output-format json`): {exc}")
+    hidden = 0
+    for res in result.results:
+        kept = []
+        for f in res.findings:
+            key = (f.path, f.rule, f.message)
+            if known[key] > 0:
+                known[key] -= 1
+                hidden += 1
+            else:
+                kept.append(f)
+        res.findings = kept
+    return hidden
+
+
+def _add_noqa(result) -> None:
+    """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding."""
+    from mcpmigrate.files import atomic_write
+    from mcpmigrate.suppress import add_suppressions
+
+    added = files = 0
+    err = _console(stderr=True)
+    for res in result.results:
+        if not res.findings:
+            continue
+        path = Path(res.display)
+        requests = [(f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
+                    for f in res.findings if f.rule != UNUSED_SUPPRESSION]
+        source = path.read_bytes()
+        new, changed, skipped = add_suppressions(source, requests)
+        for rid, line in skipped:
+            err.print(f"warning: {res.display}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
+                      f"(the line ends inside a string or a continuation); add it by hand",
+                      markup=False, highlight=False)
+        if changed:
+            try:
+                compile(new, res.display, "exec", dont_inherit=True)
+                atomic_write(path, new)
+            except (SyntaxError, ValueError, OSError) as exc:
+                err.print(f"error: {res.display}: suppressions not added: {exc}", markup=False, highlight=False)
+                continue
+            added += changed
+            files += 1
+    _console().print(f"Added {added} suppression comment{'s' if added != 1 else ''} in {files} file(s).",
+                     highlight=False)
+
+
 def _common(f):
+    f = click.option("--extend-select", multiple=True,
+                     help="Rule ids or prefixes to enable in addition to the selection; "
+                          "`unused-suppression` reports unused or unknown suppression comments as findings.")(f)
+    f = click.option("--force-exclude", is_flag=True,
+                     help="Apply `exclude` to paths named on the command line too (for pre-commit).")(f)
     f = click.option("--select", multiple=True, help="Rule ids or prefixes to enable (comma-separated), e.g. MCP1,MCP201.")(f)
     f = click.option("--ignore", multiple=True, help="Rule ids or prefixes to disable (comma-separated).")(f)
     f = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Path to a pyproject.toml (default: the nearest one with [tool.mcpmigrate]).")(f)
-    f = click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True)(f)
-    f = click.option("--statistics", is_flag=True, help="Print counts per rule.")(f)
+    f = click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True,
+                     help="text (grouped, with the source line), concise (one line per finding), json, "
+                          "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations).")(f)
+    f = click.option("--statistics", is_flag=True, help="Print counts per rule (on stderr for json/sarif/github).")(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
 
@@ -114,16 +247,27 @@ def _validate_selectors(select, ignore):
         _fail(str(exc))
 
 
-def _report(result, output_format: str, statistics: bool, fixed: bool = False) -> None:
-    if output_format == "json":
-        from mcpmigrate.report.jsonfmt import render
-
-        click.echo(render(result, fixed=fixed))
-        return
+def _report(result, output_format: str, statistics: bool, fixed: bool = False, unused_as_findings: bool = False,
+            baselined: int | None = None) -> None:
     from mcpmigrate.report import text
 
-    out = _console()
     err = _console(stderr=True)
+    if output_format in MACHINE_FORMATS:
+        if output_format == "json":
+            from mcpmigrate.report.jsonfmt import render
+            click.echo(render(result, fixed=fixed, baselined=baselined))
+        elif output_format == "sarif":
+            from mcpmigrate.report.sarif import render
+            click.echo(render(result))
+        else:
+            from mcpmigrate.report.github import render
+            out = render(result)
+            if out:
+                click.echo(out)
+        if statistics:
+            text.render_statistics(err, result)
+        return
+    out = _console()
     if output_format == "concise":
         text.render_concise(out, result)
     else:
@@ -131,16 +275,34 @@ def _report(result, output_format: str, statistics: bool, fixed: bool = False) -
         for f in result.findings:
             if f.path not in sources:
                 try:
-                    sources[f.path] = Path(f.path).read_text(encoding="utf-8", errors="replace").splitlines()
+                    sources[f.path] = _decode(Path(f.path).read_bytes()).splitlines()
                 except OSError:
                     sources[f.path] = []
         text.render_findings(out, result, sources)
     if statistics:
         text.render_statistics(out, result)
-    text.render_unused_suppressions(err, result)
+    if not unused_as_findings:
+        text.render_unused_suppressions(err, result)
     text.render_errors(err, result)
     if output_format == "text":
-        text.render_summary(out, result)
+        text.render_summary(out, result, baselined=baselined)
+
+
+def _execute(paths, config, options, output_format, unused_as_findings):
+    update, stop = _progress_callback(output_format)
+    from mcpmigrate.engine import run
+
+    _check_paths(paths)
+    try:
+        result = run([Path(p) for p in paths] or [Path(".")], config, options, progress=update)
+    except ValueError as exc:  # unknown --select ids
+        _fail(str(exc))
+    finally:
+        if stop is not None:
+            stop()
+    if unused_as_findings:
+        _unused_as_findings(result)
+    return result
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -152,15 +314,29 @@ def main() -> None:
 @main.command()
 @_common
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
-def check(paths, select, ignore, config_path, output_format, statistics, no_cache):
+@click.option("--add-noqa", is_flag=True,
+              help="Add a `# mcpmigrate: ignore[ID]` comment on every current finding (adopting on a legacy codebase).")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False),
+              help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.")
+def check(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, no_cache,
+          add_noqa, baseline_path):
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
     config = _load(config_path)
-    sel, ign = _split(select), _split(ignore)
-    _validate_selectors(sel, ign)
-    result = _run(paths, config, Options(mode="check", select=sel, ignore=ign))
-    _report(result, output_format, statistics)
+    sel, ign, unused = _selection(config, select, ignore, extend_select)
+    options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
+    if no_cache and hasattr(options, "no_cache"):  # the result cache, when the engine has one
+        options.no_cache = True
+    result = _execute(paths, config, options, output_format, unused and not add_noqa)
+    if add_noqa:
+        _add_noqa(result)
+        from mcpmigrate.report import text
+
+        text.render_errors(_console(stderr=True), result)
+        sys.exit(1 if result.errors else 0)
+    baselined = _apply_baseline(result, baseline_path) if baseline_path else None
+    _report(result, output_format, statistics, unused_as_findings=unused, baselined=baselined)
     sys.exit(_exit_code(result))
 
 
@@ -170,16 +346,16 @@ def check(paths, select, ignore, config_path, output_format, statistics, no_cach
 @click.option("--strategy", type=click.Choice(["param", "interim"]), default=None,
               help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that need a review.")
-def fix(paths, select, ignore, config_path, output_format, statistics, diff, strategy, unsafe_fixes):
+def fix(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, diff,
+        strategy, unsafe_fixes):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
 
     config = _load(config_path)
-    sel, ign = _split(select), _split(ignore)
-    _validate_selectors(sel, ign)
+    sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(mode="fix", strategy=strategy or config.strategy, unsafe_fixes=unsafe_fixes,
-                      diff=diff, select=sel, ignore=ign)
-    result = _run(paths, config, options)
+                      diff=diff, select=sel, ignore=ign, force_exclude=force_exclude)
+    result = _execute(paths, config, options, output_format, unused)
     if diff:
         patch = "".join(_unified_diff(res.original, res.new_source, res.display)  # type: ignore[arg-type]
                         for res in sorted(result.changed, key=lambda r: r.display))
@@ -199,7 +375,7 @@ def fix(paths, select, ignore, config_path, output_format, statistics, diff, str
                       f"{len(result.findings)} would remain.", highlight=False)
             text.render_errors(err, result)
         sys.exit(1 if (result.fixed or _exit_code(result)) else 0)
-    if output_format == "text":
+    if output_format in ("text", "concise"):
         out = _console()
         for f in result.fixed:
             out.print(f"fixed  {f.path}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
@@ -208,16 +384,33 @@ def fix(paths, select, ignore, config_path, output_format, statistics, diff, str
             out.print()
         if result.findings:
             out.print("Left for a human:", highlight=False)
-    _report(result, output_format, statistics, fixed=True)
+    _report(result, output_format, statistics, fixed=True, unused_as_findings=unused)
     sys.exit(_exit_code(result))
 
 
+def rules_markdown() -> str:
+    """The rule table of the README, generated from ``rules/*.toml``."""
+    from mcpmigrate.catalog import load_catalog
+
+    def cell(value: str) -> str:
+        return " ".join(value.split()).replace("|", "\\|")
+
+    rows = ["| id | name | severity | finds | fix |", "|---|---|---|---|---|"]
+    for m in load_catalog().values():
+        fix = ", ".join(f"`{s}`" for s in m.fix.get("strategies", [])) or "none"
+        rows.append(f"| {m.id} | {m.name} | {m.severity.value} | {cell(m.summary)} | {fix} |")
+    return "\n".join(rows) + "\n"
+
+
 @main.command("rules")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules_cmd(output_format):
     """List the rule catalog."""
     from mcpmigrate.catalog import load_catalog
 
+    if output_format == "markdown":
+        click.echo(rules_markdown(), nl=False)
+        return
     catalog = load_catalog()
     if output_format == "json":
         import json

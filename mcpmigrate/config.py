@@ -1,9 +1,17 @@
 """``[tool.mcpmigrate]`` configuration from ``pyproject.toml`` (DESIGN §6).
 
-Keys: ``select``, ``ignore`` (rule ids or prefixes), ``exclude`` (glob patterns relative to the
-project root), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``)
+Keys: ``select``, ``extend-select``, ``ignore`` (rule ids or prefixes; ``extend-select`` also
+takes ``unused-suppression``), ``exclude`` (glob patterns relative to the project root; replaces
+the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect-gitignore``
+(default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``)
 and ``path-parameter`` (``{name = "root", description = "…"}``). An unknown key, a wrong type
-or an unknown rule id raises :class:`ConfigError` naming the file and the key; the CLI exits 2.
+or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
+expected; the CLI exits 2.
+
+Discovery (as ruff does): without ``--config``, the nearest ``pyproject.toml`` at or above the
+working directory that has a ``[tool.mcpmigrate]`` table; a ``pyproject.toml`` without the table
+is skipped. ``--config`` takes a ``pyproject.toml`` or a plain TOML file whose top level holds
+the same keys (e.g. ``mcpmigrate.toml``).
 """
 
 from __future__ import annotations
@@ -12,6 +20,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mcpmigrate.files import DEFAULT_EXCLUDES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,23 +58,39 @@ class Config:
     source: Path | None = None
     select: list[str] | None = None
     ignore: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
+    # Effective exclude patterns: ``exclude`` (default: the built-in list) + ``extend-exclude``.
+    exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDES))
+    respect_gitignore: bool = True
+    extend_select: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     strategy: str = "param"
     path_parameter: PathParameter = field(default_factory=PathParameter)
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects results changes (cache key)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter))
+        return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter,
+                     self.extend_select))
 
 
-_KEYS = {"select", "ignore", "exclude", "extend-exclude", "per-file-ignores", "strategy", "path-parameter"}
+_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "respect-gitignore",
+         "per-file-ignores", "strategy", "path-parameter"}
+# Checks that are not rules of the catalog and are off unless extend-selected.
+EXTRA_CHECKS = ("unused-suppression",)
 
 
 def _str_list(value: Any, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of strings, got {type(value).__name__}")
+        raise ConfigError(f"{where}: expected a list of strings, got {_describe(value)}")
     return list(value)
+
+
+def _describe(value: Any) -> str:
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table",
+             list: "an array"}
+    if isinstance(value, list) and value and not all(isinstance(v, str) for v in value):
+        bad = next(v for v in value if not isinstance(v, str))
+        return f"an array containing {names.get(type(bad), type(bad).__name__)} ({bad!r})"
+    return f"{names.get(type(value), type(value).__name__)} ({value!r})" if not isinstance(value, (dict, list)) else names[type(value)]
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -103,7 +129,8 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.mcpmigrate] must be a table")
     cfg = Config(root=path.resolve().parent, source=path)
-    where = f"{path}: [tool.mcpmigrate]"
+    where = f"{path}: [tool.mcpmigrate]" if path.name == "pyproject.toml" else f"{path}:"
+    extend_exclude: list[str] = []
     for key, value in table.items():
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_KEYS))})")
@@ -111,24 +138,32 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             cfg.select = _str_list(value, f"{where}.select")
         elif key == "ignore":
             cfg.ignore = _str_list(value, f"{where}.ignore")
-        elif key in ("exclude", "extend-exclude"):
-            cfg.exclude += _str_list(value, f"{where}.{key}")
+        elif key == "extend-select":
+            cfg.extend_select = _str_list(value, f"{where}.extend-select")
+        elif key == "exclude":
+            cfg.exclude = _str_list(value, f"{where}.exclude")
+        elif key == "extend-exclude":
+            extend_exclude = _str_list(value, f"{where}.extend-exclude")
+        elif key == "respect-gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}.respect-gitignore: expected a boolean (true or false), got {_describe(value)}")
+            cfg.respect_gitignore = value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [rule ids]")
+                raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [rule ids], got {_describe(value)}")
             cfg.per_file_ignores = {g: _str_list(v, f"{where}.per-file-ignores.{g}") for g, v in value.items()}
         elif key == "strategy":
             if value not in STRATEGIES:
-                raise ConfigError(f"{where}.strategy: expected one of {', '.join(STRATEGIES)}, got {value!r}")
+                raise ConfigError(f"{where}.strategy: expected one of {', '.join(STRATEGIES)}, got {_describe(value)}")
             cfg.strategy = value
         elif key == "path-parameter":
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}.path-parameter: expected a table with name and description")
+                raise ConfigError(f"{where}.path-parameter: expected a table with name and description, got {_describe(value)}")
             for sub, subval in value.items():
                 if sub not in ("name", "description", "list-name", "list-description"):
-                    raise ConfigError(f"{where}.path-parameter: unknown key {sub!r}")
+                    raise ConfigError(f"{where}.path-parameter: unknown key {sub!r} (known: description, list-description, list-name, name)")
                 if not isinstance(subval, str) or not subval:
-                    raise ConfigError(f"{where}.path-parameter.{sub}: expected a non-empty string")
+                    raise ConfigError(f"{where}.path-parameter.{sub}: expected a non-empty string, got {_describe(subval)}")
             name = value.get("name", DEFAULT_PARAM_NAME)
             if not name.isidentifier():
                 raise ConfigError(f"{where}.path-parameter.name: {name!r} is not a Python identifier")
@@ -138,13 +173,16 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
                 list_name=value.get("list-name"),
                 list_description=value.get("list-description", DEFAULT_LIST_PARAM_DESCRIPTION),
             )
+    cfg.exclude = cfg.exclude + extend_exclude
     # Validate rule ids now so a typo is an error, not a silent no-op.
     from mcpmigrate.catalog import select_rules
 
-    try:
-        select_rules(cfg.select, cfg.ignore)
-        for glob, ids in cfg.per_file_ignores.items():
-            select_rules(ids, None)
-    except ValueError as exc:
-        raise ConfigError(f"{where}: {exc}") from exc
+    checks = [("select", cfg.select), ("ignore", cfg.ignore),
+              ("extend-select", [i for i in cfg.extend_select if i.lower() not in EXTRA_CHECKS])]
+    checks += [(f"per-file-ignores.{glob}", ids) for glob, ids in cfg.per_file_ignores.items()]
+    for key, ids in checks:
+        try:
+            select_rules(ids or None, None)
+        except ValueError as exc:
+            raise ConfigError(f"{where}.{key}: {exc}") from exc
     return cfg

@@ -18,7 +18,7 @@ import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -45,6 +45,7 @@ class Options:
     select: list[str] | None = None
     ignore: list[str] | None = None
     jobs: int | None = None
+    force_exclude: bool = False     # apply `exclude` to explicitly named files too (pre-commit)
 
 
 @dataclass
@@ -327,15 +328,19 @@ def _worker(args: tuple) -> FileResult:
     return process_file(*args)
 
 
-def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None) -> RunResult:
-    """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``."""
+def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None,
+        progress: Callable[[int, int], None] | None = None) -> RunResult:
+    """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``.
+    ``progress(done, total)`` is called as files are processed (the CLI's progress bar)."""
     cwd = cwd or Path.cwd()
     if options.mode == "fix" and options.strategy != config.strategy:
         # detectors label each finding's fix for the strategy in force (`fix --strategy`)
         config = dataclasses.replace(config, strategy=options.strategy)
     rules = enabled_rules(config, options)
     prefilter = _prefilter_regex(rules)
-    found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd)
+    found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
+                                    respect_gitignore=config.respect_gitignore,
+                                    force_exclude=options.force_exclude)
     result = RunResult()
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
@@ -352,11 +357,19 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
 
         try:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                results = list(pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
+                results = []
+                for res in pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))):
+                    results.append(res)
+                    if progress is not None:
+                        progress(len(results), len(tasks))
         except (OSError, BrokenProcessPool, NotImplementedError):
             results = None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
     if results is None:
-        results = [_worker(t) for t in tasks]
+        results = []
+        for t in tasks:
+            results.append(_worker(t))
+            if progress is not None:
+                progress(len(results), len(tasks))
     for res in results:
         if res.error:
             result.errors.append(FileError(res.display, res.error))

@@ -13,12 +13,15 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-# Directories never worth walking into (ruff's defaults, plus the tool's own cache).
+# The default ``exclude`` (ruff's defaults, plus the tool's own cache). ``exclude`` in the
+# configuration replaces this list; ``extend-exclude`` adds to it.
 DEFAULT_EXCLUDES = (
-    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", ".eggs", "__pycache__",
-    "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", ".eggs", "*.egg-info",
+    "__pycache__", "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache",
     ".mcpmigrate_cache", "build", "dist", "_build", "buck-out", ".direnv",
 )
+# Never walked into, whatever the configuration says.
+VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj"})
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
@@ -46,14 +49,91 @@ def _matches(rel_posix: str, name: str, patterns: list[str]) -> bool:
     return False
 
 
-def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path) -> tuple[list[SourceFile], list[tuple[str, str]]]:
+class GitIgnore:
+    """``.gitignore`` matching (git's rules, through ``pathspec``'s ``GitIgnoreSpec``), as ruff
+    does with ``respect-gitignore``: inside a git work tree, the ``.gitignore`` files from the
+    top of the work tree down to a path's directory, and ``.git/info/exclude``, decide whether
+    it is ignored; a deeper file wins over a shallower one, and the last matching pattern of a
+    file wins. Outside a git work tree nothing is ignored."""
+
+    def __init__(self) -> None:
+        self._top: dict[Path, Path | None] = {}
+        self._specs: dict[Path, object | None] = {}
+
+    def _toplevel(self, directory: Path) -> Path | None:
+        if directory in self._top:
+            return self._top[directory]
+        found: Path | None = None
+        if (directory / ".git").exists():
+            found = directory
+        elif directory.parent != directory:
+            found = self._toplevel(directory.parent)
+        self._top[directory] = found
+        return found
+
+    def _spec(self, path: Path):
+        if path not in self._specs:
+            spec = None
+            try:
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = None
+            if lines:
+                import pathspec
+
+                spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            self._specs[path] = spec
+        return self._specs[path]
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        """True when git ignores ``path`` (absolute, not resolved through symlinks)."""
+        top = self._toplevel(path.parent)
+        if top is None:
+            return False
+        chain = [path.parent, *path.parent.parents]
+        chain = chain[:chain.index(top) + 1] if top in chain else [path.parent]
+        suffix = "/" if is_dir else ""
+        candidates = [(d, d / ".gitignore") for d in chain] + [(top, top / ".git" / "info" / "exclude")]
+        for base, spec_path in candidates:  # deepest first
+            spec = self._spec(spec_path)
+            if spec is None:
+                continue
+            verdict = spec.check_file(PurePosixPath(path.relative_to(base)).as_posix() + suffix).include
+            if verdict is not None:
+                return verdict
+        return False
+
+
+def is_excluded(path: Path, root: Path, exclude: list[str]) -> bool:
+    """True when ``path`` or one of its parent directories (up to the project ``root``) matches
+    ``exclude`` (used for explicitly named files under ``--force-exclude``)."""
+    path = Path(os.path.abspath(path))
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        rel = None
+    if rel is not None:
+        parts = rel.parts
+        for i in range(len(parts)):
+            sub = PurePosixPath(*parts[: i + 1]).as_posix()
+            if parts[i] in VCS_DIRS or _matches(sub, parts[i], exclude):
+                return True
+        return False
+    return path.name in VCS_DIRS or _matches(path.name, path.name, exclude)
+
+
+def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path, *,
+             respect_gitignore: bool = False, force_exclude: bool = False) -> tuple[list[SourceFile], list[tuple[str, str]]]:
     """Python files under ``paths``.
 
     Returns ``(files, errors)``; ``errors`` lists ``(display path, reason)`` for paths that do
     not exist or cannot be listed. Explicitly named files are always checked (even if excluded,
-    as ruff does without ``--force-exclude``); directories are walked without following
-    symlinks, so a symlink loop cannot recurse.
+    as ruff does) unless ``force_exclude`` (what a pre-commit hook passes, so that ``exclude``
+    also holds for the file names pre-commit hands over). Directories are walked without
+    following symlinks, so a symlink loop cannot recurse; with ``respect_gitignore``, what git
+    ignores is skipped.
     """
+    gitignore = GitIgnore() if respect_gitignore else None
     files: list[SourceFile] = []
     errors: list[tuple[str, str]] = []
     seen: set[Path] = set()
@@ -80,7 +160,11 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path) -> tu
             errors.append((display_path(p, cwd), "no such file or directory"))
             continue
         if p.is_file():
+            if force_exclude and is_excluded(p, root, exclude):
+                continue
             add(p)
+            continue
+        if force_exclude and is_excluded(p, root, exclude):
             continue
         if not p.is_dir():
             errors.append((display_path(p, cwd), "not a regular file or directory (broken symlink or symlink loop?)"))
@@ -93,14 +177,16 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path) -> tu
             d = Path(dirpath)
             dirnames[:] = sorted(
                 n for n in dirnames
-                if n not in DEFAULT_EXCLUDES and not n.endswith(".egg-info")
-                and not _matches(rel(d / n), n, exclude)
+                if n not in VCS_DIRS and not _matches(rel(d / n), n, exclude)
+                and not (gitignore is not None and gitignore.ignored(d / n, True))
             )
             for name in sorted(filenames):
                 if not (name.endswith(".py") or name.endswith(".pyi")):
                     continue
                 fp = d / name
                 if _matches(rel(fp), name, exclude):
+                    continue
+                if gitignore is not None and gitignore.ignored(fp, False):
                     continue
                 if fp.is_symlink() and not fp.is_file():
                     errors.append((display_path(fp, cwd), "broken symlink or symlink loop"))

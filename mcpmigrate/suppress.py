@@ -51,3 +51,75 @@ def is_suppressed(sups: dict[int, Suppression], line: int, end_line: int, rule: 
             s.used.add(rule)
             return True
     return False
+
+
+def marker_span(line_text: str) -> tuple[int, int] | None:
+    """1-based ``(column, end column)`` of the suppression marker in one line's text, or None."""
+    m = _MARKER.search(line_text)
+    if m is None:
+        return None
+    return m.start() + 1, m.end() + 1
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _comment_safe_lines(source: bytes) -> set[int] | None:
+    """1-based lines after whose end a comment can be added without changing the code: the line
+    ends a logical line or a bracketed physical line (a NEWLINE or NL token), not inside a string
+    and not after a backslash continuation. None when the source does not tokenize."""
+    try:
+        tokens = list(tokenize.tokenize(io.BytesIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        return None
+    return {tok.start[0] for tok in tokens if tok.type in (tokenize.NEWLINE, tokenize.NL)}
+
+
+def add_suppressions(source: bytes, requests: list[tuple[str, tuple[int, ...]]]) -> tuple[bytes, int, list[tuple[str, int]]]:
+    """Add ``# mcpmigrate: ignore[ID]`` comments (``--add-noqa``).
+
+    ``requests`` holds ``(rule id, candidate lines)``: the comment goes on the first candidate
+    line where a comment is safe (a finding's first line, else its last line; suppression honours
+    both). An existing marker on that line is extended, other comments are kept. Returns the new
+    source (encoding, BOM and newline style kept), the number of lines changed, and the
+    ``(rule, line)`` requests no line could take.
+    """
+    safe = _comment_safe_lines(source)
+    if safe is None:
+        return source, 0, [(rid, lines[0]) for rid, lines in requests]
+    wanted: dict[int, set[str]] = {}
+    skipped: list[tuple[str, int]] = []
+    for rid, lines in requests:
+        target = next((ln for ln in lines if ln in safe), None)
+        if target is None:
+            skipped.append((rid, lines[0]))
+        else:
+            wanted.setdefault(target, set()).add(rid)
+    if not wanted:
+        return source, 0, skipped
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    text = source.decode(encoding)
+    lines = _LINE.findall(text)
+    existing = find_suppressions(source)
+    changed = 0
+    for ln, ids in sorted(wanted.items()):
+        if ln > len(lines):
+            continue
+        raw = lines[ln - 1]
+        body = raw.rstrip("\r\n")
+        eol = raw[len(body):]
+        sup = existing.get(ln)
+        if sup is not None:
+            if sup.ids is None or ids <= sup.ids:
+                continue  # already covered
+            merged = ", ".join(sorted(sup.ids | ids))
+            m = _MARKER.search(body)
+            assert m is not None
+            body = body[:m.start()] + f"# mcpmigrate: ignore[{merged}]" + body[m.end():]
+        else:
+            body = body.rstrip(" \t") if body.strip() else body
+            body += f"  # mcpmigrate: ignore[{', '.join(sorted(ids))}]"
+        lines[ln - 1] = body + eol
+        changed += 1
+    new = "".join(lines).encode(encoding)
+    return new, changed, skipped

@@ -282,7 +282,7 @@ def test_suppression_marker_inside_a_string_does_not_count(tmp_path: Path) -> No
 def test_unused_suppression_is_reported(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text(_with_comment("# mcpmigrate: ignore[MCP104, MCP105]"))
     res = cli(["check", "--output-format", "json", "two.py"], tmp_path)
-    assert res.json["unused_suppressions"] == [{"path": "two.py", "line": 3, "rule": "MCP105"}]
+    assert res.json["unused_suppressions"] == [{"path": "two.py", "line": 3, "rule": "MCP105", "reason": "unused"}]
     text = cli(["check", "two.py"], tmp_path)
     assert "unused suppression" in text.stderr and "two.py:3" in text.stderr and "MCP105" in text.stderr
     # a suppression whose rule was not selected is not "unused"
@@ -293,7 +293,7 @@ def test_unused_suppression_is_reported(tmp_path: Path) -> None:
 def test_unused_bare_suppression_in_a_file_without_findings(tmp_path: Path) -> None:
     (tmp_path / "clean.py").write_text("x = 1  # mcpmigrate: ignore\n")
     res = cli(["check", "--output-format", "json", "clean.py"], tmp_path)
-    assert res.json["unused_suppressions"] == [{"path": "clean.py", "line": 1, "rule": None}]
+    assert res.json["unused_suppressions"] == [{"path": "clean.py", "line": 1, "rule": None, "reason": "unused"}]
     assert res.exit_code == 0
 
 

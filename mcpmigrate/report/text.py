@@ -12,6 +12,7 @@ from mcpmigrate.engine import RunResult
 from mcpmigrate.model import Finding
 
 _SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
+SEVERITIES = ("breaking", "deprecated", "advisory")
 
 
 def _hint(f: Finding) -> str:
@@ -42,7 +43,9 @@ def render_findings(console: Console, result: RunResult, sources: dict[str, list
                     width = max(1, f.end_column - f.column)
                 else:
                     width = max(1, len(src) - f.column + 1)
-                console.print(f"      [dim]│[/dim] {' ' * (f.column - 1)}[{_SEV_STYLE[sev]}]{'^' * width}[/]", highlight=False)
+                # keep tabs so the caret lines up under the span however tabs are shown
+                pad = "".join(c if c == "\t" else " " for c in src[:f.column - 1])
+                console.print(f"      [dim]│[/dim] {pad}[{_SEV_STYLE[sev]}]{'^' * width}[/]", highlight=False)
             console.print(f"      [green]{escape(_hint(f))}[/green]", highlight=False)
         console.print()
 
@@ -53,19 +56,29 @@ def render_errors(console: Console, result: RunResult) -> None:
 
 
 def render_unused_suppressions(console: Console, result: RunResult) -> None:
+    from mcpmigrate.catalog import load_catalog
+
+    catalog = load_catalog()
     for path, line, rid in result.unused_suppressions:
         marker = "# mcpmigrate: ignore" if rid == "*" else f"# mcpmigrate: ignore[{rid}]"
-        what = "silences nothing on this line" if rid == "*" else f"{rid} is not reported on this line"
+        if rid == "*":
+            what = "silences nothing on this line"
+        elif rid in catalog:
+            what = f"{rid} is not reported on this line"
+        else:
+            what = f"{rid} is not a rule id; see `mcpmigrate rules`"
         console.print(f"warning: {path}:{line}: unused suppression `{marker}` ({what})",
                       highlight=False, markup=False)
 
 
-def render_summary(console: Console, result: RunResult) -> None:
+def render_summary(console: Console, result: RunResult, baselined: int | None = None) -> None:
+    if baselined:
+        console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
     fixable = sum(1 for f in findings if f.fix is not None)
     if findings:
-        parts = ", ".join(f"{counts[s]} {s}" for s in ("breaking", "deprecated", "advisory") if counts[s])
+        parts = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if counts[s])
         console.print(
             f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in "
             f"{len({f.path for f in findings})} file(s); {result.files_checked} file(s) checked. "
@@ -81,9 +94,11 @@ def render_summary(console: Console, result: RunResult) -> None:
 
 
 def render_statistics(console: Console, result: RunResult) -> None:
-    counts = Counter((f.rule, f.name) for f in result.findings)
-    for (rule, name), n in sorted(counts.items()):
-        console.print(f"{n:5d}  {rule}  {name}", highlight=False)
+    counts = Counter((f.rule, f.name, f.severity.value) for f in result.findings)
+    fixable = Counter(f.rule for f in result.findings if f.fix is not None)
+    for (rule, name, sev), n in sorted(counts.items()):
+        extra = f", {fixable[rule]} fixable" if fixable[rule] else ""
+        console.print(f"{n:5d}  {rule}  {name}  ({sev}{extra})", highlight=False, markup=False)
 
 
 def render_concise(console: Console, result: RunResult) -> None:
