@@ -7,6 +7,10 @@
 - Fix: codemods in declared order; the result must parse, and a second fix must change nothing,
   or the file is left untouched and the reason reported.
 - Work is spread over the cores with a process pool when enough files need parsing.
+- Screen: before libcst, Python's own ``ast`` (about six times cheaper) collects facts that each
+  detector's ``screen`` checks; a file no detector could report on is not parsed with libcst.
+- Cache: results are kept per file content (:mod:`mcpmigrate.cache`); a warm run imports no
+  libcst. libcst, the analysis and the detectors are imported only when a file needs a parse.
 """
 
 from __future__ import annotations
@@ -20,18 +24,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
-from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.config import Config
-from mcpmigrate.detectors import all_detectors
 from mcpmigrate.model import FileError, Finding, Safety
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
-PARALLEL_MIN_FILES = 24
+if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
+    import libcst as cst
+
+    from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.cache import Cache
+
+PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
 
 
 @dataclass
@@ -44,6 +51,7 @@ class Options:
     diff: bool = False
     select: list[str] | None = None
     ignore: list[str] | None = None
+    no_cache: bool = False          # neither read nor write the result cache
     jobs: int | None = None
     force_exclude: bool = False     # apply `exclude` to explicitly named files too (pre-commit)
 
@@ -58,6 +66,7 @@ class FileResult:
     new_source: bytes | None = None                            # set when fix changed the file
     unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
     parsed: bool = False
+    cache_key: bytes | None = None                             # the content's cache key, when cached
 
 
 @dataclass
@@ -91,6 +100,8 @@ def enabled_rules(config: Config, options: Options) -> set[str]:
 
 
 def _prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:
+    from mcpmigrate.detectors import all_detectors
+
     tokens: list[bytes] = []
     for det in all_detectors():
         if set(det.rules) & rules:
@@ -120,8 +131,43 @@ def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -
     return out
 
 
+_DETECTOR_RES: dict[type, re.Pattern[bytes]] = {}
+
+
+def _screen_passes(source: bytes, rules: set[str]) -> bool:
+    """The second-stage prefilter (:mod:`mcpmigrate.screen`): False when no enabled detector
+    whose tokens occur in ``source`` could report anything on it, so libcst need not parse it."""
+    from mcpmigrate.detectors import all_detectors
+    from mcpmigrate.screen import facts_of
+
+    screens = []
+    for det in all_detectors():
+        if not set(det.rules) & rules or not det.tokens:
+            continue
+        rx = _DETECTOR_RES.get(det)
+        if rx is None:
+            rx = _DETECTOR_RES[det] = re.compile(b"|".join(sorted(set(det.tokens))))
+        if not rx.search(source):
+            continue
+        screen = getattr(det, "screen", None)
+        if screen is None:
+            return True
+        screens.append(screen)
+    if not screens:
+        return False
+    facts = facts_of(source)
+    if facts is None:
+        return True  # ast cannot parse it: libcst reports the error in its own words
+    return any(screen(facts) for screen in screens)
+
+
 def detect(module: cst.Module, display: str, config: Config, rules: set[str]) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet)."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.detectors import all_detectors
+
     analysis = ModuleAnalysis.build(module)
     reports = []
     for det_cls in all_detectors():
@@ -198,12 +244,12 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
     return module
 
 
-def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None) -> FileResult:
+def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
     """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
     or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
     (in fix mode the file is then left untouched)."""
     try:
-        return _process_file(path, display, config, options, rules, prefilter)
+        return _process_file(path, display, config, options, rules, prefilter, source)
     except Exception as exc:  # a bug of ours must not lose the other files' results
         import traceback
 
@@ -213,20 +259,24 @@ def process_file(path: Path, display: str, config: Config, options: Options, rul
             f"{os.path.basename(where.filename)}:{where.lineno}); please report this"))
 
 
-def _process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None) -> FileResult:
+def _process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
     res = FileResult(display)
-    try:
-        source = F.read_source(path)
-    except OSError as exc:
-        res.error = f"cannot read: {exc.strerror or exc}"
-        return res
-    except ValueError as exc:
-        res.error = str(exc)
-        return res
+    if source is None:
+        try:
+            source = F.read_source(path)
+        except OSError as exc:
+            res.error = f"cannot read: {exc.strerror or exc}"
+            return res
+        except ValueError as exc:
+            res.error = str(exc)
+            return res
     file_rules = _rules_for_file(path, display, config, rules)
-    if prefilter is None or not file_rules or not prefilter.search(source):
+    if (prefilter is None or not file_rules or not prefilter.search(source)
+            or not _screen_passes(source, file_rules)):
         _collect_unused(res, find_suppressions(source), file_rules)
         return res
+    import libcst as cst
+
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -302,6 +352,8 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
 
 
 def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options) -> str | None:
+    import libcst as cst
+
     try:
         module = cst.parse_module(new_source)
     except cst.ParserSyntaxError as exc:  # pragma: no cover - a codemod bug
@@ -337,20 +389,20 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         # detectors label each finding's fix for the strategy in force (`fix --strategy`)
         config = dataclasses.replace(config, strategy=options.strategy)
     rules = enabled_rules(config, options)
-    prefilter = _prefilter_regex(rules)
+    prefilter = None  # built on the first cache miss (_triage): a warm run never needs it
     found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
                                     respect_gitignore=config.respect_gitignore,
                                     force_exclude=options.force_exclude)
     result = RunResult()
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
-    # Cheap prefilter in this process: only candidate files are sent to workers.
-    candidates: list[F.SourceFile] = []
-    for sf in found:
-        result.files_checked += 1
-        candidates.append(sf)
+    # In this process: the cache, then the byte-token prefilter; only files that may need a
+    # parse are sent to the workers.
+    candidates: list[F.SourceFile] = list(found)
+    result.files_checked = len(candidates)
+    cache = _open_cache(config, options, rules)
+    done, tasks, task_keys = _triage(candidates, config, options, rules, cache)
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
-    tasks = [(sf.path, sf.display, config, options, rules, prefilter) for sf in candidates]
     results: list[FileResult] | None = None
     if jobs > 1 and len(tasks) >= PARALLEL_MIN_FILES:
         from concurrent.futures.process import BrokenProcessPool
@@ -370,10 +422,16 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
             results.append(_worker(t))
             if progress is not None:
                 progress(len(results), len(tasks))
+    for (i, key), res in zip(task_keys, results):
+        res.cache_key = key
+        done[i] = res
+    results = [done[i] for i in range(len(candidates))]
     for res in results:
         if res.error:
             result.errors.append(FileError(res.display, res.error))
         result.results.append(res)
+        if cache is not None and _cacheable(res):
+            cache.put(res.cache_key, _for_cache(res))  # type: ignore[arg-type]
     if options.mode == "fix" and not options.diff:
         by_display = {sf.display: sf.path for sf in candidates}
         for res in result.changed:
@@ -384,4 +442,77 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
                 res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
                 res.fixed = []
                 res.new_source = None
+        if cache is not None:
+            from mcpmigrate.cache import content_key
+
+            by_rules = {sf.display: _rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
+            for res in result.changed:  # written: the remaining findings are the new content's
+                after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
+                cache.put(content_key(res.new_source, by_rules[res.display]), _for_cache(after))  # type: ignore[arg-type]
+    if cache is not None:
+        cache.save()
     return result
+
+
+def _open_cache(config: Config, options: Options, rules: set[str]) -> "Cache | None":
+    from mcpmigrate.cache import Cache, disabled_by_env
+
+    if options.no_cache or disabled_by_env():
+        return None
+    return Cache.open(config.root, f"{config.fingerprint()}|{sorted(rules)}")
+
+
+def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: set[str],
+            cache: "Cache | None") -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
+    """Results known without a parse (cache hits, files without any token, unreadable files),
+    and the tasks for the workers with the index of each."""
+    from mcpmigrate.cache import content_key
+
+    done: dict[int, FileResult] = {}
+    tasks: list[tuple] = []
+    index: list[int] = []
+    prefilter: re.Pattern[bytes] | None = None
+    built = False
+    for i, sf in enumerate(found):
+        try:
+            source = F.read_source(sf.path)
+        except (OSError, ValueError):
+            done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
+            continue
+        file_rules = _rules_for_file(sf.path, sf.display, config, rules)
+        key = content_key(source, file_rules) if cache is not None else None
+        if cache is not None:
+            hit = cache.get(key)  # type: ignore[arg-type]
+            if hit is not None and (options.mode != "fix" or not any(_fixable(f, options) for f in hit.findings)):
+                done[i] = _from_cache(hit, sf.display)
+                continue
+        if not built:
+            prefilter, built = _prefilter_regex(rules), True
+        if prefilter is None or not file_rules or not prefilter.search(source):
+            res = process_file(sf.path, sf.display, config, options, rules, prefilter, source)
+            res.cache_key = key
+            done[i] = res
+            continue
+        tasks.append((sf.path, sf.display, config, options, rules, prefilter, source))
+        index.append((i, key))
+    return done, tasks, index
+
+
+_CACHEABLE_ERRORS = ("cannot parse", "cannot decode", "cannot analyse", "binary file")
+
+
+def _cacheable(res: FileResult) -> bool:
+    """A check-equivalent result of the content alone: not a fixed file's, not a read error."""
+    if res.cache_key is None or res.new_source is not None or res.fixed:
+        return False
+    return res.error is None or res.error.startswith(_CACHEABLE_ERRORS)
+
+
+def _for_cache(res: FileResult) -> FileResult:
+    return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}) for f in res.findings],
+                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed)
+
+
+def _from_cache(hit: FileResult, display: str) -> FileResult:
+    return FileResult(display, findings=[dataclasses.replace(f, path=display) for f in hit.findings],
+                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed)

@@ -6,7 +6,12 @@ capability checks), then times a cold ``mcpmigrate check`` on it (a fresh proces
 runs it) and prints wall time, files/s, MB/s and the child's peak memory. Extra trees (e.g. a
 checkout of the Python SDK) can be timed too: ``scripts/bench.py --tree /path/to/python-sdk``.
 
+Also times the peer tool ``mcp-migrate`` (PyPI) on the same trees in the same run and prints the
+ratio; ``--install-peer`` installs it into its own venv (see ``locate_peer``). Cold runs bypass
+the cache (``MCPMIGRATE_NO_CACHE=1``); warm runs re-check the unchanged tree with the cache.
+
 Usage: python scripts/bench.py [--files 2000] [--mcp-share 0.05] [--tree PATH ...] [--repeat 3]
+                               [--peer PATH | --install-peer]
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -95,45 +99,87 @@ def tree_stats(root: Path) -> tuple[int, int]:
     return n, size
 
 
-def time_check(tree: Path, extra: list[str]) -> tuple[float, int, int]:
-    """Seconds, exit code and peak RSS (KiB) of one ``mcpmigrate check`` child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+PEER_VENV = Path(os.environ.get("MCPMIGRATE_PEER_VENV", "/work/peer-venv"))
+
+
+def locate_peer(explicit: str | None, install: bool) -> str | None:
+    """The peer tool ``mcp-migrate`` (PyPI): --peer PATH, $MCPMIGRATE_PEER, the venv
+    $MCPMIGRATE_PEER_VENV (default /work/peer-venv), or PATH. With --install-peer the venv is
+    created (python -m venv + pip install mcp-migrate) when missing."""
+    import shutil
+
+    for cand in (explicit, os.environ.get("MCPMIGRATE_PEER"), str(PEER_VENV / "bin" / "mcp-migrate")):
+        if cand and Path(cand).is_file():
+            return cand
+    if install:
+        subprocess.run([sys.executable, "-m", "venv", str(PEER_VENV)], check=True)
+        subprocess.run([str(PEER_VENV / "bin" / "pip"), "install", "-q", "mcp-migrate"], check=True)
+        return str(PEER_VENV / "bin" / "mcp-migrate")
+    return shutil.which("mcp-migrate")
+
+
+def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int]:
+    """Seconds, exit code and peak RSS (KiB; the largest process of the run, workers included)."""
     start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-m", "mcpmigrate", "check", "--output-format", "concise", *extra, str(tree)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tree,
-    )
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
+                            env={**os.environ, **(env or {})})
+    _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, proc.returncode, max(peak, before)
+    return elapsed, os.waitstatus_to_exitcode(status), usage.ru_maxrss
 
 
-def report(label: str, tree: Path, repeat: int, extra: list[str]) -> None:
+def ours(tree: Path, cold: bool) -> tuple[float, int, int]:
+    import shutil
+
+    cmd = [sys.executable, "-m", "mcpmigrate", "check", "--output-format", "concise", str(tree)]
+    if cold:
+        shutil.rmtree(tree / ".mcpmigrate_cache", ignore_errors=True)
+        return timed(cmd, tree, {"MCPMIGRATE_NO_CACHE": "1"})
+    return timed(cmd, tree)
+
+
+def best(fn, repeat: int):
+    runs = [fn() for _ in range(repeat)]
+    return min(runs, key=lambda r: r[0])
+
+
+def report(label: str, tree: Path, repeat: int, peer: str | None) -> None:
     n, size = tree_stats(tree)
-    times = []
-    rc = peak = 0
-    for _ in range(repeat):
-        t, rc, peak = time_check(tree, extra)
-        times.append(t)
-    best = min(times)
-    print(f"{label}: {n} files, {size / 1e6:.2f} MB; check best of {repeat}: {best:.2f} s "
-          f"({n / best:.0f} files/s, {size / 1e6 / best:.2f} MB/s), exit {rc}, peak RSS {peak / 1024:.0f} MB")
+    print(f"{label}: {n} files, {size / 1e6:.2f} MB")
+    t, rc, peak = best(lambda: ours(tree, cold=True), repeat)
+    print(f"  mcpmigrate check, cold (no cache): {t:.2f} s  ({n / t:.0f} files/s, {size / 1e6 / t:.2f} MB/s), "
+          f"exit {rc}, peak RSS {peak / 1024:.0f} MB")
+    ours(tree, cold=False)  # fill the cache
+    tw, rcw, peakw = best(lambda: ours(tree, cold=False), repeat)
+    print(f"  mcpmigrate check, warm (cache):    {tw:.2f} s  ({n / tw:.0f} files/s), exit {rcw}, peak RSS {peakw / 1024:.0f} MB")
+    if peer:
+        # --include-tests: the peer skips tests/, examples/, docs/ by default; this checks the same files
+        tp, rcp, peakp = best(lambda: timed([peer, "check", "--include-tests", "--fail-on", "never", str(tree)], tree), 1)
+        print(f"  mcp-migrate check --include-tests: {tp:.2f} s  ({n / tp:.0f} files/s), exit {rcp}, peak RSS {peakp / 1024:.0f} MB")
+        print(f"  ratio peer/mcpmigrate (cold): {tp / t:.1f}x")
+    else:
+        print("  mcp-migrate: not found; install it with --install-peer, or pass --peer PATH")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--mcp-share", type=float, default=0.05)
-    ap.add_argument("--tree", action="append", default=[], help="also time this existing tree")
+    ap.add_argument("--tree", action="append", default=[], help="also time this existing tree (e.g. a python-sdk checkout)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--peer", help="path of the mcp-migrate executable")
+    ap.add_argument("--install-peer", action="store_true", help="create $MCPMIGRATE_PEER_VENV with mcp-migrate if missing")
     args = ap.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    peer = locate_peer(args.peer, args.install_peer)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, peer {peer or 'none'}")
+    tv = min(timed([sys.executable, "-m", "mcpmigrate", "--version"], Path.cwd())[0] for _ in range(5))
+    print(f"mcpmigrate --version: {tv:.3f} s")
     with tempfile.TemporaryDirectory(prefix="mcpmigrate-bench-") as tmp:
         root = Path(tmp)
         mcp_files = generate(root, args.files, args.mcp_share)
-        report(f"generated tree ({mcp_files} MCP files)", root, args.repeat, ["--no-cache"])
+        report(f"generated tree ({mcp_files} MCP files)", root, args.repeat, peer)
     for t in args.tree:
-        report(str(t), Path(t).resolve(), args.repeat, ["--no-cache"])
+        report(str(t), Path(t).resolve(), args.repeat, peer)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ yields :class:`Report` objects for one parsed module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Iterable
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo
+from mcpmigrate.screen import Facts
 
 
 @dataclass
@@ -33,6 +34,9 @@ class Report:
 class Detector:
     rules: ClassVar[tuple[str, ...]] = ()
     tokens: ClassVar[tuple[bytes, ...]] = ()
+    # Second-stage prefilter (mcpmigrate.screen): ``screen(facts)`` is False only when the file
+    # cannot have a finding of this detector; None means "always parse" (DESIGN §7, speed).
+    screen: ClassVar[Callable[[Facts], bool] | None] = None
 
     def __init__(self, analysis: ModuleAnalysis, config: Config) -> None:
         self.analysis = analysis

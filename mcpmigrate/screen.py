@@ -1,0 +1,156 @@
+"""Second-stage prefilter: cheap facts from Python's own ``ast`` (DESIGN §7, speed).
+
+The byte-token prefilter lets through every file that merely *mentions* a token (in a comment,
+a docstring, a type stub, a client-side test). libcst's parse costs about six times
+``ast.parse``, so before it the engine parses with ``ast``, collects :class:`Facts` in one walk,
+and asks each enabled detector's ``screen(facts)`` whether it *could* report anything. A file
+that no detector's screen accepts is not parsed with libcst at all.
+
+A screen must be conservative: it may say yes to a file without findings, never no to a file
+with one. ``Detector.screen`` defaults to "yes" (a detector without a screen loses nothing);
+``tests/test_fuzz.py`` checks the property on every fixture, rule example and fuzzed program.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+
+MCP_HEADS = ("mcp", "fastmcp")  # absolute imports of mcp, mcp.*, mcp_types, fastmcp, ...
+
+
+@dataclass
+class Facts:
+    attrs: set[str] = field(default_factory=set)        # every ``x.attr``
+    names: set[str] = field(default_factory=set)        # every ``Name``
+    keywords: set[str] = field(default_factory=set)     # every ``f(kw=...)`` keyword
+    called: set[str] = field(default_factory=set)       # last component of every call's callee
+    strings: set[str] = field(default_factory=set)      # every str constant
+    dict_keys: set[str] = field(default_factory=set)    # str constant keys of dict displays
+    compared: set[str] = field(default_factory=set)     # str constants in comparisons and match values
+    imported: dict[str, str] = field(default_factory=dict)  # local name -> original (last component)
+    import_modules: set[str] = field(default_factory=set)   # absolute modules imported (full dotted)
+
+    @property
+    def imports_mcp(self) -> bool:
+        return any(m.startswith(MCP_HEADS) for m in self.import_modules)
+
+    @property
+    def imports_fastmcp(self) -> bool:
+        return any(m.startswith("fastmcp") for m in self.import_modules)
+
+    def spelled(self, originals: set[str]) -> set[str]:
+        """The local spellings of names: the originals plus every ``import … as`` alias of them."""
+        return set(originals) | {local for local, orig in self.imported.items() if orig in originals}
+
+    def mentions(self, originals: set[str]) -> bool:
+        """A name (or an alias of it) is used as a name, an attribute or inside a string."""
+        spelled = self.spelled(originals)
+        if spelled & self.names or spelled & self.attrs:
+            return True
+        return any(o in s for s in self.strings for o in originals)
+
+
+def facts_of(source: bytes) -> Facts | None:
+    """The facts of ``source``, or ``None`` when ``ast`` cannot parse it (then the file goes on
+    to libcst, which reports the error in its own words)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes: not ours to print
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    f = Facts()
+    attrs, names, keywords, called, strings = f.attrs, f.names, f.keywords, f.called, f.strings
+    try:
+        for n in ast.walk(tree):
+            t = type(n)
+            if t is ast.Name:
+                names.add(n.id)
+            elif t is ast.Attribute:
+                attrs.add(n.attr)
+            elif t is ast.Constant:
+                if type(n.value) is str:
+                    strings.add(n.value)
+            elif t is ast.Call:
+                fn = n.func
+                if type(fn) is ast.Name:
+                    called.add(fn.id)
+                elif type(fn) is ast.Attribute:
+                    called.add(fn.attr)
+            elif t is ast.keyword:
+                if n.arg:
+                    keywords.add(n.arg)
+            elif t is ast.Dict:
+                for k in n.keys:
+                    if type(k) is ast.Constant and type(k.value) is str:
+                        f.dict_keys.add(k.value)
+            elif t is ast.Compare:
+                for c in (n.left, *n.comparators):
+                    if type(c) is ast.Constant and type(c.value) is str:
+                        f.compared.add(c.value)
+            elif t is ast.MatchValue:
+                if type(n.value) is ast.Constant and type(n.value.value) is str:
+                    f.compared.add(n.value.value)
+            elif t is ast.Import:
+                for a in n.names:
+                    f.import_modules.add(a.name)
+                    if a.asname:
+                        f.imported[a.asname] = a.name.rsplit(".", 1)[-1]
+            elif t is ast.ImportFrom:
+                if n.level == 0 and n.module:
+                    f.import_modules.add(n.module)
+                for a in n.names:
+                    if n.level == 0 and n.module:
+                        f.import_modules.add(f"{n.module}.{a.name}")
+                    if a.asname:
+                        f.imported[a.asname] = a.name
+    except RecursionError:
+        return None
+    return f
+
+
+# --- screens of the detectors ----------------------------------------------------------------
+
+_ROOTS_SESSION_ATTRS = {"list_roots", "check_client_capability", "client_params"}
+_SESSION_NAMES = {"session", "server_session", "mcp_session"}
+
+
+def roots(f: Facts) -> bool:
+    """Could :class:`~mcpmigrate.detectors.roots.RootsDetector` report anything? (MCP101–106)"""
+    # Import-free sites: hand-built JSON-RPC dicts, capability dicts, dispatch on the method name.
+    if "roots/list" in f.strings and "method" in f.dict_keys:
+        return True                                    # MCP101/MCP106 dicts (also inside send_request)
+    if "roots" in f.dict_keys:
+        return True                                    # {"roots": {"listChanged": …}}, {"roots": [{"uri": …}]}
+    changed = "notifications/roots/list_changed"
+    if changed in f.compared:
+        return True                                    # MCP103 comparisons and match cases
+    if changed in f.strings and "add_notification_handler" in f.attrs:
+        return True                                    # MCP103 handler registration
+    # Every other site needs a name that resolves into mcp/fastmcp: an absolute import of them,
+    # or a fully spelled dotted name (``mcp.types.Root(…)``).
+    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}):
+        return False
+    if f.attrs & _ROOTS_SESSION_ATTRS:
+        # the receiver must be a session (or a fastmcp context): one comes from `.session`, a
+        # variable named like one, a ServerSession annotation, or a fastmcp import
+        if ("session" in f.attrs or f.names & _SESSION_NAMES or f.imports_fastmcp
+                or f.mentions({"ServerSession"})):
+            return True
+    if "on_roots_list_changed" in f.keywords:
+        return True                                    # MCP103 low-level Server(on_roots_list_changed=…)
+    if f.called & f.spelled({"Root"}):
+        return True                                    # MCP105 Root(uri=…)
+    if f.keywords & {"listChanged", "list_changed"} and f.called & f.spelled({"RootsCapability"}):
+        return True                                    # MCP104 RootsCapability(listChanged=…)
+    if f.called & f.spelled({"ListRoots"}):
+        return True                                    # MCP106 resolver marker
+    if f.called & f.spelled({"ListRootsRequest"}) and (
+            "send_request" in f.attrs or f.keywords & {"input_requests", "inputRequests"}
+            or f.dict_keys & {"inputRequests", "input_requests"} or f.mentions({"InputRequiredResult"})):
+        return True                                    # MCP101 raw request, MCP106 interim request
+    if "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"}):
+        return True                                    # MCP103 notification_handlers[…] = …
+    return False
