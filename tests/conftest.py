@@ -15,6 +15,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # `tests.proof` must import however pytest is started (`pytest`, `python -m pytest`, xdist).
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
+# The result cache (.mcpmigrate_cache in each project) is off for the suite: tests that compare
+# a tree before and after a run must not see it. tests/test_cache.py turns it on where it tests it.
+os.environ.setdefault("MCPMIGRATE_NO_CACHE", "1")
 CACHE_DIR = REPO_ROOT / ".cache"
 LEGACY_VENV = CACHE_DIR / "venv-legacy"
 LEGACY_PINS = ("mcp==1.27.0", "fastmcp==2.14.7")
