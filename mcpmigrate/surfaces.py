@@ -94,3 +94,51 @@ ROOTS_TOKENS = (
     rb"list_roots", rb"roots/list", rb"RootsCapability", rb"roots_list_changed", rb"RootsListChanged",
     rb"ListRoots", rb"check_client_capability", rb"client_params", rb"\bRoot\(", rb"listChanged", rb"list_changed",
 )
+
+# =============================================================================================
+# --- sampling and elicitation (MCP201, MCP202, MCP206, MCP207) --------------------------------
+# Source: mcp-python-surfaces.md §3 (1.x Context/session), §5.1–§5.3 (2.x MCPServer, resolver
+# markers), §6.1 (low-level MRTR), §7 (fastmcp), §9 R2/R2b, §11 pitfalls 2, 5, 6, 10, 11.
+SAMPLING_METHOD = "sampling/createMessage"
+ELICITATION_METHOD = "elicitation/create"
+# Session methods that push a request to the client (1.x and 2.x ServerSession).
+SESSION_SAMPLING_METHODS = {"create_message"}
+SESSION_ELICIT_METHODS = {"elicit", "elicit_form", "elicit_url"}
+# Context methods (1.x FastMCP / 2.x MCPServer Context: elicit, elicit_url; fastmcp: elicit, sample).
+CONTEXT_ELICIT_METHODS = {"elicit", "elicit_url"}
+FASTMCP_SAMPLING_METHODS = {"sample", "sample_step"}
+# Server constructor keyword (fastmcp 2.x/3.x; TypeError in fastmcp 4).
+SAMPLING_HANDLER_KWARG = "sampling_handler"
+# Third-party wrappers that sample through a server session handed to them.
+SESSION_SAMPLING_WRAPPERS = {
+    "pydantic_ai.models.mcp_sampling.MCPSamplingModel", "pydantic_ai.models.MCPSamplingModel",
+}
+CREATE_MESSAGE_REQUEST = type_names("CreateMessageRequest")
+CREATE_MESSAGE_RESULT = type_names("CreateMessageResult")
+ELICIT_REQUEST = type_names("ElicitRequest")
+ELICIT_RESULT = type_names("ElicitResult")
+# 2.x resolver markers (already-migrated code: no finding).
+ELICIT_MARKER = {"mcp.server.mcpserver.Elicit", "mcp.server.mcpserver.resolve.Elicit", "mcp.server.Elicit"}
+SAMPLE_MARKER = {"mcp.server.mcpserver.Sample", "mcp.server.mcpserver.resolve.Sample", "mcp.server.Sample"}
+# Methods that may answer with an InputRequiredResult (spec: no other request may).
+INTERIM_METHODS = {"tools/call", "prompts/get", "resources/read"}
+# 2.x low-level Server(on_…=) keywords and the method each serves (request handlers only).
+LOWLEVEL_REQUEST_KWARGS = {
+    "on_call_tool": "tools/call", "on_get_prompt": "prompts/get", "on_read_resource": "resources/read",
+    "on_list_tools": "tools/list", "on_list_prompts": "prompts/list", "on_list_resources": "resources/list",
+    "on_list_resource_templates": "resources/templates/list", "on_complete": "completion/complete",
+    "on_subscribe_resource": "resources/subscribe", "on_unsubscribe_resource": "resources/unsubscribe",
+    "on_set_logging_level": "logging/setLevel", "on_subscriptions_listen": "subscriptions/listen",
+}
+# Decorators (1.x low-level, FastMCP/MCPServer/fastmcp) and the method they serve.
+DECORATOR_METHODS = {
+    "call_tool": "tools/call", "get_prompt": "prompts/get", "read_resource": "resources/read",
+    "tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read",
+    "list_tools": "tools/list", "list_prompts": "prompts/list", "list_resources": "resources/list",
+    "list_resource_templates": "resources/templates/list", "completion": "completion/complete",
+}
+INPUT_REQUIRED = "input_required"
+SAMPLING_ELICITATION_TOKENS = (
+    rb"create_message", rb"\.sample", rb"elicit", rb"sampling/createMessage", rb"elicitation/create",
+    rb"sampling_handler", rb"MCPSamplingModel", rb"InputRequiredResult", rb"input_required",
+)

@@ -485,7 +485,7 @@ def test_config_per_file_ignores_prefix(tmp_path: Path) -> None:
 
 
 def test_config_strategy_used_by_fix(tmp_path: Path) -> None:
-    """``strategy = "interim"``: a param fix is not applied by ``fix`` (the remove fix still is),
+    """``strategy = "interim"``: the interim fix is applied by ``fix``, not the param one (the remove fix still is),
     and ``--strategy`` on the command line wins over the configuration."""
     src = MCP101_SERVER + "\n\n" + MCP104_SOURCE.split("\n", 2)[2].replace("caps", "CAPS")
     src = src.replace("from mcp.server.mcpserver import Context, MCPServer",
@@ -496,11 +496,11 @@ def test_config_strategy_used_by_fix(tmp_path: Path) -> None:
     res = cli(["fix", "--unsafe-fixes", "--output-format", "json", "s.py"], tmp_path)
     after = (tmp_path / "s.py").read_text()
     assert "RootsCapability()" in after  # the remove fix applies under every strategy
-    assert "list_roots" in after  # the param fix did not
-    assert [f["rule"] for f in res.json["fixed"]] == ["MCP104"]
+    assert "list_roots" not in after and "Resolve(" in after  # the interim fix, not the param one
+    assert sorted(f["rule"] for f in res.json["fixed"]) == ["MCP101", "MCP104"]
     res = cli(["fix", "--strategy", "param", "--unsafe-fixes", "--output-format", "json", "s.py"], tmp_path)
-    assert "list_roots" not in (tmp_path / "s.py").read_text()
-    assert [f["rule"] for f in res.json["fixed"]] == ["MCP101"]
+    assert "ListRoots" not in (tmp_path / "s.py").read_text()
+    assert [f["rule"] for f in res.json["fixed"]] == ["MCP106"]
 
 
 def test_config_path_parameter(tmp_path: Path) -> None:

@@ -68,3 +68,32 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     assert findings_of(remaining) == left
     assert remaining.exit_code == (1 if left else 0)
     assert first.exit_code == (1 if left else 0)
+
+
+INTERIM_CASES = [p for p in CASES if (p / "after_interim.py").exists()]
+
+
+@pytest.mark.parametrize("case_dir", INTERIM_CASES, ids=[f"{p.parent.name}/{p.name}" for p in INTERIM_CASES])
+def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
+    """``fix --strategy interim --unsafe-fixes`` gives after_interim.py, once; ``findings_after_interim`` remain."""
+    case = load_toml(case_dir / "case.toml")
+    target = copy_to(case_dir / "before.py", tmp_path)
+    expected = (case_dir / "after_interim.py").read_bytes()
+
+    first = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    assert first.exception is None, str(first)
+    assert first.json["errors"] == [], str(first)
+    got = target.read_bytes()
+    if got != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.decode("utf-8").splitlines(keepends=True), got.decode("utf-8").splitlines(keepends=True),
+            "expected (after_interim.py)", "fix output"))
+        pytest.fail(f"fix output differs:\n{diff}\n{first}")
+
+    second = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    assert target.read_bytes() == got, "a second fix changed the file again"
+    assert second.json["changed_files"] == [] and second.json["fixed"] == []
+
+    remaining = cli(["check", "--output-format", "json", target.name], tmp_path)
+    assert remaining.json["errors"] == []
+    assert findings_of(remaining) == _expected(case, "findings_after_interim")

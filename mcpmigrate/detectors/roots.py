@@ -212,9 +212,11 @@ class _RootsVisitor(cst.CSTVisitor):
         else:
             return
         node = call if call is not None else func
-        if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
-            from mcpmigrate.codemods import interim as interim_fix
+        from mcpmigrate.codemods import interim as interim_fix
 
+        if interim_fix.legacy_only(self.a, node):  # the legacy branch of an era-portable handler
+            return
+        if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             fix, manual, data = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         else:
             fix, manual, data = param_fix.plan_roots_request(self.a, self.det.config, node, fn)

@@ -28,12 +28,14 @@ def run_proof(
     mode: str,
     roots: list[str],
     calls: list[dict[str, Any]],
+    client: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Serve ``server`` from ``file`` under ``python`` and return the harness's JSON answer.
 
     ``mode`` is ``"legacy"`` (2025-11-25 handshake) or ``"modern"`` (2026-07-28, mcp 2.x only).
     ``roots`` are the URIs the client's ``list_roots_callback`` answers with. ``calls`` are
-    ``{"tool": name, "arguments": {...}}``. Raises ``ProofError`` carrying stderr when the
+    ``{"tool": name, "arguments": {...}}``. ``client`` optionally gives the client sampling and
+    elicitation callbacks (see run_server.py). Raises ``ProofError`` carrying stderr when the
     harness fails; a failing *call* is not a harness failure (see the call's ``error``).
     """
     request = {
@@ -43,6 +45,8 @@ def run_proof(
         "roots": list(roots),
         "calls": [{"tool": c["tool"], "arguments": dict(c.get("arguments") or {})} for c in calls],
     }
+    if client:
+        request["client"] = client
     try:
         proc = subprocess.run(
             [str(python), str(RUN_SERVER)],

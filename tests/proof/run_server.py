@@ -7,7 +7,14 @@ Run with the Python of the fixture's environment (mcp 2.x, or mcp 1.x + fastmcp 
 Request (stdin, JSON)::
 
     {"file": "/abs/path/before.py", "server": "mcp", "mode": "legacy" | "modern",
-     "roots": ["file:///tmp/x", ...], "calls": [{"tool": "scan", "arguments": {...}}, ...]}
+     "roots": ["file:///tmp/x", ...], "calls": [{"tool": "scan", "arguments": {...}}, ...],
+     "client": {"sampling": true, "elicitation": {"action": "accept" | "decline" | "cancel" | "fail",
+                                                  "content": {...}}}}   # "client" is optional
+
+With ``client.sampling`` the client answers ``sampling/createMessage`` with a text that echoes the
+request (``json.dumps`` of messages, system prompt, max tokens, temperature, model hints), so a
+proof sees that every argument arrived; with ``client.elicitation`` it answers every elicitation
+with that action (``"fail"``: the callback raises). Without them the client has no such callback.
 
 Response (stdout, JSON)::
 
@@ -88,6 +95,47 @@ def _roots_result(types: Any, uris: list[str]) -> Any:
     return types.ListRootsResult.model_validate({"roots": [{"uri": u} for u in uris]})
 
 
+def _client_callbacks(types: Any, client: dict[str, Any]) -> dict[str, Any]:
+    """sampling_callback / elicitation_callback keyword arguments for the client (both SDKs)."""
+    out: dict[str, Any] = {}
+
+    def field(obj: Any, *names: str) -> Any:
+        for name in names:
+            if hasattr(obj, name):
+                return getattr(obj, name)
+        return None
+
+    if client.get("sampling"):
+        async def sampling(context: Any, params: Any) -> Any:
+            prefs = field(params, "model_preferences", "modelPreferences")
+            hints = [h.name for h in (field(prefs, "hints") or [])] if prefs is not None else None
+            echo = {
+                "messages": [field(m.content, "text") for m in params.messages],
+                "system_prompt": field(params, "system_prompt", "systemPrompt"),
+                "max_tokens": field(params, "max_tokens", "maxTokens"),
+                "temperature": params.temperature,
+                "model_hints": hints,
+            }
+            return types.CreateMessageResult(
+                role="assistant", model="proof-model",
+                content=types.TextContent(type="text", text=json.dumps(echo, sort_keys=True)),
+            )
+
+        out["sampling_callback"] = sampling
+    elicitation = client.get("elicitation")
+    if elicitation:
+        async def elicit(context: Any, params: Any) -> Any:
+            action = elicitation.get("action", "accept")
+            if action == "fail":
+                raise RuntimeError("the proof client fails every elicitation")
+            if action == "accept":
+                return types.ElicitResult(action="accept", content=dict(elicitation.get("content") or {}))
+            return types.ElicitResult(action=action)
+
+        out["elicitation_callback"] = elicit
+    return out
+
+
 async def _drive(session_like: Any, calls: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """List tools and run calls on an object with list_tools/call_tool (ClientSession or mcp.Client)."""
     import anyio
@@ -123,7 +171,7 @@ def _is_mcp2() -> bool:
     return hasattr(mcp, "Client")
 
 
-async def _run_mcp2(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]]) -> dict[str, Any]:
+async def _run_mcp2(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]) -> dict[str, Any]:
     import mcp
     from mcp import types
 
@@ -131,9 +179,10 @@ async def _run_mcp2(server: Any, mode: str, roots: list[str], calls: list[dict[s
         return _roots_result(types, roots)
 
     client_mode = "legacy" if mode == "legacy" else MODERN_VERSION
-    async with mcp.Client(server, mode=client_mode, list_roots_callback=list_roots) as client:
-        tools, records = await _drive(client, calls)
-        protocol_version = client.protocol_version
+    callbacks = _client_callbacks(types, client)
+    async with mcp.Client(server, mode=client_mode, list_roots_callback=list_roots, **callbacks) as connection:
+        tools, records = await _drive(connection, calls)
+        protocol_version = connection.protocol_version
     return {"protocol_version": protocol_version, "tools": tools, "calls": records}
 
 
@@ -143,7 +192,7 @@ def _fastmcp_server_class() -> type | None:
     return getattr(fastmcp, "FastMCP", None) if fastmcp is not None else None
 
 
-async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]]) -> dict[str, Any]:
+async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]) -> dict[str, Any]:
     import anyio
     from mcp import types
     from mcp.client.session import ClientSession
@@ -156,12 +205,13 @@ async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[s
     async def list_roots(context: Any) -> Any:
         return _roots_result(types, roots)
 
+    callbacks = _client_callbacks(types, client)
     fastmcp_cls = _fastmcp_server_class()
     if fastmcp_cls is not None and isinstance(server, fastmcp_cls):
         # fastmcp 2.x: its own in-memory transport enters the server lifespan too.
         from fastmcp.client.transports import FastMCPTransport
 
-        session_cm = FastMCPTransport(server).connect_session(list_roots_callback=list_roots)
+        session_cm = FastMCPTransport(server).connect_session(list_roots_callback=list_roots, **callbacks)
         async with session_cm as session:
             init = await session.initialize()
             tools, records = await _drive(session, calls)
@@ -183,7 +233,7 @@ async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[s
                 lambda: lowlevel.run(server_read, server_write, lowlevel.create_initialization_options())
             )
             try:
-                async with ClientSession(client_read, client_write, list_roots_callback=list_roots) as session:
+                async with ClientSession(client_read, client_write, list_roots_callback=list_roots, **callbacks) as session:
                     init = await session.initialize()
                     tools, records = await _drive(session, calls)
             finally:
@@ -215,7 +265,8 @@ def main() -> int:
         import anyio
 
         runner = _run_mcp2 if _is_mcp2() else _run_mcp1
-        answer = anyio.run(runner, server, mode, roots, calls)
+        client = dict(request.get("client") or {})
+        answer = anyio.run(runner, server, mode, roots, calls, client)
     except BaseException:  # noqa: BLE001
         traceback.print_exc(file=sys.stderr)
         return 1

@@ -1,0 +1,303 @@
+"""Sampling and elicitation family: MCP201, MCP202, MCP206, MCP207.
+
+Spec: 2026-07-28 changelog (server-to-client requests removed: ``sampling/createMessage`` and
+``elicitation/create`` appear only inside ``InputRequiredResult.inputRequests``; sampling is
+deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/call``,
+``prompts/get`` and ``resources/read`` may return an ``InputRequiredResult``). SDK surfaces:
+``mcp-python-surfaces.md`` §3, §5.1–§5.3, §6.1, §7, §9 R2/R2b, §11.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.codemods import interim
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.detectors.roots import dict_get, string_value
+from mcpmigrate.model import FixInfo, Safety
+
+_MSG_201 = (
+    "The server asks the client's model to sample{where}; on 2026-07-28 servers cannot send requests "
+    "(mcp 2.x raises NoBackChannelError, fastmcp 4 removed `ctx.sample`), and sampling is deprecated "
+    "(SEP-2577). Call an LLM provider directly, or ask through an interim result (`fix --strategy interim`)."
+)
+_MSG_202 = (
+    "The server pushes an elicitation to the client{where}; on 2026-07-28 servers cannot send requests "
+    "(mcp 2.x raises NoBackChannelError, fastmcp 4 raises ToolError). Ask through an interim result "
+    "(`Resolve(Elicit(...))` / `InputRequiredResult`; `fix --strategy interim`)."
+)
+_MSG_206 = (
+    "An interim result (`input_required`) is returned from {method}; only tools/call, prompts/get and "
+    "resources/read may return one (2026-07-28). Ask for the input in the tool, prompt or resource that "
+    "needs it, or answer this request completely."
+)
+_MSG_207 = (
+    "Security: this elicitation is a consent gate whose failure path goes on with the guarded action. "
+    "On a 2026-07-28 connection the push always fails, so this `except` silently opens the gate and "
+    "{tool} runs without the user's confirmation. Ask through an interim result "
+    "(`fix --strategy interim --unsafe-fixes` drops this fallback) and never treat a failed question as a yes."
+)
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+class SamplingElicitationDetector(Detector):
+    rules = ("MCP201", "MCP202", "MCP206", "MCP207")
+    tokens = S.SAMPLING_ELICITATION_TOKENS
+
+    def detect(self) -> Iterable[Report]:
+        visitor = _Visitor(self)
+        self.analysis.module.visit(visitor)
+        return visitor.reports
+
+
+class _Visitor(cst.CSTVisitor):
+    def __init__(self, det: SamplingElicitationDetector) -> None:
+        self.det = det
+        self.a = det.analysis
+        self.reports: list[Report] = []
+        self.interim_depth = 0
+        self._interim_nodes: list[cst.CSTNode] = []
+        self._methods: dict[int, set[str]] | None = None
+
+    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
+        return self.a.enclosing_function(node)
+
+    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
+               manual: str | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+
+    # -- interim containers: a request inside them is already migrated ---------------------
+    def _is_interim_container(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests"):
+            return True
+        if isinstance(node, cst.Call) and self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT):
+            return True
+        if isinstance(node, cst.DictElement) and string_value(node.key) in ("inputRequests", "input_requests"):
+            return True
+        return False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self._is_interim_container(node):
+            self.interim_depth += 1
+            self._interim_nodes.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if self._interim_nodes and self._interim_nodes[-1] is original_node:
+            self._interim_nodes.pop()
+            self.interim_depth -= 1
+
+    # -- calls -----------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        kind = interim.request_kind(self.a, node, fn)
+        where = f" in `{fn.qualname}`" if fn else ""
+        if kind == interim.SAMPLING:
+            fix, manual, data = interim.plan_request(self.a, self.det.config, node, fn, kind)
+            self.report("MCP201", node, _MSG_201.format(where=where), fix=fix, manual=manual, **data)
+        elif kind == interim.ELICITATION:
+            fix, manual, data = interim.plan_request(self.a, self.det.config, node, fn, kind)
+            self.report("MCP202", node, _MSG_202.format(where=where), fix=fix, manual=manual, **data)
+            self._fail_open(node, fn, fix, manual)
+        if isinstance(func, cst.Attribute) and func.attr.value == "send_request" and not self.interim_depth:
+            raw = self._raw_kind(node)
+            if raw == interim.SAMPLING:
+                self.report("MCP201", node, _MSG_201.format(where=where),
+                            manual="a raw send_request cannot be rewritten automatically: use `ctx.session.create_message` "
+                                   "in an mcp 2.x tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
+            elif raw == interim.ELICITATION:
+                self.report("MCP202", node, _MSG_202.format(where=where),
+                            manual="a raw send_request cannot be rewritten automatically: use `ctx.elicit` in an mcp 2.x "
+                                   "tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
+        q = self.a.qualname(func)
+        if q in S.SESSION_SAMPLING_WRAPPERS:
+            if any(self._is_session(arg.value, fn) for arg in node.args):
+                self.report("MCP201", node, _MSG_201.format(where=where).replace(
+                    "The server asks the client's model to sample",
+                    f"A server session is handed to `{q.split('.')[-1]}`, which samples through it"),
+                    manual="the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
+                           "provider (e.g. a pydantic-ai provider model), which needs no client round trip")
+        if q in S.HIGH_LEVEL_SERVERS:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == S.SAMPLING_HANDLER_KWARG:
+                    self.report("MCP201", arg,
+                                "`sampling_handler=` serves `ctx.sample` when the client cannot: fastmcp 4 rejects it "
+                                "(TypeError: server-initiated sampling is deprecated) and sampling is deprecated "
+                                "(SEP-2577). Call the LLM provider directly where the tool samples.",
+                                manual="replace the `ctx.sample` calls it backs with direct provider calls, then remove it")
+        if q in S.INPUT_REQUIRED_RESULT:
+            self._unsupported_interim(node)
+
+    def _is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        if self.a.kind_of(expr, fn) is Kind.SESSION:
+            return True
+        return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
+
+    def _raw_kind(self, node: cst.CSTNode) -> str | None:
+        for n in _walk(node):
+            if isinstance(n, cst.Call):
+                if self.a.resolves_to(n.func, S.CREATE_MESSAGE_REQUEST):
+                    return interim.SAMPLING
+                if self.a.resolves_to(n.func, S.ELICIT_REQUEST):
+                    return interim.ELICITATION
+            if isinstance(n, cst.Dict):
+                m = dict_get(n, "method")
+                value = string_value(m.value) if m is not None else None
+                if value == S.SAMPLING_METHOD:
+                    return interim.SAMPLING
+                if value == S.ELICITATION_METHOD:
+                    return interim.ELICITATION
+        return None
+
+    # -- MCP207 ----------------------------------------------------------------------------
+    def _fail_open(self, call: cst.Call, fn: FunctionInfo | None, fix: FixInfo | None, manual: str | None) -> None:
+        tr = interim.fail_open_try(self.a, call)
+        if tr is None:
+            return
+        for handler in tr.handlers:
+            if not self._handler_goes_on(handler):
+                continue
+            tool = f"`{fn.qualname}`" if fn else "the guarded action"
+            if fix is not None:
+                fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
+                self.report("MCP207", handler, _MSG_207.format(tool=tool), fix=fix207, request=call)
+            else:
+                self.report("MCP207", handler, _MSG_207.format(tool=tool),
+                            manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
+                            request=call)
+            return
+
+    @staticmethod
+    def _handler_goes_on(handler: cst.ExceptHandler) -> bool:
+        """The handler falls through to the code after the ``try`` (or answers "yes")."""
+        body = handler.body
+        if not isinstance(body, cst.IndentedBlock) or not body.body:
+            return True
+        last = body.body[-1]
+        if isinstance(last, cst.SimpleStatementLine):
+            stmt = last.body[-1]
+            if isinstance(stmt, cst.Raise):
+                return False
+            if isinstance(stmt, cst.Return):
+                return isinstance(stmt.value, cst.Name) and stmt.value.value == "True"
+            if isinstance(stmt, (cst.Continue, cst.Break)):
+                return False
+        return True
+
+    # -- MCP206 ----------------------------------------------------------------------------
+    def visit_Dict(self, node: cst.Dict) -> None:
+        rt = dict_get(node, "resultType")
+        if rt is not None and string_value(rt.value) == S.INPUT_REQUIRED:
+            self._unsupported_interim(node)
+        method = dict_get(node, "method")
+        value = string_value(method.value) if method is not None else None
+        if value in (S.SAMPLING_METHOD, S.ELICITATION_METHOD) and not self.interim_depth and (
+            dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
+        ):
+            rule = "MCP201" if value == S.SAMPLING_METHOD else "MCP202"
+            msg = (_MSG_201 if rule == "MCP201" else _MSG_202).format(where="")
+            self.report(rule, node, msg.replace("The server asks", "A hand-built JSON-RPC request asks")
+                        .replace("The server pushes", "A hand-built JSON-RPC request pushes"),
+                        manual=interim.HANDROLLED_MANUAL.format(method=value))
+
+    def _served_methods(self) -> dict[int, set[str]]:
+        """Function id → the MCP methods it serves (registrations, decorators, on_…= keywords,
+        add_request_handler)."""
+        if self._methods is not None:
+            return self._methods
+        out: dict[int, set[str]] = {}
+        a = self.a
+
+        def note(expr: cst.CSTNode, method: str) -> None:
+            target = a._function_for_expr(expr)
+            if target is not None:
+                out.setdefault(id(target), set()).add(method)
+
+        for f in a.functions:
+            for dec in f.node.decorators:
+                d = dec.decorator
+                target = d.func if isinstance(d, cst.Call) else d
+                if isinstance(target, cst.Attribute) and target.attr.value in S.DECORATOR_METHODS:
+                    out.setdefault(id(f), set()).add(S.DECORATOR_METHODS[target.attr.value])
+        for n in _walk(a.module):
+            if not isinstance(n, cst.Call):
+                continue
+            if a.qualname(n.func) in S.LOWLEVEL_SERVERS:
+                for arg in n.args:
+                    if arg.keyword is not None and arg.keyword.value in S.LOWLEVEL_REQUEST_KWARGS:
+                        note(arg.value, S.LOWLEVEL_REQUEST_KWARGS[arg.keyword.value])
+            if isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_request_handler" and len(n.args) >= 2:
+                m = string_value(n.args[0].value)
+                if m:
+                    note(n.args[-1].value, m)
+        self._methods = out
+        return out
+
+    def _methods_of(self, fn: FunctionInfo, seen: set[int] | None = None) -> set[str]:
+        seen = seen or set()
+        if id(fn) in seen:
+            return set()
+        seen.add(id(fn))
+        own = self._served_methods().get(id(fn))
+        if own:
+            return own
+        out: set[str] = set()
+        for caller, _ in self.a.callers(fn):
+            out |= self._methods_of(caller, seen)
+        return out
+
+    def _dispatch_method(self, node: cst.CSTNode) -> str | None:
+        """Hand-rolled dispatch: the method literal of the innermost ``if method == "…"`` /
+        ``case "…"`` branch around ``node``."""
+        pm = _parents_of(self.a)
+        child: cst.CSTNode = node
+        cur = pm.get(id(node))
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+            if isinstance(cur, cst.If) and child is cur.body:
+                for comp_node in _walk(cur.test):
+                    if isinstance(comp_node, cst.Comparison):
+                        for c in comp_node.comparisons:
+                            if isinstance(c.operator, cst.Equal):
+                                for side in (comp_node.left, c.comparator):
+                                    v = string_value(side)
+                                    if v and "/" in v:
+                                        return v
+            if isinstance(cur, cst.MatchCase) and isinstance(cur.pattern, cst.MatchValue):
+                v = string_value(cur.pattern.value)
+                if v and "/" in v:
+                    return v
+            child, cur = cur, pm.get(id(cur))
+        return None
+
+    def _unsupported_interim(self, node: cst.CSTNode) -> None:
+        method = self._dispatch_method(node)
+        methods = {method} if method else set()
+        if not methods:
+            fn = self.fn(node)
+            if fn is not None:
+                methods = self._methods_of(fn)
+        bad = sorted(m for m in methods if m not in S.INTERIM_METHODS)
+        if bad:
+            self.report("MCP206", node, _MSG_206.format(method=", ".join(f"`{m}`" for m in bad)),
+                        manual="no automatic fix: the request must be answered completely")
+
+
+def _parents_of(a) -> dict[int, cst.CSTNode]:
+    return interim._parents(a)
+
+
+__all__ = ["SamplingElicitationDetector", "get_full_name_for_node"]
