@@ -598,7 +598,7 @@ def _chain_reason(a: ModuleAnalysis, site: _Site, funcs: list[FunctionInfo], edg
                 target = _lowlevel_target(a, f, n, site.name)
                 if isinstance(target, str):
                     return target
-        if _name_refs(f.node.params, site.name) or _name_refs(f.node.body, site.name, dead):
+        if site.name in f.param_names() or _name_refs(f.node.params, site.name) or _name_refs(f.node.body, site.name, dead):
             return (f"`{site.name}` is already a name in `{f.qualname}`: set another name with "
                     "`[tool.mcpmigrate] path-parameter` or rename it")
     return None
@@ -661,7 +661,7 @@ def _resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Functio
         site.repl[id(param)] = (lambda new: (lambda upd: new.with_changes(comma=upd.comma)))(new_param)
         site.tools.append(tool)
         dead = set(site.repl)
-        if _name_refs(tool.node.params, name, dead) or _name_refs(tool.node.body, name, dead):
+        if (name in tool.param_names() and name != pname) or _name_refs(tool.node.params, name, dead) or _name_refs(tool.node.body, name, dead):
             site.reason = f"`{name}` is already a name in `{tool.qualname}`: set another name with `[tool.mcpmigrate] path-parameter`"
             return site
     site.mode = "list" if "list" in modes else "single"
