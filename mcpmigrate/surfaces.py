@@ -142,3 +142,100 @@ SAMPLING_ELICITATION_TOKENS = (
     rb"create_message", rb"\.sample", rb"elicit", rb"sampling/createMessage", rb"elicitation/create",
     rb"sampling_handler", rb"MCPSamplingModel", rb"InputRequiredResult", rb"input_required",
 )
+
+
+# ============================================================================================
+# Catalog: pings, raw requests, change notifications, subscriptions, logging (MCP203–205,
+# MCP301–302, MCP401–402). Source: ``shared/mcp-python-surfaces.md`` §1.1, §3, §4, §5.1, §6,
+# §6.2, §7, §9 (R2c, R4, R5), §10, §11.
+# ============================================================================================
+
+# --- MCP203 server-ping / MCP204 raw-server-request / MCP205 elicitation-complete ------------
+PING_METHOD = "ping"
+SEND_PING_ATTR = "send_ping"                     # ServerSession.send_ping() (1.x and 2.x)
+SEND_REQUEST_ATTR = "send_request"               # ServerSession.send_request(req, ResultT, …)
+SEND_NOTIFICATION_ATTR = "send_notification"     # ServerSession / fastmcp Context
+SEND_ELICIT_COMPLETE_ATTR = "send_elicit_complete"
+ELICIT_COMPLETE_METHOD = "notifications/elicitation/complete"
+PING_REQUEST = type_names("PingRequest")
+JSONRPC_REQUEST = type_names("JSONRPCRequest")
+SERVER_NOTIFICATION = type_names("ServerNotification")
+ELICIT_COMPLETE_NOTIFICATION = type_names("ElicitCompleteNotification")
+ELICIT_COMPLETE_PARAMS = type_names("ElicitCompleteNotificationParams")
+ELICIT_URL_PARAMS = type_names("ElicitRequestURLParams")
+ELICITATION_ID_KEYS = ("elicitationId", "elicitation_id")
+# Requests a 2025-11-25 server could send to the client (schema ServerRequest). Each of the
+# first four has its own rule (MCP101 roots, MCP201 sampling, MCP202 elicitation, MCP203 ping);
+# MCP204 reports the rest, and any send_request whose payload is none of these.
+CLIENT_BOUND_WITH_OWN_RULE = {"roots/list", "sampling/createMessage", "elicitation/create", PING_METHOD}
+CLIENT_BOUND_OTHER = {"tasks/get", "tasks/result", "tasks/list", "tasks/cancel"}
+# ping and tasks/* go both ways in 2025-11-25: a hand-built one is server-to-client only in a
+# module that serves client requests (dispatches on one of these).
+BIDIRECTIONAL_METHODS = {PING_METHOD} | CLIENT_BOUND_OTHER
+SERVER_METHODS = {"initialize", "tools/call", "tools/list", "prompts/get", "resources/read", "server/discover"}
+REQUEST_TYPES_WITH_OWN_RULE = (
+    type_names("ListRootsRequest") | type_names("CreateMessageRequest") | type_names("ElicitRequest") | PING_REQUEST
+)
+
+# --- MCP301 list-changed-push / MCP302 resource-subscribe-handler ---------------------------
+# session / fastmcp 2.x-3.x context send → (kind, mcp 2.x MCPServer Context helper, bus event)
+LIST_CHANGED_SENDS = {
+    "send_tool_list_changed": ("tools", "notify_tools_changed", "ToolsListChanged"),
+    "send_prompt_list_changed": ("prompts", "notify_prompts_changed", "PromptsListChanged"),
+    "send_resource_list_changed": ("resources", "notify_resources_changed", "ResourcesListChanged"),
+    "send_resource_updated": ("resource", "notify_resource_updated", "ResourceUpdated"),
+}
+# notification classes sent with send_notification(…) → the matching send_* name
+LIST_CHANGED_NOTIFICATIONS = {
+    "ToolListChangedNotification": "send_tool_list_changed",
+    "PromptListChangedNotification": "send_prompt_list_changed",
+    "ResourceListChangedNotification": "send_resource_list_changed",
+    "ResourceUpdatedNotification": "send_resource_updated",
+}
+LIST_CHANGED_METHODS = {
+    "notifications/tools/list_changed", "notifications/prompts/list_changed",
+    "notifications/resources/list_changed", "notifications/resources/updated",
+}
+# What already reaches 2026-07-28 listen streams (a dual send next to these is migrated).
+NOTIFY_HELPERS = {v[1] for v in LIST_CHANGED_SENDS.values()}
+BUS_EVENTS = {v[2] for v in LIST_CHANGED_SENDS.values()}
+SUBSCRIPTIONS_MODULE = "mcp.server.subscriptions"
+SUBSCRIPTION_BUS = {f"{SUBSCRIPTIONS_MODULE}.InMemorySubscriptionBus"}
+LISTEN_HANDLER = {f"{SUBSCRIPTIONS_MODULE}.ListenHandler"}
+LISTEN_KWARG = "on_subscriptions_listen"
+SUBSCRIBE_METHODS = {"resources/subscribe", "resources/unsubscribe"}
+SUBSCRIBE_DECORATORS = {"subscribe_resource", "unsubscribe_resource"}       # 1.x low-level
+SUBSCRIBE_KWARGS = {"on_subscribe_resource", "on_unsubscribe_resource"}     # 2.x low-level
+SUBSCRIBE_REQUESTS = type_names("SubscribeRequest") | type_names("UnsubscribeRequest")
+
+# --- MCP401 protocol-logging / MCP402 set-logging-level-handler -----------------------------
+CONTEXT_LOG_LEVEL_METHODS = ("debug", "info", "warning", "error")    # ctx.<level>(…)
+CONTEXT_LOG_METHOD = "log"                                           # ctx.log(…)
+SEND_LOG_MESSAGE_ATTR = "send_log_message"                           # session.send_log_message(…)
+LOG_MESSAGE_METHOD = "notifications/message"
+LOGGING_MESSAGE_NOTIFICATION = type_names("LoggingMessageNotification")
+# MCP log levels (RFC 5424) → stdlib logging method
+MCP_TO_STDLIB_LEVEL = {
+    "debug": "debug", "info": "info", "notice": "info", "warning": "warning", "error": "error",
+    "critical": "critical", "alert": "critical", "emergency": "critical",
+}
+SET_LEVEL_METHOD = "logging/setLevel"
+SET_LEVEL_DECORATOR = "set_logging_level"          # 1.x low-level @server.set_logging_level()
+SET_LEVEL_KWARG = "on_set_logging_level"           # 2.x low-level Server(on_set_logging_level=…)
+SET_LEVEL_REQUEST = type_names("SetLevelRequest")
+# Loggers that are never MCP protocol logging (no finding on their .info()/.log()).
+NON_MCP_LOGGER_MODULES = ("logging", "loguru", "structlog", "click", "typer", "rich", "warnings")
+
+CATALOG_SEND_TOKENS = (
+    rb"send_ping", rb"send_request", rb"PingRequest", rb"send_elicit_complete", rb"ElicitComplete",
+    rb"elicitation/complete", rb"elicitationId", rb"elicitation_id", rb'"ping"', rb"'ping'", rb"tasks/",
+)
+NOTIFICATION_TOKENS = (
+    rb"_list_changed", rb"send_resource_updated", rb"ListChangedNotification", rb"ResourceUpdatedNotification",
+    rb"subscribe_resource", rb"resources/subscribe", rb"resources/unsubscribe", rb"SubscribeRequest",
+)
+LOGGING_TOKENS = (
+    rb"\.log\(", rb"\.debug\(", rb"\.info\(", rb"\.warning\(", rb"\.error\(", rb"send_log_message",
+    rb"notifications/message", rb"LoggingMessageNotification", rb"set_logging_level", rb"logging/setLevel",
+    rb"SetLevelRequest",
+)

@@ -144,7 +144,10 @@ def _check_schema(case: dict[str, Any], tools: list[dict[str, Any]], label: str)
 
 
 def _reaches_roots(case: dict[str, Any], proof: dict[str, Any]) -> bool:
-    """A proof call exercises the roots request iff its tool gains a parameter (has proof_schema)."""
+    """A proof call exercises the migrated surface iff its tool gains a parameter (has
+    proof_schema), or the proof says so with ``breaks = true`` (e.g. a ping the fix deletes)."""
+    if proof.get("breaks"):
+        return True
     return any(schema["tool"] == proof["tool"] for schema in case.get("proof_schema", []))
 
 

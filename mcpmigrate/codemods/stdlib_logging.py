@@ -1,0 +1,112 @@
+"""The ``logging`` fix (MCP401): MCP protocol logging becomes standard-library logging.
+
+``await ctx.info(f"Processing {x}")`` → ``logger.info("Processing %s", x)``, with a module-level
+``logger = logging.getLogger(__name__)`` (an existing module-level ``logging.getLogger(...)``
+logger is reused) and ``import logging`` when missing. The level is kept (MCP ``notice`` →
+``info``, ``critical``/``alert``/``emergency`` → ``critical``), the ``await`` goes,
+``logger_name=``/``logger=`` becomes ``logging.getLogger(<name>)``, fastmcp ``extra=`` and mcp 1.x
+``**extra`` become the stdlib ``extra=`` (labelled unsafe: a key that clashes with a LogRecord
+attribute raises). The tool's return value is untouched: only the statement changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.imports import name_uses
+from mcpmigrate.config import Config
+from mcpmigrate.detectors.logging import LOGGER
+
+STRATEGY = "logging"
+_DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
+ALWAYS = True
+RULES = ("MCP401",)
+
+
+def _existing_logger(module: cst.Module, analysis: ModuleAnalysis) -> str | None:
+    for name, value in analysis.module_assigns:
+        if "." in name or not isinstance(value, cst.Call):
+            continue
+        if analysis.qualname(value.func) == "logging.getLogger":
+            return name
+    return None
+
+
+def _free_name(module: cst.Module) -> str:
+    used = name_uses(module)
+    for c in ("logger", "_logger", "log", "mcp_logger"):
+        if c not in used:
+            return c
+    i = 2
+    while f"logger{i}" in used:
+        i += 1
+    return f"logger{i}"
+
+
+def _is_import_stmt(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+class _Rewriter(cst.CSTTransformer):
+    def __init__(self, repl: dict[int, str], logger: str) -> None:
+        self.repl = repl
+        self.logger = logger
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        code = self.repl.get(id(original_node))
+        if code is None:
+            return updated_node
+        expr = cst.parse_expression(code.replace(LOGGER, self.logger))
+        trailing = updated_node.trailing_whitespace
+        if trailing.comment is not None and _DEPRECATION_IGNORE.fullmatch(trailing.comment.value):
+            # a type checker's "deprecated" silencer has nothing left to silence
+            trailing = trailing.with_changes(whitespace=cst.SimpleWhitespace(""), comment=None)
+        return updated_node.with_changes(body=[cst.Expr(expr)], trailing_whitespace=trailing)
+
+
+def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: Config):
+    repl: dict[int, str] = {}
+    applied = []
+    needs_module_logger = False
+    for f in findings:
+        stmt, code = f.data.get("stmt"), f.data.get("code")
+        if stmt is None or code is None:
+            continue
+        repl[id(stmt)] = code
+        needs_module_logger |= bool(f.data.get("uses_module_logger"))
+        applied.append(f)
+    if not applied:
+        return module, [], []
+    existing = _existing_logger(module, analysis) if needs_module_logger else None
+    logger = existing or _free_name(module)
+    new = module.visit(_Rewriter(repl, logger))
+    if needs_module_logger and existing is None:
+        body = list(new.body)
+        # after the leading docstring and import block (AddImportsVisitor puts `import logging` in it)
+        at = 0
+        for i, stmt in enumerate(body):
+            if _is_import_stmt(stmt) or (i == 0 and _is_docstring(stmt)):
+                at = i + 1
+            else:
+                break
+        line = cst.parse_statement(f"{logger} = logging.getLogger(__name__)\n")
+        line = line.with_changes(leading_lines=[cst.EmptyLine()] if at else [])
+        if at < len(body) and not body[at].leading_lines:
+            body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(at, line)
+        new = new.with_changes(body=body)
+    if "logging" not in analysis.imports:
+        ctx = CodemodContext()
+        AddImportsVisitor.add_needed_import(ctx, "logging")
+        new = AddImportsVisitor(ctx).transform_module(new)
+    return new, applied, []

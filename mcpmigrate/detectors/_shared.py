@@ -1,0 +1,174 @@
+"""Helpers shared by the catalog detectors (server requests, notifications, logging): receiver
+typing through :class:`~mcpmigrate.analysis.ModuleAnalysis`, the SDK generation a call site is
+written for, and which calls stand alone as statements (the only ones a deletion may touch).
+
+No detector lives here (the module defines no :class:`Detector` subclass).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.detectors.base import Report
+from mcpmigrate.detectors.roots import dict_get, string_value
+from mcpmigrate.model import FixInfo
+
+__all__ = ["CatalogVisitor", "dict_get", "string_value", "walk"]
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+class CatalogVisitor(cst.CSTVisitor):
+    """Base visitor: ``bare`` holds the ids of calls that are a whole expression statement
+    (``await s.send_ping()`` / ``s.send_ping()``), filled before the calls inside are visited."""
+
+    def __init__(self, analysis: ModuleAnalysis) -> None:
+        self.a = analysis
+        self.reports: list[Report] = []
+        self.bare: set[int] = set()
+        self.stmt_of: dict[int, cst.SimpleStatementLine] = {}
+        self._line: list[cst.SimpleStatementLine] = []
+        self.client_module = any(
+            v.startswith(("mcp.client", "fastmcp.client")) or v in ("mcp.ClientSession", "mcp.Client", "fastmcp.Client")
+            for v in analysis.imports.values()
+        )
+
+    # -- bookkeeping ----------------------------------------------------------------------
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line.append(node)
+        if len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
+            value = node.body[0].value
+            inner = value.expression if isinstance(value, cst.Await) else value
+            if isinstance(inner, cst.Call):
+                self.bare.add(id(inner))
+                self.stmt_of[id(inner)] = node
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
+        self._line.pop()
+
+    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
+               manual: str | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+
+    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
+        return self.a.enclosing_function(node)
+
+    # -- receivers ------------------------------------------------------------------------
+    def is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        return self.a.kind_of(expr, fn) is Kind.SESSION
+
+    def context_kind(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Kind | None:
+        k = self.a.kind_of(expr, fn)
+        return k if k in CONTEXTS else None
+
+    def lowlevel_generation(self, fn: FunctionInfo | None) -> str | None:
+        scope = fn
+        while scope is not None:
+            if scope.server_generation and scope.role and (scope.role.startswith("lowlevel-") or scope.role == "list-tools"):
+                return scope.server_generation
+            scope = scope.parent
+        gens = {gen for role, _e, gen, _s in self.a.registrations if gen and (role.startswith("lowlevel-") or role == "list-tools")}
+        if len(gens) == 1:
+            return next(iter(gens))
+        if self._constructs_lowlevel_with_kwargs():
+            return S.MCP2
+        return self.a.module_generation()
+
+    def _constructs_lowlevel_with_kwargs(self) -> bool:
+        for _name, value in self.a.module_assigns:
+            if isinstance(value, cst.Call) and self.a.resolves_to(value.func, S.LOWLEVEL_SERVERS):
+                if any(arg.keyword is not None and arg.keyword.value.startswith("on_") for arg in value.args):
+                    return True
+        return False
+
+    def generation(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
+        """The SDK generation a call on ``expr`` (a session or a context) is written for."""
+        e: cst.BaseExpression = expr
+        while True:
+            k = self.a.kind_of(e, fn)
+            if k in CONTEXTS:
+                return self.a.generation_of_kind(k)
+            if k is Kind.LL_CONTEXT or k is Kind.SERVER_LL:
+                return self.lowlevel_generation(fn)
+            if isinstance(e, cst.Attribute):
+                e = e.value
+                continue
+            break
+        # a session in a variable: the function's context says which SDK it came from
+        ctx = self.context_in_scope(fn)
+        if ctx is not None:
+            return self.a.generation_of_kind(ctx[1])
+        if any(k is Kind.LL_CONTEXT for k in (fn.kinds.values() if fn else ())):
+            return self.lowlevel_generation(fn)
+        return self.a.module_generation()
+
+    def context_in_scope(self, fn: FunctionInfo | None) -> tuple[str, Kind] | None:
+        """A name bound to a high-level context in ``fn`` (its own, then enclosing scopes)."""
+        scope = fn
+        while scope is not None:
+            for p in scope.params:
+                k = scope.kinds.get(p.name.value)
+                if k in CONTEXTS:
+                    return p.name.value, k  # type: ignore[return-value]
+            for name, k in scope.kinds.items():
+                if k in CONTEXTS and "." not in name:
+                    return name, k
+            scope = scope.parent
+        return None
+
+    def root_name(self, expr: cst.BaseExpression) -> cst.Name | None:
+        e = expr
+        while isinstance(e, cst.Attribute):
+            e = e.value
+        return e if isinstance(e, cst.Name) else None
+
+    # -- hand-rolled JSON-RPC --------------------------------------------------------------
+    @staticmethod
+    def is_jsonrpc_message(node: cst.Dict) -> bool:
+        return dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
+
+    def dispatch_literal(self, node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str]]:
+        """String literals a dispatch compares a method against: ``method == "x"``,
+        ``method in ("x", "y")``, ``case "x":`` (yields the node to report and the string)."""
+        if isinstance(node, cst.Comparison):
+            for target in node.comparisons:
+                if isinstance(target.operator, cst.Equal):
+                    s = string_value(target.comparator)
+                    if s is not None:
+                        yield node, s
+                elif isinstance(target.operator, cst.In) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
+                    for el in target.comparator.elements:
+                        s = string_value(el.value)
+                        if s is not None:
+                            yield node, s
+            s = string_value(node.left)
+            if s is not None and any(isinstance(t.operator, cst.Equal) for t in node.comparisons):
+                yield node, s
+        elif isinstance(node, cst.MatchValue):
+            s = string_value(node.value)
+            if s is not None:
+                yield node, s
+
+    def short(self, expr: cst.BaseExpression | None) -> str | None:
+        """The last component of the name ``expr`` resolves to, when it comes from mcp."""
+        q = self.a.qualname(expr)
+        if q is None:
+            return None
+        if q.startswith(("mcp.", "mcp_types.")):
+            return q.rsplit(".", 1)[-1]
+        return None
+
+    @staticmethod
+    def full(expr: cst.CSTNode) -> str | None:
+        return get_full_name_for_node(expr)

@@ -1,0 +1,249 @@
+"""Protocol logging: MCP401 protocol-logging, MCP402 set-logging-level-handler.
+
+Spec: 2026-07-28 changelog (Logging deprecated by SEP-2577; ``notifications/message`` is
+request-scoped and sent only when the request carried the ``io.modelcontextprotocol/logLevel``
+``_meta`` key; ``logging/setLevel`` removed). SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (ctx
+logging is silently dropped at 2026 without the opt-in), §6, §6.2, §7 (fastmcp argument order),
+§9 R5, §10 (never match ``logging``/``loguru``/``structlog`` loggers or a click/typer ``ctx``: only
+a receiver typed as an MCP context or session is matched), §11.3, §11.16.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.model import FixInfo, Safety
+
+# Placeholder for the module-level stdlib logger in rewritten code (the codemod picks the name).
+LOGGER = "__mcpmigrate_logger__"
+
+
+class LoggingDetector(Detector):
+    rules = ("MCP401", "MCP402")
+    tokens = S.LOGGING_TOKENS
+
+    def detect(self) -> Iterable[Report]:
+        v = _Visitor(self.analysis)
+        self.analysis.module.visit(v)
+        return v.reports
+
+
+_MSG_401 = (
+    "`{call}` is MCP protocol logging: deprecated in 2026-07-28 (SEP-2577) and silently dropped on a "
+    "modern connection unless the request opted in. Log with the standard library instead: "
+    "`logger = logging.getLogger(__name__)` at module level and `logger.{method}(...)` (stderr on stdio "
+    "servers; OpenTelemetry for observability)."
+)
+_MSG_402 = (
+    "`logging/setLevel` is removed in 2026-07-28 (the level arrives per request in "
+    "`_meta[\"io.modelcontextprotocol/logLevel\"]`), so this handler can never be reached on a modern "
+    "connection, and it keeps advertising the deprecated `logging` capability. Remove the registration."
+)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+class _Visitor(CatalogVisitor):
+    def __init__(self, analysis) -> None:
+        super().__init__(analysis)
+        logging_bound = analysis.imports.get("logging")
+        # `import logging` is the stdlib, or absent; anything else bound to `logging` blocks the fix
+        self.logging_ok = logging_bound in (None, "logging") and not any(
+            n == "logging" for n, _v in analysis.module_assigns)
+
+    # -- MCP401 ---------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr in S.CONTEXT_LOG_LEVEL_METHODS or attr == S.CONTEXT_LOG_METHOD:
+                kind = self.context_kind(func.value, fn)
+                if kind is not None:
+                    self._context_log(node, func, kind, fn)
+            elif attr == S.SEND_LOG_MESSAGE_ATTR and self.is_session(func.value, fn):
+                self._send_log_message(node, func)
+            elif attr == S.SEND_NOTIFICATION_ATTR and node.args and (self.is_session(func.value, fn) or self.context_kind(func.value, fn)):
+                if any(isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOGGING_MESSAGE_NOTIFICATION) for n in walk(node.args[0].value)):
+                    self.report("MCP401", node, _MSG_401.format(call=_short(node), method="info"),
+                                manual="a hand-built LoggingMessageNotification is not rewritten automatically")
+            elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) == S.SET_LEVEL_METHOD:
+                if id(node) in self.bare:
+                    self.report("MCP402", node, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
+                                form="call", handler=_handler(node.args[-1].value) if len(node.args) > 1 else None)
+                else:
+                    self.report("MCP402", node, _MSG_402, manual="remove the registration by hand")
+        if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == S.SET_LEVEL_KWARG:
+                    self.report("MCP402", arg, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the on_set_logging_level handler"),
+                                form="kwarg", handler=_handler(arg.value))
+
+    def _context_log(self, node: cst.Call, func: cst.Attribute, kind: Kind, fn: FunctionInfo | None) -> None:
+        gen = self.a.generation_of_kind(kind)
+        attr = func.attr.value
+        pos = [a for a in node.args if a.keyword is None and not a.star]
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        star = any(a.star for a in node.args)
+        level: cst.BaseExpression | str | None
+        extra: list[tuple[str, cst.BaseExpression]] = []
+        extra_expr: cst.BaseExpression | None = None
+        logger_name = kw.pop("logger_name", None)
+        if attr != S.CONTEXT_LOG_METHOD:
+            level = attr
+            msg = pos[0].value if pos else kw.pop("message", None) or kw.pop("data", None)
+            if gen == S.FASTMCP:
+                if len(pos) > 1:
+                    logger_name = pos[1].value
+                if len(pos) > 2:
+                    extra_expr = pos[2].value
+                extra_expr = kw.pop("extra", extra_expr)
+        elif gen == S.FASTMCP:
+            # fastmcp: log(message, level=None, logger_name=None, extra=None); level None is "info"
+            msg = pos[0].value if pos else kw.pop("message", None)
+            level = pos[1].value if len(pos) > 1 else kw.pop("level", None)
+            if len(pos) > 2:
+                logger_name = pos[2].value
+            if len(pos) > 3:
+                extra_expr = pos[3].value
+            extra_expr = kw.pop("extra", extra_expr)
+            if level is None or (isinstance(level, cst.Name) and level.value == "None"):
+                level = "info"
+        else:
+            # mcp: log(level, message / data, *, logger_name=None)
+            level = pos[0].value if pos else kw.pop("level", None)
+            msg = pos[1].value if len(pos) > 1 else kw.pop("message", None) or kw.pop("data", None)
+        if gen == S.MCP1:
+            extra = list(kw.items())  # 1.x info(message, **extra)
+            kw = {}
+        self._plan_401(node, level, msg, logger_name, extra, extra_expr, star or bool(kw))
+
+    def _send_log_message(self, node: cst.Call, func: cst.Attribute) -> None:
+        pos = [a for a in node.args if a.keyword is None and not a.star]
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        names = ["level", "data", "logger", "related_request_id"]
+        vals = dict(kw)
+        for i, a in enumerate(pos[: len(names)]):
+            vals[names[i]] = a.value
+        unknown = set(vals) - set(names) or any(a.star for a in node.args)
+        self._plan_401(node, vals.get("level"), vals.get("data"), vals.get("logger"), [], None, bool(unknown))
+
+    def _plan_401(self, node: cst.Call, level, msg, logger_name, extra, extra_expr, odd: bool) -> None:
+        level_name = level if isinstance(level, str) else string_value(level)
+        method = S.MCP_TO_STDLIB_LEVEL.get(level_name or "", None)
+        message = _MSG_401.format(call=_short(node), method=method or "info")
+        why = None
+        if odd:
+            why = "the call has arguments the stdlib rewrite does not map"
+        elif msg is None:
+            why = "no message argument"
+        elif method is None:
+            why = "the level is not a literal MCP log level: pick the stdlib level by hand"
+        elif id(node) not in self.bare:
+            why = "the call's result is used: rewrite it by hand"
+        elif not self.logging_ok:
+            why = "`logging` is bound to something other than the standard library module here"
+        if why:
+            self.report("MCP401", node, message, manual=why)
+            return
+        target = f"logging.getLogger({_code(logger_name)})" if logger_name is not None else LOGGER
+        args = _percent_form(msg)
+        extra_code = None
+        if extra:
+            extra_code = "{" + ", ".join(f"{k!r}: {_code(v)}" for k, v in extra) + "}"
+        elif extra_expr is not None and not (isinstance(extra_expr, cst.Name) and extra_expr.value == "None"):
+            extra_code = _code(extra_expr)
+        call = f"{target}.{method}({', '.join(args)}{', extra=' + extra_code if extra_code else ''})"
+        safety = Safety.UNSAFE if extra_code else Safety.SAFE
+        desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"
+        if extra_code:
+            desc += " (review: `extra` keys must not clash with LogRecord attributes)"
+        self.report("MCP401", node, message, fix=FixInfo(safety, "logging", desc),
+                    stmt=self.stmt_of[id(node)], code=call, uses_module_logger=logger_name is None)
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        m = dict_get(node, "method")
+        method = string_value(m.value) if m is not None else None
+        if method == S.LOG_MESSAGE_METHOD and dict_get(node, "jsonrpc") is not None and not self.client_module:
+            self.report("MCP401", node, _MSG_401.format(call="a hand-built `notifications/message`", method="info"),
+                        manual="hand-rolled JSON-RPC servers are not rewritten automatically")
+        if m is None and not self.client_module:
+            for el in node.elements:
+                if isinstance(el, cst.DictElement) and string_value(el.key) == S.SET_LEVEL_METHOD and isinstance(el.value, (cst.Name, cst.Attribute)):
+                    self.report("MCP402", el, _MSG_402, manual="remove this route; the method no longer exists")
+
+    # -- MCP402 ---------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        fn = self.a.by_node.get(node)
+        for dec in node.decorators:
+            d = dec.decorator
+            target = d.func if isinstance(d, cst.Call) else d
+            if isinstance(target, cst.Attribute) and target.attr.value == S.SET_LEVEL_DECORATOR:
+                if self.a.kind_of(target.value, fn.parent if fn else None) is Kind.SERVER_LL:
+                    self.report("MCP402", dec, _MSG_402,
+                                fix=FixInfo(Safety.SAFE, "remove", "remove the decorator (and the handler when nothing else uses it)"),
+                                form="decorator", handler=node.name.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            tgt = t.target
+            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "request_handlers":
+                for el in tgt.slice:
+                    if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.SET_LEVEL_REQUEST):
+                        self.report("MCP402", node, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
+                                    form="assign", handler=_handler(node.value))
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if self.client_module:
+            return
+        for n, s in self.dispatch_literal(node):
+            if s == S.SET_LEVEL_METHOD:
+                self.report("MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists")
+                return
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> None:
+        if self.client_module:
+            return
+        for n, s in self.dispatch_literal(node):
+            if s == S.SET_LEVEL_METHOD:
+                self.report("MCP402", n, _MSG_402, manual="remove this case; the method no longer exists")
+
+
+def _handler(expr: cst.BaseExpression) -> str | None:
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _short(node: cst.Call) -> str:
+    return _code(node.func) + "(…)"
+
+
+def _percent_form(msg: cst.BaseExpression) -> list[str]:
+    """``f"Processing {x}"`` → ``['"Processing %s"', 'x']`` (lazy %-formatting); any other message
+    unchanged. An f-string with format specs, ``=`` or ``!a`` stays an f-string."""
+    if not isinstance(msg, cst.FormattedString) or msg.prefix.lower() != "f":
+        return [_code(msg)]
+    args: list[str] = []
+    pieces: list[str | None] = []  # text, or None for a placeholder
+    conversions: list[str] = []
+    for part in msg.parts:
+        if isinstance(part, cst.FormattedStringText):
+            pieces.append(part.value.replace("{{", "{").replace("}}", "}"))
+        else:
+            conv = part.conversion
+            if part.format_spec or part.equal or conv not in (None, "r", "s"):
+                return [_code(msg)]
+            pieces.append(None)
+            conversions.append("%r" if conv == "r" else "%s")
+            args.append(_code(part.expression))
+    # without arguments logging does not %-format, so a literal % stays as written
+    conv_iter = iter(conversions)
+    text = "".join(next(conv_iter) if p is None else (p.replace("%", "%%") if args else p) for p in pieces)
+    return [f"{msg.start[len(msg.prefix):]}{text}{msg.end}"] + args

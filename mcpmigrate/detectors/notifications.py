@@ -1,0 +1,238 @@
+"""Change notifications and subscriptions: MCP301 list-changed-push, MCP302
+resource-subscribe-handler.
+
+Spec: 2026-07-28 changelog (``notifications/*/list_changed`` and ``notifications/resources/updated``
+reach a client only on a ``subscriptions/listen`` stream it opened; ``resources/subscribe`` and
+``resources/unsubscribe`` are removed, replaced by the listen filter ``resourceSubscriptions``).
+SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (the session sends are silently dropped at 2026; the
+``ctx.notify_*`` helpers reach listen streams only), §6 (low-level ``ListenHandler(bus)``), §9 R4,
+§11.1 (emit both sends, or legacy clients go deaf).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.model import FixInfo, Safety
+
+
+class NotificationsDetector(Detector):
+    rules = ("MCP301", "MCP302")
+    tokens = S.NOTIFICATION_TOKENS
+
+    def detect(self) -> Iterable[Report]:
+        v = _Visitor(self.analysis)
+        self.analysis.module.visit(v)
+        return v.reports
+
+
+_MSG_301 = (
+    "`{send}` pushes a change notification on the session; on 2026-07-28 it reaches a client only on a "
+    "`subscriptions/listen` stream, so mcp 2.x silently drops this send on modern connections. {todo}"
+)
+_TODO_MCP2 = "Keep it for legacy clients and also call `await {ctx}.{helper}({args})` for 2026 listen streams."
+_TODO_LL = ("Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
+            "`Server(..., on_subscriptions_listen=ListenHandler(bus))`.")
+_TODO_V1 = ("{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
+            "legacy clients and add `await ctx.{helper}({args})` for listen streams.")
+_MSG_302 = (
+    "`resources/subscribe` / `resources/unsubscribe` are removed in 2026-07-28: clients ask for updates with "
+    "the `resourceSubscriptions` filter of `subscriptions/listen`. mcp 2.x `MCPServer` serves listen itself "
+    "(publish with `await ctx.notify_resource_updated(uri)`); a low-level `Server` passes "
+    "`on_subscriptions_listen=ListenHandler(bus)` and calls `await bus.publish(ResourceUpdated(uri=...))`. "
+    "This handler only serves legacy clients."
+)
+_MANUAL_302 = "replace the subscription bookkeeping with subscriptions/listen (no automatic rewrite)"
+
+
+class _Visitor(CatalogVisitor):
+    def __init__(self, analysis) -> None:
+        super().__init__(analysis)
+        self._migrated: dict[int, set[str]] = {}
+
+    # -- MCP301 ---------------------------------------------------------------------------
+    def migrated_kinds(self, fn: FunctionInfo | None) -> set[str]:
+        """Kinds (tools/prompts/resources/resource) already published to listen streams in the
+        function (a dual send is the migrated form)."""
+        key = id(fn)
+        if key not in self._migrated:
+            root = fn.node if fn is not None else self.a.module
+            kinds: set[str] = set()
+            by_helper = {v[1]: v[0] for v in S.LIST_CHANGED_SENDS.values()}
+            by_event = {v[2]: v[0] for v in S.LIST_CHANGED_SENDS.values()}
+            for n in walk(root):
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
+                    if n.func.attr.value in by_helper:
+                        kinds.add(by_helper[n.func.attr.value])
+                    elif n.func.attr.value == "publish" and n.args and isinstance(n.args[0].value, cst.Call):
+                        ev = self.full(n.args[0].value.func) or ""
+                        if ev.split(".")[-1] in by_event:
+                            kinds.add(by_event[ev.split(".")[-1]])
+            self._migrated[key] = kinds
+        return self._migrated[key]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr in S.LIST_CHANGED_SENDS:
+                if self.is_session(func.value, fn) or self.context_kind(func.value, fn) is Kind.CONTEXT_FASTMCP:
+                    uri = node.args[0].value if node.args and attr == "send_resource_updated" else None
+                    self._push(node, attr, func.value, fn, uri)
+            elif attr == S.SEND_NOTIFICATION_ATTR and node.args:
+                if self.is_session(func.value, fn) or self.context_kind(func.value, fn):
+                    send = self._notification_send(node.args[0].value)
+                    if send is not None:
+                        self._push(node, send, func.value, fn, None, via_notification=True)
+            elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) in S.SUBSCRIBE_METHODS:
+                self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)
+        if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in S.SUBSCRIBE_KWARGS:
+                    self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
+
+    def _notification_send(self, payload: cst.BaseExpression) -> str | None:
+        for n in walk(payload):
+            if isinstance(n, cst.Call):
+                short = self.short(n.func)
+                if short in S.LIST_CHANGED_NOTIFICATIONS:
+                    return S.LIST_CHANGED_NOTIFICATIONS[short]
+        return None
+
+    def _push(self, node: cst.Call, send: str, recv: cst.BaseExpression, fn: FunctionInfo | None,
+              uri: cst.BaseExpression | None, via_notification: bool = False) -> None:
+        kind, helper, event = S.LIST_CHANGED_SENDS[send]
+        if kind in self.migrated_kinds(fn):
+            return
+        shown = f"{recv_text(recv)}.{'send_notification' if via_notification else send}(…)"
+        gen = self.generation(recv, fn)
+        args = _code(uri) if uri is not None else ("uri" if kind == "resource" else "")
+        ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
+        if gen == S.MCP2 and ctx is not None:
+            todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
+        elif gen == S.MCP2:
+            todo = _TODO_LL.format(event=f"{event}({'uri=' + args if kind == 'resource' else ''})")
+        elif gen in (S.MCP1, S.FASTMCP):
+            sdk = "mcp 1.x" if gen == S.MCP1 else "fastmcp 2.x/3.x (mcp<2)"
+            todo = _TODO_V1.format(sdk=sdk, helper=helper, args=args)
+        else:
+            todo = ("Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
+                    f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`).")
+        message = _MSG_301.format(send=shown, todo=todo)
+        fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
+        self.report("MCP301", node, message, fix=fix, manual=manual, **data)
+
+    def _mcp2_context(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) is Kind.CONTEXT_MCP2:
+            return root.value
+        found = self.context_in_scope(fn)
+        if found is not None and found[1] is Kind.CONTEXT_MCP2:
+            return found[0]
+        return None
+
+    def _plan(self, node, kind, helper, event, gen, ctx, uri, via_notification, fn):
+        if gen != S.MCP2:
+            sdk = {S.MCP1: "mcp 1.x", S.FASTMCP: "fastmcp <4"}.get(gen or "", "this SDK")
+            return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
+        if id(node) not in self.bare:
+            return None, "the send is part of a larger expression: add the listen-stream send by hand", {}
+        if kind == "resource" and not _simple(uri):
+            return None, "the uri is not a plain name or literal: add the listen-stream send by hand", {}
+        if ctx is not None:
+            return (FixInfo(Safety.SAFE, "subscription",
+                            f"keep the session send for legacy clients and add `await {ctx}.{helper}(…)` for 2026 listen streams"),
+                    None, {"form": "context", "ctx": ctx, "helper": helper, "uri": uri, "stmt": self.stmt_of[id(node)]})
+        # low-level server (2.x): publish on a bus that the server's listen handler serves
+        if fn is None:
+            return None, "no request context here: publish on the server's subscription bus by hand", {}
+        servers = self._lowlevel_servers()
+        if len(servers) != 1:
+            return None, "the low-level Server is not constructed once at module level: wire `on_subscriptions_listen=ListenHandler(bus)` by hand", {}
+        server_call = servers[0]
+        listen = next((a for a in server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None)
+        bus: str | None = None
+        if listen is not None:
+            v = listen.value
+            if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LISTEN_HANDLER) and v.args and isinstance(v.args[0].value, cst.Name):
+                bus = v.args[0].value.value
+            else:
+                return None, "the server's listen handler is not `ListenHandler(<bus>)`: publish on its bus by hand", {}
+        return (FixInfo(Safety.SAFE, "subscription",
+                        f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by `on_subscriptions_listen`"),
+                None, {"form": "bus", "bus": bus, "event": event, "uri": uri, "server_call": server_call,
+                       "stmt": self.stmt_of[id(node)]})
+
+    def _lowlevel_servers(self) -> list[cst.Call]:
+        return [v for _n, v in self.a.module_assigns
+                if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LOWLEVEL_SERVERS)]
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        m = dict_get(node, "method")
+        method = string_value(m.value) if m is not None else None
+        if method in S.LIST_CHANGED_METHODS and dict_get(node, "jsonrpc") is not None and not self.client_module:
+            self.report("MCP301", node, _MSG_301.format(
+                send=f"a hand-built `{method}`",
+                todo="Send it only on a `subscriptions/listen` stream the client opened (tagged with its subscriptionId)."),
+                manual="hand-rolled JSON-RPC servers are not rewritten automatically")
+        if m is None and not self.client_module:
+            for el in node.elements:
+                if isinstance(el, cst.DictElement) and string_value(el.key) in S.SUBSCRIBE_METHODS and isinstance(el.value, (cst.Name, cst.Attribute)):
+                    self.report("MCP302", el, _MSG_302, manual=_MANUAL_302)
+
+    # -- MCP302 ---------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        fn = self.a.by_node.get(node)
+        for dec in node.decorators:
+            d = dec.decorator
+            target = d.func if isinstance(d, cst.Call) else d
+            if isinstance(target, cst.Attribute) and target.attr.value in S.SUBSCRIBE_DECORATORS:
+                if self.a.kind_of(target.value, fn.parent if fn else None) is Kind.SERVER_LL:
+                    self.report("MCP302", dec, _MSG_302, manual=_MANUAL_302)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            tgt = t.target
+            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "request_handlers":
+                for el in tgt.slice:
+                    if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.SUBSCRIBE_REQUESTS):
+                        self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if self.client_module:
+            return
+        for n, s in self.dispatch_literal(node):
+            if s in S.SUBSCRIBE_METHODS:
+                self.report("MCP302", n, _MSG_302, manual="remove this dispatch branch; serve subscriptions/listen instead")
+                return
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> None:
+        if self.client_module:
+            return
+        for n, s in self.dispatch_literal(node):
+            if s in S.SUBSCRIBE_METHODS:
+                self.report("MCP302", n, _MSG_302, manual="remove this case; serve subscriptions/listen instead")
+
+
+def recv_text(expr: cst.BaseExpression) -> str:
+    return _code(expr)
+
+
+def _code(expr: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(expr)
+
+
+def _simple(expr: cst.BaseExpression | None) -> bool:
+    if expr is None:
+        return False
+    for n in walk(expr):
+        if isinstance(n, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
+            return False
+    return True

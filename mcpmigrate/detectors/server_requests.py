@@ -1,0 +1,166 @@
+"""Server-to-client requests other than roots/sampling/elicitation: MCP203 server-ping,
+MCP204 raw-server-request, MCP205 elicitation-complete.
+
+Spec: 2026-07-28 changelog (no server-to-client requests; ``ping`` removed;
+``notifications/elicitation/complete`` removed; a URL elicitation has no ``elicitationId``).
+SDK: ``mcp-python-surfaces.md`` §3, §5.1, §6.2 (``send_ping`` / ``send_request`` raise
+``NoBackChannelError`` on a 2026 connection, ``send_elicit_complete`` is dropped), §9 R2c, §11.10.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.model import FixInfo, Safety
+
+
+class ServerRequestsDetector(Detector):
+    rules = ("MCP203", "MCP204", "MCP205")
+    tokens = S.CATALOG_SEND_TOKENS
+
+    def detect(self) -> Iterable[Report]:
+        v = _Visitor(self.analysis)
+        self.analysis.module.visit(v)
+        return v.reports
+
+
+_MSG_PING = (
+    "The server pings the client; `ping` is removed in 2026-07-28 (mcp 2.x raises NoBackChannelError "
+    "on a modern connection). Delete the call: a liveness check has no replacement."
+)
+_MSG_204 = (
+    "The server sends its own request to the client; 2026-07-28 has no server-to-client requests "
+    "(mcp 2.x raises NoBackChannelError). Ask inside a result instead: from tools/call, prompts/get or "
+    "resources/read return an `InputRequiredResult` with the request under a key in `input_requests` "
+    "(roots, sampling or elicitation only) and read the client's answer from `input_responses` on the retry."
+)
+_MSG_205 = (
+    "`notifications/elicitation/complete` is removed in 2026-07-28 (mcp 2.x drops it on a modern "
+    "connection). Delete the send; correlate a URL elicitation through `requestState` instead of its id."
+)
+_MSG_205_ID = (
+    "`elicitationId` is gone from URL elicitations in 2026-07-28 (and with it "
+    "`notifications/elicitation/complete`). Don't correlate on it: carry what you need in `requestState`."
+)
+
+
+class _Visitor(CatalogVisitor):
+    def __init__(self, analysis) -> None:
+        super().__init__(analysis)
+        self._inside_complete: set[int] = set()
+        self.serves_requests = self._serves_requests()
+
+    def _serves_requests(self) -> bool:
+        """The module is a hand-rolled server: it dispatches on a client-to-server method."""
+        for n in walk(self.a.module):
+            if isinstance(n, (cst.Comparison, cst.MatchValue)):
+                if any(s in S.SERVER_METHODS for _n, s in self.dispatch_literal(n)):
+                    return True
+            elif isinstance(n, cst.DictElement) and string_value(n.key) in S.SERVER_METHODS:
+                return True
+        return False
+
+    def _in_test(self, node: cst.CSTNode) -> bool:
+        fn = self.fn(node)
+        while fn is not None:
+            if fn.name.startswith("test") or (fn.class_name or "").startswith("Test"):
+                return True
+            fn = fn.parent
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr == S.SEND_PING_ATTR and self.is_session(func.value, fn):
+                self._removable("MCP203", node, _MSG_PING, "delete the ping")
+            elif attr == S.SEND_REQUEST_ATTR and self.is_session(func.value, fn):
+                self._send_request(node)
+            elif attr == S.SEND_ELICIT_COMPLETE_ATTR and self.is_session(func.value, fn):
+                self._removable("MCP205", node, _MSG_205, "delete the send", id_arg=_id_arg(node))
+            elif attr == S.SEND_NOTIFICATION_ATTR and (self.is_session(func.value, fn) or self.context_kind(func.value, fn)):
+                if any(isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.ELICIT_COMPLETE_NOTIFICATION) for n in walk(node)):
+                    self._removable("MCP205", node, _MSG_205, "delete the send")
+        q = self.a.qualname(func)
+        if q in S.ELICIT_URL_PARAMS:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value in S.ELICITATION_ID_KEYS:
+                    self.report("MCP205", arg, _MSG_205_ID, manual="drop the id and correlate through requestState")
+        elif q in S.JSONRPC_REQUEST and not self.client_module and self.serves_requests and not self._in_test(node):
+            method = next((a for a in node.args if a.keyword is not None and a.keyword.value == "method"), None)
+            if method is not None and string_value(method.value) in S.CLIENT_BOUND_OTHER:
+                self.report("MCP204", node, _MSG_204, manual="a hand-built request cannot be rewritten automatically")
+            elif method is not None and string_value(method.value) == S.PING_METHOD:
+                self.report("MCP203", node, _MSG_PING, manual="delete the hand-built ping and the code that sends it")
+
+    def _removable(self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None) -> None:
+        if id(node) not in self.bare:
+            self.report(rule, node, message, manual="its result is used: remove the call and what depends on it by hand")
+            return
+        safety, description = Safety.SAFE, what
+        if isinstance(id_arg, cst.Name) and self.a.name_counts.get(id_arg.value, 0) > 2:
+            # the id is used elsewhere: the send goes, what depended on the id needs a look
+            safety = Safety.UNSAFE
+            description = f"{what}; `{id_arg.value}` is used elsewhere for correlation: review it"
+            message += f" `{id_arg.value}` is also used elsewhere: that correlation no longer happens at 2026-07-28."
+        self.report(rule, node, message, fix=FixInfo(safety, "remove", description))
+
+    def _send_request(self, node: cst.Call) -> None:
+        payload = node.args[0].value if node.args else None
+        kinds = set()
+        for n in walk(payload) if payload is not None else ():
+            if isinstance(n, cst.Call):
+                q = self.a.qualname(n.func)
+                if q in S.PING_REQUEST:
+                    kinds.add("ping")
+                elif q in S.REQUEST_TYPES_WITH_OWN_RULE:
+                    kinds.add("other-rule")
+            elif isinstance(n, cst.Dict):
+                m = dict_get(n, "method")
+                s = string_value(m.value) if m is not None else None
+                if s == S.PING_METHOD:
+                    kinds.add("ping")
+                elif s in S.CLIENT_BOUND_WITH_OWN_RULE:
+                    kinds.add("other-rule")
+        if "ping" in kinds:
+            self.report("MCP203", node, _MSG_PING,
+                        manual="a raw ping request is not rewritten automatically: delete it")
+        elif not kinds:
+            self.report("MCP204", node, _MSG_204, manual="no automatic rewrite: move the question into an interim result")
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        m = dict_get(node, "method")
+        method = string_value(m.value) if m is not None else None
+        if id(node) in self._inside_complete:
+            return
+        if method == S.ELICIT_COMPLETE_METHOD:
+            self.report("MCP205", node, _MSG_205, manual="delete the hand-built notification and the code that sends it")
+            self._inside_complete.update(id(n) for n in walk(node))
+            return
+        if (method in S.BIDIRECTIONAL_METHODS and dict_get(node, "id") is not None and self.is_jsonrpc_message(node)
+                and self.serves_requests and not self.client_module and not self._in_test(node)):
+            # ping and tasks/* go both ways: only a module that serves MCP requests itself
+            # (dispatches on tools/call, initialize …) is sending them *to the client*
+            if method == S.PING_METHOD:
+                self.report("MCP203", node, _MSG_PING, manual="delete the hand-built ping and the code that sends it")
+            elif method in S.CLIENT_BOUND_OTHER:
+                self.report("MCP204", node, _MSG_204, manual="a hand-built request cannot be rewritten automatically")
+        for key in S.ELICITATION_ID_KEYS[:1]:
+            el = dict_get(node, key)
+            if el is not None and method is None:
+                self.report("MCP205", el, _MSG_205_ID, manual="drop the id and correlate through requestState")
+
+
+def _id_arg(node: cst.Call) -> cst.BaseExpression | None:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "elicitation_id":
+            return arg.value
+    if node.args and node.args[0].keyword is None:
+        return node.args[0].value
+    return None
