@@ -110,6 +110,9 @@ LOGGING = [
     ("logging/mcp1_lowlevel_set_level", "mcp1", "server",
      [{"tool": "shout", "arguments": {"text": "hey"}}],
      [("shout", "INFO", "shouting hey")]),
+    ("logging/mcp1_fastmcp_set_level", "mcp1", "mcp",
+     [{"tool": "double", "arguments": {"n": 21}}],
+     [("__name__", "INFO", "doubling 21")]),
     ("logging/fastmcp2_logging", "mcp1", "mcp",
      [{"tool": "deploy", "arguments": {"service": "api"}}],
      [("__name__", "DEBUG", "deploying api"), ("__name__", "INFO", "deployed"), ("audit", "WARNING", "audit: deploy")]),
@@ -138,7 +141,9 @@ def test_protocol_logging_becomes_stdlib_logging(case, request: pytest.FixtureRe
 
 
 SET_LEVEL = [("logging/mcp2_lowlevel_set_level", "mcp2", "server", {"tool": "add", "arguments": {"a": 2, "b": 3}}),
-             ("logging/mcp1_lowlevel_set_level", "mcp1", "server", {"tool": "shout", "arguments": {"text": "hey"}})]
+             ("logging/mcp1_lowlevel_set_level", "mcp1", "server", {"tool": "shout", "arguments": {"text": "hey"}}),
+             ("logging/mcp1_fastmcp_set_level", "mcp1", "mcp", {"tool": "double", "arguments": {"n": 21}}),
+             ("logging/mcp2_mcpserver_add_request_handler", "mcp2", "mcp", {"tool": "greet", "arguments": {"name": "ada"}})]
 
 
 @pytest.mark.parametrize("case", SET_LEVEL, ids=[c[0] for c in SET_LEVEL])
