@@ -21,6 +21,14 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
   the answer and reads it on the retry; on a legacy connection it keeps the original request (a
   hand-built interim result there is ``-32603``). No ``requestState`` is written: the handler
   re-runs from its arguments and the answers (nothing to protect).
+- fastmcp 4.x tool/prompt/resource (``from fastmcp import FastMCP, Context``): the guard pattern. On a
+  2026-07-28 connection the tool returns ``mcp_types.InputRequiredResult(input_requests={key: …})`` while
+  ``ctx.input_responses`` lacks the answer and reads it on the retry (``ctx.elicit``'s outcome is rebuilt
+  with fastmcp's own ``parse_elicit_response_type`` / ``handle_elicit_accept``, so accept/decline/cancel
+  and the response type are kept); on a legacy connection the original request stays (fastmcp 4
+  rejects an interim result there). fastmcp seals any ``requestState``; the fix writes none.
+  fastmcp 2.x/3.x code (``ctx.sample``, ``ctx.list_roots``, ``sampling_handler=``, an ``elicit`` without
+  a response type, mcp 1.x imports) is refused, naming the fastmcp 4 upgrade.
 - Side effects before the request change order (resolver: the question is asked before the body;
   low-level: the code before it runs once per round): such fixes are **unsafe**.
 - A ``try`` around the request whose ``except`` goes on (the fail-open gate of MCP207) is unwrapped
@@ -56,11 +64,21 @@ REFUSE_MCP1 = (
     "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again"
 )
 REFUSE_MCP1_ROOTS = REFUSE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`"
-FASTMCP_MANUAL = (
-    "fastmcp: the interim form is fastmcp 4's guard pattern (return `InputRequiredResult(input_requests="
-    "{{…}})` when `ctx.input_responses` lacks the answer, read it on the retry); this code uses the "
-    "fastmcp 2.x/3.x push API ({api}), which fastmcp 4 {fate}, so it is not rewritten automatically"
+FASTMCP_REFUSE = (
+    "fastmcp 2.x/3.x code ({why}) has no interim form: fastmcp 4's guard pattern (return "
+    "`InputRequiredResult(input_requests={{…}})` while `ctx.input_responses` lacks the answer, read it on "
+    "the retry) needs fastmcp 4 (mcp>=2.3). Upgrade to fastmcp 4{how} and run `fix --strategy interim` again"
 )
+# fastmcp 2.x/3.x context methods fastmcp 4 removed, and what a fastmcp 4 tool does instead.
+_FASTMCP3_ONLY = {
+    "sample": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
+              "sampling is deprecated)",
+    "sample_step": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
+                   "sampling is deprecated)",
+    "list_roots": ", ask through `ctx.session.list_roots()` (or take the directory as a tool parameter with "
+                  "`fix --strategy param`)",
+    "send_tool_list_changed": "", "send_resource_list_changed": "", "send_prompt_list_changed": "",
+}
 HANDROLLED_MANUAL = (
     "hand-rolled JSON-RPC: answer the `tools/call` with `{{\"resultType\": \"input_required\", \"inputRequests\": "
     "{{\"<key>\": {{\"method\": \"{method}\", \"params\": {{…}}}}}}}}` and read the answer from the retried "
@@ -278,9 +296,9 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if gen == S.MCP1:
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
     if gen == S.FASTMCP:
-        api = f"`ctx.{attr}`"
-        fate = "removed" if attr in ("sample", "sample_step", "list_roots") else "turns into a `ToolError` on 2026-07-28"
-        return FASTMCP_MANUAL.format(api=api, fate=fate)
+        reason = _fastmcp3_reason(a, call, fn, kind)
+        if reason:
+            return reason
     pm = _parents(a)
     aw = pm.get(id(call))
     if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
@@ -289,11 +307,14 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         where = f"`{fn.qualname}`"
         return (f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
                 "result can only be returned by the handler; move the request into it (or pass the answer in)")
-    if gen != S.MCP2:
+    if gen not in (S.MCP2, S.FASTMCP):
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
     stmt = _enclosing_stmt(a, call)
     assert stmt is not None
-    site = _Site("resolver" if fn.role in HL_ROLES else "lowlevel", kind, fn, call, stmt, aw)  # type: ignore[arg-type]
+    form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES else "lowlevel"
+    if form == "fastmcp" and fn.role not in HL_ROLES:
+        return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
+    site = _Site(form, kind, fn, call, stmt, aw)  # type: ignore[arg-type]
     small = pm.get(id(aw))
     if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
             and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
@@ -307,6 +328,8 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     site.unsafe += _side_effects_before(a, site)
     if site.form == "resolver":
         reason = _resolver_reason(a, site)
+    elif site.form == "fastmcp":
+        reason = _fastmcp_reason(a, site) or _lowlevel_reason(a, site)
     else:
         reason = _lowlevel_reason(a, site)
     return reason or site
@@ -463,10 +486,66 @@ def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     return None
 
 
+def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str) -> str | None:
+    """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
+    ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
+    made ``elicit``'s response type required, and runs on mcp 2.x only."""
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
+        return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
+    if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]
+            and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
+            and sum(1 for x in call.args if x.keyword is None) < 2):
+        return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
+                                     how=" and pass the response type (`bool` for a confirmation)")
+    evidence = _fastmcp3_evidence(a)
+    if evidence:
+        return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
+    return None
+
+
+def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
+    found = getattr(a, "_interim_fastmcp3", False)
+    if found is not False:
+        return found  # type: ignore[return-value]
+    found = None
+    if S.MCP1 in a.generations:
+        found = "mcp 1.x imports (fastmcp 4 runs on mcp 2.x)"
+    for n in _walk(a.module):
+        if found:
+            break
+        if not isinstance(n, cst.Call):
+            continue
+        if isinstance(n.func, cst.Attribute) and n.func.attr.value in _FASTMCP3_ONLY:
+            if a.kind_of(n.func.value, a.enclosing_function(n)) is Kind.CONTEXT_FASTMCP:
+                found = f"`ctx.{n.func.attr.value}`, which fastmcp 4 removed"
+        elif a.qualname(n.func) in S.FASTMCP_SERVER and any(
+                x.keyword is not None and x.keyword.value == S.SAMPLING_HANDLER_KWARG for x in n.args):
+            found = "`sampling_handler=`, which fastmcp 4 rejects"
+    a._interim_fastmcp3 = found  # type: ignore[attr-defined]
+    return found
+
+
+def _fastmcp_reason(a: ModuleAnalysis, site: _Site) -> str | None:
+    fn, call = site.fn, site.call
+    recv = call.func.value  # type: ignore[attr-defined]
+    base = _base_name(recv)
+    if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
+        return ("the request is not made through the tool's fastmcp `Context` (`ctx.elicit(...)`, "
+                "`ctx.session.create_message(...)`): the guard pattern reads `ctx.input_responses`; rewrite by hand")
+    site.ctx_param = base
+    if site.kind == ELICITATION and isinstance(recv, cst.Name):
+        names = set(_arg_map(call, ["message", "response_type"]))
+        if not {"message", "response_type"} <= names or names - {"message", "response_type", "response_title",
+                                                                  "response_description"}:
+            return "`ctx.elicit` is not called with a message and a response type: rewrite by hand"
+    return None
+
+
 def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     fn, call = site.fn, site.call
     attr = call.func.attr.value  # type: ignore[attr-defined]
-    if len(fn.params) < 2:
+    if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     if site.result is None:
         return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
@@ -496,9 +575,12 @@ def _describe(site: _Site) -> str:
                 "`Annotated[..., Resolve(fn)]` (works on both eras)")
     else:
         req = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}[site.kind]
+        where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
         desc = (f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{req}` under key "
-                f"{site.result!r} and reads the answer from `params.input_responses` on the retry "
+                f"{site.result!r} and reads the answer from {where} on the retry "
                 "(no requestState is written); legacy keeps the request")
+        if site.form == "fastmcp":
+            desc += " (fastmcp 4's guard pattern: needs fastmcp>=4)"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     return desc
@@ -573,11 +655,34 @@ def _resolver_parts(site: _Site) -> tuple[str, str, str, set[tuple[str, str]]]:
 
 
 def _lowlevel_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
-    """(request expression, answer type(s), imports) for the low-level form."""
+    """(request expression, answer type(s), imports) for the low-level and fastmcp forms."""
+    types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
+    req, answer, imports = _request_parts(site)
+    return req, answer, {(types if mod == "mcp.types" else mod, name) for mod, name in imports}
+
+
+def _fastmcp_elicit_config(site: _Site) -> str:
+    """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for ``ctx.elicit``."""
+    m = _arg_map(site.call, ["message", "response_type"])
+    extra = "".join(f", {k}={_code(m[k])}" for k in ("response_title", "response_description") if k in m)
+    return f"parse_elicit_response_type({_code(m['response_type'])}{extra})"
+
+
+def _fastmcp_context_elicit(site: _Site) -> bool:
+    return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]
+
+
+def _request_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
     call = site.call
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if site.kind == ROOTS:
         return "ListRootsRequest()", "ListRootsResult", {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
+    if _fastmcp_context_elicit(site):
+        m = _arg_map(call, ["message", "response_type"])
+        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={_code(m['message'])}, "
+               f"requested_schema={_fastmcp_elicit_config(site)}.schema))")
+        return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
+            ("fastmcp.server.elicitation", "parse_elicit_response_type")}
     if site.kind == ELICITATION:
         m = _arg_map(call, ["message", "requested_schema"])
         if "requestedSchema" in m:
@@ -672,22 +777,41 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
 def _plan_lowlevel(a: ModuleAnalysis, site: _Site, ed: _Edits) -> None:
     fn = site.fn
     req, answer_type, imports = _lowlevel_parts(site)
-    ed.imports |= imports | {("mcp.types", "InputRequiredResult"), ("mcp.types.version", "is_version_at_least")}
-    ctx_name = fn.params[0].name.value
-    params_name = fn.params[1].name.value
+    types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
+    ed.imports |= imports | {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")}
+    if site.form == "fastmcp":
+        version = f"{site.ctx_param}.request_context.protocol_version"
+        responses = f"{site.ctx_param}.input_responses"
+    else:
+        version = f"{fn.params[0].name.value}.protocol_version"
+        responses = f"{fn.params[1].name.value}.input_responses"
     key = site.result
     assert key is not None
     stmt = site.stmt
-    original = _code(stmt.with_changes(leading_lines=[])).rstrip("\n")  # type: ignore[attr-defined]
     code = (
-        f'if is_version_at_least({ctx_name}.protocol_version, "2026-07-28"):\n'
-        f'    {key} = ({params_name}.input_responses or {{}}).get("{key}")\n'
+        f'if is_version_at_least({version}, "2026-07-28"):\n'
+        f'    {key} = ({responses} or {{}}).get("{key}")\n'
         f"    if not isinstance({key}, {answer_type}):\n"
         f'        return InputRequiredResult(input_requests={{"{key}": {req}}})\n'
-        f"else:\n"
-        f"    {original}\n"
     )
-    new_stmt = cst.parse_statement(code).with_changes(leading_lines=stmt.leading_lines)  # type: ignore[attr-defined]
+    if _fastmcp_context_elicit(site):
+        # What `ctx.elicit` returns: fastmcp's accepted/declined/cancelled outcome, data validated as it does.
+        code += (
+            f"    {key} = (\n"
+            f"        handle_elicit_accept({_fastmcp_elicit_config(site)}, {key}.content)\n"
+            f'        if {key}.action == "accept"\n'
+            f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
+            f"    )\n"
+        )
+        ed.imports |= {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
+                                                                   "CancelledElicitation")}
+    code += "else:\n    pass\n"
+    new_stmt = cst.parse_statement(code)
+    assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
+    # The legacy branch is the original statement itself (a multi-line call keeps its layout).
+    legacy = new_stmt.orelse.body.with_changes(body=[stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
+    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
+                                     orelse=new_stmt.orelse.with_changes(body=legacy))
     ed.repl[id(stmt)] = new_stmt
     if site.unwrap is not None:
         ed.repl[id(site.unwrap)] = "unwrap"

@@ -1,6 +1,6 @@
 """Proof harness: serve one fixture server in memory and drive it with the official SDK client.
 
-Run with the Python of the fixture's environment (mcp 2.x, or mcp 1.x + fastmcp 2.x):
+Run with the Python of the fixture's environment (mcp 2.x + fastmcp 4, or mcp 1.x + fastmcp 2.x):
 
     python tests/proof/run_server.py < request.json
 
@@ -180,6 +180,11 @@ async def _run_mcp2(server: Any, mode: str, roots: list[str], calls: list[dict[s
 
     client_mode = "legacy" if mode == "legacy" else MODERN_VERSION
     callbacks = _client_callbacks(types, client)
+    fastmcp_cls = _fastmcp_server_class()
+    if fastmcp_cls is not None and isinstance(server, fastmcp_cls):
+        # fastmcp 4 (mcp 2.x): its low-level server is an SDK `Server` whose lifespan enters the
+        # fastmcp server's, so the SDK client drives it like any other (both eras).
+        server = server._mcp_server
     async with mcp.Client(server, mode=client_mode, list_roots_callback=list_roots, **callbacks) as connection:
         tools, records = await _drive(connection, calls)
         protocol_version = connection.protocol_version
