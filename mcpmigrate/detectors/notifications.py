@@ -119,9 +119,12 @@ class _Visitor(CatalogVisitor):
             todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
         elif gen == S.MCP2:
             todo = _TODO_LL.format(event=f"{event}({'uri=' + args if kind == 'resource' else ''})")
-        elif gen in (S.MCP1, S.FASTMCP):
-            sdk = "mcp 1.x" if gen == S.MCP1 else "fastmcp 2.x/3.x (mcp<2)"
-            todo = _TODO_V1.format(sdk=sdk, helper=helper, args=args)
+        elif gen == S.MCP1:
+            todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
+        elif gen == S.FASTMCP:
+            todo = ("fastmcp 2.x/3.x pin mcp<2 and cannot serve 2026-07-28 (upgrade to fastmcp 4 / mcp>=2.3); "
+                    "fastmcp 4 has no `send_*_list_changed` and delivers a `send_notification` only on the request's "
+                    f"own stream: keep a legacy send and also publish `{event}` to `subscriptions/listen` streams.")
         else:
             todo = ("Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
                     f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`).")
@@ -140,7 +143,10 @@ class _Visitor(CatalogVisitor):
 
     def _plan(self, node, kind, helper, event, gen, ctx, uri, via_notification, fn):
         if gen != S.MCP2:
-            sdk = {S.MCP1: "mcp 1.x", S.FASTMCP: "fastmcp <4"}.get(gen or "", "this SDK")
+            if gen == S.FASTMCP:
+                return None, ("fastmcp has no listen-stream helper to pair this with: upgrade to fastmcp 4 / mcp>=2.3 "
+                              "and publish to subscriptions/listen streams by hand"), {}
+            sdk = "mcp 1.x" if gen == S.MCP1 else "this SDK"
             return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
         if id(node) not in self.bare:
             return None, "the send is part of a larger expression: add the listen-stream send by hand", {}
