@@ -402,6 +402,8 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules)
     done, tasks, task_keys = _triage(candidates, config, options, rules, cache)
+    if progress is not None:
+        progress(len(done), len(candidates))
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
     results: list[FileResult] | None = None
     if jobs > 1 and len(tasks) >= PARALLEL_MIN_FILES:
@@ -413,7 +415,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
                 for res in pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))):
                     results.append(res)
                     if progress is not None:
-                        progress(len(results), len(tasks))
+                        progress(len(done) + len(results), len(candidates))
         except (OSError, BrokenProcessPool, NotImplementedError):
             results = None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
     if results is None:
@@ -421,7 +423,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         for t in tasks:
             results.append(_worker(t))
             if progress is not None:
-                progress(len(results), len(tasks))
+                progress(len(done) + len(results), len(candidates))
     for (i, key), res in zip(task_keys, results):
         res.cache_key = key
         done[i] = res
