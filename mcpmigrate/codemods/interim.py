@@ -281,12 +281,14 @@ class _Site:
     args: list[str] = field(default_factory=list)        # resolver: tool arguments it takes
     unwrap: cst.Try | None = None
     ctx_param: str | None = None
+    alone: bool = False            # checked as a member of a group (no group check of its own)
+    group: list["_Site"] | None = None  # low-level/fastmcp: every request of the handler, in order
 
 
 _API = {ROOTS: "list_roots", SAMPLING: "create_message", ELICITATION: "elicit"}
 
 
-def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str) -> _Site | str:
+def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> _Site | str:
     """The interim rewrite of one request, or the reason it stays manual."""
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
@@ -314,7 +316,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES else "lowlevel"
     if form == "fastmcp" and fn.role not in HL_ROLES:
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
-    site = _Site(form, kind, fn, call, stmt, aw)  # type: ignore[arg-type]
+    site = _Site(form, kind, fn, call, stmt, aw, alone=alone)  # type: ignore[arg-type]
     small = pm.get(id(aw))
     if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
             and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
@@ -554,14 +556,88 @@ def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
                 "`ElicitRequestURLParams` request and its correlation through `requestState` by hand")
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
-    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
-    if others:
-        return ("the handler makes several requests: each retry carries only the answers to the latest "
-                "`inputRequests`, so they must travel in one interim result; combine them by hand")
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in _code(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
+    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
+    if others and not site.alone:
+        group = _group(a, site, others)
+        if isinstance(group, str):
+            return group
     return None
+
+
+def _first_line(node: cst.CSTNode) -> str:
+    return _code(node).strip().splitlines()[0]
+
+
+def _assigned(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement binds (assignments, ``for``/``with`` targets, walrus, imports excluded)."""
+    out: set[str] = set()
+    for n in _walk(stmt):
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, cst.AssignTarget):
+            targets.append(n.target)
+        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            targets.append(n.target)
+        elif isinstance(n, cst.AsName):
+            targets.append(n.name)
+        for t in targets:
+            out |= {x.value for x in _walk(t) if isinstance(x, cst.Name)}
+    return out
+
+
+def _can_leave(stmt: cst.CSTNode) -> bool:
+    return any(isinstance(n, (cst.Return, cst.Raise)) for n in _walk(stmt))
+
+
+def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site] | str:
+    """Several requests in one handler travel in one interim result (each retry carries only the
+    answers to the latest ``inputRequests``). Possible when they sit in one block and each is built
+    from values that exist before the first one: then all are asked together where the first was."""
+    intro = "the handler makes several requests, which must travel in one interim result"
+    members = [site]
+    for c in others:
+        other = _site(a, c, site.fn, request_kind(a, c, site.fn) or "", alone=True)
+        if isinstance(other, str):
+            return f"{intro}, and `{_first_line(c)}` cannot be rewritten: {other}"
+        members.append(other)
+    pm = _parents(a)
+    block = pm.get(id(site.stmt))
+    if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
+        return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
+    if any(m.unwrap is not None for m in members):
+        return f"{intro}, but one sits in a `try`: combine them by hand"
+    body = list(block.body)
+    members.sort(key=lambda m: body.index(m.stmt))
+    first = members[0]
+    start = body.index(first.stmt)
+    stmts = {id(m.stmt) for m in members}
+    for m in members[1:]:
+        earlier = body[start:body.index(m.stmt)]
+        bound = set().union(*(_assigned(x) for x in earlier))
+        used = {n.value for n in _ref_names(m.call)}
+        blocked = sorted(used & bound)
+        if blocked:
+            names = ", ".join(f"`{b}`" for b in blocked)
+            return (f"{intro}, but `{_first_line(m.stmt)}` is built from {names}, which is set after the first "
+                    f"request (`{_first_line(first.stmt)}`), from its answer or later: the questions cannot be asked "
+                    "together; ask them in one go by hand (or carry the earlier answer in an integrity-protected "
+                    "requestState)")
+    notes: list[str] = []
+    for x in body[start:body.index(members[-1].stmt)]:
+        if id(x) in stmts:
+            continue
+        if _can_leave(x):
+            notes.append(f"`{_first_line(x)}` can end the call between the requests today; on 2026-07-28 all the "
+                         "questions are asked together, before it runs")
+        elif _has_effect(x):
+            notes.append(f"`{_first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are "
+                         "answered")
+    unsafe = list(first.unsafe) + notes
+    for m in members:
+        m.group, m.unsafe = members, unsafe
+    return members
 
 
 # ---------------------------------------------------------------------------------------------
@@ -574,11 +650,17 @@ def _describe(site: _Site) -> str:
         desc = (f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
                 "`Annotated[..., Resolve(fn)]` (works on both eras)")
     else:
-        req = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}[site.kind]
+        names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
         where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
-        desc = (f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{req}` under key "
-                f"{site.result!r} and reads the answer from {where} on the retry "
-                "(no requestState is written); legacy keeps the request")
+        if site.group:
+            reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
+            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
+                    f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
+                    "(no requestState is written); legacy keeps the requests")
+        else:
+            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
+                    f"under key {site.result!r} and reads the answer from {where} on the retry "
+                    "(no requestState is written); legacy keeps the request")
         if site.form == "fastmcp":
             desc += " (fastmcp 4's guard pattern: needs fastmcp>=4)"
     if site.unsafe:
@@ -730,12 +812,14 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
         if isinstance(site, str):
             notes.append(f"{f.rule} line {f.line}: {site}")
             continue
-        done[id(node)] = site
         applied.append(f)
         if site.form == "resolver":
+            done[id(node)] = site
             _plan_resolver(a, site, ed, taken)
         else:
-            _plan_lowlevel(a, site, ed)
+            group = site.group or [site]
+            done.update({id(m.call): m for m in group})
+            _plan_lowlevel(a, group, ed)
     if not done:
         return module, [], notes
     new = module.visit(_Rewriter(ed))
@@ -774,45 +858,75 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
         ed.repl[id(site.unwrap)] = "unwrap"
 
 
-def _plan_lowlevel(a: ModuleAnalysis, site: _Site, ed: _Edits) -> None:
+def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
+    """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
+    first one was; each original request stays for legacy connections."""
+    site = group[0]
     fn = site.fn
-    req, answer_type, imports = _lowlevel_parts(site)
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
-    ed.imports |= imports | {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")}
+    ed.imports |= {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")}
     if site.form == "fastmcp":
         version = f"{site.ctx_param}.request_context.protocol_version"
         responses = f"{site.ctx_param}.input_responses"
     else:
         version = f"{fn.params[0].name.value}.protocol_version"
         responses = f"{fn.params[1].name.value}.input_responses"
-    key = site.result
-    assert key is not None
-    stmt = site.stmt
-    code = (
-        f'if is_version_at_least({version}, "2026-07-28"):\n'
-        f'    {key} = ({responses} or {{}}).get("{key}")\n'
-        f"    if not isinstance({key}, {answer_type}):\n"
-        f'        return InputRequiredResult(input_requests={{"{key}": {req}}})\n'
-    )
-    if _fastmcp_context_elicit(site):
-        # What `ctx.elicit` returns: fastmcp's accepted/declined/cancelled outcome, data validated as it does.
-        code += (
-            f"    {key} = (\n"
-            f"        handle_elicit_accept({_fastmcp_elicit_config(site)}, {key}.content)\n"
-            f'        if {key}.action == "accept"\n'
-            f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
-            f"    )\n"
-        )
-        ed.imports |= {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
-                                                                   "CancelledElicitation")}
+    parts = []
+    for m in group:
+        req, answer_type, imports = _lowlevel_parts(m)
+        ed.imports |= imports
+        assert m.result is not None
+        parts.append((m, m.result, req, answer_type))
+    code = f'if is_version_at_least({version}, "2026-07-28"):\n'
+    for _, key, _, _ in parts:
+        code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
+    if len(parts) == 1:
+        _, key, req, answer_type = parts[0]
+        code += (f"    if not isinstance({key}, {answer_type}):\n"
+                 f'        return InputRequiredResult(input_requests={{"{key}": {req}}})\n')
+    else:
+        missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
+        code += f"    if not ({missing}):\n        return InputRequiredResult(\n            input_requests={{\n"
+        code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
+        code += "            }\n        )\n"
+    for m, key, _, _ in parts:
+        if _fastmcp_context_elicit(m):
+            # What `ctx.elicit` returns: fastmcp's accepted/declined/cancelled outcome, data validated as it does.
+            code += (
+                f"    {key} = (\n"
+                f"        handle_elicit_accept({_fastmcp_elicit_config(m)}, {key}.content)\n"
+                f'        if {key}.action == "accept"\n'
+                f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
+                f"    )\n"
+            )
+            ed.imports |= {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
+                                                                       "CancelledElicitation")}
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
-    # The legacy branch is the original statement itself (a multi-line call keeps its layout).
-    legacy = new_stmt.orelse.body.with_changes(body=[stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
+    # The legacy branch is the original statements themselves (a multi-line call keeps its layout):
+    # the first request and those right after it; a later one gets its own legacy-only `if`.
+    stmt = site.stmt
+    block = _parents(a).get(id(stmt))
+    body = list(block.body) if isinstance(block, cst.IndentedBlock) else [stmt]
+    legacy_stmts = [stmt]
+    rest = []
+    for m in group[1:]:
+        if not rest and body.index(m.stmt) == body.index(legacy_stmts[-1]) + 1:
+            legacy_stmts.append(m.stmt)
+            ed.repl[id(m.stmt)] = _REMOVE
+        else:
+            rest.append(m)
+    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x  # type: ignore[attr-defined]
+                                                     for x in legacy_stmts])
     new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
                                      orelse=new_stmt.orelse.with_changes(body=legacy))
     ed.repl[id(stmt)] = new_stmt
+    for m in rest:
+        later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
+        assert isinstance(later, cst.If)
+        body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
+        ed.repl[id(m.stmt)] = later.with_changes(body=body, leading_lines=m.stmt.leading_lines)  # type: ignore[attr-defined]
     if site.unwrap is not None:
         ed.repl[id(site.unwrap)] = "unwrap"
     ret = fn.node.returns
