@@ -101,6 +101,7 @@ class ModuleAnalysis:
         self.generations: set[str] = set()
         self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
         self.awaited: set[int] = set()         # ids of expressions directly under `await`
+        self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -420,6 +421,7 @@ class _Collector(cst.CSTVisitor):
         self.a = a
         self.fn_stack: list[FunctionInfo] = []
         self.class_stack: list[str] = []
+        self._node_stack: list[cst.CSTNode] = []
         a._owner = {}  # type: ignore[attr-defined]
 
     # imports
@@ -573,4 +575,12 @@ class _Collector(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.fn_stack:
             self.a._owner[id(node)] = self.fn_stack[-1]  # type: ignore[attr-defined]
+        # the parent map, for free in this pass (libcst's `children` is a visit of its own)
+        if self._node_stack:
+            self.a.parents[id(node)] = self._node_stack[-1]
+        self._node_stack.append(node)
         return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        self._node_stack.pop()

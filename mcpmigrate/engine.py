@@ -134,15 +134,19 @@ def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -
 _DETECTOR_RES: dict[type, re.Pattern[bytes]] = {}
 
 
-def _screen_passes(source: bytes, rules: set[str]) -> bool:
-    """The second-stage prefilter (:mod:`mcpmigrate.screen`): False when no enabled detector
-    whose tokens occur in ``source`` could report anything on it, so libcst need not parse it."""
+def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
+    """The second and third stages of the prefilter: the rules of the enabled detectors whose own
+    tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
+    report something. Only those detectors run on the file; when none is left, libcst never
+    parses it. A detector without a screen counts as "could"."""
     from mcpmigrate.detectors import all_detectors
     from mcpmigrate.screen import facts_of
 
-    screens = []
+    keep: set[str] = set()
+    screened: list[tuple[type, object]] = []
     for det in all_detectors():
-        if not set(det.rules) & rules or not det.tokens:
+        mine = set(det.rules) & rules
+        if not mine or not det.tokens:
             continue
         rx = _DETECTOR_RES.get(det)
         if rx is None:
@@ -151,14 +155,15 @@ def _screen_passes(source: bytes, rules: set[str]) -> bool:
             continue
         screen = getattr(det, "screen", None)
         if screen is None:
-            return True
-        screens.append(screen)
-    if not screens:
-        return False
-    facts = facts_of(source)
-    if facts is None:
-        return True  # ast cannot parse it: libcst reports the error in its own words
-    return any(screen(facts) for screen in screens)
+            keep |= mine
+        else:
+            screened.append((det, screen))
+    if screened:
+        facts = facts_of(source)
+        for det, screen in screened:
+            if facts is None or screen(facts):  # type: ignore[operator]
+                keep |= set(det.rules) & rules
+    return keep
 
 
 def detect(module: cst.Module, display: str, config: Config, rules: set[str]) -> tuple[list[Finding], ModuleAnalysis]:
@@ -271,8 +276,9 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
             res.error = str(exc)
             return res
     file_rules = _rules_for_file(path, display, config, rules)
-    if (prefilter is None or not file_rules or not prefilter.search(source)
-            or not _screen_passes(source, file_rules)):
+    run_rules = (_screen_passes(source, file_rules)
+                 if prefilter is not None and file_rules and prefilter.search(source) else set())
+    if not run_rules:
         _collect_unused(res, find_suppressions(source), file_rules)
         return res
     import libcst as cst
@@ -290,7 +296,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
         return res
     res.parsed = True
     try:
-        findings, analysis = detect(module, display, config, file_rules)
+        findings, analysis = detect(module, display, config, run_rules)
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
         return res
@@ -298,7 +304,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
     if options.mode == "fix" and any(_fixable(f, options) for f in findings):
         try:
-            new_source = _apply_codemods(module, display, config, file_rules, options, findings, analysis).bytes
+            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
 
@@ -307,14 +313,14 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                          f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
             new_source = source
         if new_source != source:
-            problem = _verify(new_source, display, config, file_rules, options)
+            problem = _verify(new_source, display, config, run_rules, options)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
                 res.original = source
                 res.new_source = new_source
                 after = cst.parse_module(new_source)
-                remaining, _ = detect(after, display, config, file_rules)
+                remaining, _ = detect(after, display, config, run_rules)
                 sups_after = find_suppressions(new_source)
                 remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
                 # a finding is fixed when fewer sites with its rule and message remain

@@ -192,8 +192,9 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
             except Exception as exc:  # noqa: BLE001 - a crash is what we look for
                 failures.append(("crash", f"detect: {type(exc).__name__}: {exc}"))
                 found = []
-            if found and not _screen_passes(data, rules):
-                failures.append(("screen", f"screened out but has {sorted({f.rule for f in found})}"))
+            screened_out = {f.rule for f in found} - _screen_passes(data, rules)
+            if screened_out:
+                failures.append(("screen", f"screened out but has {sorted(screened_out)}"))
         for strategy in ("param", "interim"):
             path.write_bytes(data)
             fixed = _run("fix", path, strategy)

@@ -101,17 +101,8 @@ _PURE_CALLS = {
 
 
 def _parents(a: ModuleAnalysis) -> dict[int, cst.CSTNode]:
-    pm = getattr(a, "_interim_parents", None)
-    if pm is None:
-        pm = {}
-        stack: list[cst.CSTNode] = [a.module]
-        while stack:
-            n = stack.pop()
-            for c in n.children:
-                pm[id(c)] = n
-                stack.append(c)
-        a._interim_parents = pm  # type: ignore[attr-defined]
-    return pm
+    """id(node) -> parent, built by the analysis pass."""
+    return a.parents
 
 
 def _walk(node: cst.CSTNode):

@@ -53,7 +53,14 @@ class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self._inside_complete: set[int] = set()
-        self.serves_requests = self._serves_requests()
+        self._serves: bool | None = None
+
+    @property
+    def serves_requests(self) -> bool:
+        """Computed on first need (a whole-module walk; most modules never ask)."""
+        if self._serves is None:
+            self._serves = self._serves_requests()
+        return self._serves
 
     def _serves_requests(self) -> bool:
         """The module is a hand-rolled server: it dispatches on a client-to-server method."""
