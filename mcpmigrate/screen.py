@@ -129,6 +129,8 @@ def roots(f: Facts) -> bool:
         return True                                    # MCP103 comparisons and match cases
     if changed in f.strings and "add_notification_handler" in f.attrs:
         return True                                    # MCP103 handler registration
+    if "list_roots" in f.attrs and f.names & _SESSION_NAMES:
+        return True                                    # `session.list_roots()` on an untyped helper parameter
     # Every other site needs a name that resolves into mcp/fastmcp: an absolute import of them,
     # or a fully spelled dotted name (``mcp.types.Root(…)``).
     if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}):
@@ -154,3 +156,17 @@ def roots(f: Facts) -> bool:
     if "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"}):
         return True                                    # MCP103 notification_handlers[…] = …
     return False
+
+
+def logging(f: Facts) -> bool:
+    """Could :class:`~mcpmigrate.detectors.logging.LoggingDetector` report anything? (MCP401–402)
+
+    Its receivers must resolve to an MCP context, session or low-level server, which needs a name
+    from mcp/fastmcp; the import-free sites are hand-built ``notifications/message`` and
+    ``logging/setLevel`` payloads and routes. ``logger.info(…)`` in a module that never touches
+    MCP is the common case this screen lets libcst skip."""
+    if {"notifications/message", "logging/setLevel"} & f.strings:
+        return True
+    if f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}:
+        return True
+    return any(s.startswith(("mcp.", "fastmcp")) for s in f.strings)  # string annotations

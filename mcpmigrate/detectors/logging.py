@@ -19,6 +19,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.screen import logging as screen_logging
 
 # Placeholder for the module-level stdlib logger in rewritten code (the codemod picks the name).
 LOGGER = "__mcpmigrate_logger__"
@@ -27,6 +28,7 @@ LOGGER = "__mcpmigrate_logger__"
 class LoggingDetector(Detector):
     rules = ("MCP401", "MCP402")
     tokens = S.LOGGING_TOKENS
+    screen = staticmethod(screen_logging)
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
