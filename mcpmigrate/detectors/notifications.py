@@ -150,6 +150,9 @@ class _Visitor(CatalogVisitor):
             return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
         if id(node) not in self.bare:
             return None, "the send is part of a larger expression: add the listen-stream send by hand", {}
+        if fn is not None and not fn.is_async:
+            # the added `await …` needs an async function (found by the fuzz harness)
+            return None, f"`{fn.qualname}` is not async: add the listen-stream send by hand", {}
         if kind == "resource" and not _simple(uri):
             return None, "the uri is not a plain name or literal: add the listen-stream send by hand", {}
         if ctx is not None:
