@@ -14,8 +14,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
-from mcpmigrate.detectors.base import Report
-from mcpmigrate.detectors.roots import dict_get, string_value
+from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo
 
 __all__ = ["CatalogVisitor", "dict_get", "string_value", "walk"]

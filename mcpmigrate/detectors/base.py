@@ -14,6 +14,8 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.config import Config
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo
 from mcpmigrate.model import FixInfo
 from mcpmigrate.screen import Facts
 
@@ -44,3 +46,64 @@ class Detector:
 
     def detect(self) -> Iterable[Report]:  # pragma: no cover - interface
         raise NotImplementedError
+
+
+def string_value(node: cst.CSTNode | None) -> str | None:
+    """The value of a plain or implicitly concatenated string literal (None otherwise)."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            value = node.evaluated_value
+        except Exception:  # pragma: no cover - odd literals
+            return None
+        return value if isinstance(value, str) else None
+    return None
+
+
+def dict_get(node: cst.Dict, key: str) -> cst.DictElement | None:
+    """The element of a dict display whose key is the string ``key``."""
+    for el in node.elements:
+        if isinstance(el, cst.DictElement) and string_value(el.key) == key:
+            return el
+    return None
+
+
+class RequestVisitor(cst.CSTVisitor):
+    """Base visitor of the request detectors (roots, sampling, elicitation): reports, the
+    enclosing function, and ``interim_depth`` — how many interim-result containers
+    (``InputRequiredResult(...)``, an ``input_requests=`` argument, an ``"inputRequests"`` key)
+    the visited node is inside; a request built there is already the 2026-07-28 form."""
+
+    def __init__(self, det: Detector) -> None:
+        self.det = det
+        self.a = det.analysis
+        self.reports: list[Report] = []
+        self.interim_depth = 0
+        self._interim_nodes: list[cst.CSTNode] = []
+
+    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
+        return self.a.enclosing_function(node)
+
+    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
+               manual: str | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+
+    def _is_interim_container(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests"):
+            return True
+        if isinstance(node, cst.Call) and self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT):
+            return True
+        if isinstance(node, cst.DictElement) and string_value(node.key) in ("inputRequests", "input_requests"):
+            return True
+        return False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self._is_interim_container(node):
+            self.interim_depth += 1
+            self._interim_nodes.append(node)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if self._interim_nodes and self._interim_nodes[-1] is original_node:
+            self._interim_nodes.pop()
+            self.interim_depth -= 1

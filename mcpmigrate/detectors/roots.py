@@ -16,26 +16,9 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
 from mcpmigrate.codemods import param as param_fix
-from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import roots as screen_roots
-
-
-def string_value(node: cst.CSTNode | None) -> str | None:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        try:
-            value = node.evaluated_value
-        except Exception:  # pragma: no cover - odd literals
-            return None
-        return value if isinstance(value, str) else None
-    return None
-
-
-def dict_get(node: cst.Dict, key: str) -> cst.DictElement | None:
-    for el in node.elements:
-        if isinstance(el, cst.DictElement) and string_value(el.key) == key:
-            return el
-    return None
 
 
 def _remove_fix(description: str) -> FixInfo:
@@ -75,44 +58,14 @@ class RootsDetector(Detector):
         return reports
 
 
-class _RootsVisitor(cst.CSTVisitor):
+class _RootsVisitor(RequestVisitor):
     def __init__(self, det: RootsDetector) -> None:
-        self.det = det
-        self.a = det.analysis
-        self.reports: list[Report] = []
-        self.interim_depth = 0
+        super().__init__(det)
         self.send_depth = 0
-        self._interim_nodes: list[cst.CSTNode] = []
         self.called_attrs: set[int] = set()
 
     # -- helpers ---------------------------------------------------------------------------
-    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
-        return self.a.enclosing_function(node)
 
-    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, **data: object) -> None:
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
-
-    def _is_interim_container(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests"):
-            return True
-        if isinstance(node, cst.Call) and self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT):
-            return True
-        if isinstance(node, cst.DictElement) and string_value(node.key) in ("inputRequests", "input_requests"):
-            return True
-        return False
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if self._is_interim_container(node):
-            self.interim_depth += 1
-            self._interim_nodes.append(node)
-        return super().on_visit(node)
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
-        if self._interim_nodes and self._interim_nodes[-1] is original_node:
-            self._interim_nodes.pop()
-            self.interim_depth -= 1
 
     # -- calls -----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
