@@ -546,3 +546,35 @@ def test_suppressed_finding_is_not_fixed_and_does_not_block_the_others(tmp_path:
     assert (tmp_path / "a.py").read_text() == MCP104_FIXED + src.splitlines(keepends=True)[-1]
     assert res.json["findings"] == [] and res.json["unused_suppressions"] == []
     assert res.exit_code == 0
+
+
+ALLOW_LIST_SOURCE = '''from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("reader")
+
+
+@mcp.tool()
+async def read_file(path: str, ctx: Context) -> str:
+    roots = await ctx.session.list_roots()
+    allowed = [Path(r.uri.path).resolve() for r in roots.roots]
+    target = Path(path).resolve()
+    if not any(target.is_relative_to(a) for a in allowed):
+        raise ValueError("outside the workspace")
+    return target.read_text()
+'''
+
+
+def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
+    """Roots used as an allow-list only get an unsafe fix; both fix --diff and fix say so."""
+    (tmp_path / "reader.py").write_text(ALLOW_LIST_SOURCE)
+    res = cli(["fix", "--diff", "reader.py"], tmp_path)
+    assert res.stdout == ""  # nothing safe to apply
+    assert "left   reader.py:10:19 MCP101 roots-request: needs --unsafe-fixes" in res.stderr
+    assert "allow-list" in res.stderr
+    res = cli(["fix", "reader.py"], tmp_path)
+    assert (tmp_path / "reader.py").read_text() == ALLOW_LIST_SOURCE
+    assert "0 fixable with `mcpmigrate fix`, 1 more with `mcpmigrate fix --unsafe-fixes`" in res.stdout
+    res = cli(["fix", "--unsafe-fixes", "reader.py"], tmp_path)
+    assert "roots: Annotated[list[str]" in (tmp_path / "reader.py").read_text()

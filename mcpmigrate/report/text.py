@@ -76,13 +76,17 @@ def render_summary(console: Console, result: RunResult, baselined: int | None = 
         console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
-    fixable = sum(1 for f in findings if f.fix is not None)
+    safe = sum(1 for f in findings if f.fix is not None and f.fix.safety.value == "safe")
+    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety.value == "unsafe")
     if findings:
         parts = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if counts[s])
+        hint = f"{safe} fixable with `mcpmigrate fix`"
+        if unsafe:
+            hint += f", {unsafe} more with `mcpmigrate fix --unsafe-fixes` (review them)"
         console.print(
             f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in "
             f"{len({f.path for f in findings})} file(s); {result.files_checked} file(s) checked. "
-            f"{fixable} fixable with `mcpmigrate fix`" + (" (some need --unsafe-fixes)." if any(f.fix and f.fix.safety.value == 'unsafe' for f in findings) else "."),
+            f"{hint}.",
             highlight=False,
         )
     elif result.errors:
