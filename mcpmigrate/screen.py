@@ -170,3 +170,24 @@ def logging(f: Facts) -> bool:
     if f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}:
         return True
     return any(s.startswith(("mcp.", "fastmcp")) for s in f.strings)  # string annotations
+
+
+def sampling_elicitation(f: Facts) -> bool:
+    """Could :class:`~mcpmigrate.detectors.sampling_elicitation.SamplingElicitationDetector`
+    report anything? (MCP201, MCP202, MCP206, MCP207)
+
+    Import-free sites are hand-built ``sampling/createMessage`` / ``elicitation/create`` requests
+    and ``"resultType": "input_required"`` results; every other site is a call — a push method on a
+    session or context, ``send_request``, ``InputRequiredResult(...)``, a sampling wrapper, or a
+    server built with ``sampling_handler=`` — and its receiver or name must resolve into mcp."""
+    from mcpmigrate import surfaces as S
+
+    if {S.SAMPLING_METHOD, S.ELICITATION_METHOD, S.INPUT_REQUIRED} & f.strings:
+        return True
+    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp", "pydantic_ai"} or f.imported):
+        return False
+    methods = (S.SESSION_SAMPLING_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS
+               | S.CONTEXT_ELICIT_METHODS | {"send_request"})
+    if f.called & set(methods) or S.SAMPLING_HANDLER_KWARG in f.keywords:
+        return True
+    return bool(f.called & f.spelled({"InputRequiredResult", "MCPSamplingModel"}))

@@ -18,6 +18,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.codemods import interim
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
+from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 from mcpmigrate.model import FixInfo, Safety
 
 _MSG_201 = (
@@ -54,6 +55,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 class SamplingElicitationDetector(Detector):
     rules = ("MCP201", "MCP202", "MCP206", "MCP207")
     tokens = S.SAMPLING_ELICITATION_TOKENS
+    screen = staticmethod(screen_sampling_elicitation)
 
     def detect(self) -> Iterable[Report]:
         visitor = _Visitor(self)
