@@ -20,6 +20,17 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 
 
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node of the subtree at ``node`` (pre-order, depth first), ``node`` included. Uses
+    libcst's ``children``, which costs a visit per node: prefer the analysis pass's facts
+    (``parents``, ``calls``, ``awaited``) on hot paths."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
 class Kind(str, Enum):
     """What an expression is, as far as MCP is concerned."""
 

@@ -47,7 +47,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, Safety
 
@@ -105,12 +105,6 @@ def _parents(a: ModuleAnalysis) -> dict[int, cst.CSTNode]:
     return a.parents
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 def _ref_names(node: cst.CSTNode) -> list[cst.Name]:
@@ -130,7 +124,7 @@ def _ref_names(node: cst.CSTNode) -> list[cst.Name]:
             stack.append(n.value)
             continue
         if isinstance(n, cst.CompFor):
-            bound |= {x.value for x in _walk(n.target) if isinstance(x, cst.Name)}
+            bound |= {x.value for x in walk(n.target) if isinstance(x, cst.Name)}
         if isinstance(n, cst.Lambda):
             bound |= {p.name.value for p in n.params.params}
         stack.extend(n.children)
@@ -177,7 +171,7 @@ def _module_names(a: ModuleAnalysis) -> set[str]:
 def _all_names(a: ModuleAnalysis) -> set[str]:
     names = getattr(a, "_interim_all_names", None)
     if names is None:
-        names = {n.value for n in _walk(a.module) if isinstance(n, cst.Name)}
+        names = {n.value for n in walk(a.module) if isinstance(n, cst.Name)}
         a._interim_all_names = names  # type: ignore[attr-defined]
     return names
 
@@ -285,7 +279,6 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
                 "is passed as a callable): rewrite by hand")
     gen = _generation(a, call, fn)
-    attr = call.func.attr.value
     if gen == S.MCP1:
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
     if gen == S.FASTMCP:
@@ -504,7 +497,7 @@ def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
     found = None
     if S.MCP1 in a.generations:
         found = "mcp 1.x imports (fastmcp 4 runs on mcp 2.x)"
-    for n in _walk(a.module):
+    for n in walk(a.module):
         if found:
             break
         if not isinstance(n, cst.Call):
@@ -565,7 +558,7 @@ def _first_line(node: cst.CSTNode) -> str:
 def _assigned(stmt: cst.CSTNode) -> set[str]:
     """Names a statement binds (assignments, ``for``/``with`` targets, walrus, imports excluded)."""
     out: set[str] = set()
-    for n in _walk(stmt):
+    for n in walk(stmt):
         targets: list[cst.CSTNode] = []
         if isinstance(n, cst.AssignTarget):
             targets.append(n.target)
@@ -574,12 +567,12 @@ def _assigned(stmt: cst.CSTNode) -> set[str]:
         elif isinstance(n, cst.AsName):
             targets.append(n.name)
         for t in targets:
-            out |= {x.value for x in _walk(t) if isinstance(x, cst.Name)}
+            out |= {x.value for x in walk(t) if isinstance(x, cst.Name)}
     return out
 
 
 def _can_leave(stmt: cst.CSTNode) -> bool:
-    return any(isinstance(n, (cst.Return, cst.Raise)) for n in _walk(stmt))
+    return any(isinstance(n, (cst.Return, cst.Raise)) for n in walk(stmt))
 
 
 def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site] | str:

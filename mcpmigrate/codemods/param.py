@@ -32,7 +32,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, Safety
 
@@ -692,7 +692,7 @@ def _irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInf
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
             asg = stmt.body[0]
             if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value in answer_names:
-                if any(isinstance(n, cst.Attribute) and n.attr.value in ("input_responses", "inputResponses") for n in _walk_all(asg.value)):
+                if any(isinstance(n, cst.Attribute) and n.attr.value in ("input_responses", "inputResponses") for n in walk(asg.value)):
                     assign_stmt, var = stmt, asg.targets[0].target
     if assign_stmt is None or var is None:
         site.reason = "the answer is not read from `input_responses` into a local just before the guard: rewrite by hand"
@@ -720,16 +720,10 @@ def _irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInf
     return site
 
 
-def _walk_all(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 def _all_names(node: cst.CSTNode) -> list[cst.Name]:
-    return [n for n in _walk_all(node) if isinstance(n, cst.Name)]
+    return [n for n in walk(node) if isinstance(n, cst.Name)]
 
 
 def _stmts_before(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.CSTNode]:
@@ -938,7 +932,7 @@ def _drop_dead_aliases(a: ModuleAnalysis, f: FunctionInfo, base: str | None, ed:
             return base
         if _name_refs(f.node.body, base, ed.dead | stmts):
             return base
-        values = [s.body[0].value for s in _walk_all(f.node.body) if id(s) in stmts]  # type: ignore[attr-defined]
+        values = [s.body[0].value for s in walk(f.node.body) if id(s) in stmts]  # type: ignore[attr-defined]
         if not all(_pure_chain(v) for v in values) or len({_base_name(v) for v in values}) != 1:
             return base
         for sid in stmts:
@@ -949,7 +943,7 @@ def _drop_dead_aliases(a: ModuleAnalysis, f: FunctionInfo, base: str | None, ed:
 
 def _alias_stmts(a: ModuleAnalysis, f: FunctionInfo, name: str) -> set[int]:
     out = set()
-    for s in _walk_all(f.node.body):
+    for s in walk(f.node.body):
         if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign):
             asg = s.body[0]
             if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value == name:

@@ -20,7 +20,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import ModuleAnalysis, walk
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 
@@ -109,7 +109,7 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
                 if bus_name is None:
                     bus_name = _free_name(module, "bus", "subscription_bus")
                     server_call = d["server_call"]
-                    holder = next((s for s in module.body if any(n is server_call for n in _walk(s))), None)
+                    holder = next((s for s in module.body if any(n is server_call for n in walk(s))), None)
                     if holder is None:
                         continue
                     before[id(holder)] = [cst.parse_statement(f"{bus_name} = InMemorySubscriptionBus()\n")]
@@ -136,9 +136,3 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
     return new, applied, []
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)

@@ -13,19 +13,13 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
 from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo
 
 __all__ = ["CatalogVisitor", "dict_get", "string_value", "walk"]
 
 
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 class CatalogVisitor(cst.CSTVisitor):

@@ -12,10 +12,9 @@ from typing import Any, Callable, ClassVar, Iterable
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.config import Config
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo
 from mcpmigrate.model import FixInfo
 from mcpmigrate.screen import Facts
 

@@ -8,13 +8,12 @@ inside ``InputRequiredResult.inputRequests``). SDK surfaces: ``mcp-python-surfac
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
+from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, Safety
@@ -78,7 +77,7 @@ class _RootsVisitor(RequestVisitor):
                 self._list_roots_call(node, func, fn)
             elif attr == "check_client_capability":
                 if self.a.kind_of(func.value, fn) is Kind.SESSION or self._session_like(func.value):
-                    guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in _walk(node))
+                    guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node))
                     self.report(
                         "MCP102", node,
                         "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
@@ -148,7 +147,7 @@ class _RootsVisitor(RequestVisitor):
         return isinstance(expr, cst.Name) and expr.value in ("session", "server_session", "mcp_session")
 
     def _contains_roots_request(self, node: cst.CSTNode) -> bool:
-        for n in _walk(node):
+        for n in walk(node):
             if isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LIST_ROOTS_REQUEST):
                 return True
             if isinstance(n, cst.Dict):
@@ -268,9 +267,3 @@ _MSG_104 = (
 )
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)

@@ -9,13 +9,13 @@ deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/ca
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
@@ -44,12 +44,6 @@ _MSG_207 = (
 )
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 class SamplingElicitationDetector(Detector):
@@ -118,7 +112,7 @@ class _Visitor(RequestVisitor):
         return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
 
     def _raw_kind(self, node: cst.CSTNode) -> str | None:
-        for n in _walk(node):
+        for n in walk(node):
             if isinstance(n, cst.Call):
                 if self.a.resolves_to(n.func, S.CREATE_MESSAGE_REQUEST):
                     return interim.SAMPLING
@@ -203,7 +197,7 @@ class _Visitor(RequestVisitor):
                 target = d.func if isinstance(d, cst.Call) else d
                 if isinstance(target, cst.Attribute) and target.attr.value in S.DECORATOR_METHODS:
                     out.setdefault(id(f), set()).add(S.DECORATOR_METHODS[target.attr.value])
-        for n in _walk(a.module):
+        for n in walk(a.module):
             if not isinstance(n, cst.Call):
                 continue
             if a.qualname(n.func) in S.LOWLEVEL_SERVERS:
@@ -238,7 +232,7 @@ class _Visitor(RequestVisitor):
         cur = pm.get(id(node))
         while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
             if isinstance(cur, cst.If) and child is cur.body:
-                for comp_node in _walk(cur.test):
+                for comp_node in walk(cur.test):
                     if isinstance(comp_node, cst.Comparison):
                         for c in comp_node.comparisons:
                             if isinstance(c.operator, cst.Equal):
