@@ -11,24 +11,15 @@ function gives it one. Names resolve through the module's imports, so ``Ctx`` im
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Iterator
+from enum import Enum
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-
-
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node of the subtree at ``node`` (pre-order, depth first), ``node`` included. Uses
-    libcst's ``children``, which costs a visit per node: prefer the analysis pass's facts
-    (``parents``, ``calls``, ``awaited``) on hot paths."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
+from mcpmigrate.fastwalk import Flat
+from mcpmigrate.fastwalk import walk  # re-exported: the read-only subtree walk the rules and codemods share
 
 
 class Kind(str, Enum):
@@ -113,12 +104,14 @@ class ModuleAnalysis:
         self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
         self.awaited: set[int] = set()         # ids of expressions directly under `await`
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
+        self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
     def build(cls, module: cst.Module) -> "ModuleAnalysis":
         self = cls(module)
-        module.visit(_Collector(self))
+        self.flat = Flat(module)  # one traversal; the detectors replay it
+        self.flat.visit(_Collector(self))
         self._infer()
         return self
 
@@ -583,15 +576,13 @@ class _Collector(cst.CSTVisitor):
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value in S.HANDLER_DECORATORS and node.args:
             self.a.registrations.append((S.HANDLER_DECORATORS[func.func.attr.value], node.args[0].value, "", get_full_name_for_node(func.func.value)))
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def before_visit(self, node: cst.CSTNode) -> None:
         if self.fn_stack:
             self.a._owner[id(node)] = self.fn_stack[-1]  # type: ignore[attr-defined]
         # the parent map, for free in this pass (libcst's `children` is a visit of its own)
         if self._node_stack:
             self.a.parents[id(node)] = self._node_stack[-1]
         self._node_stack.append(node)
-        return super().on_visit(node)
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
+    def after_leave(self, original_node: cst.CSTNode) -> None:
         self._node_stack.pop()

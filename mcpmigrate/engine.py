@@ -33,10 +33,14 @@ from mcpmigrate.model import FileError, Finding, Safety
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
+    from collections.abc import Mapping
+
     import libcst as cst
+    from libcst.metadata import CodeRange
 
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.cache import Cache
+    from mcpmigrate.screen import Facts
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
 
@@ -135,6 +139,11 @@ _DETECTOR_RES: dict[type, re.Pattern[bytes]] = {}
 
 
 def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
+    """:func:`_screen`'s rules."""
+    return _screen(source, rules)[0]
+
+
+def _screen(source: bytes, rules: set[str]) -> "tuple[set[str], Facts | None]":
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
     report something. Only those detectors run on the file; when none is left, libcst never
@@ -158,18 +167,20 @@ def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
             keep |= mine
         else:
             screened.append((det, screen))
+    facts = None
     if screened:
         facts = facts_of(source)
         for det, screen in screened:
             if facts is None or screen(facts):  # type: ignore[operator]
                 keep |= set(det.rules) & rules
-    return keep
+    return keep, facts
 
 
-def detect(module: cst.Module, display: str, config: Config, rules: set[str]) -> tuple[list[Finding], ModuleAnalysis]:
-    """Findings for one parsed module, with positions, in source order (not suppressed yet)."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
+def detect(module: cst.Module, display: str, config: Config, rules: set[str],
+           source: bytes | None = None, top_lines: list[int] | None = None) -> tuple[list[Finding], ModuleAnalysis]:
+    """Findings for one parsed module, with positions, in source order (not suppressed yet).
+    ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
+    statement (:func:`_positions`)."""
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
@@ -183,7 +194,7 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str]) ->
                 reports.append(rep)
     if not reports:
         return [], analysis
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _positions(module, [rep.node for rep in reports], analysis, source, top_lines)
     catalog = load_catalog()
     findings: list[Finding] = []
     seen: set[tuple[str, int, int]] = set()
@@ -202,6 +213,60 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str]) ->
         ))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings, analysis
+
+
+def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAnalysis,
+               source: bytes | None, top_lines: list[int] | None = None) -> Mapping[cst.CSTNode, CodeRange]:
+    """The ``CodeRange`` of each of ``nodes`` (1-based lines, 0-based columns, as libcst's
+    ``PositionProvider``).
+
+    libcst computes positions by generating the code of the whole module, which costs about as
+    much as the parse. Here only the top-level statements that hold a reported node are
+    generated, each as a one-statement module, and shifted to the line ``ast`` gives that
+    statement in ``source``. When ``source`` is missing or the statements of the two parsers do
+    not line up, the whole module is done the libcst way."""
+    from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+    def whole() -> Mapping[cst.CSTNode, CodeRange]:
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    if source is None:
+        return whole()
+    index = {id(stmt): i for i, stmt in enumerate(module.body)}
+    parents = analysis.parents
+    wanted: set[int] = set()  # indexes of the top-level statements that hold a node
+    for node in nodes:
+        cur: cst.CSTNode | None = node
+        while cur is not None and id(cur) not in index:
+            cur = parents.get(id(cur))
+        if cur is None:
+            return whole()
+        wanted.add(index[id(cur)])
+    first = _top_level_lines(source, len(module.body), top_lines)
+    if first is None:
+        return whole()
+    out: dict[cst.CSTNode, CodeRange] = {}
+    for i in sorted(wanted):
+        stmt = module.body[i]
+        one = module.with_changes(header=(), body=(stmt,), footer=())
+        shift = first[i] - 1 - len(stmt.leading_lines)
+        for node, rng in MetadataWrapper(one, unsafe_skip_copy=True).resolve(PositionProvider).items():
+            out[node] = CodeRange((rng.start.line + shift, rng.start.column), (rng.end.line + shift, rng.end.column))
+    return out
+
+
+def _top_level_lines(source: bytes, count: int, known: list[int] | None = None) -> list[int] | None:
+    """The first line of each of the ``count`` top-level statements of ``source``
+    (:func:`mcpmigrate.screen.top_level_lines`; ``known`` when the screen already has them), or
+    ``None`` when ``ast`` does not see ``count`` of them."""
+    if known is None:
+        from mcpmigrate.screen import parse_quietly, top_level_lines
+
+        tree = parse_quietly(source)
+        if tree is None:
+            return None
+        known = top_level_lines(tree)
+    return known if len(known) == count else None
 
 
 def _active(findings: list[Finding], source: bytes) -> list[Finding]:
@@ -276,8 +341,8 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
             res.error = str(exc)
             return res
     file_rules = _rules_for_file(path, display, config, rules)
-    run_rules = (_screen_passes(source, file_rules)
-                 if prefilter is not None and file_rules and prefilter.search(source) else set())
+    run_rules, facts = (_screen(source, file_rules)
+                        if prefilter is not None and file_rules and prefilter.search(source) else (set(), None))
     if not run_rules:
         _collect_unused(res, find_suppressions(source), file_rules)
         return res
@@ -296,7 +361,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
         return res
     res.parsed = True
     try:
-        findings, analysis = detect(module, display, config, run_rules)
+        findings, analysis = detect(module, display, config, run_rules, source, facts.top_lines if facts else None)
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
         return res

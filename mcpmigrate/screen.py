@@ -31,6 +31,12 @@ class Facts:
     compared: set[str] = field(default_factory=set)     # str constants in comparisons and match values
     imported: dict[str, str] = field(default_factory=dict)  # local name -> original (last component)
     import_modules: set[str] = field(default_factory=set)   # absolute modules imported (full dotted)
+    # ``<receiver>.debug/info/warning/error/log(…)`` calls whose receiver is not provably a
+    # stdlib-style logger (a name or ``self.<attr>`` bound only by ``… = getLogger(…)``)
+    log_receivers_unknown: bool = False
+    # first line of each top-level statement as libcst splits them (``a; b`` is one; a decorated
+    # definition starts at its first decorator): the engine's per-statement positions
+    top_lines: list[int] = field(default_factory=list)
 
     @property
     def imports_mcp(self) -> bool:
@@ -52,17 +58,29 @@ class Facts:
         return any(o in s for s in self.strings for o in originals)
 
 
-def facts_of(source: bytes) -> Facts | None:
-    """The facts of ``source``, or ``None`` when ``ast`` cannot parse it (then the file goes on
-    to libcst, which reports the error in its own words)."""
+def parse_quietly(source: bytes) -> ast.Module | None:
+    """``ast.parse(source)`` without warnings, or ``None`` when it cannot be parsed."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes: not ours to print
-            tree = ast.parse(source)
+            return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+
+
+def facts_of(source: bytes) -> Facts | None:
+    """The facts of ``source``, or ``None`` when ``ast`` cannot parse it (then the file goes on
+    to libcst, which reports the error in its own words)."""
+    tree = parse_quietly(source)
+    if tree is None:
         return None
     f = Facts()
     attrs, names, keywords, called, strings = f.attrs, f.names, f.keywords, f.called, f.strings
+    log_names: set[str] = set()       # receivers of level calls: plain names
+    log_attrs: set[str] = set()       # receivers of level calls: self.<attr> / cls.<attr>
+    logger_stores: set[int] = set()   # ids of the targets of `x = getLogger(…)` / `self.x = …`
+    other_names: set[str] = set()     # names bound any other way (parameters, imports, stores)
+    other_attrs: set[str] = set()
     try:
         for n in ast.walk(tree):
             t = type(n)
@@ -79,6 +97,20 @@ def facts_of(source: bytes) -> Facts | None:
                     called.add(fn.id)
                 elif type(fn) is ast.Attribute:
                     called.add(fn.attr)
+                    if fn.attr in _LOG_CALLS and not f.log_receivers_unknown:
+                        recv = fn.value
+                        if type(recv) is ast.Name:
+                            log_names.add(recv.id)
+                        elif type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id in ("self", "cls"):
+                            log_attrs.add(recv.attr)
+                        else:
+                            f.log_receivers_unknown = True
+            elif t is ast.Assign:
+                v = n.value
+                if type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES:
+                    logger_stores.update(id(tg) for tg in n.targets)
+            elif t is ast.arg:
+                other_names.add(n.arg)
             elif t is ast.keyword:
                 if n.arg:
                     keywords.add(n.arg)
@@ -90,25 +122,74 @@ def facts_of(source: bytes) -> Facts | None:
                 for c in (n.left, *n.comparators):
                     if type(c) is ast.Constant and type(c.value) is str:
                         f.compared.add(c.value)
+                    elif type(c) in (ast.Tuple, ast.List, ast.Set):  # method in ("a", "b")
+                        f.compared.update(e.value for e in c.elts if type(e) is ast.Constant and type(e.value) is str)
             elif t is ast.MatchValue:
                 if type(n.value) is ast.Constant and type(n.value.value) is str:
                     f.compared.add(n.value.value)
             elif t is ast.Import:
                 for a in n.names:
                     f.import_modules.add(a.name)
+                    other_names.add(a.asname or a.name.split(".")[0])
                     if a.asname:
                         f.imported[a.asname] = a.name.rsplit(".", 1)[-1]
             elif t is ast.ImportFrom:
                 if n.level == 0 and n.module:
                     f.import_modules.add(n.module)
                 for a in n.names:
+                    other_names.add(a.asname or a.name)
                     if n.level == 0 and n.module:
                         f.import_modules.add(f"{n.module}.{a.name}")
                     if a.asname:
                         f.imported[a.asname] = a.name
+        if not f.log_receivers_unknown and (log_names or log_attrs):
+            # a second, cheap pass over the stores: which names and attributes are bound other
+            # than by a getLogger call (a parameter, an import, any other assignment, a class-level
+            # annotation…): the detector could give those an MCP kind
+            for n in ast.walk(tree):
+                t = type(n)
+                if t is ast.Name and type(n.ctx) is not ast.Load and id(n) not in logger_stores:
+                    other_names.add(n.id)
+                elif t is ast.Attribute and type(n.ctx) is not ast.Load and id(n) not in logger_stores:
+                    other_attrs.add(n.attr)
+                elif t is ast.AnnAssign and type(n.target) is ast.Name:
+                    other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
+                    other_attrs.add(n.target.id)
+                elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                    other_names.add(n.name)
+            f.log_receivers_unknown = bool(log_names & other_names or log_attrs & other_attrs
+                                           or log_names & _CONTEXT_LIKE)
     except RecursionError:
         return None
+    f.top_lines = top_level_lines(tree)
     return f
+
+
+def top_level_lines(tree: ast.Module) -> list[int]:
+    """The first line of each top-level statement of ``tree`` as libcst splits the module:
+    statements sharing a line (``a; b``) are one, a decorated definition starts at its first
+    decorator."""
+    lines: list[int] = []
+    prev_end = 0
+    for stmt in tree.body:
+        start = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        if not (lines and start == prev_end):
+            lines.append(start)
+        prev_end = stmt.end_lineno or start
+    return lines
+
+
+_LOG_CALLS = frozenset({"debug", "info", "warning", "error", "log"})
+_LOGGER_FACTORIES = frozenset({"getLogger", "get_logger", "getChild", "get_task_logger"})
+_CONTEXT_LIKE = frozenset({"ctx", "context", "mcp_ctx", "request_context", "session"})
+
+
+def _callee_name(fn: ast.expr) -> str | None:
+    if type(fn) is ast.Name:
+        return fn.id
+    if type(fn) is ast.Attribute:
+        return fn.attr
+    return None
 
 
 # --- screens of the detectors ----------------------------------------------------------------
@@ -167,9 +248,20 @@ def logging(f: Facts) -> bool:
     MCP is the common case this screen lets libcst skip."""
     if {"notifications/message", "logging/setLevel"} & f.strings:
         return True
-    if f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}:
-        return True
-    return any(s.startswith(("mcp.", "fastmcp")) for s in f.strings)  # string annotations
+    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}
+            or any(s.startswith(("mcp.", "fastmcp")) for s in f.strings)):  # string annotations
+        return False
+    if f.keywords & {"on_set_logging_level"} or "set_logging_level" in f.attrs:
+        return True                                    # MCP402 registrations
+    if "request_handlers" in f.attrs and f.mentions({"SetLevelRequest"}):
+        return True                                    # MCP402 request_handlers[SetLevelRequest] = …
+    if "send_log_message" in f.called:
+        return True                                    # MCP401 session.send_log_message(…)
+    if "send_notification" in f.called and f.mentions({"LoggingMessageNotification"}):
+        return True                                    # MCP401 a hand-built notification
+    # MCP401 ctx.info(…): only when some level call's receiver is not provably a logger from
+    # getLogger (``logger.info(…)`` is the common case this skips)
+    return f.log_receivers_unknown
 
 
 def sampling_elicitation(f: Facts) -> bool:
@@ -191,3 +283,50 @@ def sampling_elicitation(f: Facts) -> bool:
     if f.called & set(methods) or S.SAMPLING_HANDLER_KWARG in f.keywords:
         return True
     return bool(f.called & f.spelled({"InputRequiredResult", "MCPSamplingModel"}))
+
+
+def _mcp_names(f: Facts) -> bool:
+    """A name in the file could resolve into mcp/fastmcp (an import, a dotted ``mcp.…`` name, a
+    string annotation): every receiver-typed site (a session, a context, a server) needs one."""
+    return bool(f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}
+                or any(s.startswith(("mcp.", "fastmcp")) for s in f.strings))
+
+
+def server_requests(f: Facts) -> bool:
+    """Could :class:`~mcpmigrate.detectors.server_requests.ServerRequestsDetector` report
+    anything? (MCP203–MCP205)"""
+    from mcpmigrate import surfaces as S
+
+    if S.ELICIT_COMPLETE_METHOD in f.strings and "method" in f.dict_keys:
+        return True                                    # a hand-built notifications/elicitation/complete
+    if S.ELICITATION_ID_KEYS[0] in f.dict_keys:
+        return True                                    # {"elicitationId": …} in a URL elicitation
+    if (f.compared | f.dict_keys) & S.SERVER_METHODS and f.strings & S.BIDIRECTIONAL_METHODS:
+        return True                                    # a hand-rolled server building ping / tasks/*
+    if not _mcp_names(f):
+        return False
+    if f.called & {S.SEND_PING_ATTR, S.SEND_REQUEST_ATTR, S.SEND_ELICIT_COMPLETE_ATTR}:
+        return True                                    # session.send_ping() / send_request / send_elicit_complete
+    if S.SEND_NOTIFICATION_ATTR in f.called and f.mentions({"ElicitCompleteNotification"}):
+        return True
+    return bool(f.keywords & set(S.ELICITATION_ID_KEYS) and f.called & f.spelled({"ElicitRequestURLParams"}))
+
+
+def notifications(f: Facts) -> bool:
+    """Could :class:`~mcpmigrate.detectors.notifications.NotificationsDetector` report anything?
+    (MCP301, MCP302)"""
+    from mcpmigrate import surfaces as S
+
+    if S.SUBSCRIBE_METHODS & (f.compared | f.dict_keys | f.strings):
+        return True                                    # dispatch on / routes for resources/subscribe
+    if S.LIST_CHANGED_METHODS & f.strings and {"method", "jsonrpc"} <= f.dict_keys:
+        return True                                    # a hand-built list_changed notification
+    if not _mcp_names(f):
+        return False
+    if f.called & set(S.LIST_CHANGED_SENDS):
+        return True                                    # session.send_*_list_changed() / send_resource_updated
+    if S.SEND_NOTIFICATION_ATTR in f.called and f.mentions(set(S.LIST_CHANGED_NOTIFICATIONS)):
+        return True                                    # send_notification(ToolListChangedNotification(…))
+    if f.keywords & S.SUBSCRIBE_KWARGS or f.attrs & S.SUBSCRIBE_DECORATORS:
+        return True                                    # low-level subscribe handlers
+    return "request_handlers" in f.attrs and f.mentions({"SubscribeRequest", "UnsubscribeRequest"})

@@ -167,8 +167,8 @@ def _compiles(data: bytes) -> str | None:
 
 
 def check_program(source: str | bytes, workdir: Path | None = None) -> list[tuple[str, str]]:
-    """Failures of ``source`` as ``(kind, detail)``: crash, screen, unparsable, not-idempotent,
-    changed-without-finding, fix-refused."""
+    """Failures of ``source`` as ``(kind, detail)``: crash, screen, positions, unparsable,
+    not-idempotent, changed-without-finding, fix-refused."""
     data = source.encode("utf-8") if isinstance(source, str) else source
     failures: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
@@ -195,6 +195,15 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
             screened_out = {f.rule for f in found} - _screen_passes(data, rules)
             if screened_out:
                 failures.append(("screen", f"screened out but has {sorted(screened_out)}"))
+            # the engine's per-statement positions equal libcst's whole-module PositionProvider
+            def spans(fs):
+                return sorted((f.rule, f.line, f.column, f.end_line, f.end_column) for f in fs)
+            from mcpmigrate.engine import _active
+
+            engine, whole = spans(res.findings), spans(f for f in _active(found, data) if f.rule not in screened_out)
+            if engine != whole:
+                failures.append(("positions", f"only the engine: {sorted(set(engine) - set(whole))}; "
+                                              f"only libcst: {sorted(set(whole) - set(engine))}"))
         for strategy in ("param", "interim"):
             path.write_bytes(data)
             fixed = _run("fix", path, strategy)

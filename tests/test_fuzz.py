@@ -71,3 +71,37 @@ def test_screen_never_skips_a_file_with_findings() -> None:
         if screened_out:  # a detector the screen would not run on this file reports on it
             missed.append((name, sorted(screened_out)))
     assert missed == []
+
+
+POSITION_EDGES = [
+    # top-level statements sharing a line, comments and blank lines before decorated definitions,
+    # a class, CRLF newlines, a module docstring and header comments
+    ("semicolons", "import mcp; from mcp.server.fastmcp import Context, FastMCP; x = 1\n"
+                   "mcp = FastMCP('s')\n\n# c\n\n@mcp.tool()\n# between\nasync def t(ctx: Context) -> int:\n"
+                   "    r = await ctx.session.list_roots(); return len(r.roots)\n"),
+    ("crlf-class", "\"\"\"doc\"\"\"\r\n# header\r\nfrom mcp.server.fastmcp import Context\r\n\r\n\r\n"
+                   "class S:\r\n    # lead\r\n    async def go(self, ctx: Context):\r\n"
+                   "        await ctx.info('x')\r\n        return await ctx.session.list_roots()\r\n"),
+]
+
+
+@pytest.mark.parametrize("name,source", POSITION_EDGES + _sources(), ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
+def test_positions_per_statement_match_libcst(name: str, source: str) -> None:
+    """Findings are placed per top-level statement (engine._positions) exactly where libcst's
+    whole-module PositionProvider places them."""
+    import libcst as cst
+
+    data = source.encode()
+    try:
+        module = cst.parse_module(data)
+    except Exception:  # noqa: BLE001 - not ours to check
+        pytest.skip("does not parse")
+    rules = enabled_rules(Config(), Options())
+    cfg = Config(root=Path.cwd())
+
+    def spans(fs):
+        return [(f.rule, f.line, f.column, f.end_line, f.end_column) for f in fs]
+
+    whole, _ = detect(module, name, cfg, rules)
+    per_statement, _ = detect(module, name, cfg, rules, data)
+    assert spans(per_statement) == spans(whole)

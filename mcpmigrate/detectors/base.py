@@ -7,6 +7,7 @@ yields :class:`Report` objects for one parsed module.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable
 
@@ -47,8 +48,14 @@ class Detector:
         raise NotImplementedError
 
 
+_PLAIN_STRING = re.compile(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")""")
+
+
 def string_value(node: cst.CSTNode | None) -> str | None:
     """The value of a plain or implicitly concatenated string literal (None otherwise)."""
+    t = type(node)
+    if t is cst.SimpleString and _PLAIN_STRING.fullmatch(node.value):  # type: ignore[union-attr]
+        return node.value[1:-1]  # type: ignore[union-attr]  # no prefix, no escapes: no literal_eval
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         try:
             value = node.evaluated_value
@@ -87,22 +94,21 @@ class RequestVisitor(cst.CSTVisitor):
         self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
 
     def _is_interim_container(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests"):
-            return True
-        if isinstance(node, cst.Call) and self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT):
-            return True
-        if isinstance(node, cst.DictElement) and string_value(node.key) in ("inputRequests", "input_requests"):
-            return True
+        t = type(node)  # exact types: this runs on every node, and isinstance on libcst's ABCs is slow
+        if t is cst.Arg:
+            return node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests")  # type: ignore[attr-defined]
+        if t is cst.Call:
+            return self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT)  # type: ignore[attr-defined]
+        if t is cst.DictElement:
+            return string_value(node.key) in ("inputRequests", "input_requests")  # type: ignore[attr-defined]
         return False
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def before_visit(self, node: cst.CSTNode) -> None:  # fastwalk hook, before visit_<Type>
         if self._is_interim_container(node):
             self.interim_depth += 1
             self._interim_nodes.append(node)
-        return super().on_visit(node)
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        super().on_leave(original_node)
+    def after_leave(self, original_node: cst.CSTNode) -> None:  # fastwalk hook, after leave_<Type>
         if self._interim_nodes and self._interim_nodes[-1] is original_node:
             self._interim_nodes.pop()
             self.interim_depth -= 1

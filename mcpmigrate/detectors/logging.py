@@ -32,7 +32,7 @@ class LoggingDetector(Detector):
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
-        self.analysis.module.visit(v)
+        self.analysis.flat.visit(v)
         return v.reports
 
 

@@ -20,15 +20,17 @@ from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.screen import notifications as screen_notifications
 
 
 class NotificationsDetector(Detector):
     rules = ("MCP301", "MCP302")
     tokens = S.NOTIFICATION_TOKENS
+    screen = staticmethod(screen_notifications)
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
-        self.analysis.module.visit(v)
+        self.analysis.flat.visit(v)
         return v.reports
 
 
@@ -66,7 +68,7 @@ class _Visitor(CatalogVisitor):
             kinds: set[str] = set()
             by_helper = {v[1]: v[0] for v in S.LIST_CHANGED_SENDS.values()}
             by_event = {v[2]: v[0] for v in S.LIST_CHANGED_SENDS.values()}
-            for n in walk(root):
+            for n in self.a.flat.subtree(root):
                 if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
                     if n.func.attr.value in by_helper:
                         kinds.add(by_helper[n.func.attr.value])

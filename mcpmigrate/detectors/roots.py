@@ -37,7 +37,7 @@ class RootsDetector(Detector):
 
     def detect(self) -> Iterable[Report]:
         visitor = _RootsVisitor(self)
-        self.analysis.module.visit(visitor)
+        self.analysis.flat.visit(visitor)
         reports = visitor.reports
         # A capability guard goes away only with a roots request the param fix removes in the
         # same function; when that request is left for a human, so is its guard.

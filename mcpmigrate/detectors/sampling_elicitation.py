@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 import libcst as cst
+
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
@@ -53,7 +54,7 @@ class SamplingElicitationDetector(Detector):
 
     def detect(self) -> Iterable[Report]:
         visitor = _Visitor(self)
-        self.analysis.module.visit(visitor)
+        self.analysis.flat.visit(visitor)
         return visitor.reports
 
 
@@ -197,7 +198,7 @@ class _Visitor(RequestVisitor):
                 target = d.func if isinstance(d, cst.Call) else d
                 if isinstance(target, cst.Attribute) and target.attr.value in S.DECORATOR_METHODS:
                     out.setdefault(id(f), set()).add(S.DECORATOR_METHODS[target.attr.value])
-        for n in walk(a.module):
+        for n in a.flat.order:
             if not isinstance(n, cst.Call):
                 continue
             if a.qualname(n.func) in S.LOWLEVEL_SERVERS:

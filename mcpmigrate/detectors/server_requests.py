@@ -17,15 +17,17 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.screen import server_requests as screen_server_requests
 
 
 class ServerRequestsDetector(Detector):
     rules = ("MCP203", "MCP204", "MCP205")
     tokens = S.CATALOG_SEND_TOKENS
+    screen = staticmethod(screen_server_requests)
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
-        self.analysis.module.visit(v)
+        self.analysis.flat.visit(v)
         return v.reports
 
 
@@ -64,7 +66,7 @@ class _Visitor(CatalogVisitor):
 
     def _serves_requests(self) -> bool:
         """The module is a hand-rolled server: it dispatches on a client-to-server method."""
-        for n in walk(self.a.module):
+        for n in self.a.flat.order:
             if isinstance(n, (cst.Comparison, cst.MatchValue)):
                 if any(s in S.SERVER_METHODS for _n, s in self.dispatch_literal(n)):
                     return True

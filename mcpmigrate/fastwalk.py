@@ -1,0 +1,183 @@
+"""A read-only traversal of libcst trees, several times cheaper than ``node.visit(visitor)``.
+
+libcst's ``CSTNode.visit`` rebuilds every node it passes (``_visit_and_replace_children``
+constructs a new dataclass per node, even for a read-only ``CSTVisitor``), and ``children`` is a
+visit of its own. The analysis pass and the detectors only read the tree, so they walk it here:
+the same ``on_visit`` / ``visit_<Type>`` / ``leave_<Type>`` / ``on_leave`` protocol as
+``CSTVisitor`` (``visit_*`` returning ``False`` skips the children), in the same lexical order,
+without building anything.
+
+Trivia are not visited: whitespace, comments, empty lines, parentheses, commas and the other
+punctuation fields (``FORMAT_FIELDS``). No rule reads them; a visitor that needs them must use
+``node.visit``.
+
+The lexical order of each node type's fields is read once from libcst's own
+``_visit_and_replace_children`` (the order it visits them in); a type whose order cannot be read
+falls back to libcst's ``children``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Callable, Iterator
+
+import libcst as cst
+
+FORMAT_FIELDS = frozenset({
+    "leading_lines", "lines_after_decorators", "header", "footer", "empty_lines",
+    "lpar", "rpar", "lbrace", "rbrace", "lbracket", "rbracket",
+    "comma", "trailing_comma", "semicolon", "colon", "first_colon", "second_colon", "equal", "dot",
+    "trailing_whitespace", "leading_whitespace", "newline", "comment",
+})
+
+_FIELD = re.compile(r'visit_(?:required|optional|sequence|sentinel|body_sequence|iterable|body_iterable)\(\s*self,\s*"(\w+)"')
+_PLANS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _plan(t: type) -> tuple[str, ...] | None:
+    """The names of ``t``'s child fields in lexical order, trivia left out; ``None`` when libcst's
+    source cannot be read (then ``children`` is used)."""
+    try:
+        return _PLANS[t]
+    except KeyError:
+        pass
+    plan: tuple[str, ...] | None
+    try:
+        src = inspect.getsource(t._visit_and_replace_children)  # type: ignore[attr-defined]
+        plan = tuple(f for f in _FIELD.findall(src) if not f.startswith("whitespace") and f not in FORMAT_FIELDS)
+    except (OSError, TypeError):  # no source (a frozen or stripped install)
+        plan = None
+    _PLANS[t] = plan
+    return plan
+
+
+_NODE_TYPES: dict[type, bool] = {}  # type -> is a CSTNode (CSTNode is an ABC: isinstance is slow)
+_SEQUENCES = (list, tuple)
+
+
+def _is_node(t: type) -> bool:
+    r = _NODE_TYPES.get(t)
+    if r is None:
+        r = _NODE_TYPES[t] = issubclass(t, cst.CSTNode)
+    return r
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node``'s children in lexical order, trivia left out (cf. libcst ``CSTNode.children``)."""
+    plan = _plan(type(node))
+    if plan is None:
+        return [c for c in node.children if not isinstance(c, _TRIVIA)]
+    out: list[cst.CSTNode] = []
+    for name in plan:
+        v = getattr(node, name)
+        t = type(v)
+        if t in _SEQUENCES:
+            out.extend(c for c in v if _is_node(type(c)))
+        elif v is not None and _is_node(t):
+            out.append(v)
+    return out
+
+
+_TRIVIA = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
+           cst.Comment, cst.LeftParen, cst.RightParen, cst.Comma, cst.Semicolon)
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node of the subtree at ``node`` (pre-order, depth first, lexical order), ``node``
+    included, trivia left out."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))
+
+
+class Flat:
+    """A tree flattened once into pre-order: ``order[i]`` is a node and ``end[i]`` the index just
+    past its subtree, so ``order[i:end[i]]`` is the subtree. Several visitors replay it
+    (:meth:`visit`) without computing any node's children again: the analysis pass and every
+    detector walk the same module."""
+
+    __slots__ = ("order", "end", "index")
+
+    def __init__(self, root: cst.CSTNode) -> None:
+        order: list[cst.CSTNode] = []
+        end: list[int] = []
+        # iterative: (node, index of its slot in `end` once its subtree is done)
+        stack: list[tuple[cst.CSTNode, int]] = [(root, -1)]
+        while stack:
+            node, pending = stack.pop()
+            if pending >= 0:
+                end[pending] = len(order)
+                continue
+            i = len(order)
+            order.append(node)
+            end.append(0)
+            stack.append((node, i))
+            kids = children(node)
+            if kids:
+                stack.extend((k, -1) for k in reversed(kids))
+        self.order = order
+        self.end = end
+        self.index = {id(n): i for i, n in enumerate(order)}
+
+    def subtree(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """The nodes of ``node``'s subtree (``node`` first), or a fresh walk when ``node`` is
+        not part of this tree."""
+        i = self.index.get(id(node))
+        if i is None or self.order[i] is not node:
+            return list(walk(node))
+        return self.order[i:self.end[i]]
+
+    def visit(self, visitor: cst.CSTVisitor) -> None:
+        """Replay the tree into ``visitor``: :func:`visit`'s protocol, in the same order."""
+        vt = type(visitor)
+        if not (vt.on_visit is cst.CSTVisitor.on_visit and vt.on_leave is cst.CSTVisitor.on_leave):
+            raise TypeError(f"{vt.__name__} overrides on_visit/on_leave: use before_visit/after_leave")
+        before = getattr(visitor, "before_visit", None)
+        after = getattr(visitor, "after_leave", None)
+        order, end = self.order, self.end
+        pending: list[tuple[int, cst.CSTNode, Callable | None]] = []  # (end, node, leave hook)
+        i, n = 0, len(order)
+        while i < n:
+            while pending and pending[-1][0] <= i:
+                _e, done, leave = pending.pop()
+                if leave is not None:
+                    leave(visitor, done)
+                if after is not None:
+                    after(done)
+            node = order[i]
+            enter, leave = _hooks(vt, type(node))
+            if before is not None:
+                before(node)
+            go = enter is None or enter(visitor, node) is not False
+            pending.append((end[i], node, leave))
+            i = i + 1 if go else end[i]
+        while pending:
+            _e, done, leave = pending.pop()
+            if leave is not None:
+                leave(visitor, done)
+            if after is not None:
+                after(done)
+
+
+_Hooks = tuple[Callable | None, Callable | None]
+_HOOKS: dict[tuple[type, type], _Hooks] = {}
+
+
+def _hooks(vt: type, t: type) -> _Hooks:
+    key = (vt, t)
+    h = _HOOKS.get(key)
+    if h is None:
+        name = t.__name__
+        h = _HOOKS[key] = (getattr(vt, f"visit_{name}", None), getattr(vt, f"leave_{name}", None))
+    return h
+
+
+def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """Walk ``node`` with the read-only ``visitor`` as ``node.visit(visitor)`` would (same
+    ``visit_<Type>`` / ``leave_<Type>`` hooks, same order), without rebuilding the tree.
+    Instead of overriding ``on_visit`` / ``on_leave``, a visitor may define ``before_visit(node)``
+    (called before the typed hook) and ``after_leave(node)`` (after it)."""
+    Flat(node).visit(visitor)
