@@ -269,20 +269,44 @@ def sampling_elicitation(f: Facts) -> bool:
     report anything? (MCP201, MCP202, MCP206, MCP207)
 
     Import-free sites are hand-built ``sampling/createMessage`` / ``elicitation/create`` requests
-    and ``"resultType": "input_required"`` results; every other site is a call — a push method on a
-    session or context, ``send_request``, ``InputRequiredResult(...)``, a sampling wrapper, or a
-    server built with ``sampling_handler=`` — and its receiver or name must resolve into mcp."""
+    and ``"resultType": "input_required"`` results returned for a method other than tools/call,
+    prompts/get and resources/read; every other site is a call — a push method on a session or
+    context, a raw ``send_request`` of such a request, ``InputRequiredResult(...)`` in a handler of
+    another method, a sampling wrapper, or a server built with ``sampling_handler=`` — and its
+    receiver or name must resolve into mcp. Migrated code (interim results from tools) is the
+    common case this lets libcst skip."""
     from mcpmigrate import surfaces as S
 
-    if {S.SAMPLING_METHOD, S.ELICITATION_METHOD, S.INPUT_REQUIRED} & f.strings:
-        return True
+    pushed = {S.SAMPLING_METHOD, S.ELICITATION_METHOD} & f.strings
+    if pushed and "method" in f.dict_keys and f.dict_keys & {"jsonrpc", "id"}:
+        return True                                    # a hand-built request
+    if S.INPUT_REQUIRED in f.strings and "resultType" in f.dict_keys and _serves_non_interim_method(f):
+        return True                                    # MCP206 on a hand-built interim result
     if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp", "pydantic_ai"} or f.imported):
         return False
     methods = (S.SESSION_SAMPLING_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS
-               | S.CONTEXT_ELICIT_METHODS | {"send_request"})
+               | S.CONTEXT_ELICIT_METHODS)
     if f.called & set(methods) or S.SAMPLING_HANDLER_KWARG in f.keywords:
         return True
-    return bool(f.called & f.spelled({"InputRequiredResult", "MCPSamplingModel"}))
+    if "send_request" in f.called and (pushed or f.mentions({"CreateMessageRequest", "ElicitRequest"})):
+        return True                                    # a raw send_request of a sampling / elicitation request
+    if f.called & f.spelled({w.rsplit(".", 1)[-1] for w in S.SESSION_SAMPLING_WRAPPERS}):
+        return True
+    return bool(f.called & f.spelled({"InputRequiredResult"}) and _serves_non_interim_method(f))
+
+
+def _serves_non_interim_method(f: Facts) -> bool:
+    """The module serves (or dispatches on) some method other than tools/call, prompts/get and
+    resources/read: a decorator, an ``on_…=`` handler, ``add_request_handler("…")`` or a
+    comparison with the method's name. Only there can an interim result be misplaced (MCP206)."""
+    from mcpmigrate import surfaces as S
+
+    if any(S.DECORATOR_METHODS[a] not in S.INTERIM_METHODS for a in f.attrs & S.DECORATOR_METHODS.keys()):
+        return True
+    if any(S.LOWLEVEL_REQUEST_KWARGS[k] not in S.INTERIM_METHODS for k in f.keywords & S.LOWLEVEL_REQUEST_KWARGS.keys()):
+        return True
+    names = f.compared | (f.strings if "add_request_handler" in f.called else set())
+    return any("/" in s and s not in S.INTERIM_METHODS for s in names)
 
 
 def _mcp_names(f: Facts) -> bool:
