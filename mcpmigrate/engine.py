@@ -220,15 +220,17 @@ def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAna
     """The ``CodeRange`` of each of ``nodes`` (1-based lines, 0-based columns, as libcst's
     ``PositionProvider``).
 
-    libcst computes positions by generating the code of the whole module, which costs about as
-    much as the parse. Here only the top-level statements that hold a reported node are
-    generated, each as a one-statement module, and shifted to the line ``ast`` gives that
-    statement in ``source``. When ``source`` is missing or the statements of the two parsers do
-    not line up, the whole module is done the libcst way."""
-    from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+    Positions come from generating code (:func:`mcpmigrate.positions.code_ranges`, a cheaper
+    equivalent of libcst's ``PositionProvider``), and only the top-level statements that hold a
+    reported node are generated, each as a one-statement module, shifted to the line ``ast``
+    gives that statement in ``source``. When ``source`` is missing or the statements of the two
+    parsers do not line up, the whole module is generated."""
+    from libcst.metadata import CodeRange
+
+    from mcpmigrate.positions import code_ranges
 
     def whole() -> Mapping[cst.CSTNode, CodeRange]:
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return code_ranges(module, nodes)
 
     if source is None:
         return whole()
@@ -250,7 +252,7 @@ def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAna
         stmt = module.body[i]
         one = module.with_changes(header=(), body=(stmt,), footer=())
         shift = first[i] - 1 - len(stmt.leading_lines)
-        for node, rng in MetadataWrapper(one, unsafe_skip_copy=True).resolve(PositionProvider).items():
+        for node, rng in code_ranges(one, nodes).items():
             out[node] = CodeRange((rng.start.line + shift, rng.start.column), (rng.end.line + shift, rng.end.column))
     return out
 

@@ -79,7 +79,8 @@ def facts_of(source: bytes) -> Facts | None:
     log_names: set[str] = set()       # receivers of level calls: plain names
     log_attrs: set[str] = set()       # receivers of level calls: self.<attr> / cls.<attr>
     logger_stores: set[int] = set()   # ids of the targets of `x = getLogger(…)` / `self.x = …`
-    other_names: set[str] = set()     # names bound any other way (parameters, imports, stores)
+    other_names: set[str] = set()     # names bound any other way (parameters, stores, definitions;
+    #                                   an import never gives a name an MCP kind in the analysis)
     other_attrs: set[str] = set()
     try:
         for n in ast.walk(tree):
@@ -109,6 +110,11 @@ def facts_of(source: bytes) -> Facts | None:
                 v = n.value
                 if type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES:
                     logger_stores.update(id(tg) for tg in n.targets)
+            elif t is ast.AnnAssign:
+                v = n.value
+                if (type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES
+                        and (_callee_name(n.annotation) or "").endswith("Logger")):
+                    logger_stores.add(id(n.target))  # `_logger: logging.Logger = logging.getLogger(…)`
             elif t is ast.arg:
                 other_names.add(n.arg)
             elif t is ast.keyword:
@@ -130,14 +136,12 @@ def facts_of(source: bytes) -> Facts | None:
             elif t is ast.Import:
                 for a in n.names:
                     f.import_modules.add(a.name)
-                    other_names.add(a.asname or a.name.split(".")[0])
                     if a.asname:
                         f.imported[a.asname] = a.name.rsplit(".", 1)[-1]
             elif t is ast.ImportFrom:
                 if n.level == 0 and n.module:
                     f.import_modules.add(n.module)
                 for a in n.names:
-                    other_names.add(a.asname or a.name)
                     if n.level == 0 and n.module:
                         f.import_modules.add(f"{n.module}.{a.name}")
                     if a.asname:
@@ -152,7 +156,7 @@ def facts_of(source: bytes) -> Facts | None:
                     other_names.add(n.id)
                 elif t is ast.Attribute and type(n.ctx) is not ast.Load and id(n) not in logger_stores:
                     other_attrs.add(n.attr)
-                elif t is ast.AnnAssign and type(n.target) is ast.Name:
+                elif t is ast.AnnAssign and type(n.target) is ast.Name and id(n.target) not in logger_stores:
                     other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
                     other_attrs.add(n.target.id)
                 elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):

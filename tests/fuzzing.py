@@ -188,19 +188,32 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
 
             rules = enabled_rules(Config(), Options())
             try:
-                found, _ = detect(cst.parse_module(data), "m.py", Config(root=Path(tmp)), rules)
+                module = cst.parse_module(data)
+                found, _ = detect(module, "m.py", Config(root=Path(tmp)), rules)
             except Exception as exc:  # noqa: BLE001 - a crash is what we look for
                 failures.append(("crash", f"detect: {type(exc).__name__}: {exc}"))
                 found = []
             screened_out = {f.rule for f in found} - _screen_passes(data, rules)
             if screened_out:
                 failures.append(("screen", f"screened out but has {sorted(screened_out)}"))
-            # the engine's per-statement positions equal libcst's whole-module PositionProvider
-            def spans(fs):
-                return sorted((f.rule, f.line, f.column, f.end_line, f.end_column) for f in fs)
+            # the engine's positions equal libcst's own PositionProvider's
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
             from mcpmigrate.engine import _active
 
-            engine, whole = spans(res.findings), spans(f for f in _active(found, data) if f.rule not in screened_out)
+            expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if found else {}
+
+            def spans(fs, libcst=False):
+                out = []
+                for f in fs:
+                    if libcst:
+                        r = expected[f.node]
+                        out.append((f.rule, r.start.line, r.start.column + 1, r.end.line, r.end.column + 1))
+                    else:
+                        out.append((f.rule, f.line, f.column, f.end_line, f.end_column))
+                return sorted(out)
+            engine = spans(res.findings)
+            whole = spans((f for f in _active(found, data) if f.rule not in screened_out), libcst=True)
             if engine != whole:
                 failures.append(("positions", f"only the engine: {sorted(set(engine) - set(whole))}; "
                                               f"only libcst: {sorted(set(whole) - set(engine))}"))

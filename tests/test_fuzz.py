@@ -87,8 +87,8 @@ POSITION_EDGES = [
 
 @pytest.mark.parametrize("name,source", POSITION_EDGES + _sources(), ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
 def test_positions_per_statement_match_libcst(name: str, source: str) -> None:
-    """Findings are placed per top-level statement (engine._positions) exactly where libcst's
-    whole-module PositionProvider places them."""
+    """Findings are placed (engine._positions: token-index codegen, whole module or per top-level
+    statement) exactly where libcst's PositionProvider places them."""
     import libcst as cst
 
     data = source.encode()
@@ -99,9 +99,17 @@ def test_positions_per_statement_match_libcst(name: str, source: str) -> None:
     rules = enabled_rules(Config(), Options())
     cfg = Config(root=Path.cwd())
 
-    def spans(fs):
-        return [(f.rule, f.line, f.column, f.end_line, f.end_column) for f in fs]
+    for found in (detect(module, name, cfg, rules)[0], detect(module, name, cfg, rules, data)[0]):
+        assert [(f.rule, *_span(f)) for f in found] == [(f.rule, *libcst_span(module, f)) for f in found]
 
-    whole, _ = detect(module, name, cfg, rules)
-    per_statement, _ = detect(module, name, cfg, rules, data)
-    assert spans(per_statement) == spans(whole)
+
+def _span(f) -> tuple[int, int, int, int]:
+    return f.line, f.column, f.end_line, f.end_column
+
+
+def libcst_span(module, finding) -> tuple[int, int, int, int]:
+    """libcst's own ``PositionProvider`` range of the finding's node, as a finding spells it."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    rng = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)[finding.node]
+    return rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1
