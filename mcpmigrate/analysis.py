@@ -111,9 +111,23 @@ class ModuleAnalysis:
     def build(cls, module: cst.Module) -> "ModuleAnalysis":
         self = cls(module)
         self.flat = Flat(module)  # one traversal; the detectors replay it
+        self.parents = self.flat.parents
         self.flat.visit(_Collector(self))
+        self._owner = self._owners()
         self._infer()
         return self
+
+    def _owners(self) -> dict[int, FunctionInfo]:
+        """``id(node) -> `` the innermost function around it, for every node of the module (a
+        function's own ``FunctionDef`` belongs to the function around it)."""
+        owner: dict[int, FunctionInfo] = {}
+        order, end = self.flat.order, self.flat.end
+        for i in self.flat.of_types((cst.FunctionDef,)):  # pre-order: inner functions overwrite
+            info = self.by_node.get(order[i])  # type: ignore[call-overload]
+            if info is not None:
+                for j in range(i + 1, end[i]):
+                    owner[id(order[j])] = info
+        return owner
 
     # -- name resolution ---------------------------------------------------------------------
     def qualname(self, expr: cst.BaseExpression | None) -> str | None:
@@ -425,8 +439,6 @@ class _Collector(cst.CSTVisitor):
         self.a = a
         self.fn_stack: list[FunctionInfo] = []
         self.class_stack: list[str] = []
-        self._node_stack: list[cst.CSTNode] = []
-        a._owner = {}  # type: ignore[attr-defined]
 
     # imports
     def visit_Import(self, node: cst.Import) -> None:
@@ -576,13 +588,4 @@ class _Collector(cst.CSTVisitor):
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value in S.HANDLER_DECORATORS and node.args:
             self.a.registrations.append((S.HANDLER_DECORATORS[func.func.attr.value], node.args[0].value, "", get_full_name_for_node(func.func.value)))
 
-    def before_visit(self, node: cst.CSTNode) -> None:
-        if self.fn_stack:
-            self.a._owner[id(node)] = self.fn_stack[-1]  # type: ignore[attr-defined]
-        # the parent map, for free in this pass (libcst's `children` is a visit of its own)
-        if self._node_stack:
-            self.a.parents[id(node)] = self._node_stack[-1]
-        self._node_stack.append(node)
 
-    def after_leave(self, original_node: cst.CSTNode) -> None:
-        self._node_stack.pop()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -94,33 +94,39 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 class Flat:
-    """A tree flattened once into pre-order: ``order[i]`` is a node and ``end[i]`` the index just
-    past its subtree, so ``order[i:end[i]]`` is the subtree. Several visitors replay it
-    (:meth:`visit`) without computing any node's children again: the analysis pass and every
-    detector walk the same module."""
+    """A tree flattened once into pre-order: ``order[i]`` is a node, ``end[i]`` the index just
+    past its subtree (``order[i:end[i]]`` is the subtree) and ``parents`` maps ``id(node)`` to
+    its parent. Several visitors replay it (:meth:`visit`) without computing any node's
+    children again: the analysis pass and every detector walk the same module."""
 
-    __slots__ = ("order", "end", "index")
+    __slots__ = ("order", "end", "index", "parents", "_by_type")
 
     def __init__(self, root: cst.CSTNode) -> None:
         order: list[cst.CSTNode] = []
         end: list[int] = []
-        # iterative: (node, index of its slot in `end` once its subtree is done)
-        stack: list[tuple[cst.CSTNode, int]] = [(root, -1)]
+        parents: dict[int, cst.CSTNode] = {}
+        # iterative: a node, or (after its subtree) the index of its slot in `end`
+        stack: list[cst.CSTNode | int] = [root]
         while stack:
-            node, pending = stack.pop()
-            if pending >= 0:
-                end[pending] = len(order)
+            item = stack.pop()
+            if type(item) is int:
+                end[item] = len(order)
                 continue
+            node: cst.CSTNode = item  # type: ignore[assignment]
             i = len(order)
             order.append(node)
-            end.append(0)
-            stack.append((node, i))
+            end.append(i + 1)
             kids = children(node)
             if kids:
-                stack.extend((k, -1) for k in reversed(kids))
+                stack.append(i)
+                for k in reversed(kids):
+                    parents[id(k)] = node
+                    stack.append(k)
         self.order = order
         self.end = end
+        self.parents = parents
         self.index = {id(n): i for i, n in enumerate(order)}
+        self._by_type: dict[type, list[int]] | None = None
 
     def subtree(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The nodes of ``node``'s subtree (``node`` first), or a fresh walk when ``node`` is
@@ -130,36 +136,79 @@ class Flat:
             return list(walk(node))
         return self.order[i:self.end[i]]
 
+    def of_types(self, types: Iterable[type]) -> list[int]:
+        """Indexes (in pre-order) of the nodes whose type is one of ``types``."""
+        if self._by_type is None:
+            by: dict[type, list[int]] = {}
+            for i, n in enumerate(self.order):
+                t = type(n)
+                lst = by.get(t)
+                if lst is None:
+                    by[t] = [i]
+                else:
+                    lst.append(i)
+            self._by_type = by
+        out: list[int] = []
+        for t in types:
+            out.extend(self._by_type.get(t, ()))
+        out.sort()
+        return out
+
     def visit(self, visitor: cst.CSTVisitor) -> None:
-        """Replay the tree into ``visitor``: :func:`visit`'s protocol, in the same order."""
+        """Replay the tree into ``visitor``: :func:`visit`'s protocol, in the same order.
+
+        Only the nodes of the types the visitor has hooks for are dispatched (the relative
+        order of their ``visit_*`` and ``leave_*`` calls is the tree's). ``before_visit`` /
+        ``after_leave`` run for every node, or only for those of the types in the visitor's
+        ``GENERIC_HOOK_TYPES`` when it declares them."""
         vt = type(visitor)
         if not (vt.on_visit is cst.CSTVisitor.on_visit and vt.on_leave is cst.CSTVisitor.on_leave):
             raise TypeError(f"{vt.__name__} overrides on_visit/on_leave: use before_visit/after_leave")
         before = getattr(visitor, "before_visit", None)
         after = getattr(visitor, "after_leave", None)
+        generic_types = getattr(visitor, "GENERIC_HOOK_TYPES", None)
         order, end = self.order, self.end
-        pending: list[tuple[int, cst.CSTNode, Callable | None]] = []  # (end, node, leave hook)
-        i, n = 0, len(order)
-        while i < n:
+        if (before is None and after is None) or generic_types is not None:
+            indexes: Iterable[int] = self.of_types(_hooked_types(vt, self) | set(generic_types or ()))
+            generic = frozenset(generic_types or ())
+        else:
+            indexes = range(len(order))
+            generic = None
+        pending: list[tuple[int, cst.CSTNode, Callable | None, bool]] = []  # (end, node, leave, generic)
+        skip_to = 0
+        for i in indexes:
+            if i < skip_to:
+                continue  # inside a subtree a visit_* declined
             while pending and pending[-1][0] <= i:
-                _e, done, leave = pending.pop()
+                _e, done, leave, gen = pending.pop()
                 if leave is not None:
                     leave(visitor, done)
-                if after is not None:
+                if gen and after is not None:
                     after(done)
             node = order[i]
-            enter, leave = _hooks(vt, type(node))
-            if before is not None:
+            t = type(node)
+            enter, leave = _hooks(vt, t)
+            gen = generic is None or t in generic
+            if gen and before is not None:
                 before(node)
-            go = enter is None or enter(visitor, node) is not False
-            pending.append((end[i], node, leave))
-            i = i + 1 if go else end[i]
+            if enter is not None and enter(visitor, node) is False:
+                skip_to = end[i]
+            if leave is not None or (gen and after is not None):
+                pending.append((end[i], node, leave, gen))
         while pending:
-            _e, done, leave = pending.pop()
+            _e, done, leave, gen = pending.pop()
             if leave is not None:
                 leave(visitor, done)
-            if after is not None:
+            if gen and after is not None:
                 after(done)
+
+
+def _hooked_types(vt: type, flat: Flat) -> set[type]:
+    """The node types present in ``flat`` that visitor class ``vt`` has a ``visit_*`` or
+    ``leave_*`` hook for."""
+    if flat._by_type is None:
+        flat.of_types(())
+    return {t for t in flat._by_type if _hooks(vt, t) != (None, None)}  # type: ignore[union-attr]
 
 
 _Hooks = tuple[Callable | None, Callable | None]

@@ -103,6 +103,8 @@ class RequestVisitor(cst.CSTVisitor):
             return string_value(node.key) in ("inputRequests", "input_requests")  # type: ignore[attr-defined]
         return False
 
+    GENERIC_HOOK_TYPES = (cst.Arg, cst.Call, cst.DictElement)  # where before_visit/after_leave run
+
     def before_visit(self, node: cst.CSTNode) -> None:  # fastwalk hook, before visit_<Type>
         if self._is_interim_container(node):
             self.interim_depth += 1
