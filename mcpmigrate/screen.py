@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass, field
+from typing import Iterator
 
 MCP_HEADS = ("mcp", "fastmcp")  # absolute imports of mcp, mcp.*, mcp_types, fastmcp, ...
 
@@ -58,6 +59,33 @@ class Facts:
         return any(o in s for s in self.strings for o in originals)
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` (depth first), about twice as fast as ``ast.walk``: each node
+    type's fields are looked up once, and ``ctx`` markers are not visited."""
+    fields = _CHILD_FIELDS
+    stack: list = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    AST = ast.AST
+    while stack:
+        n = pop()
+        if not isinstance(n, AST):
+            continue  # None keys of `{**x}`, names of `global a, b`
+        yield n
+        t = type(n)
+        fs = fields.get(t)
+        if fs is None:
+            fs = fields[t] = tuple(f for f in t._fields if f != "ctx")
+        for name in fs:
+            v = getattr(n, name, None)
+            if type(v) is list:
+                extend(v)
+            elif isinstance(v, AST):
+                push(v)
+
+
 def parse_quietly(source: bytes) -> ast.Module | None:
     """``ast.parse(source)`` without warnings, or ``None`` when it cannot be parsed."""
     try:
@@ -83,12 +111,17 @@ def facts_of(source: bytes) -> Facts | None:
     #                                   an import never gives a name an MCP kind in the analysis)
     other_attrs: set[str] = set()
     try:
-        for n in ast.walk(tree):
+        stores: list[ast.AST] = []  # Name / Attribute stores, annotated assignments
+        for n in _nodes(tree):
             t = type(n)
             if t is ast.Name:
                 names.add(n.id)
+                if type(n.ctx) is not ast.Load:
+                    stores.append(n)
             elif t is ast.Attribute:
                 attrs.add(n.attr)
+                if type(n.ctx) is not ast.Load:
+                    stores.append(n)
             elif t is ast.Constant:
                 if type(n.value) is str:
                     strings.add(n.value)
@@ -115,8 +148,11 @@ def facts_of(source: bytes) -> Facts | None:
                 if (type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES
                         and (_callee_name(n.annotation) or "").endswith("Logger")):
                     logger_stores.add(id(n.target))  # `_logger: logging.Logger = logging.getLogger(…)`
+                stores.append(n)
             elif t is ast.arg:
                 other_names.add(n.arg)
+            elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+                other_names.add(n.name)
             elif t is ast.keyword:
                 if n.arg:
                     keywords.add(n.arg)
@@ -147,20 +183,20 @@ def facts_of(source: bytes) -> Facts | None:
                     if a.asname:
                         f.imported[a.asname] = a.name
         if not f.log_receivers_unknown and (log_names or log_attrs):
-            # a second, cheap pass over the stores: which names and attributes are bound other
-            # than by a getLogger call (a parameter, an import, any other assignment, a class-level
-            # annotation…): the detector could give those an MCP kind
-            for n in ast.walk(tree):
+            # which names and attributes are bound other than by a getLogger call (a parameter,
+            # any other assignment, a class-level annotation…): the detector could give those an
+            # MCP kind
+            for n in stores:
+                if id(n) in logger_stores:
+                    continue
                 t = type(n)
-                if t is ast.Name and type(n.ctx) is not ast.Load and id(n) not in logger_stores:
+                if t is ast.Name:
                     other_names.add(n.id)
-                elif t is ast.Attribute and type(n.ctx) is not ast.Load and id(n) not in logger_stores:
+                elif t is ast.Attribute:
                     other_attrs.add(n.attr)
-                elif t is ast.AnnAssign and type(n.target) is ast.Name and id(n.target) not in logger_stores:
+                elif type(n.target) is ast.Name and id(n.target) not in logger_stores:
                     other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
                     other_attrs.add(n.target.id)
-                elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                    other_names.add(n.name)
             f.log_receivers_unknown = bool(log_names & other_names or log_attrs & other_attrs
                                            or log_names & _CONTEXT_LIKE)
     except RecursionError:
