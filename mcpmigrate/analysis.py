@@ -298,27 +298,41 @@ class ModuleAnalysis:
     def callee_of(self, call: cst.Call, caller: FunctionInfo) -> FunctionInfo | None:
         """The module function or method ``call`` invokes (``helper(…)``, ``self.helper(…)``,
         ``Class.helper(…)``), when it is defined in this module."""
+        nested, module_level, methods = self._function_index()
         func = call.func
         if isinstance(func, cst.Name):
             # nested functions first, then module level
             scope: FunctionInfo | None = caller
             while scope is not None:
-                for f in self.functions:
-                    if f.parent is scope and f.name == func.value:
-                        return f
-                scope = scope.parent
-            for f in self.functions:
-                if f.parent is None and f.class_name is None and f.name == func.value:
+                f = nested.get((id(scope), func.value))
+                if f is not None:
                     return f
-            return None
+                scope = scope.parent
+            return module_level.get(func.value)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             owner = func.value.value
             cls_name = caller.class_name if owner in ("self", "cls") else self.instance_class(owner) or owner
             if cls_name:
-                for f in self.functions:
-                    if f.class_name == cls_name and f.name == func.attr.value:
-                        return f
+                return methods.get((cls_name, func.attr.value))
         return None
+
+    def _function_index(self) -> tuple[dict, dict, dict]:
+        """``(id(parent), name)``, module-level ``name`` and ``(class, name)`` → the first such
+        function (``callee_of`` is asked for every call of the module)."""
+        idx = getattr(self, "_fn_index", None)
+        if idx is None or idx[0] != len(self.functions):
+            nested: dict[tuple[int, str], FunctionInfo] = {}
+            module_level: dict[str, FunctionInfo] = {}
+            methods: dict[tuple[str, str], FunctionInfo] = {}
+            for f in self.functions:
+                if f.parent is not None:
+                    nested.setdefault((id(f.parent), f.name), f)
+                elif f.class_name is None:
+                    module_level.setdefault(f.name, f)
+                if f.class_name is not None:
+                    methods.setdefault((f.class_name, f.name), f)
+            idx = self._fn_index = (len(self.functions), (nested, module_level, methods))
+        return idx[1]
 
     def instance_class(self, name: str) -> str | None:
         """The module class a module-level name is an instance of (``server = MyServer()``)."""
@@ -328,18 +342,22 @@ class ModuleAnalysis:
         return None
 
     def callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
-        out = []
-        for f in self.functions:
-            for call in f.calls:
-                if self.callee_of(call, f) is target:
-                    out.append((f, call))
-        return out
+        """``(caller, call)`` for every call of ``target`` in this module, in source order."""
+        graph = getattr(self, "_callers", None)
+        if graph is None:
+            graph = self._callers = {}
+            for f in self.functions:
+                for call in f.calls:
+                    callee = self.callee_of(call, f)
+                    if callee is not None:
+                        graph.setdefault(id(callee), []).append((f, call))
+        return list(graph.get(id(target), ()))
 
     def references_outside_calls(self, target: FunctionInfo) -> bool:
         """True when the function's name is used other than by a direct call in this module
         (passed as a callback, stored, exported): its callers cannot all be seen."""
         loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
-        direct = sum(1 for f in self.functions for c in f.calls if self.callee_of(c, f) is target)
+        direct = len(self.callers(target))
         registered = sum(1 for reg in self.registrations if get_full_name_for_node(reg[1]) in (target.name, f"self.{target.name}"))
         return loads > direct + registered
 
