@@ -39,6 +39,11 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
   rejects an interim result there). fastmcp seals any ``requestState``; the fix writes none.
   fastmcp 2.x/3.x code (``ctx.sample``, ``ctx.list_roots``, ``sampling_handler=``, an ``elicit`` without
   a response type, mcp 1.x imports) is refused, naming the fastmcp 4 upgrade.
+- The project's dependency pins (:mod:`mcpmigrate.pins`: pyproject, requirements, setup.cfg) are heard
+  where the code leaves the generation open: ``fastmcp<4`` (or ``mcp<2``) refuses fastmcp code naming
+  the pin; ``fastmcp>=4`` (or ``mcp>=2``) makes it fastmcp 4 whatever else the module uses (a call
+  fastmcp 4 removed is still refused at its own site); ``mcp<2`` refuses mcp code; ``mcp>=2`` places
+  code the imports do not. Fix descriptions and refusals name the pin.
 - Side effects before the request change order (resolver: the question is asked before the body;
   low-level: the code before it runs once per round): such fixes are **unsafe**. For a helper this
   covers the helper's statements before the request and the calling tool's before the call, and a
@@ -52,12 +57,14 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
 from mcpmigrate.config import Config
@@ -291,6 +298,7 @@ class _Site:
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
     callers: list["_Caller"] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
+    pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
 
 
 @dataclass(eq=False)
@@ -314,11 +322,13 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
                 "is passed as a callable): rewrite by hand")
-    gen = _generation(a, call, fn)
+    gen, refusal, pin_note = _pinned_generation(a, _generation(a, call, fn), kind)
+    if refusal:
+        return refusal
     if gen == S.MCP1:
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
     if gen == S.FASTMCP:
-        reason = _fastmcp3_reason(a, call, fn, kind)
+        reason = _fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
         if reason:
             return reason
     pm = _parents(a)
@@ -339,7 +349,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
-    site = _Site(form, kind, fn, call, stmt, aw, alone=alone)  # type: ignore[arg-type]
+    site = _Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)  # type: ignore[arg-type]
     small = pm.get(id(aw))
     if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
             and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
@@ -788,10 +798,45 @@ def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str,
     return cur, stmts
 
 
-def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str) -> str | None:
+def _pins(a: ModuleAnalysis) -> pins.Pins:
+    """The project's SDK pins, asked only when a request needs the generation (once per module).
+
+    Looked up from the working directory (the project being migrated): the engine does not hand
+    detectors the file's path. ``pins.project_pins(file)`` gives the per-file answer once it does."""
+    found = getattr(a, "_interim_pins", None)
+    if found is None:
+        found = a._interim_pins = pins.project_pins(Path.cwd())  # type: ignore[attr-defined]
+    return found
+
+
+def _pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str) -> tuple[str | None, str | None, str | None]:
+    """The generation once the project's pins are heard: ``(generation, refusal, pin note)``.
+
+    ``mcp<2`` refuses (no interim form; for fastmcp code: fastmcp 4 needs mcp 2). fastmcp code under
+    ``fastmcp<4`` is refused; under ``fastmcp>=4`` (or ``mcp>=2``, which fastmcp 2.x/3.x cannot run on)
+    it is fastmcp 4 whatever the rest of the module looks like. Code the analysis cannot place is
+    mcp 2.x under ``mcp>=2``. The note names the pin the decision was based on."""
+    found = _pins(a)
+    mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
+    if gen == S.FASTMCP:
+        old = fast if fast is not None and not fast.new else mcp if mcp is not None and not mcp.new else None
+        if old is not None:
+            why = f"the project pins {old.describe()}" + (", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else "")
+            return gen, FASTMCP_REFUSE.format(why=why, how=""), None
+        new = fast if fast is not None else mcp
+        return gen, None, (f"the project pins {new.describe()}" if new is not None and new.new else None)
+    if mcp is not None and not mcp.new:
+        return gen, f"the project pins {mcp.describe()}: " + (REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1), None
+    if gen is None and mcp is not None:
+        return S.MCP2, None, f"the project pins {mcp.describe()}"
+    return gen, None, None
+
+
+def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: bool = False) -> str | None:
     """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
-    made ``elicit``'s response type required, and runs on mcp 2.x only."""
+    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the project pins
+    fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
@@ -800,7 +845,7 @@ def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: 
             and sum(1 for x in call.args if x.keyword is None) < 2):
         return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
                                      how=" and pass the response type (`bool` for a confirmation)")
-    evidence = _fastmcp3_evidence(a)
+    evidence = None if pinned else _fastmcp3_evidence(a)
     if evidence:
         return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
     return None
@@ -967,7 +1012,9 @@ def _describe(site: _Site) -> str:
                     f"under key {site.result!r} and reads the answer from {where} on the retry "
                     "(no requestState is written); legacy keeps the request")
         if site.form == "fastmcp":
-            desc += " (fastmcp 4's guard pattern: needs fastmcp>=4)"
+            desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.pin and site.form != "fastmcp":
+        desc += f" (mcp 2.x: {site.pin})"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     return desc
