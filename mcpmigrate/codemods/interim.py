@@ -1257,7 +1257,6 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
     ed.drop_ctx[id(helper.node)] = ctx
     ed.force_drop[id(helper.node)] = drop
     # One resolver per call.
-    targets = {n.value for n in _ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))}
     for c in site.callers:
         tool = c.fn
         renames: dict[str, str] = {}
@@ -1274,7 +1273,7 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
                 isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
             renames = {}
         subst = {id(n): renames[n.value] for n in _ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))
-                 if n.value in renames and n.value in targets}
+                 if n.value in renames}
         call = site.call.visit(_Substitute(subst)) if subst else site.call
         ret_ann, ret_expr, tool_ann, _ = _resolver_parts(_Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
         # The tool's parameter only has to be new in the tool (the names it binds or reads).
