@@ -311,3 +311,21 @@ async def delete(path: str, ctx: Context) -> str:
 '''
     [f] = _findings(tmp_path, body)
     assert f["fix"] is None and "not the tool's own mcp 2.x `Context` parameter" in f["manual"]
+
+
+def test_a_one_line_tool_body(tmp_path: Path) -> None:
+    body = CONFIRM + '''@mcp.tool()
+async def delete(path: str, ctx: Context) -> str: return str(await confirm(ctx, path))
+
+
+@mcp.tool()
+async def noisy(path: str, ctx: Context) -> str: print(path); return str(await confirm(ctx, path))
+'''
+    [f] = _findings(tmp_path, body)
+    assert f["fix"]["safety"] == "unsafe"
+    assert f["fix"]["description"].endswith(
+        "(review: in `noisy`: `print(path); return str(await confirm(ctx, path))` does something before calling "
+        "`confirm` today; the question is now asked first)")
+    after = _fix(tmp_path)
+    assert ("async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) "
+            "-> str: return str(await confirm(r, path))") in after

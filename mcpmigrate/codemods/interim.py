@@ -719,15 +719,19 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
         return f"is in a tool where {slot}: add the resolver by hand"
     # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
     stmt = _enclosing_stmt(a, hcall)
-    probe = _Site("resolver", site.kind, tool, hcall, stmt, aw)  # type: ignore[arg-type]
-    notes = _side_effects_before(a, probe, "the question is now asked before the tool body runs")
-    exits = _exits_before(a, stmt, tool)
-    if exits:
-        notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
-                     "asked on every call")
-    head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr]
+    notes: list[str] = []
+    if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
+        head: cst.CSTNode = tool.node.body
+    else:
+        probe = _Site("resolver", site.kind, tool, hcall, stmt, aw)  # type: ignore[arg-type]
+        notes += _side_effects_before(a, probe, "the question is now asked before the tool body runs")
+        exits = _exits_before(a, stmt, tool)  # type: ignore[arg-type]
+        if exits:
+            notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
+                         "asked on every call")
+        head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr,assignment]
     if _has_effect(_without(head, aw)) or any(_has_effect(x.value) for x in hcall.args):
-        notes.append(f"`{_first_line(stmt)}` does something before calling `{helper.name}` today; the question is "
+        notes.append(f"`{_first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
                      "now asked first")
     site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
     return caller
