@@ -15,7 +15,17 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
   The same object the request returned reaches the body, so accept/decline/cancel branches, the
   schema and every sampling argument are kept. The SDK does the era branching and seals its own
   ``requestState``. A resolver may only use the tool's arguments and module-level names: a request
-  built from other locals is manual, naming them.
+  built from other locals is manual, naming them. mcp 2.3 runs resolvers for tools only, so a
+  request in an ``MCPServer`` prompt or resource is manual (the message names its guard pattern).
+  A local alias of the context (``c = ctx``, ``session = ctx.session``, bound once at the top of
+  the tool) is followed, and removed when the request was its only use.
+  A helper that makes the request (``async def confirm(ctx, what): r = await ctx.elicit(...)``) is
+  rewritten when every caller is a module-level tool that awaits it on every path, with its own
+  context and with values built from its arguments and module-level names: each call gets its own
+  resolver (the helper's parameters bound to what that call passes), the tool its ``Resolve``
+  parameter, and the helper takes the answer where it took the context (before it, when it still
+  uses the context). Anything else (a caller that is not a tool, a value that exists only mid-body,
+  a helper passed around or making several requests) is manual, naming the caller and the names.
 - mcp 2.x low-level ``Server(on_call_tool=…)``: on a 2026-07-28 connection the handler returns
   ``InputRequiredResult(input_requests={key: <Request>})`` while ``params.input_responses`` lacks
   the answer and reads it on the retry; on a legacy connection it keeps the original request (a
@@ -29,8 +39,15 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
   rejects an interim result there). fastmcp seals any ``requestState``; the fix writes none.
   fastmcp 2.x/3.x code (``ctx.sample``, ``ctx.list_roots``, ``sampling_handler=``, an ``elicit`` without
   a response type, mcp 1.x imports) is refused, naming the fastmcp 4 upgrade.
+- The project's dependency pins (:mod:`mcpmigrate.pins`: pyproject, requirements, setup.cfg) are heard
+  where the code leaves the generation open: ``fastmcp<4`` (or ``mcp<2``) refuses fastmcp code naming
+  the pin; ``fastmcp>=4`` (or ``mcp>=2``) makes it fastmcp 4 whatever else the module uses (a call
+  fastmcp 4 removed is still refused at its own site); ``mcp<2`` refuses mcp code; ``mcp>=2`` places
+  code the imports do not. Fix descriptions and refusals name the pin.
 - Side effects before the request change order (resolver: the question is asked before the body;
-  low-level: the code before it runs once per round): such fixes are **unsafe**.
+  low-level: the code before it runs once per round): such fixes are **unsafe**. For a helper this
+  covers the helper's statements before the request and the calling tool's before the call, and a
+  statement before the call that can return or raise (the question was not asked on that path).
 - A ``try`` around the request whose ``except`` goes on (the fail-open gate of MCP207) is unwrapped
   and the fallback dropped: unsafe (clients without the capability now get an error instead of the
   unconfirmed action).
@@ -40,12 +57,14 @@ Forms, per surface (``plan_request`` decides, ``apply`` rewrites; both use ``_si
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
 from mcpmigrate.config import Config
@@ -79,6 +98,14 @@ _FASTMCP3_ONLY = {
                   "`fix --strategy param`)",
     "send_tool_list_changed": "", "send_resource_list_changed": "", "send_prompt_list_changed": "",
 }
+# mcp 2.3 runs resolvers for tools only (tools/base.py): a prompt or resource would list the
+# `Resolve` parameter as an argument it requires.
+MCPSERVER_NOT_TOOL = (
+    "mcp 2.x `MCPServer` injects `Resolve(...)` parameters into tools only (a {role} would require it as an "
+    "argument): in the {role}, return `InputRequiredResult(input_requests={{…}})` on 2026-07-28 "
+    "(`is_version_at_least(ctx.protocol_version, \"2026-07-28\")`) while `ctx.input_responses` lacks the answer, "
+    "read it on the retry, and keep the request on legacy connections; rewrite by hand"
+)
 HANDROLLED_MANUAL = (
     "hand-rolled JSON-RPC: answer the `tools/call` with `{{\"resultType\": \"input_required\", \"inputRequests\": "
     "{{\"<key>\": {{\"method\": \"{method}\", \"params\": {{…}}}}}}}}` and read the answer from the retried "
@@ -268,6 +295,23 @@ class _Site:
     ctx_param: str | None = None
     alone: bool = False            # checked as a member of a group (no group check of its own)
     group: list["_Site"] | None = None  # low-level/fastmcp: every request of the handler, in order
+    aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
+    callers: list["_Caller"] | None = None  # a helper's request: one resolver per calling tool
+    helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
+    pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
+
+
+@dataclass(eq=False)
+class _Caller:
+    """A tool's call of a helper that makes the request: the tool gets the resolver."""
+
+    fn: FunctionInfo
+    call: cst.Call
+    ctx_arg: cst.Arg                       # the argument that hands the helper the context
+    ctx_param: str                         # the tool's own context parameter
+    values: dict[str, cst.BaseExpression]  # helper parameter -> what this call gives it
+    args: list[str] = field(default_factory=list)  # tool arguments the resolver takes
+    aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
 
 
 _API = {ROOTS: "list_roots", SAMPLING: "create_message", ELICITATION: "elicit"}
@@ -278,18 +322,21 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
                 "is passed as a callable): rewrite by hand")
-    gen = _generation(a, call, fn)
+    gen, refusal, pin_note = _pinned_generation(a, _generation(a, call, fn), kind)
+    if refusal:
+        return refusal
     if gen == S.MCP1:
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
     if gen == S.FASTMCP:
-        reason = _fastmcp3_reason(a, call, fn, kind)
+        reason = _fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
         if reason:
             return reason
     pm = _parents(a)
     aw = pm.get(id(call))
     if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
         return "the request is not awaited directly in an async handler: rewrite by hand"
-    if fn.role not in HL_ROLES | LL_ROLES:
+    helper = fn.role not in HL_ROLES | LL_ROLES
+    if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
         return (f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
                 "result can only be returned by the handler; move the request into it (or pass the answer in)")
@@ -297,10 +344,12 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
     stmt = _enclosing_stmt(a, call)
     assert stmt is not None
-    form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES else "lowlevel"
+    form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
     if form == "fastmcp" and fn.role not in HL_ROLES:
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
-    site = _Site(form, kind, fn, call, stmt, aw, alone=alone)  # type: ignore[arg-type]
+    if form == "resolver" and fn.role != "tool" and not helper:
+        return MCPSERVER_NOT_TOOL.format(role=fn.role)
+    site = _Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)  # type: ignore[arg-type]
     small = pm.get(id(aw))
     if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
             and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
@@ -311,6 +360,13 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     reason = _where_reason(a, site)
     if reason:
         return reason
+    if helper:
+        site.unsafe += _side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
+        exits = _exits_before(a, site.unwrap or site.stmt, fn)
+        if exits:
+            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
+                               "every call")
+        return _helper_reason(a, site) or site
     site.unsafe += _side_effects_before(a, site)
     if site.form == "resolver":
         reason = _resolver_reason(a, site)
@@ -355,7 +411,7 @@ def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     return None
 
 
-def _side_effects_before(a: ModuleAnalysis, site: _Site) -> list[str]:
+def _side_effects_before(a: ModuleAnalysis, site: _Site, when: str | None = None) -> list[str]:
     """Statements that run before the request and do something (a call other than a pure
     builtin, an ``await``): with the interim pattern they run after the question (resolver) or
     once per round (low-level)."""
@@ -384,8 +440,8 @@ def _side_effects_before(a: ModuleAnalysis, site: _Site) -> list[str]:
                 found.append(f"`{_code(s).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
-    when = ("the question is now asked before the tool body runs" if site.form == "resolver"
-            else "on 2026-07-28 the code before the request runs once per round")
+    when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
+                    else "on 2026-07-28 the code before the request runs once per round")
     return [f"{'; '.join(found[:2])} — {when}"]
 
 
@@ -414,45 +470,22 @@ def _has_effect(stmt: cst.CSTNode) -> bool:
 
 def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     fn, call = site.fn, site.call
-    attr = call.func.attr.value  # type: ignore[attr-defined]
     recv = call.func.value  # type: ignore[attr-defined]
     base = _base_name(recv)
+    alias = _context_alias(a, fn, base) if base is not None and base not in fn.param_names() else None
+    if isinstance(alias, str):
+        return alias
+    if alias is not None:  # `session = ctx.session` / `c = ctx`, then the request through the alias
+        base, site.aliases = alias
     ctx_param = next((p for p in fn.params if p.name.value == base), None)
     if ctx_param is None or fn.kinds.get(base or "") not in CONTEXTS:
         return "the request is not made through the tool's own `Context` parameter: rewrite by hand"
     site.ctx_param = base
-    if site.kind == ELICITATION:
-        if attr == "elicit_url":
-            return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
-                    "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
-        if a.kind_of(recv, fn) is Kind.SESSION:
-            return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
-                    "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
-        if len(call.args) != 2 or any(x.star for x in call.args):
-            return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
-    if site.kind == SAMPLING and any(x.star for x in call.args):
-        return "the sampling arguments are passed with `*`/`**`: rewrite by hand"
+    reason = _marker_reason(a, site)
+    if reason:
+        return reason
     # What the request is built from.
-    params = {p.name.value for p in fn.params}
-    module = _module_names(a)
-    reassigned = {n for n, _ in fn.assigns}
-    blocking: list[str] = []
-    needed: list[str] = []
-    for n in _ref_names(cst.Call(func=cst.Name("_"), args=call.args)):
-        v = n.value
-        if v == "_":
-            continue
-        if v in params and v != base and v not in reassigned and fn.kinds.get(v) is None:
-            if v not in needed:
-                needed.append(v)
-        elif v in params and v == base:
-            blocking.append(v)
-        elif v in params or v in reassigned:
-            blocking.append(v)
-        elif v in module or v in _BUILTINS:
-            continue
-        else:
-            blocking.append(v)
+    needed, blocking = _inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
         return (f"the request is built from {names}, which only exist mid-body (locals, the context, or "
@@ -462,20 +495,352 @@ def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
         return "the tool is not a module-level function: add the resolver by hand"
     # The new parameter goes right before the context parameter.
+    slot = _slot_reason(fn, base)  # type: ignore[arg-type]
+    return f"{slot}: add the resolver parameter by hand" if slot else None
+
+
+def _inputs(a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str
+            ) -> tuple[list[str], list[str]]:
+    """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
+    parameter counts when it is not the context, not reassigned and not an MCP object; module-level
+    names and builtins are free; anything else (a local, the context) blocks a resolver."""
+    params = set(fn.param_names())
+    module = _module_names(a)
+    reassigned = {n for n, _ in fn.assigns}
+    needed: list[str] = []
+    blocking: list[str] = []
+    for n in _ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
+        v = n.value
+        if v == "_" and "_" not in params and "_" not in reassigned:
+            continue
+        if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
+            if v not in needed:
+                needed.append(v)
+        elif v in params or v in reassigned or not (v in module or v in _BUILTINS):
+            blocking.append(v)
+    return needed, blocking
+
+
+def _slot_reason(fn: FunctionInfo, ctx_name: str) -> str | None:
+    """Why a parameter without a default cannot go right before (or in place of) ``ctx_name``."""
     plist = fn.node.params
-    if ctx_param in plist.params:
-        idx = list(plist.params).index(ctx_param)
-        if any(p.default is not None for p in list(plist.params)[:idx]) and ctx_param.default is None:
-            return "parameters with defaults come before the context parameter: add the resolver parameter by hand"
-    elif ctx_param not in plist.kwonly_params:
-        return "the context parameter is positional-only or variadic: add the resolver parameter by hand"
+    ctx_node = next(p for p in fn.params if p.name.value == ctx_name)
+    if ctx_node in plist.params:
+        idx = list(plist.params).index(ctx_node)
+        if any(p.default is not None for p in list(plist.params)[:idx]) and ctx_node.default is None:
+            return "parameters with defaults come before the context parameter"
+    elif ctx_node not in plist.kwonly_params:
+        return "the context parameter is positional-only or variadic"
     return None
 
 
-def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str) -> str | None:
+def _marker_reason(a: ModuleAnalysis, site: _Site) -> str | None:
+    """Why the request has no resolver marker form (``Elicit``/``Sample``/``ListRoots``)."""
+    call = site.call
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if site.kind == ELICITATION:
+        if attr == "elicit_url":
+            return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
+                    "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
+        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]
+            return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
+                    "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
+        if len(call.args) != 2 or any(x.star for x in call.args):
+            return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
+    if any(x.star for x in call.args):
+        return "the request's arguments are passed with `*`/`**`: rewrite by hand"
+    return None
+
+
+_ALIAS_ATTRS = {"session", "request_context"}
+
+
+def _context_of(a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
+                ) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+    """``expr`` (``ctx``, ``ctx.session``, an alias of either) is ``fn``'s own context parameter,
+    reached through ``.session``/``.request_context`` only: ``(parameter, alias statements)``."""
+    e = expr
+    while isinstance(e, cst.Attribute) and e.attr.value in _ALIAS_ATTRS:
+        e = e.value
+    if not isinstance(e, cst.Name):
+        return None
+    if e.value in fn.param_names():
+        return (e.value, []) if fn.kinds.get(e.value) in CONTEXTS else None
+    return _context_alias(a, fn, e.value)
+
+
+def _always_runs(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo) -> str | None:
+    """Why ``node`` does not run on every call of ``fn`` up to its statement (a branch, a loop, a
+    short-circuit, a ``try``), else None. The test of an ``if`` always runs; its body does not."""
+    pm = _parents(a)
+    child: cst.CSTNode = node
+    cur = pm.get(id(node))
+    while cur is not None and cur is not fn.node.body:
+        if isinstance(cur, cst.BooleanOperation) and child is not cur.left:
+            return "it is on the right of `and`/`or` (it runs only on some paths)"
+        if isinstance(cur, cst.IfExp) and child is not cur.test:
+            return "it is in a branch of a conditional expression (it runs only on some paths)"
+        if isinstance(cur, cst.If) and child is not cur.test:
+            return "it runs only on some paths (inside `if`)"
+        if isinstance(cur, (cst.Else, cst.With, cst.Match, cst.MatchCase, cst.Try, cst.ExceptHandler, cst.Finally)):
+            return "it runs only on some paths, or under a `with`/`try`"
+        if isinstance(cur, (cst.For, cst.While, cst.CompFor, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            return "it is in a loop (each round would need its own question)"
+        if isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return "it is in a nested function"
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
+    """Helper parameter -> the argument a call passes it (the analysis' mapping: a method called
+    through its class or an instance skips ``self``/``cls``)."""
+    names = callee.param_names()
+    offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+    positional = [p.name.value for p in list(callee.node.params.posonly_params) + list(callee.node.params.params)]
+    out: dict[str, cst.Arg] = {}
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return "passes arguments with `*`/`**`"
+        if arg.keyword is not None:
+            out[arg.keyword.value] = arg
+        elif i + offset < len(positional):
+            out[positional[i + offset]] = arg
+        else:
+            return "passes more positional arguments than the helper takes"
+    return out
+
+
+def _helper_reason(a: ModuleAnalysis, site: _Site) -> str | None:
+    """A request made in a helper (``async def confirm(ctx, what): r = await ctx.elicit(...)``): sound to
+    move when every caller is an mcp 2.x ``MCPServer`` tool that calls it on every path with its own
+    context and with values that exist before its body runs. Then each calling tool gets a resolver
+    built from what it passes, and the helper takes the answer in place of the request."""
+    helper, call = site.fn, site.call
+    intro = f"the request is made in the helper `{helper.qualname}`"
+    recv = call.func.value  # type: ignore[attr-defined]
+    if helper.parent is not None:
+        return f"{intro}, a nested function: move the request into the tool by hand"
+    if helper.class_name is None and helper.node not in a.module.body:
+        return f"{intro}, which is not a module-level function: move the request into the tool by hand"
+    if a.references_outside_calls(helper):
+        return (f"{intro}, which is used other than by direct calls in this module (passed as a callable, "
+                "stored or exported): its callers cannot all be rewritten; move the request into the tools by hand")
+    if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
+        return f"{intro}, which makes several requests: move them into the tools by hand"
+    # The helper's side: the context it asks through, and what the request is built from.
+    base = _base_name(recv)
+    target = _context_of(a, helper, recv) if base is not None else None
+    if isinstance(target, str):
+        return target
+    if target is None and base in helper.param_names() and helper.kinds.get(base) is Kind.SESSION:
+        target = (base, [])
+    if target is None:
+        return f"{intro}, not through a context or session parameter of the helper: rewrite by hand"
+    ctx_name, site.aliases = target
+    site.ctx_param = ctx_name
+    reason = _marker_reason(a, site)
+    if reason:
+        return reason
+    hparams = helper.param_names()
+    needed, blocking = _inputs(a, helper, [x.value for x in call.args], ctx_name)
+    if blocking:
+        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        return (f"{intro}, built from {names}, which only exist mid-body of the helper (its locals, the context, or "
+                "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand")
+    if site.kind == ELICITATION and any(n.value in needed for n in _ref_names(call.args[1].value)):
+        return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
+    site.helper_params = [p for p in hparams if p in needed]
+    slot = _slot_reason(helper, ctx_name)
+    if slot:
+        return f"{intro}; in the helper, {slot}: rewrite by hand"
+    # The callers' side: every one must be a tool the resolver can be added to.
+    callers = a.callers(helper)
+    if not callers:
+        return f"{intro}, which no tool of this module calls: rewrite by hand"
+    site.callers = []
+    for tool, hcall in callers:
+        reason = _caller_reason(a, site, tool, hcall, ctx_name)
+        if isinstance(reason, str):
+            return f"{intro}; `{_first_line(hcall)}` in `{tool.qualname}` {reason}"
+        site.callers.append(reason)
+    return None
+
+
+def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cst.Call, ctx_name: str) -> _Caller | str:
+    helper = site.fn
+    if tool.role != "tool":
+        return "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
+    if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
+        return "is in a tool that is not a module-level function: add the resolver by hand"
+    aw = _parents(a).get(id(hcall))
+    if not (isinstance(aw, cst.Await) and aw.expression is hcall) or not tool.is_async:
+        return "is not awaited directly in an async tool: rewrite by hand"
+    why = _always_runs(a, aw, tool)
+    if why:
+        return f"cannot ask before the tool runs: {why}; rewrite by hand"
+    values = _call_values(hcall, helper)
+    if isinstance(values, str):
+        return values + ": rewrite by hand"
+    ctx_arg = values.get(ctx_name)
+    if ctx_arg is None:
+        return f"does not pass `{ctx_name}`: rewrite by hand"
+    owner = _context_of(a, tool, ctx_arg.value)
+    if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) is not Kind.CONTEXT_MCP2:
+        return (f"passes `{_code(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
+                + (f" ({owner})" if isinstance(owner, str) else "") + ": rewrite by hand")
+    caller = _Caller(tool, hcall, ctx_arg, owner[0], {}, aliases=owner[1])
+    module = _module_names(a)
+    blocking: list[str] = []
+    hparams = {p.name.value: p for p in helper.params}
+    for name in site.helper_params:
+        arg = values.get(name)
+        if arg is None:
+            default = hparams[name].default
+            if default is None or not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) \
+                    or (isinstance(default, cst.Name) and default.value not in module | _BUILTINS):
+                return f"leaves `{name}` to a default the resolver cannot rebuild: rewrite by hand"
+            caller.values[name] = default
+            continue
+        expr = arg.value
+        if _has_effect(expr):
+            return (f"computes `{name}` as `{_code(expr)}`, which does something (the resolver would run it "
+                    "again on every round): compute it in a module-level function of the tool's arguments first")
+        caller.values[name] = expr
+    used, blocking = _inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
+    if blocking:
+        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        return (f"passes {names}, which only exist mid-body of the tool (locals, the context, or reassigned "
+                "arguments): a resolver may only use the tool's arguments and module-level names; move that "
+                "computation into a module-level function of the arguments, then run the fix again")
+    caller.args = [p for p in tool.param_names() if p in used]
+    slot = _slot_reason(tool, caller.ctx_param)
+    if slot:
+        return f"is in a tool where {slot}: add the resolver by hand"
+    # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
+    stmt = _enclosing_stmt(a, hcall)
+    notes: list[str] = []
+    if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
+        head: cst.CSTNode = tool.node.body
+    else:
+        probe = _Site("resolver", site.kind, tool, hcall, stmt, aw)  # type: ignore[arg-type]
+        notes += _side_effects_before(a, probe, "the question is now asked before the tool body runs")
+        exits = _exits_before(a, stmt, tool)  # type: ignore[arg-type]
+        if exits:
+            notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
+                         "asked on every call")
+        head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr,assignment]
+    if _has_effect(_without(head, aw)) or any(_has_effect(x.value) for x in hcall.args):
+        notes.append(f"`{_first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
+                     "now asked first")
+    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
+    return caller
+
+
+def _exits_before(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:
+    """The first statement before ``stmt`` (in its block and the enclosing ones) that can return or
+    raise: on that path the request was never made."""
+    pm = _parents(a)
+    cur: cst.CSTNode | None = stmt
+    while cur is not None and cur is not fn.node:
+        block = pm.get(id(cur))
+        if isinstance(block, cst.IndentedBlock):
+            for x in block.body:
+                if x is cur:
+                    break
+                if _can_leave(x):
+                    return _first_line(x)
+        cur = block
+    return None
+
+
+def _without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
+    """``node`` with the subtree ``skip`` replaced by a name (to look at the rest of a statement)."""
+    class _Cut(cst.CSTTransformer):
+        def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:  # type: ignore[override]
+            return cst.Name("_") if original_node is skip else updated_node
+    return node.visit(_Cut())
+
+
+def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+    """``name`` is a local alias of the function's context parameter (``c = ctx``, ``session =
+    ctx.session``, ``s = session``): ``(context parameter, the alias statements)``; a reason when it
+    is an alias that cannot be followed; None when it is not an alias of a context at all.
+
+    Followed only when each alias is bound once, by a plain ``name = <ctx>[.request_context][.session]``
+    statement at the top level of the function body (so it is bound on every path before the request)."""
+    body = fn.node.body
+    stmts: list[cst.SimpleStatementLine] = []
+    seen: set[str] = set()
+    cur = name
+    while cur not in fn.param_names():
+        if cur in seen or len(seen) > 4:
+            return None
+        seen.add(cur)
+        values = [v for n, v in fn.assigns if n == cur]
+        if not values:
+            return None
+        value = values[0]
+        head = _base_name(value)
+        expr: cst.BaseExpression = value
+        while isinstance(expr, cst.Attribute) and expr.attr.value in _ALIAS_ATTRS:
+            expr = expr.value
+        if not isinstance(expr, cst.Name) or head is None:
+            return None
+        if len(values) != 1:
+            return f"the request goes through `{cur}`, which is assigned more than once: rewrite by hand"
+        stmt = _enclosing_stmt(a, value)
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
+                and stmt.body[0].value is value and isinstance(body, cst.IndentedBlock) and stmt in body.body):
+            return (f"the request goes through the alias `{cur}`, which is not bound by a plain assignment at the top "
+                    "of the tool: rewrite by hand")
+        stmts.append(stmt)
+        cur = head
+    if fn.kinds.get(cur) not in CONTEXTS:
+        return None
+    return cur, stmts
+
+
+def _pins(a: ModuleAnalysis) -> pins.Pins:
+    """The project's SDK pins, asked only when a request needs the generation (once per module).
+
+    Looked up from the working directory (the project being migrated): the engine does not hand
+    detectors the file's path. ``pins.project_pins(file)`` gives the per-file answer once it does."""
+    found = getattr(a, "_interim_pins", None)
+    if found is None:
+        found = a._interim_pins = pins.project_pins(Path.cwd())  # type: ignore[attr-defined]
+    return found
+
+
+def _pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str) -> tuple[str | None, str | None, str | None]:
+    """The generation once the project's pins are heard: ``(generation, refusal, pin note)``.
+
+    ``mcp<2`` refuses (no interim form; for fastmcp code: fastmcp 4 needs mcp 2). fastmcp code under
+    ``fastmcp<4`` is refused; under ``fastmcp>=4`` (or ``mcp>=2``, which fastmcp 2.x/3.x cannot run on)
+    it is fastmcp 4 whatever the rest of the module looks like. Code the analysis cannot place is
+    mcp 2.x under ``mcp>=2``. The note names the pin the decision was based on."""
+    found = _pins(a)
+    mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
+    if gen == S.FASTMCP:
+        old = fast if fast is not None and not fast.new else mcp if mcp is not None and not mcp.new else None
+        if old is not None:
+            why = f"the project pins {old.describe()}" + (", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else "")
+            return gen, FASTMCP_REFUSE.format(why=why, how=""), None
+        new = fast if fast is not None else mcp
+        return gen, None, (f"the project pins {new.describe()}" if new is not None and new.new else None)
+    if mcp is not None and not mcp.new:
+        return gen, f"the project pins {mcp.describe()}: " + (REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1), None
+    if gen is None and mcp is not None:
+        return S.MCP2, None, f"the project pins {mcp.describe()}"
+    return gen, None, None
+
+
+def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: bool = False) -> str | None:
     """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
-    made ``elicit``'s response type required, and runs on mcp 2.x only."""
+    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the project pins
+    fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
@@ -484,7 +849,7 @@ def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: 
             and sum(1 for x in call.args if x.keyword is None) < 2):
         return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
                                      how=" and pass the response type (`bool` for a confirmation)")
-    evidence = _fastmcp3_evidence(a)
+    evidence = None if pinned else _fastmcp3_evidence(a)
     if evidence:
         return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
     return None
@@ -630,7 +995,12 @@ def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site
 
 def _describe(site: _Site) -> str:
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
-    if site.form == "resolver":
+    if site.callers is not None:
+        tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
+        desc = (f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "
+                f"call, injected into {tools} with `Annotated[..., Resolve(fn)]` and handed to the helper in place of "
+                "the request (works on both eras)")
+    elif site.form == "resolver":
         desc = (f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
                 "`Annotated[..., Resolve(fn)]` (works on both eras)")
     else:
@@ -646,7 +1016,9 @@ def _describe(site: _Site) -> str:
                     f"under key {site.result!r} and reads the answer from {where} on the retry "
                     "(no requestState is written); legacy keeps the request")
         if site.form == "fastmcp":
-            desc += " (fastmcp 4's guard pattern: needs fastmcp>=4)"
+            desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.pin and site.form != "fastmcp":
+        desc += f" (mcp 2.x: {site.pin})"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     return desc
@@ -773,6 +1145,9 @@ class _Edits:
     insert_param: dict[int, list[tuple[str, cst.Param]]] = field(default_factory=dict)  # fn -> (before ctx name, param)
     drop_ctx: dict[int, str] = field(default_factory=dict)          # fn -> ctx name (dropped when unused)
     returns: dict[int, str] = field(default_factory=dict)           # fn -> new return annotation
+    aliases: dict[int, list[cst.SimpleStatementLine]] = field(default_factory=dict)  # fn -> alias statements
+    force_drop: dict[int, bool] = field(default_factory=dict)      # fn -> drop its context (decided in advance)
+    tool_names: dict[int, set[str]] = field(default_factory=dict)  # tool -> names taken in it
     imports: set[tuple[str, str]] = field(default_factory=set)
 
 
@@ -797,7 +1172,10 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
             notes.append(f"{f.rule} line {f.line}: {site}")
             continue
         applied.append(f)
-        if site.form == "resolver":
+        if site.callers is not None:
+            done[id(node)] = site
+            _plan_helper(a, site, ed, taken)
+        elif site.form == "resolver":
             done[id(node)] = site
             _plan_resolver(a, site, ed, taken)
         else:
@@ -834,12 +1212,103 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
     new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(f"Annotated[{param_ann}, Resolve({rname})]")))
     ed.insert_param.setdefault(id(fn.node), []).append((site.ctx_param or "", new_param))
     ed.drop_ctx[id(fn.node)] = site.ctx_param or ""
+    ed.aliases.setdefault(id(fn.node), []).extend(site.aliases)
+    _take_out(site, ed, pname)
+
+
+def _take_out(site: _Site, ed: _Edits, name: str) -> None:
+    """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
+    ``name``; a ``try`` around it is unwrapped."""
     if site.result is not None:
         ed.repl[id(site.stmt)] = _REMOVE
     else:
-        ed.repl[id(site.await_node)] = cst.Name(pname)
+        ed.repl[id(site.await_node)] = cst.Name(name)
     if site.unwrap is not None:
         ed.repl[id(site.unwrap)] = "unwrap"
+
+
+class _Substitute(cst.CSTTransformer):
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        new = self.names.get(id(original_node))
+        return updated_node.with_changes(value=new) if new else updated_node
+
+
+def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) -> None:
+    """The helper takes the answer where it took the context (or right before it, when it still uses
+    the context); each calling tool gets a resolver built from what it passes, a ``Resolve`` parameter,
+    and passes the answer on."""
+    helper = site.fn
+    assert site.callers is not None and site.ctx_param is not None
+    _, _, param_ann, imports = _resolver_parts(site)
+    ed.imports |= imports
+    default = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}[site.kind]
+    hname = site.result if site.result else _fresh(taken, default)
+    # The helper's own edits, tried on the helper alone to learn whether it still uses its context.
+    mine = _Edits()
+    _take_out(site, mine, hname)
+    if site.aliases:
+        mine.aliases[id(helper.node)] = list(site.aliases)
+    trial = helper.node.visit(_Rewriter(mine))
+    ctx = site.ctx_param
+    drop = _uses(trial.body, ctx) == 0 and not any(_uses(d, ctx) for d in helper.node.decorators)  # type: ignore[attr-defined]
+    ed.repl.update(mine.repl)
+    ed.aliases.setdefault(id(helper.node), []).extend(site.aliases)
+    ed.insert_param.setdefault(id(helper.node), []).append(
+        (ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
+    ed.drop_ctx[id(helper.node)] = ctx
+    ed.force_drop[id(helper.node)] = drop
+    # One resolver per call.
+    for c in site.callers:
+        tool = c.fn
+        renames: dict[str, str] = {}
+        bindings: list[tuple[str, cst.BaseExpression]] = []
+        for name in site.helper_params:
+            value = c.values[name]
+            if isinstance(value, cst.Name) and value.value in c.args:
+                if value.value != name:
+                    renames[name] = value.value
+            else:
+                bindings.append((name, value))
+        if bindings and renames:  # simultaneous: bind everything at once
+            bindings = [(n, c.values[n]) for n in site.helper_params if not (
+                isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
+            renames = {}
+        subst = {id(n): renames[n.value] for n in _ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))
+                 if n.value in renames}
+        call = site.call.visit(_Substitute(subst)) if subst else site.call
+        ret_ann, ret_expr, tool_ann, _ = _resolver_parts(_Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
+        # The tool's parameter only has to be new in the tool (the names it binds or reads).
+        local = ed.tool_names.get(id(tool.node))
+        if local is None:
+            local = ed.tool_names[id(tool.node)] = {n.value for n in walk(tool.node) if isinstance(n, cst.Name)}
+        tname = _fresh(local, hname)
+        rname = _fresh(taken, f"{tool.name}_{site.kind}")
+        params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
+                  for p in tool.params if p.name.value in c.args]
+        body = ""
+        read = {n.value for _, v in bindings for n in _ref_names(v)}
+        if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
+            body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(_code(v) for _, v in bindings)}\n"
+        else:
+            body = "".join(f"    {n} = {_code(v)}\n" for n, v in bindings)
+        resolver = cst.parse_statement(f"def {rname}({', '.join(_code(p) for p in params)}) -> {ret_ann}:\n"
+                                       f"{body}    return {ret_expr}\n")
+        ed.before_module_stmt.setdefault(id(tool.node), []).append(resolver.with_changes(leading_lines=[]))
+        new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(f"Annotated[{tool_ann}, Resolve({rname})]")))
+        ed.insert_param.setdefault(id(tool.node), []).append((c.ctx_param, new_param))
+        ed.drop_ctx[id(tool.node)] = c.ctx_param
+        ed.aliases.setdefault(id(tool.node), []).extend(c.aliases)
+        # The call hands the answer over where it handed the context (or right before it).
+        answer = c.ctx_arg.with_changes(value=cst.Name(tname),
+                                        keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None)
+        if drop:
+            ed.repl[id(c.ctx_arg)] = answer
+        else:
+            answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            ed.repl[id(c.ctx_arg)] = cst.FlattenSentinel([answer, c.ctx_arg])
 
 
 def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
@@ -921,9 +1390,13 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
 class _Rewriter(cst.CSTTransformer):
     def __init__(self, ed: _Edits) -> None:
         self.ed = ed
+        self.alias_ids = {id(x) for stmts in ed.aliases.values() for x in stmts}
+        self.updated: dict[int, cst.CSTNode] = {}  # alias statement -> its rewritten node
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:  # type: ignore[override]
         updated_node = super().on_leave(original_node, updated_node)
+        if id(original_node) in self.alias_ids:
+            self.updated[id(original_node)] = updated_node
         r = self.ed.repl.get(id(original_node))
         if r is None:
             return updated_node
@@ -940,11 +1413,42 @@ class _Rewriter(cst.CSTTransformer):
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> Any:
         key = id(original_node)
         node = updated_node
+        if key in self.ed.aliases:
+            node = self._drop_dead_aliases(node, self.ed.aliases[key])
         if key in self.ed.returns:
             node = node.with_changes(returns=cst.Annotation(cst.parse_expression(self.ed.returns[key])))
         if key in self.ed.insert_param:
-            node = node.with_changes(params=_insert_params(node, self.ed.insert_param[key], self.ed.drop_ctx.get(key)))
+            node = node.with_changes(params=_insert_params(node, self.ed.insert_param[key], self.ed.drop_ctx.get(key),
+                                                           self.ed.force_drop.get(key)))
         return node
+
+    def _drop_dead_aliases(self, node: cst.FunctionDef, aliases: list[cst.SimpleStatementLine]) -> cst.FunctionDef:
+        """Remove the alias statements (``session = ctx.session``) the moved requests were the only
+        users of; a chain (``s = session``) goes from its end."""
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return node
+        stmts = list(body.body)
+        pending = [self.updated.get(id(x)) for x in aliases]
+        changed = True
+        while changed:
+            changed = False
+            for alias in pending:
+                if alias is None or alias not in stmts:
+                    continue
+                name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
+                rest = [x for x in stmts if x is not alias]
+                if any(_uses(x, name) for x in rest) or any(_binds(x, name) for x in rest):
+                    continue
+                i = stmts.index(alias)
+                if i + 1 < len(stmts) and alias.leading_lines:
+                    nxt = stmts[i + 1]
+                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]
+                del stmts[i]
+                changed = True
+        if not stmts:
+            stmts = [cst.SimpleStatementLine([cst.Pass()])]
+        return node.with_changes(body=body.with_changes(body=stmts))
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self.ed.before_module_stmt:
@@ -967,9 +1471,16 @@ def _uses(node: cst.CSTNode, name: str) -> int:
     return sum(1 for n in _ref_names(node) if n.value == name)
 
 
-def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None) -> cst.Parameters:
+def _binds(node: cst.CSTNode, name: str) -> bool:
+    return name in _assigned(node)
+
+
+def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None,
+                   force_drop: bool | None = None) -> cst.Parameters:
     params = fn.params
     drop = bool(ctx) and _uses(fn.body, ctx) == 0 and not any(_uses(d, ctx) for d in fn.decorators)  # type: ignore[arg-type]
+    if force_drop is not None:
+        drop = force_drop
     for field_name in ("params", "kwonly_params"):
         lst = list(getattr(params, field_name))
         names = [p.name.value for p in lst]

@@ -1,0 +1,378 @@
+"""The SDK generations a project pins (issue 3): which of fastmcp 2.x/3.x vs 4.x, and mcp 1.x vs
+2.x, its dependency declarations allow.
+
+The interim fix needs fastmcp 4 (guard pattern) or mcp >= 2.3 (resolvers, ``InputRequiredResult``);
+the code alone does not always say which generation it runs on. The nearest project files say it
+better. Read, in the nearest directory at or above the start that has any of them:
+
+- ``pyproject.toml``: ``[project].dependencies`` (PEP 621), ``[tool.poetry.dependencies]`` and
+  ``[tool.poetry.group.<name>.dependencies]`` (poetry constraints: ``^4.2``, ``~4.2``, ``4.2.3``,
+  ``>=4,<5``, ``||`` alternatives), ``[dependency-groups]`` (PEP 735);
+- ``requirements*.txt`` (up to four files: comments, ``\\`` continuations, extras and markers are
+  handled; ``-r``/``-c``/``-e`` and other option lines are skipped, not followed);
+- ``setup.cfg``: ``[options] install_requires``.
+
+Versions and specifiers are parsed by ``packaging`` (PEP 440/508); poetry's caret and tilde are
+translated to PEP 440 ranges first. A requirement decides a generation only when *every* version it
+allows is on one side of the boundary (``fastmcp>=4``, ``fastmcp==4.2.3`` → 4; ``fastmcp<3``,
+``fastmcp==2.14.*``, ``~=3.0`` → 2.x/3.x; ``fastmcp>=2`` or an unpinned ``fastmcp`` → nothing).
+Requirements that disagree (``fastmcp>=4`` in one file, ``fastmcp<3`` in another) decide nothing.
+Markers are not evaluated: the declarations are constraints of the project, not of this process.
+
+Cheap by construction: the files are found with a few ``stat`` calls and parsed once per directory
+and file state per process (``functools.lru_cache``); a handful of small files (each read only if
+under 256 KiB); callers ask only when a finding needs the generation (once per module).
+"""
+
+from __future__ import annotations
+
+import configparser
+import hashlib
+import os
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+# `packaging` is imported where a pin is read (only for files with a finding): a warm run that
+# only computes the cache key (:func:`signature`) never pays for it.
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+MAX_BYTES = 256 * 1024
+MAX_REQUIREMENTS_FILES = 4
+MAX_LEVELS = 12
+# Package name (canonical) -> the SDK it is, and the first major of the new generation.
+PACKAGES = {"fastmcp": "fastmcp", "fastmcp-slim": "fastmcp", "mcp": "mcp"}
+BOUNDARY = {"fastmcp": 4, "mcp": 2}
+
+AT_LEAST, BELOW = "at-least", "below"
+
+
+@dataclass(frozen=True)
+class Pin:
+    """One requirement of an SDK package, as written, and where."""
+
+    package: str   # "fastmcp" | "mcp"
+    text: str      # e.g. "fastmcp>=4", "fastmcp = ^4.2"
+    source: str    # e.g. "pyproject.toml [project.dependencies]"
+    alternatives: tuple[SpecifierSet, ...]  # any one of them (poetry `||`); usually one
+
+    def side(self) -> str | None:
+        """``AT_LEAST`` / ``BELOW`` the package's boundary major for every allowed version, else None."""
+        sides = {_side(spec, BOUNDARY[self.package]) for spec in self.alternatives}
+        return sides.pop() if len(sides) == 1 else None
+
+    def describe(self) -> str:
+        return f"`{self.text}` in {self.source}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the project's pins say about one SDK: ``new`` (fastmcp 4 / mcp 2) or not, and the pin."""
+
+    package: str
+    new: bool
+    pin: Pin
+
+    def describe(self) -> str:
+        return self.pin.describe()
+
+
+@dataclass(frozen=True)
+class Pins:
+    directory: Path | None           # where the project files were found (None: nowhere)
+    pins: tuple[Pin, ...] = ()
+
+    def verdict(self, package: str) -> Verdict | None:
+        """The generation every requirement of ``package`` agrees on, with the first deciding pin;
+        None when none decides or they disagree."""
+        decided = [(p, p.side()) for p in self.pins if p.package == package]
+        sides = {side for _, side in decided if side is not None}
+        if len(sides) != 1:
+            return None
+        side = sides.pop()
+        pin = next(p for p, s in decided if s == side)
+        return Verdict(package, side == AT_LEAST, pin)
+
+
+def _side(spec: SpecifierSet, boundary: int) -> str | None:
+    """``AT_LEAST`` when every version ``spec`` allows has a major >= ``boundary``, ``BELOW`` when
+    every one is below it, None when it allows both (or is unsatisfiable on that question)."""
+    from packaging.version import InvalidVersion, Version
+
+    lower = upper = False  # some specifier bounds the versions from below / above the boundary
+    for sp in spec:
+        op = sp.operator
+        try:
+            v = Version(sp.version[:-2] if sp.version.endswith(".*") else sp.version)
+        except InvalidVersion:
+            continue
+        if op in ("==", "===", "~="):       # one release series: its major decides
+            lower, upper = lower or v.major >= boundary, upper or v.major < boundary
+        elif op in (">=", ">"):
+            lower = lower or v.major >= boundary
+        elif op == "<":
+            upper = upper or v <= Version(str(boundary))
+        elif op == "<=":
+            upper = upper or v.major < boundary
+    if lower and upper:
+        return None  # e.g. `>=4,<3`: allows nothing; not ours to judge
+    return AT_LEAST if lower else BELOW if upper else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the files
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _pep508(text: str, source: str) -> Pin | None:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        req = Requirement(text.strip())
+    except InvalidRequirement:
+        return None
+    package = PACKAGES.get(canonicalize_name(req.name))
+    if package is None or req.url:
+        return None
+    return Pin(package, text.strip(), source, (req.specifier,))
+
+
+def poetry_specifiers(constraint: str) -> tuple[SpecifierSet, ...] | None:
+    """A poetry version constraint as PEP 440 specifier sets (one per ``||`` alternative); None
+    when it cannot be read. ``^1.2.3`` → ``>=1.2.3,<2.0.0``; ``^0.2`` → ``>=0.2,<0.3``; ``~1.2`` →
+    ``>=1.2,<1.3``; ``~1`` → ``>=1,<2``; a bare version is ``==``; ``*`` allows everything."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    out = []
+    for alternative in constraint.split("||"):
+        parts = []
+        for raw in alternative.split(","):
+            part = raw.strip()
+            if not part or part == "*":
+                continue
+            try:
+                if part.startswith("^"):
+                    v = Version(part[1:].strip())
+                    release = list(v.release)
+                    i = next((k for k, x in enumerate(release) if x != 0), len(release) - 1)
+                    upper = release[:i] + [release[i] + 1]
+                    parts += [f">={v}", f"<{'.'.join(map(str, upper))}"]
+                elif part.startswith("~") and not part.startswith("~="):
+                    v = Version(part[1:].strip())
+                    release = list(v.release)
+                    upper = [release[0] + 1] if len(release) == 1 else [release[0], release[1] + 1]
+                    parts += [f">={v}", f"<{'.'.join(map(str, upper))}"]
+                elif part[0].isdigit():
+                    parts.append(f"=={part}")
+                else:
+                    parts.append(part.replace(" ", ""))
+            except (InvalidVersion, IndexError):
+                return None
+        try:
+            out.append(SpecifierSet(",".join(parts)))
+        except InvalidSpecifier:
+            return None
+    return tuple(out) or None
+
+
+def _poetry(table: object, source: str) -> Iterator[Pin]:
+    from packaging.utils import canonicalize_name
+
+    if not isinstance(table, dict):
+        return
+    for name, value in table.items():
+        package = PACKAGES.get(canonicalize_name(str(name)))
+        if package is None:
+            continue
+        entries = value if isinstance(value, list) else [value]
+        alternatives: list[SpecifierSet] = []
+        shown = []
+        for entry in entries:
+            constraint = entry.get("version") if isinstance(entry, dict) else entry
+            if not isinstance(constraint, str):
+                continue  # a path / git dependency: no version
+            specs = poetry_specifiers(constraint)
+            if specs is None:
+                continue
+            alternatives += specs
+            shown.append(constraint)
+        if alternatives:
+            yield Pin(package, f"{name} = {' | '.join(repr(s) for s in shown)}", source, tuple(alternatives))
+
+
+def _from_pyproject(path: Path, label: str) -> Iterator[Pin]:
+    text = _read_text(path)
+    if text is None:
+        return
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return
+    project = data.get("project")
+    if isinstance(project, dict) and isinstance(project.get("dependencies"), list):
+        for dep in project["dependencies"]:
+            if isinstance(dep, str):
+                pin = _pep508(dep, f"{label} [project.dependencies]")
+                if pin:
+                    yield pin
+    poetry = (data.get("tool") or {}).get("poetry") if isinstance(data.get("tool"), dict) else None
+    if isinstance(poetry, dict):
+        yield from _poetry(poetry.get("dependencies"), f"{label} [tool.poetry.dependencies]")
+        groups = poetry.get("group")
+        if isinstance(groups, dict):
+            for gname, group in groups.items():
+                if isinstance(group, dict):
+                    yield from _poetry(group.get("dependencies"), f"{label} [tool.poetry.group.{gname}.dependencies]")
+    groups = data.get("dependency-groups")
+    if isinstance(groups, dict):
+        for gname, deps in groups.items():
+            for dep in deps if isinstance(deps, list) else []:
+                if isinstance(dep, str):  # an {include-group = …} table: that group is read on its own
+                    pin = _pep508(dep, f"{label} [dependency-groups.{gname}]")
+                    if pin:
+                        yield pin
+
+
+def requirement_lines(text: str) -> Iterator[str]:
+    """The requirement specifiers of a requirements file: continuations joined, comments and
+    option lines (``-r``, ``-e``, ``--hash`` …) dropped, per-requirement options cut off."""
+    logical = ""
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        if line.endswith("\\"):
+            logical += line[:-1] + " "
+            continue
+        logical += line
+        line, logical = logical, ""
+        if line.lstrip().startswith("#"):
+            continue
+        hash_at = next((i for i, ch in enumerate(line) if ch == "#" and (i == 0 or line[i - 1].isspace())), None)
+        if hash_at is not None:
+            line = line[:hash_at]
+        line = line.strip()
+        if not line or line.startswith("-"):
+            continue
+        cut = line.find(" -")  # `pkg==1 --hash=sha256:…`
+        yield (line[:cut] if cut != -1 else line).strip()
+
+
+def _from_requirements(path: Path, label: str) -> Iterator[Pin]:
+    text = _read_text(path)
+    if text is None:
+        return
+    for line in requirement_lines(text):
+        pin = _pep508(line, label)
+        if pin:
+            yield pin
+
+
+def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
+    text = _read_text(path)
+    if text is None:
+        return
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+        value = parser.get("options", "install_requires", fallback="")
+    except configparser.Error:
+        return
+    for line in requirement_lines(value):
+        pin = _pep508(line, f"{label} [options] install_requires")
+        if pin:
+            yield pin
+
+
+def _project_files(directory: Path) -> list[tuple[Path, str]]:
+    out: list[tuple[Path, str]] = []
+    for name, kind in (("pyproject.toml", "pyproject"), ("setup.cfg", "setup.cfg")):
+        if (directory / name).is_file():
+            out.append((directory / name, kind))
+    try:
+        reqs = sorted(p for p in directory.glob("requirements*.txt") if p.is_file())
+    except OSError:
+        reqs = []
+    out += [(p, "requirements") for p in reqs[:MAX_REQUIREMENTS_FILES]]
+    return out
+
+
+def _pins_in(files: Iterable[tuple[Path, str]], start: Path) -> Iterator[Pin]:
+    readers = {"pyproject": _from_pyproject, "setup.cfg": _from_setup_cfg, "requirements": _from_requirements}
+    for path, kind in files:
+        label = os.path.relpath(path, start) if path.is_absolute() else str(path)
+        yield from readers[kind](path, label)
+
+
+def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
+    current = start
+    for _ in range(MAX_LEVELS):
+        files = _project_files(current)
+        if files:
+            return current, files
+        if (current / ".git").exists() or current.parent == current:
+            break
+        current = current.parent
+    return None, []
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=256)
+def _read(start: str, files: tuple[tuple[str, str, tuple[int, int]], ...]) -> tuple[Pin, ...]:
+    return tuple(_pins_in([(Path(p), kind) for p, kind, _ in files], Path(start)))
+
+
+def signature(start: Path) -> str:
+    """A digest of the project files :func:`project_pins` would read for ``start`` (for cache keys:
+    it changes when a pin may have; reads the files, parses nothing)."""
+    h = hashlib.blake2b(digest_size=8)
+    try:
+        directory, files = _nearest(Path(start).resolve())
+    except OSError:
+        return "-"
+    for path, _kind in files:
+        h.update(str(path).encode() + b"\0" + (_read_text(path) or "").encode() + b"\0")
+    return h.hexdigest() if directory is not None else "-"
+
+
+def project_pins(start: Path) -> Pins:
+    """The SDK pins of the project ``start`` (a directory, or a file: its directory) belongs to:
+    those declared in the nearest directory at or above it that has a ``pyproject.toml``,
+    ``setup.cfg`` or ``requirements*.txt``. Cached per directory."""
+    try:
+        path = Path(start).resolve()
+    except OSError:
+        return Pins(None)
+    if not path.is_dir():
+        path = path.parent
+    directory, files = _nearest(path)
+    # Parsed once per directory and file state (a long-lived process sees an edited pin).
+    key = tuple((str(f), kind, _stamp(f)) for f, kind in files)
+    return Pins(directory, _read(str(path), key))
+
+
+def clear_cache() -> None:
+    _read.cache_clear()
