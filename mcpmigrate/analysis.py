@@ -11,6 +11,7 @@ function gives it one. Names resolve through the module's imports, so ``Ctx`` im
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterator
 from enum import Enum
 
@@ -105,6 +106,7 @@ class ModuleAnalysis:
         self.awaited: set[int] = set()         # ids of expressions directly under `await`
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
         self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
+        self.path: Path | None = None  # the file, when known (the interim fix reads its project's pins)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod

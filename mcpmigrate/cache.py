@@ -56,9 +56,11 @@ def _build_id() -> str:
     return f"{__version__}-{h.hexdigest()}"
 
 
-def content_key(source: bytes, file_rules: frozenset[str] | set[str]) -> bytes:
+def content_key(source: bytes, file_rules: frozenset[str] | set[str], context: str = "") -> bytes:
+    """The cache key of a file: its bytes, the rules that run on it, and ``context`` (a digest of
+    the project's dependency pins, which the interim fix's plan depends on)."""
     h = hashlib.blake2b(source, digest_size=16)
-    h.update(b"\0" + ",".join(sorted(file_rules)).encode())
+    h.update(b"\0" + ",".join(sorted(file_rules)).encode() + b"\0" + context.encode())
     return h.digest()
 
 

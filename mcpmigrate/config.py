@@ -67,14 +67,10 @@ class Config:
     path_parameter: PathParameter = field(default_factory=PathParameter)
 
     def fingerprint(self) -> str:
-        """A string that changes whenever a setting that affects results changes (cache key). The
-        project's dependency pins count (they decide which SDK generation the interim fix writes
-        for): a digest of the files they are read from (looked up from the working directory, as
-        the interim fix does)."""
-        from mcpmigrate.pins import signature
-
+        """A string that changes whenever a setting that affects results changes (cache key; the
+        dependency pins each file's project declares are part of that file's key)."""
         return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter,
-                     self.extend_select, signature(Path.cwd())))
+                     self.extend_select))
 
 
 _KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "respect-gitignore",

@@ -177,14 +177,17 @@ def _screen(source: bytes, rules: set[str]) -> "tuple[set[str], Facts | None]":
 
 
 def detect(module: cst.Module, display: str, config: Config, rules: set[str],
-           source: bytes | None = None, top_lines: list[int] | None = None) -> tuple[list[Finding], ModuleAnalysis]:
+           source: bytes | None = None, top_lines: list[int] | None = None,
+           path: Path | None = None) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet).
     ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
-    statement (:func:`_positions`)."""
+    statement (:func:`_positions`). ``path`` (the file's) is where the project's dependency pins
+    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory."""
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
     analysis = ModuleAnalysis.build(module)
+    analysis.path = path
     reports = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:
@@ -295,7 +298,8 @@ def _fixable(f: Finding, options: Options) -> bool:
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
 
-def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set[str], options: Options, findings: list[Finding], analysis: ModuleAnalysis) -> cst.Module:
+def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set[str], options: Options,
+                    findings: list[Finding], analysis: ModuleAnalysis, path: Path | None = None) -> cst.Module:
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.imports import prune_newly_unused
 
@@ -309,7 +313,7 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
         new_module, _applied, _notes = cm.apply(module, analysis, mine, config)
         if new_module is not module and new_module.code != module.code:
             module = new_module
-            findings, analysis = detect(module, display, config, rules)
+            findings, analysis = detect(module, display, config, rules, path=path)
             findings = _active(findings, module.bytes)
     if module is not original:
         module = prune_newly_unused(original, module)
@@ -363,7 +367,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
         return res
     res.parsed = True
     try:
-        findings, analysis = detect(module, display, config, run_rules, source, facts.top_lines if facts else None)
+        findings, analysis = detect(module, display, config, run_rules, source, facts.top_lines if facts else None, path)
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
         return res
@@ -371,7 +375,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
     if options.mode == "fix" and any(_fixable(f, options) for f in findings):
         try:
-            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis).bytes
+            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis, path).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
 
@@ -380,14 +384,14 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                          f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
             new_source = source
         if new_source != source:
-            problem = _verify(new_source, display, config, run_rules, options)
+            problem = _verify(new_source, display, config, run_rules, options, path)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
                 res.original = source
                 res.new_source = new_source
                 after = cst.parse_module(new_source)
-                remaining, _ = detect(after, display, config, run_rules)
+                remaining, _ = detect(after, display, config, run_rules, path=path)
                 sups_after = find_suppressions(new_source)
                 remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
                 # a finding is fixed when fewer sites with its rule and message remain
@@ -424,7 +428,8 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
                     res.unused_suppressions.append((s.line, rid))
 
 
-def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options) -> str | None:
+def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options,
+            path: Path | None = None) -> str | None:
     import libcst as cst
 
     try:
@@ -435,10 +440,10 @@ def _verify(new_source: bytes, display: str, config: Config, rules: set[str], op
         compile(new_source, display, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})"
-    findings, analysis = detect(module, display, config, rules)
+    findings, analysis = detect(module, display, config, rules, path=path)
     findings = _active(findings, new_source)
     if any(_fixable(f, options) for f in findings):
-        again = _apply_codemods(module, display, config, rules, options, findings, analysis)
+        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path)
         if again.bytes != new_source:
             return "a second fix would change the file again (not idempotent); please report this"
     return None
@@ -522,7 +527,8 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
             by_rules = {sf.display: _rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
             for res in result.changed:  # written: the remaining findings are the new content's
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
-                cache.put(content_key(res.new_source, by_rules[res.display]), _for_cache(after))  # type: ignore[arg-type]
+                cache.put(content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
+                          _for_cache(after))  # type: ignore[arg-type]
     if cache is not None:
         cache.save()
     return result
@@ -554,7 +560,7 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
             done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
             continue
         file_rules = _rules_for_file(sf.path, sf.display, config, rules)
-        key = content_key(source, file_rules) if cache is not None else None
+        key = content_key(source, file_rules, _pins_signature(sf.path)) if cache is not None else None
         if cache is not None:
             hit = cache.get(key)  # type: ignore[arg-type]
             if hit is not None and (options.mode != "fix" or not any(_fixable(f, options) for f in hit.findings)):
@@ -570,6 +576,21 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
         tasks.append((sf.path, sf.display, config, options, rules, prefilter, source))
         index.append((i, key))
     return done, tasks, index
+
+
+_PIN_SIGNATURES: dict[Path, str] = {}
+
+
+def _pins_signature(path: Path) -> str:
+    """A digest of the dependency declarations the file's project pins its SDKs in (part of a
+    file's cache key: the interim fix's plan depends on them). One lookup per directory."""
+    from mcpmigrate.pins import signature
+
+    d = path.parent
+    sig = _PIN_SIGNATURES.get(d)
+    if sig is None:
+        sig = _PIN_SIGNATURES[d] = signature(d)
+    return sig
 
 
 _CACHEABLE_ERRORS = ("cannot parse", "cannot decode", "cannot analyse", "binary file")

@@ -237,3 +237,23 @@ def test_a_changed_pin_is_not_served_from_the_cache(tmp_path: Path) -> None:
     assert _elicit_finding(tmp_path)["fix"] is not None  # cached now
     _project(tmp_path, "fastmcp<3")
     assert _elicit_finding(tmp_path)["fix"] is None
+
+
+def test_each_file_hears_its_own_projects_pins(tmp_path: Path) -> None:
+    """A monorepo checked from its top: each server's pins come from the nearest project files
+    above *that file*, not from the working directory (and each file's cache entry follows them)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    for name, dependency in (("new", "fastmcp>=4"), ("old", "fastmcp<3")):
+        sub = tmp_path / "services" / name
+        sub.mkdir(parents=True)
+        (sub / "requirements.txt").write_text(dependency + "\n", encoding="utf-8")
+        (sub / "server.py").write_text(FASTMCP_SERVER, encoding="utf-8")
+    for _ in range(2):  # cold, then from the cache
+        res = cli(["check", "--output-format", "json", "services"], tmp_path)
+        assert res.exception is None, str(res)
+        by_file = {f["path"].replace("\\", "/").split("services/")[-1]: f
+                   for f in res.json["findings"] if f["rule"] == "MCP202"}
+        assert by_file["new/server.py"]["fix"] is not None
+        assert "`fastmcp>=4` in requirements.txt" in by_file["new/server.py"]["fix"]["description"]
+        assert by_file["old/server.py"]["fix"] is None
+        assert "`fastmcp<3` in requirements.txt" in by_file["old/server.py"]["manual"]

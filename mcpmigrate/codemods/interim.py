@@ -805,11 +805,11 @@ def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str,
 def _pins(a: ModuleAnalysis) -> pins.Pins:
     """The project's SDK pins, asked only when a request needs the generation (once per module).
 
-    Looked up from the working directory (the project being migrated): the engine does not hand
-    detectors the file's path. ``pins.project_pins(file)`` gives the per-file answer once it does."""
+    Looked up from the file's directory upwards (the nearest project files), or from the working
+    directory when the module has no path."""
     found = getattr(a, "_interim_pins", None)
     if found is None:
-        found = a._interim_pins = pins.project_pins(Path.cwd())  # type: ignore[attr-defined]
+        found = a._interim_pins = pins.project_pins(a.path or Path.cwd())  # type: ignore[attr-defined]
     return found
 
 
