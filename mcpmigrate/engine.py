@@ -467,6 +467,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         # detectors label each finding's fix for the strategy in force (`fix --strategy`)
         config = dataclasses.replace(config, strategy=options.strategy)
     rules = enabled_rules(config, options)
+    _PIN_SIGNATURES.clear()  # per run: a long-lived caller may edit the dependency files between runs
     found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
                                     respect_gitignore=config.respect_gitignore,
                                     force_exclude=options.force_exclude)
