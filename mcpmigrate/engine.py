@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from mcpmigrate.screen import Facts
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
+MAX_FIX_ROUNDS = 4  # passes over the codemods while one enables another
 
 
 @dataclass
@@ -304,17 +305,25 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
     from mcpmigrate.codemods.imports import prune_newly_unused
 
     original = module
-    for cm in load_codemods():
-        if cm.STRATEGY != options.strategy and not getattr(cm, "ALWAYS", False):
-            continue
-        mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
-        if not mine:
-            continue
-        new_module, _applied, _notes = cm.apply(module, analysis, mine, config)
-        if new_module is not module and new_module.code != module.code:
-            module = new_module
-            findings, analysis = detect(module, display, config, rules, path=path)
-            findings = _active(findings, module.bytes)
+    # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
+    # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
+    # find nothing left to do.
+    for _round in range(MAX_FIX_ROUNDS):
+        changed = False
+        for cm in load_codemods():
+            if cm.STRATEGY != options.strategy and not getattr(cm, "ALWAYS", False):
+                continue
+            mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
+            if not mine:
+                continue
+            new_module, _applied, _notes = cm.apply(module, analysis, mine, config)
+            if new_module is not module and new_module.code != module.code:
+                module = new_module
+                changed = True
+                findings, analysis = detect(module, display, config, rules, path=path)
+                findings = _active(findings, module.bytes)
+        if not changed:
+            break
     if module is not original:
         module = prune_newly_unused(original, module)
     return module

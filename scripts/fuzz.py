@@ -60,7 +60,7 @@ def main() -> int:
                 (args.save / f"{failure}-{kind}-{ident}.py").write_text(src)
     elapsed = time.perf_counter() - start
     print(f"programs: {dict(total)} in {elapsed:.0f} s")
-    kinds = ("crash", "screen", "unparsable", "not-idempotent", "changed-without-finding", "fix-refused")
+    kinds = ("crash", "screen", "positions", "unparsable", "not-idempotent", "changed-without-finding", "fix-refused")
     for k in kinds:
         print(f"  {k:26s} {counts.get(k, 0)}")
     for k, d in examples.items():

@@ -398,3 +398,34 @@ def test_killed_fix_leaves_every_file_original_or_fixed(tmp_path: Path) -> None:
     assert res.json["errors"] == [], str(res)
     for name, data in fixed.items():
         assert (root / name).read_bytes() == data
+
+
+ENABLING_FIX = '''from mcp.server import MCPServer
+from mcp.server.mcpserver.context import Context
+
+app = MCPServer()
+
+
+@app.tool()
+async def confirm(context: Context) -> str:
+    try:
+        await context.session.send_ping()
+        answer = await context.elicit("why?", response_type=str)
+    except Exception:
+        return "no"
+    return str(answer.action)
+'''
+
+
+def test_a_fix_that_enables_another_is_applied_in_the_same_run(tmp_path: Path) -> None:
+    """Found by scripts/fuzz.py: deleting the ping (MCP203) leaves the `try` guarding only the
+    elicitation, which the interim fix may then unwrap. One `fix` applies both, and a second
+    `fix` has nothing left to do (before, verification refused the file as not idempotent)."""
+    (tmp_path / "server.py").write_text(ENABLING_FIX, encoding="utf-8")
+    args = ["fix", "--strategy", "interim", "--unsafe-fixes", "server.py"]
+    res = cli(args, tmp_path)
+    assert res.exception is None and "fix not applied" not in res.stdout + res.stderr, res.stdout + res.stderr
+    after = (tmp_path / "server.py").read_text(encoding="utf-8")
+    assert "send_ping" not in after and "Resolve(confirm_elicitation)" in after and "try:" not in after
+    cli(args, tmp_path)
+    assert (tmp_path / "server.py").read_text(encoding="utf-8") == after
