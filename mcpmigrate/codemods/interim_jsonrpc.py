@@ -61,7 +61,7 @@ MANUAL = (
 
 @dataclass(eq=False)
 class _Plan:
-    shape: str                                  # sync | pending
+    shape: str                                  # sync | pending | helper
     method: str
     key: str
     request: cst.Dict
@@ -78,6 +78,10 @@ class _Plan:
     drop_names: list[str] = field(default_factory=list)          # module-level names, when left unused
     unsafe: list[str] = field(default_factory=list)
     helper: str | None = None
+    # helper: `<call_line's target> = <answer_expr, its read_call turned into the answer>`
+    call_line: cst.SimpleStatementLine | None = None
+    answer_expr: cst.BaseExpression | None = None
+    read_call: cst.CSTNode | None = None
 
 
 def _stmt_of(a: ModuleAnalysis, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -138,7 +142,7 @@ def _sending(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine,
     if stmt is None or not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
         return not_sent
     small = stmt.body[0]
-    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+    if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Call, cst.Await)):
         return stmt, req, None
     bound = _assigned_name(stmt)
     if bound is None or bound[1] is not req:
@@ -149,7 +153,7 @@ def _sending(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine,
         return not_sent
     nxt = body[body.index(stmt) + 1]
     uses = _names(nxt, name)
-    if _single(nxt, cst.Expr) is None or not isinstance(nxt.body[0].value, cst.Call) or len(uses) != 1:  # type: ignore[attr-defined]
+    if _single(nxt, cst.Expr) is None or not isinstance(nxt.body[0].value, (cst.Call, cst.Await)) or len(uses) != 1:  # type: ignore[attr-defined]
         return not_sent
     scope = a.enclosing_function(stmt)
     total = len(_names(scope.node if scope else a.module, name))
@@ -284,15 +288,98 @@ def _plan_uncached(a: ModuleAnalysis, req: cst.Dict, method: str) -> _Plan | str
     nxt = body[i + 1] if i + 1 < len(body) else None
     read = _assigned_name(nxt) if nxt is not None else None
     key = KEYS[method]
-    if read is not None and any(isinstance(n, cst.Call) for n in walk(read[1])) \
-            and any(h in _code(read[1]) for h in _READ_HINTS):
-        return _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])  # type: ignore[arg-type]
+    if read is not None and _read_call(read[1]) is not None:
+        plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])  # type: ignore[arg-type]
+        last = _single(body[-1], cst.Return) if i + 3 == len(body) else None
+        uses = _names(last.value, read[0]) if last is not None and last.value is not None else []
+        if isinstance(plan, str) and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
+            return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])  # type: ignore[union-attr]
+        return plan
+    ret = _single(nxt, cst.Return) if nxt is not None else None
+    if ret is not None and ret.value is not None and _read_call(ret.value) is not None and i + 2 == len(body):
+        return _plan_helper(a, req, method, key, send, sent, req_line, ret.value, _read_call(ret.value))  # type: ignore[arg-type]
     store = _store(a, req, body[:i])
     if store is not None:
         return _plan_pending(a, req, method, key, send, sent, req_line, body[:i], store)
     return ("after sending the request the code neither reads the answer on the next line (`resp = "
             "read_message()`) nor parks the call in a map keyed by the request id (`pending[request_id] = "
             "message`): rewrite by hand")
+
+
+def _read_call(expr: cst.CSTNode) -> cst.Call | None:
+    """The one call in ``expr`` that reads the client's response (``read_message()``,
+    ``json.loads(sys.stdin.readline())``): the outermost call whose code has a read hint."""
+    calls = [n for n in walk(expr) if isinstance(n, cst.Call) and any(h in _code(n) for h in _READ_HINTS)]
+    if not calls:
+        return None
+    outer = calls[0]
+    return outer if all(any(c is x for x in walk(outer)) for c in calls) else None
+
+
+def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: cst.CSTNode, sent: cst.CSTNode,
+                          more: list[cst.CSTNode] | None = None) -> str | None:
+    """The request (its method and params) and the statement sending it move from the helper to the
+    call site: they may use module-level names only."""
+    inner = [el.value for el in req.elements if string_value(el.key) in ("method", "params")]  # type: ignore[union-attr]
+    outside = [n for n in walk(send) if isinstance(n, cst.Name) and not any(n is x for x in walk(sent))]
+    for node in [*inner, *outside, *(more or [])]:
+        for n in walk(node):
+            if isinstance(n, cst.Name) and n.value not in _module_names(a) and n.value not in _BUILTINS \
+                    and not _is_attr_name(a, n):
+                return f"the request is built from `{n.value}`, a local of the helper `{fn_name}`: rewrite by hand"
+    return None
+
+
+def _called_once(a: ModuleAnalysis, fn: Any) -> tuple[cst.SimpleStatementLine, cst.Call] | str:
+    callers = a.callers(fn)
+    if len(callers) != 1 or a.references_outside_calls(fn):
+        return f"the helper `{fn.name}` is not called exactly once, directly: rewrite by hand"
+    call = callers[0][1]
+    line = _stmt_of(a, call)
+    small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+    if not isinstance(small, (cst.Expr, cst.Assign)) or small.value is not call:
+        return f"`{fn.name}(...)` is not called as a statement of its own (`x = {fn.name}(...)`): rewrite by hand"
+    return line, call  # type: ignore[return-value]
+
+
+def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cst.SimpleStatementLine, sent: cst.CSTNode,
+                 req_line: cst.SimpleStatementLine | None, value: cst.BaseExpression,
+                 read_call: cst.CSTNode) -> _Plan | str:
+    """A helper that sends the request and returns (something of) the answer it reads, called once
+    from the tools/call branch as ``x = helper()``. ``read_call`` is what stands for the client's
+    response in the returned ``value`` (the read call, or the variable it was assigned to)."""
+    fn = a.enclosing_function(send)
+    if fn is None or fn.parent is not None or fn.class_name is not None:
+        return "the request is sent and read in a method or nested function: rewrite by hand"
+    own = [s for s in fn.node.body.body if not _docstring(s)]  # type: ignore[union-attr]
+    if own[0] is not (req_line or send):
+        return (f"the helper `{fn.name}` does more than send the request and read the answer "
+                f"(`{_code(own[0]).strip().splitlines()[0]}`): rewrite by hand")
+    p = fn.node.params
+    if p.params or p.kwonly_params or p.posonly_params or isinstance(p.star_arg, cst.Param) or p.star_kwarg:
+        return (f"the helper `{fn.name}` takes arguments: move the request into the `tools/call` branch (or "
+                "make the helper take none), then run the fix again")
+    rest_of_value = [n for n in walk(value) if isinstance(n, cst.Name) and not any(n is x for x in walk(read_call))]
+    reason = _helper_locals_reason(a, fn.name, req, send, sent, rest_of_value)
+    if reason:
+        return reason
+    once = _called_once(a, fn)
+    if isinstance(once, str):
+        return once
+    line, _call = once
+    block = _block(a, line) or []
+    rest = block[block.index(line) + 1:]
+    found = _dispatch(a, line, False, {id(s) for s in rest})
+    if isinstance(found, str):
+        return found
+    message, branch, effects = found
+    plan = _Plan("helper", method, key, req, send, sent, message, site=line, lead=line, result_var="", rest=rest,
+                 remove=[*rest, fn.node], helper=fn.name, call_line=line, answer_expr=value, read_call=read_call)
+    reason = _common_checks(a, plan, branch)
+    if reason:
+        return reason
+    plan.unsafe = _unsafe(effects)
+    return plan
 
 
 def _common_checks(a: ModuleAnalysis, plan: _Plan, branch: cst.IndentedBlock) -> str | None:
@@ -310,12 +397,19 @@ def _plan_sync(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cs
     if isinstance(found, str):
         return found
     message, branch, effects = found
+    if var == message:
+        return (f"the client's response is read into `{var}`, the variable that holds the `tools/call` request: "
+                "read it into a name of its own, then run the fix again")
     plan = _Plan("sync", method, key, req, send, sent, message, site=send, lead=req_line or send,
                  result_var=var, rest=rest, remove=[read_line, *rest] + ([req_line] if req_line else []))
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason
     plan.unsafe = _unsafe(effects)
+    other = [n for s in rest for n in _names(s, var) if _result_use(a, n) is None]
+    if other:
+        plan.unsafe.append(f"`{var}` is used other than as `{var}[\"result\"]` (an error check?): it is now "
+                           f"`{{\"result\": <the answer>}}`, since a 2026-07-28 client that does not answer never retries")
     return plan
 
 
@@ -373,26 +467,22 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
                 or fn.node.params.kwonly_params or fn.node.params.posonly_params or fn.node.params.star_kwarg \
                 or len(params) != 1 or not isinstance(waiting, cst.Name) or waiting.value != params[0]:
             return f"the helper `{fn.name}` takes more than the waiting call: rewrite by hand"
-        callers = a.callers(fn)
-        if len(callers) != 1 or a.references_outside_calls(fn):
-            return f"the helper `{fn.name}` is not called exactly once, directly: rewrite by hand"
-        call = callers[0][1]
-        ask_stmt = _stmt_of(a, call)
-        if _single(ask_stmt, cst.Expr) is None or ask_stmt.body[0].value is not call or len(call.args) != 1 \
-                or call.args[0].keyword is not None or call.args[0].star:  # type: ignore[union-attr]
+        once = _called_once(a, fn)
+        if isinstance(once, str):
+            return once
+        ask_stmt, call = once
+        if not isinstance(ask_stmt.body[0], cst.Expr) or len(call.args) != 1 or call.args[0].keyword is not None \
+                or call.args[0].star:
             return f"`{fn.name}(...)` is not called as a statement of its own with the waiting call: rewrite by hand"
         found = _dispatch(a, ask_stmt, True, set())
         if isinstance(found, str):
             return found
-        ask = ask_stmt  # type: ignore[assignment]
+        ask = ask_stmt
         waiting = call.args[0].value
         helper = fn.name
-        inner = [el.value for el in req.elements if string_value(el.key) in ("method", "params")]  # type: ignore[union-attr]
-        outside = [n for n in walk(send) if not any(n is x for x in walk(sent))]
-        for n in [*outside, *(x for v in inner for x in walk(v))]:
-            if isinstance(n, cst.Name) and n.value not in _module_names(a) and n.value not in _BUILTINS \
-                    and not _is_attr_name(a, n):
-                return f"the request is built from `{n.value}`, a local of the helper `{fn.name}`: rewrite by hand"
+        reason = _helper_locals_reason(a, fn.name, req, send, sent)
+        if reason:
+            return reason
     message, branch, effects = found
     # The response branch: `call = pending.pop(response["id"])`, first in an `if` body.
     pops = [n for n in walk(a.module) if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
@@ -490,8 +580,14 @@ def _unsafe(effects: list[str]) -> list[str]:
 
 
 def _describe(plan: _Plan) -> str:
-    where = (f"in place of `{plan.result_var}[\"result\"]`, the response it read from the client" if plan.shape == "sync"
-             else "running what the response branch did with it (the pending map and its bookkeeping go)")
+    if plan.shape == "sync":
+        where = f"in place of `{plan.result_var}[\"result\"]`, the response it read from the client"
+    elif plan.shape == "helper":
+        where = (f"where `{_code(plan.site).strip()}` stood (the helper `{plan.helper}`, which sent the request and "
+                 "read the response, goes)")
+    else:
+        where = ("running what the response branch did with it (the response branch, the pending map and its "
+                 "bookkeeping go" + (f", with the helper `{plan.helper}`)" if plan.helper else ")"))
     return (f"the `tools/call` branch answers `{{\"resultType\": \"input_required\", \"inputRequests\": "
             f"{{\"{plan.key}\": {{\"method\": \"{plan.method}\", …}}}}}}` until the retried call's "
             f"`params[\"inputResponses\"][\"{plan.key}\"]` holds the answer, then goes on with it {where}; "
@@ -568,6 +664,14 @@ def _new_statements(a: ModuleAnalysis, p: _Plan, answer: str) -> list[cst.BaseSt
     else:
         later.append(cst.parse_statement(f'{p.result_var} = {{"result": {answer}}}\n'))
         rest = list(p.rest)
+    if p.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
+        assert p.answer_expr is not None and p.read_call is not None
+        r = _result_use(a, p.read_call)  # type: ignore[arg-type]
+        swap = {id(r): cst.Name(answer)} if r is not None else {
+            id(p.read_call): cst.parse_expression(f'{{"result": {answer}}}')}
+        small = p.call_line.body[0]
+        later.append(p.call_line.with_changes(body=[small.with_changes(value=p.answer_expr.visit(_SwapIds(swap)))],
+                                              leading_lines=[]))
     if rest:
         rest[0] = rest[0].with_changes(leading_lines=[l for l in rest[0].leading_lines if l.comment is not None])  # type: ignore[attr-defined]
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
