@@ -44,7 +44,7 @@ MANUAL = {
         '        else:\n'
         '            TEXT = "other"\n'
         f'        {REPLY}\n',
-        '`send({"jsonrpc": "2.0", "id": msg["id"], "result": {"content": [{"type": "text", "text": TEXT}]}})` '
+        '`send({"jsonrpc": "2.0", "id": msg["id"], "result": {"content": [{"type": "text"…` '
         'follows the request in the `tools/call` branch and would also run after the interim reply',
     ),
     "two requests in one branch": (
@@ -94,6 +94,14 @@ MANUAL = {
         f'        send({ASK})\n'
         '        msg = json.loads(sys.stdin.readline())\n',
         "the client's response is read into `msg`, the variable that holds the `tools/call` request",
+    ),
+    "reply returned to the caller": (
+        'def handle(msg):\n'
+        '    if msg["method"] == "tools/call":\n'
+        f'        send({ASK})\n'
+        '        resp = json.loads(sys.stdin.readline())\n'
+        '        return {"content": [{"type": "text", "text": resp["result"]["action"]}]}\n',
+        "the `tools/call` branch hands its reply to the caller (`return {\"content\": [{",
     ),
     "helper with arguments": (
         'def confirm(question):\n'
@@ -195,3 +203,26 @@ def test_param_strategy_points_at_interim_for_roots(tmp_path: Path) -> None:
     assert "`fix --strategy interim` rewrites this request into an interim result" in f["manual"]
     (f,) = _findings(tmp_path, source, strategy="interim")
     assert f["fix"]["strategy"] == "interim" and f["fix"]["safety"] == "unsafe"
+
+
+def test_the_interim_reply_leaves_the_branch_like_the_reply_did(tmp_path: Path) -> None:
+    """A main loop whose branch ends with `continue` (skipping the unknown-method error after the
+    dispatch): the interim reply continues too, or the client would get a second, error reply."""
+    source = ('def main():\n'
+              '    for line in sys.stdin:\n'
+              '        msg = json.loads(line)\n'
+              '        if msg["method"] == "tools/call":\n'
+              f'            send({ASK})\n'
+              '            resp = json.loads(sys.stdin.readline())\n'
+              '            if resp["result"]["action"] != "accept":\n'
+              '                continue\n'
+              f'            {REPLY.replace("TEXT", "chr(111) + chr(107)")}\n'
+              '            continue\n'
+              '        send({"jsonrpc": "2.0", "id": msg.get("id"), "error": {"code": -32601, "message": "?"}})\n')
+    (f,) = _findings(tmp_path, source)
+    assert f["fix"] is not None, f
+    result = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "server.py"], tmp_path)
+    assert result.exception is None, str(result)
+    after = (tmp_path / "server.py").read_text(encoding="utf-8")
+    interim = after[after.index("if elicitation_answer is None:"):after.index("else:")]
+    assert interim.rstrip().endswith("continue"), interim

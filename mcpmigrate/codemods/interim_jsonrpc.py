@@ -16,7 +16,12 @@ shows is the rewrite ``fix`` makes):
   response (``resp = json.loads(sys.stdin.readline())``, ``resp = read_message()``). After the fix
   the branch reads ``<call>["params"].get("inputResponses", {}).get(key)``; while it is missing it
   answers the call with the interim result (written with the same call that sent the request),
-  otherwise it runs the rest of the branch with the answer in place of ``resp["result"]``.
+  otherwise it runs the rest of the branch with the answer in place of ``resp["result"]``. The
+  interim reply leaves the branch the way the rest did (a final bare ``return``/``continue``/``break``
+  is repeated after it); a branch that hands its reply to the caller (``return {...}``) stays manual.
+- **helper**: the same, through a helper without arguments called once from the branch as
+  ``x = helper()``, whose body sends the request and returns (part of) what it reads
+  (``return read_message()["result"]["roots"]``): ``x`` gets that part of the answer, the helper goes.
 - **pending**: the request is sent with its id stored in a map (``pending[request_id] = call``),
   inline in the branch or in a one-purpose helper called from it, and a response branch
   (``call = pending.pop(message["id"])`` first in an ``if`` body) finishes the call. After the fix
@@ -78,10 +83,17 @@ class _Plan:
     drop_names: list[str] = field(default_factory=list)          # module-level names, when left unused
     unsafe: list[str] = field(default_factory=list)
     helper: str | None = None
+    exit: cst.SimpleStatementLine | None = None  # the bare return/continue/break the rest ends with
     # helper: `<call_line's target> = <answer_expr, its read_call turned into the answer>`
     call_line: cst.SimpleStatementLine | None = None
     answer_expr: cst.BaseExpression | None = None
     read_call: cst.CSTNode | None = None
+
+
+def _short(node: cst.CSTNode, limit: int = 80) -> str:
+    """The first line of ``node``'s code, cut at ``limit`` characters (for messages)."""
+    line = _code(node).strip().splitlines()[0]
+    return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
 def _stmt_of(a: ModuleAnalysis, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -115,8 +127,8 @@ def _names(node: cst.CSTNode, name: str) -> list[cst.Name]:
     return [n for n in walk(node) if isinstance(n, cst.Name) and n.value == name]
 
 
-def _result_use(a: ModuleAnalysis, name: cst.Name) -> cst.BaseExpression | None:
-    """``name["result"]`` or ``name.get("result")`` around ``name``, else None."""
+def _result_use(a: ModuleAnalysis, name: cst.CSTNode) -> cst.BaseExpression | None:
+    """``name["result"]`` or ``name.get("result")`` around ``name`` (a name or a read call), else None."""
     parent = a.parents.get(id(name))
     if isinstance(parent, cst.Subscript) and parent.value is name and len(parent.slice) == 1:
         idx = parent.slice[0].slice
@@ -213,11 +225,11 @@ def _dispatch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, skip:
             idx = body.index(node)  # type: ignore[arg-type]
             after = [s for s in body[idx + 1:] if id(s) not in skip]
             if after and (tail_from_start or not first):
-                return (f"`{_code(after[0]).strip().splitlines()[0]}` follows the request in the `tools/call` branch "
+                return (f"`{_short(after[0])}` follows the request in the `tools/call` branch "
                         "and would also run after the interim reply: rewrite by hand")
             for s in body[:idx]:
                 if id(s) not in skip and _has_effect(s):
-                    effects.append(f"`{_code(s).strip().splitlines()[0]}`")
+                    effects.append(f"`{_short(s)}`")
             owner = a.parents.get(id(parent))
             if isinstance(owner, cst.If) and owner.body is parent:
                 message = _dispatch_message(a, owner.test, scope)
@@ -292,7 +304,8 @@ def _plan_uncached(a: ModuleAnalysis, req: cst.Dict, method: str) -> _Plan | str
         plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])  # type: ignore[arg-type]
         last = _single(body[-1], cst.Return) if i + 3 == len(body) else None
         uses = _names(last.value, read[0]) if last is not None and last.value is not None else []
-        if isinstance(plan, str) and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
+        outside_branch = isinstance(_dispatch(a, send, False, {id(x) for x in body}), str)
+        if isinstance(plan, str) and outside_branch and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
             return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])  # type: ignore[union-attr]
         return plan
     ret = _single(nxt, cst.Return) if nxt is not None else None
@@ -354,7 +367,7 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     own = [s for s in fn.node.body.body if not _docstring(s)]  # type: ignore[union-attr]
     if own[0] is not (req_line or send):
         return (f"the helper `{fn.name}` does more than send the request and read the answer "
-                f"(`{_code(own[0]).strip().splitlines()[0]}`): rewrite by hand")
+                f"(`{_short(own[0])}`): rewrite by hand")
     p = fn.node.params
     if p.params or p.kwonly_params or p.posonly_params or isinstance(p.star_arg, cst.Param) or p.star_kwarg:
         return (f"the helper `{fn.name}` takes arguments: move the request into the `tools/call` branch (or "
@@ -373,13 +386,41 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     if isinstance(found, str):
         return found
     message, branch, effects = found
+    exit_ = _rest_exit(rest)
+    if isinstance(exit_, str):
+        return exit_
     plan = _Plan("helper", method, key, req, send, sent, message, site=line, lead=line, result_var="", rest=rest,
-                 remove=[*rest, fn.node], helper=fn.name, call_line=line, answer_expr=value, read_call=read_call)
+                 remove=[*rest, fn.node], helper=fn.name, call_line=line, answer_expr=value, read_call=read_call,
+                 exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason
     plan.unsafe = _unsafe(effects)
     return plan
+
+
+def _rest_exit(rest: list[cst.BaseStatement]) -> cst.SimpleStatementLine | None | str:
+    """How the statements that go on with the answer leave the branch: the bare ``return`` /
+    ``continue`` / ``break`` they end with (the interim reply must leave the same way, or the code after
+    the dispatch would run for it), None when they fall through; a reason when the branch hands its
+    reply to the caller (``return <value>``), which the rewrite does not follow."""
+    for s in rest:
+        for n in walk(s):
+            if isinstance(n, cst.Return) and n.value is not None and not _in_nested_def(s, n):
+                return (f"the `tools/call` branch hands its reply to the caller (`{_short(n)}`) instead of "
+                        "sending it: return the interim result the same way by hand")
+    last = rest[-1] if rest else None
+    small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) else None
+    if isinstance(small, (cst.Return, cst.Continue, cst.Break)):
+        return cst.SimpleStatementLine(body=[small])
+    return None
+
+
+def _in_nested_def(top: cst.CSTNode, node: cst.CSTNode) -> bool:
+    for d in walk(top):
+        if isinstance(d, (cst.FunctionDef, cst.Lambda)) and any(x is node for x in walk(d)):
+            return True
+    return False
 
 
 def _common_checks(a: ModuleAnalysis, plan: _Plan, branch: cst.IndentedBlock) -> str | None:
@@ -400,8 +441,11 @@ def _plan_sync(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cs
     if var == message:
         return (f"the client's response is read into `{var}`, the variable that holds the `tools/call` request: "
                 "read it into a name of its own, then run the fix again")
+    exit_ = _rest_exit(rest)
+    if isinstance(exit_, str):
+        return exit_
     plan = _Plan("sync", method, key, req, send, sent, message, site=send, lead=req_line or send,
-                 result_var=var, rest=rest, remove=[read_line, *rest] + ([req_line] if req_line else []))
+                 result_var=var, rest=rest, remove=[read_line, *rest] + ([req_line] if req_line else []), exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason
@@ -460,7 +504,7 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
         own = [s for s in fn.node.body.body if not _docstring(s)]  # type: ignore[union-attr]
         extra = [s for s in own if s is not send and id(s) not in skip]
         if extra:
-            return (f"the helper `{fn.name}` does more than send the request (`{_code(extra[0]).strip().splitlines()[0]}`): "
+            return (f"the helper `{fn.name}` does more than send the request (`{_short(extra[0])}`): "
                     "rewrite by hand")
         params = [p.name.value for p in fn.node.params.params]
         if fn.node.params.star_arg is not cst.MaybeSentinel.DEFAULT and fn.node.params.star_arg is not None \
@@ -545,7 +589,7 @@ def _continuation_reason(a: ModuleAnalysis, cont: list[cst.BaseStatement], call:
         for n in walk(s):
             if isinstance(n, (cst.Yield, cst.Continue, cst.Break, cst.Global, cst.Nonlocal)) \
                     or (isinstance(n, cst.Return) and n.value is not None):
-                return (f"the response branch ends with `{_code(n).strip()}`, which means something else in the "
+                return (f"the response branch ends with `{_short(n)}`, which means something else in the "
                         "`tools/call` branch: rewrite by hand")
             if isinstance(n, cst.AssignTarget):
                 own |= {x.value for x in walk(n.target) if isinstance(x, cst.Name)}
@@ -666,7 +710,7 @@ def _new_statements(a: ModuleAnalysis, p: _Plan, answer: str) -> list[cst.BaseSt
         rest = list(p.rest)
     if p.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
         assert p.answer_expr is not None and p.read_call is not None
-        r = _result_use(a, p.read_call)  # type: ignore[arg-type]
+        r = _result_use(a, p.read_call)
         swap = {id(r): cst.Name(answer)} if r is not None else {
             id(p.read_call): cst.parse_expression(f'{{"result": {answer}}}')}
         small = p.call_line.body[0]
@@ -677,7 +721,7 @@ def _new_statements(a: ModuleAnalysis, p: _Plan, answer: str) -> list[cst.BaseSt
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
     assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
     branch = branch.with_changes(
-        body=branch.body.with_changes(body=[reply]),
+        body=branch.body.with_changes(body=[reply] + ([p.exit] if p.exit is not None else [])),
         orelse=branch.orelse.with_changes(body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])),
     )
     return [lookup, branch]
