@@ -635,7 +635,9 @@ def _describe(plan: _Plan) -> str:
     return (f"the `tools/call` branch answers `{{\"resultType\": \"input_required\", \"inputRequests\": "
             f"{{\"{plan.key}\": {{\"method\": \"{plan.method}\", …}}}}}}` until the retried call's "
             f"`params[\"inputResponses\"][\"{plan.key}\"]` holds the answer, then goes on with it {where}; "
-            f"no requestState is written (review: {'; '.join(plan.unsafe)})")
+            f"no requestState is written (review: {'; '.join(plan.unsafe)}; like before, it asks without checking "
+            f"that the call's `_meta` declares the client's `{plan.key}` capability, which 2026-07-28 requires "
+            "(error -32021 otherwise): add that check by hand)")
 
 
 def plan(a: ModuleAnalysis, config: Config, node: cst.Dict, method: str) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
