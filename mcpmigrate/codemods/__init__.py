@@ -11,7 +11,7 @@ import importlib
 from functools import lru_cache
 from types import ModuleType
 
-ORDER = ("param", "interim", "remove", "drop", "subscription", "stdlib_logging")
+ORDER = ("param", "interim", "interim_jsonrpc", "remove", "drop", "subscription", "stdlib_logging")
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
+from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, Safety
@@ -211,12 +212,19 @@ class _RootsVisitor(RequestVisitor):
             if self.interim_depth:
                 self._roots_interim_dict(node)
             elif dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None:
+                if self.det.config.strategy == "interim":  # `fix --strategy interim`: label that rewrite
+                    fix, manual, data = interim_jsonrpc.plan(self.a, self.det.config, node, S.ROOTS_METHOD)
+                else:
+                    fix, data = None, {}
+                    manual = "hand-rolled JSON-RPC servers get no `param` fix" + (
+                        "; `fix --strategy interim` rewrites this request into an interim result"
+                        if interim_jsonrpc.rewritable(self.a, node, S.ROOTS_METHOD) else "")
                 self.report(
                     "MCP101", node,
                     "A hand-built JSON-RPC `roots/list` request is sent to the client; on 2026-07-28 servers "
                     "cannot send requests. Take the directory as a documented tool parameter, or answer "
                     "the tools/call with `{\"resultType\": \"input_required\", \"inputRequests\": {...}}`.",
-                    manual="hand-rolled JSON-RPC servers are not rewritten automatically",
+                    fix=fix, manual=manual, **data,
                 )
         roots = dict_get(node, "roots")
         if roots is not None and isinstance(roots.value, cst.Dict):

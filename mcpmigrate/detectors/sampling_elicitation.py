@@ -17,7 +17,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
-from mcpmigrate.codemods import interim
+from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 from mcpmigrate.model import FixInfo, Safety
@@ -175,9 +175,10 @@ class _Visitor(RequestVisitor):
         ):
             rule = "MCP201" if value == S.SAMPLING_METHOD else "MCP202"
             msg = (_MSG_201 if rule == "MCP201" else _MSG_202).format(where="")
+            fix, manual, data = interim_jsonrpc.plan(self.a, self.det.config, node, value)  # type: ignore[arg-type]
             self.report(rule, node, msg.replace("The server asks", "A hand-built JSON-RPC request asks")
                         .replace("The server pushes", "A hand-built JSON-RPC request pushes"),
-                        manual=interim.HANDROLLED_MANUAL.format(method=value))
+                        fix=fix, manual=manual, **data)
 
     def _served_methods(self) -> dict[int, set[str]]:
         """Function id → the MCP methods it serves (registrations, decorators, on_…= keywords,
