@@ -106,13 +106,6 @@ MCPSERVER_NOT_TOOL = (
     "(`is_version_at_least(ctx.protocol_version, \"2026-07-28\")`) while `ctx.input_responses` lacks the answer, "
     "read it on the retry, and keep the request on legacy connections; rewrite by hand"
 )
-HANDROLLED_MANUAL = (
-    "hand-rolled JSON-RPC: answer the `tools/call` with `{{\"resultType\": \"input_required\", \"inputRequests\": "
-    "{{\"<key>\": {{\"method\": \"{method}\", \"params\": {{…}}}}}}}}` and read the answer from the retried "
-    "request's `params[\"inputResponses\"][\"<key>\"]` (write no `requestState`, or sign it: it is "
-    "attacker-controlled); the pending-request bookkeeping cannot be rewritten automatically"
-)
-
 # Builtins a resolver may use, and calls that have no side effect before the request.
 _BUILTINS = set(dir(__import__("builtins")))
 _PURE_CALLS = {
