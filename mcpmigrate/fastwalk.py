@@ -99,7 +99,7 @@ class Flat:
     its parent. Several visitors replay it (:meth:`visit`) without computing any node's
     children again: the analysis pass and every detector walk the same module."""
 
-    __slots__ = ("order", "end", "index", "parents", "_by_type")
+    __slots__ = ("order", "end", "parents", "_index", "_by_type")
 
     def __init__(self, root: cst.CSTNode) -> None:
         order: list[cst.CSTNode] = []
@@ -125,13 +125,15 @@ class Flat:
         self.order = order
         self.end = end
         self.parents = parents
-        self.index = {id(n): i for i, n in enumerate(order)}
+        self._index: dict[int, int] | None = None  # id(node) -> position, built on first need
         self._by_type: dict[type, list[int]] | None = None
 
     def subtree(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The nodes of ``node``'s subtree (``node`` first), or a fresh walk when ``node`` is
         not part of this tree."""
-        i = self.index.get(id(node))
+        if self._index is None:
+            self._index = {id(n): i for i, n in enumerate(self.order)}
+        i = self._index.get(id(node))
         if i is None or self.order[i] is not node:
             return list(walk(node))
         return self.order[i:self.end[i]]
