@@ -329,3 +329,31 @@ async def noisy(path: str, ctx: Context) -> str: print(path); return str(await c
     after = _fix(tmp_path)
     assert ("async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) "
             "-> str: return str(await confirm(r, path))") in after
+
+
+# -- the tool itself (found by the new-user trial on the SDK's docs_src/elicitation/tutorial001.py) --
+
+def test_an_early_return_before_the_request_makes_the_resolver_fix_unsafe(tmp_path: Path) -> None:
+    body = '''@mcp.tool()
+async def book(date: str, ctx: Context) -> str:
+    if date != "2025-12-25":
+        return f"Booked {date}."
+    r = await ctx.elicit(f"Nothing on {date}: another date?", Confirm)
+    return r.action
+'''
+    [f] = _findings(tmp_path, body)
+    assert f["fix"]["safety"] == "unsafe", f
+    assert "can end `book` before the request today; the question is now asked on every call" in f["fix"]["description"]
+
+
+def test_a_tool_that_calls_itself_stays_manual(tmp_path: Path) -> None:
+    body = '''@mcp.tool()
+async def book(date: str, ctx: Context) -> str:
+    r = await ctx.elicit(f"Nothing on {date}: another date?", Confirm)
+    if r.action == "accept" and r.data.ok:
+        return await book("2025-12-26", ctx)
+    return "no"
+'''
+    [f] = _findings(tmp_path, body)
+    assert f["fix"] is None
+    assert f["manual"].startswith("`book` is also called directly (in `book`)"), f

@@ -362,6 +362,15 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return _helper_reason(a, site) or site
     site.unsafe += _side_effects_before(a, site)
     if site.form == "resolver":
+        direct = a.callers(fn)
+        if direct:
+            caller = direct[0][0].qualname
+            return (f"`{fn.name}` is also called directly (in `{caller}`): a `Resolve` parameter would have to be "
+                    "passed at that call too; rewrite by hand (or call a plain helper from both)")
+        exits = _exits_before(a, site.unwrap or site.stmt, fn)
+        if exits:
+            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
+                               "every call")
         reason = _resolver_reason(a, site)
     elif site.form == "fastmcp":
         reason = _fastmcp_reason(a, site) or _lowlevel_reason(a, site)
