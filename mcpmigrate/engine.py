@@ -79,6 +79,8 @@ class RunResult:
     files_checked: int = 0
     results: list[FileResult] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
+    strategy: str = "param"       # the fix strategy in force (a plain `fix` applies its fixes)
+    always: frozenset[str] = frozenset()  # fix kinds every strategy applies
 
     @property
     def findings(self) -> list[Finding]:
@@ -480,7 +482,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
                                     respect_gitignore=config.respect_gitignore,
                                     force_exclude=options.force_exclude)
-    result = RunResult()
+    result = RunResult(strategy=config.strategy, always=frozenset(always_strategies()))
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
     # In this process: the cache, then the byte-token prefilter; only files that may need a

@@ -578,3 +578,25 @@ def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
     assert "0 fixable with `mcpmigrate fix`, 1 more with `mcpmigrate fix --unsafe-fixes`" in res.stdout
     res = cli(["fix", "--unsafe-fixes", "reader.py"], tmp_path)
     assert "roots: Annotated[list[str]" in (tmp_path / "reader.py").read_text()
+
+
+def test_summary_names_the_strategy_a_fix_needs(tmp_path: Path) -> None:
+    """An elicitation's fix exists only under `--strategy interim`: a plain `fix` applies nothing,
+    and the summary must not promise it does (found by a new-user trial)."""
+    (tmp_path / "h.py").write_text('''from pydantic import BaseModel
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("x")
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+@mcp.tool()
+async def delete(path: str, ctx: Context) -> str:
+    r = await ctx.elicit(f"Delete {path}?", Confirm)
+    return r.action
+''', encoding="utf-8")
+    res = cli(["check", "h.py"], tmp_path)
+    assert "0 fixable with `mcpmigrate fix`, 1 with `mcpmigrate fix --strategy interim`." in res.stdout, res.stdout

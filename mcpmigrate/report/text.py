@@ -76,13 +76,18 @@ def render_summary(console: Console, result: RunResult, baselined: int | None = 
         console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
-    safe = sum(1 for f in findings if f.fix is not None and f.fix.safety.value == "safe")
-    unsafe = sum(1 for f in findings if f.fix is not None and f.fix.safety.value == "unsafe")
+    here = {result.strategy} | set(result.always)  # what a plain `mcpmigrate fix` applies
+    applies = [f for f in findings if f.fix is not None and f.fix.strategy in here]
+    safe = sum(1 for f in applies if f.fix.safety.value == "safe")  # type: ignore[union-attr]
+    unsafe = len(applies) - safe
+    elsewhere = Counter(f.fix.strategy for f in findings if f.fix is not None and f.fix.strategy not in here)
     if findings:
         parts = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if counts[s])
         hint = f"{safe} fixable with `mcpmigrate fix`"
         if unsafe:
             hint += f", {unsafe} more with `mcpmigrate fix --unsafe-fixes` (review them)"
+        for strategy, n in sorted(elsewhere.items()):
+            hint += f", {n} with `mcpmigrate fix --strategy {strategy}`"
         console.print(
             f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in "
             f"{len({f.path for f in findings})} file(s); {result.files_checked} file(s) checked. "
