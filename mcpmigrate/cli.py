@@ -371,11 +371,13 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
             from mcpmigrate.report import text
 
             n = len(result.fixed)
+            changed = {r.display for r in result.changed}
             for f in result.findings:  # what the diff leaves, and why
                 why = (f"needs --unsafe-fixes: {f.fix.description}" if f.fix is not None and f.fix.safety.value == "unsafe"
                        else f"fix with --strategy {f.fix.strategy}" if f.fix is not None
                        else f"manual: {f.manual}" if f.manual else "manual")
-                err.print(f"left   {f.path}:{f.line}:{f.column} {f.rule} {f.name}: {why}", highlight=False, markup=False)
+                where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
+                err.print(f"left   {f.path}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
             err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
                       f"{len(result.findings)} would remain.", highlight=False)
             text.render_errors(err, result)

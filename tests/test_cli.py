@@ -600,3 +600,44 @@ async def delete(path: str, ctx: Context) -> str:
 ''', encoding="utf-8")
     res = cli(["check", "h.py"], tmp_path)
     assert "0 fixable with `mcpmigrate fix`, 1 with `mcpmigrate fix --strategy interim`." in res.stdout, res.stdout
+
+
+def test_a_guard_helper_checking_paths_against_the_roots_is_an_allow_list(tmp_path: Path) -> None:
+    """The roots checked in a helper (``relative_to`` in a try, named like a guard) bound what
+    the tool may touch: the param fix says the caller would now choose that boundary."""
+    (tmp_path / "g.py").write_text('''from pathlib import Path
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("g")
+
+
+async def is_path_allowed(requested: Path, ctx: Context) -> bool:
+    roots = await ctx.session.list_roots()
+    for root in roots.roots:
+        try:
+            requested.relative_to(Path(root.uri.path))
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    if not await is_path_allowed(Path(path), ctx):
+        raise ValueError("outside the workspace")
+    return Path(path).read_text()
+''', encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "g.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
+    assert f["fix"]["safety"] == "unsafe" and "allow-list" in f["fix"]["description"], f
+
+
+def test_fix_diff_says_when_a_left_finding_is_placed_in_the_fixed_file(tmp_path: Path) -> None:
+    """The ping before the roots request is deleted: the request moves up a line in the fixed
+    file, which is what the diff shows and what `left` says."""
+    (tmp_path / "reader.py").write_text(ALLOW_LIST_SOURCE.replace(
+        "    roots = await", "    await ctx.session.send_ping()\n    roots = await"))
+    res = cli(["fix", "--diff", "reader.py"], tmp_path)
+    assert "-    await ctx.session.send_ping()" in res.stdout
+    assert "left   reader.py:10:19 (in the fixed file) MCP101" in res.stderr, res.stderr

@@ -21,8 +21,8 @@ label ``check`` shows is the one of the rewrite ``fix`` makes:
 from __future__ import annotations
 
 import dataclasses
-
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1246,12 +1246,16 @@ def _insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
     return els
 
 
-_BOUNDARY_CHECKS = {"is_relative_to", "commonpath", "commonprefix"}
+_BOUNDARY_CHECKS = {"is_relative_to", "relative_to", "commonpath", "commonprefix"}
+_GUARD_NAME = re.compile(r"allow|permit|authori[sz]|access|inside|within|sandbox", re.IGNORECASE)
 
 
 def _bounds_access(f: FunctionInfo) -> bool:
     """The function checks paths against a boundary (``p.is_relative_to(root)``,
-    ``os.path.commonpath``): roots used as an allow-list."""
+    ``p.relative_to(root)`` in a ``try``, ``os.path.commonpath``), or is named like a guard
+    (``is_path_allowed``): roots used as an allow-list."""
+    if _GUARD_NAME.search(f.name):
+        return True
     for call in f.calls:
         func = call.func
         name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
