@@ -641,3 +641,25 @@ def test_fix_diff_says_when_a_left_finding_is_placed_in_the_fixed_file(tmp_path:
     res = cli(["fix", "--diff", "reader.py"], tmp_path)
     assert "-    await ctx.session.send_ping()" in res.stdout
     assert "left   reader.py:10:19 (in the fixed file) MCP101" in res.stderr, res.stderr
+
+
+def test_a_roots_fallback_gets_an_unsafe_param_fix(tmp_path: Path) -> None:
+    """Roots asked only when an optional argument is missing: the new parameter would be required
+    on every call (found by the new-user trial on mcp-course's unit3 server)."""
+    (tmp_path / "w.py").write_text('''import os
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("w")
+
+
+@mcp.tool()
+async def where(ctx: Context, working_directory: str | None = None) -> str:
+    if working_directory is None:
+        roots = await ctx.session.list_roots()
+        working_directory = roots.roots[0].uri.path
+    return working_directory or os.getcwd()
+''', encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "w.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
+    assert f["fix"]["safety"] == "unsafe", f
+    assert "asked only on some paths (inside `if working_directory is None`)" in f["fix"]["description"], f

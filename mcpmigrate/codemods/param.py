@@ -797,6 +797,11 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
+    optional = _conditional_ancestor(a, node, fn)
+    if optional:
+        site.unsafe.append(
+            f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
+            "required on every call, so callers that relied on the other path must now pass it")
     if any(_bounds_access(f) for f in funcs):
         site.unsafe.append(
             "the roots bound what the tool may touch (an allow-list check); as a parameter the caller "
@@ -1248,6 +1253,21 @@ def _insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
 
 _BOUNDARY_CHECKS = {"is_relative_to", "relative_to", "commonpath", "commonprefix"}
 _GUARD_NAME = re.compile(r"allow|permit|authori[sz]|access|inside|within|sandbox", re.IGNORECASE)
+
+
+def _conditional_ancestor(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo | None) -> str | None:
+    """The header of the innermost ``if`` / ``try`` / loop in ``fn`` that the request sits in (it
+    runs only on some paths), or None."""
+    cur = a.parents.get(id(node))
+    while cur is not None and (fn is None or cur is not fn.node):
+        if isinstance(cur, cst.If):
+            return "if " + cst.Module([]).code_for_node(cur.test)
+        if isinstance(cur, cst.Try):
+            return "try"
+        if isinstance(cur, (cst.For, cst.While)):
+            return "for" if isinstance(cur, cst.For) else "while"
+        cur = a.parents.get(id(cur))
+    return None
 
 
 def _bounds_access(f: FunctionInfo) -> bool:
