@@ -663,3 +663,24 @@ async def where(ctx: Context, working_directory: str | None = None) -> str:
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
     assert f["fix"]["safety"] == "unsafe", f
     assert "asked only on some paths (inside `if working_directory is None`)" in f["fix"]["description"], f
+
+
+def test_a_method_to_type_table_is_not_a_route(tmp_path: Path) -> None:
+    """`{"logging/setLevel": types.SetLevelRequest}` maps methods to message types (the SDK's own
+    tables): no MCP402/MCP302. A handler in the same position is still a route."""
+    (tmp_path / "m.py").write_text('''from mcp import types
+
+REQUESTS = {
+    "logging/setLevel": types.SetLevelRequest,
+    "resources/subscribe": types.SubscribeRequest,
+}
+
+
+def handle_level(params):
+    return {}
+
+
+ROUTES = {"logging/setLevel": handle_level}
+''', encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "m.py"], tmp_path)
+    assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP402", 13)], res.json["findings"]

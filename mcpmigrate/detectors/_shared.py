@@ -128,6 +128,17 @@ class CatalogVisitor(cst.CSTVisitor):
 
     # -- hand-rolled JSON-RPC --------------------------------------------------------------
     @staticmethod
+    def is_route_handler(expr: cst.BaseExpression) -> bool:
+        """A dict value in a method route table that is a handler (``"logging/setLevel":
+        handle_level``), not a message type (``"logging/setLevel": types.SetLevelRequest`` in a
+        method-to-type map, as in the SDK's own tables)."""
+        if not isinstance(expr, (cst.Name, cst.Attribute)):
+            return False
+        last = expr.value if isinstance(expr, cst.Name) else expr.attr.value
+        return not last.endswith(("Request", "Notification", "Result", "Params"))
+
+
+    @staticmethod
     def is_jsonrpc_message(node: cst.Dict) -> bool:
         return dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
 

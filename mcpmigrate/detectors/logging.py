@@ -179,7 +179,7 @@ class _Visitor(CatalogVisitor):
                         manual="hand-rolled JSON-RPC servers are not rewritten automatically")
         if m is None and not self.client_module:
             for el in node.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) == S.SET_LEVEL_METHOD and isinstance(el.value, (cst.Name, cst.Attribute)):
+                if isinstance(el, cst.DictElement) and string_value(el.key) == S.SET_LEVEL_METHOD and self.is_route_handler(el.value):
                     self.report("MCP402", el, _MSG_402, manual="remove this route; the method no longer exists")
 
     # -- MCP402 ---------------------------------------------------------------------------

@@ -195,7 +195,7 @@ class _Visitor(CatalogVisitor):
                 manual="hand-rolled JSON-RPC servers are not rewritten automatically")
         if m is None and not self.client_module:
             for el in node.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) in S.SUBSCRIBE_METHODS and isinstance(el.value, (cst.Name, cst.Attribute)):
+                if isinstance(el, cst.DictElement) and string_value(el.key) in S.SUBSCRIBE_METHODS and self.is_route_handler(el.value):
                     self.report("MCP302", el, _MSG_302, manual=_MANUAL_302)
 
     # -- MCP302 ---------------------------------------------------------------------------
