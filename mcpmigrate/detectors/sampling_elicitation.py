@@ -136,6 +136,10 @@ class _Visitor(RequestVisitor):
         for handler in tr.handlers:
             if not self._handler_goes_on(handler):
                 continue
+            if not self._says_yes(handler) and not (_can_complete(tr.body) and self._something_follows(tr, fn)):
+                # the failure path falls into code the answered path never reaches (the try body
+                # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
+                continue
             tool = f"`{fn.qualname}`" if fn else "the guarded action"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
@@ -145,6 +149,30 @@ class _Visitor(RequestVisitor):
                             manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
                             request=call)
             return
+
+    @staticmethod
+    def _says_yes(handler: cst.ExceptHandler) -> bool:
+        """The handler ends with ``return True`` (answers "confirmed")."""
+        body = handler.body
+        last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+        stmt = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        return isinstance(stmt, cst.Return) and isinstance(stmt.value, cst.Name) and stmt.value.value == "True"
+
+    def _something_follows(self, node: cst.CSTNode, fn: FunctionInfo | None) -> bool:
+        """A statement runs after ``node`` in its function (in its block or an enclosing one)."""
+        pm = _parents_of(self.a)
+        cur: cst.CSTNode = node
+        parent = pm.get(id(cur))
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+            if isinstance(parent, cst.IndentedBlock):
+                body = list(parent.body)
+                if any(x is cur for x in body) and body[-1] is not cur:
+                    return True
+            cur, parent = parent, pm.get(id(parent))
+        if isinstance(parent, cst.Module):
+            body = list(parent.body)
+            return any(x is cur for x in body) and body[-1] is not cur
+        return False
 
     @staticmethod
     def _handler_goes_on(handler: cst.ExceptHandler) -> bool:
@@ -260,6 +288,15 @@ class _Visitor(RequestVisitor):
         if bad:
             self.report("MCP206", node, _MSG_206.format(method=", ".join(f"`{m}`" for m in bad)),
                         manual="no automatic fix: the request must be answered completely")
+
+
+def _can_complete(block: cst.BaseSuite) -> bool:
+    """The block can run to its end (its last statement is not a ``return`` or ``raise``)."""
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and last.body:
+        return not isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return True
 
 
 def _parents_of(a) -> dict[int, cst.CSTNode]:
