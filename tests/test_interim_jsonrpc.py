@@ -226,3 +226,15 @@ def test_the_interim_reply_leaves_the_branch_like_the_reply_did(tmp_path: Path) 
     after = (tmp_path / "server.py").read_text(encoding="utf-8")
     interim = after[after.index("if elicitation_answer is None:"):after.index("else:")]
     assert interim.rstrip().endswith("continue"), interim
+
+
+def test_a_server_that_negotiates_an_older_version_is_told_so(tmp_path: Path) -> None:
+    """From the new-user trial: a hand-rolled server answering `initialize` with 2025-06-18 keeps
+    every client on that version, where an interim result is invalid: the fix says so."""
+    source = SYNC.replace('def handle(msg):\n',
+                          'def init_reply():\n    return {"protocolVersion": "2025-06-18", "capabilities": {}}\n\n\n'
+                          'def handle(msg):\n')
+    (f,) = _findings(tmp_path, source)
+    desc = f["fix"]["description"]
+    assert "answers `initialize` with protocolVersion '2025-06-18'" in desc, desc
+    assert "until the server also negotiates 2026-07-28" in desc

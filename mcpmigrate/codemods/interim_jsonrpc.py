@@ -645,7 +645,29 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.Dict, method: str) -> tupl
     p = _plan(a, node, method)
     if isinstance(p, str):
         return None, MANUAL.format(reason=p, key=KEYS[method], method=method), {}
+    old = _older_protocol_versions(a)
+    if old:
+        p.unsafe[0] = (f"this server answers `initialize` with protocolVersion {', '.join(map(repr, old))}: every "
+                       "client then speaks that version, where an interim result is not valid, so the tool stops "
+                       "working until the server also negotiates 2026-07-28 (keep the old version for legacy "
+                       "clients with an era switch)")
     return FixInfo(Safety.UNSAFE, STRATEGY, _describe(p)), None, {"handrolled": p.shape}
+
+
+def _older_protocol_versions(a: ModuleAnalysis) -> list[str]:
+    """Protocol versions before 2026-07-28 the module answers with (a ``"protocolVersion"`` entry
+    whose value is a date literal, or a module constant holding one)."""
+    constants = {n: string_value(v) for n, v in a.module_assigns}
+    found: set[str] = set()
+    for n in a.flat.of_types((cst.DictElement,)):
+        el = a.flat.order[n]
+        if string_value(el.key) != "protocolVersion":  # type: ignore[attr-defined]
+            continue
+        v = el.value  # type: ignore[attr-defined]
+        value = string_value(v) if not isinstance(v, cst.Name) else constants.get(v.value)
+        if value and len(value) == 10 and value[4] == "-" and value < "2026-07-28":
+            found.add(value)
+    return sorted(found)
 
 
 def rewritable(a: ModuleAnalysis, node: cst.Dict, method: str) -> bool:
