@@ -361,6 +361,10 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
     run_rules, facts = (_screen(source, file_rules)
                         if prefilter is not None and file_rules and prefilter.search(source) else (set(), None))
     if not run_rules:
+        problem = F.decode_problem(source)  # never parsed, but an undecodable file is still reported
+        if problem:
+            res.error = problem
+            return res
         _collect_unused(res, find_suppressions(source), file_rules)
         return res
     import libcst as cst

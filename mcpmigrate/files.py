@@ -212,6 +212,26 @@ def read_source(path: Path) -> bytes:
     return data
 
 
+def decode_problem(data: bytes) -> str | None:
+    """Why ``data`` is not decodable Python source (its PEP 263 coding cookie or BOM, else UTF-8),
+    or ``None``. Cheap: files that are never parsed are still checked with it."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode(encoding)
+    except SyntaxError as exc:  # bad bytes in the first lines, an unknown cookie, a BOM that disagrees
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return f"cannot decode: {bad}"
+        return f"cannot decode: {exc.msg}"
+    except (UnicodeDecodeError, LookupError) as exc:
+        return f"cannot decode: {exc}"
+    return None
+
+
 def is_read_only(path: Path, st: os.stat_result | None = None) -> bool:
     """True when the file must not be rewritten: it has no write permission bit at all (checked
     on the mode, because ``os.access`` says yes to root for any file), or the current user may

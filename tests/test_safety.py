@@ -429,3 +429,15 @@ def test_a_fix_that_enables_another_is_applied_in_the_same_run(tmp_path: Path) -
     assert "send_ping" not in after and "Resolve(confirm_elicitation)" in after and "try:" not in after
     cli(args, tmp_path)
     assert (tmp_path / "server.py").read_text(encoding="utf-8") == after
+
+
+def test_an_undecodable_file_without_mcp_is_still_reported(tmp_path: Path) -> None:
+    """Found by a new-user trial: files that mention nothing MCP are never parsed, but a file that
+    cannot even be decoded is reported (and the run is not clean); a syntax error there is not."""
+    (tmp_path / "bytes.py").write_bytes(b'x = "\xff"\n')
+    (tmp_path / "syntax.py").write_text("def f(:\n    pass\n", encoding="utf-8")
+    (tmp_path / "fine.py").write_text("y = 1\n", encoding="utf-8")
+    res = cli(["check", "."], tmp_path)
+    assert res.exit_code == 1
+    assert "bytes.py: cannot decode: 'utf-8' codec can't decode byte 0xff in position 5" in res.stderr, res.stderr
+    assert "syntax.py" not in res.stderr + res.stdout
