@@ -235,7 +235,7 @@ async def delete(path: str, ctx: Context) -> str:
 '''
     [f] = _findings(tmp_path, body)
     assert f["fix"] is None
-    assert "`confirm(ctx, target)` in `delete` passes `target`, which only exist mid-body of the tool" in f["manual"]
+    assert "`confirm(ctx, target)` in `delete` passes `target`, which only exists mid-body of the tool" in f["manual"]
 
 
 def test_a_value_computed_by_a_call_is_manual(tmp_path: Path) -> None:
@@ -263,7 +263,7 @@ async def delete(path: str, ctx: Context) -> str:
     return str(await confirm(ctx, path))
 '''
     [f] = _findings(tmp_path, body)
-    assert f["fix"] is None and "built from `label`, which only exist mid-body of the helper" in f["manual"]
+    assert f["fix"] is None and "built from `label`, which only exists mid-body of the helper" in f["manual"]
 
 
 def test_a_helper_called_on_some_paths_only_is_manual(tmp_path: Path) -> None:

@@ -379,6 +379,11 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     return reason or site
 
 
+def _exist(names: list[str]) -> str:
+    """``only exists`` / ``only exist``: the verb for the blocking names of a manual message."""
+    return "only exists" if len(dict.fromkeys(names)) == 1 else "only exist"
+
+
 def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     """Where in the handler the request may sit: the handler's own block (a resolver: its top
     level, or a ``try`` at its top level that only guards the request and its uses)."""
@@ -490,7 +495,7 @@ def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     needed, blocking = _inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (f"the request is built from {names}, which only exist mid-body (locals, the context, or "
+        return (f"the request is built from {names}, which {_exist(blocking)} mid-body (locals, the context, or "
                 "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
                 "move that computation into a module-level function of the arguments, then run the fix again")
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
@@ -648,7 +653,7 @@ def _helper_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     needed, blocking = _inputs(a, helper, [x.value for x in call.args], ctx_name)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (f"{intro}, built from {names}, which only exist mid-body of the helper (its locals, the context, or "
+        return (f"{intro}, built from {names}, which {_exist(blocking)} mid-body of the helper (its locals, the context, or "
                 "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand")
     if site.kind == ELICITATION and any(n.value in needed for n in _ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
@@ -712,7 +717,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
     used, blocking = _inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (f"passes {names}, which only exist mid-body of the tool (locals, the context, or reassigned "
+        return (f"passes {names}, which {_exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
                 "arguments): a resolver may only use the tool's arguments and module-level names; move that "
                 "computation into a module-level function of the arguments, then run the fix again")
     caller.args = [p for p in tool.param_names() if p in used]
