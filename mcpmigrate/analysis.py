@@ -259,6 +259,12 @@ class ModuleAnalysis:
             return self._constructed_kind(expr)
         return None
 
+    def imports_sdk_client(self) -> bool:
+        """The module imports an SDK client (``mcp.client…``, ``ClientSession``, fastmcp's
+        ``Client``): client code, which declares its own capabilities and sends client requests."""
+        return any(v.startswith(("mcp.client", "fastmcp.client")) or v in ("mcp.ClientSession", "mcp.Client", "fastmcp.Client")
+                   for v in self.imports.values())
+
     def _looks_like_context(self, expr: cst.BaseExpression) -> bool:
         """An unannotated receiver that is conventionally an MCP context (``ctx.session`` in a
         module that imports MCP), used only for ``.session`` chains."""

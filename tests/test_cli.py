@@ -684,3 +684,15 @@ ROUTES = {"logging/setLevel": handle_level}
 ''', encoding="utf-8")
     res = cli(["check", "--output-format", "json", "m.py"], tmp_path)
     assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP402", 13)], res.json["findings"]
+
+
+def test_a_clients_own_roots_capability_gets_no_automatic_fix(tmp_path: Path) -> None:
+    """From the new-user trial: the SDK client's `RootsCapability(list_changed=True)` is what it
+    tells legacy servers; MCP104 stays reported there, with no safe rewrite."""
+    (tmp_path / "c.py").write_text('''from mcp import ClientSession, types
+
+CAPS = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
+''', encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "c.py"], tmp_path)
+    [f] = res.json["findings"]
+    assert f["rule"] == "MCP104" and f["fix"] is None and f["manual"].startswith("this is client code"), f

@@ -32,10 +32,7 @@ class CatalogVisitor(cst.CSTVisitor):
         self.bare: set[int] = set()
         self.stmt_of: dict[int, cst.SimpleStatementLine] = {}
         self._line: list[cst.SimpleStatementLine] = []
-        self.client_module = any(
-            v.startswith(("mcp.client", "fastmcp.client")) or v in ("mcp.ClientSession", "mcp.Client", "fastmcp.Client")
-            for v in analysis.imports.values()
-        )
+        self.client_module = analysis.imports_sdk_client()
 
     # -- bookkeeping ----------------------------------------------------------------------
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:

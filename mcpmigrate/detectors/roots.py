@@ -105,7 +105,10 @@ class _RootsVisitor(RequestVisitor):
         if q in S.ROOTS_CAPABILITY:
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in ("listChanged", "list_changed"):
-                    self.report("MCP104", arg, _MSG_104, fix=_remove_fix("drop the listChanged field"))
+                    if self.a.imports_sdk_client():
+                        self.report("MCP104", arg, _MSG_104, manual=_MANUAL_104_CLIENT)
+                    else:
+                        self.report("MCP104", arg, _MSG_104, fix=_remove_fix("drop the listChanged field"))
         elif q in S.ROOT:
             uri_arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "uri"), None)
             if uri_arg is None and node.args and node.args[0].keyword is None:
@@ -272,6 +275,10 @@ _MSG_103 = (
 )
 _MSG_104 = (
     "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
+)
+_MANUAL_104_CLIENT = (
+    "this is client code (it imports the SDK client): a client that also talks to legacy servers still "
+    "declares `listChanged` to them; send it only on legacy connections, by hand"
 )
 
 
