@@ -1251,7 +1251,7 @@ def _insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
     return els
 
 
-_BOUNDARY_CHECKS = {"is_relative_to", "relative_to", "commonpath", "commonprefix"}
+_BOUNDARY_CHECKS = {"is_relative_to", "commonpath", "commonprefix"}  # not `relative_to`: also names paths
 _GUARD_NAME = re.compile(r"allow|permit|authori[sz]|access|inside|within|sandbox", re.IGNORECASE)
 
 
@@ -1260,7 +1260,7 @@ def _conditional_ancestor(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo
     runs only on some paths), or None."""
     cur = a.parents.get(id(node))
     while cur is not None and (fn is None or cur is not fn.node):
-        if isinstance(cur, cst.If):
+        if isinstance(cur, cst.If) and not _is_tool_dispatch(cur.test):
             return "if " + cst.Module([]).code_for_node(cur.test)
         if isinstance(cur, cst.Try):
             return "try"
@@ -1270,10 +1270,26 @@ def _conditional_ancestor(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo
     return None
 
 
+def _is_tool_dispatch(test: cst.BaseExpression) -> bool:
+    """``params.name == "grep"`` / ``name == "grep"``: a low-level handler choosing the tool (the
+    branch is the tool, not a fallback inside it)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return False
+    for side, other in ((test.left, target.comparator), (target.comparator, test.left)):
+        named = (isinstance(side, cst.Attribute) and side.attr.value == "name") or (
+            isinstance(side, cst.Name) and side.value in ("name", "tool_name", "tool"))
+        if named and isinstance(other, (cst.SimpleString, cst.ConcatenatedString)):
+            return True
+    return False
+
+
 def _bounds_access(f: FunctionInfo) -> bool:
     """The function checks paths against a boundary (``p.is_relative_to(root)``,
-    ``p.relative_to(root)`` in a ``try``, ``os.path.commonpath``), or is named like a guard
-    (``is_path_allowed``): roots used as an allow-list."""
+    ``os.path.commonpath``), or is named like a guard (``is_path_allowed``): roots used as an
+    allow-list."""
     if _GUARD_NAME.search(f.name):
         return True
     for call in f.calls:
