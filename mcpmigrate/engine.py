@@ -80,7 +80,14 @@ class RunResult:
     results: list[FileResult] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     strategy: str = "param"       # the fix strategy in force (a plain `fix` applies its fixes)
-    always: frozenset[str] = frozenset()  # fix kinds every strategy applies
+
+    def applies(self, fix_strategy: str) -> bool:
+        """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``: its own, and
+        every kind that is not a choosable strategy (the codemods that run whatever
+        ``--strategy`` says: deletions, logging, subscriptions) — decided without importing them."""
+        from mcpmigrate.config import STRATEGIES
+
+        return fix_strategy == self.strategy or fix_strategy not in STRATEGIES
 
     @property
     def findings(self) -> list[Finding]:
@@ -486,7 +493,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
                                     respect_gitignore=config.respect_gitignore,
                                     force_exclude=options.force_exclude)
-    result = RunResult(strategy=config.strategy, always=frozenset(always_strategies()))
+    result = RunResult(strategy=config.strategy)
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
     # In this process: the cache, then the byte-token prefilter; only files that may need a

@@ -7,7 +7,9 @@ and re-encodes on output, so encoding, BOM and newline style survive a fix.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -40,13 +42,19 @@ def display_path(path: Path, cwd: Path) -> str:
 
 
 def _matches(rel_posix: str, name: str, patterns: list[str]) -> bool:
+    """The path (relative, POSIX) or its name matches one of the glob ``patterns``, or lies under
+    a directory one of them matches (fnmatch semantics, one compiled regex per pattern list)."""
+    rx = _pattern_regex(tuple(patterns))
+    return bool(rx.match(rel_posix) or rx.match(name))
+
+
+@functools.lru_cache(maxsize=32)
+def _pattern_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    parts = []
     for pat in patterns:
         pat = pat.rstrip("/")
-        if fnmatch.fnmatch(rel_posix, pat) or fnmatch.fnmatch(name, pat):
-            return True
-        if fnmatch.fnmatch(rel_posix, pat + "/*"):
-            return True
-    return False
+        parts += [fnmatch.translate(pat), fnmatch.translate(pat + "/*")]
+    return re.compile("|".join(f"(?:{p})" for p in parts) or r"(?!)", re.DOTALL)
 
 
 class GitIgnore:

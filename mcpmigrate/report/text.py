@@ -76,11 +76,10 @@ def render_summary(console: Console, result: RunResult, baselined: int | None = 
         console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
-    here = {result.strategy} | set(result.always)  # what a plain `mcpmigrate fix` applies
-    applies = [f for f in findings if f.fix is not None and f.fix.strategy in here]
+    applies = [f for f in findings if f.fix is not None and result.applies(f.fix.strategy)]  # by a plain `fix`
     safe = sum(1 for f in applies if f.fix.safety.value == "safe")  # type: ignore[union-attr]
     unsafe = len(applies) - safe
-    elsewhere = Counter(f.fix.strategy for f in findings if f.fix is not None and f.fix.strategy not in here)
+    elsewhere = Counter(f.fix.strategy for f in findings if f.fix is not None and not result.applies(f.fix.strategy))
     if findings:
         parts = ", ".join(f"{counts[s]} {s}" for s in SEVERITIES if counts[s])
         hint = f"{safe} fixable with `mcpmigrate fix`"
