@@ -510,12 +510,17 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         from concurrent.futures.process import BrokenProcessPool
 
         try:
+            # largest files first, in small chunks: the last worker to finish is not left with a
+            # big file while the others idle
+            by_size = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][6]))
+            out: list[FileResult | None] = [None] * len(tasks)
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                results = []
-                for res in pool.map(_worker, tasks, chunksize=max(1, len(tasks) // (jobs * 8))):
-                    results.append(res)
+                for n, (i, res) in enumerate(zip(by_size, pool.map(_worker, [tasks[i] for i in by_size],
+                                                                   chunksize=max(1, len(tasks) // (jobs * 16))))):
+                    out[i] = res
                     if progress is not None:
-                        progress(len(done) + len(results), len(candidates))
+                        progress(len(done) + n + 1, len(candidates))
+            results = out  # type: ignore[assignment]
         except (OSError, BrokenProcessPool, NotImplementedError):
             results = None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
     if results is None:
