@@ -313,10 +313,15 @@ def _project_files(directory: Path) -> list[tuple[Path, str]]:
     return out
 
 
-def _pins_in(files: Iterable[tuple[Path, str]], start: Path) -> Iterator[Pin]:
+def _pins_in(files: Iterable[tuple[Path, str]], start: Path, cwd: Path) -> Iterator[Pin]:
+    """The pins the ``files`` declare, each labelled with its file's path as the user sees it:
+    relative to the working directory ``cwd`` when under it, else relative to ``start``."""
     readers = {"pyproject": _from_pyproject, "setup.cfg": _from_setup_cfg, "requirements": _from_requirements}
     for path, kind in files:
-        label = os.path.relpath(path, start) if path.is_absolute() else str(path)
+        try:
+            label = path.relative_to(cwd).as_posix()
+        except ValueError:
+            label = os.path.relpath(path, start) if path.is_absolute() else str(path)
         yield from readers[kind](path, label)
 
 
@@ -341,8 +346,8 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=256)
-def _read(start: str, files: tuple[tuple[str, str, tuple[int, int]], ...]) -> tuple[Pin, ...]:
-    return tuple(_pins_in([(Path(p), kind) for p, kind, _ in files], Path(start)))
+def _read(start: str, cwd: str, files: tuple[tuple[str, str, tuple[int, int]], ...]) -> tuple[Pin, ...]:
+    return tuple(_pins_in([(Path(p), kind) for p, kind, _ in files], Path(start), Path(cwd)))
 
 
 def signature(start: Path) -> str:
@@ -371,7 +376,11 @@ def project_pins(start: Path) -> Pins:
     directory, files = _nearest(path)
     # Parsed once per directory and file state (a long-lived process sees an edited pin).
     key = tuple((str(f), kind, _stamp(f)) for f, kind in files)
-    return Pins(directory, _read(str(path), key))
+    try:
+        cwd = str(Path.cwd().resolve())
+    except OSError:
+        cwd = "/"
+    return Pins(directory, _read(str(path), cwd, key))
 
 
 def clear_cache() -> None:

@@ -254,6 +254,6 @@ def test_each_file_hears_its_own_projects_pins(tmp_path: Path) -> None:
         by_file = {f["path"].replace("\\", "/").split("services/")[-1]: f
                    for f in res.json["findings"] if f["rule"] == "MCP202"}
         assert by_file["new/server.py"]["fix"] is not None
-        assert "`fastmcp>=4` in requirements.txt" in by_file["new/server.py"]["fix"]["description"]
+        assert "`fastmcp>=4` in services/new/requirements.txt" in by_file["new/server.py"]["fix"]["description"]
         assert by_file["old/server.py"]["fix"] is None
-        assert "`fastmcp<3` in requirements.txt" in by_file["old/server.py"]["manual"]
+        assert "`fastmcp<3` in services/old/requirements.txt" in by_file["old/server.py"]["manual"]
