@@ -240,7 +240,7 @@ def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAna
     parsers do not line up, the whole module is generated."""
     from libcst.metadata import CodeRange
 
-    from mcpmigrate.positions import code_ranges
+    from mcpmigrate.positions import code_ranges, code_ranges_and_text, split_lines
 
     def whole() -> Mapping[cst.CSTNode, CodeRange]:
         return code_ranges(module, nodes)
@@ -260,12 +260,22 @@ def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAna
     first = _top_level_lines(source, len(module.body), top_lines)
     if first is None:
         return whole()
+    try:
+        lines = split_lines(source.decode(module.encoding).lstrip("\ufeff"))
+    except (UnicodeDecodeError, LookupError):
+        return whole()
     out: dict[cst.CSTNode, CodeRange] = {}
     for i in sorted(wanted):
         stmt = module.body[i]
         one = module.with_changes(header=(), body=(stmt,), footer=())
         shift = first[i] - 1 - len(stmt.leading_lines)
-        for node, rng in code_ranges(one, nodes).items():
+        ranges, code = code_ranges_and_text(one, nodes)
+        # the statement's code must sit at that line of the file: a decorator in parentheses or
+        # after a backslash, or a backslash-continued blank line, makes ast's line or the count of
+        # leading lines differ — then the whole module is done instead
+        if shift < 0 or "".join(lines[shift:shift + len(split_lines(code))]) != code:
+            return whole()
+        for node, rng in ranges.items():
             out[node] = CodeRange((rng.start.line + shift, rng.start.column), (rng.end.line + shift, rng.end.column))
     return out
 

@@ -45,7 +45,9 @@ def _plan(t: type) -> tuple[str, ...] | None:
     plan: tuple[str, ...] | None
     try:
         src = inspect.getsource(t._visit_and_replace_children)  # type: ignore[attr-defined]
-        plan = tuple(f for f in _FIELD.findall(src) if not f.startswith("whitespace") and f not in FORMAT_FIELDS)
+        # dict.fromkeys: a field named in two branches (ImportFrom's `names`: star or list) once
+        plan = tuple(dict.fromkeys(f for f in _FIELD.findall(src)
+                                   if not f.startswith("whitespace") and f not in FORMAT_FIELDS))
     except (OSError, TypeError):  # no source (a frozen or stripped install)
         plan = None
     _PLANS[t] = plan

@@ -62,11 +62,25 @@ class _TokenIndexState(CodegenState):
 def code_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
     """The ``CodeRange`` of each of ``nodes`` (nodes of ``module``; others are left out), equal
     to what ``MetadataWrapper(module).resolve(PositionProvider)`` gives them."""
+    return code_ranges_and_text(module, nodes)[0]
+
+
+def code_ranges_and_text(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> tuple[dict[cst.CSTNode, CodeRange], str]:
+    """:func:`code_ranges`, and the code the module generates (what the ranges index into)."""
     state = _TokenIndexState(module.default_indent, module.default_newline)
     module._codegen(state)
     wanted = [(n, state.at[id(n)]) for n in nodes if id(n) in state.at]
     points = _line_columns(state.tokens, {k for _n, span in wanted for k in span})
-    return {n: CodeRange(points[s], points[e]) for n, (s, e) in wanted}
+    return {n: CodeRange(points[s], points[e]) for n, (s, e) in wanted}, "".join(state.tokens)
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines with their ends, split where Python's tokenizer (and libcst) break lines:
+    ``\r\n``, ``\r``, ``\n`` — not at form feeds or Unicode line separators."""
+    return _LINE.findall(text)
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
 
 
 def _line_columns(tokens: list[str], indexes: set[int]) -> dict[int, tuple[int, int]]:

@@ -44,6 +44,14 @@ class Facts:
         return any(m.startswith(MCP_HEADS) for m in self.import_modules)
 
     @property
+    def names_mcp(self) -> bool:
+        """A name here could resolve into mcp/fastmcp: an absolute import of them, a dotted
+        ``mcp.…`` name, or a string annotation that mentions one (never evaluated, so it needs no
+        import). Every receiver-typed site (a session, a context, a server) needs one."""
+        return bool(self.imports_mcp or self.names & {"mcp", "mcp_types", "fastmcp"}
+                    or any("mcp." in s or "fastmcp" in s or "mcp_types" in s for s in self.strings))
+
+    @property
     def imports_fastmcp(self) -> bool:
         return any(m.startswith("fastmcp") for m in self.import_modules)
 
@@ -111,7 +119,8 @@ def facts_of(source: bytes) -> Facts | None:
     #                                   an import never gives a name an MCP kind in the analysis)
     other_attrs: set[str] = set()
     try:
-        stores: list[ast.AST] = []  # Name / Attribute stores, annotated assignments
+        stores: list[ast.AST] = []  # Name / Attribute / Subscript stores, annotated assignments
+        factory_calls: list[tuple[ast.expr, list[int]]] = []  # getLogger-like callee, the targets it binds
         for n in _nodes(tree):
             t = type(n)
             if t is ast.Name:
@@ -143,11 +152,15 @@ def facts_of(source: bytes) -> Facts | None:
                 v = n.value
                 if type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES:
                     logger_stores.update(id(tg) for tg in n.targets)
+                    factory_calls.append((v.func, [id(tg) for tg in n.targets]))
+            elif t is ast.Subscript and type(n.ctx) is not ast.Load:
+                stores.append(n)  # `log[0] = ctx`: the analysis binds the subscripted name
             elif t is ast.AnnAssign:
                 v = n.value
                 if (type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES
                         and (_callee_name(n.annotation) or "").endswith("Logger")):
                     logger_stores.add(id(n.target))  # `_logger: logging.Logger = logging.getLogger(…)`
+                    factory_calls.append((v.func, [id(n.target)]))
                 stores.append(n)
             elif t is ast.arg:
                 other_names.add(n.arg)
@@ -182,6 +195,12 @@ def facts_of(source: bytes) -> Facts | None:
                         f.import_modules.add(f"{n.module}.{a.name}")
                     if a.asname:
                         f.imported[a.asname] = a.name
+        for callee, targets in factory_calls:
+            # `from x import get_context as get_logger`: an alias is only a logger factory when
+            # what it names is one
+            local = callee.id if type(callee) is ast.Name else None
+            if local is not None and f.imported.get(local, local) not in _LOGGER_FACTORIES:
+                logger_stores.difference_update(targets)
         if not f.log_receivers_unknown and (log_names or log_attrs):
             # which names and attributes are bound other than by a getLogger call (a parameter,
             # any other assignment, a class-level annotation…): the detector could give those an
@@ -194,6 +213,12 @@ def facts_of(source: bytes) -> Facts | None:
                     other_names.add(n.id)
                 elif t is ast.Attribute:
                     other_attrs.add(n.attr)
+                elif t is ast.Subscript:
+                    base = n.value
+                    while type(base) in (ast.Subscript, ast.Attribute):
+                        base = base.value
+                    if type(base) is ast.Name:
+                        other_names.add(base.id)
                 elif type(n.target) is ast.Name and id(n.target) not in logger_stores:
                     other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
                     other_attrs.add(n.target.id)
@@ -254,13 +279,13 @@ def roots(f: Facts) -> bool:
         return True                                    # `session.list_roots()` on an untyped helper parameter
     # Every other site needs a name that resolves into mcp/fastmcp: an absolute import of them,
     # or a fully spelled dotted name (``mcp.types.Root(…)``).
-    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}):
+    if not f.names_mcp:
         return False
     if f.attrs & _ROOTS_SESSION_ATTRS:
         # the receiver must be a session (or a fastmcp context): one comes from `.session`, a
         # variable named like one, a ServerSession annotation, or a fastmcp import
         if ("session" in f.attrs or f.names & _SESSION_NAMES or f.imports_fastmcp
-                or f.mentions({"ServerSession"})):
+                or any("fastmcp" in s for s in f.strings) or f.mentions({"ServerSession"})):
             return True
     if "on_roots_list_changed" in f.keywords:
         return True                                    # MCP103 low-level Server(on_roots_list_changed=…)
@@ -288,8 +313,7 @@ def logging(f: Facts) -> bool:
     MCP is the common case this screen lets libcst skip."""
     if {"notifications/message", "logging/setLevel"} & f.strings:
         return True
-    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}
-            or any(s.startswith(("mcp.", "fastmcp")) for s in f.strings)):  # string annotations
+    if not f.names_mcp:
         return False
     if f.keywords & {"on_set_logging_level"} or "set_logging_level" in f.attrs:
         return True                                    # MCP402 registrations
@@ -322,7 +346,9 @@ def sampling_elicitation(f: Facts) -> bool:
         return True                                    # a hand-built request
     if S.INPUT_REQUIRED in f.strings and "resultType" in f.dict_keys and _serves_non_interim_method(f):
         return True                                    # MCP206 on a hand-built interim result
-    if not (f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp", "pydantic_ai"} or f.imported):
+    if "send_request" in f.called and pushed:
+        return True                                    # a raw send_request of such a request (any receiver)
+    if not (f.names_mcp or "pydantic_ai" in f.names or f.imported):
         return False
     methods = (S.SESSION_SAMPLING_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS
                | S.CONTEXT_ELICIT_METHODS)
@@ -352,8 +378,7 @@ def _serves_non_interim_method(f: Facts) -> bool:
 def _mcp_names(f: Facts) -> bool:
     """A name in the file could resolve into mcp/fastmcp (an import, a dotted ``mcp.…`` name, a
     string annotation): every receiver-typed site (a session, a context, a server) needs one."""
-    return bool(f.imports_mcp or f.names & {"mcp", "mcp_types", "fastmcp"}
-                or any(s.startswith(("mcp.", "fastmcp")) for s in f.strings))
+    return f.names_mcp
 
 
 def server_requests(f: Facts) -> bool:

@@ -44,8 +44,35 @@ def test_hypothesmith_programs(source: str) -> None:
         assert _broken(check_program(source)) == []
 
 
+# Found by a soundness review of the screens: sites a detector reports with no mcp import.
+SCREEN_EDGES = [
+    ("raw-send-request-any-receiver",
+     'async def ask(session):\n'
+     '    return await session.send_request({"method": "sampling/createMessage", "params": {}}, dict)\n'),
+    ("string-annotation-ping",
+     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n    await session.send_ping()\n'),
+    ("string-annotation-list-changed",
+     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
+     '    await session.send_tool_list_changed()\n'),
+    ("string-annotation-sampling",
+     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
+     '    await session.create_message([], max_tokens=5)\n'),
+    ("string-annotation-fastmcp-roots", 'async def r(c: "fastmcp.Context"):\n    return await c.list_roots()\n'),
+    ("string-annotation-optional-fastmcp-roots",
+     'async def r(c: "Optional[fastmcp.Context]"):\n    return await c.list_roots()\n'),
+    ("string-annotation-log", 'async def r(c: "Optional[mcp.server.fastmcp.Context]"):\n    await c.info("x")\n'),
+    ("subscript-store-log",
+     'from mcp.server.fastmcp import Context\n\n\nasync def t(ctx: Context, log: list):\n'
+     '    log[0] = ctx\n    await log.info("x")\n'),
+    ("aliased-factory-log",
+     'from fastmcp.server.dependencies import get_context as get_logger\n\n\nasync def t():\n'
+     '    log = get_logger()\n    await log.info("x")\n'),
+]
+
+
 def _sources() -> list[tuple[str, str]]:
     out = [(str(p.relative_to(FIXTURES)), p.read_text(encoding="utf-8")) for p in sorted(FIXTURES.rglob("*.py"))]
+    out += SCREEN_EDGES
     for toml in sorted(RULES.glob("MCP*.toml")):
         examples = load_toml(toml).get("examples", {})
         for kind in ("invalid", "valid"):
@@ -74,6 +101,14 @@ def test_screen_never_skips_a_file_with_findings() -> None:
 
 
 POSITION_EDGES = [
+    # found by a soundness review: ast's line of a decorator in parentheses or after a backslash,
+    # and a backslash-continued blank line before a statement (the engine falls back to the whole
+    # module when the statement's code is not where it computed)
+    ("paren-decorator", "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@(\n  mcp.tool()\n)\n"
+                        "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n"),
+    ("backslash-decorator", "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@\\\nmcp.tool()\n"
+                            "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n"),
+    ("backslash-blank-line", "import mcp\n\\\n\nx = mcp.types.Root(uri='/tmp')\n"),
     # top-level statements sharing a line, comments and blank lines before decorated definitions,
     # a class, CRLF newlines, a module docstring and header comments
     ("semicolons", "import mcp; from mcp.server.fastmcp import Context, FastMCP; x = 1\n"
@@ -113,3 +148,59 @@ def libcst_span(module, finding) -> tuple[int, int, int, int]:
 
     rng = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)[finding.node]
     return rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1
+
+
+def test_the_flattened_tree_is_libcsts_visit_order_without_trivia() -> None:
+    """fastwalk.Flat holds every non-trivia node once, in the order libcst's own visit reaches
+    them (a regex-read field plan once listed ImportFrom's `names` twice: imported names were
+    counted twice)."""
+    import libcst as cst
+
+    from mcpmigrate.fastwalk import _TRIVIA, Flat
+
+    class Order(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.seen: list[int] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            self.seen.append(id(node))
+            return not isinstance(node, _TRIVIA)  # fastwalk skips trivia and what is inside them
+
+    for name, source in _sources():
+        try:
+            module = cst.parse_module(source.encode())
+        except Exception:  # noqa: BLE001 - not ours to check
+            continue
+        v = Order()
+        module.visit(v)
+        got = [id(n) for n in Flat(module).order]
+        assert len(set(got)) == len(got), f"{name}: a node is visited twice"
+        keep = set(got)
+        assert [i for i in v.seen if i in keep] == got, name
+        left_out = _nodes_by_id(module, set(v.seen) - keep)
+        assert all(isinstance(n, _TRIVIA + _PUNCTUATION) for n in left_out), name
+
+
+def _punctuation() -> tuple:
+    import libcst as cst
+
+    return (cst.Dot, cst.AssignEqual, cst.Colon, cst.LeftSquareBracket, cst.RightSquareBracket,
+            cst.LeftCurlyBrace, cst.RightCurlyBrace)
+
+
+_PUNCTUATION = _punctuation()
+
+
+def _nodes_by_id(module, ids: set[int]) -> list:
+    import libcst as cst
+
+    out = []
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in ids:
+                out.append(node)
+            return True
+
+    module.visit(Find())
+    return out
