@@ -23,6 +23,11 @@ from mcpmigrate.fastwalk import Flat
 from mcpmigrate.fastwalk import walk  # re-exported: the read-only subtree walk the rules and codemods share
 
 
+def code_of(node: cst.CSTNode) -> str:
+    """The source text of ``node`` alone (libcst codegen; default indentation and newlines)."""
+    return cst.Module([]).code_for_node(node)
+
+
 class Kind(str, Enum):
     """What an expression is, as far as MCP is concerned."""
 

@@ -66,7 +66,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, Safety
 
@@ -149,10 +149,6 @@ def _ref_names(node: cst.CSTNode) -> list[cst.Name]:
             bound |= {p.name.value for p in n.params.params}
         stack.extend(n.children)
     return [x for x in out if x.value not in bound]
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _enclosing_stmt(a: ModuleAnalysis, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -402,7 +398,7 @@ def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
                 return ("the `try` around the request also guards statements that do not use its answer: "
                         "unwrap it by hand")
             site.unwrap = cur
-            handlers = ", ".join(_code(h.type) if h.type is not None else "everything" for h in cur.handlers)
+            handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in cur.handlers)
             site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is "
                                "dropped (on 2026-07-28 it ran the rest of the body without the answer)")
         elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
@@ -438,13 +434,13 @@ def _side_effects_before(a: ModuleAnalysis, site: _Site, when: str | None = None
             if s is node:
                 break
             if _has_effect(s):
-                found.append(f"`{_code(s).strip().splitlines()[0]}` runs before the request today")
+                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for s in site.unwrap.body.body:  # type: ignore[attr-defined]
             if s is site.stmt:
                 break
             if _has_effect(s):
-                found.append(f"`{_code(s).strip().splitlines()[0]}` runs before the request today")
+                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
     when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
@@ -694,7 +690,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
         return f"does not pass `{ctx_name}`: rewrite by hand"
     owner = _context_of(a, tool, ctx_arg.value)
     if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) is not Kind.CONTEXT_MCP2:
-        return (f"passes `{_code(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
+        return (f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
                 + (f" ({owner})" if isinstance(owner, str) else "") + ": rewrite by hand")
     caller = _Caller(tool, hcall, ctx_arg, owner[0], {}, aliases=owner[1])
     module = _module_names(a)
@@ -711,7 +707,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
             continue
         expr = arg.value
         if _has_effect(expr):
-            return (f"computes `{name}` as `{_code(expr)}`, which does something (the resolver would run it "
+            return (f"computes `{name}` as `{code_of(expr)}`, which does something (the resolver would run it "
                     "again on every round): compute it in a module-level function of the tool's arguments first")
         caller.values[name] = expr
     used, blocking = _inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
@@ -913,7 +909,7 @@ def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
     ann = fn.node.returns
-    if ann is not None and "InputRequiredResult" in _code(ann.annotation) and site.unwrap is None:
+    if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if others and not site.alone:
@@ -924,7 +920,7 @@ def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
 
 
 def _first_line(node: cst.CSTNode) -> str:
-    return _code(node).strip().splitlines()[0]
+    return code_of(node).strip().splitlines()[0]
 
 
 def _assigned(stmt: cst.CSTNode) -> set[str]:
@@ -1082,7 +1078,7 @@ def _resolver_parts(site: _Site) -> tuple[str, str, str, set[tuple[str, str]]]:
         imports |= {("mcp.server.mcpserver", "ListRoots"), ("mcp.types", "ListRootsResult")}
         return "ListRoots", "ListRoots()", "ListRootsResult", imports
     if site.kind == ELICITATION:
-        message, schema = (_code(x.value) for x in call.args)
+        message, schema = (code_of(x.value) for x in call.args)
         imports |= {("mcp.server.mcpserver", "Elicit"), ("mcp.server.mcpserver", "ElicitationResult")}
         return f"Elicit[{schema}]", f"Elicit({message}, {schema})", f"ElicitationResult[{schema}]", imports
     args = [_strip(x) for x in call.args if not (x.keyword is not None and x.keyword.value == "related_request_id")]
@@ -1092,7 +1088,7 @@ def _resolver_parts(site: _Site) -> tuple[str, str, str, set[tuple[str, str]]]:
     if msgs is not None:
         keywords.remove(msgs)
         positional = [msgs.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
-    text = ", ".join(_code(x) for x in positional + keywords)
+    text = ", ".join(code_of(x) for x in positional + keywords)
     with_tools = any(x.keyword is not None and x.keyword.value in ("tools", "tool_choice") for x in args)
     result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
     imports |= {("mcp.server.mcpserver", "Sample"), ("mcp.types", result)}
@@ -1109,8 +1105,8 @@ def _lowlevel_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
 def _fastmcp_elicit_config(site: _Site) -> str:
     """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for ``ctx.elicit``."""
     m = _arg_map(site.call, ["message", "response_type"])
-    extra = "".join(f", {k}={_code(m[k])}" for k in ("response_title", "response_description") if k in m)
-    return f"parse_elicit_response_type({_code(m['response_type'])}{extra})"
+    extra = "".join(f", {k}={code_of(m[k])}" for k in ("response_title", "response_description") if k in m)
+    return f"parse_elicit_response_type({code_of(m['response_type'])}{extra})"
 
 
 def _fastmcp_context_elicit(site: _Site) -> bool:
@@ -1124,7 +1120,7 @@ def _request_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
         return "ListRootsRequest()", "ListRootsResult", {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
     if _fastmcp_context_elicit(site):
         m = _arg_map(call, ["message", "response_type"])
-        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={_code(m['message'])}, "
+        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
                f"requested_schema={_fastmcp_elicit_config(site)}.schema))")
         return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
             ("fastmcp.server.elicitation", "parse_elicit_response_type")}
@@ -1132,13 +1128,13 @@ def _request_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
         m = _arg_map(call, ["message", "requested_schema"])
         if "requestedSchema" in m:
             m["requested_schema"] = m.pop("requestedSchema")
-        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={_code(m['message'])}, "
-               f"requested_schema={_code(m['requested_schema'])}))")
+        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
+               f"requested_schema={code_of(m['requested_schema'])}))")
         return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
     assert attr == "create_message"
     m = _arg_map(call, ["messages"])
     m.pop("related_request_id", None)
-    inner = ", ".join(f"{k}={_code(v)}" for k, v in m.items())
+    inner = ", ".join(f"{k}={code_of(v)}" for k, v in m.items())
     with_tools = "tools" in m or "tool_choice" in m
     result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
     return (f"CreateMessageRequest(params=CreateMessageRequestParams({inner}))", result,
@@ -1211,7 +1207,7 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
     for p in fn.params:
         if p.name.value in site.args:
             params.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star=""))
-    plist = ", ".join(_code(p) for p in params)
+    plist = ", ".join(code_of(p) for p in params)
     resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
     resolver = resolver.with_changes(leading_lines=[])
     top = fn.node
@@ -1298,10 +1294,10 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
         body = ""
         read = {n.value for _, v in bindings for n in _ref_names(v)}
         if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
-            body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(_code(v) for _, v in bindings)}\n"
+            body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
-            body = "".join(f"    {n} = {_code(v)}\n" for n, v in bindings)
-        resolver = cst.parse_statement(f"def {rname}({', '.join(_code(p) for p in params)}) -> {ret_ann}:\n"
+            body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
+        resolver = cst.parse_statement(f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n"
                                        f"{body}    return {ret_expr}\n")
         ed.before_module_stmt.setdefault(id(tool.node), []).append(resolver.with_changes(leading_lines=[]))
         new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(f"Annotated[{tool_ann}, Resolve({rname})]")))
@@ -1390,8 +1386,8 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
     if site.unwrap is not None:
         ed.repl[id(site.unwrap)] = "unwrap"
     ret = fn.node.returns
-    if ret is not None and "InputRequiredResult" not in _code(ret.annotation):
-        ed.returns[id(fn.node)] = f"{_code(ret.annotation)} | InputRequiredResult"
+    if ret is not None and "InputRequiredResult" not in code_of(ret.annotation):
+        ed.returns[id(fn.node)] = f"{code_of(ret.annotation)} | InputRequiredResult"
 
 
 class _Rewriter(cst.CSTTransformer):

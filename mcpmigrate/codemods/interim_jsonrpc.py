@@ -41,8 +41,8 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis, walk
-from mcpmigrate.codemods.interim import _BUILTINS, _code, _fresh, _has_effect, _module_names, _ref_names
+from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.interim import _BUILTINS, _fresh, _has_effect, _module_names, _ref_names
 from mcpmigrate.config import Config
 from mcpmigrate.detectors.base import dict_get, string_value
 from mcpmigrate.model import FixInfo, Safety
@@ -92,7 +92,7 @@ class _Plan:
 
 def _short(node: cst.CSTNode, limit: int = 80) -> str:
     """The first line of ``node``'s code, cut at ``limit`` characters (for messages)."""
-    line = _code(node).strip().splitlines()[0]
+    line = code_of(node).strip().splitlines()[0]
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
@@ -322,7 +322,7 @@ def _plan_uncached(a: ModuleAnalysis, req: cst.Dict, method: str) -> _Plan | str
 def _read_call(expr: cst.CSTNode) -> cst.Call | None:
     """The one call in ``expr`` that reads the client's response (``read_message()``,
     ``json.loads(sys.stdin.readline())``): the outermost call whose code has a read hint."""
-    calls = [n for n in walk(expr) if isinstance(n, cst.Call) and any(h in _code(n) for h in _READ_HINTS)]
+    calls = [n for n in walk(expr) if isinstance(n, cst.Call) and any(h in code_of(n) for h in _READ_HINTS)]
     if not calls:
         return None
     outer = calls[0]
@@ -468,7 +468,7 @@ def _store(a: ModuleAnalysis, req: cst.Dict, before: list[cst.BaseStatement]) ->
             continue
         t = small.targets[0].target
         if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and len(t.slice) == 1 \
-                and isinstance(t.slice[0].slice, cst.Index) and _code(t.slice[0].slice.value) == _code(rid.value):
+                and isinstance(t.slice[0].slice, cst.Index) and code_of(t.slice[0].slice.value) == code_of(rid.value):
             return s, t.value.value, small.value
     return None
 
@@ -545,12 +545,12 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
     response = rkey.value if isinstance(rkey, cst.Subscript) else rkey.func.value if isinstance(rkey, cst.Call) \
         and isinstance(rkey.func, cst.Attribute) else None  # type: ignore[union-attr]
     if not isinstance(response, cst.Name):
-        return f"cannot tell which variable holds the client's response (`{_code(rkey)}`): rewrite by hand"
+        return f"cannot tell which variable holds the client's response (`{code_of(rkey)}`): rewrite by hand"
     block = a.parents.get(id(pop_line))
     owner = a.parents.get(id(block))
     if not isinstance(block, cst.IndentedBlock) or not isinstance(owner, cst.If) or owner.body is not block \
             or list(block.body)[0] is not pop_line:
-        return (f"`{_code(pop_line).strip()}` is not the first statement of an `if` branch that handles the "
+        return (f"`{code_of(pop_line).strip()}` is not the first statement of an `if` branch that handles the "
                 "client's responses: rewrite by hand")
     if isinstance(owner.orelse, cst.Else):
         return "the response branch has an `else`: rewrite by hand"
@@ -627,7 +627,7 @@ def _describe(plan: _Plan) -> str:
     if plan.shape == "sync":
         where = f"in place of `{plan.result_var}[\"result\"]`, the response it read from the client"
     elif plan.shape == "helper":
-        where = (f"where `{_code(plan.site).strip()}` stood (the helper `{plan.helper}`, which sent the request and "
+        where = (f"where `{code_of(plan.site).strip()}` stood (the helper `{plan.helper}`, which sent the request and "
                  "read the response, goes)")
     else:
         where = ("running what the response branch did with it (the response branch, the pending map and its "
@@ -713,7 +713,7 @@ def _new_statements(a: ModuleAnalysis, p: _Plan, answer: str) -> list[cst.BaseSt
     inner = p.request.with_changes(elements=[el for el in p.request.elements
                                              if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
     jsonrpc = dict_get(p.request, "jsonrpc")
-    framing = f'"jsonrpc": {_code(jsonrpc.value)}, ' if jsonrpc is not None else ""
+    framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
     response = cst.parse_expression(
         f'{{{framing}"id": {p.message}["id"], "result": {{\n'
         f'    "resultType": "input_required",\n'
@@ -723,7 +723,7 @@ def _new_statements(a: ModuleAnalysis, p: _Plan, answer: str) -> list[cst.BaseSt
     reply = p.send.visit(_SwapNode(p.sent, response)).with_changes(leading_lines=[])
     later: list[cst.BaseStatement] = []
     if p.bind is not None:
-        later.append(cst.parse_statement(f"{p.bind[0]} = {_code(p.bind[1])}\n"))
+        later.append(cst.parse_statement(f"{p.bind[0]} = {code_of(p.bind[1])}\n"))
     uses = [n for s in p.rest for n in _names(s, p.result_var)]
     results = [_result_use(a, n) for n in uses]
     if p.shape == "pending" or all(r is not None for r in results):

@@ -32,7 +32,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, Safety
 
@@ -455,7 +455,7 @@ def _maybe_unwrap(a: ModuleAnalysis, site: _Site, stmt: cst.SimpleStatementLine)
         return cst.FlattenSentinel(body)
 
     site.repl[id(tr)] = unwrap
-    handlers = ", ".join(cst.Module([]).code_for_node(h.type) if h.type is not None else "everything" for h in tr.handlers)
+    handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in tr.handlers)
     site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is dropped")
 
 
@@ -1261,7 +1261,7 @@ def _conditional_ancestor(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo
     cur = a.parents.get(id(node))
     while cur is not None and (fn is None or cur is not fn.node):
         if isinstance(cur, cst.If) and not _is_tool_dispatch(cur.test):
-            return "if " + cst.Module([]).code_for_node(cur.test)
+            return "if " + code_of(cur.test)
         if isinstance(cur, cst.Try):
             return "try"
         if isinstance(cur, (cst.For, cst.While)):

@@ -20,7 +20,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis, walk
+from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 
@@ -73,7 +73,7 @@ class _Inserter(cst.CSTTransformer):
         args = list(updated_node.args)
         last = args[-1]
         multiline = isinstance(last.comma, cst.Comma) or any(
-            isinstance(a.comma, cst.Comma) and "\n" in cst.Module([]).code_for_node(a.comma) for a in args)
+            isinstance(a.comma, cst.Comma) and "\n" in code_of(a.comma) for a in args)
         if multiline and isinstance(last.comma, cst.Comma):
             # one argument per line with a trailing comma: same layout for the new one
             new = self.listen_arg.with_changes(comma=last.comma)
@@ -99,7 +99,7 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
         stmt = d.get("stmt")
         if stmt is None:
             continue
-        uri = cst.Module([]).code_for_node(d["uri"]) if d.get("uri") is not None else None
+        uri = code_of(d["uri"]) if d.get("uri") is not None else None
         if d.get("form") == "context":
             code = f"await {d['ctx']}.{d['helper']}({uri or ''})"
         elif d.get("form") == "bus":

@@ -15,7 +15,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
@@ -47,10 +47,6 @@ _MSG_402 = (
     "`_meta[\"io.modelcontextprotocol/logLevel\"]`), so this handler can never be reached on a modern "
     "connection, and it keeps advertising the deprecated `logging` capability. Remove the registration."
 )
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 class _Visitor(CatalogVisitor):
@@ -156,13 +152,13 @@ class _Visitor(CatalogVisitor):
         if why:
             self.report("MCP401", node, message, manual=why)
             return
-        target = f"logging.getLogger({_code(logger_name)})" if logger_name is not None else LOGGER
+        target = f"logging.getLogger({code_of(logger_name)})" if logger_name is not None else LOGGER
         args = _percent_form(msg)
         extra_code = None
         if extra:
-            extra_code = "{" + ", ".join(f"{k!r}: {_code(v)}" for k, v in extra) + "}"
+            extra_code = "{" + ", ".join(f"{k!r}: {code_of(v)}" for k, v in extra) + "}"
         elif extra_expr is not None and not (isinstance(extra_expr, cst.Name) and extra_expr.value == "None"):
-            extra_code = _code(extra_expr)
+            extra_code = code_of(extra_expr)
         call = f"{target}.{method}({', '.join(args)}{', extra=' + extra_code if extra_code else ''})"
         safety = Safety.UNSAFE if extra_code else Safety.SAFE
         desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"
@@ -224,14 +220,14 @@ def _handler(expr: cst.BaseExpression) -> str | None:
 
 
 def _short(node: cst.Call) -> str:
-    return _code(node.func) + "(…)"
+    return code_of(node.func) + "(…)"
 
 
 def _percent_form(msg: cst.BaseExpression) -> list[str]:
     """``f"Processing {x}"`` → ``['"Processing %s"', 'x']`` (lazy %-formatting); any other message
     unchanged. An f-string with format specs, ``=`` or ``!a`` stays an f-string."""
     if not isinstance(msg, cst.FormattedString) or msg.prefix.lower() != "f":
-        return [_code(msg)]
+        return [code_of(msg)]
     args: list[str] = []
     pieces: list[str | None] = []  # text, or None for a placeholder
     conversions: list[str] = []
@@ -241,10 +237,10 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
         else:
             conv = part.conversion
             if part.format_spec or part.equal or conv not in (None, "r", "s"):
-                return [_code(msg)]
+                return [code_of(msg)]
             pieces.append(None)
             conversions.append("%r" if conv == "r" else "%s")
-            args.append(_code(part.expression))
+            args.append(code_of(part.expression))
     # without arguments logging does not %-format, so a literal % stays as written
     conv_iter = iter(conversions)
     text = "".join(next(conv_iter) if p is None else (p.replace("%", "%%") if args else p) for p in pieces)

@@ -16,7 +16,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
@@ -113,9 +113,9 @@ class _Visitor(CatalogVisitor):
         kind, helper, event = S.LIST_CHANGED_SENDS[send]
         if kind in self.migrated_kinds(fn):
             return
-        shown = f"{recv_text(recv)}.{'send_notification' if via_notification else send}(…)"
+        shown = f"{code_of(recv)}.{'send_notification' if via_notification else send}(…)"
         gen = self.generation(recv, fn)
-        args = _code(uri) if uri is not None else ("uri" if kind == "resource" else "")
+        args = code_of(uri) if uri is not None else ("uri" if kind == "resource" else "")
         ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
         if gen == S.MCP2 and ctx is not None:
             todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
@@ -230,14 +230,6 @@ class _Visitor(CatalogVisitor):
         for n, s in self.dispatch_literal(node):
             if s in S.SUBSCRIBE_METHODS:
                 self.report("MCP302", n, _MSG_302, manual="remove this case; serve subscriptions/listen instead")
-
-
-def recv_text(expr: cst.BaseExpression) -> str:
-    return _code(expr)
-
-
-def _code(expr: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(expr)
 
 
 def _simple(expr: cst.BaseExpression | None) -> bool:
