@@ -120,10 +120,6 @@ _PURE_CALLS = {
 # Small tree helpers
 
 
-def _parents(a: ModuleAnalysis) -> dict[int, cst.CSTNode]:
-    """id(node) -> parent, built by the analysis pass."""
-    return a.parents
-
 
 
 
@@ -152,7 +148,7 @@ def _ref_names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 def _enclosing_stmt(a: ModuleAnalysis, node: cst.CSTNode) -> cst.CSTNode | None:
-    pm = _parents(a)
+    pm = a.parents
     cur: cst.CSTNode | None = node
     while cur is not None and not isinstance(cur, cst.BaseStatement):
         cur = pm.get(id(cur))
@@ -230,7 +226,7 @@ def legacy_only(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
     """``node`` runs only on a legacy connection: it sits in the ``else`` of
     ``if is_version_at_least(<…>.protocol_version, "2026-07-28")`` (what the low-level fix writes),
     or in the body of ``if not is_version_at_least(…)``. Such a push is already migrated."""
-    pm = _parents(a)
+    pm = a.parents
     child: cst.CSTNode = node
     cur = pm.get(id(node))
     while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
@@ -320,7 +316,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         reason = _fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
         if reason:
             return reason
-    pm = _parents(a)
+    pm = a.parents
     aw = pm.get(id(call))
     if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
         return "the request is not awaited directly in an async handler: rewrite by hand"
@@ -383,7 +379,7 @@ def _exist(names: list[str]) -> str:
 def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     """Where in the handler the request may sit: the handler's own block (a resolver: its top
     level, or a ``try`` at its top level that only guards the request and its uses)."""
-    pm = _parents(a)
+    pm = a.parents
     body = site.fn.node.body
     child: cst.CSTNode = site.stmt
     cur = pm.get(id(child))
@@ -418,7 +414,7 @@ def _side_effects_before(a: ModuleAnalysis, site: _Site, when: str | None = None
     """Statements that run before the request and do something (a call other than a pure
     builtin, an ``await``): with the interim pattern they run after the question (resolver) or
     once per round (low-level)."""
-    pm = _parents(a)
+    pm = a.parents
     found: list[str] = []
     anchor: cst.CSTNode = site.unwrap if site.unwrap is not None and site.form == "resolver" else site.stmt
     chain: list[cst.CSTNode] = []
@@ -575,7 +571,7 @@ def _context_of(a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
 def _always_runs(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo) -> str | None:
     """Why ``node`` does not run on every call of ``fn`` up to its statement (a branch, a loop, a
     short-circuit, a ``try``), else None. The test of an ``if`` always runs; its body does not."""
-    pm = _parents(a)
+    pm = a.parents
     child: cst.CSTNode = node
     cur = pm.get(id(node))
     while cur is not None and cur is not fn.node.body:
@@ -676,7 +672,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
         return "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
     if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
         return "is in a tool that is not a module-level function: add the resolver by hand"
-    aw = _parents(a).get(id(hcall))
+    aw = a.parents.get(id(hcall))
     if not (isinstance(aw, cst.Await) and aw.expression is hcall) or not tool.is_async:
         return "is not awaited directly in an async tool: rewrite by hand"
     why = _always_runs(a, aw, tool)
@@ -743,7 +739,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
 def _exits_before(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:
     """The first statement before ``stmt`` (in its block and the enclosing ones) that can return or
     raise: on that path the request was never made."""
-    pm = _parents(a)
+    pm = a.parents
     cur: cst.CSTNode | None = stmt
     while cur is not None and cur is not fn.node:
         block = pm.get(id(cur))
@@ -954,7 +950,7 @@ def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site
         if isinstance(other, str):
             return f"{intro}, and `{_first_line(c)}` cannot be rewritten: {other}"
         members.append(other)
-    pm = _parents(a)
+    pm = a.parents
     block = pm.get(id(site.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
         return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
@@ -1039,7 +1035,7 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
 
 def fail_open_try(a: ModuleAnalysis, call: cst.CSTNode) -> cst.Try | None:
     """The innermost ``try`` whose body holds ``call`` (for MCP207)."""
-    pm = _parents(a)
+    pm = a.parents
     child: cst.CSTNode = call
     cur = pm.get(id(call))
     while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
@@ -1363,7 +1359,7 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
     # The legacy branch is the original statements themselves (a multi-line call keeps its layout):
     # the first request and those right after it; a later one gets its own legacy-only `if`.
     stmt = site.stmt
-    block = _parents(a).get(id(stmt))
+    block = a.parents.get(id(stmt))
     body = list(block.body) if isinstance(block, cst.IndentedBlock) else [stmt]
     legacy_stmts = [stmt]
     rest = []

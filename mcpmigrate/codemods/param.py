@@ -143,10 +143,6 @@ class _Site:
     reason: str | None = None
 
 
-def _parents(a: ModuleAnalysis) -> dict[int, cst.CSTNode]:
-    """id(node) -> parent, built by the analysis pass."""
-    return a.parents
-
 
 def _ref_children(n: cst.CSTNode) -> list[cst.CSTNode]:
     """Children that can hold a reference to a name (attribute names, keywords, the names of
@@ -192,7 +188,7 @@ def _contains_any(node: cst.CSTNode, ids: set[int]) -> bool:
 
 
 def _enclosing_stmt(a: ModuleAnalysis, node: cst.CSTNode) -> cst.BaseStatement | None:
-    pm = _parents(a)
+    pm = a.parents
     cur: cst.CSTNode | None = node
     while cur is not None and not isinstance(cur, cst.BaseStatement):
         cur = pm.get(id(cur))
@@ -225,7 +221,7 @@ def _like(orig: cst.CSTNode, new: cst.BaseExpression) -> cst.BaseExpression:
 def _path_of_uri(a: ModuleAnalysis, u: cst.CSTNode) -> cst.CSTNode | None:
     """The node that is the filesystem path of the root uri ``u``: ``u.path`` or
     ``urlparse(str(u)).path``."""
-    pm = _parents(a)
+    pm = a.parents
     p = pm.get(id(u))
     if isinstance(p, cst.Attribute) and p.value is u and p.attr.value == "path":
         return _unquoted(a, p)
@@ -255,7 +251,7 @@ def _sole_arg_of(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> cst.Call | No
 def _unquoted(a: ModuleAnalysis, path: cst.CSTNode) -> cst.CSTNode:
     """``unquote(<path>)`` decodes the URI's percent-escapes; the parameter is already a plain
     path, so the whole call is what the parameter replaces."""
-    call = _sole_arg_of(_parents(a), path)
+    call = _sole_arg_of(a.parents, path)
     if call is not None and (a.qualname(call.func) or "") in ("urllib.parse.unquote", "unquote", "urllib.parse.unquote_plus"):
         return call
     return path
@@ -263,14 +259,14 @@ def _unquoted(a: ModuleAnalysis, path: cst.CSTNode) -> cst.CSTNode:
 
 def _uri_path_use(a: ModuleAnalysis, root_expr: cst.CSTNode) -> cst.CSTNode | None:
     """``<root_expr>.uri.path`` (or its urlparse form): the node to replace with the path."""
-    p = _parents(a).get(id(root_expr))
+    p = a.parents.get(id(root_expr))
     if isinstance(p, cst.Attribute) and p.value is root_expr and p.attr.value == "uri":
         return _path_of_uri(a, p)
     return None
 
 
 def _is_first(a: ModuleAnalysis, r: cst.CSTNode) -> cst.Subscript | None:
-    p = _parents(a).get(id(r))
+    p = a.parents.get(id(r))
     if isinstance(p, cst.Subscript) and p.value is r and len(p.slice) == 1:
         sl = p.slice[0].slice
         if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer) and sl.value.value == "0":
@@ -281,7 +277,7 @@ def _is_first(a: ModuleAnalysis, r: cst.CSTNode) -> cst.Subscript | None:
 def _loop_over(a: ModuleAnalysis, r: cst.CSTNode) -> tuple[str, list[cst.CSTNode]] | None:
     """``for t in r: … t.uri.path …`` (statement or comprehension) where every use of ``t`` is
     its path: the loop variable and the path nodes."""
-    pm = _parents(a)
+    pm = a.parents
     p = pm.get(id(r))
     if isinstance(p, cst.For) and p.iter is r and isinstance(p.target, cst.Name):
         target = p.target
@@ -311,7 +307,7 @@ def _classify(a: ModuleAnalysis, occurrences: list[cst.CSTNode], fastmcp: bool, 
     (``ListRootsResult``, or ``list[Root]`` for fastmcp). Returns ``(idiomatic, mode,
     replacements)``: idiomatic uses are the first root's path (single mode) and loops over
     every root that only read each root's path (list mode)."""
-    pm = _parents(a)
+    pm = a.parents
     repl: dict[int, Any] = {}
     modes: set[str] = set()
     ok = True
@@ -386,7 +382,7 @@ def _param_name(config: Config, mode: str) -> str:
 
 
 def _request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> _Site:
-    pm = _parents(a)
+    pm = a.parents
     site = _Site(fn, node, "request")
     aw = pm.get(id(node))
     assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
@@ -434,7 +430,7 @@ def _request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Functio
 def _maybe_unwrap(a: ModuleAnalysis, site: _Site, stmt: cst.SimpleStatementLine) -> None:
     """A ``try`` whose body becomes only plain uses of the parameter is unwrapped: nothing the
     ``except`` guarded can fail any more (its fallback branch disappears: unsafe)."""
-    pm = _parents(a)
+    pm = a.parents
     block = pm.get(id(stmt))
     tr = pm.get(id(block))
     if not (isinstance(block, cst.IndentedBlock) and isinstance(tr, cst.Try) and tr.body is block):
@@ -521,7 +517,7 @@ def _tool_calls(a: ModuleAnalysis) -> list[tuple[str | None, cst.Call]]:
 
 def _lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, name: str) -> _LowLevelTarget | str:
     """The tool a low-level ``tools/call`` handler serves at ``node`` and its inputSchema literal."""
-    pm = _parents(a)
+    pm = a.parents
     tool: str | None = None
     child: cst.CSTNode = node
     cur = pm.get(id(node))
@@ -598,7 +594,7 @@ def _chain_reason(a: ModuleAnalysis, site: _Site, funcs: list[FunctionInfo], edg
 def _resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> _Site:
     """``Annotated[ListRootsResult, Resolve(fn)]`` where ``fn`` returns ``ListRoots()``."""
     site = _Site(fn, node, "resolve")
-    pm = _parents(a)
+    pm = a.parents
     if fn is None or fn.parent is not None or fn.class_name is not None:
         site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
         return site
@@ -667,7 +663,7 @@ def _resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Functio
 def _irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> _Site:
     """A low-level handler's ``if <no answer>: return InputRequiredResult(input_requests={k: ListRootsRequest()})``."""
     site = _Site(fn, node, "irr")
-    pm = _parents(a)
+    pm = a.parents
     if fn is None or fn.role != "lowlevel-tool":
         site.reason = "only a low-level tools/call handler's interim roots request is rewritten automatically: rewrite by hand"
         return site
@@ -727,7 +723,7 @@ def _all_names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 def _stmts_before(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.CSTNode]:
-    block = _parents(a).get(id(stmt))
+    block = a.parents.get(id(stmt))
     out = []
     for s in getattr(block, "body", ()):
         if s is stmt:
@@ -899,7 +895,7 @@ class _Edits:
 
 def _guard_if(a: ModuleAnalysis, call: cst.CSTNode) -> cst.If | None:
     """``if not session.check_client_capability(...): raise/return …`` around ``call``."""
-    pm = _parents(a)
+    pm = a.parents
     test: cst.CSTNode = call
     p = pm.get(id(call))
     if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):

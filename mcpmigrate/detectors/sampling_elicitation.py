@@ -160,7 +160,7 @@ class _Visitor(RequestVisitor):
 
     def _something_follows(self, node: cst.CSTNode, fn: FunctionInfo | None) -> bool:
         """A statement runs after ``node`` in its function (in its block or an enclosing one)."""
-        pm = _parents_of(self.a)
+        pm = self.a.parents
         cur: cst.CSTNode = node
         parent = pm.get(id(cur))
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
@@ -257,7 +257,7 @@ class _Visitor(RequestVisitor):
     def _dispatch_method(self, node: cst.CSTNode) -> str | None:
         """Hand-rolled dispatch: the method literal of the innermost ``if method == "…"`` /
         ``case "…"`` branch around ``node``."""
-        pm = _parents_of(self.a)
+        pm = self.a.parents
         child: cst.CSTNode = node
         cur = pm.get(id(node))
         while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
@@ -297,10 +297,6 @@ def _can_complete(block: cst.BaseSuite) -> bool:
     if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and last.body:
         return not isinstance(last.body[-1], (cst.Return, cst.Raise))
     return True
-
-
-def _parents_of(a) -> dict[int, cst.CSTNode]:
-    return interim._parents(a)
 
 
 __all__ = ["SamplingElicitationDetector", "get_full_name_for_node"]
