@@ -375,12 +375,6 @@ def _serves_non_interim_method(f: Facts) -> bool:
     return any("/" in s and s not in S.INTERIM_METHODS for s in names)
 
 
-def _mcp_names(f: Facts) -> bool:
-    """A name in the file could resolve into mcp/fastmcp (an import, a dotted ``mcp.…`` name, a
-    string annotation): every receiver-typed site (a session, a context, a server) needs one."""
-    return f.names_mcp
-
-
 def server_requests(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.server_requests.ServerRequestsDetector` report
     anything? (MCP203–MCP205)"""
@@ -392,7 +386,7 @@ def server_requests(f: Facts) -> bool:
         return True                                    # {"elicitationId": …} in a URL elicitation
     if (f.compared | f.dict_keys) & S.SERVER_METHODS and f.strings & S.BIDIRECTIONAL_METHODS:
         return True                                    # a hand-rolled server building ping / tasks/*
-    if not _mcp_names(f):
+    if not f.names_mcp:
         return False
     if f.called & {S.SEND_PING_ATTR, S.SEND_REQUEST_ATTR, S.SEND_ELICIT_COMPLETE_ATTR}:
         return True                                    # session.send_ping() / send_request / send_elicit_complete
@@ -410,7 +404,7 @@ def notifications(f: Facts) -> bool:
         return True                                    # dispatch on / routes for resources/subscribe
     if S.LIST_CHANGED_METHODS & f.strings and {"method", "jsonrpc"} <= f.dict_keys:
         return True                                    # a hand-built list_changed notification
-    if not _mcp_names(f):
+    if not f.names_mcp:
         return False
     if f.called & set(S.LIST_CHANGED_SENDS):
         return True                                    # session.send_*_list_changed() / send_resource_updated
