@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
 from mcpmigrate.catalog import load_catalog, select_rules
-from mcpmigrate.config import Config
+from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.model import FileError, Finding, Safety
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
@@ -82,12 +82,9 @@ class RunResult:
     strategy: str = "param"       # the fix strategy in force (a plain `fix` applies its fixes)
 
     def applies(self, fix_strategy: str) -> bool:
-        """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``: its own, and
-        every kind that is not a choosable strategy (the codemods that run whatever
-        ``--strategy`` says: deletions, logging, subscriptions) — decided without importing them."""
-        from mcpmigrate.config import STRATEGIES
-
-        return fix_strategy == self.strategy or fix_strategy not in STRATEGIES
+        """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``
+        (:func:`mcpmigrate.config.strategy_applies`; decided without importing the codemods)."""
+        return strategy_applies(self.strategy, fix_strategy)
 
     @property
     def findings(self) -> list[Finding]:
@@ -303,17 +300,10 @@ def _active(findings: list[Finding], source: bytes) -> list[Finding]:
     return [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
 
 
-def always_strategies() -> set[str]:
-    """Fix kinds applied whatever ``--strategy`` says (codemods declaring ``ALWAYS = True``)."""
-    from mcpmigrate.codemods import load_codemods
-
-    return {cm.STRATEGY for cm in load_codemods() if getattr(cm, "ALWAYS", False)}
-
-
 def _fixable(f: Finding, options: Options) -> bool:
     if f.fix is None:
         return False
-    if f.fix.strategy != options.strategy and f.fix.strategy not in always_strategies():
+    if not strategy_applies(options.strategy, f.fix.strategy):
         return False
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
@@ -330,7 +320,7 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
     for _round in range(MAX_FIX_ROUNDS):
         changed = False
         for cm in load_codemods():
-            if cm.STRATEGY != options.strategy and not getattr(cm, "ALWAYS", False):
+            if not strategy_applies(options.strategy, cm.STRATEGY):
                 continue
             mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
             if not mine:
