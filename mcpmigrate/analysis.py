@@ -276,7 +276,7 @@ class ModuleAnalysis:
         if not self.imports_mcp():
             return False
         if isinstance(expr, cst.Name):
-            return expr.value in ("ctx", "context", "mcp_ctx", "request_context")
+            return expr.value in S.CONTEXT_NAMES
         if isinstance(expr, cst.Attribute):
             return expr.attr.value in ("request_context", "ctx", "context")
         return False

@@ -18,6 +18,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from mcpmigrate import surfaces as S
+
 MCP_HEADS = ("mcp", "fastmcp")  # absolute imports of mcp, mcp.*, mcp_types, fastmcp, ...
 
 
@@ -246,7 +248,7 @@ def top_level_lines(tree: ast.Module) -> list[int]:
 
 _LOG_CALLS = frozenset({"debug", "info", "warning", "error", "log"})
 _LOGGER_FACTORIES = frozenset({"getLogger", "get_logger", "getChild", "get_task_logger"})
-_CONTEXT_LIKE = frozenset({"ctx", "context", "mcp_ctx", "request_context", "session"})
+_CONTEXT_LIKE = S.CONTEXT_NAMES | {"session"}
 
 
 def _callee_name(fn: ast.expr) -> str | None:
@@ -339,8 +341,6 @@ def sampling_elicitation(f: Facts) -> bool:
     another method, a sampling wrapper, or a server built with ``sampling_handler=`` — and its
     receiver or name must resolve into mcp. Migrated code (interim results from tools) is the
     common case this lets libcst skip."""
-    from mcpmigrate import surfaces as S
-
     pushed = {S.SAMPLING_METHOD, S.ELICITATION_METHOD} & f.strings
     if pushed and "method" in f.dict_keys and f.dict_keys & {"jsonrpc", "id"}:
         return True                                    # a hand-built request
@@ -365,8 +365,6 @@ def _serves_non_interim_method(f: Facts) -> bool:
     """The module serves (or dispatches on) some method other than tools/call, prompts/get and
     resources/read: a decorator, an ``on_…=`` handler, ``add_request_handler("…")`` or a
     comparison with the method's name. Only there can an interim result be misplaced (MCP206)."""
-    from mcpmigrate import surfaces as S
-
     if any(S.DECORATOR_METHODS[a] not in S.INTERIM_METHODS for a in f.attrs & S.DECORATOR_METHODS.keys()):
         return True
     if any(S.LOWLEVEL_REQUEST_KWARGS[k] not in S.INTERIM_METHODS for k in f.keywords & S.LOWLEVEL_REQUEST_KWARGS.keys()):
@@ -378,8 +376,6 @@ def _serves_non_interim_method(f: Facts) -> bool:
 def server_requests(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.server_requests.ServerRequestsDetector` report
     anything? (MCP203–MCP205)"""
-    from mcpmigrate import surfaces as S
-
     if S.ELICIT_COMPLETE_METHOD in f.strings and "method" in f.dict_keys:
         return True                                    # a hand-built notifications/elicitation/complete
     if S.ELICITATION_ID_KEYS[0] in f.dict_keys:
@@ -398,8 +394,6 @@ def server_requests(f: Facts) -> bool:
 def notifications(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.notifications.NotificationsDetector` report anything?
     (MCP301, MCP302)"""
-    from mcpmigrate import surfaces as S
-
     if S.SUBSCRIBE_METHODS & (f.compared | f.dict_keys | f.strings):
         return True                                    # dispatch on / routes for resources/subscribe
     if S.LIST_CHANGED_METHODS & f.strings and {"method", "jsonrpc"} <= f.dict_keys:

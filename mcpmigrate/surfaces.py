@@ -53,6 +53,9 @@ GET_CONTEXT_FUNCTIONS = {
     "fastmcp.server.dependencies.get_context": "fastmcp",
     "fastmcp.dependencies.CurrentContext": "fastmcp",
 }
+# Unannotated names conventionally holding an MCP context (``ctx.session`` in a module that
+# imports MCP is taken as a session; the screens treat them as possible contexts too).
+CONTEXT_NAMES = frozenset({"ctx", "context", "mcp_ctx", "request_context"})
 REQUEST_CTX_VARS = {"mcp.server.lowlevel.server.request_ctx", "mcp.server.lowlevel.request_ctx"}
 
 # --- roots ----------------------------------------------------------------------------------
