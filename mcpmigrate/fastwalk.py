@@ -2,10 +2,11 @@
 
 libcst's ``CSTNode.visit`` rebuilds every node it passes (``_visit_and_replace_children``
 constructs a new dataclass per node, even for a read-only ``CSTVisitor``), and ``children`` is a
-visit of its own. The analysis pass and the detectors only read the tree, so they walk it here:
-the same ``on_visit`` / ``visit_<Type>`` / ``leave_<Type>`` / ``on_leave`` protocol as
-``CSTVisitor`` (``visit_*`` returning ``False`` skips the children), in the same lexical order,
-without building anything.
+visit of its own. The analysis pass and the detectors only read the tree, so it is flattened
+once here (:class:`Flat`) and each visitor is replayed over it: the same ``visit_<Type>`` /
+``leave_<Type>`` hooks as ``CSTVisitor`` (``visit_*`` returning ``False`` skips the children), in
+the same lexical order, without building anything; ``before_visit`` / ``after_leave`` take the
+place of ``on_visit`` / ``on_leave`` overrides.
 
 Trivia are not visited: whitespace, comments, empty lines, parentheses, commas and the other
 punctuation fields (``FORMAT_FIELDS``). No rule reads them; a visitor that needs them must use
@@ -140,26 +141,25 @@ class Flat:
             return list(walk(node))
         return self.order[i:self.end[i]]
 
-    def of_types(self, types: Iterable[type]) -> list[int]:
-        """Indexes (in pre-order) of the nodes whose type is one of ``types``."""
+    def by_type(self) -> dict[type, list[int]]:
+        """``node type -> indexes (pre-order)`` of the nodes of that type, built on first need."""
         if self._by_type is None:
             by: dict[type, list[int]] = {}
             for i, n in enumerate(self.order):
-                t = type(n)
-                lst = by.get(t)
-                if lst is None:
-                    by[t] = [i]
-                else:
-                    lst.append(i)
+                by.setdefault(type(n), []).append(i)
             self._by_type = by
-        out: list[int] = []
-        for t in types:
-            out.extend(self._by_type.get(t, ()))
-        out.sort()
-        return out
+        return self._by_type
+
+    def of_types(self, types: Iterable[type]) -> list[int]:
+        """Indexes (in pre-order) of the nodes whose type is one of ``types``."""
+        by = self.by_type()
+        return sorted(i for t in types for i in by.get(t, ()))
 
     def visit(self, visitor: cst.CSTVisitor) -> None:
-        """Replay the tree into ``visitor``: :func:`visit`'s protocol, in the same order.
+        """Replay the tree into ``visitor`` as ``node.visit(visitor)`` would (same ``visit_<Type>`` /
+        ``leave_<Type>`` hooks, same order), without rebuilding anything. Instead of overriding
+        ``on_visit`` / ``on_leave``, a visitor may define ``before_visit(node)`` (called before the
+        typed hook) and ``after_leave(node)`` (after it).
 
         Only the nodes of the types the visitor has hooks for are dispatched (the relative
         order of their ``visit_*`` and ``leave_*`` calls is the tree's). ``before_visit`` /
@@ -210,9 +210,7 @@ class Flat:
 def _hooked_types(vt: type, flat: Flat) -> set[type]:
     """The node types present in ``flat`` that visitor class ``vt`` has a ``visit_*`` or
     ``leave_*`` hook for."""
-    if flat._by_type is None:
-        flat.of_types(())
-    return {t for t in flat._by_type if _hooks(vt, t) != (None, None)}  # type: ignore[union-attr]
+    return {t for t in flat.by_type() if _hooks(vt, t) != (None, None)}
 
 
 _Hooks = tuple[Callable | None, Callable | None]
@@ -226,11 +224,3 @@ def _hooks(vt: type, t: type) -> _Hooks:
         name = t.__name__
         h = _HOOKS[key] = (getattr(vt, f"visit_{name}", None), getattr(vt, f"leave_{name}", None))
     return h
-
-
-def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
-    """Walk ``node`` with the read-only ``visitor`` as ``node.visit(visitor)`` would (same
-    ``visit_<Type>`` / ``leave_<Type>`` hooks, same order), without rebuilding the tree.
-    Instead of overriding ``on_visit`` / ``on_leave``, a visitor may define ``before_visit(node)``
-    (called before the typed hook) and ``after_leave(node)`` (after it)."""
-    Flat(node).visit(visitor)
