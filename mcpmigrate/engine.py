@@ -406,14 +406,12 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                          f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
             new_source = source
         if new_source != source:
-            problem = _verify(new_source, display, config, run_rules, options, path)
+            problem, remaining = _verify(new_source, display, config, run_rules, options, path)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
                 res.original = source
                 res.new_source = new_source
-                after = cst.parse_module(new_source)
-                remaining, _ = detect(after, display, config, run_rules, path=path)
                 sups_after = find_suppressions(new_source)
                 remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
                 # a finding is fixed when fewer sites with its rule and message remain
@@ -451,24 +449,27 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
 
 
 def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options,
-            path: Path | None = None) -> str | None:
+            path: Path | None = None) -> tuple[str | None, list[Finding]]:
+    """``(problem, findings)``: why the fixed text must not be written (it does not parse or
+    compile, or a second fix would change it), else ``None``; and the findings in the fixed text
+    (suppressions not applied: the caller marks which suppressions they use)."""
     import libcst as cst
 
     try:
         module = cst.parse_module(new_source)
     except cst.ParserSyntaxError as exc:  # pragma: no cover - a codemod bug
-        return f"the rewritten code does not parse ({_syntax_message(exc)})"
+        return f"the rewritten code does not parse ({_syntax_message(exc)})", []
     try:
         compile(new_source, display, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})"
-    findings, analysis = detect(module, display, config, rules, path=path)
-    findings = _active(findings, new_source)
+        return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
+    found, analysis = detect(module, display, config, rules, path=path)
+    findings = _active(found, new_source)
     if any(_fixable(f, options) for f in findings):
         again = _apply_codemods(module, display, config, rules, options, findings, analysis, path)
         if again.bytes != new_source:
-            return "a second fix would change the file again (not idempotent); please report this"
-    return None
+            return "a second fix would change the file again (not idempotent); please report this", found
+    return None, found
 
 
 def _syntax_message(exc: cst.ParserSyntaxError) -> str:
