@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar
 from enum import Enum
 
 import libcst as cst
@@ -21,6 +21,8 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.fastwalk import Flat
 from mcpmigrate.fastwalk import walk  # re-exported: the read-only subtree walk the rules and codemods share
+
+T = TypeVar("T")
 
 
 def code_of(node: cst.CSTNode) -> str:
@@ -112,6 +114,17 @@ class ModuleAnalysis:
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
         self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
         self.path: Path | None = None  # the file, when known (the interim fix reads its project's pins)
+        self._memo: dict[str, Any] = {}  # see memo()
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, once per module and ``key``: derived facts a detector or fix planner
+        reuses across sites (module names, a planner's per-request plan, the project's pins).
+        Keys are namespaced by the module that owns them (``"interim.pins"``)."""
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
 
     # -- construction ------------------------------------------------------------------------
     @classmethod

@@ -69,6 +69,8 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.names import BUILTINS, all_name_values, assigned, base_name, binds, enclosing_stmt, fresh, module_names, ref_names, uses
 
 STRATEGY = "interim"
 RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
@@ -106,14 +108,6 @@ MCPSERVER_NOT_TOOL = (
     "(`is_version_at_least(ctx.protocol_version, \"2026-07-28\")`) while `ctx.input_responses` lacks the answer, "
     "read it on the retry, and keep the request on legacy connections; rewrite by hand"
 )
-# Builtins a resolver may use, and calls that have no side effect before the request.
-_BUILTINS = set(dir(__import__("builtins")))
-_PURE_CALLS = {
-    "len", "str", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset", "sorted", "min", "max",
-    "sum", "any", "all", "isinstance", "repr", "format", "range", "enumerate", "zip", "abs", "round",
-    "Path", "PurePath", "PurePosixPath", "join", "strip", "lower", "upper", "split", "format_map", "get",
-    "SamplingMessage", "TextContent", "ModelPreferences", "ModelHint",
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -123,77 +117,7 @@ _PURE_CALLS = {
 
 
 
-def _ref_names(node: cst.CSTNode) -> list[cst.Name]:
-    """Names read in ``node`` (not attribute names or keywords), minus comprehension/lambda locals."""
-    out: list[cst.Name] = []
-    bound: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Name):
-            out.append(n)
-            continue
-        if isinstance(n, cst.Attribute):
-            stack.append(n.value)
-            continue
-        if isinstance(n, cst.Arg):
-            stack.append(n.value)
-            continue
-        if isinstance(n, cst.CompFor):
-            bound |= {x.value for x in walk(n.target) if isinstance(x, cst.Name)}
-        if isinstance(n, cst.Lambda):
-            bound |= {p.name.value for p in n.params.params}
-        stack.extend(n.children)
-    return [x for x in out if x.value not in bound]
 
-
-def _enclosing_stmt(a: ModuleAnalysis, node: cst.CSTNode) -> cst.CSTNode | None:
-    pm = a.parents
-    cur: cst.CSTNode | None = node
-    while cur is not None and not isinstance(cur, cst.BaseStatement):
-        cur = pm.get(id(cur))
-    return cur
-
-
-def _base_name(expr: cst.BaseExpression) -> str | None:
-    cur: cst.CSTNode = expr
-    while True:
-        if isinstance(cur, cst.Name):
-            return cur.value
-        if isinstance(cur, (cst.Attribute, cst.Subscript)):
-            cur = cur.value
-        elif isinstance(cur, cst.Call):
-            cur = cur.func
-        else:
-            return None
-
-
-def _module_names(a: ModuleAnalysis) -> set[str]:
-    names = getattr(a, "_interim_module_names", None)
-    if names is None:
-        names = set(a.imports) | {n for n, _ in a.module_assigns} | set(a.class_bases)
-        names |= {f.name for f in a.functions if f.parent is None and f.class_name is None}
-        for stmt in a.module.body:
-            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-                names.add(stmt.name.value)
-        a._interim_module_names = names  # type: ignore[attr-defined]
-    return names
-
-
-def _all_names(a: ModuleAnalysis) -> set[str]:
-    names = getattr(a, "_interim_all_names", None)
-    if names is None:
-        names = {n.value for n in walk(a.module) if isinstance(n, cst.Name)}
-        a._interim_all_names = names  # type: ignore[attr-defined]
-    return names
-
-
-def _fresh(taken: set[str], base: str) -> str:
-    name, i = base, 2
-    while name in taken:
-        name, i = f"{base}_{i}", i + 1
-    taken.add(name)
-    return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,7 +176,7 @@ def _modern_test(test: cst.BaseExpression) -> bool:
 
 def _generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
     recv = call.func.value  # type: ignore[attr-defined]
-    base = _base_name(recv)
+    base = base_name(recv, through_await=False)
     kinds = [a.kind_of(recv, fn)]
     if base is not None:
         kinds.append(a.lookup(base, fn))
@@ -327,7 +251,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
                 "result can only be returned by the handler; move the request into it (or pass the answer in)")
     if gen not in (S.MCP2, S.FASTMCP):
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
-    stmt = _enclosing_stmt(a, call)
+    stmt = enclosing_stmt(a, call)
     assert stmt is not None
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
     if form == "fastmcp" and fn.role not in HL_ROLES:
@@ -389,7 +313,7 @@ def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
             rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
             if site.result is None or not all(
-                any(n.value == site.result for n in _ref_names(s)) for s in rest
+                any(n.value == site.result for n in ref_names(s)) for s in rest
             ) or pm.get(id(child)) is None:
                 return ("the `try` around the request also guards statements that do not use its answer: "
                         "unwrap it by hand")
@@ -429,13 +353,13 @@ def _side_effects_before(a: ModuleAnalysis, site: _Site, when: str | None = None
         for s in block.body:
             if s is node:
                 break
-            if _has_effect(s):
+            if has_effect(s):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for s in site.unwrap.body.body:  # type: ignore[attr-defined]
             if s is site.stmt:
                 break
-            if _has_effect(s):
+            if has_effect(s):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
@@ -444,33 +368,10 @@ def _side_effects_before(a: ModuleAnalysis, site: _Site, when: str | None = None
     return [f"{'; '.join(found[:2])} — {when}"]
 
 
-def _has_effect(stmt: cst.CSTNode) -> bool:
-    stack = [stmt]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Return):
-            continue  # a path that returns never reaches the request
-        stack.extend(n.children)
-        if isinstance(n, cst.Await):
-            return True
-        if isinstance(n, cst.Call):
-            f = n.func
-            last = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else None
-            if last not in _PURE_CALLS and not (last or "a")[0].isupper():  # constructors are pure
-                return True
-        if isinstance(n, (cst.Raise, cst.Del, cst.Global, cst.Nonlocal)):
-            return True
-        if isinstance(n, (cst.Assign, cst.AugAssign)):
-            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-            if any(not isinstance(t, cst.Name) for t in targets):
-                return True  # writes an attribute or an item
-    return False
-
-
 def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     fn, call = site.fn, site.call
     recv = call.func.value  # type: ignore[attr-defined]
-    base = _base_name(recv)
+    base = base_name(recv, through_await=False)
     alias = _context_alias(a, fn, base) if base is not None and base not in fn.param_names() else None
     if isinstance(alias, str):
         return alias
@@ -504,18 +405,18 @@ def _inputs(a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression]
     parameter counts when it is not the context, not reassigned and not an MCP object; module-level
     names and builtins are free; anything else (a local, the context) blocks a resolver."""
     params = set(fn.param_names())
-    module = _module_names(a)
+    module = module_names(a)
     reassigned = {n for n, _ in fn.assigns}
     needed: list[str] = []
     blocking: list[str] = []
-    for n in _ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
+    for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
         v = n.value
         if v == "_" and "_" not in params and "_" not in reassigned:
             continue
         if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
             if v not in needed:
                 needed.append(v)
-        elif v in params or v in reassigned or not (v in module or v in _BUILTINS):
+        elif v in params or v in reassigned or not (v in module or v in BUILTINS):
             blocking.append(v)
     return needed, blocking
 
@@ -628,7 +529,7 @@ def _helper_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
         return f"{intro}, which makes several requests: move them into the tools by hand"
     # The helper's side: the context it asks through, and what the request is built from.
-    base = _base_name(recv)
+    base = base_name(recv, through_await=False)
     target = _context_of(a, helper, recv) if base is not None else None
     if isinstance(target, str):
         return target
@@ -647,7 +548,7 @@ def _helper_reason(a: ModuleAnalysis, site: _Site) -> str | None:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
         return (f"{intro}, built from {names}, which {_exist(blocking)} mid-body of the helper (its locals, the context, or "
                 "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand")
-    if site.kind == ELICITATION and any(n.value in needed for n in _ref_names(call.args[1].value)):
+    if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
     site.helper_params = [p for p in hparams if p in needed]
     slot = _slot_reason(helper, ctx_name)
@@ -689,7 +590,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
         return (f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
                 + (f" ({owner})" if isinstance(owner, str) else "") + ": rewrite by hand")
     caller = _Caller(tool, hcall, ctx_arg, owner[0], {}, aliases=owner[1])
-    module = _module_names(a)
+    module = module_names(a)
     blocking: list[str] = []
     hparams = {p.name.value: p for p in helper.params}
     for name in site.helper_params:
@@ -697,12 +598,12 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
         if arg is None:
             default = hparams[name].default
             if default is None or not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) \
-                    or (isinstance(default, cst.Name) and default.value not in module | _BUILTINS):
+                    or (isinstance(default, cst.Name) and default.value not in module | BUILTINS):
                 return f"leaves `{name}` to a default the resolver cannot rebuild: rewrite by hand"
             caller.values[name] = default
             continue
         expr = arg.value
-        if _has_effect(expr):
+        if has_effect(expr):
             return (f"computes `{name}` as `{code_of(expr)}`, which does something (the resolver would run it "
                     "again on every round): compute it in a module-level function of the tool's arguments first")
         caller.values[name] = expr
@@ -717,7 +618,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
     if slot:
         return f"is in a tool where {slot}: add the resolver by hand"
     # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
-    stmt = _enclosing_stmt(a, hcall)
+    stmt = enclosing_stmt(a, hcall)
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
@@ -729,7 +630,7 @@ def _caller_reason(a: ModuleAnalysis, site: _Site, tool: FunctionInfo, hcall: cs
             notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
                          "asked on every call")
         head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr,assignment]
-    if _has_effect(_without(head, aw)) or any(_has_effect(x.value) for x in hcall.args):
+    if has_effect(_without(head, aw)) or any(has_effect(x.value) for x in hcall.args):
         notes.append(f"`{_first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
                      "now asked first")
     site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
@@ -780,7 +681,7 @@ def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str,
         if not values:
             return None
         value = values[0]
-        head = _base_name(value)
+        head = base_name(value, through_await=False)
         expr: cst.BaseExpression = value
         while isinstance(expr, cst.Attribute) and expr.attr.value in _ALIAS_ATTRS:
             expr = expr.value
@@ -788,7 +689,7 @@ def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str,
             return None
         if len(values) != 1:
             return f"the request goes through `{cur}`, which is assigned more than once: rewrite by hand"
-        stmt = _enclosing_stmt(a, value)
+        stmt = enclosing_stmt(a, value)
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
                 and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
                 and stmt.body[0].value is value and isinstance(body, cst.IndentedBlock) and stmt in body.body):
@@ -806,10 +707,7 @@ def _pins(a: ModuleAnalysis) -> pins.Pins:
 
     Looked up from the file's directory upwards (the nearest project files), or from the working
     directory when the module has no path."""
-    found = getattr(a, "_interim_pins", None)
-    if found is None:
-        found = a._interim_pins = pins.project_pins(a.path or Path.cwd())  # type: ignore[attr-defined]
-    return found
+    return a.memo("interim.pins", lambda: pins.project_pins(a.path or Path.cwd()))
 
 
 def _pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str) -> tuple[str | None, str | None, str | None]:
@@ -879,7 +777,7 @@ def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
 def _fastmcp_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     fn, call = site.fn, site.call
     recv = call.func.value  # type: ignore[attr-defined]
-    base = _base_name(recv)
+    base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
         return ("the request is not made through the tool's fastmcp `Context` (`ctx.elicit(...)`, "
                 "`ctx.session.create_message(...)`): the guard pattern reads `ctx.input_responses`; rewrite by hand")
@@ -919,21 +817,6 @@ def _first_line(node: cst.CSTNode) -> str:
     return code_of(node).strip().splitlines()[0]
 
 
-def _assigned(stmt: cst.CSTNode) -> set[str]:
-    """Names a statement binds (assignments, ``for``/``with`` targets, walrus, imports excluded)."""
-    out: set[str] = set()
-    for n in walk(stmt):
-        targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.AssignTarget):
-            targets.append(n.target)
-        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            targets.append(n.target)
-        elif isinstance(n, cst.AsName):
-            targets.append(n.name)
-        for t in targets:
-            out |= {x.value for x in walk(t) if isinstance(x, cst.Name)}
-    return out
-
 
 def _can_leave(stmt: cst.CSTNode) -> bool:
     return any(isinstance(n, (cst.Return, cst.Raise)) for n in walk(stmt))
@@ -963,8 +846,8 @@ def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site
     stmts = {id(m.stmt) for m in members}
     for m in members[1:]:
         earlier = body[start:body.index(m.stmt)]
-        bound = set().union(*(_assigned(x) for x in earlier))
-        used = {n.value for n in _ref_names(m.call)}
+        bound = set().union(*(assigned(x) for x in earlier))
+        used = {n.value for n in ref_names(m.call)}
         blocked = sorted(used & bound)
         if blocked:
             names = ", ".join(f"`{b}`" for b in blocked)
@@ -979,7 +862,7 @@ def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site
         if _can_leave(x):
             notes.append(f"`{_first_line(x)}` can end the call between the requests today; on 2026-07-28 all the "
                          "questions are asked together, before it runs")
-        elif _has_effect(x):
+        elif has_effect(x):
             notes.append(f"`{_first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are "
                          "answered")
     unsafe = list(first.unsafe) + notes
@@ -1156,7 +1039,7 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
     applied: list = []
     notes: list[str] = []
     done: dict[int, _Site] = {}
-    taken = set(_all_names(a))
+    taken = set(all_name_values(a))
     for f in sorted(findings, key=lambda f: (f.line, f.column)):
         node = f.data.get("request") if f.rule == "MCP207" else f.node
         if node is None:
@@ -1197,8 +1080,8 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
     ret_ann, ret_expr, param_ann, imports = _resolver_parts(site)
     ed.imports |= imports
     default = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}[site.kind]
-    pname = site.result if site.result else _fresh(taken, default)
-    rname = _fresh(taken, f"{fn.name}_{site.kind}")
+    pname = site.result if site.result else fresh(taken, default)
+    rname = fresh(taken, f"{fn.name}_{site.kind}")
     params = []
     for p in fn.params:
         if p.name.value in site.args:
@@ -1244,7 +1127,7 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
     _, _, param_ann, imports = _resolver_parts(site)
     ed.imports |= imports
     default = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}[site.kind]
-    hname = site.result if site.result else _fresh(taken, default)
+    hname = site.result if site.result else fresh(taken, default)
     # The helper's own edits, tried on the helper alone to learn whether it still uses its context.
     mine = _Edits()
     _take_out(site, mine, hname)
@@ -1252,7 +1135,7 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
         mine.aliases[id(helper.node)] = list(site.aliases)
     trial = helper.node.visit(_Rewriter(mine))
     ctx = site.ctx_param
-    drop = _uses(trial.body, ctx) == 0 and not any(_uses(d, ctx) for d in helper.node.decorators)  # type: ignore[attr-defined]
+    drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[attr-defined]
     ed.repl.update(mine.repl)
     ed.aliases.setdefault(id(helper.node), []).extend(site.aliases)
     ed.insert_param.setdefault(id(helper.node), []).append(
@@ -1275,7 +1158,7 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
             bindings = [(n, c.values[n]) for n in site.helper_params if not (
                 isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
             renames = {}
-        subst = {id(n): renames[n.value] for n in _ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))
+        subst = {id(n): renames[n.value] for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))
                  if n.value in renames}
         call = site.call.visit(_Substitute(subst)) if subst else site.call
         ret_ann, ret_expr, tool_ann, _ = _resolver_parts(_Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
@@ -1283,12 +1166,12 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
         local = ed.tool_names.get(id(tool.node))
         if local is None:
             local = ed.tool_names[id(tool.node)] = {n.value for n in walk(tool.node) if isinstance(n, cst.Name)}
-        tname = _fresh(local, hname)
-        rname = _fresh(taken, f"{tool.name}_{site.kind}")
+        tname = fresh(local, hname)
+        rname = fresh(taken, f"{tool.name}_{site.kind}")
         params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
                   for p in tool.params if p.name.value in c.args]
         body = ""
-        read = {n.value for _, v in bindings for n in _ref_names(v)}
+        read = {n.value for _, v in bindings for n in ref_names(v)}
         if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
             body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
@@ -1437,7 +1320,7 @@ class _Rewriter(cst.CSTTransformer):
                     continue
                 name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
                 rest = [x for x in stmts if x is not alias]
-                if any(_uses(x, name) for x in rest) or any(_binds(x, name) for x in rest):
+                if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
                     continue
                 i = stmts.index(alias)
                 if i + 1 < len(stmts) and alias.leading_lines:
@@ -1466,18 +1349,12 @@ class _Rewriter(cst.CSTTransformer):
         return updated_node.with_changes(body=body)
 
 
-def _uses(node: cst.CSTNode, name: str) -> int:
-    return sum(1 for n in _ref_names(node) if n.value == name)
-
-
-def _binds(node: cst.CSTNode, name: str) -> bool:
-    return name in _assigned(node)
 
 
 def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None,
                    force_drop: bool | None = None) -> cst.Parameters:
     params = fn.params
-    drop = bool(ctx) and _uses(fn.body, ctx) == 0 and not any(_uses(d, ctx) for d in fn.decorators)  # type: ignore[arg-type]
+    drop = bool(ctx) and uses(fn.body, ctx) == 0 and not any(uses(d, ctx) for d in fn.decorators)  # type: ignore[arg-type]
     if force_drop is not None:
         drop = force_drop
     for field_name in ("params", "kwonly_params"):

@@ -42,9 +42,9 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.interim import _BUILTINS, _fresh, _has_effect, _module_names, _ref_names
+from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.config import Config
-from mcpmigrate.detectors.base import dict_get, string_value
+from mcpmigrate.names import BUILTINS, dict_get, fresh, module_names, ref_names, string_value
 from mcpmigrate.model import FixInfo, Safety
 
 STRATEGY = "interim"
@@ -228,7 +228,7 @@ def _dispatch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, skip:
                 return (f"`{_short(after[0])}` follows the request in the `tools/call` branch "
                         "and would also run after the interim reply: rewrite by hand")
             for s in body[:idx]:
-                if id(s) not in skip and _has_effect(s):
+                if id(s) not in skip and has_effect(s):
                     effects.append(f"`{_short(s)}`")
             owner = a.parents.get(id(parent))
             if isinstance(owner, cst.If) and owner.body is parent:
@@ -279,7 +279,7 @@ def _request_method(d: cst.Dict) -> str | None:
 
 
 def _plan(a: ModuleAnalysis, req: cst.Dict, method: str) -> _Plan | str:
-    cache = a.__dict__.setdefault("_interim_jsonrpc", {})
+    cache: dict[int, _Plan | str] = a.memo("interim_jsonrpc.plans", dict)
     if id(req) not in cache:
         cache[id(req)] = _plan_uncached(a, req, method)
     return cache[id(req)]
@@ -337,7 +337,7 @@ def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: 
     outside = [n for n in walk(send) if isinstance(n, cst.Name) and not any(n is x for x in walk(sent))]
     for node in [*inner, *outside, *(more or [])]:
         for n in walk(node):
-            if isinstance(n, cst.Name) and n.value not in _module_names(a) and n.value not in _BUILTINS \
+            if isinstance(n, cst.Name) and n.value not in module_names(a) and n.value not in BUILTINS \
                     and not _is_attr_name(a, n):
                 return f"the request is built from `{n.value}`, a local of the helper `{fn_name}`: rewrite by hand"
     return None
@@ -489,8 +489,8 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
         if line is not None and len(_names(scope, rname)) == 3:
             bookkeeping.append(line)
             value = _assigned_name(line)[1]  # type: ignore[index]
-            drop_names += [n.value for n in _ref_names(value) if n.value in _module_names(a)]
-    if pmap not in _module_names(a):
+            drop_names += [n.value for n in ref_names(value) if n.value in module_names(a)]
+    if pmap not in module_names(a):
         return f"`{pmap}` (the pending map) is not a module-level name: rewrite by hand"
     skip = {id(s) for s in bookkeeping}
     helper = None
@@ -596,15 +596,15 @@ def _continuation_reason(a: ModuleAnalysis, cont: list[cst.BaseStatement], call:
             elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName)):
                 target = n.name if isinstance(n, cst.AsName) else n.target
                 own |= {x.value for x in walk(target) if isinstance(x, cst.Name)}
-    module = _module_names(a)
+    module = module_names(a)
     blocking: list[str] = []
     for s in cont:
-        for n in _ref_names(s):
+        for n in ref_names(s):
             v = n.value
             if v == response:
                 if _result_use(a, n) is None:
                     blocking.append(f"`{response}` other than `{response}[\"result\"]`")
-            elif v not in own and v != call and v not in module and v not in _BUILTINS:
+            elif v not in own and v != call and v not in module and v not in BUILTINS:
                 blocking.append(f"`{v}`")
     if blocking:
         names = ", ".join(dict.fromkeys(blocking))
@@ -696,7 +696,7 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
         return module, [], notes
     repl: dict[int, Any] = {}
     for p in plans:
-        answer = _fresh(taken, f"{p.key}_answer")
+        answer = fresh(taken, f"{p.key}_answer")
         for node in p.remove:
             repl[id(node)] = cst.RemoveFromParent()
         if p.promote is not None:

@@ -500,9 +500,8 @@ def _compared_literal(test: cst.BaseExpression, op: type) -> str | None:
 
 
 def _tool_calls(a: ModuleAnalysis) -> list[tuple[str | None, cst.Call]]:
-    found = getattr(a, "_param_tools", None)
-    if found is None:
-        found = []
+    def compute() -> list[tuple[str | None, cst.Call]]:
+        found: list[tuple[str | None, cst.Call]] = []
         stack: list[cst.CSTNode] = [a.module]
         while stack:
             n = stack.pop()
@@ -511,8 +510,9 @@ def _tool_calls(a: ModuleAnalysis) -> list[tuple[str | None, cst.Call]]:
                 value = name_arg.value.evaluated_value if name_arg is not None and isinstance(name_arg.value, cst.SimpleString) else None
                 found.append((value if isinstance(value, str) else None, n))
             stack.extend(n.children)
-        a._param_tools = found  # type: ignore[attr-defined]
-    return found
+        return found
+
+    return a.memo("param.tool_calls", compute)
 
 
 def _lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, name: str) -> _LowLevelTarget | str:

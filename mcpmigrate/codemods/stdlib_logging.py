@@ -20,12 +20,14 @@ from libcst.codemod.visitors import AddImportsVisitor
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
-from mcpmigrate.detectors.logging import LOGGER
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
 ALWAYS = True
 RULES = ("MCP401",)
+#: Placeholder for the logger expression in the replacement text the MCP401 detector plans;
+#: filled with the module's logger name when the fix is applied.
+LOGGER = "__mcpmigrate_logger__"
 
 
 def _existing_logger(module: cst.Module, analysis: ModuleAnalysis) -> str | None:

@@ -18,6 +18,7 @@ from mcpmigrate.config import Config
 from mcpmigrate import surfaces as S
 from mcpmigrate.model import FixInfo
 from mcpmigrate.screen import Facts
+from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
 
 
 @dataclass
@@ -46,31 +47,6 @@ class Detector:
 
     def detect(self) -> Iterable[Report]:  # pragma: no cover - interface
         raise NotImplementedError
-
-
-_PLAIN_STRING = re.compile(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")""")
-
-
-def string_value(node: cst.CSTNode | None) -> str | None:
-    """The value of a plain or implicitly concatenated string literal (None otherwise)."""
-    t = type(node)
-    if t is cst.SimpleString and _PLAIN_STRING.fullmatch(node.value):  # type: ignore[union-attr]
-        return node.value[1:-1]  # type: ignore[union-attr]  # no prefix, no escapes: no literal_eval
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        try:
-            value = node.evaluated_value
-        except Exception:  # pragma: no cover - odd literals
-            return None
-        return value if isinstance(value, str) else None
-    return None
-
-
-def dict_get(node: cst.Dict, key: str) -> cst.DictElement | None:
-    """The element of a dict display whose key is the string ``key``."""
-    for el in node.elements:
-        if isinstance(el, cst.DictElement) and string_value(el.key) == key:
-            return el
-    return None
 
 
 class RequestVisitor(cst.CSTVisitor):

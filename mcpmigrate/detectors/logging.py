@@ -19,10 +19,10 @@ from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.codemods.stdlib_logging import LOGGER
 from mcpmigrate.screen import logging as screen_logging
 
 # Placeholder for the module-level stdlib logger in rewritten code (the codemod picks the name).
-LOGGER = "__mcpmigrate_logger__"
 
 
 class LoggingDetector(Detector):

@@ -1,0 +1,138 @@
+"""The one applier every fix goes through.
+
+A fix planner (``param``, ``interim``, ``remove`` …) never writes its own libcst transformer: it
+records what should change in an :class:`Edits` — keyed by the *original* nodes of the parsed
+module, the ones the analysis and the findings point at — and :func:`apply_edits` makes every
+change in one pass, then adds the imports once with libcst's ``AddImportsVisitor`` (the
+bump-pydantic / Fixit model; see ``docs/architecture.md``, "How a finding becomes a fix").
+
+What an edit can say, per original node (applied in this order when the node is left):
+
+1. ``transform(node, fn)``: ``fn(original, updated) -> new`` — any rewrite of the node built from
+   its already-rewritten children; several transforms of one node run in the order recorded,
+   each on the previous one's result.
+2. ``replace(node, new)`` / ``remove(node)``: the node becomes ``new``, or leaves its parent.
+3. ``insert_before(stmt, stmts)``: statements placed before a statement (also before one that is
+   removed or replaced), in the same block.
+
+An indented block left empty by removals gets a ``pass``. ``updated(node)`` gives, during and after
+the pass, the rewritten form of a node whose transform asked for it with ``track(node)`` (a rewrite
+of a function may need the rewritten form of a statement inside it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Union
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+#: What a transform may return: a node, ``cst.RemoveFromParent()``, or a ``FlattenSentinel``.
+Result = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]
+Transform = Callable[[cst.CSTNode, cst.CSTNode], Result]
+
+
+class _Remove:
+    def __repr__(self) -> str:
+        return "REMOVE"
+
+
+#: Replacement marker: the node leaves its parent.
+REMOVE = _Remove()
+
+
+@dataclass
+class Edits:
+    """The changes of one fix round in one module, keyed by ``id()`` of original nodes."""
+
+    transforms: dict[int, list[Transform]] = field(default_factory=dict)
+    replacements: dict[int, cst.CSTNode | _Remove] = field(default_factory=dict)
+    before: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    imports: set[tuple[str, str]] = field(default_factory=set)  # (module, name) — ``from module import name``
+    tracked: set[int] = field(default_factory=set)
+    _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
+
+    # -- recording ---------------------------------------------------------------------------
+    def transform(self, node: cst.CSTNode, fn: Transform) -> None:
+        """Rewrite ``node`` with ``fn(original, updated)`` when the applier leaves it."""
+        self.transforms.setdefault(id(node), []).append(fn)
+
+    def replace(self, node: cst.CSTNode, new: cst.CSTNode) -> None:
+        """``node`` becomes ``new`` (its children's rewrites are dropped with it)."""
+        self.replacements[id(node)] = new
+
+    def remove(self, node: cst.CSTNode) -> None:
+        """``node`` leaves its parent (a statement, an argument, an element …)."""
+        self.replacements[id(node)] = REMOVE
+
+    def insert_before(self, stmt: cst.CSTNode, stmts: list[cst.BaseStatement]) -> None:
+        """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
+        self.before.setdefault(id(stmt), []).extend(stmts)
+
+    def add_import(self, module: str, name: str) -> None:
+        """``from module import name``, added once after all edits (libcst's AddImportsVisitor)."""
+        self.imports.add((module, name))
+
+    def track(self, node: cst.CSTNode) -> None:
+        """Keep the rewritten form of ``node``, readable with :meth:`updated`."""
+        self.tracked.add(id(node))
+
+    # -- reading -----------------------------------------------------------------------------
+    def removed(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is removed."""
+        return self.replacements.get(id(node)) is REMOVE
+
+    @property
+    def replaced_ids(self) -> set[int]:
+        """Ids of the nodes removed or replaced (their old text is gone from the result)."""
+        return set(self.replacements)
+
+    def updated(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The rewritten form of a tracked node, once the applier has left it."""
+        return self._updated.get(id(node))
+
+    def __bool__(self) -> bool:
+        return bool(self.transforms or self.replacements or self.before or self.imports)
+
+
+class _Applier(cst.CSTTransformer):
+    def __init__(self, edits: Edits) -> None:
+        super().__init__()
+        self.edits = edits
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Result:  # type: ignore[override]
+        ed = self.edits
+        key = id(original_node)
+        node: Result = super().on_leave(original_node, updated_node)
+        if key in ed.tracked and isinstance(node, cst.CSTNode):
+            ed._updated[key] = node
+        for fn in ed.transforms.get(key, ()):
+            if not isinstance(node, cst.CSTNode):
+                break
+            node = fn(original_node, node)
+        if key in ed.replacements:
+            r = ed.replacements[key]
+            node = cst.RemoveFromParent() if r is REMOVE else r  # type: ignore[assignment]
+        if key in ed.before:
+            items = (list(node.nodes) if isinstance(node, cst.FlattenSentinel)
+                     else [] if isinstance(node, cst.RemovalSentinel) else [node])
+            node = cst.FlattenSentinel([*ed.before[key], *items])
+        if isinstance(node, cst.IndentedBlock) and not node.body:
+            node = node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        return node
+
+
+def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
+    """``module`` with every edit made, then the recorded imports added (sorted, each once).
+    Returns ``module`` itself when there is nothing to do."""
+    if not edits:
+        return module
+    new = module.visit(_Applier(edits))
+    if edits.imports:
+        ctx = CodemodContext()
+        for mod, name in sorted(edits.imports):
+            AddImportsVisitor.add_needed_import(ctx, mod, name)
+        new = AddImportsVisitor(ctx).transform_module(new)
+    return new
