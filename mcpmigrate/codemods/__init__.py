@@ -1,8 +1,10 @@
-"""Codemods: one libcst transformation per fix, applied in a declared order (bump-pydantic
-style). Each module exposes ``STRATEGY`` (the ``FixInfo.strategy`` it applies), ``RULES``,
-optionally ``ALWAYS = True`` (applied whatever ``--strategy`` is chosen: deletions and
-strategy-free rewrites) and ``apply(module, analysis, findings, config) -> (module,
-applied_findings, notes)``. A new codemod module is added to ``ORDER``."""
+"""Codemods: one fix planner per fix kind, applied in a declared order (bump-pydantic style).
+
+Each module (or package) exposes ``STRATEGY`` (the ``FixInfo.strategy`` it applies), ``RULES``
+(the rule ids whose findings it fixes) and ``edits(analysis, findings, config) -> Edits``: the
+changes for the given findings, recorded against the original nodes; the engine applies them with
+the one applier, :func:`mcpmigrate.codemods.edits.apply_edits`. A new codemod is added to
+``ORDER``. See ``docs/architecture.md``."""
 
 from __future__ import annotations
 
