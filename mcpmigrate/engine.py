@@ -219,7 +219,7 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str],
             rule=rep.rule, name=meta.name, severity=meta.severity, path=display,
             line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
             end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
-            node=rep.node, data=rep.data,
+            node=rep.node, data=rep.data, site=rep.site,
         ))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings, analysis
@@ -432,7 +432,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                 findings = remaining
                 sups = sups_after
     for f in findings:
-        f.node = None
+        f.node = f.site = None
     res.findings = findings
     _collect_unused(res, sups, file_rules)
     return res
@@ -637,7 +637,7 @@ def _cacheable(res: FileResult) -> bool:
 
 
 def _for_cache(res: FileResult) -> FileResult:
-    return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}) for f in res.findings],
+    return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}, site=None) for f in res.findings],
                       unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed)
 
 

@@ -41,6 +41,21 @@ class FixInfo:
 
 
 @dataclass
+class FixPlan:
+    """The decision a fix module makes for one site, once, while the rules run: the fix it offers
+    (``fix``, with the safety ``check`` prints) or why the site is left for a human (``manual``),
+    extra facts for the report (``data``), and ``site`` — the fix module's own description of
+    what it will change. ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
+    construction the plan ``fix`` applies (``docs/architecture.md``). ``site`` holds libcst nodes
+    of the module the rules ran on: it is never serialised or cached."""
+
+    fix: FixInfo | None = None
+    manual: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    site: Any = None
+
+
+@dataclass
 class Finding:
     """One site that must change. Lines and columns are 1-based; ``end_*`` is exclusive of the
     last character's column + 1, as in ruff's JSON."""
@@ -59,6 +74,7 @@ class Finding:
     # Not serialised: the detector's handle on the node (used by codemods).
     node: Any = field(default=None, repr=False, compare=False)
     data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    site: Any = field(default=None, repr=False, compare=False)  # FixPlan.site, for the codemod
 
     @property
     def sort_key(self) -> tuple:

@@ -16,7 +16,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.config import Config
 from mcpmigrate import surfaces as S
-from mcpmigrate.model import FixInfo
+from mcpmigrate.model import FixInfo, FixPlan
 from mcpmigrate.screen import Facts
 from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
 
@@ -32,6 +32,12 @@ class Report:
     fix: FixInfo | None = None
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    site: Any = None  # the fix module's plan for this site (FixPlan.site)
+
+    @classmethod
+    def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> "Report":
+        """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
+        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site)
 
 
 class Detector:
