@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 
 class Severity(str, Enum):
@@ -105,3 +105,40 @@ class FileError:
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
+
+
+class ChangedFile(Protocol):
+    """A file a ``fix`` run rewrote, as the reporters name it."""
+
+    @property
+    def display(self) -> str: ...
+
+
+class RunReport(Protocol):
+    """What the reporters (:mod:`mcpmigrate.report`) read of a run. The engine's ``RunResult``
+    has this shape; the reporters depend on the shape, not on the engine, so the layers run one
+    way (``docs/architecture.md``)."""
+
+    @property
+    def files_checked(self) -> int: ...
+
+    @property
+    def errors(self) -> list[FileError]: ...
+
+    @property
+    def findings(self) -> list[Finding]: ...
+
+    @property
+    def fixed(self) -> list[Finding]: ...
+
+    @property
+    def unused_suppressions(self) -> list[tuple[str, int, str]]:
+        """``(path, line, rule id or "*")`` of suppression comments that silenced nothing."""
+        ...
+
+    @property
+    def changed(self) -> Sequence[ChangedFile]: ...
+
+    def applies(self, fix_strategy: str) -> bool:
+        """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``."""
+        ...
