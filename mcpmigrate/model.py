@@ -8,7 +8,7 @@ from typing import Any, Protocol, Sequence
 
 
 class Severity(str, Enum):
-    """How a finding affects a server (DESIGN §3).
+    """How a finding affects a server (README.md, "Rules").
 
     ``breaking``: fails on a 2026-07-28 connection; ``deprecated``: works, scheduled for removal
     (SEP-2577); ``advisory``: best practice.
@@ -20,7 +20,7 @@ class Severity(str, Enum):
 
 
 class Safety(str, Enum):
-    """Fix safety (DESIGN §4): ``safe`` fixes are applied by ``fix``; ``unsafe`` ones need
+    """Fix safety (README.md, "Fix safety"): ``safe`` fixes are applied by ``fix``; ``unsafe`` ones need
     ``--unsafe-fixes`` because they need a human review."""
 
     SAFE = "safe"

@@ -1,4 +1,4 @@
-"""JSON report (DESIGN §6): ``{"version", "files_checked", "findings": [...], "errors": [...]}``."""
+"""JSON report (README.md, "Output formats"; ``schemas/report.schema.json``): ``{"version", "files_checked", "findings": [...], "errors": [...]}``."""
 
 from __future__ import annotations
 
