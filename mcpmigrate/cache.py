@@ -1,4 +1,4 @@
-"""Content-keyed result cache (DESIGN §7; as ruff's ``.ruff_cache``).
+"""Content-keyed result cache (README.md, "Usage"; as ruff's ``.ruff_cache``).
 
 One file per tool build and configuration, ``<root>/.mcpmigrate_cache/<build>/<config>.pickle``,
 maps a key — a hash of the file's bytes and of the rules that apply to it — to that content's

@@ -1,4 +1,4 @@
-"""The rule catalog: metadata read from ``rules/<ID>.toml`` (DESIGN §6).
+"""The rule catalog: metadata read from ``rules/<ID>.toml`` (README.md, "Rules").
 
 Each TOML file holds ``id``, ``name``, ``severity``, ``summary``, ``rationale``, ``spec``
 (list of references), ``[fix]`` (``strategies``, ``safety``, ``description``) and examples

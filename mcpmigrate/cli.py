@@ -1,4 +1,4 @@
-"""Command line: ``mcpmigrate check|fix|rules|explain`` (DESIGN §6; ruff's conventions).
+"""Command line: ``mcpmigrate check|fix|rules|explain`` (README.md, "Usage"; ruff's conventions).
 
 Exit codes: 0 clean, 1 findings remain, 2 could not run (bad configuration, bad path, usage).
 """

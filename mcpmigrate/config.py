@@ -1,4 +1,4 @@
-"""``[tool.mcpmigrate]`` configuration from ``pyproject.toml`` (DESIGN §6).
+"""``[tool.mcpmigrate]`` configuration from ``pyproject.toml`` (README.md, "Configuration").
 
 Keys: ``select``, ``extend-select``, ``ignore`` (rule ids or prefixes; ``extend-select`` also
 takes ``unused-suppression``), ``exclude`` (glob patterns relative to the project root; replaces

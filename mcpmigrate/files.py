@@ -1,4 +1,4 @@
-"""File discovery, decoding and atomic writes (DESIGN §7).
+"""File discovery, decoding and atomic writes (README.md, "Usage").
 
 Source is handled as bytes end to end: libcst detects the encoding (PEP 263 cookie, UTF-8 BOM)
 and re-encodes on output, so encoding, BOM and newline style survive a fix.

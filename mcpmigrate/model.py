@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 
 class Severity(str, Enum):
-    """How a finding affects a server (DESIGN §3).
+    """How a finding affects a server (README.md, "Rules").
 
     ``breaking``: fails on a 2026-07-28 connection; ``deprecated``: works, scheduled for removal
     (SEP-2577); ``advisory``: best practice.
@@ -20,7 +20,7 @@ class Severity(str, Enum):
 
 
 class Safety(str, Enum):
-    """Fix safety (DESIGN §4): ``safe`` fixes are applied by ``fix``; ``unsafe`` ones need
+    """Fix safety (README.md, "Fix safety"): ``safe`` fixes are applied by ``fix``; ``unsafe`` ones need
     ``--unsafe-fixes`` because they need a human review."""
 
     SAFE = "safe"
@@ -105,3 +105,40 @@ class FileError:
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
+
+
+class ChangedFile(Protocol):
+    """A file a ``fix`` run rewrote, as the reporters name it."""
+
+    @property
+    def display(self) -> str: ...
+
+
+class RunReport(Protocol):
+    """What the reporters (:mod:`mcpmigrate.report`) read of a run. The engine's ``RunResult``
+    has this shape; the reporters depend on the shape, not on the engine, so the layers run one
+    way (``docs/architecture.md``)."""
+
+    @property
+    def files_checked(self) -> int: ...
+
+    @property
+    def errors(self) -> list[FileError]: ...
+
+    @property
+    def findings(self) -> list[Finding]: ...
+
+    @property
+    def fixed(self) -> list[Finding]: ...
+
+    @property
+    def unused_suppressions(self) -> list[tuple[str, int, str]]:
+        """``(path, line, rule id or "*")`` of suppression comments that silenced nothing."""
+        ...
+
+    @property
+    def changed(self) -> Sequence[ChangedFile]: ...
+
+    def applies(self, fix_strategy: str) -> bool:
+        """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``."""
+        ...

@@ -1,4 +1,4 @@
-"""The SDK generations a project pins (issue 3): which of fastmcp 2.x/3.x vs 4.x, and mcp 1.x vs
+"""The SDK generations a project pins: which of fastmcp 2.x/3.x vs 4.x, and mcp 1.x vs
 2.x, its dependency declarations allow.
 
 The interim fix needs fastmcp 4 (guard pattern) or mcp >= 2.3 (resolvers, ``InputRequiredResult``);

@@ -1,4 +1,4 @@
-"""Second-stage prefilter: cheap facts from Python's own ``ast`` (DESIGN §7, speed).
+"""Second-stage prefilter: cheap facts from Python's own ``ast`` (``docs/architecture.md``, the prefilter).
 
 The byte-token prefilter lets through every file that merely *mentions* a token (in a comment,
 a docstring, a type stub, a client-side test). libcst's parse costs about six times

@@ -1,4 +1,4 @@
-"""``# mcpmigrate: ignore[MCP101, MCP102]`` suppression comments (DESIGN §6).
+"""``# mcpmigrate: ignore[MCP101, MCP102]`` suppression comments (README.md, "Suppressions").
 
 A comment on the reported line silences the listed rules there; ``# mcpmigrate: ignore`` with no
 list silences every rule on that line. Comments are found with the tokenizer, so the marker

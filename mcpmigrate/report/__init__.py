@@ -1,1 +1,1 @@
-"""Reporters: ``text`` (rich, grouped by file), ``concise``, ``json`` (DESIGN §6)."""
+"""Reporters: ``text`` (rich, grouped by file), ``concise``, ``json`` (README.md, "Output formats")."""

@@ -4,8 +4,7 @@ the pull request's diff. Files that could not be checked are ``::error`` lines t
 
 from __future__ import annotations
 
-from mcpmigrate.engine import RunResult
-from mcpmigrate.model import Finding
+from mcpmigrate.model import Finding, RunReport
 
 COMMANDS = {"breaking": "error", "deprecated": "warning", "advisory": "notice"}
 
@@ -33,7 +32,7 @@ def annotation(f: Finding) -> str:
     return f"::{COMMANDS.get(f.severity.value, 'warning')} {','.join(props)}::{_data(message)}"
 
 
-def render(result: RunResult, findings: list[Finding] | None = None) -> str:
+def render(result: RunReport, findings: list[Finding] | None = None) -> str:
     findings = result.findings if findings is None else findings
     lines = [annotation(f) for f in findings]
     for e in sorted(result.errors, key=lambda e: e.path):

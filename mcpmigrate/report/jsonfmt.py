@@ -1,4 +1,4 @@
-"""JSON report (DESIGN §6): ``{"version", "files_checked", "findings": [...], "errors": [...]}``."""
+"""JSON report (README.md, "Output formats"; ``schemas/report.schema.json``): ``{"version", "files_checked", "findings": [...], "errors": [...]}``."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 from mcpmigrate import __version__
 from mcpmigrate.catalog import load_catalog
-from mcpmigrate.engine import RunResult
+from mcpmigrate.model import RunReport
 
 
-def render(result: RunResult, fixed: bool = False, diff: str | None = None, baselined: int | None = None) -> str:
+def render(result: RunReport, fixed: bool = False, diff: str | None = None, baselined: int | None = None) -> str:
     catalog = load_catalog()
     doc = {
         "version": __version__,

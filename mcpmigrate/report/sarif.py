@@ -14,8 +14,7 @@ from typing import Any
 
 from mcpmigrate import __version__
 from mcpmigrate.catalog import RuleMeta, load_catalog
-from mcpmigrate.engine import RunResult
-from mcpmigrate.model import Finding
+from mcpmigrate.model import Finding, RunReport
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"breaking": "error", "deprecated": "warning", "advisory": "note"}
@@ -90,7 +89,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     return res
 
 
-def render(result: RunResult, findings: list[Finding] | None = None) -> str:
+def render(result: RunReport, findings: list[Finding] | None = None) -> str:
     findings = result.findings if findings is None else findings
     catalog = load_catalog()
     rules: list[dict[str, Any]] = [_rule_descriptor(m) for m in catalog.values()]

@@ -8,8 +8,7 @@ from collections import Counter
 from rich.console import Console
 from rich.markup import escape
 
-from mcpmigrate.engine import RunResult
-from mcpmigrate.model import Finding
+from mcpmigrate.model import Finding, RunReport
 
 _SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
 SEVERITIES = ("breaking", "deprecated", "advisory")
@@ -23,7 +22,7 @@ def _hint(f: Finding) -> str:
     return "manual: no automatic fix"
 
 
-def render_findings(console: Console, result: RunResult, sources: dict[str, list[str]] | None = None) -> None:
+def render_findings(console: Console, result: RunReport, sources: dict[str, list[str]] | None = None) -> None:
     by_file: dict[str, list[Finding]] = {}
     for f in result.findings:
         by_file.setdefault(f.path, []).append(f)
@@ -50,12 +49,12 @@ def render_findings(console: Console, result: RunResult, sources: dict[str, list
         console.print()
 
 
-def render_errors(console: Console, result: RunResult) -> None:
+def render_errors(console: Console, result: RunReport) -> None:
     for e in sorted(result.errors, key=lambda e: e.path):
         console.print(f"[bold red]error[/bold red]: {escape(e.path)}: {escape(e.message)}", highlight=False)
 
 
-def render_unused_suppressions(console: Console, result: RunResult) -> None:
+def render_unused_suppressions(console: Console, result: RunReport) -> None:
     from mcpmigrate.catalog import load_catalog
 
     catalog = load_catalog()
@@ -71,7 +70,7 @@ def render_unused_suppressions(console: Console, result: RunResult) -> None:
                       highlight=False, markup=False)
 
 
-def render_summary(console: Console, result: RunResult, baselined: int | None = None) -> None:
+def render_summary(console: Console, result: RunReport, baselined: int | None = None) -> None:
     if baselined:
         console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
@@ -101,7 +100,7 @@ def render_summary(console: Console, result: RunResult, baselined: int | None = 
         console.print(f"All checks passed! {result.files_checked} file(s) checked.", highlight=False)
 
 
-def render_statistics(console: Console, result: RunResult) -> None:
+def render_statistics(console: Console, result: RunReport) -> None:
     counts = Counter((f.rule, f.name, f.severity.value) for f in result.findings)
     fixable = Counter(f.rule for f in result.findings if f.fix is not None)
     for (rule, name, sev), n in sorted(counts.items()):
@@ -109,6 +108,6 @@ def render_statistics(console: Console, result: RunResult) -> None:
         console.print(f"{n:5d}  {rule}  {name}  ({sev}{extra})", highlight=False, markup=False)
 
 
-def render_concise(console: Console, result: RunResult) -> None:
+def render_concise(console: Console, result: RunReport) -> None:
     for f in result.findings:
         console.print(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)

@@ -1,0 +1,199 @@
+"""What an expression is, as far as MCP is concerned: a context, a request context, a session, a
+high-level or low-level server (:class:`Kind`) — from annotations, constructors, attribute
+chains (``ctx.session``, ``ctx.request_context``, ``server._mcp_server``) and the kinds the
+fixed point gave to names — and which SDK generation (mcp 1.x, mcp 2.x, fastmcp) a module, a
+server or a context belongs to.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterator
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis.facts import Facts, FunctionInfo
+
+
+class Kind(str, Enum):
+    """What an expression is, as far as MCP is concerned."""
+
+    CONTEXT_MCP1 = "mcp1-context"        # mcp 1.x FastMCP Context
+    CONTEXT_MCP2 = "mcp2-context"        # mcp 2.x MCPServer Context
+    CONTEXT_FASTMCP = "fastmcp-context"  # fastmcp Context (has list_roots/sample in 2.x/3.x)
+    LL_CONTEXT = "request-context"       # 1.x RequestContext / 2.x ServerRequestContext
+    SESSION = "session"                  # ServerSession
+    SERVER_HL = "server"                 # FastMCP / MCPServer / fastmcp.FastMCP instance
+    SERVER_LL = "lowlevel-server"        # low-level Server instance
+
+
+CONTEXTS = {Kind.CONTEXT_MCP1, Kind.CONTEXT_MCP2, Kind.CONTEXT_FASTMCP}
+
+
+def annotation_names(ann: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """Candidate type expressions inside an annotation: ``X``, ``X[...]``, ``X | None``,
+    ``Optional[X]``, ``Annotated[X, ...]``, ``"X"``."""
+    if isinstance(ann, cst.BinaryOperation):
+        yield from annotation_names(ann.left)
+        yield from annotation_names(ann.right)
+    elif isinstance(ann, cst.Subscript):
+        yield ann.value
+        head = get_full_name_for_node(ann.value) or ""
+        if head.split(".")[-1] in ("Optional", "Annotated", "Union"):
+            for el in ann.slice:
+                if isinstance(el.slice, cst.Index):
+                    yield from annotation_names(el.slice.value)
+                if head.endswith("Annotated"):
+                    break
+    elif isinstance(ann, cst.SimpleString):
+        try:
+            inner = cst.parse_expression(ann.evaluated_value)  # type: ignore[arg-type]
+        except Exception:
+            return
+        yield from annotation_names(inner)
+    else:
+        yield ann
+
+
+class Kinds(Facts):
+    """The typing half of :class:`~mcpmigrate.analysis.ModuleAnalysis`: kinds and generations
+    read from the collected facts."""
+
+    def kind_of_annotation(self, ann: cst.BaseExpression) -> Kind | None:
+        for cand in annotation_names(ann):
+            q = self.qualname(cand)
+            if q in S.MCP_CONTEXT_V1:
+                return Kind.CONTEXT_MCP1
+            if q in S.MCP_CONTEXT_V2:
+                return Kind.CONTEXT_MCP2
+            if q in S.FASTMCP_CONTEXT:
+                return Kind.CONTEXT_FASTMCP
+            if q in S.LOWLEVEL_CONTEXT:
+                return Kind.LL_CONTEXT
+            if q in S.SESSION_TYPES:
+                return Kind.SESSION
+            if q in S.HIGH_LEVEL_SERVERS:
+                return Kind.SERVER_HL
+            if q in S.LOWLEVEL_SERVERS:
+                return Kind.SERVER_LL
+        return None
+
+    def _constructed_kind(self, call: cst.Call) -> Kind | None:
+        q = self.qualname(call.func)
+        if q is None:
+            return None
+        if q in S.HIGH_LEVEL_SERVERS:
+            return Kind.SERVER_HL
+        if q in S.LOWLEVEL_SERVERS:
+            return Kind.SERVER_LL
+        # subclasses of SDK servers defined in this module
+        short = q.split(".")[-1]
+        if short in self.class_bases:
+            for base in self.class_bases[short]:
+                if base in S.HIGH_LEVEL_SERVERS:
+                    return Kind.SERVER_HL
+                if base in S.LOWLEVEL_SERVERS:
+                    return Kind.SERVER_LL
+        return None
+
+    def lookup(self, name: str, fn: FunctionInfo | None) -> Kind | None:
+        scope = fn
+        while scope is not None:
+            if name in scope.kinds:
+                return scope.kinds[name]
+            if name == "self" and scope.class_name:
+                # a method of an SDK server subclass: self is the server
+                if self._class_is(scope.class_name, S.HIGH_LEVEL_SERVERS):
+                    return Kind.SERVER_HL
+                if self._class_is(scope.class_name, S.LOWLEVEL_SERVERS):
+                    return Kind.SERVER_LL
+            scope = scope.parent
+        return self.module_kinds.get(name)
+
+    def kind_of(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Kind | None:
+        """The MCP kind of ``expr`` evaluated inside ``fn`` (None: not an MCP object we know)."""
+        if isinstance(expr, cst.Await):
+            return self.kind_of(expr.expression, fn)
+        if isinstance(expr, cst.Name):
+            return self.lookup(expr.value, fn)
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls") and fn is not None:
+                cls_name = fn.class_name
+                scope = fn
+                while cls_name is None and scope is not None:
+                    scope = scope.parent
+                    cls_name = scope.class_name if scope else None
+                if cls_name and attr in self.class_kinds.get(cls_name, {}):
+                    return self.class_kinds[cls_name][attr]
+                if cls_name and self._class_is(cls_name, S.HIGH_LEVEL_SERVERS) and attr == "_mcp_server":
+                    return Kind.SERVER_LL
+            base = self.kind_of(expr.value, fn)
+            if attr == "session":
+                if base in CONTEXTS or base is Kind.LL_CONTEXT:
+                    return Kind.SESSION
+                if base is None and self._looks_like_context(expr.value):
+                    return Kind.SESSION
+            if attr == "request_context" and base in (CONTEXTS | {Kind.SERVER_LL}):
+                return Kind.LL_CONTEXT
+            if attr in ("_mcp_server", "_lowlevel_server") and base is Kind.SERVER_HL:
+                return Kind.SERVER_LL
+            if attr in ("ctx", "context") and base is Kind.LL_CONTEXT:
+                return base
+            return None
+        if isinstance(expr, cst.Subscript):
+            # an element of a container: SESSIONS[0], or a for-loop target over it
+            container: cst.BaseExpression = expr.value
+            while isinstance(container, cst.Call) and get_full_name_for_node(container.func) in ("list", "tuple", "sorted", "set", "reversed") and container.args:
+                container = container.args[0].value
+            if isinstance(container, cst.Name):
+                return self.elem_kinds.get(container.value)
+            return None
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            q = self.qualname(func)
+            if q in S.GET_CONTEXT_FUNCTIONS:
+                return Kind.CONTEXT_FASTMCP
+            if isinstance(func, cst.Attribute):
+                recv = self.kind_of(func.value, fn)
+                if func.attr.value == "get_context" and recv is Kind.SERVER_HL:
+                    gen = self.generation_of_server_expr(func.value, fn)
+                    return {S.MCP2: Kind.CONTEXT_MCP2, S.FASTMCP: Kind.CONTEXT_FASTMCP}.get(gen or "", Kind.CONTEXT_MCP1)
+                if func.attr.value == "get" and self.resolves_to(func.value, S.REQUEST_CTX_VARS):
+                    return Kind.LL_CONTEXT
+            return self._constructed_kind(expr)
+        return None
+
+    def _looks_like_context(self, expr: cst.BaseExpression) -> bool:
+        """An unannotated receiver that is conventionally an MCP context (``ctx.session`` in a
+        module that imports MCP), used only for ``.session`` chains."""
+        if not self.imports_mcp():
+            return False
+        if isinstance(expr, cst.Name):
+            return expr.value in S.CONTEXT_NAMES
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in ("request_context", "ctx", "context")
+        return False
+
+    def _class_is(self, cls_name: str, names: set[str]) -> bool:
+        return any(b in names for b in self.class_bases.get(cls_name, ()))
+
+    # -- generations -------------------------------------------------------------------------
+    def generation_of_server_expr(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
+        name = get_full_name_for_node(expr)
+        if name and name in self.server_generation:
+            return self.server_generation[name]
+        if self.generations:
+            return sorted(self.generations)[0] if len(self.generations) == 1 else None
+        return None
+
+    def generation_of_kind(self, kind: Kind | None) -> str | None:
+        return {Kind.CONTEXT_MCP1: S.MCP1, Kind.CONTEXT_MCP2: S.MCP2, Kind.CONTEXT_FASTMCP: S.FASTMCP}.get(kind)  # type: ignore[arg-type]
+
+    def module_generation(self) -> str | None:
+        """The SDK generation the module is written for, when its imports say so unambiguously."""
+        if len(self.generations) == 1:
+            return next(iter(self.generations))
+        return None

@@ -1,0 +1,120 @@
+""":class:`ModuleAnalysis`: one module's facts (:mod:`~mcpmigrate.analysis.facts`), kinds
+(:mod:`~mcpmigrate.analysis.kinds`) and call graph (:mod:`~mcpmigrate.analysis.calls`), built by
+:meth:`ModuleAnalysis.build` — the one pass, then the fixed point that gives names their kinds
+(annotations, assignment chains, arguments at call sites), the server variables their generation
+and the registered functions their role — plus the per-module memo the rules and fixes share.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis.calls import CallGraph
+from mcpmigrate.analysis.facts import Collector
+from mcpmigrate.analysis.kinds import Kind, Kinds
+from mcpmigrate.fastwalk import Flat
+
+T = TypeVar("T")
+
+
+class ModuleAnalysis(Kinds, CallGraph):
+    """Facts about one parsed module. Construct with :meth:`build`."""
+
+    def __init__(self, module: cst.Module) -> None:
+        super().__init__(module)
+        self._memo: dict[str, Any] = {}  # see memo()
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, once per module and ``key``: derived facts a detector or fix planner
+        reuses across sites (module names, a planner's per-request plan, the project's pins).
+        Keys are namespaced by the module that owns them (``"interim.pins"``)."""
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
+
+    @classmethod
+    def build(cls, module: cst.Module) -> "ModuleAnalysis":
+        self = cls(module)
+        self.flat = Flat(module)  # one traversal; the detectors replay it
+        self.parents = self.flat.parents
+        self.flat.visit(Collector(self))
+        self._infer()
+        return self
+
+    # -- inference ---------------------------------------------------------------------------
+    def _infer(self) -> None:
+        # Kinds from annotations.
+        for f in self.functions:
+            for p in f.params:
+                if p.annotation is not None:
+                    k = self.kind_of_annotation(p.annotation.annotation)
+                    if k is not None:
+                        f.kinds[p.name.value] = k
+        # Assignments, a few rounds for chains (session = ctx.session; s2 = session).
+        for _ in range(3):
+            changed = False
+            for name, value in self.module_assigns:
+                k = self.kind_of(value, None)
+                if k is not None and self.module_kinds.get(name) != k:
+                    self.module_kinds[name] = k
+                    changed = True
+            for f in self.functions:
+                for name, value in f.assigns:
+                    if name.startswith("self."):
+                        k = self.kind_of(value, f)
+                        cls = f.class_name or (f.parent.class_name if f.parent else None)
+                        if k is not None and cls:
+                            if self.class_kinds.setdefault(cls, {}).get(name[5:]) != k:
+                                self.class_kinds[cls][name[5:]] = k
+                                changed = True
+                        continue
+                    k = self.kind_of(value, f)
+                    if k is not None and f.kinds.get(name) != k:
+                        f.kinds[name] = k
+                        changed = True
+            # Interprocedural: an unannotated parameter receives a context/session at a call site.
+            for f in self.functions:
+                for call in f.calls:
+                    callee = self.callee_of(call, f)
+                    if callee is None:
+                        continue
+                    names = callee.param_names()
+                    offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+                    for i, arg in enumerate(call.args):
+                        if arg.star:
+                            break
+                        if arg.keyword is not None:
+                            pname = arg.keyword.value
+                        elif i + offset < len(names):
+                            pname = names[i + offset]
+                        else:
+                            continue
+                        param = next((p for p in callee.params if p.name.value == pname), None)
+                        if param is None or pname in callee.kinds:
+                            continue
+                        if param.annotation is not None and self.kind_of_annotation(param.annotation.annotation) is None:
+                            continue  # annotated with something else: trust the annotation
+                        k = self.kind_of(arg.value, f)
+                        if k is not None:
+                            callee.kinds[pname] = k
+                            changed = True
+            if not changed:
+                break
+        # Server variables and their generation.
+        for name, kind in self.module_kinds.items():
+            if kind in (Kind.SERVER_HL, Kind.SERVER_LL):
+                self.server_generation.setdefault(name, self._guess_generation())
+        # Roles of registered functions.
+        for role, fexpr, gen, _server in self.registrations:
+            target = self.function_for_expr(fexpr)
+            if target is not None and target.role is None:
+                target.role = role
+                target.server_generation = gen
+
+    def _guess_generation(self) -> str:
+        return self.module_generation() or S.MCP1
