@@ -20,6 +20,8 @@ Change = Union[cst.CSTNode, type(REMOVE), Callable[[cst.CSTNode], Result]]  # ty
 
 @dataclass
 class Round:
+    """The edits of one round and the facts the threading reads back (see the module docstring)."""
+
     edits: Edits = field(default_factory=Edits)
     rewritten: set[int] = field(default_factory=set)  # ids of nodes a Change function rewrites as a whole
     made: set[Hashable] = field(default_factory=set)

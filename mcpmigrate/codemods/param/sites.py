@@ -289,7 +289,8 @@ def _maybe_unwrap(a: ModuleAnalysis, site: Site, stmt: cst.SimpleStatementLine) 
     site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is dropped")
 
 
-def _keep_comma(new: cst.Param):
+def _keep_comma(new: cst.Param) -> Change:
+    """A change putting ``new`` in place of a parameter, keeping the comma that follows it."""
     return lambda updated: new.with_changes(comma=updated.comma)
 
 
