@@ -1,0 +1,204 @@
+"""The ``param`` fix: the roots request disappears and each tool whose call path reaches it gains
+a documented path parameter.
+
+Spec: 2026-07-28 deprecates roots (SEP-2577) and names the migration: take the directory or file
+as an ordinary, documented tool parameter. SDK: a parameter ``Annotated[str, Field(description=…)]``
+puts ``description`` into the tool's ``inputSchema.properties``.
+
+The roots rules call :func:`plan_roots_request` (MCP101) and :func:`plan_roots_interim` (MCP106)
+once per site; each returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` (a
+:class:`~mcpmigrate.codemods.param.sites.Site`) is what :func:`edits` later applies, so the label
+``check`` shows is the one of the rewrite ``fix`` makes (``docs/architecture.md``, "How a finding
+becomes a fix"). An MCP102 capability check guarding only the removed request goes with it.
+
+The package, one job per module: ``sites`` (what a roots site turns into), ``chains`` (which entry
+points reach it and whether the path can be threaded to them), ``thread`` (threading the
+parameter through helper chains), ``lowlevel`` (low-level servers' inputSchema and arguments),
+``parameter`` (the new parameter and list layout), ``round`` (what one round records).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.param.chains import (
+    ENTRY_ROLES,
+    Edge,
+    bounds_access,
+    chain_reason,
+    closure,
+    conditional_ancestor,
+    from_registry,
+    reaching_entries,
+    unreached_description,
+)
+from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
+from mcpmigrate.codemods.param.parameter import description, name_candidates
+from mcpmigrate.codemods.param.round import Round
+from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
+from mcpmigrate.codemods.param.thread import needs, thread_all
+from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+
+__all__ = ["STRATEGY", "RULES", "ENTRY_ROLES", "plan_roots_request", "plan_roots_interim", "reaching_entries",
+           "removable_guard", "edits"]
+
+STRATEGY = "param"
+RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
+
+
+# -- MCP101: a roots request -------------------------------------------------------------------
+def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> tuple[Site | None, str | None, list, list]:
+    """The site a roots request turns into, or the reason it stays manual; the entry points
+    reaching it and their call chains."""
+    if fn is None:
+        return None, "the request is made outside any function: there is no tool to give a parameter", [], []
+    if not isinstance(node, cst.Call):
+        return None, ("`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
+                      "in a request handler: rewrite by hand so the tool takes the path as a parameter"), [], []
+    if not fn.is_async or id(node) not in a.awaited:
+        return None, ("the request is not awaited inside an async request handler (a sync tool bridging into "
+                      "the event loop, or a background task): rewrite by hand"), [], []
+    recv = node.func.value if isinstance(node.func, cst.Attribute) else None
+    if recv is not None and from_registry(a, recv, fn):
+        return None, ("the session was captured outside the request (a module-level registry) and is used "
+                      "outside any tool call: there is no request to carry a parameter"), [], []
+    entries, chains, leaves = reaching_entries(a, fn)
+    if leaves:
+        return None, f"the call chain leaves the module: {leaves}", [], []
+    if not entries:
+        return None, (f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
+                      "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
+                      "path in from where it is needed"), [], []
+    funcs, edges = closure(a, fn)
+    first_reason = None
+    for cfg in name_candidates(config):
+        site = request_site(a, cfg, node, fn)
+        reason = chain_reason(a, site, funcs, edges)
+        if reason and reason.startswith(f"`{site.name}` is already a name"):
+            first_reason = first_reason or reason
+            continue
+        break
+    else:
+        reason = first_reason
+    if reason:
+        return None, reason, [], []
+    optional = conditional_ancestor(a, node, fn)
+    if optional:
+        site.unsafe.append(
+            f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
+            "required on every call, so callers that relied on the other path must now pass it")
+    if any(bounds_access(f) for f in funcs):
+        site.unsafe.append(
+            "the roots bound what the tool may touch (an allow-list check); as a parameter the caller "
+            "chooses that boundary, so enforce it with server configuration instead")
+    site.labels = [_entry_label(a, site, e, edges) for e in entries]
+    return site, None, entries, chains
+
+
+def _entry_label(a: ModuleAnalysis, site: Site, e: FunctionInfo, edges: list[Edge]) -> str:
+    if e.role != "lowlevel-tool":
+        return f"`{e.qualname}`"
+    nodes = [site.node] if e is site.fn else [c for caller, c, _ in edges if caller is e]
+    tools = sorted({t.tool for t in (lowlevel_target(a, e, n, site.name) for n in nodes) if not isinstance(t, str)})
+    return ", ".join(f"tool {t!r}" for t in tools) + f" (low-level handler `{e.qualname}`)"
+
+
+def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> FixPlan:
+    """Decide the fix for one roots request (MCP101)."""
+    site, reason, entries, chains = _request_plan_site(a, config, node, fn)
+    if site is None:
+        return FixPlan(manual=reason)
+    names = ", ".join(site.labels)
+    desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
+    if site.unsafe:
+        desc += " (review: " + "; ".join(site.unsafe) + ")"
+    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
+    return FixPlan(fix, None, {"entries": [e.qualname for e in entries], "chains": chains}, site)
+
+
+# -- MCP106: roots asked through an interim result ---------------------------------------------
+def _interim_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> Site:
+    q = a.qualname(node.func) if isinstance(node, cst.Call) else None
+    if q in S.LIST_ROOTS_MARKER:
+        return resolve_site(a, config, node, fn)  # type: ignore[arg-type]
+    site = irr_site(a, config, node, fn)  # type: ignore[arg-type]
+    if site.reason is None:
+        site.reason = chain_reason(a, site, [fn], [])  # type: ignore[list-item]
+    return site
+
+
+def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> FixPlan:
+    """Decide the fix for roots asked through an interim result (MCP106)."""
+    site = _interim_site(a, config, node, fn)
+    if site.reason:
+        return FixPlan(manual=site.reason)
+    if site.kind == "resolve":
+        where = ", ".join(f"`{t.qualname}`" for t in site.tools)
+        desc = f"replace the `Resolve(...)` roots parameter of {where} with a documented `{site.name}` parameter"
+    else:
+        where = f"`{fn.qualname}`" if fn else "the handler"
+        desc = f"replace the interim roots round of {where} with a documented `{site.name}` argument in the tool's inputSchema"
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, {}, site)
+
+
+# -- MCP102: a capability check guarding the request ------------------------------------------
+def _guard_if(a: ModuleAnalysis, call: cst.CSTNode) -> cst.If | None:
+    """``if not session.check_client_capability(...): raise/return …`` around ``call``."""
+    pm = a.parents
+    test: cst.CSTNode = call
+    p = pm.get(id(call))
+    if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
+        test, p = p, pm.get(id(p))
+    if not (isinstance(p, cst.If) and p.test is test and p.orelse is None and isinstance(p.body, cst.IndentedBlock)):
+        return None
+    for s in p.body.body:
+        if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (cst.Raise, cst.Return)) for x in s.body)):
+            return None
+    return p
+
+
+def removable_guard(a: ModuleAnalysis, call: cst.CSTNode) -> bool:
+    """The MCP102 capability check is an ``if not …: return/raise`` guard the fix can delete."""
+    return _guard_if(a, call) is not None
+
+
+# -- the rewrite ------------------------------------------------------------------------------
+def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
+    """The edits of the param fix for ``findings`` (those with a ``param`` fix), built from the
+    sites their plans decided."""
+    a = analysis
+    rnd = Round()
+    request_sites: list[Site] = []
+    touched: set[int] = set()
+    for f in findings:
+        if f.rule not in ("MCP101", "MCP106") or not isinstance(f.site, Site):
+            continue
+        site = f.site
+        for node, change in site.changes.values():
+            rnd.change(node, change)
+        for mod, name in site.imports:
+            rnd.edits.add_import(mod, name)
+        if site.kind == "request":
+            request_sites.append(site)
+        elif site.kind == "irr" and site.fn is not None:
+            target = lowlevel_target(a, site.fn, site.node, site.name)
+            assert not isinstance(target, str)
+            schema_edit(rnd, target, site.name, site.mode, description(config, site.mode))
+            lowlevel_read(rnd, target, site.name, site.site_stmt, True)  # type: ignore[arg-type]
+            touched.add(id(site.fn))
+    # Which functions need which names, and the calls that must pass them.
+    need = needs(a, request_sites)
+    touched |= set(need.functions)
+    # Capability guards that only protected the removed request go with it.
+    for f in findings:
+        if f.rule == "MCP102" and f.node is not None:
+            gfn = a.enclosing_function(f.node)
+            guard = _guard_if(a, f.node)
+            if gfn is not None and id(gfn) in touched and guard is not None:
+                rnd.edits.remove(guard)
+    thread_all(a, config, need, request_sites, rnd)
+    return rnd.edits

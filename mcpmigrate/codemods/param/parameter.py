@@ -1,0 +1,84 @@
+"""The new path parameter itself: its name (the configured one, with fallbacks when it is taken),
+its declaration (documented for tools and prompts, plain for helpers), its description, and how a
+new element is spliced into a parameter, argument or literal list keeping that list's layout.
+
+Spec: 2026-07-28 deprecates roots (SEP-2577) and names the migration: take the directory or file
+as an ordinary, documented tool parameter. SDK: a parameter ``Annotated[str, Field(description=…)]``
+puts ``description`` into the tool's ``inputSchema.properties``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Iterator
+
+import libcst as cst
+
+from mcpmigrate.config import Config
+
+
+def param_name(config: Config, mode: str) -> str:
+    """The parameter's name: the plural form when the code works with every root (``list``)."""
+    return config.path_parameter.plural if mode == "list" else config.path_parameter.name
+
+
+def description(config: Config, mode: str) -> str:
+    """The description the parameter is documented with."""
+    return config.path_parameter.list_description if mode == "list" else config.path_parameter.description
+
+
+def name_candidates(config: Config) -> Iterator[Config]:
+    """The configured parameter name first, then fallbacks used when it is already taken in a
+    function on the path (``root`` → ``root_path`` → ``root_dir`` → ``workspace_root``)."""
+    p = config.path_parameter
+    yield config
+    for single, plural in ((f"{p.name}_path", f"{p.name}_paths"), (f"{p.name}_dir", f"{p.name}_dirs"),
+                           (f"workspace_{p.name}", f"workspace_{p.plural}")):
+        yield dataclasses.replace(config, path_parameter=dataclasses.replace(p, name=single, list_name=plural))
+
+
+def str_lit(text: str) -> str:
+    """``text`` as a Python string literal."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def documented_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
+    """``root: Annotated[str, Field(description=…)]`` (``list[str]`` in list mode): a tool's or a
+    prompt's parameter, described in its schema."""
+    p = config.path_parameter
+    if mode == "list":
+        ann = f"Annotated[list[str], Field(description={str_lit(p.list_description)})]"
+    else:
+        ann = f"Annotated[str, Field(description={str_lit(p.description)})]"
+    return cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
+
+
+def plain_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
+    """``root: str`` (``list[str]`` in list mode): a helper's parameter."""
+    return cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")))
+
+
+def like(orig: cst.CSTNode, new: cst.BaseExpression) -> cst.BaseExpression:
+    """``new`` with the parentheses ``orig`` had."""
+    lpar = getattr(orig, "lpar", ())
+    rpar = getattr(orig, "rpar", ())
+    return new.with_changes(lpar=lpar, rpar=rpar) if lpar else new
+
+
+def insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
+    """Insert ``new`` into a dict/list/parameter element list, keeping its layout (one line, or
+    one element per line with or without a trailing comma)."""
+    multiline = isinstance(open_ws, cst.ParenthesizedWhitespace)
+    default_sep = cst.Comma(whitespace_after=open_ws) if multiline else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    if not els:
+        return [new.with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+    if idx >= len(els):
+        last = els[-1]
+        sep = els[-2].comma if len(els) > 1 and isinstance(els[-2].comma, cst.Comma) else default_sep
+        els[-1] = last.with_changes(comma=sep)
+        els.append(new.with_changes(comma=last.comma if isinstance(last.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT))
+        return els
+    sep = els[idx - 1].comma if idx > 0 and isinstance(els[idx - 1].comma, cst.Comma) else default_sep
+    els.insert(idx, new.with_changes(comma=sep))
+    return els

@@ -1,0 +1,426 @@
+"""Roots sites and how their value is used: for one roots request (MCP101), one
+``Resolve(...)`` roots parameter or one low-level interim roots round (MCP106), what the site
+turns into — which nodes become plain uses of the path parameter, which statements go, and what
+makes the rewrite unsafe or leaves it to a human.
+
+- idiomatic uses of the roots result (the first root's ``.uri.path`` or
+  ``urlparse(str(….uri)).path``; a ``for``/comprehension over the roots reading only each root's
+  path) become plain uses of the parameter: safe;
+- any other use keeps the code and rebuilds an equivalent value from the parameter
+  (``ListRootsResult(roots=[Root(uri=Path(root).as_uri())])``): unsafe;
+- a ``try`` whose body becomes only plain uses is unwrapped, dropping its ``except`` fallback: unsafe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import REMOVE
+from mcpmigrate.codemods.param.parameter import documented_param, like, param_name
+from mcpmigrate.codemods.param.round import Change
+from mcpmigrate.config import Config
+from mcpmigrate.names import contains_any, enclosing_stmt, name_nodes, name_refs
+
+#: What a site changes, by id of the original node: ``{id(node): (node, change)}``.
+Changes = dict[int, tuple[cst.CSTNode, Change]]
+
+
+@dataclass(eq=False)
+class Site:
+    """One roots site and the changes its fix makes (keyed by the id of the original node)."""
+
+    fn: FunctionInfo | None
+    node: cst.CSTNode
+    kind: str = "request"               # request | resolve | irr
+    name: str = ""
+    mode: str = "single"                # single | list
+    changes: Changes = field(default_factory=dict)
+    imports: set[tuple[str, str]] = field(default_factory=set)
+    receiver: cst.BaseExpression | None = None
+    site_stmt: cst.CSTNode | None = None  # where a low-level handler reads the argument
+    replace_site_stmt: bool = False       # the read statement replaces site_stmt (else goes before)
+    unsafe: list[str] = field(default_factory=list)
+    tools: list[FunctionInfo] = field(default_factory=list)  # resolve form: tools whose parameter is replaced
+    reason: str | None = None
+    labels: list[str] = field(default_factory=list)  # request form: the entry points, as the label names them
+
+    def set(self, node: cst.CSTNode, change: Change) -> None:
+        self.changes[id(node)] = (node, change)
+
+
+def _path_of_uri(a: ModuleAnalysis, u: cst.CSTNode) -> cst.CSTNode | None:
+    """The node that is the filesystem path of the root uri ``u``: ``u.path`` or
+    ``urlparse(str(u)).path``."""
+    pm = a.parents
+    p = pm.get(id(u))
+    if isinstance(p, cst.Attribute) and p.value is u and p.attr.value == "path":
+        return _unquoted(a, p)
+    inner: cst.CSTNode = u
+    call = _sole_arg_of(pm, inner)
+    if call is not None and isinstance(call.func, cst.Name) and call.func.value == "str":
+        inner = call
+        call = _sole_arg_of(pm, inner)
+    # urlparse(str(u)).path / urlparse(u).path / urlsplit(...)
+    if call is not None and (a.qualname(call.func) or "").split(".")[-1] in ("urlparse", "urlsplit"):
+        attr = pm.get(id(call))
+        if isinstance(attr, cst.Attribute) and attr.value is call and attr.attr.value == "path":
+            return _unquoted(a, attr)
+    return None
+
+
+def _sole_arg_of(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> cst.Call | None:
+    """The call whose only (positional) argument is ``node``."""
+    arg = pm.get(id(node))
+    if isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star:
+        call = pm.get(id(arg))
+        if isinstance(call, cst.Call) and len(call.args) == 1:
+            return call
+    return None
+
+
+def _unquoted(a: ModuleAnalysis, path: cst.CSTNode) -> cst.CSTNode:
+    """``unquote(<path>)`` decodes the URI's percent-escapes; the parameter is already a plain
+    path, so the whole call is what the parameter replaces."""
+    call = _sole_arg_of(a.parents, path)
+    if call is not None and (a.qualname(call.func) or "") in ("urllib.parse.unquote", "unquote", "urllib.parse.unquote_plus"):
+        return call
+    return path
+
+
+def _uri_path_use(a: ModuleAnalysis, root_expr: cst.CSTNode) -> cst.CSTNode | None:
+    """``<root_expr>.uri.path`` (or its urlparse form): the node to replace with the path."""
+    p = a.parents.get(id(root_expr))
+    if isinstance(p, cst.Attribute) and p.value is root_expr and p.attr.value == "uri":
+        return _path_of_uri(a, p)
+    return None
+
+
+def _is_first(a: ModuleAnalysis, r: cst.CSTNode) -> cst.Subscript | None:
+    p = a.parents.get(id(r))
+    if isinstance(p, cst.Subscript) and p.value is r and len(p.slice) == 1:
+        sl = p.slice[0].slice
+        if isinstance(sl, cst.Index) and isinstance(sl.value, cst.Integer) and sl.value.value == "0":
+            return p
+    return None
+
+
+def _loop_over(a: ModuleAnalysis, r: cst.CSTNode) -> tuple[str, list[cst.CSTNode]] | None:
+    """``for t in r: … t.uri.path …`` (statement or comprehension) where every use of ``t`` is
+    its path: the loop variable and the path nodes."""
+    pm = a.parents
+    p = pm.get(id(r))
+    if isinstance(p, cst.For) and p.iter is r and isinstance(p.target, cst.Name):
+        target = p.target
+        scope: list[cst.CSTNode] = [p.body] + ([p.orelse] if p.orelse else [])
+    elif isinstance(p, cst.CompFor) and p.iter is r and isinstance(p.target, cst.Name):
+        target = p.target
+        top: cst.CSTNode = p
+        while isinstance(pm.get(id(top)), cst.CompFor):
+            top = pm[id(top)]
+        scope = [pm[id(top)]]
+    else:
+        return None
+    uses: list[cst.CSTNode] = []
+    for s in scope:
+        for ref in name_refs(s, target.value):
+            if ref is target:
+                continue
+            path = _uri_path_use(a, ref)
+            if path is None:
+                return None
+            uses.append(path)
+    return target.value, uses
+
+
+def classify(a: ModuleAnalysis, occurrences: list[cst.CSTNode], fastmcp: bool, single: str, plural: str) -> tuple[bool, str, Changes]:
+    """Classify the uses of a roots result. ``occurrences`` evaluate to the result
+    (``ListRootsResult``, or ``list[Root]`` for fastmcp). Returns ``(idiomatic, mode,
+    changes)``: idiomatic uses are the first root's path (single mode) and loops over
+    every root that only read each root's path (list mode)."""
+    pm = a.parents
+    changes: Changes = {}
+    modes: set[str] = set()
+    ok = True
+    for v in occurrences:
+        r: cst.CSTNode = v
+        if not fastmcp:
+            p = pm.get(id(v))
+            if isinstance(p, cst.Attribute) and p.value is v and p.attr.value == "roots":
+                r = p
+            else:
+                ok = False
+                if not _is_size_check(pm, v):
+                    modes.add("list")
+                continue
+        if _is_size_check(pm, r):
+            # `if not result.roots:` / `len(result.roots)`: needs the rebuilt value, says nothing
+            # about how many roots the code works with
+            ok = False
+            continue
+        first = _is_first(a, r)
+        if first is not None:
+            path = _uri_path_use(a, first)
+            modes.add("single")
+            if path is None:
+                ok = False
+            else:
+                changes[id(path)] = (path, like(path, cst.Name(single)))
+            continue
+        modes.add("list")
+        loop = _loop_over(a, r)
+        if loop is None:
+            ok = False
+            continue
+        var, uses = loop
+        changes[id(r)] = (r, like(r, cst.Name(plural)))
+        for u in uses:
+            changes[id(u)] = (u, like(u, cst.Name(var)))
+    if len(modes) > 1:
+        ok = False
+    mode = "list" if "list" in modes else "single"
+    return ok, mode, (changes if ok else {})
+
+
+def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` is only tested for emptiness or counted: ``not x``, ``if x:``, ``x or y``,
+    ``len(x)``."""
+    p = pm.get(id(node))
+    if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
+        return True
+    if isinstance(p, (cst.If, cst.While)) and p.test is node:
+        return True
+    if isinstance(p, cst.BooleanOperation):
+        return True
+    if isinstance(p, cst.IfExp) and p.test is node:
+        return True
+    if isinstance(p, cst.Arg):
+        call = pm.get(id(p))
+        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "len" and len(call.args) == 1
+    return False
+
+
+def _fallback_value(mode: str, name: str, fastmcp: bool) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
+    roots = f"[Root(uri=Path({name}).as_uri())]" if mode == "single" else f"[Root(uri=Path(p).as_uri()) for p in {name}]"
+    imports = {("mcp.types", "Root"), ("pathlib", "Path")}
+    if fastmcp:
+        return cst.parse_expression(roots), imports
+    return cst.parse_expression(f"ListRootsResult(roots={roots})"), imports | {("mcp.types", "ListRootsResult")}
+
+
+def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
+    """What an awaited ``list_roots()`` in ``fn`` turns into, with ``config``'s parameter name."""
+    pm = a.parents
+    site = Site(fn, node, "request")
+    aw = pm.get(id(node))
+    assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
+    site.receiver = node.func.value
+    fastmcp = a.kind_of(node.func.value, fn) is Kind.CONTEXT_FASTMCP
+    stmt = enclosing_stmt(a, node)
+    small = pm.get(id(aw))
+    single_line = isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and pm.get(id(small)) is stmt
+    p = config.path_parameter
+    if single_line and isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is aw and (
+        isinstance(small, cst.AnnAssign) or len(small.targets) == 1
+    ) and isinstance(target := (small.target if isinstance(small, cst.AnnAssign) else small.targets[0].target), cst.Name):
+        var = target.value
+        stores = [n for n, _ in fn.assigns if n == var]
+        refs = [r for r in name_refs(fn.node.body, var) if r is not target]
+        ok, mode, changes = classify(a, refs, fastmcp, p.name, p.plural)
+        if len(stores) > 1:  # reassigned: keep every use, rebuild the value (the mode still holds)
+            ok, changes = False, {}
+        removable = ok
+    elif single_line and isinstance(small, cst.Expr) and small.value is aw:
+        ok, mode, changes, removable = True, "single", {}, True
+    else:
+        ok, mode, changes = classify(a, [aw], fastmcp, p.name, p.plural)
+        removable = False
+    site.mode = mode
+    site.name = param_name(config, mode)
+    site.site_stmt = stmt
+    if ok:
+        site.changes.update(changes)
+        if removable:
+            assert stmt is not None
+            site.set(stmt, REMOVE)
+            site.replace_site_stmt = True
+            _maybe_unwrap(a, site, stmt)  # type: ignore[arg-type]
+    else:
+        value, imports = _fallback_value(mode, site.name, fastmcp)
+        site.set(aw, like(aw, value))
+        site.imports |= imports
+        site.unsafe.append(
+            "the roots result is used other than through the first root's path or a loop over the roots' paths; "
+            f"an equivalent value is built from the `{site.name}` parameter"
+        )
+    return site
+
+
+def _maybe_unwrap(a: ModuleAnalysis, site: Site, stmt: cst.SimpleStatementLine) -> None:
+    """A ``try`` whose body becomes only plain uses of the parameter is unwrapped: nothing the
+    ``except`` guarded can fail any more (its fallback branch disappears: unsafe)."""
+    pm = a.parents
+    block = pm.get(id(stmt))
+    tr = pm.get(id(block))
+    if not (isinstance(block, cst.IndentedBlock) and isinstance(tr, cst.Try) and tr.body is block):
+        return
+    if tr.orelse is not None or tr.finalbody is not None or not tr.handlers:
+        return
+    rest = [s for s in block.body if s is not stmt]
+    uses = {k for k, (_, change) in site.changes.items() if change is not REMOVE}
+    if not rest or not all(contains_any(s, uses) for s in rest):
+        return
+    leading = tr.leading_lines
+
+    def unwrap(updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
+        assert isinstance(updated, cst.Try)
+        body = list(updated.body.body)
+        if not body:
+            return cst.RemoveFromParent()
+        body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
+        return cst.FlattenSentinel(body)
+
+    site.set(tr, unwrap)
+    handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in tr.handlers)
+    site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is dropped")
+
+
+def _keep_comma(new: cst.Param) -> Change:
+    """A change putting ``new`` in place of a parameter, keeping the comma that follows it."""
+    return lambda updated: new.with_changes(comma=updated.comma)
+
+
+def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
+    """``Annotated[ListRootsResult, Resolve(fn)]`` where ``fn`` returns ``ListRoots()``."""
+    site = Site(fn, node, "resolve")
+    pm = a.parents
+    if fn is None or fn.parent is not None or fn.class_name is not None:
+        site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
+        return site
+    body = [s for s in fn.node.body.body]  # type: ignore[union-attr]
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        body = body[1:]
+    ret = pm.get(id(node))
+    if len(body) != 1 or not isinstance(ret, cst.Return) or pm.get(id(ret)) is not body[0]:
+        site.reason = (f"the resolver `{fn.name}` does more than return `ListRoots()` (a hybrid or conditional resolver): "
+                       "replace it with a documented path parameter by hand")
+        return site
+    markers: list[cst.Call] = []
+    stack: list[cst.CSTNode] = [a.module]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call) and a.qualname(n.func) in S.RESOLVE_MARKER and n.args and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == fn.name:
+            markers.append(n)
+        stack.extend(n.children)
+    if not markers:
+        site.reason = f"the resolver `{fn.name}` is not used by any `Resolve(...)` parameter in this module"
+        return site
+    p = config.path_parameter
+    modes: set[str] = set()
+    for marker in markers:
+        chain = [marker]
+        for _ in range(5):
+            chain.append(pm.get(id(chain[-1])))  # Index, SubscriptElement, Subscript, Annotation, Param
+        param = chain[-1]
+        ann = chain[3]
+        if not isinstance(param, cst.Param) or not isinstance(ann, cst.Subscript) or (get_full_name_for_node(ann.value) or "").split(".")[-1] != "Annotated" or param.default is not None:
+            site.reason = f"`Resolve({fn.name})` is not the marker of a tool parameter `Annotated[ListRootsResult, Resolve({fn.name})]`: rewrite by hand"
+            return site
+        tool = a.enclosing_function(param)
+        if tool is None or tool.role != "tool":
+            site.reason = f"`Resolve({fn.name})` is used by `{tool.qualname if tool else '?'}`, which is not a tool: rewrite by hand"
+            return site
+        pname = param.name.value
+        refs = name_refs(tool.node.body, pname)
+        if any(n == pname for n, _ in tool.assigns):
+            site.reason = f"`{pname}` is reassigned in `{tool.qualname}`: rewrite by hand"
+            return site
+        ok, mode, changes = classify(a, refs, False, p.name, p.plural)
+        if not ok:
+            site.reason = (f"`{tool.qualname}` uses `{pname}` other than through the first root's path or a loop over the "
+                           "roots' paths: replace it with a documented path parameter by hand")
+            return site
+        modes.add(mode)
+        name = param_name(config, mode)
+        site.changes.update(changes)
+        site.set(param, _keep_comma(documented_param(config, mode)))
+        site.tools.append(tool)
+        dead = set(site.changes)
+        if (name in tool.param_names() and name != pname) or name_refs(tool.node.params, name, dead) or name_refs(tool.node.body, name, dead):
+            site.reason = f"`{name}` is already a name in `{tool.qualname}`: set another name with `[tool.mcpmigrate] path-parameter`"
+            return site
+    site.mode = "list" if "list" in modes else "single"
+    site.name = param_name(config, site.mode)
+    counter = name_refs(a.module, fn.name)
+    if len(counter) == len(markers):
+        site.set(fn.node, REMOVE)
+    site.imports |= {("typing", "Annotated"), ("pydantic", "Field")}
+    return site
+
+
+def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
+    """A low-level handler's ``if <no answer>: return InputRequiredResult(input_requests={k: ListRootsRequest()})``
+    (whether the path can reach the tool's inputSchema is the caller's check)."""
+    site = Site(fn, node, "irr")
+    pm = a.parents
+    if fn is None or fn.role != "lowlevel-tool":
+        site.reason = "only a low-level tools/call handler's interim roots request is rewritten automatically: rewrite by hand"
+        return site
+    el = pm.get(id(node))
+    d = pm.get(id(el))
+    arg = pm.get(id(d))
+    irr = pm.get(id(arg))
+    ret = pm.get(id(irr))
+    line = pm.get(id(ret))
+    block = pm.get(id(line))
+    guard = pm.get(id(block))
+    if not (isinstance(el, cst.DictElement) and isinstance(d, cst.Dict) and len(d.elements) == 1 and isinstance(arg, cst.Arg)
+            and isinstance(irr, cst.Call) and isinstance(ret, cst.Return) and isinstance(line, cst.SimpleStatementLine)
+            and isinstance(block, cst.IndentedBlock) and len(block.body) == 1 and isinstance(guard, cst.If) and guard.orelse is None):
+        site.reason = ("the interim result is not the only statement of an `if <no answer yet>:` guard asking for roots alone: "
+                         "rewrite by hand")
+        return site
+    answer_names = {n.value for n in name_nodes(guard.test)}
+    assign_stmt = None
+    var = None
+    for stmt in _stmts_before(a, guard):
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+            asg = stmt.body[0]
+            if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value in answer_names:
+                if any(isinstance(n, cst.Attribute) and n.attr.value in ("input_responses", "inputResponses") for n in walk(asg.value)):
+                    assign_stmt, var = stmt, asg.targets[0].target
+    if assign_stmt is None or var is None:
+        site.reason = "the answer is not read from `input_responses` into a local just before the guard: rewrite by hand"
+        return site
+    if sum(1 for n, _ in fn.assigns if n == var.value) != 1:
+        site.reason = f"`{var.value}` is reassigned: rewrite by hand"
+        return site
+    refs = [r for r in name_refs(fn.node.body, var.value, {id(guard)}) if r is not var]
+    p = config.path_parameter
+    ok, mode, changes = classify(a, refs, False, p.name, p.plural)
+    if not ok:
+        site.reason = (f"`{var.value}` is used other than through the first root's path or a loop over the roots' "
+                         "paths: rewrite by hand")
+        return site
+    site.mode = mode
+    site.name = param_name(config, mode)
+    site.changes.update(changes)
+    site.set(guard, REMOVE)
+    site.set(assign_stmt, REMOVE)
+    site.site_stmt = assign_stmt
+    site.replace_site_stmt = True
+    return site
+
+
+def _stmts_before(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.CSTNode]:
+    block = a.parents.get(id(stmt))
+    out = []
+    for s in getattr(block, "body", ()):
+        if s is stmt:
+            break
+        out.append(s)
+    return out

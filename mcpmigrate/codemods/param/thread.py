@@ -1,0 +1,302 @@
+"""Threading the path parameter through helper chains: every function between an entry point
+and a roots request gets the name it needs — a documented parameter (decorator tools and
+prompts), an argument read from the tool's inputSchema (low-level handlers) or a plain parameter
+(helpers) — and every call on the way passes it, in place of the context argument it no longer
+needs when it can (aliases of that context left unused go too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk
+from mcpmigrate.codemods.edits import REMOVE
+from mcpmigrate.codemods.param.chains import closure
+from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
+from mcpmigrate.codemods.param.parameter import description, documented_param, insert_element, like, plain_param
+from mcpmigrate.codemods.param.round import Round
+from mcpmigrate.codemods.param.sites import Site
+from mcpmigrate.config import Config
+from mcpmigrate.names import base_name, enclosing_stmt, name_refs
+
+DECORATOR_ROLES = {"tool", "prompt"}
+CTX_KINDS = set(CONTEXTS) | {Kind.LL_CONTEXT, Kind.SESSION}
+
+#: A call that must pass a name: ``(caller, call, callee, name)``.
+NamedEdge = tuple[FunctionInfo, cst.Call, FunctionInfo, str]
+
+
+@dataclass
+class Needs:
+    """Which functions need which names (``{id(fn): {name: mode}}``) and the calls that must
+    pass them, for the request sites of one round."""
+
+    names: dict[int, dict[str, str]] = field(default_factory=dict)
+    functions: dict[int, FunctionInfo] = field(default_factory=dict)
+    edges: list[NamedEdge] = field(default_factory=list)
+
+
+def needs(a: ModuleAnalysis, sites: list[Site]) -> Needs:
+    """The functions and calls the request ``sites`` thread their names through."""
+    out = Needs()
+    for site in sites:
+        assert site.fn is not None
+        funcs, fedges = closure(a, site.fn)
+        for fi in funcs:
+            out.functions[id(fi)] = fi
+            out.names.setdefault(id(fi), {})[site.name] = site.mode
+        for caller, call, callee in fedges:
+            if (caller, call, callee, site.name) not in out.edges:
+                out.edges.append((caller, call, callee, site.name))
+    return out
+
+
+def thread_all(a: ModuleAnalysis, config: Config, need: Needs, sites: list[Site], rnd: Round) -> None:
+    """Thread the names, callees before callers (a caller passes what its callee now takes)."""
+    order_index = {id(fi): i for i, fi in enumerate(a.functions)}
+    pending = sorted(need.names, key=lambda k: order_index.get(k, 0))
+    by_id = need.functions
+    while pending:
+        ready = [k for k in pending if not any(caller is by_id[k] and id(callee) in pending and callee is not by_id[k]
+                                               for caller, _, callee, _ in need.edges)]
+        k = (ready or pending)[0]
+        pending.remove(k)
+        _thread(a, config, by_id[k], need.names[k], sites, need.edges, rnd)
+
+
+def _param_index(fn: FunctionInfo, name: str) -> int | None:
+    for i, p in enumerate(fn.params):
+        if p.name.value == name:
+            return i
+    return None
+
+
+def _drop_dead_aliases(a: ModuleAnalysis, f: FunctionInfo, base: str | None, rnd: Round) -> str | None:
+    """Remove ``session = ctx.session``-style aliases the rewrite left unused; returns the name the
+    receiver chain finally starts from."""
+    for _ in range(5):
+        if base is None or base in f.param_names():
+            return base
+        stmts = _alias_stmts(f, base)
+        # every assignment of the alias is a plain `x = <pure chain>` statement (one per site
+        # when the tool asked twice), and nothing else reads it after the rewrite
+        if not stmts or len(stmts) != sum(1 for n, _ in f.assigns if n == base):
+            return base
+        if name_refs(f.node.body, base, rnd.dead | set(stmts)):
+            return base
+        values = [s.body[0].value for s in walk(f.node.body) if id(s) in stmts]  # type: ignore[attr-defined]
+        if not all(_pure_chain(v) for v in values) or len({base_name(v) for v in values}) != 1:
+            return base
+        for stmt in stmts.values():
+            rnd.change(stmt, REMOVE)
+        base = base_name(values[0])
+    return base
+
+
+def _alias_stmts(f: FunctionInfo, name: str) -> dict[int, cst.SimpleStatementLine]:
+    """The ``name = …`` statements of ``f``, by id."""
+    out = {}
+    for s in walk(f.node.body):
+        if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign):
+            asg = s.body[0]
+            if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value == name:
+                out[id(s)] = s
+    return out
+
+
+def _pure_chain(expr: cst.BaseExpression) -> bool:
+    """An attribute chain, possibly through ``get_context()`` / ``request_ctx.get()``: dropping
+    it has no effect."""
+    cur: cst.CSTNode = expr
+    while True:
+        if isinstance(cur, cst.Name):
+            return True
+        if isinstance(cur, cst.Attribute):
+            cur = cur.value
+        elif isinstance(cur, cst.Call) and not cur.args and isinstance(cur.func, (cst.Attribute, cst.Name)):
+            last = cur.func.attr.value if isinstance(cur.func, cst.Attribute) else cur.func.value
+            if last not in ("get_context", "get", "CurrentContext"):
+                return False
+            cur = cur.func
+        else:
+            return False
+
+
+def _bound_arg(call: cst.Call, callee: FunctionInfo, pname: str) -> cst.Arg | None:
+    """The argument of ``call`` bound to ``callee``'s parameter ``pname`` (None when unsure)."""
+    idx = _param_index(callee, pname)
+    names = callee.param_names()
+    offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value == pname:
+                return arg
+        elif idx is not None and i + offset == idx:
+            return arg
+    return None
+
+
+def _after_a_default(f: FunctionInfo, name: str) -> bool:
+    """True when a positional parameter before ``name`` has a default."""
+    for p in list(f.node.params.posonly_params) + list(f.node.params.params):
+        if p.name.value == name:
+            return False
+        if p.default is not None:
+            return True
+    return False
+
+
+def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
+            edges: list[NamedEdge], rnd: Round) -> None:
+    """Give ``f`` the names it needs: a documented parameter (decorator tools and prompts), an
+    argument read (low-level handlers) or a plain parameter (helpers, whose callers then pass it)."""
+    my_sites = [s for s in sites if s.fn is f]
+    bases: list[str] = []
+    for s in my_sites:
+        b = _drop_dead_aliases(a, f, base_name(s.receiver) if s.receiver is not None else None, rnd)
+        if b:
+            bases.append(b)
+    if f.role == "lowlevel-tool":
+        for name, mode in sorted(names.items()):
+            for s in my_sites:
+                if s.name == name:
+                    target = lowlevel_target(a, f, s.node, name)
+                    assert not isinstance(target, str)
+                    schema_edit(rnd, target, name, mode, description(config, mode))
+                    lowlevel_read(rnd, target, name, s.site_stmt, s.replace_site_stmt)  # type: ignore[arg-type]
+            for caller, call, _callee, ename in edges:
+                if caller is f and ename == name:
+                    target = lowlevel_target(a, f, call, name)
+                    assert not isinstance(target, str)
+                    schema_edit(rnd, target, name, mode, description(config, mode))
+                    lowlevel_read(rnd, target, name, enclosing_stmt(a, call), False)  # type: ignore[arg-type]
+        return
+    documented = f.role in DECORATOR_ROLES
+    if documented:
+        rnd.edits.add_import("typing", "Annotated")
+        rnd.edits.add_import("pydantic", "Field")
+    # Names passed to callees in place of a context argument are candidates for removal too.
+    bases += [b for b in rnd.replaced_args.get(id(f), []) if b]
+    used: set[str] = set()
+    for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
+        new_param = documented_param(config, mode, name) if documented else plain_param(config, mode, name)
+        op: tuple
+        decision: tuple
+        cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
+                     and not name_refs(f.node.body, b, rnd.dead)), None)
+        if cand is not None:
+            used.add(cand)
+            op = ("replace", cand, new_param)
+            decision = ("replace", cand)
+        else:
+            ctxp = next((p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used), None)
+            if ctxp is not None:
+                op = ("before", ctxp, new_param)
+                decision = ("insert", _param_index(f, ctxp))
+            else:
+                idx = 0
+                for i, p in enumerate(f.node.params.params):
+                    if p.default is None:
+                        idx = i + 1
+                op = ("end_required", None, new_param)
+                decision = ("insert", len(f.node.params.posonly_params) + idx)
+        if op[0] in ("replace", "before") and _after_a_default(f, op[1]) and not any(callee is f for _, _, callee, _ in edges):
+            # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
+            # default cannot go where ctx is; put it before the first parameter with a default
+            if op[0] == "replace":
+                _param_op(rnd, f, ("remove", op[1], None))
+            op = ("end_required", None, new_param)
+            decision = ("insert", None)
+        _param_op(rnd, f, op)
+        # Callers pass the name.
+        for caller, call, callee, ename in edges:
+            if callee is not f or ename != name:
+                continue
+            if decision[0] == "replace":
+                arg = _bound_arg(call, f, decision[1])
+                if arg is not None:
+                    replaced_base = base_name(arg.value)
+                    if arg.keyword is not None:
+                        rnd.change(arg, _keyword_arg(name))
+                    else:
+                        rnd.change(arg.value, like(arg.value, cst.Name(name)))
+                    if replaced_base:
+                        rnd.replaced_args.setdefault(id(caller), []).append(replaced_base)
+                    continue
+                pos = None
+            else:
+                pos = decision[1]
+            names_ = f.param_names()
+            offset = 1 if names_ and names_[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+            leading = 0
+            for arg in call.args:
+                if arg.keyword is not None or arg.star:
+                    break
+                leading += 1
+            if pos is not None and pos - offset <= leading and pos - offset >= 0:
+                _call_op(rnd, call, pos - offset, name)
+            else:
+                _call_op(rnd, call, None, name)
+
+
+def _keyword_arg(name: str):
+    """``helper(ctx=ctx)`` → ``helper(root=root)``."""
+    return lambda updated: updated.with_changes(keyword=cst.Name(name), value=cst.Name(name))
+
+
+def _param_op(rnd: Round, f: FunctionInfo, op: tuple) -> None:
+    """Record one change of ``f``'s parameter list: ``("remove", name, None)``, ``("replace",
+    name, param)``, ``("before", name, param)`` or ``("end_required", None, param)`` (after the
+    last parameter without a default)."""
+    def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return node.with_changes(params=_apply_param_op(node.params, op, node.whitespace_before_params))
+
+    rnd.edits.transform(f.node, apply)
+
+
+def _apply_param_op(params: cst.Parameters, op: tuple, open_ws: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
+    kind, anchor, new = op
+    if kind == "remove":
+        lst = [p for p in params.params if p.name.value != anchor]
+        if lst and len(lst) < len(params.params) and params.params[-1].name.value == anchor:
+            lst[-1] = lst[-1].with_changes(comma=params.params[-1].comma)
+        return params.with_changes(params=lst)
+    if kind == "end_required":
+        lst = list(params.params)
+        idx = 0
+        for i, p in enumerate(lst):
+            if p.default is None:
+                idx = i + 1
+        return params.with_changes(params=insert_element(lst, idx, new, open_ws))
+    for fname in ("posonly_params", "params", "kwonly_params"):
+        lst = list(getattr(params, fname))
+        idx = next((i for i, p in enumerate(lst) if p.name.value == anchor), None)
+        if idx is None:
+            continue
+        if kind == "replace":
+            lst[idx] = new.with_changes(comma=lst[idx].comma)
+        else:
+            lst = insert_element(lst, idx, new, open_ws)
+        return params.with_changes(**{fname: lst})
+    return params
+
+
+def _call_op(rnd: Round, call: cst.Call, pos: int | None, name: str) -> None:
+    """Pass ``name`` in ``call``: positionally at ``pos``, or as ``name=name`` (before a ``**``)."""
+    def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Call)
+        args = list(node.args)
+        if pos is not None:
+            args = insert_element(args, pos, cst.Arg(cst.Name(name)), node.whitespace_before_args)
+        else:
+            new = cst.Arg(cst.Name(name), keyword=cst.Name(name),
+                          equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+            at = next((i for i, x in enumerate(args) if x.star == "**"), len(args))
+            args = insert_element(args, at, new, node.whitespace_before_args)
+        return node.with_changes(args=args)
+
+    rnd.edits.transform(call, apply)
