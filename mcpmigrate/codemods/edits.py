@@ -124,6 +124,13 @@ class _Applier(cst.CSTTransformer):
         return node
 
 
+def rewrite(node: cst.CSTNode, edits: Edits) -> Result:
+    """``node`` — any subtree, not only a module: a node built for a fix, or a function a fix tries
+    its edits on before deciding — with the edits made (no imports are added). Returns ``node``
+    itself when there is nothing to do."""
+    return node.visit(_Applier(edits)) if edits else node
+
+
 def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
     """``module`` with every edit made, then the recorded imports added (sorted, each once).
     Returns ``module`` itself when there is nothing to do."""
