@@ -61,16 +61,16 @@ from pathlib import Path
 from typing import Any
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.config import Config
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import BUILTINS, all_name_values, assigned, base_name, binds, enclosing_stmt, fresh, module_names, ref_names, uses
+from mcpmigrate.names import (BUILTINS, all_name_values, assigned, base_name, binds, enclosing_stmt, fresh, module_names,
+                              name_nodes, ref_names, uses)
 
 STRATEGY = "interim"
 RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
@@ -78,7 +78,6 @@ RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
 HL_ROLES = {"tool", "prompt", "resource"}
 LL_ROLES = {"lowlevel-tool", "lowlevel-prompt", "lowlevel-resource"}
-_REMOVE = object()
 
 REFUSE_MCP1 = (
     "mcp 1.x has no interim form (it cannot serve 2026-07-28 at all): upgrade to mcp 2.x "
@@ -656,10 +655,9 @@ def _exits_before(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str
 
 def _without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
     """``node`` with the subtree ``skip`` replaced by a name (to look at the rest of a statement)."""
-    class _Cut(cst.CSTTransformer):
-        def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:  # type: ignore[override]
-            return cst.Name("_") if original_node is skip else updated_node
-    return node.visit(_Cut())
+    cut = Edits()
+    cut.replace(skip, cst.Name("_"))
+    return rewrite(node, cut)  # type: ignore[return-value]
 
 
 def _context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
@@ -753,9 +751,11 @@ def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: 
 
 
 def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
-    found = getattr(a, "_interim_fastmcp3", False)
-    if found is not False:
-        return found  # type: ignore[return-value]
+    """What in the module is fastmcp 2.x/3.x code (memoized per module), else None."""
+    return a.memo("interim.fastmcp3", lambda: _find_fastmcp3(a))
+
+
+def _find_fastmcp3(a: ModuleAnalysis) -> str | None:
     found = None
     if S.MCP1 in a.generations:
         found = "mcp 1.x imports (fastmcp 4 runs on mcp 2.x)"
@@ -770,7 +770,6 @@ def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
         elif a.qualname(n.func) in S.FASTMCP_SERVER and any(
                 x.keyword is not None and x.keyword.value == S.SAMPLING_HANDLER_KWARG for x in n.args):
             found = "`sampling_handler=`, which fastmcp 4 rejects"
-    a._interim_fastmcp3 = found  # type: ignore[attr-defined]
     return found
 
 
@@ -907,13 +906,14 @@ def _describe(site: _Site) -> str:
 
 
 def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None,
-                 kind: str) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
-    """The interim fix for one pushed request (MCP101/MCP201/MCP202): ``(fix, manual, data)``."""
+                 kind: str) -> FixPlan:
+    """The interim fix for one pushed request (MCP101/MCP201/MCP202): the fix and its site, or why
+    the request is left for a human."""
     site = _site(a, node, fn, kind)
     if isinstance(site, str):
-        return None, site, {}
+        return FixPlan(manual=site)
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
-    return fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}
+    return FixPlan(fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}, site)
 
 
 def fail_open_try(a: ModuleAnalysis, call: cst.CSTNode) -> cst.Try | None:
@@ -1020,65 +1020,138 @@ def _request_parts(site: _Site) -> tuple[str, str, set[tuple[str, str]]]:
             {("mcp.types", n) for n in ("CreateMessageRequest", "CreateMessageRequestParams", result)})
 
 
-@dataclass
-class _Edits:
-    repl: dict[int, Any] = field(default_factory=dict)
-    before_module_stmt: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
-    insert_param: dict[int, list[tuple[str, cst.Param]]] = field(default_factory=dict)  # fn -> (before ctx name, param)
-    drop_ctx: dict[int, str] = field(default_factory=dict)          # fn -> ctx name (dropped when unused)
-    returns: dict[int, str] = field(default_factory=dict)           # fn -> new return annotation
-    aliases: dict[int, list[cst.SimpleStatementLine]] = field(default_factory=dict)  # fn -> alias statements
-    force_drop: dict[int, bool] = field(default_factory=dict)      # fn -> drop its context (decided in advance)
-    tool_names: dict[int, set[str]] = field(default_factory=dict)  # tool -> names taken in it
-    imports: set[tuple[str, str]] = field(default_factory=set)
+# ---------------------------------------------------------------------------------------------
+# The edits (recorded in an Edits, made by the one applier: codemods/edits.py)
 
 
-def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: Config) -> tuple[cst.Module, list, list[str]]:
+class _FunctionEdit:
+    """The changes of one function, made as one transform when the applier leaves it, in this
+    order: the alias statements the moved requests were the only users of go, the return
+    annotation widens, the new parameters go before the context parameter (which goes when
+    nothing uses it any more)."""
+
+    def __init__(self, edits: Edits, node: cst.FunctionDef) -> None:
+        self.edits = edits
+        self.params: list[tuple[str, cst.Param]] = []  # (the context parameter it goes before, parameter)
+        self.ctx: str | None = None                    # the context parameter, dropped when unused
+        self.force_drop: bool | None = None            # drop the context parameter (decided in advance)
+        self.returns: str | None = None                # the new return annotation
+        self.aliases: list[cst.SimpleStatementLine] | None = None
+        edits.transform(node, self)
+
+    def add_aliases(self, stmts: list[cst.SimpleStatementLine]) -> None:
+        """Alias statements (``session = ctx.session``) to drop when the moved requests were their only use."""
+        if self.aliases is None:
+            self.aliases = []
+        for s in stmts:
+            self.edits.track(s)
+        self.aliases.extend(stmts)
+
+    def __call__(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+        node = updated
+        assert isinstance(node, cst.FunctionDef)
+        if self.aliases is not None:
+            node = self._drop_dead_aliases(node)
+        if self.returns is not None:
+            node = node.with_changes(returns=cst.Annotation(cst.parse_expression(self.returns)))
+        if self.params:
+            node = node.with_changes(params=_insert_params(node, self.params, self.ctx, self.force_drop))
+        return node
+
+    def _drop_dead_aliases(self, node: cst.FunctionDef) -> cst.FunctionDef:
+        """Remove the alias statements (``session = ctx.session``) the moved requests were the only
+        users of; a chain (``s = session``) goes from its end."""
+        body = node.body
+        if not isinstance(body, cst.IndentedBlock):
+            return node
+        stmts = list(body.body)
+        pending = [self.edits.updated(x) for x in self.aliases or ()]
+        changed = True
+        while changed:
+            changed = False
+            for alias in pending:
+                if alias is None or alias not in stmts:
+                    continue
+                name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
+                rest = [x for x in stmts if x is not alias]
+                if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
+                    continue
+                i = stmts.index(alias)
+                if i + 1 < len(stmts) and alias.leading_lines:  # type: ignore[attr-defined]
+                    nxt = stmts[i + 1]
+                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]
+                del stmts[i]
+                changed = True
+        if not stmts:
+            stmts = [cst.SimpleStatementLine([cst.Pass()])]
+        return node.with_changes(body=body.with_changes(body=stmts))
+
+
+def _function_edit(ed: Edits, node: cst.FunctionDef) -> _FunctionEdit:
+    """The function's one :class:`_FunctionEdit` in ``ed`` (recorded on first use)."""
+    for t in ed.transforms.get(id(node), ()):
+        if isinstance(t, _FunctionEdit):
+            return t
+    return _FunctionEdit(ed, node)
+
+
+def _add_imports(ed: Edits, imports: set[tuple[str, str]]) -> None:
+    for mod, name in imports:
+        ed.add_import(mod, name)
+
+
+def _place_resolver(ed: Edits, tool: cst.FunctionDef, resolver: cst.BaseStatement) -> None:
+    """``resolver`` goes right before the module-level ``tool`` (after the resolvers already placed
+    there): the first takes the tool's leading lines, the others and the tool two blank lines."""
+    first = id(tool) not in ed.before
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    ed.insert_before(tool, [resolver.with_changes(leading_lines=list(tool.leading_lines) if first else blank)])
+    if first:
+        ed.transform(tool, lambda original, updated: updated.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
+
+
+def _unwrap(ed: Edits, node: cst.Try) -> None:
+    """The ``try`` gives way to its body (its leading lines go to the first statement); it goes
+    when every statement of its body is removed."""
+    def unwrap(original: cst.CSTNode, updated: cst.CSTNode) -> Any:
+        assert isinstance(original, cst.Try) and isinstance(updated, cst.Try)
+        if all(ed.removed(s) for s in original.body.body):
+            return cst.RemoveFromParent()
+        body = list(updated.body.body)
+        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]
+        return cst.FlattenSentinel(body)
+    ed.transform(node, unwrap)
+
+
+def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
+    """The interim rewrite of the findings' sites, as decided when they were planned (``f.site``;
+    an MCP207 finding carries the site of the request its ``try`` guards)."""
     a = analysis
-    ed = _Edits()
-    applied: list = []
-    notes: list[str] = []
-    done: dict[int, _Site] = {}
+    ed = Edits()
+    done: set[int] = set()
     taken = set(all_name_values(a))
+    tool_names: dict[int, set[str]] = {}  # tool -> names taken in it
     for f in sorted(findings, key=lambda f: (f.line, f.column)):
-        node = f.data.get("request") if f.rule == "MCP207" else f.node
-        if node is None:
+        site = f.site
+        if not isinstance(site, _Site) or id(site.call) in done:
             continue
-        if id(node) in done:
-            applied.append(f)
-            continue
-        fn = a.enclosing_function(node)
-        kind = request_kind(a, node, fn) if isinstance(node, cst.Call) else None
-        site = _site(a, node, fn, kind) if kind else "not a request"
-        if isinstance(site, str):
-            notes.append(f"{f.rule} line {f.line}: {site}")
-            continue
-        applied.append(f)
         if site.callers is not None:
-            done[id(node)] = site
-            _plan_helper(a, site, ed, taken)
+            done.add(id(site.call))
+            _plan_helper(a, site, ed, taken, tool_names)
         elif site.form == "resolver":
-            done[id(node)] = site
+            done.add(id(site.call))
             _plan_resolver(a, site, ed, taken)
         else:
             group = site.group or [site]
-            done.update({id(m.call): m for m in group})
+            done.update(id(m.call) for m in group)
             _plan_lowlevel(a, group, ed)
-    if not done:
-        return module, [], notes
-    new = module.visit(_Rewriter(ed))
-    if ed.imports:
-        ctx = CodemodContext()
-        for mod, name in sorted(ed.imports):
-            AddImportsVisitor.add_needed_import(ctx, mod, name)
-        new = AddImportsVisitor(ctx).transform_module(new)
-    return new, applied, notes
+    return ed
 
 
-def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) -> None:
+def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: Edits, taken: set[str]) -> None:
     fn = site.fn
     ret_ann, ret_expr, param_ann, imports = _resolver_parts(site)
-    ed.imports |= imports
+    _add_imports(ed, imports)
     default = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}[site.kind]
     pname = site.result if site.result else fresh(taken, default)
     rname = fresh(taken, f"{fn.name}_{site.kind}")
@@ -1088,60 +1161,50 @@ def _plan_resolver(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) 
             params.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star=""))
     plist = ", ".join(code_of(p) for p in params)
     resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
-    resolver = resolver.with_changes(leading_lines=[])
-    top = fn.node
-    ed.before_module_stmt.setdefault(id(top), []).append(resolver)
+    _place_resolver(ed, fn.node, resolver)
     new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(f"Annotated[{param_ann}, Resolve({rname})]")))
-    ed.insert_param.setdefault(id(fn.node), []).append((site.ctx_param or "", new_param))
-    ed.drop_ctx[id(fn.node)] = site.ctx_param or ""
-    ed.aliases.setdefault(id(fn.node), []).extend(site.aliases)
+    fe = _function_edit(ed, fn.node)
+    fe.params.append((site.ctx_param or "", new_param))
+    fe.ctx = site.ctx_param or ""
+    fe.add_aliases(site.aliases)
     _take_out(site, ed, pname)
 
 
-def _take_out(site: _Site, ed: _Edits, name: str) -> None:
+def _take_out(site: _Site, ed: Edits, name: str) -> None:
     """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
     ``name``; a ``try`` around it is unwrapped."""
     if site.result is not None:
-        ed.repl[id(site.stmt)] = _REMOVE
+        ed.remove(site.stmt)
     else:
-        ed.repl[id(site.await_node)] = cst.Name(name)
+        ed.replace(site.await_node, cst.Name(name))
     if site.unwrap is not None:
-        ed.repl[id(site.unwrap)] = "unwrap"
+        _unwrap(ed, site.unwrap)
 
 
-class _Substitute(cst.CSTTransformer):
-    def __init__(self, names: dict[int, str]) -> None:
-        self.names = names
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        new = self.names.get(id(original_node))
-        return updated_node.with_changes(value=new) if new else updated_node
-
-
-def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) -> None:
+def _plan_helper(a: ModuleAnalysis, site: _Site, ed: Edits, taken: set[str], tool_names: dict[int, set[str]]) -> None:
     """The helper takes the answer where it took the context (or right before it, when it still uses
     the context); each calling tool gets a resolver built from what it passes, a ``Resolve`` parameter,
     and passes the answer on."""
     helper = site.fn
     assert site.callers is not None and site.ctx_param is not None
     _, _, param_ann, imports = _resolver_parts(site)
-    ed.imports |= imports
+    _add_imports(ed, imports)
     default = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}[site.kind]
     hname = site.result if site.result else fresh(taken, default)
     # The helper's own edits, tried on the helper alone to learn whether it still uses its context.
-    mine = _Edits()
+    mine = Edits()
     _take_out(site, mine, hname)
     if site.aliases:
-        mine.aliases[id(helper.node)] = list(site.aliases)
-    trial = helper.node.visit(_Rewriter(mine))
+        _function_edit(mine, helper.node).add_aliases(list(site.aliases))
+    trial = rewrite(helper.node, mine)
     ctx = site.ctx_param
-    drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[attr-defined]
-    ed.repl.update(mine.repl)
-    ed.aliases.setdefault(id(helper.node), []).extend(site.aliases)
-    ed.insert_param.setdefault(id(helper.node), []).append(
-        (ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
-    ed.drop_ctx[id(helper.node)] = ctx
-    ed.force_drop[id(helper.node)] = drop
+    drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[union-attr]
+    _take_out(site, ed, hname)
+    fe = _function_edit(ed, helper.node)
+    fe.add_aliases(site.aliases)
+    fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
+    fe.ctx = ctx
+    fe.force_drop = drop
     # One resolver per call.
     for c in site.callers:
         tool = c.fn
@@ -1158,14 +1221,18 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
             bindings = [(n, c.values[n]) for n in site.helper_params if not (
                 isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
             renames = {}
-        subst = {id(n): renames[n.value] for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args))
-                 if n.value in renames}
-        call = site.call.visit(_Substitute(subst)) if subst else site.call
+        call = site.call
+        if renames:
+            subst = Edits()
+            for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args)):
+                if n.value in renames:
+                    subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
+            call = rewrite(site.call, subst)  # type: ignore[assignment]
         ret_ann, ret_expr, tool_ann, _ = _resolver_parts(_Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
         # The tool's parameter only has to be new in the tool (the names it binds or reads).
-        local = ed.tool_names.get(id(tool.node))
+        local = tool_names.get(id(tool.node))
         if local is None:
-            local = ed.tool_names[id(tool.node)] = {n.value for n in walk(tool.node) if isinstance(n, cst.Name)}
+            local = tool_names[id(tool.node)] = {n.value for n in name_nodes(tool.node)}
         tname = fresh(local, hname)
         rname = fresh(taken, f"{tool.name}_{site.kind}")
         params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
@@ -1178,28 +1245,29 @@ def _plan_helper(a: ModuleAnalysis, site: _Site, ed: _Edits, taken: set[str]) ->
             body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
         resolver = cst.parse_statement(f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n"
                                        f"{body}    return {ret_expr}\n")
-        ed.before_module_stmt.setdefault(id(tool.node), []).append(resolver.with_changes(leading_lines=[]))
+        _place_resolver(ed, tool.node, resolver)
         new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(f"Annotated[{tool_ann}, Resolve({rname})]")))
-        ed.insert_param.setdefault(id(tool.node), []).append((c.ctx_param, new_param))
-        ed.drop_ctx[id(tool.node)] = c.ctx_param
-        ed.aliases.setdefault(id(tool.node), []).extend(c.aliases)
+        fe = _function_edit(ed, tool.node)
+        fe.params.append((c.ctx_param, new_param))
+        fe.ctx = c.ctx_param
+        fe.add_aliases(c.aliases)
         # The call hands the answer over where it handed the context (or right before it).
         answer = c.ctx_arg.with_changes(value=cst.Name(tname),
                                         keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None)
         if drop:
-            ed.repl[id(c.ctx_arg)] = answer
+            ed.replace(c.ctx_arg, answer)
         else:
             answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            ed.repl[id(c.ctx_arg)] = cst.FlattenSentinel([answer, c.ctx_arg])
+            ed.transform(c.ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]
 
 
-def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
+def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: Edits) -> None:
     """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
     first one was; each original request stays for legacy connections."""
     site = group[0]
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
-    ed.imports |= {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")}
+    _add_imports(ed, {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")})
     if site.form == "fastmcp":
         version = f"{site.ctx_param}.request_context.protocol_version"
         responses = f"{site.ctx_param}.input_responses"
@@ -1209,7 +1277,7 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
     parts = []
     for m in group:
         req, answer_type, imports = _lowlevel_parts(m)
-        ed.imports |= imports
+        _add_imports(ed, imports)
         assert m.result is not None
         parts.append((m, m.result, req, answer_type))
     code = f'if is_version_at_least({version}, "2026-07-28"):\n'
@@ -1234,8 +1302,8 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
                 f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
                 f"    )\n"
             )
-            ed.imports |= {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
-                                                                       "CancelledElicitation")}
+            _add_imports(ed, {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
+                                                                          "CancelledElicitation")})
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
@@ -1249,106 +1317,24 @@ def _plan_lowlevel(a: ModuleAnalysis, group: list[_Site], ed: _Edits) -> None:
     for m in group[1:]:
         if not rest and body.index(m.stmt) == body.index(legacy_stmts[-1]) + 1:
             legacy_stmts.append(m.stmt)
-            ed.repl[id(m.stmt)] = _REMOVE
+            ed.remove(m.stmt)
         else:
             rest.append(m)
     legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x  # type: ignore[attr-defined]
                                                      for x in legacy_stmts])
     new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
                                      orelse=new_stmt.orelse.with_changes(body=legacy))
-    ed.repl[id(stmt)] = new_stmt
+    ed.replace(stmt, new_stmt)
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
         body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
-        ed.repl[id(m.stmt)] = later.with_changes(body=body, leading_lines=m.stmt.leading_lines)  # type: ignore[attr-defined]
+        ed.replace(m.stmt, later.with_changes(body=body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
     if site.unwrap is not None:
-        ed.repl[id(site.unwrap)] = "unwrap"
+        _unwrap(ed, site.unwrap)
     ret = fn.node.returns
     if ret is not None and "InputRequiredResult" not in code_of(ret.annotation):
-        ed.returns[id(fn.node)] = f"{code_of(ret.annotation)} | InputRequiredResult"
-
-
-class _Rewriter(cst.CSTTransformer):
-    def __init__(self, ed: _Edits) -> None:
-        self.ed = ed
-        self.alias_ids = {id(x) for stmts in ed.aliases.values() for x in stmts}
-        self.updated: dict[int, cst.CSTNode] = {}  # alias statement -> its rewritten node
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:  # type: ignore[override]
-        updated_node = super().on_leave(original_node, updated_node)
-        if id(original_node) in self.alias_ids:
-            self.updated[id(original_node)] = updated_node
-        r = self.ed.repl.get(id(original_node))
-        if r is None:
-            return updated_node
-        if r is _REMOVE:
-            return cst.RemoveFromParent()
-        if r == "unwrap":
-            body = list(updated_node.body.body)  # type: ignore[attr-defined]
-            if not body:
-                return cst.RemoveFromParent()
-            body[0] = body[0].with_changes(leading_lines=[*original_node.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]
-            return cst.FlattenSentinel(body)
-        return r
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> Any:
-        key = id(original_node)
-        node = updated_node
-        if key in self.ed.aliases:
-            node = self._drop_dead_aliases(node, self.ed.aliases[key])
-        if key in self.ed.returns:
-            node = node.with_changes(returns=cst.Annotation(cst.parse_expression(self.ed.returns[key])))
-        if key in self.ed.insert_param:
-            node = node.with_changes(params=_insert_params(node, self.ed.insert_param[key], self.ed.drop_ctx.get(key),
-                                                           self.ed.force_drop.get(key)))
-        return node
-
-    def _drop_dead_aliases(self, node: cst.FunctionDef, aliases: list[cst.SimpleStatementLine]) -> cst.FunctionDef:
-        """Remove the alias statements (``session = ctx.session``) the moved requests were the only
-        users of; a chain (``s = session``) goes from its end."""
-        body = node.body
-        if not isinstance(body, cst.IndentedBlock):
-            return node
-        stmts = list(body.body)
-        pending = [self.updated.get(id(x)) for x in aliases]
-        changed = True
-        while changed:
-            changed = False
-            for alias in pending:
-                if alias is None or alias not in stmts:
-                    continue
-                name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
-                rest = [x for x in stmts if x is not alias]
-                if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
-                    continue
-                i = stmts.index(alias)
-                if i + 1 < len(stmts) and alias.leading_lines:
-                    nxt = stmts[i + 1]
-                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]
-                del stmts[i]
-                changed = True
-        if not stmts:
-            stmts = [cst.SimpleStatementLine([cst.Pass()])]
-        return node.with_changes(body=body.with_changes(body=stmts))
-
-    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        if not self.ed.before_module_stmt:
-            return updated_node
-        body = []
-        for orig, upd in zip(original_node.body, updated_node.body):
-            extra = self.ed.before_module_stmt.get(id(orig))
-            if extra:
-                lead = list(upd.leading_lines)
-                first = True
-                for s in extra:
-                    body.append(s.with_changes(leading_lines=lead if first else [cst.EmptyLine(), cst.EmptyLine()]))
-                    first = False
-                upd = upd.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-            body.append(upd)
-        return updated_node.with_changes(body=body)
-
-
+        _function_edit(ed, fn.node).returns = f"{code_of(ret.annotation)} | InputRequiredResult"
 
 
 def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None,

@@ -17,7 +17,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.screen import roots as screen_roots
 
 
@@ -173,16 +173,16 @@ class _RootsVisitor(RequestVisitor):
         if interim_fix.legacy_only(self.a, node):  # the legacy branch of an era-portable handler
             return
         if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
-            fix, manual, data = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
+            plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         else:
-            fix, manual, data = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
+            plan = FixPlan(*param_fix.plan_roots_request(self.a, self.det.config, node, fn))
         base = (
             "The server asks the client for its roots"
             + (f" in `{fn.qualname}`" if fn else "")
             + "; on 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots "
             "are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`)."
         )
-        self.report("MCP101", node, base, fix=fix, manual=manual, **data)
+        self.reports.append(Report.planned("MCP101", node, base, plan))
 
     def _roots_interim(self, node: cst.Call, fn: FunctionInfo | None) -> None:
         fix, manual, data = param_fix.plan_roots_interim(self.a, self.det.config, node, fn)
