@@ -17,7 +17,8 @@ What an edit can say, per original node (applied in this order when the node is 
 
 An indented block left empty by removals gets a ``pass``. ``updated(node)`` gives, during and after
 the pass, the rewritten form of a node whose transform asked for it with ``track(node)`` (a rewrite
-of a function may need the rewritten form of a statement inside it).
+of a function may need the rewritten form of a statement inside it). :func:`rewrite` runs the same
+applier on any subtree (a fix trying its edits on one function, or rewriting a node it built).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ logic:
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
 - :mod:`.fastmcp` — fastmcp 4's guard-pattern pieces; fastmcp 2.x/3.x code refused;
-- :mod:`.rewrite` — the edits all forms share.
+- :mod:`.common_edits` — the edits all forms share.
 
 Fixes that change the order of side effects (the question is asked before the body, or the code
 before it runs once per round), or unwrap a fail-open ``try`` around the request (MCP207: clients

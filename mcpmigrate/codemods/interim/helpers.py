@@ -10,7 +10,7 @@ a helper passed around or making several requests) is manual, naming the caller 
 Statements of the tool before the call, and of the helper before the request, now run after the
 question: the fix is then unsafe. Local aliases of the context (``c = ctx``, ``session =
 ctx.session``) are followed on both sides (:func:`.sites.context_alias`) and dropped when the
-moved request was their only use (:class:`.rewrite.FunctionEdit`).
+moved request was their only use (:class:`.common_edits.FunctionEdit`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
-from mcpmigrate.codemods.interim.rewrite import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.sites import (ELICITATION, Caller, Site, always_runs, context_of, exist, exits_before,
                                                first_line, inputs, request_kind, side_effects_before, slot_reason,
                                                without)

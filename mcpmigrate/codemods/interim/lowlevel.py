@@ -22,7 +22,7 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.names import assigned, ref_names
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
-from mcpmigrate.codemods.interim.rewrite import add_imports, function_edit, unwrap_try
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, unwrap_try
 from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind)
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.

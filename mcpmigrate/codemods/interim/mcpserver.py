@@ -18,7 +18,7 @@ import libcst as cst
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.names import base_name, fresh
-from mcpmigrate.codemods.interim.rewrite import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
                                                slot_reason)
 
