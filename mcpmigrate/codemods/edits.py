@@ -17,7 +17,8 @@ What an edit can say, per original node (applied in this order when the node is 
 
 An indented block left empty by removals gets a ``pass``. ``updated(node)`` gives, during and after
 the pass, the rewritten form of a node whose transform asked for it with ``track(node)`` (a rewrite
-of a function may need the rewritten form of a statement inside it).
+of a function may need the rewritten form of a statement inside it). :func:`rewrite` runs the same
+applier on any subtree (a fix trying its edits on one function, or rewriting a node it built).
 """
 
 from __future__ import annotations
@@ -122,6 +123,13 @@ class _Applier(cst.CSTTransformer):
         if isinstance(node, cst.IndentedBlock) and not node.body:
             node = node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return node
+
+
+def rewrite(node: cst.CSTNode, edits: Edits) -> Result:
+    """``node`` — any subtree, not only a module: a node built for a fix, or a function a fix tries
+    its edits on before deciding — with the edits made (no imports are added). Returns ``node``
+    itself when there is nothing to do."""
+    return node.visit(_Applier(edits)) if edits else node
 
 
 def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:

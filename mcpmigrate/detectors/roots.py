@@ -173,7 +173,7 @@ class _RootsVisitor(RequestVisitor):
         if interim_fix.legacy_only(self.a, node):  # the legacy branch of an era-portable handler
             return
         if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
-            plan = FixPlan(*interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS))
+            plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         else:
             plan = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
         base = (

@@ -20,7 +20,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety
 
 _MSG_201 = (
     "The server asks the client's model to sample{where}; on 2026-07-28 servers cannot send requests "
@@ -72,12 +72,12 @@ class _Visitor(RequestVisitor):
         kind = interim.request_kind(self.a, node, fn)
         where = f" in `{fn.qualname}`" if fn else ""
         if kind == interim.SAMPLING:
-            fix, manual, data = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.report("MCP201", node, _MSG_201.format(where=where), fix=fix, manual=manual, **data)
+            plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
+            self.reports.append(Report.planned("MCP201", node, _MSG_201.format(where=where), plan))
         elif kind == interim.ELICITATION:
-            fix, manual, data = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.report("MCP202", node, _MSG_202.format(where=where), fix=fix, manual=manual, **data)
-            self._fail_open(node, fn, fix, manual)
+            plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
+            self.reports.append(Report.planned("MCP202", node, _MSG_202.format(where=where), plan))
+            self._fail_open(node, fn, plan)
         if isinstance(func, cst.Attribute) and func.attr.value == "send_request" and not self.interim_depth:
             raw = self._raw_kind(node)
             if raw == interim.SAMPLING:
@@ -129,7 +129,8 @@ class _Visitor(RequestVisitor):
         return None
 
     # -- MCP207 ----------------------------------------------------------------------------
-    def _fail_open(self, call: cst.Call, fn: FunctionInfo | None, fix: FixInfo | None, manual: str | None) -> None:
+    def _fail_open(self, call: cst.Call, fn: FunctionInfo | None, plan: FixPlan) -> None:
+        fix, manual = plan.fix, plan.manual
         tr = interim.fail_open_try(self.a, call)
         if tr is None:
             return
@@ -143,7 +144,9 @@ class _Visitor(RequestVisitor):
             tool = f"`{fn.qualname}`" if fn else "the guarded action"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
-                self.report("MCP207", handler, _MSG_207.format(tool=tool), fix=fix207, request=call)
+                # the interim fix closes the gate by rewriting the request it guards: the same site
+                self.reports.append(Report.planned("MCP207", handler, _MSG_207.format(tool=tool),
+                                                   FixPlan(fix207, None, {"request": call}, plan.site)))
             else:
                 self.report("MCP207", handler, _MSG_207.format(tool=tool),
                             manual=f"make the failure path stop (return or raise) instead of going on; {manual}",

@@ -1,0 +1,211 @@
+"""The ``interim`` fix: a request the server pushed to the client mid-call (roots, sampling,
+elicitation) moves into the multi-round-trip pattern, era-portable where the SDK allows.
+
+Spec: 2026-07-28 removes server-to-client requests; ``tools/call``, ``prompts/get`` and
+``resources/read`` may answer with ``InputRequiredResult`` (``inputRequests`` keyed by the server,
+the client retries with ``inputResponses`` at the same keys; declining is not retrying). The
+README's ``interim`` strategy says what users get; this package decides and writes it.
+
+:func:`plan_request` (called by the detectors) decides, once per request, which form applies and
+returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` is that decision; :func:`edits` (called
+by the engine for ``fix``) records the rewrite of the planned sites, never deciding again, so the
+label ``check`` prints is the rewrite ``fix`` makes. One module per SDK generation, plus the shared
+logic:
+
+- :mod:`.sites` — what kind of request a call is, the decided :class:`~.sites.Site`, and the checks
+  every form shares (where the request sits, what runs before it, what it is built from);
+- :mod:`.refusals` — the generation once the project's dependency pins are heard; mcp 1.x refused;
+- :mod:`.mcpserver` — mcp 2.x ``MCPServer`` tools: a resolver (``Elicit``/``Sample``/``ListRoots``);
+- :mod:`.helpers` — a request made in a helper the tools call, and context aliases;
+- :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
+  ``InputRequiredResult`` round, several requests of a handler in one result;
+- :mod:`.fastmcp` — fastmcp 4's guard-pattern pieces; fastmcp 2.x/3.x code refused;
+- :mod:`.common_edits` — the edits all forms share.
+
+Fixes that change the order of side effects (the question is asked before the body, or the code
+before it runs once per round), or unwrap a fail-open ``try`` around the request (MCP207: clients
+without the capability now get an error instead of the unconfirmed action), are **unsafe**.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.names import all_name_values, enclosing_stmt
+from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason
+from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
+from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
+from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
+from mcpmigrate.codemods.interim.refusals import REFUSE_MCP1, REFUSE_MCP1_ROOTS, pinned_generation
+from mcpmigrate.codemods.interim.sites import (ELICITATION, HL_ROLES, LL_ROLES, ROOTS, SAMPLING, Site, exits_before,
+                                               generation, legacy_only, request_kind, side_effects_before,
+                                               where_reason)
+
+__all__ = ["STRATEGY", "RULES", "ROOTS", "SAMPLING", "ELICITATION", "request_kind", "legacy_only", "plan_request",
+           "fail_open_try", "edits"]
+
+STRATEGY = "interim"
+RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning (called by the detectors)
+
+
+def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None,
+                 kind: str) -> FixPlan:
+    """The interim fix for one pushed request (MCP101/MCP201/MCP202): the fix and its site, or why
+    the request is left for a human."""
+    site = _site(a, node, fn, kind)
+    if isinstance(site, str):
+        return FixPlan(manual=site)
+    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
+    return FixPlan(fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}, site)
+
+
+def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
+    """The interim rewrite of one request, or the reason it stays manual."""
+    if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return ("the request is not a direct call inside a request handler (made at module level, or the method "
+                "is passed as a callable): rewrite by hand")
+    gen, refusal, pin_note = pinned_generation(a, generation(a, call, fn), kind)
+    if refusal:
+        return refusal
+    if gen == S.MCP1:
+        return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
+    if gen == S.FASTMCP:
+        reason = fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
+        if reason:
+            return reason
+    pm = a.parents
+    aw = pm.get(id(call))
+    if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
+        return "the request is not awaited directly in an async handler: rewrite by hand"
+    helper = fn.role not in HL_ROLES | LL_ROLES
+    if helper and gen != S.MCP2:
+        where = f"`{fn.qualname}`"
+        return (f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
+                "result can only be returned by the handler; move the request into it (or pass the answer in)")
+    if gen not in (S.MCP2, S.FASTMCP):
+        return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
+    stmt = enclosing_stmt(a, call)
+    assert stmt is not None
+    form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
+    if form == "fastmcp" and fn.role not in HL_ROLES:
+        return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
+    if form == "resolver" and fn.role != "tool" and not helper:
+        return MCPSERVER_NOT_TOOL.format(role=fn.role)
+    site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)  # type: ignore[arg-type]
+    small = pm.get(id(aw))
+    if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
+            and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)):
+        name = small.targets[0].target.value
+        if sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
+            site.result = name
+    reason = where_reason(a, site)
+    if reason:
+        return reason
+    if helper:
+        site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
+        exits = exits_before(a, site.unwrap or site.stmt, fn)
+        if exits:
+            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
+                               "every call")
+        return helper_reason(a, site) or site
+    site.unsafe += side_effects_before(a, site)
+    if site.form == "resolver":
+        direct = a.callers(fn)
+        if direct:
+            caller = direct[0][0].qualname
+            return (f"`{fn.name}` is also called directly (in `{caller}`): a `Resolve` parameter would have to be "
+                    "passed at that call too; rewrite by hand (or call a plain helper from both)")
+        exits = exits_before(a, site.unwrap or site.stmt, fn)
+        if exits:
+            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
+                               "every call")
+        reason = resolver_reason(a, site)
+    else:
+        def member(c: cst.Call) -> Site | str:  # another request of the handler, checked as one of its group
+            return _site(a, c, fn, request_kind(a, c, fn) or "", alone=True)
+        reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
+        reason = reason or lowlevel_reason(a, site, member)
+    return reason or site
+
+
+def _describe(site: Site) -> str:
+    """The fix's one-line description (what ``check`` prints): the form, where, and what to review."""
+    what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
+    if site.callers is not None:
+        tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
+        desc = (f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "
+                f"call, injected into {tools} with `Annotated[..., Resolve(fn)]` and handed to the helper in place of "
+                "the request (works on both eras)")
+    elif site.form == "resolver":
+        desc = (f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
+                "`Annotated[..., Resolve(fn)]` (works on both eras)")
+    else:
+        names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
+        where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
+        if site.group:
+            reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
+            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
+                    f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
+                    "(no requestState is written); legacy keeps the requests")
+        else:
+            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
+                    f"under key {site.result!r} and reads the answer from {where} on the retry "
+                    "(no requestState is written); legacy keeps the request")
+        if site.form == "fastmcp":
+            desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.pin and site.form != "fastmcp":
+        desc += f" (mcp 2.x: {site.pin})"
+    if site.unsafe:
+        desc += " (review: " + "; ".join(site.unsafe) + ")"
+    return desc
+
+
+def fail_open_try(a: ModuleAnalysis, call: cst.CSTNode) -> cst.Try | None:
+    """The innermost ``try`` whose body holds ``call`` (for MCP207)."""
+    pm = a.parents
+    child: cst.CSTNode = call
+    cur = pm.get(id(call))
+    while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+        if isinstance(cur, cst.Try) and child is cur.body:
+            return cur
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The rewrite (called by the engine)
+
+
+def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
+    """The interim rewrite of the findings' sites, as decided when they were planned (``f.site``;
+    an MCP207 finding carries the site of the request its ``try`` guards)."""
+    a = analysis
+    ed = Edits()
+    done: set[int] = set()
+    taken = set(all_name_values(a))
+    tool_names: dict[int, set[str]] = {}  # tool -> names taken in it
+    for f in sorted(findings, key=lambda f: (f.line, f.column)):
+        site = f.site
+        if not isinstance(site, Site) or id(site.call) in done:
+            continue
+        if site.callers is not None:
+            done.add(id(site.call))
+            helper_edits(a, site, ed, taken, tool_names)
+        elif site.form == "resolver":
+            done.add(id(site.call))
+            resolver_edits(a, site, ed, taken)
+        else:
+            group = site.group or [site]
+            done.update(id(m.call) for m in group)
+            lowlevel_edits(a, group, ed)
+    return ed

@@ -1,0 +1,134 @@
+"""fastmcp: the 4.x guard pattern's own pieces, and the refusal of fastmcp 2.x/3.x code.
+
+fastmcp 4 (``from fastmcp import FastMCP, Context``) runs on mcp 2.x: on a 2026-07-28 connection
+a tool returns ``mcp_types.InputRequiredResult(input_requests={key: …})`` while
+``ctx.input_responses`` lacks the answer and reads it on the retry; fastmcp rejects an interim
+result on a legacy connection, so the original request stays there. The round itself is written
+by :mod:`.lowlevel` (the same shape as the low-level ``Server``); this module checks that the
+request goes through the tool's fastmcp ``Context`` and rebuilds ``ctx.elicit``'s outcome with
+fastmcp's own ``parse_elicit_response_type`` / ``handle_elicit_accept``.
+
+fastmcp 2.x/3.x code (``ctx.sample``, ``ctx.list_roots``, ``sampling_handler=``, an ``elicit``
+without a response type, mcp 1.x imports) has no interim form: it is refused, naming the
+fastmcp 4 upgrade.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
+from mcpmigrate.names import base_name
+from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map
+
+FASTMCP_REFUSE = (
+    "fastmcp 2.x/3.x code ({why}) has no interim form: fastmcp 4's guard pattern (return "
+    "`InputRequiredResult(input_requests={{…}})` while `ctx.input_responses` lacks the answer, read it on "
+    "the retry) needs fastmcp 4 (mcp>=2.3). Upgrade to fastmcp 4{how} and run `fix --strategy interim` again"
+)
+# fastmcp 2.x/3.x context methods fastmcp 4 removed, and what a fastmcp 4 tool does instead.
+_FASTMCP3_ONLY = {
+    "sample": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
+              "sampling is deprecated)",
+    "sample_step": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
+                   "sampling is deprecated)",
+    "list_roots": ", ask through `ctx.session.list_roots()` (or take the directory as a tool parameter with "
+                  "`fix --strategy param`)",
+    "send_tool_list_changed": "", "send_resource_list_changed": "", "send_prompt_list_changed": "",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# fastmcp 2.x/3.x: refused
+
+
+def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: bool = False) -> str | None:
+    """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
+    ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
+    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the project pins
+    fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
+        return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
+    if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]
+            and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
+            and sum(1 for x in call.args if x.keyword is None) < 2):
+        return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
+                                     how=" and pass the response type (`bool` for a confirmation)")
+    evidence = None if pinned else _fastmcp3_evidence(a)
+    if evidence:
+        return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
+    return None
+
+
+def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:
+    """What in the module is fastmcp 2.x/3.x code (memoized per module), else None."""
+    return a.memo("interim.fastmcp3", lambda: _find_fastmcp3(a))
+
+
+def _find_fastmcp3(a: ModuleAnalysis) -> str | None:
+    found = None
+    if S.MCP1 in a.generations:
+        found = "mcp 1.x imports (fastmcp 4 runs on mcp 2.x)"
+    for n in walk(a.module):
+        if found:
+            break
+        if not isinstance(n, cst.Call):
+            continue
+        if isinstance(n.func, cst.Attribute) and n.func.attr.value in _FASTMCP3_ONLY:
+            if a.kind_of(n.func.value, a.enclosing_function(n)) is Kind.CONTEXT_FASTMCP:
+                found = f"`ctx.{n.func.attr.value}`, which fastmcp 4 removed"
+        elif a.qualname(n.func) in S.FASTMCP_SERVER and any(
+                x.keyword is not None and x.keyword.value == S.SAMPLING_HANDLER_KWARG for x in n.args):
+            found = "`sampling_handler=`, which fastmcp 4 rejects"
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# fastmcp 4: the guard pattern
+
+
+def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
+    """Why a fastmcp 4 request has no guard-pattern form (not through the tool's fastmcp ``Context``,
+    ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``."""
+    fn, call = site.fn, site.call
+    recv = call.func.value  # type: ignore[attr-defined]
+    base = base_name(recv, through_await=False)
+    if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
+        return ("the request is not made through the tool's fastmcp `Context` (`ctx.elicit(...)`, "
+                "`ctx.session.create_message(...)`): the guard pattern reads `ctx.input_responses`; rewrite by hand")
+    site.ctx_param = base
+    if site.kind == ELICITATION and isinstance(recv, cst.Name):
+        names = set(arg_map(call, ["message", "response_type"]))
+        if not {"message", "response_type"} <= names or names - {"message", "response_type", "response_title",
+                                                                  "response_description"}:
+            return "`ctx.elicit` is not called with a message and a response type: rewrite by hand"
+    return None
+
+
+def elicit_config(site: Site) -> str:
+    """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for ``ctx.elicit``."""
+    m = arg_map(site.call, ["message", "response_type"])
+    extra = "".join(f", {k}={code_of(m[k])}" for k in ("response_title", "response_description") if k in m)
+    return f"parse_elicit_response_type({code_of(m['response_type'])}{extra})"
+
+
+def context_elicit(site: Site) -> bool:
+    """Whether the request is fastmcp's ``ctx.elicit(...)`` (its outcome is rebuilt after the round)."""
+    return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]
+
+
+def elicit_outcome(site: Site, key: str) -> tuple[str, set[tuple[str, str]]]:
+    """The lines (inside the 2026-07-28 branch) that turn the answer under ``key`` into what
+    ``ctx.elicit`` returns — fastmcp's accepted/declined/cancelled outcome, the data validated as
+    fastmcp does — and their imports."""
+    code = (
+        f"    {key} = (\n"
+        f"        handle_elicit_accept({elicit_config(site)}, {key}.content)\n"
+        f'        if {key}.action == "accept"\n'
+        f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
+        f"    )\n"
+    )
+    return code, {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
+                                                              "CancelledElicitation")}

@@ -1,0 +1,254 @@
+"""Helpers and aliases: a request made in a helper the tools call, rewritten for mcp 2.x ``MCPServer``.
+
+A helper that makes the request (``async def confirm(ctx, what): r = await ctx.elicit(...)``) is
+rewritten when every caller is a module-level tool that awaits it on every path, with its own
+context and with values built from its arguments and module-level names: each call gets its own
+resolver (the helper's parameters bound to what that call passes), the tool its ``Resolve``
+parameter, and the helper takes the answer where it took the context (before it, when it still
+uses the context). Anything else (a caller that is not a tool, a value that exists only mid-body,
+a helper passed around or making several requests) is manual, naming the caller and the names.
+Statements of the tool before the call, and of the helper before the request, now run after the
+question: the fix is then unsafe. Local aliases of the context (``c = ctx``, ``session =
+ctx.session``) are followed on both sides (:func:`.sites.context_alias`) and dropped when the
+moved request was their only use (:class:`.common_edits.FunctionEdit`).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
+from mcpmigrate.codemods.edits import Edits, rewrite
+from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.sites import (ELICITATION, Caller, Site, always_runs, context_of, exist, exits_before,
+                                               first_line, inputs, request_kind, side_effects_before, slot_reason,
+                                               without)
+
+
+def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
+    """A request made in a helper (``async def confirm(ctx, what): r = await ctx.elicit(...)``): sound to
+    move when every caller is an mcp 2.x ``MCPServer`` tool that calls it on every path with its own
+    context and with values that exist before its body runs. Then each calling tool gets a resolver
+    built from what it passes, and the helper takes the answer in place of the request."""
+    helper, call = site.fn, site.call
+    intro = f"the request is made in the helper `{helper.qualname}`"
+    recv = call.func.value  # type: ignore[attr-defined]
+    if helper.parent is not None:
+        return f"{intro}, a nested function: move the request into the tool by hand"
+    if helper.class_name is None and helper.node not in a.module.body:
+        return f"{intro}, which is not a module-level function: move the request into the tool by hand"
+    if a.references_outside_calls(helper):
+        return (f"{intro}, which is used other than by direct calls in this module (passed as a callable, "
+                "stored or exported): its callers cannot all be rewritten; move the request into the tools by hand")
+    if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
+        return f"{intro}, which makes several requests: move them into the tools by hand"
+    # The helper's side: the context it asks through, and what the request is built from.
+    base = base_name(recv, through_await=False)
+    target = context_of(a, helper, recv) if base is not None else None
+    if isinstance(target, str):
+        return target
+    if target is None and base in helper.param_names() and helper.kinds.get(base) is Kind.SESSION:
+        target = (base, [])
+    if target is None:
+        return f"{intro}, not through a context or session parameter of the helper: rewrite by hand"
+    ctx_name, site.aliases = target
+    site.ctx_param = ctx_name
+    reason = marker_reason(a, site)
+    if reason:
+        return reason
+    hparams = helper.param_names()
+    needed, blocking = inputs(a, helper, [x.value for x in call.args], ctx_name)
+    if blocking:
+        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        return (f"{intro}, built from {names}, which {exist(blocking)} mid-body of the helper (its locals, the context, or "
+                "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand")
+    if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
+        return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
+    site.helper_params = [p for p in hparams if p in needed]
+    slot = slot_reason(helper, ctx_name)
+    if slot:
+        return f"{intro}; in the helper, {slot}: rewrite by hand"
+    # The callers' side: every one must be a tool the resolver can be added to.
+    callers = a.callers(helper)
+    if not callers:
+        return f"{intro}, which no tool of this module calls: rewrite by hand"
+    site.callers = []
+    for tool, hcall in callers:
+        reason = _caller_reason(a, site, tool, hcall, ctx_name)
+        if isinstance(reason, str):
+            return f"{intro}; `{first_line(hcall)}` in `{tool.qualname}` {reason}"
+        site.callers.append(reason)
+    return None
+
+
+def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst.Call, ctx_name: str) -> Caller | str:
+    """The resolver a calling tool gets for its call of the helper, or why it cannot have one; what
+    the tool does before the call is added to ``site.unsafe``."""
+    helper = site.fn
+    if tool.role != "tool":
+        return "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
+    if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
+        return "is in a tool that is not a module-level function: add the resolver by hand"
+    aw = a.parents.get(id(hcall))
+    if not (isinstance(aw, cst.Await) and aw.expression is hcall) or not tool.is_async:
+        return "is not awaited directly in an async tool: rewrite by hand"
+    why = always_runs(a, aw, tool)
+    if why:
+        return f"cannot ask before the tool runs: {why}; rewrite by hand"
+    values = _call_values(hcall, helper)
+    if isinstance(values, str):
+        return values + ": rewrite by hand"
+    ctx_arg = values.get(ctx_name)
+    if ctx_arg is None:
+        return f"does not pass `{ctx_name}`: rewrite by hand"
+    owner = context_of(a, tool, ctx_arg.value)
+    if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) is not Kind.CONTEXT_MCP2:
+        return (f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
+                + (f" ({owner})" if isinstance(owner, str) else "") + ": rewrite by hand")
+    caller = Caller(tool, hcall, ctx_arg, owner[0], {}, aliases=owner[1])
+    module = module_names(a)
+    blocking: list[str] = []
+    hparams = {p.name.value: p for p in helper.params}
+    for name in site.helper_params:
+        arg = values.get(name)
+        if arg is None:
+            default = hparams[name].default
+            if default is None or not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) \
+                    or (isinstance(default, cst.Name) and default.value not in module | BUILTINS):
+                return f"leaves `{name}` to a default the resolver cannot rebuild: rewrite by hand"
+            caller.values[name] = default
+            continue
+        expr = arg.value
+        if has_effect(expr):
+            return (f"computes `{name}` as `{code_of(expr)}`, which does something (the resolver would run it "
+                    "again on every round): compute it in a module-level function of the tool's arguments first")
+        caller.values[name] = expr
+    used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
+    if blocking:
+        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        return (f"passes {names}, which {exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
+                "arguments): a resolver may only use the tool's arguments and module-level names; move that "
+                "computation into a module-level function of the arguments, then run the fix again")
+    caller.args = [p for p in tool.param_names() if p in used]
+    slot = slot_reason(tool, caller.ctx_param)
+    if slot:
+        return f"is in a tool where {slot}: add the resolver by hand"
+    # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
+    stmt = enclosing_stmt(a, hcall)
+    notes: list[str] = []
+    if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
+        head: cst.CSTNode = tool.node.body
+    else:
+        probe = Site("resolver", site.kind, tool, hcall, stmt, aw)  # type: ignore[arg-type]
+        notes += side_effects_before(a, probe, "the question is now asked before the tool body runs")
+        exits = exits_before(a, stmt, tool)  # type: ignore[arg-type]
+        if exits:
+            notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
+                         "asked on every call")
+        head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr,assignment]
+    if has_effect(without(head, aw)) or any(has_effect(x.value) for x in hcall.args):
+        notes.append(f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
+                     "now asked first")
+    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
+    return caller
+
+
+def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
+    """Helper parameter -> the argument a call passes it (the analysis' mapping: a method called
+    through its class or an instance skips ``self``/``cls``)."""
+    names = callee.param_names()
+    offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+    positional = [p.name.value for p in list(callee.node.params.posonly_params) + list(callee.node.params.params)]
+    out: dict[str, cst.Arg] = {}
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return "passes arguments with `*`/`**`"
+        if arg.keyword is not None:
+            out[arg.keyword.value] = arg
+        elif i + offset < len(positional):
+            out[positional[i + offset]] = arg
+        else:
+            return "passes more positional arguments than the helper takes"
+    return out
+
+
+def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool_names: dict[int, set[str]]) -> None:
+    """The helper takes the answer where it took the context (or right before it, when it still uses
+    the context); each calling tool gets a resolver built from what it passes, a ``Resolve`` parameter,
+    and passes the answer on."""
+    helper = site.fn
+    assert site.callers is not None and site.ctx_param is not None
+    _, _, param_ann, imports = resolver_parts(site)
+    add_imports(ed, imports)
+    hname = site.result if site.result else fresh(taken, ANSWER_NAME[site.kind])
+    # The helper's own edits, tried on the helper alone to learn whether it still uses its context.
+    mine = Edits()
+    take_out(site, mine, hname)
+    if site.aliases:
+        function_edit(mine, helper.node).add_aliases(list(site.aliases))
+    trial = rewrite(helper.node, mine)
+    ctx = site.ctx_param
+    drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[union-attr]
+    take_out(site, ed, hname)
+    fe = function_edit(ed, helper.node)
+    fe.add_aliases(site.aliases)
+    fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
+    fe.ctx = ctx
+    fe.force_drop = drop
+    # One resolver per call.
+    for c in site.callers:
+        tool = c.fn
+        renames: dict[str, str] = {}
+        bindings: list[tuple[str, cst.BaseExpression]] = []
+        for name in site.helper_params:
+            value = c.values[name]
+            if isinstance(value, cst.Name) and value.value in c.args:
+                if value.value != name:
+                    renames[name] = value.value
+            else:
+                bindings.append((name, value))
+        if bindings and renames:  # simultaneous: bind everything at once
+            bindings = [(n, c.values[n]) for n in site.helper_params if not (
+                isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
+            renames = {}
+        call = site.call
+        if renames:
+            subst = Edits()
+            for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args)):
+                if n.value in renames:
+                    subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
+            call = rewrite(site.call, subst)  # type: ignore[assignment]
+        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
+        # The tool's parameter only has to be new in the tool (the names it binds or reads).
+        local = tool_names.get(id(tool.node))
+        if local is None:
+            local = tool_names[id(tool.node)] = {n.value for n in name_nodes(tool.node)}
+        tname = fresh(local, hname)
+        rname = fresh(taken, f"{tool.name}_{site.kind}")
+        params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
+                  for p in tool.params if p.name.value in c.args]
+        body = ""
+        read = {n.value for _, v in bindings for n in ref_names(v)}
+        if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
+            body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
+        else:
+            body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
+        resolver = cst.parse_statement(f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n"
+                                       f"{body}    return {ret_expr}\n")
+        place_resolver(ed, tool.node, resolver)
+        new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(f"Annotated[{tool_ann}, Resolve({rname})]")))
+        fe = function_edit(ed, tool.node)
+        fe.params.append((c.ctx_param, new_param))
+        fe.ctx = c.ctx_param
+        fe.add_aliases(c.aliases)
+        # The call hands the answer over where it handed the context (or right before it).
+        answer = c.ctx_arg.with_changes(value=cst.Name(tname),
+                                        keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None)
+        if drop:
+            ed.replace(c.ctx_arg, answer)
+        else:
+            answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            ed.transform(c.ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]

@@ -1,0 +1,208 @@
+"""mcp 2.x low-level ``Server(on_call_tool=…)`` (and fastmcp 4 tools): the request becomes an
+``InputRequiredResult`` round.
+
+On a 2026-07-28 connection the handler returns ``InputRequiredResult(input_requests={key:
+<Request>})`` while ``params.input_responses`` (fastmcp: ``ctx.input_responses``) lacks the answer
+and reads it on the retry; on a legacy connection it keeps the original request (a hand-built
+interim result there is ``-32603``). No ``requestState`` is written: the handler re-runs from its
+arguments and the answers (nothing to protect). Several requests of one handler travel in one
+interim result (each retry carries only the answers to the latest ``inputRequests``) when they
+sit in one block and each is built from values that exist before the first. The code before the
+request now runs once per round: with side effects the fix is unsafe.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.names import assigned, ref_names
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, unwrap_try
+from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind)
+
+#: The site of another request of the same handler (checked as a member of a group), or why it has none.
+Member = Callable[[cst.Call], "Site | str"]
+
+
+def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None:
+    """Why the request has no interim round (its handler, its answer, its arguments, the handler's
+    other requests — each decided by ``member``), else None; a group is recorded on its sites."""
+    fn, call = site.fn, site.call
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if len(fn.params) < 2 and site.form == "lowlevel":
+        return "the handler does not take `(ctx, params)`: rewrite by hand"
+    if site.result is None:
+        return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
+    if site.kind == ELICITATION and attr == "elicit_url":
+        return ("URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
+                "`ElicitRequestURLParams` request and its correlation through `requestState` by hand")
+    if any(x.star for x in call.args):
+        return "the request's arguments are passed with `*`/`**`: rewrite by hand"
+    ann = fn.node.returns
+    if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
+        return "the handler already returns interim results: add this request to them by hand"
+    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
+    if others and not site.alone:
+        group = _group(a, site, others, member)
+        if isinstance(group, str):
+            return group
+    return None
+
+
+def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member) -> list[Site] | str:
+    """Several requests in one handler travel in one interim result (each retry carries only the
+    answers to the latest ``inputRequests``). Possible when they sit in one block and each is built
+    from values that exist before the first one: then all are asked together where the first was."""
+    intro = "the handler makes several requests, which must travel in one interim result"
+    members = [site]
+    for c in others:
+        other = member(c)
+        if isinstance(other, str):
+            return f"{intro}, and `{first_line(c)}` cannot be rewritten: {other}"
+        members.append(other)
+    pm = a.parents
+    block = pm.get(id(site.stmt))
+    if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
+        return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
+    if any(m.unwrap is not None for m in members):
+        return f"{intro}, but one sits in a `try`: combine them by hand"
+    body = list(block.body)
+    members.sort(key=lambda m: body.index(m.stmt))
+    first = members[0]
+    start = body.index(first.stmt)
+    stmts = {id(m.stmt) for m in members}
+    for m in members[1:]:
+        earlier = body[start:body.index(m.stmt)]
+        bound = set().union(*(assigned(x) for x in earlier))
+        used = {n.value for n in ref_names(m.call)}
+        blocked = sorted(used & bound)
+        if blocked:
+            names = ", ".join(f"`{b}`" for b in blocked)
+            return (f"{intro}, but `{first_line(m.stmt)}` is built from {names}, which is set after the first "
+                    f"request (`{first_line(first.stmt)}`), from its answer or later: the questions cannot be asked "
+                    "together; ask them in one go by hand (or carry the earlier answer in an integrity-protected "
+                    "requestState)")
+    notes: list[str] = []
+    for x in body[start:body.index(members[-1].stmt)]:
+        if id(x) in stmts:
+            continue
+        if can_leave(x):
+            notes.append(f"`{first_line(x)}` can end the call between the requests today; on 2026-07-28 all the "
+                         "questions are asked together, before it runs")
+        elif has_effect(x):
+            notes.append(f"`{first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are "
+                         "answered")
+    unsafe = list(first.unsafe) + notes
+    for m in members:
+        m.group, m.unsafe = members, unsafe
+    return members
+
+
+def lowlevel_parts(site: Site) -> tuple[str, str, set[tuple[str, str]]]:
+    """(request expression, answer type(s), imports) for the low-level and fastmcp forms."""
+    types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
+    req, answer, imports = _request_parts(site)
+    return req, answer, {(types if mod == "mcp.types" else mod, name) for mod, name in imports}
+
+
+def _request_parts(site: Site) -> tuple[str, str, set[tuple[str, str]]]:
+    """(request expression, answer type, imports), the types from ``mcp.types``."""
+    call = site.call
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if site.kind == ROOTS:
+        return "ListRootsRequest()", "ListRootsResult", {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
+    if context_elicit(site):
+        m = arg_map(call, ["message", "response_type"])
+        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
+               f"requested_schema={elicit_config(site)}.schema))")
+        return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
+            ("fastmcp.server.elicitation", "parse_elicit_response_type")}
+    if site.kind == ELICITATION:
+        m = arg_map(call, ["message", "requested_schema"])
+        if "requestedSchema" in m:
+            m["requested_schema"] = m.pop("requestedSchema")
+        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
+               f"requested_schema={code_of(m['requested_schema'])}))")
+        return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
+    assert attr == "create_message"
+    m = arg_map(call, ["messages"])
+    m.pop("related_request_id", None)
+    inner = ", ".join(f"{k}={code_of(v)}" for k, v in m.items())
+    with_tools = "tools" in m or "tool_choice" in m
+    result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
+    return (f"CreateMessageRequest(params=CreateMessageRequestParams({inner}))", result,
+            {("mcp.types", n) for n in ("CreateMessageRequest", "CreateMessageRequestParams", result)})
+
+
+def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
+    """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
+    first one was; each original request stays for legacy connections."""
+    site = group[0]
+    fn = site.fn
+    types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
+    add_imports(ed, {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")})
+    if site.form == "fastmcp":
+        version = f"{site.ctx_param}.request_context.protocol_version"
+        responses = f"{site.ctx_param}.input_responses"
+    else:
+        version = f"{fn.params[0].name.value}.protocol_version"
+        responses = f"{fn.params[1].name.value}.input_responses"
+    parts = []
+    for m in group:
+        req, answer_type, imports = lowlevel_parts(m)
+        add_imports(ed, imports)
+        assert m.result is not None
+        parts.append((m, m.result, req, answer_type))
+    code = f'if is_version_at_least({version}, "2026-07-28"):\n'
+    for _, key, _, _ in parts:
+        code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
+    if len(parts) == 1:
+        _, key, req, answer_type = parts[0]
+        code += (f"    if not isinstance({key}, {answer_type}):\n"
+                 f'        return InputRequiredResult(input_requests={{"{key}": {req}}})\n')
+    else:
+        missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
+        code += f"    if not ({missing}):\n        return InputRequiredResult(\n            input_requests={{\n"
+        code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
+        code += "            }\n        )\n"
+    for m, key, _, _ in parts:
+        if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
+            outcome, imports = elicit_outcome(m, key)
+            code += outcome
+            add_imports(ed, imports)
+    code += "else:\n    pass\n"
+    new_stmt = cst.parse_statement(code)
+    assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
+    # The legacy branch is the original statements themselves (a multi-line call keeps its layout):
+    # the first request and those right after it; a later one gets its own legacy-only `if`.
+    stmt = site.stmt
+    block = a.parents.get(id(stmt))
+    body = list(block.body) if isinstance(block, cst.IndentedBlock) else [stmt]
+    legacy_stmts = [stmt]
+    rest = []
+    for m in group[1:]:
+        if not rest and body.index(m.stmt) == body.index(legacy_stmts[-1]) + 1:
+            legacy_stmts.append(m.stmt)
+            ed.remove(m.stmt)
+        else:
+            rest.append(m)
+    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x  # type: ignore[attr-defined]
+                                                     for x in legacy_stmts])
+    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
+                                     orelse=new_stmt.orelse.with_changes(body=legacy))
+    ed.replace(stmt, new_stmt)
+    for m in rest:
+        later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
+        assert isinstance(later, cst.If)
+        body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
+        ed.replace(m.stmt, later.with_changes(body=body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
+    if site.unwrap is not None:
+        unwrap_try(ed, site.unwrap)
+    ret = fn.node.returns
+    if ret is not None and "InputRequiredResult" not in code_of(ret.annotation):
+        function_edit(ed, fn.node).returns = f"{code_of(ret.annotation)} | InputRequiredResult"

@@ -1,0 +1,138 @@
+"""mcp 2.x ``MCPServer``: the request becomes a resolver (``Elicit`` / ``Sample`` / ``ListRoots``).
+
+The tool gets ``Annotated[ElicitationResult[Schema] | CreateMessageResult | ListRootsResult,
+Resolve(fn)]`` and ``fn`` returns ``Elicit(message, Schema)`` / ``Sample(messages, max_tokens=…, …)``
+/ ``ListRoots()`` (``mcp.server.mcpserver``). The same object the request returned reaches the
+body, so accept/decline/cancel branches, the schema and every sampling argument are kept; the SDK
+does the era branching and seals its own ``requestState``. A resolver may only use the tool's
+arguments and module-level names: a request built from other locals is manual, naming them. mcp
+2.3 runs resolvers for tools only, so a request in an ``MCPServer`` prompt or resource is manual
+(the message names its guard pattern). A request made in a helper the tools call is
+:mod:`.helpers`'s.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.names import base_name, fresh
+from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
+                                               slot_reason)
+
+# mcp 2.3 runs resolvers for tools only (tools/base.py): a prompt or resource would list the
+# `Resolve` parameter as an argument it requires.
+MCPSERVER_NOT_TOOL = (
+    "mcp 2.x `MCPServer` injects `Resolve(...)` parameters into tools only (a {role} would require it as an "
+    "argument): in the {role}, return `InputRequiredResult(input_requests={{…}})` on 2026-07-28 "
+    "(`is_version_at_least(ctx.protocol_version, \"2026-07-28\")`) while `ctx.input_responses` lacks the answer, "
+    "read it on the retry, and keep the request on legacy connections; rewrite by hand"
+)
+#: The name the answer gets where the request had no variable of its own.
+ANSWER_NAME = {ROOTS: "roots", SAMPLING: "sampled", ELICITATION: "answer"}
+
+
+def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
+    """Why the request in an ``MCPServer`` tool has no resolver form (its receiver, its marker, what
+    it is built from, the tool's place and signature), else None; records the context parameter
+    and the tool arguments the resolver takes on ``site``."""
+    fn, call = site.fn, site.call
+    recv = call.func.value  # type: ignore[attr-defined]
+    base = base_name(recv, through_await=False)
+    alias = context_alias(a, fn, base) if base is not None and base not in fn.param_names() else None
+    if isinstance(alias, str):
+        return alias
+    if alias is not None:  # `session = ctx.session` / `c = ctx`, then the request through the alias
+        base, site.aliases = alias
+    ctx_param = next((p for p in fn.params if p.name.value == base), None)
+    if ctx_param is None or fn.kinds.get(base or "") not in CONTEXTS:
+        return "the request is not made through the tool's own `Context` parameter: rewrite by hand"
+    site.ctx_param = base
+    reason = marker_reason(a, site)
+    if reason:
+        return reason
+    # What the request is built from.
+    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
+    if blocking:
+        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
+                "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
+                "move that computation into a module-level function of the arguments, then run the fix again")
+    site.args = [p.name.value for p in fn.params if p.name.value in needed]
+    if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
+        return "the tool is not a module-level function: add the resolver by hand"
+    # The new parameter goes right before the context parameter.
+    slot = slot_reason(fn, base)  # type: ignore[arg-type]
+    return f"{slot}: add the resolver parameter by hand" if slot else None
+
+
+def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
+    """Why the request has no resolver marker form (``Elicit``/``Sample``/``ListRoots``)."""
+    call = site.call
+    attr = call.func.attr.value  # type: ignore[attr-defined]
+    if site.kind == ELICITATION:
+        if attr == "elicit_url":
+            return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
+                    "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
+        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]
+            return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
+                    "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
+        if len(call.args) != 2 or any(x.star for x in call.args):
+            return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
+    if any(x.star for x in call.args):
+        return "the request's arguments are passed with `*`/`**`: rewrite by hand"
+    return None
+
+
+def _strip(arg: cst.Arg) -> cst.Arg:
+    """``arg`` without its comma and trailing space (to be joined again)."""
+    return arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
+
+
+def resolver_parts(site: Site) -> tuple[str, str, str, set[tuple[str, str]]]:
+    """(return annotation, returned expression, parameter annotation, imports)."""
+    call = site.call
+    imports: set[tuple[str, str]] = {("typing", "Annotated"), ("mcp.server.mcpserver", "Resolve")}
+    if site.kind == ROOTS:
+        imports |= {("mcp.server.mcpserver", "ListRoots"), ("mcp.types", "ListRootsResult")}
+        return "ListRoots", "ListRoots()", "ListRootsResult", imports
+    if site.kind == ELICITATION:
+        message, schema = (code_of(x.value) for x in call.args)
+        imports |= {("mcp.server.mcpserver", "Elicit"), ("mcp.server.mcpserver", "ElicitationResult")}
+        return f"Elicit[{schema}]", f"Elicit({message}, {schema})", f"ElicitationResult[{schema}]", imports
+    args = [_strip(x) for x in call.args if not (x.keyword is not None and x.keyword.value == "related_request_id")]
+    positional = [x for x in args if x.keyword is None]
+    keywords = [x for x in args if x.keyword is not None]
+    msgs = next((x for x in keywords if x.keyword.value == "messages"), None)  # type: ignore[union-attr]
+    if msgs is not None:
+        keywords.remove(msgs)
+        positional = [msgs.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    text = ", ".join(code_of(x) for x in positional + keywords)
+    with_tools = any(x.keyword is not None and x.keyword.value in ("tools", "tool_choice") for x in args)
+    result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
+    imports |= {("mcp.server.mcpserver", "Sample"), ("mcp.types", result)}
+    return "Sample", f"Sample({text})", result, imports
+
+
+def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) -> None:
+    """The resolver before the tool, its ``Resolve`` parameter, and the request out of the body."""
+    fn = site.fn
+    ret_ann, ret_expr, param_ann, imports = resolver_parts(site)
+    add_imports(ed, imports)
+    pname = site.result if site.result else fresh(taken, ANSWER_NAME[site.kind])
+    rname = fresh(taken, f"{fn.name}_{site.kind}")
+    params = []
+    for p in fn.params:
+        if p.name.value in site.args:
+            params.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star=""))
+    plist = ", ".join(code_of(p) for p in params)
+    resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
+    place_resolver(ed, fn.node, resolver)
+    new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(f"Annotated[{param_ann}, Resolve({rname})]")))
+    fe = function_edit(ed, fn.node)
+    fe.params.append((site.ctx_param or "", new_param))
+    fe.ctx = site.ctx_param or ""
+    fe.add_aliases(site.aliases)
+    take_out(site, ed, pname)

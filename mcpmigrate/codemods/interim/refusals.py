@@ -1,0 +1,58 @@
+"""Which SDK generation a request's code runs on once the project's dependency pins are heard,
+and the refusals that follow from it.
+
+The pins (:mod:`mcpmigrate.pins`: pyproject, requirements, setup.cfg, the nearest project files
+above the module) are heard where the code leaves the generation open: ``fastmcp<4`` (or
+``mcp<2``) refuses fastmcp code naming the pin; ``fastmcp>=4`` (or ``mcp>=2``) makes it fastmcp 4
+whatever else the module uses (a call fastmcp 4 removed is still refused at its own site, by
+:mod:`.fastmcp`); ``mcp<2`` refuses mcp code; ``mcp>=2`` places code the imports do not. mcp 1.x
+has no interim form at all (it cannot serve 2026-07-28): refused, naming the SDK upgrade and, for
+roots, the ``param`` strategy (README, "Fix strategies").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcpmigrate import pins
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.interim.fastmcp import FASTMCP_REFUSE
+from mcpmigrate.codemods.interim.sites import ROOTS
+
+REFUSE_MCP1 = (
+    "mcp 1.x has no interim form (it cannot serve 2026-07-28 at all): upgrade to mcp 2.x "
+    "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again"
+)
+REFUSE_MCP1_ROOTS = REFUSE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`"
+
+
+def project_pins(a: ModuleAnalysis) -> pins.Pins:
+    """The project's SDK pins, asked only when a request needs the generation (once per module).
+
+    Looked up from the file's directory upwards (the nearest project files), or from the working
+    directory when the module has no path."""
+    return a.memo("interim.pins", lambda: pins.project_pins(a.path or Path.cwd()))
+
+
+def pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str) -> tuple[str | None, str | None, str | None]:
+    """The generation once the project's pins are heard: ``(generation, refusal, pin note)``.
+
+    ``mcp<2`` refuses (no interim form; for fastmcp code: fastmcp 4 needs mcp 2). fastmcp code under
+    ``fastmcp<4`` is refused; under ``fastmcp>=4`` (or ``mcp>=2``, which fastmcp 2.x/3.x cannot run on)
+    it is fastmcp 4 whatever the rest of the module looks like. Code the analysis cannot place is
+    mcp 2.x under ``mcp>=2``. The note names the pin the decision was based on."""
+    found = project_pins(a)
+    mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
+    if gen == S.FASTMCP:
+        old = fast if fast is not None and not fast.new else mcp if mcp is not None and not mcp.new else None
+        if old is not None:
+            why = f"the project pins {old.describe()}" + (", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else "")
+            return gen, FASTMCP_REFUSE.format(why=why, how=""), None
+        new = fast if fast is not None else mcp
+        return gen, None, (f"the project pins {new.describe()}" if new is not None and new.new else None)
+    if mcp is not None and not mcp.new:
+        return gen, f"the project pins {mcp.describe()}: " + (REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1), None
+    if gen is None and mcp is not None:
+        return S.MCP2, None, f"the project pins {mcp.describe()}"
+    return gen, None, None

@@ -1,0 +1,390 @@
+"""What a pushed request is and where it sits — the part of the ``interim`` fix every SDK form shares.
+
+- which calls are requests (:func:`request_kind`: roots, sampling, elicitation) and which are
+  already the legacy branch of an era-portable handler (:func:`legacy_only`);
+- which SDK generation the code around a request is written for, as the analysis sees it
+  (:func:`generation`; the dependency pins are heard in :mod:`.refusals`);
+- the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers);
+- the checks every form makes: where in the handler the request may sit (a loop, a branch, a
+  ``try`` around it), what runs before it (side effects, early exits), what it is built from,
+  and which local names are aliases of the context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits, rewrite
+from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, module_names, ref_names
+
+#: The request kinds (what :func:`request_kind` returns).
+ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
+#: Handler roles (``FunctionInfo.role``) of a high-level server (``MCPServer``, fastmcp) and of a low-level ``Server``.
+HL_ROLES = {"tool", "prompt", "resource"}
+LL_ROLES = {"lowlevel-tool", "lowlevel-prompt", "lowlevel-resource"}
+
+
+# ---------------------------------------------------------------------------------------------
+# What kind of request a call is, and for which SDK
+
+
+def request_kind(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> str | None:
+    """``roots`` / ``sampling`` / ``elicitation`` when ``call`` pushes such a request through a
+    session or a context (the detectors' definition), else None."""
+    if not isinstance(call.func, cst.Attribute) or legacy_only(a, call):
+        return None
+    attr = call.func.attr.value
+    recv = call.func.value
+    kind = a.kind_of(recv, fn)
+    session = kind is Kind.SESSION or (kind is None and isinstance(recv, cst.Attribute) and recv.attr.value == "session" and a.imports_mcp())
+    if attr == "list_roots" and (session or kind is Kind.CONTEXT_FASTMCP):
+        return ROOTS
+    if attr in S.SESSION_SAMPLING_METHODS and session:
+        return SAMPLING
+    if attr in S.FASTMCP_SAMPLING_METHODS and kind is Kind.CONTEXT_FASTMCP:
+        return SAMPLING
+    if attr in S.SESSION_ELICIT_METHODS and session:
+        return ELICITATION
+    if attr in S.CONTEXT_ELICIT_METHODS and kind in CONTEXTS:
+        return ELICITATION
+    return None
+
+
+def legacy_only(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
+    """``node`` runs only on a legacy connection: it sits in the ``else`` of
+    ``if is_version_at_least(<…>.protocol_version, "2026-07-28")`` (what the low-level fix writes),
+    or in the body of ``if not is_version_at_least(…)``. Such a push is already migrated."""
+    pm = a.parents
+    child: cst.CSTNode = node
+    cur = pm.get(id(node))
+    while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+        if isinstance(cur, cst.Else):
+            parent_if = pm.get(id(cur))
+            if isinstance(parent_if, cst.If) and _modern_test(parent_if.test):
+                return True
+        if isinstance(cur, cst.If) and child is cur.body and isinstance(cur.test, cst.UnaryOperation) \
+                and isinstance(cur.test.operator, cst.Not) and _modern_test(cur.test.expression):
+            return True
+        child, cur = cur, pm.get(id(cur))
+    return False
+
+
+def _modern_test(test: cst.BaseExpression) -> bool:
+    if not isinstance(test, cst.Call):
+        return False
+    f = test.func
+    name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+    return name == "is_version_at_least" and len(test.args) == 2 and isinstance(test.args[1].value, cst.SimpleString) \
+        and "2026-07-28" in test.args[1].value.value
+
+
+def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
+    """The SDK generation the request's code is written for, as the analysis sees it: its receiver's
+    kind, then the function's server, then the module's (``surfaces.MCP1``/``MCP2``/``FASTMCP``)."""
+    recv = call.func.value  # type: ignore[attr-defined]
+    base = base_name(recv, through_await=False)
+    kinds = [a.kind_of(recv, fn)]
+    if base is not None:
+        kinds.append(a.lookup(base, fn))
+    for k in kinds:
+        g = a.generation_of_kind(k)
+        if g:
+            return g
+    if fn.server_generation in (S.MCP1, S.MCP2, S.FASTMCP):
+        return fn.server_generation
+    return a.module_generation()
+
+
+# ---------------------------------------------------------------------------------------------
+# The decided rewrite of one request
+
+
+@dataclass(eq=False)
+class Site:
+    """The interim rewrite decided for one request (``FixPlan.site``): the form, the request and
+    its statement, and what the checks found on the way. Built while planning; the rewrite only
+    reads it."""
+
+    form: str                      # resolver | lowlevel | fastmcp
+    kind: str
+    fn: FunctionInfo
+    call: cst.Call
+    stmt: cst.BaseStatement
+    await_node: cst.Await
+    result: str | None = None      # the variable the statement assigns (`x = await …`)
+    unsafe: list[str] = field(default_factory=list)
+    args: list[str] = field(default_factory=list)        # resolver: tool arguments it takes
+    unwrap: cst.Try | None = None
+    ctx_param: str | None = None
+    alone: bool = False            # checked as a member of a group (no group check of its own)
+    group: list["Site"] | None = None  # low-level/fastmcp: every request of the handler, in order
+    aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
+    callers: list["Caller"] | None = None  # a helper's request: one resolver per calling tool
+    helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
+    pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
+
+
+@dataclass(eq=False)
+class Caller:
+    """A tool's call of a helper that makes the request: the tool gets the resolver."""
+
+    fn: FunctionInfo
+    call: cst.Call
+    ctx_arg: cst.Arg                       # the argument that hands the helper the context
+    ctx_param: str                         # the tool's own context parameter
+    values: dict[str, cst.BaseExpression]  # helper parameter -> what this call gives it
+    args: list[str] = field(default_factory=list)  # tool arguments the resolver takes
+    aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the request sits, and what runs before it
+
+
+def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
+    """Where in the handler the request may sit: the handler's own block (a resolver: its top
+    level, or a ``try`` at its top level that only guards the request and its uses)."""
+    pm = a.parents
+    body = site.fn.node.body
+    child: cst.CSTNode = site.stmt
+    cur = pm.get(id(child))
+    while cur is not None and cur is not body:
+        if isinstance(cur, cst.Try) and child is cur.body:
+            if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
+                return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
+            rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
+            if site.result is None or not all(
+                any(n.value == site.result for n in ref_names(s)) for s in rest
+            ) or pm.get(id(child)) is None:
+                return ("the `try` around the request also guards statements that do not use its answer: "
+                        "unwrap it by hand")
+            site.unwrap = cur
+            handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in cur.handlers)
+            site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is "
+                               "dropped (on 2026-07-28 it ran the rest of the body without the answer)")
+        elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
+            return "the request is made in a loop: each round would need its own stable key; rewrite by hand"
+        elif isinstance(cur, (cst.If, cst.Else, cst.With, cst.Match, cst.MatchCase)) and site.form == "resolver":
+            return ("the request runs only on some paths (inside `if`/`with`/`match`): a resolver would ask on "
+                    "every call; rewrite by hand")
+        elif isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return "the request is made in a nested function: rewrite by hand"
+        child, cur = cur, pm.get(id(cur))
+    if site.form == "resolver" and site.unwrap is not None and pm.get(id(site.unwrap)) is not body:
+        return "the `try` around the request is not at the top level of the tool: rewrite by hand"
+    return None
+
+
+def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) -> list[str]:
+    """Statements that run before the request and do something (a call other than a pure
+    builtin, an ``await``): with the interim pattern they run after the question (resolver) or
+    once per round (low-level)."""
+    pm = a.parents
+    found: list[str] = []
+    anchor: cst.CSTNode = site.unwrap if site.unwrap is not None and site.form == "resolver" else site.stmt
+    chain: list[cst.CSTNode] = []
+    cur: cst.CSTNode | None = anchor
+    while cur is not None and cur is not site.fn.node:
+        chain.append(cur)
+        cur = pm.get(id(cur))
+    for node in chain:
+        block = pm.get(id(node))
+        if not isinstance(block, cst.IndentedBlock):
+            continue
+        for s in block.body:
+            if s is node:
+                break
+            if has_effect(s):
+                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
+    if site.unwrap is not None and site.form == "resolver":
+        for s in site.unwrap.body.body:  # type: ignore[attr-defined]
+            if s is site.stmt:
+                break
+            if has_effect(s):
+                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
+    if not found:
+        return []
+    when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
+                    else "on 2026-07-28 the code before the request runs once per round")
+    return [f"{'; '.join(found[:2])} — {when}"]
+
+
+def exits_before(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:
+    """The first statement before ``stmt`` (in its block and the enclosing ones) that can return or
+    raise: on that path the request was never made."""
+    pm = a.parents
+    cur: cst.CSTNode | None = stmt
+    while cur is not None and cur is not fn.node:
+        block = pm.get(id(cur))
+        if isinstance(block, cst.IndentedBlock):
+            for x in block.body:
+                if x is cur:
+                    break
+                if can_leave(x):
+                    return first_line(x)
+        cur = block
+    return None
+
+
+def always_runs(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo) -> str | None:
+    """Why ``node`` does not run on every call of ``fn`` up to its statement (a branch, a loop, a
+    short-circuit, a ``try``), else None. The test of an ``if`` always runs; its body does not."""
+    pm = a.parents
+    child: cst.CSTNode = node
+    cur = pm.get(id(node))
+    while cur is not None and cur is not fn.node.body:
+        if isinstance(cur, cst.BooleanOperation) and child is not cur.left:
+            return "it is on the right of `and`/`or` (it runs only on some paths)"
+        if isinstance(cur, cst.IfExp) and child is not cur.test:
+            return "it is in a branch of a conditional expression (it runs only on some paths)"
+        if isinstance(cur, cst.If) and child is not cur.test:
+            return "it runs only on some paths (inside `if`)"
+        if isinstance(cur, (cst.Else, cst.With, cst.Match, cst.MatchCase, cst.Try, cst.ExceptHandler, cst.Finally)):
+            return "it runs only on some paths, or under a `with`/`try`"
+        if isinstance(cur, (cst.For, cst.While, cst.CompFor, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            return "it is in a loop (each round would need its own question)"
+        if isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return "it is in a nested function"
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+def can_leave(stmt: cst.CSTNode) -> bool:
+    """Whether ``stmt`` holds a ``return`` or a ``raise``."""
+    return any(isinstance(n, (cst.Return, cst.Raise)) for n in walk(stmt))
+
+
+# ---------------------------------------------------------------------------------------------
+# What the request is built from, and which names are the context
+
+
+def inputs(a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str
+            ) -> tuple[list[str], list[str]]:
+    """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
+    parameter counts when it is not the context, not reassigned and not an MCP object; module-level
+    names and builtins are free; anything else (a local, the context) blocks a resolver."""
+    params = set(fn.param_names())
+    module = module_names(a)
+    reassigned = {n for n, _ in fn.assigns}
+    needed: list[str] = []
+    blocking: list[str] = []
+    for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
+        v = n.value
+        if v == "_" and "_" not in params and "_" not in reassigned:
+            continue
+        if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
+            if v not in needed:
+                needed.append(v)
+        elif v in params or v in reassigned or not (v in module or v in BUILTINS):
+            blocking.append(v)
+    return needed, blocking
+
+
+def slot_reason(fn: FunctionInfo, ctx_name: str) -> str | None:
+    """Why a parameter without a default cannot go right before (or in place of) ``ctx_name``."""
+    plist = fn.node.params
+    ctx_node = next(p for p in fn.params if p.name.value == ctx_name)
+    if ctx_node in plist.params:
+        idx = list(plist.params).index(ctx_node)
+        if any(p.default is not None for p in list(plist.params)[:idx]) and ctx_node.default is None:
+            return "parameters with defaults come before the context parameter"
+    elif ctx_node not in plist.kwonly_params:
+        return "the context parameter is positional-only or variadic"
+    return None
+
+
+_ALIAS_ATTRS = {"session", "request_context"}
+
+
+def context_of(a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
+                ) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+    """``expr`` (``ctx``, ``ctx.session``, an alias of either) is ``fn``'s own context parameter,
+    reached through ``.session``/``.request_context`` only: ``(parameter, alias statements)``."""
+    e = expr
+    while isinstance(e, cst.Attribute) and e.attr.value in _ALIAS_ATTRS:
+        e = e.value
+    if not isinstance(e, cst.Name):
+        return None
+    if e.value in fn.param_names():
+        return (e.value, []) if fn.kinds.get(e.value) in CONTEXTS else None
+    return context_alias(a, fn, e.value)
+
+
+def context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+    """``name`` is a local alias of the function's context parameter (``c = ctx``, ``session =
+    ctx.session``, ``s = session``): ``(context parameter, the alias statements)``; a reason when it
+    is an alias that cannot be followed; None when it is not an alias of a context at all.
+
+    Followed only when each alias is bound once, by a plain ``name = <ctx>[.request_context][.session]``
+    statement at the top level of the function body (so it is bound on every path before the request)."""
+    body = fn.node.body
+    stmts: list[cst.SimpleStatementLine] = []
+    seen: set[str] = set()
+    cur = name
+    while cur not in fn.param_names():
+        if cur in seen or len(seen) > 4:
+            return None
+        seen.add(cur)
+        values = [v for n, v in fn.assigns if n == cur]
+        if not values:
+            return None
+        value = values[0]
+        head = base_name(value, through_await=False)
+        expr: cst.BaseExpression = value
+        while isinstance(expr, cst.Attribute) and expr.attr.value in _ALIAS_ATTRS:
+            expr = expr.value
+        if not isinstance(expr, cst.Name) or head is None:
+            return None
+        if len(values) != 1:
+            return f"the request goes through `{cur}`, which is assigned more than once: rewrite by hand"
+        stmt = enclosing_stmt(a, value)
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
+                and stmt.body[0].value is value and isinstance(body, cst.IndentedBlock) and stmt in body.body):
+            return (f"the request goes through the alias `{cur}`, which is not bound by a plain assignment at the top "
+                    "of the tool: rewrite by hand")
+        stmts.append(stmt)
+        cur = head
+    if fn.kinds.get(cur) not in CONTEXTS:
+        return None
+    return cur, stmts
+
+
+# ---------------------------------------------------------------------------------------------
+# Small syntax helpers of the messages and the rewrite
+
+
+def exist(names: list[str]) -> str:
+    """``only exists`` / ``only exist``: the verb for the blocking names of a manual message."""
+    return "only exists" if len(dict.fromkeys(names)) == 1 else "only exist"
+
+
+def first_line(node: cst.CSTNode) -> str:
+    """The first line of ``node``'s code (how a message names a statement)."""
+    return code_of(node).strip().splitlines()[0]
+
+
+def arg_map(call: cst.Call, positional: list[str]) -> dict[str, cst.BaseExpression]:
+    """Parameter name -> the value ``call`` passes, the positional arguments named by ``positional``."""
+    out: dict[str, cst.BaseExpression] = {}
+    i = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            out[arg.keyword.value] = arg.value
+        else:
+            if i < len(positional):
+                out[positional[i]] = arg.value
+            i += 1
+    return out
+
+
+def without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
+    """``node`` with the subtree ``skip`` replaced by a name (to look at the rest of a statement)."""
+    cut = Edits()
+    cut.replace(skip, cst.Name("_"))
+    return rewrite(node, cut)  # type: ignore[return-value]
