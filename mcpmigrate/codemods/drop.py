@@ -24,7 +24,6 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
 
 STRATEGY = "remove"
-ALWAYS = True
 RULES = ("MCP203", "MCP205", "MCP402")
 
 

@@ -20,7 +20,6 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
 
 STRATEGY = "remove"
-ALWAYS = True
 RULES = ("MCP103", "MCP104")
 
 

@@ -22,7 +22,6 @@ from mcpmigrate.config import Config
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
-ALWAYS = True
 RULES = ("MCP401",)
 #: Placeholder for the logger expression in the replacement text the MCP401 detector plans;
 #: filled with the module's logger name when the fix is applied.

@@ -24,7 +24,6 @@ from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 
 STRATEGY = "subscription"
-ALWAYS = True
 RULES = ("MCP301",)
 
 
