@@ -33,8 +33,7 @@ STRATEGIES = ("param", "interim")
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:
     """A ``fix`` run with ``--strategy strategy`` applies fixes of kind ``fix_strategy``: its own,
-    and every kind that is not a choosable strategy (deletions, logging, subscriptions: the
-    codemods declaring ``ALWAYS = True``, which a test keeps in step with this)."""
+    and every kind that is not a choosable strategy (deletions, logging, subscriptions)."""
     return fix_strategy == strategy or fix_strategy not in STRATEGIES
 DEFAULT_PARAM_NAME = "root"
 DEFAULT_PARAM_DESCRIPTION = "Absolute path of the directory to work in (formerly the client's MCP root)."

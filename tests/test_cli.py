@@ -696,13 +696,3 @@ CAPS = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
     res = cli(["check", "--output-format", "json", "c.py"], tmp_path)
     [f] = res.json["findings"]
     assert f["rule"] == "MCP104" and f["fix"] is None and f["manual"].startswith("this is client code"), f
-
-
-def test_every_codemod_outside_the_choosable_strategies_always_applies() -> None:
-    """The summary decides what a plain `fix` applies without importing the codemods: a fix kind
-    that is not a `--strategy` choice must belong to an ALWAYS codemod, and vice versa."""
-    from mcpmigrate.codemods import load_codemods
-    from mcpmigrate.config import STRATEGIES
-
-    for cm in load_codemods():
-        assert bool(getattr(cm, "ALWAYS", False)) == (cm.STRATEGY not in STRATEGIES), cm.__name__

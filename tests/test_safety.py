@@ -287,14 +287,15 @@ def test_fixed_file_parses_and_verify_rejects_broken_output(tmp_path: Path, monk
 
     target = tmp_path / "caps.py"
     target.write_text(MCP104_SOURCE)
-    real_apply = remove.apply
+    real_edits = remove.edits
 
-    def broken_apply(module, analysis, findings, config):
-        new_module, applied, notes = real_apply(module, analysis, findings, config)
+    def broken_edits(analysis, findings, config):
+        edits = real_edits(analysis, findings, config)
         # `return` outside a function parses (libcst) but does not compile
-        return new_module.with_changes(body=[*new_module.body, cst.parse_statement("return 1\n")]), applied, notes
+        edits.transform(analysis.module, lambda _o, u: u.with_changes(body=[*u.body, cst.parse_statement("return 1\n")]))
+        return edits
 
-    monkeypatch.setattr(remove, "apply", broken_apply)
+    monkeypatch.setattr(remove, "edits", broken_edits)
     res = cli(["fix", "--output-format", "json", "caps.py"], tmp_path)
     assert target.read_text() == MCP104_SOURCE
     assert [e["path"] for e in res.json["errors"]] == ["caps.py"]

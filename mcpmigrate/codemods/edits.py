@@ -51,7 +51,7 @@ class Edits:
     transforms: dict[int, list[Transform]] = field(default_factory=dict)
     replacements: dict[int, cst.CSTNode | _Remove] = field(default_factory=dict)
     before: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
-    imports: set[tuple[str, str]] = field(default_factory=set)  # (module, name) — ``from module import name``
+    imports: set[tuple[str, str]] = field(default_factory=set)  # (module, name) — ``from module import name``; name "" — ``import module``
     tracked: set[int] = field(default_factory=set)
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
 
@@ -72,9 +72,10 @@ class Edits:
         """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
         self.before.setdefault(id(stmt), []).extend(stmts)
 
-    def add_import(self, module: str, name: str) -> None:
-        """``from module import name``, added once after all edits (libcst's AddImportsVisitor)."""
-        self.imports.add((module, name))
+    def add_import(self, module: str, name: str | None = None) -> None:
+        """``from module import name`` (``import module`` without ``name``), added once after all
+        edits (libcst's AddImportsVisitor)."""
+        self.imports.add((module, name or ""))
 
     def track(self, node: cst.CSTNode) -> None:
         """Keep the rewritten form of ``node``, readable with :meth:`updated`."""
@@ -141,6 +142,12 @@ def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
     if edits.imports:
         ctx = CodemodContext()
         for mod, name in sorted(edits.imports):
-            AddImportsVisitor.add_needed_import(ctx, mod, name)
+            AddImportsVisitor.add_needed_import(ctx, mod, name or None)
         new = AddImportsVisitor(ctx).transform_module(new)
     return new
+
+
+def rewrite_subtree(node: cst.CSTNode, edits: Edits) -> Result:
+    """``node`` with the edits made, for a *detached* subtree a fix builds a replacement from (the
+    original statements a rewrite moves, with names swapped in them); imports are not added here."""
+    return node.visit(_Applier(edits)) if edits else node

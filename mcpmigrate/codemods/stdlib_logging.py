@@ -14,16 +14,14 @@ from __future__ import annotations
 import re
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
-ALWAYS = True
 RULES = ("MCP401",)
 #: Placeholder for the logger expression in the replacement text the MCP401 detector plans;
 #: filled with the module's logger name when the fix is applied.
@@ -59,41 +57,37 @@ def _is_docstring(stmt: cst.CSTNode) -> bool:
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
-class _Rewriter(cst.CSTTransformer):
-    def __init__(self, repl: dict[int, str], logger: str) -> None:
-        self.repl = repl
-        self.logger = logger
-
-    def leave_SimpleStatementLine(self, original_node, updated_node):
-        code = self.repl.get(id(original_node))
-        if code is None:
-            return updated_node
-        expr = cst.parse_expression(code.replace(LOGGER, self.logger))
-        trailing = updated_node.trailing_whitespace
-        if trailing.comment is not None and _DEPRECATION_IGNORE.fullmatch(trailing.comment.value):
-            # a type checker's "deprecated" silencer has nothing left to silence
-            trailing = trailing.with_changes(whitespace=cst.SimpleWhitespace(""), comment=None)
-        return updated_node.with_changes(body=[cst.Expr(expr)], trailing_whitespace=trailing)
+def _log_line(line: cst.SimpleStatementLine, code: str, logger: str) -> cst.SimpleStatementLine:
+    """The statement line with the stdlib call ``code`` (the detector's, for ``logger``) as its body."""
+    expr = cst.parse_expression(code.replace(LOGGER, logger))
+    trailing = line.trailing_whitespace
+    if trailing.comment is not None and _DEPRECATION_IGNORE.fullmatch(trailing.comment.value):
+        # a type checker's "deprecated" silencer has nothing left to silence
+        trailing = trailing.with_changes(whitespace=cst.SimpleWhitespace(""), comment=None)
+    return line.with_changes(body=[cst.Expr(expr)], trailing_whitespace=trailing)
 
 
-def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: Config):
-    repl: dict[int, str] = {}
-    applied = []
+def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
+    """Each protocol log call becomes the stdlib call the detector planned; the module logger
+    and ``import logging`` are added when missing."""
+    module = analysis.module
+    repl: dict[int, tuple[cst.SimpleStatementLine, str]] = {}
     needs_module_logger = False
     for f in findings:
         stmt, code = f.data.get("stmt"), f.data.get("code")
         if stmt is None or code is None:
             continue
-        repl[id(stmt)] = code
+        repl[id(stmt)] = (stmt, code)
         needs_module_logger |= bool(f.data.get("uses_module_logger"))
-        applied.append(f)
-    if not applied:
-        return module, [], []
+    ed = Edits()
+    if not repl:
+        return ed
     existing = _existing_logger(module, analysis) if needs_module_logger else None
     logger = existing or _free_name(module)
-    new = module.visit(_Rewriter(repl, logger))
+    for stmt, code in repl.values():
+        ed.transform(stmt, lambda _o, u, code=code: _log_line(u, code, logger))  # type: ignore[misc]
     if needs_module_logger and existing is None:
-        body = list(new.body)
+        body = list(module.body)
         # after the leading docstring and import block (AddImportsVisitor puts `import logging` in it)
         at = 0
         for i, stmt in enumerate(body):
@@ -103,12 +97,12 @@ def apply(module: cst.Module, analysis: ModuleAnalysis, findings: list, config: 
                 break
         line = cst.parse_statement(f"{logger} = logging.getLogger(__name__)\n")
         line = line.with_changes(leading_lines=[cst.EmptyLine()] if at else [])
-        if at < len(body) and not body[at].leading_lines:
-            body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
-        body.insert(at, line)
-        new = new.with_changes(body=body)
+        if at < len(body):
+            if not body[at].leading_lines:
+                ed.transform(body[at], lambda _o, u: u.with_changes(leading_lines=[cst.EmptyLine()]))
+            ed.insert_before(body[at], [line])
+        else:
+            ed.transform(module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
     if "logging" not in analysis.imports:
-        ctx = CodemodContext()
-        AddImportsVisitor.add_needed_import(ctx, "logging")
-        new = AddImportsVisitor(ctx).transform_module(new)
-    return new, applied, []
+        ed.add_import("logging")
+    return ed

@@ -216,19 +216,18 @@ class _RootsVisitor(RequestVisitor):
                 self._roots_interim_dict(node)
             elif dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None:
                 if self.det.config.strategy == "interim":  # `fix --strategy interim`: label that rewrite
-                    fix, manual, data = interim_jsonrpc.plan(self.a, self.det.config, node, S.ROOTS_METHOD)
+                    plan = interim_jsonrpc.plan(self.a, self.det.config, node, S.ROOTS_METHOD)
                 else:
-                    fix, data = None, {}
-                    manual = "hand-rolled JSON-RPC servers get no `param` fix" + (
+                    plan = FixPlan(manual="hand-rolled JSON-RPC servers get no `param` fix" + (
                         "; `fix --strategy interim` rewrites this request into an interim result"
-                        if interim_jsonrpc.rewritable(self.a, node, S.ROOTS_METHOD) else "")
-                self.report(
+                        if interim_jsonrpc.rewritable(self.a, node, S.ROOTS_METHOD) else ""))
+                self.reports.append(Report.planned(
                     "MCP101", node,
                     "A hand-built JSON-RPC `roots/list` request is sent to the client; on 2026-07-28 servers "
                     "cannot send requests. Take the directory as a documented tool parameter, or answer "
                     "the tools/call with `{\"resultType\": \"input_required\", \"inputRequests\": {...}}`.",
-                    fix=fix, manual=manual, **data,
-                )
+                    plan,
+                ))
         roots = dict_get(node, "roots")
         if roots is not None and isinstance(roots.value, cst.Dict):
             lc = dict_get(roots.value, "listChanged")

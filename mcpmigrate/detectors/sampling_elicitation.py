@@ -206,10 +206,10 @@ class _Visitor(RequestVisitor):
         ):
             rule = "MCP201" if value == S.SAMPLING_METHOD else "MCP202"
             msg = (_MSG_201 if rule == "MCP201" else _MSG_202).format(where="")
-            fix, manual, data = interim_jsonrpc.plan(self.a, self.det.config, node, value)  # type: ignore[arg-type]
-            self.report(rule, node, msg.replace("The server asks", "A hand-built JSON-RPC request asks")
-                        .replace("The server pushes", "A hand-built JSON-RPC request pushes"),
-                        fix=fix, manual=manual, **data)
+            plan = interim_jsonrpc.plan(self.a, self.det.config, node, value)  # type: ignore[arg-type]
+            self.reports.append(Report.planned(rule, node, msg.replace("The server asks", "A hand-built JSON-RPC request asks")
+                                               .replace("The server pushes", "A hand-built JSON-RPC request pushes"),
+                                               plan))
 
     def _served_methods(self) -> dict[int, set[str]]:
         """Function id → the MCP methods it serves (registrations, decorators, on_…= keywords,

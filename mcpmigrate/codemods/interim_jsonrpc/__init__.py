@@ -1,0 +1,138 @@
+"""The ``interim`` fix for hand-rolled JSON-RPC servers (no SDK: plain dicts, json over stdio) that
+push ``roots/list``, ``sampling/createMessage`` or ``elicitation/create`` from a ``tools/call``
+branch (MCP101, MCP201, MCP202).
+
+Spec (2026-07-28): a server sends no requests; ``tools/call`` answers with
+``{"resultType": "input_required", "inputRequests": {key: {"method": …, "params": …}}}`` and the
+client retries the same call, under a new id, with ``params.inputResponses = {key: <result>}``.
+The fix writes no ``requestState``: the retried call carries its original arguments, and the
+branch re-runs from them.
+
+Shapes rewritten (``plan`` decides once, while the rules run, and returns the decided
+:class:`~.planning.Site` in its ``FixPlan``; ``edits`` rewrites exactly that site, so the label
+``check`` shows is the rewrite ``fix`` makes):
+
+- **sync**: in the ``tools/call`` branch the request dict is sent (``send({...})``, or
+  ``request = {...}`` then ``send(request)``) and the very next statement blocks for the client's
+  response (``resp = json.loads(sys.stdin.readline())``, ``resp = read_message()``). After the fix
+  the branch reads ``<call>["params"].get("inputResponses", {}).get(key)``; while it is missing it
+  answers the call with the interim result (written with the same call that sent the request),
+  otherwise it runs the rest of the branch with the answer in place of ``resp["result"]``. The
+  interim reply leaves the branch the way the rest did (a final bare ``return``/``continue``/``break``
+  is repeated after it); a branch that hands its reply to the caller (``return {...}``) stays manual.
+- **helper**: the same, through a helper without arguments called once from the branch as
+  ``x = helper()``, whose body sends the request and returns (part of) what it reads
+  (``return read_message()["result"]["roots"]``): ``x`` gets that part of the answer, the helper goes.
+- **pending**: the request is sent with its id stored in a map (``pending[request_id] = call``),
+  inline in the branch or in a one-purpose helper called from it, and a response branch
+  (``call = pending.pop(message["id"])`` first in an ``if`` body) finishes the call. After the fix
+  the branch runs that continuation itself with the answer from the retry; the helper, the
+  response branch and the map go.
+
+Every rewrite is labelled **unsafe**: a hand-rolled server has no era switch, so a legacy
+(2025-11-25) client gets the interim result too; code with side effects before the request now runs
+once per round. Anything else stays manual with the reason (``plan`` returns it).
+
+The package: ``branch`` reads where the request is sent and read and which ``tools/call`` branch
+holds it; ``planning`` decides the shape (the site, or the reason it is manual); ``rewriting``
+builds the new statements into an ``Edits``; this module is the entry points and the label.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.interim_jsonrpc.branch import KEYS
+from mcpmigrate.codemods.interim_jsonrpc.planning import Site, site_for
+from mcpmigrate.codemods.interim_jsonrpc.rewriting import drop_unused, record
+from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import all_name_values, fresh, string_value
+
+STRATEGY = "interim"
+RULES = ("MCP101", "MCP201", "MCP202")
+
+MANUAL = (
+    "{reason}. By hand: answer the `tools/call` with `{{\"resultType\": \"input_required\", \"inputRequests\": "
+    "{{\"{key}\": {{\"method\": \"{method}\", \"params\": {{…}}}}}}}}` and read the answer from the retried "
+    "call's `params[\"inputResponses\"][\"{key}\"]` (write no `requestState`, or sign it: it is attacker-controlled)"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# check: the label
+
+
+def plan(a: ModuleAnalysis, config: Config, node: cst.Dict, method: str) -> FixPlan:
+    """The interim fix for one hand-built request dict: the rewrite (its site and label) or why it
+    is left for a human."""
+    site = site_for(a, node, method)
+    if isinstance(site, str):
+        return FixPlan(manual=MANUAL.format(reason=site, key=KEYS[method], method=method))
+    fix = FixInfo(Safety.UNSAFE, STRATEGY, _describe(site, _older_protocol_versions(a)))
+    return FixPlan(fix, data={"handrolled": site.shape}, site=site)
+
+
+def rewritable(a: ModuleAnalysis, node: cst.Dict, method: str) -> bool:
+    """Whether ``fix --strategy interim`` rewrites this request (the label under another strategy)."""
+    return not isinstance(site_for(a, node, method), str)
+
+
+def _describe(site: Site, older: list[str]) -> str:
+    unsafe = list(site.unsafe)
+    if older:  # the first review point (legacy clients) becomes: the server negotiates an older version
+        unsafe[0] = (f"this server answers `initialize` with protocolVersion {', '.join(map(repr, older))}: every "
+                     "client then speaks that version, where an interim result is not valid, so the tool stops "
+                     "working until the server also negotiates 2026-07-28 (keep the old version for legacy "
+                     "clients with an era switch)")
+    if site.shape == "sync":
+        where = f"in place of `{site.result_var}[\"result\"]`, the response it read from the client"
+    elif site.shape == "helper":
+        where = (f"where `{code_of(site.replaced).strip()}` stood (the helper `{site.helper}`, which sent the request and "
+                 "read the response, goes)")
+    else:
+        where = ("running what the response branch did with it (the response branch, the pending map and its "
+                 "bookkeeping go" + (f", with the helper `{site.helper}`)" if site.helper else ")"))
+    return (f"the `tools/call` branch answers `{{\"resultType\": \"input_required\", \"inputRequests\": "
+            f"{{\"{site.key}\": {{\"method\": \"{site.method}\", …}}}}}}` until the retried call's "
+            f"`params[\"inputResponses\"][\"{site.key}\"]` holds the answer, then goes on with it {where}; "
+            f"no requestState is written (review: {'; '.join(unsafe)}; like before, it asks without checking "
+            f"that the call's `_meta` declares the client's `{site.key}` capability, which 2026-07-28 requires "
+            "(error -32021 otherwise): add that check by hand)")
+
+
+def _older_protocol_versions(a: ModuleAnalysis) -> list[str]:
+    """Protocol versions before 2026-07-28 the module answers with (a ``"protocolVersion"`` entry
+    whose value is a date literal, or a module constant holding one)."""
+    constants = {n: string_value(v) for n, v in a.module_assigns}
+    found: set[str] = set()
+    for n in a.flat.of_types((cst.DictElement,)):
+        el = a.flat.order[n]
+        if string_value(el.key) != "protocolVersion":  # type: ignore[attr-defined]
+            continue
+        v = el.value  # type: ignore[attr-defined]
+        value = string_value(v) if not isinstance(v, cst.Name) else constants.get(v.value)
+        if value and len(value) == 10 and value[4] == "-" and value < "2026-07-28":
+            found.add(value)
+    return sorted(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# fix: the rewrite
+
+
+def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
+    """The rewrites of the sites the findings carry (``Finding.site``, decided by :func:`plan`)."""
+    ed = Edits()
+    taken = set(all_name_values(analysis))
+    drop: list[str] = []
+    for f in sorted(findings, key=lambda f: (f.line, f.column)):
+        site = f.site
+        if not isinstance(site, Site):  # a finding of the SDK interim fix (same rules, same strategy)
+            continue
+        record(ed, analysis, site, fresh(taken, f"{site.key}_answer"))
+        drop += site.drop_names
+    drop_unused(ed, analysis.module, drop)
+    return ed

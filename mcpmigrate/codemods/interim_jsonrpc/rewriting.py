@@ -1,0 +1,128 @@
+"""The hand-rolled interim fix's rewrite: the statements that replace a request's send, recorded
+into an :class:`~mcpmigrate.codemods.edits.Edits` from the :class:`Site` ``planning`` decided.
+
+The replaced statement becomes ``answer = <call>["params"].get("inputResponses", {}).get(key)``
+and ``if answer is None: <send the interim result> else: <the rest, with the answer>``; the read,
+the helper, the response branch and the pending-map bookkeeping the site lists go. The new
+statements are built from the original ones (a moved statement keeps its layout and comments):
+names are swapped in those detached copies with the one applier (``rewrite_subtree``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.codemods.edits import Edits, rewrite_subtree
+from mcpmigrate.codemods.interim_jsonrpc.branch import result_use, spelled
+from mcpmigrate.codemods.interim_jsonrpc.planning import Site
+from mcpmigrate.names import dict_get, name_nodes, string_value
+
+
+def record(edits: Edits, a: ModuleAnalysis, site: Site, answer: str) -> None:
+    """Record the rewrite of one site; ``answer`` is the fresh name the answer is read into."""
+    for node in site.remove:
+        edits.remove(node)
+    if site.promote is not None:
+        edits.transform(site.promote, _promote)
+    edits.remove(site.replaced)
+    edits.insert_before(site.replaced, _new_statements(a, site, answer))
+
+
+def drop_unused(edits: Edits, module: cst.Module, names: list[str]) -> None:
+    """Drop the module-level ``name = …`` / ``name: T = …`` statements of ``names`` (the pending
+    map, its id counter) that nothing reads once the rest of the rewrite is made."""
+    if names:
+        edits.transform(module, lambda _original, updated: _without_unused(updated, names))  # type: ignore[arg-type]
+
+
+def _promote(_original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode | cst.RemovalSentinel:
+    """The response branch goes: its ``elif`` becomes the ``if``."""
+    assert isinstance(updated, cst.If)
+    nxt = updated.orelse
+    if nxt is None:
+        return cst.RemoveFromParent()
+    assert isinstance(nxt, cst.If)
+    return nxt.with_changes(leading_lines=updated.leading_lines)
+
+
+def _without_unused(module: cst.Module, names: list[str]) -> cst.Module:
+    counts: dict[str, int] = {}
+    for n in name_nodes(module):
+        counts[n.value] = counts.get(n.value, 0) + 1
+    body = []
+    for stmt in module.body:
+        target = None
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            target = small.targets[0].target.value
+        elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+            target = small.target.value
+        if target in names and counts.get(target) == 1:
+            continue
+        body.append(stmt)
+    return module.with_changes(body=body)
+
+
+def _swapped(node: cst.CSTNode, pairs: list[tuple[cst.CSTNode, cst.CSTNode]]) -> cst.CSTNode:
+    """A copy of the detached ``node`` with each ``old`` node of ``pairs`` replaced by its ``new``."""
+    ed = Edits()
+    for old, new in pairs:
+        ed.replace(old, new)
+    return rewrite_subtree(node, ed)  # type: ignore[return-value]
+
+
+def _indented(node: cst.CSTNode) -> cst.CSTNode:
+    """``node`` one level deeper: the request now sits inside the interim result's ``inputRequests``."""
+    ed = Edits()
+    stack = [node]  # whitespace is trivia to `walk`: every child here
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        if isinstance(n, cst.ParenthesizedWhitespace):
+            ed.transform(n, lambda _o, u: u.with_changes(last_line=cst.SimpleWhitespace(u.last_line.value + "    ")))  # type: ignore[attr-defined]
+    return rewrite_subtree(node, ed)  # type: ignore[return-value]
+
+
+def _new_statements(a: ModuleAnalysis, p: Site, answer: str) -> list[cst.BaseStatement]:
+    lookup = cst.parse_statement(f'{answer} = {p.message}["params"].get("inputResponses", {{}}).get("{p.key}")\n')
+    lookup = lookup.with_changes(leading_lines=p.lead.leading_lines)  # type: ignore[attr-defined]
+    inner = p.request.with_changes(elements=[el for el in p.request.elements
+                                             if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
+    jsonrpc = dict_get(p.request, "jsonrpc")
+    framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
+    response = cst.parse_expression(
+        f'{{{framing}"id": {p.message}["id"], "result": {{\n'
+        f'    "resultType": "input_required",\n'
+        f'    "inputRequests": {{"{p.key}": __request__}},\n'
+        f'}}}}')
+    request = _indented(inner)
+    response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])  # type: ignore[assignment]
+    reply = _swapped(p.send, [(p.sent, response)]).with_changes(leading_lines=[])
+    later: list[cst.BaseStatement] = []
+    if p.bind is not None:
+        later.append(cst.parse_statement(f"{p.bind[0]} = {code_of(p.bind[1])}\n"))
+    uses = [n for s in p.rest for n in spelled(s, p.result_var)]
+    results = [result_use(a, n) for n in uses]
+    if p.shape == "pending" or all(r is not None for r in results):
+        swap: list[tuple[cst.CSTNode, cst.CSTNode]] = [(r, cst.Name(answer)) for r in results if r is not None]
+        rest = [_swapped(s, swap) for s in p.rest]
+    else:
+        later.append(cst.parse_statement(f'{p.result_var} = {{"result": {answer}}}\n'))
+        rest = list(p.rest)
+    if p.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
+        assert p.answer_expr is not None and p.read_call is not None
+        r = result_use(a, p.read_call)
+        swap = [(r, cst.Name(answer))] if r is not None else [(p.read_call, cst.parse_expression(f'{{"result": {answer}}}'))]
+        small = p.call_line.body[0]
+        later.append(p.call_line.with_changes(body=[small.with_changes(value=_swapped(p.answer_expr, swap))],
+                                              leading_lines=[]))
+    if rest:
+        rest[0] = rest[0].with_changes(leading_lines=[l for l in rest[0].leading_lines if l.comment is not None])  # type: ignore[attr-defined]
+    branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
+    assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
+    branch = branch.with_changes(
+        body=branch.body.with_changes(body=[reply] + ([p.exit] if p.exit is not None else [])),
+        orelse=branch.orelse.with_changes(body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])),
+    )
+    return [lookup, branch]
