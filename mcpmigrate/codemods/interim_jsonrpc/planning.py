@@ -54,7 +54,7 @@ class Site:
 
 def site_for(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
     """The rewrite of one hand-built request dict, or why it stays manual (memoized per module:
-    the MCP101 label asks whether it is rewritable under every strategy)."""
+    the rules ask for it through ``plan`` and ``rewritable``)."""
     cache: dict[int, Site | str] = a.memo("interim_jsonrpc.plans", dict)
     if id(req) not in cache:
         cache[id(req)] = _decide(a, req, method)

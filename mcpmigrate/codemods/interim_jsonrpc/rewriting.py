@@ -84,45 +84,46 @@ def _indented(node: cst.CSTNode) -> cst.CSTNode:
     return rewrite_subtree(node, ed)  # type: ignore[return-value]
 
 
-def _new_statements(a: ModuleAnalysis, p: Site, answer: str) -> list[cst.BaseStatement]:
-    lookup = cst.parse_statement(f'{answer} = {p.message}["params"].get("inputResponses", {{}}).get("{p.key}")\n')
-    lookup = lookup.with_changes(leading_lines=p.lead.leading_lines)  # type: ignore[attr-defined]
-    inner = p.request.with_changes(elements=[el for el in p.request.elements
-                                             if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
-    jsonrpc = dict_get(p.request, "jsonrpc")
+def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.BaseStatement]:
+    """``answer = …`` and ``if answer is None: <the interim reply> else: <the rest>``."""
+    lookup = cst.parse_statement(f'{answer} = {site.message}["params"].get("inputResponses", {{}}).get("{site.key}")\n')
+    lookup = lookup.with_changes(leading_lines=site.lead.leading_lines)  # type: ignore[attr-defined]
+    inner = site.request.with_changes(elements=[el for el in site.request.elements
+                                                if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
+    jsonrpc = dict_get(site.request, "jsonrpc")
     framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
     response = cst.parse_expression(
-        f'{{{framing}"id": {p.message}["id"], "result": {{\n'
+        f'{{{framing}"id": {site.message}["id"], "result": {{\n'
         f'    "resultType": "input_required",\n'
-        f'    "inputRequests": {{"{p.key}": __request__}},\n'
+        f'    "inputRequests": {{"{site.key}": __request__}},\n'
         f'}}}}')
     request = _indented(inner)
     response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])  # type: ignore[assignment]
-    reply = _swapped(p.send, [(p.sent, response)]).with_changes(leading_lines=[])
+    reply = _swapped(site.send, [(site.sent, response)]).with_changes(leading_lines=[])
     later: list[cst.BaseStatement] = []
-    if p.bind is not None:
-        later.append(cst.parse_statement(f"{p.bind[0]} = {code_of(p.bind[1])}\n"))
-    uses = [n for s in p.rest for n in spelled(s, p.result_var)]
+    if site.bind is not None:
+        later.append(cst.parse_statement(f"{site.bind[0]} = {code_of(site.bind[1])}\n"))
+    uses = [n for s in site.rest for n in spelled(s, site.result_var)]
     results = [result_use(a, n) for n in uses]
-    if p.shape == "pending" or all(r is not None for r in results):
+    if site.shape == "pending" or all(r is not None for r in results):
         swap: list[tuple[cst.CSTNode, cst.CSTNode]] = [(r, cst.Name(answer)) for r in results if r is not None]
-        rest = [_swapped(s, swap) for s in p.rest]
+        rest = [_swapped(s, swap) for s in site.rest]
     else:
-        later.append(cst.parse_statement(f'{p.result_var} = {{"result": {answer}}}\n'))
-        rest = list(p.rest)
-    if p.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
-        assert p.answer_expr is not None and p.read_call is not None
-        r = result_use(a, p.read_call)
-        swap = [(r, cst.Name(answer))] if r is not None else [(p.read_call, cst.parse_expression(f'{{"result": {answer}}}'))]
-        small = p.call_line.body[0]
-        later.append(p.call_line.with_changes(body=[small.with_changes(value=_swapped(p.answer_expr, swap))],
-                                              leading_lines=[]))
+        later.append(cst.parse_statement(f'{site.result_var} = {{"result": {answer}}}\n'))
+        rest = list(site.rest)
+    if site.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
+        assert site.answer_expr is not None and site.read_call is not None
+        r = result_use(a, site.read_call)
+        swap = [(r, cst.Name(answer))] if r is not None else [(site.read_call, cst.parse_expression(f'{{"result": {answer}}}'))]
+        small = site.call_line.body[0]
+        later.append(site.call_line.with_changes(body=[small.with_changes(value=_swapped(site.answer_expr, swap))],
+                                                 leading_lines=[]))
     if rest:
         rest[0] = rest[0].with_changes(leading_lines=[l for l in rest[0].leading_lines if l.comment is not None])  # type: ignore[attr-defined]
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
     assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
     branch = branch.with_changes(
-        body=branch.body.with_changes(body=[reply] + ([p.exit] if p.exit is not None else [])),
+        body=branch.body.with_changes(body=[reply] + ([site.exit] if site.exit is not None else [])),
         orelse=branch.orelse.with_changes(body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])),
     )
     return [lookup, branch]
