@@ -14,6 +14,8 @@ makes the rewrite unsafe or leaves it to a human.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Sequence
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -274,24 +276,26 @@ def _maybe_unwrap(a: ModuleAnalysis, site: Site, stmt: cst.SimpleStatementLine) 
     uses = {k for k, (_, change) in site.changes.items() if change is not REMOVE}
     if not rest or not all(contains_any(s, uses) for s in rest):
         return
-    leading = tr.leading_lines
-
-    def unwrap(updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
-        assert isinstance(updated, cst.Try)
-        body = list(updated.body.body)
-        if not body:
-            return cst.RemoveFromParent()
-        body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
-        return cst.FlattenSentinel(body)
-
-    site.set(tr, unwrap)
+    site.set(tr, partial(_unwrap, tr.leading_lines))
     handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in tr.handlers)
     site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is dropped")
 
 
-def _keep_comma(new: cst.Param) -> Change:
-    """A change putting ``new`` in place of a parameter, keeping the comma that follows it."""
-    return lambda updated: new.with_changes(comma=updated.comma)
+# The changes that rewrite a node from its updated form are module-level functions bound with
+# ``partial``: a site travels with its finding, which the engine may pickle (a process pool).
+def _unwrap(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
+    """The statements of the ``try`` body ``updated`` in its place (its leading lines on the first)."""
+    assert isinstance(updated, cst.Try)
+    body = list(updated.body.body)
+    if not body:
+        return cst.RemoveFromParent()
+    body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
+    return cst.FlattenSentinel(body)
+
+
+def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
+    """``new`` in place of the parameter ``updated``, keeping the comma that follows it."""
+    return new.with_changes(comma=updated.comma)  # type: ignore[attr-defined]
 
 
 def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
@@ -347,7 +351,7 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         modes.add(mode)
         name = param_name(config, mode)
         site.changes.update(changes)
-        site.set(param, _keep_comma(documented_param(config, mode)))
+        site.set(param, partial(_keep_comma, documented_param(config, mode)))
         site.tools.append(tool)
         dead = set(site.changes)
         if (name in tool.param_names() and name != pname) or name_refs(tool.node.params, name, dead) or name_refs(tool.node.body, name, dead):
