@@ -326,10 +326,7 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
             mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
             if not mine:
                 continue
-            if hasattr(cm, "edits"):  # the one applier (codemods/edits.py)
-                new_module = apply_edits(module, cm.edits(analysis, mine, config))
-            else:  # pragma: no cover - a codemod not yet moved onto the applier
-                new_module, _applied, _notes = cm.apply(module, analysis, mine, config)
+            new_module = apply_edits(module, cm.edits(analysis, mine, config))  # the one applier
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
@@ -431,7 +428,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                         res.fixed.append(f)
                 findings = remaining
                 sups = sups_after
-    for f in findings:
+    for f in [*findings, *res.fixed]:  # libcst nodes stay in this process (never pickled or cached)
         f.node = f.site = None
     res.findings = findings
     _collect_unused(res, sups, file_rules)

@@ -62,13 +62,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 # no longer occurs). Keys are (importing module, what it reaches: a layer edge "→ module" or a
 # private name "module.name").
 KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    ("mcpmigrate.codemods.drop", "mcpmigrate.codemods.remove._Remover"):
-        "being removed by the codemod redesign (drop and remove share one Edits-based remover)",
-    ("mcpmigrate.codemods.drop", "mcpmigrate.codemods.remove._uses"):
-        "being removed by the codemod redesign (names.uses replaces the private copy)",
-    ("mcpmigrate.detectors.sampling_elicitation", "mcpmigrate.analysis.calls._function_for_expr"):
-        "being removed by the codemod redesign (the detector is being edited there; the public "
-        "name is ModuleAnalysis.function_for_expr)",
 }
 
 

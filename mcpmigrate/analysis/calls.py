@@ -43,7 +43,6 @@ class CallGraph(Facts):
 
     # The old private spelling, still read by detectors/sampling_elicitation.py (allow-listed in
     # tests/test_layers.py until that module calls function_for_expr).
-    _function_for_expr = function_for_expr
 
     def callee_of(self, call: cst.Call, caller: FunctionInfo) -> FunctionInfo | None:
         """The module function or method ``call`` invokes (``helper(…)``, ``self.helper(…)``,

@@ -220,7 +220,7 @@ class _Visitor(RequestVisitor):
         a = self.a
 
         def note(expr: cst.CSTNode, method: str) -> None:
-            target = a._function_for_expr(expr)
+            target = a.function_for_expr(expr)
             if target is not None:
                 out.setdefault(id(target), set()).add(method)
 
