@@ -41,9 +41,6 @@ class CallGraph(Facts):
             return next((f for f in candidates if f.class_name), candidates[0])
         return candidates[0] if candidates else None
 
-    # The old private spelling, still read by detectors/sampling_elicitation.py (allow-listed in
-    # tests/test_layers.py until that module calls function_for_expr).
-
     def callee_of(self, call: cst.Call, caller: FunctionInfo) -> FunctionInfo | None:
         """The module function or method ``call`` invokes (``helper(…)``, ``self.helper(…)``,
         ``Class.helper(…)``), when it is defined in this module."""
