@@ -57,27 +57,31 @@ def annotation_names(ann: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
         yield ann
 
 
+# The SDK classes an annotation can name, in the order they are tried (surfaces.py holds the names
+# per SDK generation).
+_ANNOTATION_KINDS = (
+    (S.MCP_CONTEXT_V1, Kind.CONTEXT_MCP1),
+    (S.MCP_CONTEXT_V2, Kind.CONTEXT_MCP2),
+    (S.FASTMCP_CONTEXT, Kind.CONTEXT_FASTMCP),
+    (S.LOWLEVEL_CONTEXT, Kind.LL_CONTEXT),
+    (S.SESSION_TYPES, Kind.SESSION),
+    (S.HIGH_LEVEL_SERVERS, Kind.SERVER_HL),
+    (S.LOWLEVEL_SERVERS, Kind.SERVER_LL),
+)
+
+
 class Kinds(Facts):
     """The typing half of :class:`~mcpmigrate.analysis.ModuleAnalysis`: kinds and generations
     read from the collected facts."""
 
     def kind_of_annotation(self, ann: cst.BaseExpression) -> Kind | None:
+        """The kind of the first SDK class an annotation names (``Optional``, ``Annotated``,
+        unions and string annotations are looked into)."""
         for cand in annotation_names(ann):
             q = self.qualname(cand)
-            if q in S.MCP_CONTEXT_V1:
-                return Kind.CONTEXT_MCP1
-            if q in S.MCP_CONTEXT_V2:
-                return Kind.CONTEXT_MCP2
-            if q in S.FASTMCP_CONTEXT:
-                return Kind.CONTEXT_FASTMCP
-            if q in S.LOWLEVEL_CONTEXT:
-                return Kind.LL_CONTEXT
-            if q in S.SESSION_TYPES:
-                return Kind.SESSION
-            if q in S.HIGH_LEVEL_SERVERS:
-                return Kind.SERVER_HL
-            if q in S.LOWLEVEL_SERVERS:
-                return Kind.SERVER_LL
+            for names, kind in _ANNOTATION_KINDS:
+                if q in names:
+                    return kind
         return None
 
     def _constructed_kind(self, call: cst.Call) -> Kind | None:
