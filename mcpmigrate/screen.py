@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from mcpmigrate import surfaces as S
 
@@ -123,6 +123,7 @@ def facts_of(source: bytes) -> Facts | None:
     try:
         stores: list[ast.AST] = []  # Name / Attribute / Subscript stores, annotated assignments
         factory_calls: list[tuple[ast.expr, list[int]]] = []  # getLogger-like callee, the targets it binds
+        n: Any  # dispatched on its exact type below (cheaper than isinstance), which mypy cannot narrow
         for n in _nodes(tree):
             t = type(n)
             if t is ast.Name:
@@ -207,7 +208,7 @@ def facts_of(source: bytes) -> Facts | None:
             # which names and attributes are bound other than by a getLogger call (a parameter,
             # any other assignment, a class-level annotation…): the detector could give those an
             # MCP kind
-            for n in stores:
+            for n in stores:  # n: Any, as above
                 if id(n) in logger_stores:
                     continue
                 t = type(n)

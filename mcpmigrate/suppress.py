@@ -86,13 +86,13 @@ def add_suppressions(source: bytes, requests: list[tuple[str, tuple[int, ...]]])
     """
     safe = _comment_safe_lines(source)
     if safe is None:
-        return source, 0, [(rid, lines[0]) for rid, lines in requests]
+        return source, 0, [(rid, candidates[0]) for rid, candidates in requests]
     wanted: dict[int, set[str]] = {}
     skipped: list[tuple[str, int]] = []
-    for rid, lines in requests:
-        target = next((ln for ln in lines if ln in safe), None)
+    for rid, candidates in requests:
+        target = next((ln for ln in candidates if ln in safe), None)
         if target is None:
-            skipped.append((rid, lines[0]))
+            skipped.append((rid, candidates[0]))
         else:
             wanted.setdefault(target, set()).add(rid)
     if not wanted:
