@@ -72,7 +72,7 @@ class Cache:
         self.now = time.time()
 
     @classmethod
-    def open(cls, root: Path, config_fingerprint: str) -> "Cache":
+    def open(cls, root: Path, config_fingerprint: str) -> Cache:
         name = hashlib.blake2b(config_fingerprint.encode(), digest_size=8).hexdigest()
         cache = cls(Path(root) / CACHE_DIR_NAME / _build_id() / f"{name}.pickle")
         try:

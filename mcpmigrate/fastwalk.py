@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import libcst as cst
 

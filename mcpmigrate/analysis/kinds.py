@@ -7,8 +7,8 @@ server or a context belongs to.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum
-from typing import Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node

@@ -7,7 +7,8 @@ and the registered functions their role — plus the per-module memo the rules a
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -38,7 +39,7 @@ class ModuleAnalysis(Kinds, CallGraph):
             return value
 
     @classmethod
-    def build(cls, module: cst.Module) -> "ModuleAnalysis":
+    def build(cls, module: cst.Module) -> ModuleAnalysis:
         self = cls(module)
         self.flat = Flat(module)  # one traversal; the detectors replay it
         self.parents = self.flat.parents

@@ -12,7 +12,7 @@ function); anywhere else it stays. An argument or entry that goes leaves the com
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 
