@@ -15,8 +15,20 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.interim_jsonrpc.branch import (
-    KEYS, assigned_name, block_of, find_branch, find_read, find_send, in_nested_def, is_attr_name, is_docstring,
-    requests_in, result_use, short, single, spelled,
+    KEYS,
+    assigned_name,
+    block_of,
+    find_branch,
+    find_read,
+    find_send,
+    in_nested_def,
+    is_attr_name,
+    is_docstring,
+    requests_in,
+    result_use,
+    short,
+    single,
+    spelled,
 )
 from mcpmigrate.names import BUILTINS, assigned, dict_get, enclosing_stmt, module_names, ref_names, string_value
 
