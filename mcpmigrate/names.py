@@ -139,9 +139,7 @@ def assigned(stmt: cst.CSTNode) -> set[str]:
     out: set[str] = set()
     for n in walk(stmt):
         targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.AssignTarget):
-            targets.append(n.target)
-        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
             targets.append(n.target)
         elif isinstance(n, cst.AsName):
             targets.append(n.name)
