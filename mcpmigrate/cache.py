@@ -17,6 +17,7 @@ cannot be written (read-only project) is skipped silently. ``--no-cache`` or
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -117,10 +118,8 @@ class Cache:
                     pickle.dump(entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(tmp, self.path)
             except BaseException:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(tmp)
-                except OSError:
-                    pass
                 raise
         except OSError:
             pass  # a read-only project, a full disk: the run's results stand without a cache
