@@ -232,7 +232,4 @@ def is_attr_name(a: ModuleAnalysis, n: cst.Name) -> bool:
 
 def in_nested_def(top: cst.CSTNode, node: cst.CSTNode) -> bool:
     """Whether ``node`` is inside a function or lambda defined in ``top``."""
-    for d in walk(top):
-        if isinstance(d, (cst.FunctionDef, cst.Lambda)) and any(x is node for x in walk(d)):
-            return True
-    return False
+    return any(isinstance(d, (cst.FunctionDef, cst.Lambda)) and any(x is node for x in walk(d)) for d in walk(top))

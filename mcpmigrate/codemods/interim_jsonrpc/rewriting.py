@@ -119,7 +119,7 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
         later.append(site.call_line.with_changes(body=[small.with_changes(value=_swapped(site.answer_expr, swap))],
                                                  leading_lines=[]))
     if rest:
-        rest[0] = rest[0].with_changes(leading_lines=[l for l in rest[0].leading_lines if l.comment is not None])  # type: ignore[attr-defined]
+        rest[0] = rest[0].with_changes(leading_lines=[line for line in rest[0].leading_lines if line.comment is not None])  # type: ignore[attr-defined]
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
     assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
     branch = branch.with_changes(
