@@ -126,7 +126,7 @@ class Kinds(Facts):
             attr = expr.attr.value
             if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls") and fn is not None:
                 cls_name = fn.class_name
-                scope = fn
+                scope: FunctionInfo | None = fn
                 while cls_name is None and scope is not None:
                     scope = scope.parent
                     cls_name = scope.class_name if scope else None

@@ -33,7 +33,7 @@ class ModuleAnalysis(Kinds, CallGraph):
         reuses across sites (module names, a planner's per-request plan, the project's pins).
         Keys are namespaced by the module that owns them (``"interim.pins"``)."""
         try:
-            return self._memo[key]  # type: ignore[no-any-return]
+            return self._memo[key]
         except KeyError:
             value = self._memo[key] = compute()
             return value
