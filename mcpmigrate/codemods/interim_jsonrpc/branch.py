@@ -94,7 +94,9 @@ def find_send(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine
         return not_sent
     nxt = body[body.index(stmt) + 1]
     uses = spelled(nxt, name)
-    if single(nxt, cst.Expr) is None or not isinstance(nxt.body[0].value, (cst.Call, cst.Await)) or len(uses) != 1:  # type: ignore[attr-defined]
+    sending = single(nxt, cst.Expr)
+    if not isinstance(nxt, cst.SimpleStatementLine) or sending is None or not isinstance(sending.value, (cst.Call, cst.Await)) \
+            or len(uses) != 1:
         return not_sent
     scope = a.enclosing_function(stmt)
     total = len(spelled(scope.node if scope else a.module, name))

@@ -8,6 +8,7 @@ described in the package docstring and in ``README.md`` (the interim fix's manua
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,12 +109,12 @@ def _decide(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
 
 
 def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: cst.CSTNode, sent: cst.CSTNode,
-                          more: list[cst.CSTNode] | None = None) -> str | None:
+                          more: Sequence[cst.CSTNode] = ()) -> str | None:
     """The request (its method and params) and the statement sending it move from the helper to the
     call site: they may use module-level names only."""
-    inner = [el.value for el in req.elements if string_value(el.key) in ("method", "params")]  # type: ignore[union-attr]
+    inner = [el.value for el in req.elements if isinstance(el, cst.DictElement) and string_value(el.key) in ("method", "params")]
     outside = [n for n in walk(send) if isinstance(n, cst.Name) and not any(n is x for x in walk(sent))]
-    for node in [*inner, *outside, *(more or [])]:
+    for node in [*inner, *outside, *more]:
         for n in walk(node):
             if isinstance(n, cst.Name) and n.value not in module_names(a) and n.value not in BUILTINS \
                     and not is_attr_name(a, n):
@@ -142,7 +143,7 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     fn = a.enclosing_function(send)
     if fn is None or fn.parent is not None or fn.class_name is not None:
         return "the request is sent and read in a method or nested function: rewrite by hand"
-    own = [s for s in fn.node.body.body if not is_docstring(s)]  # type: ignore[union-attr]
+    own = [s for s in fn.node.body.body if not is_docstring(s)]
     if own[0] is not (req_line or send):
         return (f"the helper `{fn.name}` does more than send the request and read the answer "
                 f"(`{short(own[0])}`): rewrite by hand")
@@ -167,8 +168,9 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     exit_ = _rest_exit(rest)
     if isinstance(exit_, str):
         return exit_
+    remove: list[cst.CSTNode] = [*rest, fn.node]
     plan = Site("helper", method, key, req, send, sent, message, replaced=line, lead=line, result_var="", rest=rest,
-                 remove=[*rest, fn.node], helper=fn.name, call_line=line, answer_expr=value, read_call=read_call,
+                 remove=remove, helper=fn.name, call_line=line, answer_expr=value, read_call=read_call,
                  exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
@@ -215,8 +217,11 @@ def _plan_sync(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cs
     exit_ = _rest_exit(rest)
     if isinstance(exit_, str):
         return exit_
+    remove: list[cst.CSTNode] = [read_line, *rest]
+    if req_line is not None:
+        remove.append(req_line)
     plan = Site("sync", method, key, req, send, sent, message, replaced=send, lead=req_line or send,
-                 result_var=var, rest=rest, remove=[read_line, *rest] + ([req_line] if req_line else []), exit=exit_)
+                 result_var=var, rest=rest, remove=remove, exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason
@@ -235,7 +240,7 @@ def _store(a: ModuleAnalysis, req: cst.Dict, before: list[cst.BaseStatement]) ->
         return None
     for s in before:
         small = single(s, cst.Assign)
-        if small is None or len(small.targets) != 1:
+        if small is None or not isinstance(s, cst.SimpleStatementLine) or len(small.targets) != 1:
             continue
         t = small.targets[0].target
         if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and len(t.slice) == 1 \
@@ -248,7 +253,9 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
                   req_line: cst.SimpleStatementLine | None, before: list[cst.BaseStatement],
                   store: tuple[cst.SimpleStatementLine, str, cst.BaseExpression]) -> Site | str:
     store_line, pmap, waiting = store
-    bookkeeping: list[cst.CSTNode] = [store_line] + ([req_line] if req_line is not None else [])
+    bookkeeping: list[cst.CSTNode] = [store_line]
+    if req_line is not None:
+        bookkeeping.append(req_line)
     drop_names = [pmap]
     rid = dict_get(req, "id")
     assert rid is not None
@@ -272,7 +279,7 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
         fn = scope_fn
         if fn is None or fn.parent is not None or fn.class_name is not None:
             return found
-        own = [s for s in fn.node.body.body if not is_docstring(s)]  # type: ignore[union-attr]
+        own = [s for s in fn.node.body.body if not is_docstring(s)]
         extra = [s for s in own if s is not send and id(s) not in skip]
         if extra:
             return (f"the helper `{fn.name}` does more than send the request (`{short(extra[0])}`): "
@@ -309,12 +316,12 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
     pop = pops[0]
     pop_line = enclosing_stmt(a, pop)
     bound = assigned_name(pop_line) if pop_line is not None else None
-    if bound is None or bound[1] is not pop or len(pop.args) != 1:
+    if pop_line is None or bound is None or bound[1] is not pop or len(pop.args) != 1:
         return f"the answer is taken from `{pmap}` other than by `call = {pmap}.pop(message[\"id\"])`: rewrite by hand"
     cont_call = bound[0]
     rkey = pop.args[0].value
     response = rkey.value if isinstance(rkey, cst.Subscript) else rkey.func.value if isinstance(rkey, cst.Call) \
-        and isinstance(rkey.func, cst.Attribute) else None  # type: ignore[union-attr]
+        and isinstance(rkey.func, cst.Attribute) else None
     if not isinstance(response, cst.Name):
         return f"cannot tell which variable holds the client's response (`{code_of(rkey)}`): rewrite by hand"
     block = a.parents.get(id(pop_line))

@@ -89,7 +89,7 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
     lookup = cst.parse_statement(f'{answer} = {site.message}["params"].get("inputResponses", {{}}).get("{site.key}")\n')
     lookup = lookup.with_changes(leading_lines=site.lead.leading_lines)  # type: ignore[attr-defined]
     inner = site.request.with_changes(elements=[el for el in site.request.elements
-                                                if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
+                                                if not isinstance(el, cst.DictElement) or string_value(el.key) not in ("jsonrpc", "id")])
     jsonrpc = dict_get(site.request, "jsonrpc")
     framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
     response = cst.parse_expression(
