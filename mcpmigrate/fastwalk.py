@@ -112,10 +112,10 @@ class Flat:
         stack: list[cst.CSTNode | int] = [root]
         while stack:
             item = stack.pop()
-            if type(item) is int:
+            if isinstance(item, int):
                 end[item] = len(order)
                 continue
-            node: cst.CSTNode = item  # type: ignore[assignment]
+            node = item
             i = len(order)
             order.append(node)
             end.append(i + 1)
