@@ -152,8 +152,8 @@ def find_branch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, ski
             return ("the request is not made in a `tools/call` branch (`if method == \"tools/call\":`) of the "
                     "function that sends it")
         if isinstance(parent, cst.IndentedBlock):
-            body = list(parent.body)
-            idx = body.index(node)  # type: ignore[arg-type]
+            body: list[cst.CSTNode] = list(parent.body)
+            idx = body.index(node)
             after = [s for s in body[idx + 1:] if id(s) not in skip]
             if after and (tail_from_start or not first):
                 return (f"`{short(after[0])}` follows the request in the `tools/call` branch "

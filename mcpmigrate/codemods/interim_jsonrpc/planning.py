@@ -89,17 +89,18 @@ def _decide(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
     nxt = body[i + 1] if i + 1 < len(body) else None
     read = assigned_name(nxt) if nxt is not None else None
     key = KEYS[method]
-    if read is not None and find_read(read[1]) is not None:
-        plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])  # type: ignore[arg-type]
+    if read is not None and isinstance(nxt, cst.SimpleStatementLine) and find_read(read[1]) is not None:
+        plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])
         last = single(body[-1], cst.Return) if i + 3 == len(body) else None
         uses = spelled(last.value, read[0]) if last is not None and last.value is not None else []
         outside_branch = isinstance(find_branch(a, send, False, {id(x) for x in body}), str)
-        if isinstance(plan, str) and outside_branch and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
-            return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])  # type: ignore[union-attr]
+        if isinstance(plan, str) and outside_branch and last is not None and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
+            return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])
         return plan
     ret = single(nxt, cst.Return) if nxt is not None else None
-    if ret is not None and ret.value is not None and find_read(ret.value) is not None and i + 2 == len(body):
-        return _plan_helper(a, req, method, key, send, sent, req_line, ret.value, find_read(ret.value))  # type: ignore[arg-type]
+    read_call = find_read(ret.value) if ret is not None and ret.value is not None else None
+    if ret is not None and read_call is not None and i + 2 == len(body):
+        return _plan_helper(a, req, method, key, send, sent, req_line, ret.value, read_call)
     store = _store(a, req, body[:i])
     if store is not None:
         return _plan_pending(a, req, method, key, send, sent, req_line, body[:i], store)
@@ -129,9 +130,9 @@ def _called_once(a: ModuleAnalysis, fn: Any) -> tuple[cst.SimpleStatementLine, c
     call = callers[0][1]
     line = enclosing_stmt(a, call)
     small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-    if not isinstance(small, (cst.Expr, cst.Assign)) or small.value is not call:
+    if not isinstance(line, cst.SimpleStatementLine) or not isinstance(small, (cst.Expr, cst.Assign)) or small.value is not call:
         return f"`{fn.name}(...)` is not called as a statement of its own (`x = {fn.name}(...)`): rewrite by hand"
-    return line, call  # type: ignore[return-value]
+    return line, call
 
 
 def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cst.SimpleStatementLine, sent: cst.CSTNode,
@@ -264,9 +265,10 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
     if isinstance(rid.value, cst.Name):  # `request_id = next(_ids)`: goes with the bookkeeping when only used there
         rname = rid.value.value
         line = next((s for s in before if (assigned_name(s) or ("", None))[0] == rname), None)
-        if line is not None and len(spelled(scope, rname)) == 3:
+        counter = assigned_name(line) if line is not None else None
+        if line is not None and counter is not None and len(spelled(scope, rname)) == 3:
             bookkeeping.append(line)
-            value = assigned_name(line)[1]  # type: ignore[index]
+            value = counter[1]
             drop_names += [n.value for n in ref_names(value) if n.value in module_names(a)]
     if pmap not in module_names(a):
         return f"`{pmap}` (the pending map) is not a module-level name: rewrite by hand"
@@ -341,7 +343,9 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
                  result_var=response.value, rest=cont, bind=(cont_call, waiting), remove=[] if helper else bookkeeping,
                  promote=owner, drop_names=drop_names, helper=helper)
     if helper:
-        plan.remove.append(a.function_named(helper).node)  # type: ignore[union-attr]
+        helper_fn = a.function_named(helper)
+        assert helper_fn is not None  # the function the request is sent from
+        plan.remove.append(helper_fn.node)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason

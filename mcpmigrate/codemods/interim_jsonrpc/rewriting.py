@@ -92,13 +92,13 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
                                                 if not isinstance(el, cst.DictElement) or string_value(el.key) not in ("jsonrpc", "id")])
     jsonrpc = dict_get(site.request, "jsonrpc")
     framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
-    response = cst.parse_expression(
+    response: cst.CSTNode = cst.parse_expression(
         f'{{{framing}"id": {site.message}["id"], "result": {{\n'
         f'    "resultType": "input_required",\n'
         f'    "inputRequests": {{"{site.key}": __request__}},\n'
         f'}}}}')
     request = _indented(inner)
-    response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])  # type: ignore[assignment]
+    response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])
     reply = _swapped(site.send, [(site.sent, response)]).with_changes(leading_lines=[])
     later: list[cst.BaseStatement] = []
     if site.bind is not None:
