@@ -10,7 +10,7 @@ and the small statement-shape helpers these share.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 import libcst as cst
 
@@ -40,7 +40,10 @@ def block_of(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.BaseStatement] | 
     return None
 
 
-def single(stmt: cst.CSTNode, kind: type) -> Any:
+_Small = TypeVar("_Small", bound=cst.BaseSmallStatement)
+
+
+def single(stmt: cst.CSTNode, kind: type[_Small]) -> _Small | None:
     """The one small statement of a statement line, when it is a ``kind``."""
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], kind):
         return stmt.body[0]

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.interim_jsonrpc.branch import (
     KEYS,
     assigned_name,
@@ -92,15 +91,17 @@ def _decide(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
     if read is not None and isinstance(nxt, cst.SimpleStatementLine) and find_read(read[1]) is not None:
         plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])
         last = single(body[-1], cst.Return) if i + 3 == len(body) else None
-        uses = spelled(last.value, read[0]) if last is not None and last.value is not None else []
+        returned = last.value if last is not None else None
+        uses = spelled(returned, read[0]) if returned is not None else []
         outside_branch = isinstance(find_branch(a, send, False, {id(x) for x in body}), str)
-        if isinstance(plan, str) and outside_branch and last is not None and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
-            return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])
+        if isinstance(plan, str) and outside_branch and returned is not None and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
+            return _plan_helper(a, req, method, key, send, sent, req_line, returned, uses[0])
         return plan
     ret = single(nxt, cst.Return) if nxt is not None else None
-    read_call = find_read(ret.value) if ret is not None and ret.value is not None else None
-    if ret is not None and read_call is not None and i + 2 == len(body):
-        return _plan_helper(a, req, method, key, send, sent, req_line, ret.value, read_call)
+    returned = ret.value if ret is not None else None
+    read_call = find_read(returned) if returned is not None else None
+    if returned is not None and read_call is not None and i + 2 == len(body):
+        return _plan_helper(a, req, method, key, send, sent, req_line, returned, read_call)
     store = _store(a, req, body[:i])
     if store is not None:
         return _plan_pending(a, req, method, key, send, sent, req_line, body[:i], store)
@@ -123,7 +124,7 @@ def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: 
     return None
 
 
-def _called_once(a: ModuleAnalysis, fn: Any) -> tuple[cst.SimpleStatementLine, cst.Call] | str:
+def _called_once(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[cst.SimpleStatementLine, cst.Call] | str:
     callers = a.callers(fn)
     if len(callers) != 1 or a.references_outside_calls(fn):
         return f"the helper `{fn.name}` is not called exactly once, directly: rewrite by hand"
