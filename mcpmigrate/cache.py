@@ -17,6 +17,7 @@ cannot be written (read-only project) is skipped silently. ``--no-cache`` or
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -72,7 +73,7 @@ class Cache:
         self.now = time.time()
 
     @classmethod
-    def open(cls, root: Path, config_fingerprint: str) -> "Cache":
+    def open(cls, root: Path, config_fingerprint: str) -> Cache:
         name = hashlib.blake2b(config_fingerprint.encode(), digest_size=8).hexdigest()
         cache = cls(Path(root) / CACHE_DIR_NAME / _build_id() / f"{name}.pickle")
         try:
@@ -117,10 +118,8 @@ class Cache:
                     pickle.dump(entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(tmp, self.path)
             except BaseException:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(tmp)
-                except OSError:
-                    pass
                 raise
         except OSError:
             pass  # a read-only project, a full disk: the run's results stand without a cache

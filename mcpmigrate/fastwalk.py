@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -33,10 +33,10 @@ FORMAT_FIELDS = frozenset({
 })
 
 _FIELD = re.compile(r'visit_(?:required|optional|sequence|sentinel|body_sequence|iterable|body_iterable)\(\s*self,\s*"(\w+)"')
-_PLANS: dict[type, tuple[str, ...] | None] = {}
+_PLANS: dict[type[cst.CSTNode], tuple[str, ...] | None] = {}
 
 
-def _plan(t: type) -> tuple[str, ...] | None:
+def _plan(t: type[cst.CSTNode]) -> tuple[str, ...] | None:
     """The names of ``t``'s child fields in lexical order, trivia left out; ``None`` when libcst's
     source cannot be read (then ``children`` is used)."""
     try:
@@ -45,7 +45,7 @@ def _plan(t: type) -> tuple[str, ...] | None:
         pass
     plan: tuple[str, ...] | None
     try:
-        src = inspect.getsource(t._visit_and_replace_children)  # type: ignore[attr-defined]
+        src = inspect.getsource(t._visit_and_replace_children)
         # dict.fromkeys: a field named in two branches (ImportFrom's `names`: star or list) once
         plan = tuple(dict.fromkeys(f for f in _FIELD.findall(src)
                                    if not f.startswith("whitespace") and f not in FORMAT_FIELDS))
@@ -112,10 +112,10 @@ class Flat:
         stack: list[cst.CSTNode | int] = [root]
         while stack:
             item = stack.pop()
-            if type(item) is int:
+            if isinstance(item, int):
                 end[item] = len(order)
                 continue
-            node: cst.CSTNode = item  # type: ignore[assignment]
+            node = item
             i = len(order)
             order.append(node)
             end.append(i + 1)

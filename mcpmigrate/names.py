@@ -29,9 +29,8 @@ _PLAIN_STRING = re.compile(r"""(?:'[^'\\\n]*'|"[^"\\\n]*")""")
 # -- literals --------------------------------------------------------------------------------
 def string_value(node: cst.CSTNode | None) -> str | None:
     """The value of a plain or implicitly concatenated string literal (None otherwise)."""
-    t = type(node)
-    if t is cst.SimpleString and _PLAIN_STRING.fullmatch(node.value):  # type: ignore[union-attr]
-        return node.value[1:-1]  # type: ignore[union-attr]  # no prefix, no escapes: no literal_eval
+    if type(node) is cst.SimpleString and _PLAIN_STRING.fullmatch(node.value):
+        return node.value[1:-1]  # no prefix, no escapes: no literal_eval
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         try:
             value = node.evaluated_value
@@ -139,9 +138,7 @@ def assigned(stmt: cst.CSTNode) -> set[str]:
     out: set[str] = set()
     for n in walk(stmt):
         targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.AssignTarget):
-            targets.append(n.target)
-        elif isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
             targets.append(n.target)
         elif isinstance(n, cst.AsName):
             targets.append(n.name)

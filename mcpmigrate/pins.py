@@ -30,10 +30,11 @@ import configparser
 import hashlib
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 # `packaging` is imported where a pin is read (only for files with a finding): a warm run that
 # only computes the cache key (:func:`signature`) never pays for it.

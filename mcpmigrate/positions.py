@@ -14,8 +14,8 @@ Ranges are ``libcst.metadata.CodeRange``: 1-based lines, 0-based columns, end ex
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Iterable, Iterator
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # the codegen protocol every node speaks

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcpmigrate.config import Config  # noqa: E402
-from mcpmigrate.engine import Options, run  # noqa: E402
+from mcpmigrate.config import Config
+from mcpmigrate.engine import Options, run
 
 DEFAULT_TREES = ["/work/ext/python-sdk", "/work/ext/fastmcp", "/work/ext/servers"]
 KINDS = ("crashes", "unparsable", "not idempotent", "changed without a finding", "refused")

@@ -16,12 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.fuzzing import check_program, mcp_program  # noqa: E402
+from tests.fuzzing import check_program, mcp_program
 
 
 def _hypothesmith_programs(n: int, seed: int):
     import hypothesmith
-    from hypothesis import HealthCheck, given, seed as hseed, settings
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import seed as hseed
 
     out: list[str] = []
 

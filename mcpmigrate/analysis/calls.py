@@ -120,7 +120,8 @@ class CallGraph(Facts):
         owner: dict[int, FunctionInfo] = {}
         order, end = self.flat.order, self.flat.end
         for i in self.flat.of_types((cst.FunctionDef,)):  # pre-order: inner functions overwrite
-            info = self.by_node.get(order[i])  # type: ignore[call-overload]
+            node = order[i]
+            info = self.by_node.get(node) if isinstance(node, cst.FunctionDef) else None
             if info is not None:
                 for j in range(i + 1, end[i]):
                     owner[id(order[j])] = info

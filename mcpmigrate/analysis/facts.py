@@ -35,7 +35,7 @@ class FunctionInfo:
     name: str
     qualname: str
     class_name: str | None
-    parent: "FunctionInfo | None"
+    parent: FunctionInfo | None
     params: list[cst.Param]
     kinds: dict[str, Kind] = field(default_factory=dict)
     assigns: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)

@@ -7,8 +7,8 @@ server or a context belongs to.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum
-from typing import Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -49,7 +49,7 @@ def annotation_names(ann: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
                     break
     elif isinstance(ann, cst.SimpleString):
         try:
-            inner = cst.parse_expression(ann.evaluated_value)  # type: ignore[arg-type]
+            inner = cst.parse_expression(ann.evaluated_value)  # type: ignore[arg-type]  # bytes parse too
         except Exception:
             return
         yield from annotation_names(inner)
@@ -126,7 +126,7 @@ class Kinds(Facts):
             attr = expr.attr.value
             if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls") and fn is not None:
                 cls_name = fn.class_name
-                scope = fn
+                scope: FunctionInfo | None = fn
                 while cls_name is None and scope is not None:
                     scope = scope.parent
                     cls_name = scope.class_name if scope else None
@@ -194,7 +194,9 @@ class Kinds(Facts):
         return None
 
     def generation_of_kind(self, kind: Kind | None) -> str | None:
-        return {Kind.CONTEXT_MCP1: S.MCP1, Kind.CONTEXT_MCP2: S.MCP2, Kind.CONTEXT_FASTMCP: S.FASTMCP}.get(kind)  # type: ignore[arg-type]
+        if kind is None:
+            return None
+        return {Kind.CONTEXT_MCP1: S.MCP1, Kind.CONTEXT_MCP2: S.MCP2, Kind.CONTEXT_FASTMCP: S.FASTMCP}.get(kind)
 
     def module_generation(self) -> str | None:
         """The SDK generation the module is written for, when its imports say so unambiguously."""

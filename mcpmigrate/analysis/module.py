@@ -7,7 +7,8 @@ and the registered functions their role — plus the per-module memo the rules a
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -32,13 +33,13 @@ class ModuleAnalysis(Kinds, CallGraph):
         reuses across sites (module names, a planner's per-request plan, the project's pins).
         Keys are namespaced by the module that owns them (``"interim.pins"``)."""
         try:
-            return self._memo[key]  # type: ignore[no-any-return]
+            return self._memo[key]
         except KeyError:
             value = self._memo[key] = compute()
             return value
 
     @classmethod
-    def build(cls, module: cst.Module) -> "ModuleAnalysis":
+    def build(cls, module: cst.Module) -> ModuleAnalysis:
         self = cls(module)
         self.flat = Flat(module)  # one traversal; the detectors replay it
         self.parents = self.flat.parents

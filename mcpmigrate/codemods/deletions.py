@@ -12,7 +12,8 @@ function); anywhere else it stays. An argument or entry that goes leaves the com
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from functools import partial
 
 import libcst as cst
 
@@ -37,7 +38,7 @@ def delete(edits: Edits, a: ModuleAnalysis, nodes: Iterable[cst.CSTNode],
     pm = a.parents
     smalls: dict[int, tuple[cst.SimpleStatementLine, list[cst.CSTNode]]] = {}
     args: dict[int, tuple[cst.CSTNode, set[int]]] = {}
-    gone: list[cst.CSTNode] = []
+    gone: list[cst.SimpleStatementLine | cst.FunctionDef] = []  # statements: they have leading_lines
     for node in nodes:
         parent = pm.get(id(node))
         if isinstance(node, cst.Arg) and isinstance(parent, cst.Call) \
@@ -62,34 +63,35 @@ def delete(edits: Edits, a: ModuleAnalysis, nodes: Iterable[cst.CSTNode],
             for s in dead:
                 edits.remove(s)
     for container, ids in args.values():
-        edits.transform(container, lambda o, u, ids=ids: _without(o, u, ids))  # type: ignore[misc]
+        edits.transform(container, partial(_without, ids=ids))
     for fn in functions:
         edits.remove(fn)
         gone.append(fn)
     if keep_comments:
-        leading = {id(s): list(s.leading_lines) for s in gone if pm.get(id(s)) is a.module}  # type: ignore[attr-defined]
+        leading = {id(s): list(s.leading_lines) for s in gone if pm.get(id(s)) is a.module}
         if leading:
-            edits.transform(a.module, lambda o, u: _carry_leading_lines(o, u, leading))  # type: ignore[arg-type]
+            edits.transform(a.module, partial(_carry_leading_lines, leading=leading))
 
 
 def _without(original: cst.CSTNode, updated: cst.CSTNode, ids: set[int]) -> cst.CSTNode:
     """A call without the arguments, or a dict display without the entries, whose ids are ``ids``."""
-    if isinstance(updated, cst.Call):
-        args = [u for o, u in zip(original.args, updated.args) if id(o) not in ids]  # type: ignore[attr-defined]
+    if isinstance(original, cst.Call) and isinstance(updated, cst.Call):
+        args = [u for o, u in zip(original.args, updated.args) if id(o) not in ids]
         if args:  # the new last argument takes the old last one's comma (a trailing one stays)
             comma = updated.args[-1].comma
             args[-1] = args[-1].with_changes(comma=comma if isinstance(comma, cst.Comma) else cst.MaybeSentinel.DEFAULT)
         return updated.with_changes(args=args)
-    assert isinstance(updated, cst.Dict)
-    els = [u for o, u in zip(original.elements, updated.elements) if id(o) not in ids]  # type: ignore[attr-defined]
+    assert isinstance(original, cst.Dict) and isinstance(updated, cst.Dict)
+    els = [u for o, u in zip(original.elements, updated.elements) if id(o) not in ids]
     if els and not isinstance(updated.elements[-1].comma, cst.Comma):
         els[-1] = els[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return updated.with_changes(elements=els)
 
 
-def _carry_leading_lines(original: cst.Module, updated: cst.Module, leading: dict[int, list[cst.EmptyLine]]) -> cst.Module:
+def _carry_leading_lines(original: cst.CSTNode, updated: cst.CSTNode, leading: dict[int, list[cst.EmptyLine]]) -> cst.Module:
     """The blank lines and comments of module-level statements that went, on the next one that stays
     (when they hold a comment, or when it has none of its own)."""
+    assert isinstance(original, cst.Module) and isinstance(updated, cst.Module)
     out = list(updated.body)
     carry: list[cst.EmptyLine] | None = None
     j = 0

@@ -40,7 +40,7 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         # the def itself, plus the registration unless it is the decorator on the def
         allowed = 1 if f.data.get("form") == "decorator" else 2
         if spellings(analysis, name) <= allowed:
-            dead[name] = fn.node  # type: ignore[assignment]
+            dead[name] = fn.node
     ed = Edits()
     delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values(), keep_comments=True)
     return ed

@@ -40,10 +40,12 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         if f.rule != "MCP103" or f.node is None:
             continue
         name = _handler_name(f.node)
-        fn = analysis.function_named(name) if name and "." not in name else None
+        if not name or "." in name:
+            continue
+        fn = analysis.function_named(name)
         # uses: the def's own name and the registration
-        if fn is not None and spellings(analysis, name) <= 2:  # type: ignore[arg-type]
-            dead[name] = fn.node  # type: ignore[index]
+        if fn is not None and spellings(analysis, name) <= 2:
+            dead[name] = fn.node
     ed = Edits()
     delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values())
     return ed

@@ -110,9 +110,9 @@ def _older_protocol_versions(a: ModuleAnalysis) -> list[str]:
     found: set[str] = set()
     for n in a.flat.of_types((cst.DictElement,)):
         el = a.flat.order[n]
-        if string_value(el.key) != "protocolVersion":  # type: ignore[attr-defined]
+        if not isinstance(el, cst.DictElement) or string_value(el.key) != "protocolVersion":
             continue
-        v = el.value  # type: ignore[attr-defined]
+        v = el.value
         value = string_value(v) if not isinstance(v, cst.Name) else constants.get(v.value)
         if value and len(value) == 10 and value[4] == "-" and value < "2026-07-28":
             found.add(value)

@@ -10,7 +10,7 @@ and the small statement-shape helpers these share.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 import libcst as cst
 
@@ -40,7 +40,10 @@ def block_of(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.BaseStatement] | 
     return None
 
 
-def single(stmt: cst.CSTNode, kind: type) -> Any:
+_Small = TypeVar("_Small", bound=cst.BaseSmallStatement)
+
+
+def single(stmt: cst.CSTNode, kind: type[_Small]) -> _Small | None:
     """The one small statement of a statement line, when it is a ``kind``."""
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], kind):
         return stmt.body[0]
@@ -94,7 +97,9 @@ def find_send(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine
         return not_sent
     nxt = body[body.index(stmt) + 1]
     uses = spelled(nxt, name)
-    if single(nxt, cst.Expr) is None or not isinstance(nxt.body[0].value, (cst.Call, cst.Await)) or len(uses) != 1:  # type: ignore[attr-defined]
+    sending = single(nxt, cst.Expr)
+    if not isinstance(nxt, cst.SimpleStatementLine) or sending is None or not isinstance(sending.value, (cst.Call, cst.Await)) \
+            or len(uses) != 1:
         return not_sent
     scope = a.enclosing_function(stmt)
     total = len(spelled(scope.node if scope else a.module, name))
@@ -150,8 +155,8 @@ def find_branch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, ski
             return ("the request is not made in a `tools/call` branch (`if method == \"tools/call\":`) of the "
                     "function that sends it")
         if isinstance(parent, cst.IndentedBlock):
-            body = list(parent.body)
-            idx = body.index(node)  # type: ignore[arg-type]
+            body: list[cst.CSTNode] = list(parent.body)
+            idx = body.index(node)
             after = [s for s in body[idx + 1:] if id(s) not in skip]
             if after and (tail_from_start or not first):
                 return (f"`{short(after[0])}` follows the request in the `tools/call` branch "
@@ -232,7 +237,4 @@ def is_attr_name(a: ModuleAnalysis, n: cst.Name) -> bool:
 
 def in_nested_def(top: cst.CSTNode, node: cst.CSTNode) -> bool:
     """Whether ``node`` is inside a function or lambda defined in ``top``."""
-    for d in walk(top):
-        if isinstance(d, (cst.FunctionDef, cst.Lambda)) and any(x is node for x in walk(d)):
-            return True
-    return False
+    return any(isinstance(d, (cst.FunctionDef, cst.Lambda)) and any(x is node for x in walk(d)) for d in walk(top))

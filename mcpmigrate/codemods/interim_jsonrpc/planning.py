@@ -8,15 +8,27 @@ described in the package docstring and in ``README.md`` (the interim fix's manua
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.interim_jsonrpc.branch import (
-    KEYS, assigned_name, block_of, find_branch, find_read, find_send, in_nested_def, is_attr_name, is_docstring,
-    requests_in, result_use, short, single, spelled,
+    KEYS,
+    assigned_name,
+    block_of,
+    find_branch,
+    find_read,
+    find_send,
+    in_nested_def,
+    is_attr_name,
+    is_docstring,
+    requests_in,
+    result_use,
+    short,
+    single,
+    spelled,
 )
 from mcpmigrate.names import BUILTINS, assigned, dict_get, enclosing_stmt, module_names, ref_names, string_value
 
@@ -76,17 +88,20 @@ def _decide(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
     nxt = body[i + 1] if i + 1 < len(body) else None
     read = assigned_name(nxt) if nxt is not None else None
     key = KEYS[method]
-    if read is not None and find_read(read[1]) is not None:
-        plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])  # type: ignore[arg-type]
+    if read is not None and isinstance(nxt, cst.SimpleStatementLine) and find_read(read[1]) is not None:
+        plan = _plan_sync(a, req, method, key, send, sent, req_line, nxt, read[0], body[i + 2:])
         last = single(body[-1], cst.Return) if i + 3 == len(body) else None
-        uses = spelled(last.value, read[0]) if last is not None and last.value is not None else []
+        returned = last.value if last is not None else None
+        uses = spelled(returned, read[0]) if returned is not None else []
         outside_branch = isinstance(find_branch(a, send, False, {id(x) for x in body}), str)
-        if isinstance(plan, str) and outside_branch and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
-            return _plan_helper(a, req, method, key, send, sent, req_line, last.value, uses[0])  # type: ignore[union-attr]
+        if isinstance(plan, str) and outside_branch and returned is not None and len(uses) == 1:  # a helper: `resp = read_message()`, `return resp[...]`
+            return _plan_helper(a, req, method, key, send, sent, req_line, returned, uses[0])
         return plan
     ret = single(nxt, cst.Return) if nxt is not None else None
-    if ret is not None and ret.value is not None and find_read(ret.value) is not None and i + 2 == len(body):
-        return _plan_helper(a, req, method, key, send, sent, req_line, ret.value, find_read(ret.value))  # type: ignore[arg-type]
+    returned = ret.value if ret is not None else None
+    read_call = find_read(returned) if returned is not None else None
+    if returned is not None and read_call is not None and i + 2 == len(body):
+        return _plan_helper(a, req, method, key, send, sent, req_line, returned, read_call)
     store = _store(a, req, body[:i])
     if store is not None:
         return _plan_pending(a, req, method, key, send, sent, req_line, body[:i], store)
@@ -96,12 +111,12 @@ def _decide(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
 
 
 def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: cst.CSTNode, sent: cst.CSTNode,
-                          more: list[cst.CSTNode] | None = None) -> str | None:
+                          more: Sequence[cst.CSTNode] = ()) -> str | None:
     """The request (its method and params) and the statement sending it move from the helper to the
     call site: they may use module-level names only."""
-    inner = [el.value for el in req.elements if string_value(el.key) in ("method", "params")]  # type: ignore[union-attr]
+    inner = [el.value for el in req.elements if isinstance(el, cst.DictElement) and string_value(el.key) in ("method", "params")]
     outside = [n for n in walk(send) if isinstance(n, cst.Name) and not any(n is x for x in walk(sent))]
-    for node in [*inner, *outside, *(more or [])]:
+    for node in [*inner, *outside, *more]:
         for n in walk(node):
             if isinstance(n, cst.Name) and n.value not in module_names(a) and n.value not in BUILTINS \
                     and not is_attr_name(a, n):
@@ -109,16 +124,16 @@ def _helper_locals_reason(a: ModuleAnalysis, fn_name: str, req: cst.Dict, send: 
     return None
 
 
-def _called_once(a: ModuleAnalysis, fn: Any) -> tuple[cst.SimpleStatementLine, cst.Call] | str:
+def _called_once(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[cst.SimpleStatementLine, cst.Call] | str:
     callers = a.callers(fn)
     if len(callers) != 1 or a.references_outside_calls(fn):
         return f"the helper `{fn.name}` is not called exactly once, directly: rewrite by hand"
     call = callers[0][1]
     line = enclosing_stmt(a, call)
     small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-    if not isinstance(small, (cst.Expr, cst.Assign)) or small.value is not call:
+    if not isinstance(line, cst.SimpleStatementLine) or not isinstance(small, (cst.Expr, cst.Assign)) or small.value is not call:
         return f"`{fn.name}(...)` is not called as a statement of its own (`x = {fn.name}(...)`): rewrite by hand"
-    return line, call  # type: ignore[return-value]
+    return line, call
 
 
 def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cst.SimpleStatementLine, sent: cst.CSTNode,
@@ -130,7 +145,7 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     fn = a.enclosing_function(send)
     if fn is None or fn.parent is not None or fn.class_name is not None:
         return "the request is sent and read in a method or nested function: rewrite by hand"
-    own = [s for s in fn.node.body.body if not is_docstring(s)]  # type: ignore[union-attr]
+    own = [s for s in fn.node.body.body if not is_docstring(s)]
     if own[0] is not (req_line or send):
         return (f"the helper `{fn.name}` does more than send the request and read the answer "
                 f"(`{short(own[0])}`): rewrite by hand")
@@ -155,8 +170,9 @@ def _plan_helper(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: 
     exit_ = _rest_exit(rest)
     if isinstance(exit_, str):
         return exit_
+    remove: list[cst.CSTNode] = [*rest, fn.node]
     plan = Site("helper", method, key, req, send, sent, message, replaced=line, lead=line, result_var="", rest=rest,
-                 remove=[*rest, fn.node], helper=fn.name, call_line=line, answer_expr=value, read_call=read_call,
+                 remove=remove, helper=fn.name, call_line=line, answer_expr=value, read_call=read_call,
                  exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
@@ -203,8 +219,11 @@ def _plan_sync(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send: cs
     exit_ = _rest_exit(rest)
     if isinstance(exit_, str):
         return exit_
+    remove: list[cst.CSTNode] = [read_line, *rest]
+    if req_line is not None:
+        remove.append(req_line)
     plan = Site("sync", method, key, req, send, sent, message, replaced=send, lead=req_line or send,
-                 result_var=var, rest=rest, remove=[read_line, *rest] + ([req_line] if req_line else []), exit=exit_)
+                 result_var=var, rest=rest, remove=remove, exit=exit_)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason
@@ -223,7 +242,7 @@ def _store(a: ModuleAnalysis, req: cst.Dict, before: list[cst.BaseStatement]) ->
         return None
     for s in before:
         small = single(s, cst.Assign)
-        if small is None or len(small.targets) != 1:
+        if small is None or not isinstance(s, cst.SimpleStatementLine) or len(small.targets) != 1:
             continue
         t = small.targets[0].target
         if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and len(t.slice) == 1 \
@@ -236,7 +255,9 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
                   req_line: cst.SimpleStatementLine | None, before: list[cst.BaseStatement],
                   store: tuple[cst.SimpleStatementLine, str, cst.BaseExpression]) -> Site | str:
     store_line, pmap, waiting = store
-    bookkeeping: list[cst.CSTNode] = [store_line] + ([req_line] if req_line is not None else [])
+    bookkeeping: list[cst.CSTNode] = [store_line]
+    if req_line is not None:
+        bookkeeping.append(req_line)
     drop_names = [pmap]
     rid = dict_get(req, "id")
     assert rid is not None
@@ -245,9 +266,10 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
     if isinstance(rid.value, cst.Name):  # `request_id = next(_ids)`: goes with the bookkeeping when only used there
         rname = rid.value.value
         line = next((s for s in before if (assigned_name(s) or ("", None))[0] == rname), None)
-        if line is not None and len(spelled(scope, rname)) == 3:
+        counter = assigned_name(line) if line is not None else None
+        if line is not None and counter is not None and len(spelled(scope, rname)) == 3:
             bookkeeping.append(line)
-            value = assigned_name(line)[1]  # type: ignore[index]
+            value = counter[1]
             drop_names += [n.value for n in ref_names(value) if n.value in module_names(a)]
     if pmap not in module_names(a):
         return f"`{pmap}` (the pending map) is not a module-level name: rewrite by hand"
@@ -260,7 +282,7 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
         fn = scope_fn
         if fn is None or fn.parent is not None or fn.class_name is not None:
             return found
-        own = [s for s in fn.node.body.body if not is_docstring(s)]  # type: ignore[union-attr]
+        own = [s for s in fn.node.body.body if not is_docstring(s)]
         extra = [s for s in own if s is not send and id(s) not in skip]
         if extra:
             return (f"the helper `{fn.name}` does more than send the request (`{short(extra[0])}`): "
@@ -297,12 +319,12 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
     pop = pops[0]
     pop_line = enclosing_stmt(a, pop)
     bound = assigned_name(pop_line) if pop_line is not None else None
-    if bound is None or bound[1] is not pop or len(pop.args) != 1:
+    if pop_line is None or bound is None or bound[1] is not pop or len(pop.args) != 1:
         return f"the answer is taken from `{pmap}` other than by `call = {pmap}.pop(message[\"id\"])`: rewrite by hand"
     cont_call = bound[0]
     rkey = pop.args[0].value
     response = rkey.value if isinstance(rkey, cst.Subscript) else rkey.func.value if isinstance(rkey, cst.Call) \
-        and isinstance(rkey.func, cst.Attribute) else None  # type: ignore[union-attr]
+        and isinstance(rkey.func, cst.Attribute) else None
     if not isinstance(response, cst.Name):
         return f"cannot tell which variable holds the client's response (`{code_of(rkey)}`): rewrite by hand"
     block = a.parents.get(id(pop_line))
@@ -322,7 +344,9 @@ def _plan_pending(a: ModuleAnalysis, req: cst.Dict, method: str, key: str, send:
                  result_var=response.value, rest=cont, bind=(cont_call, waiting), remove=[] if helper else bookkeeping,
                  promote=owner, drop_names=drop_names, helper=helper)
     if helper:
-        plan.remove.append(a.function_named(helper).node)  # type: ignore[union-attr]
+        helper_fn = a.function_named(helper)
+        assert helper_fn is not None  # the function the request is sent from
+        plan.remove.append(helper_fn.node)
     reason = _common_checks(a, plan, branch)
     if reason:
         return reason

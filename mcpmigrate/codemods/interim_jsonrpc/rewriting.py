@@ -33,7 +33,7 @@ def drop_unused(edits: Edits, module: cst.Module, names: list[str]) -> None:
     """Drop the module-level ``name = …`` / ``name: T = …`` statements of ``names`` (the pending
     map, its id counter) that nothing reads once the rest of the rewrite is made."""
     if names:
-        edits.transform(module, lambda _original, updated: _without_unused(updated, names))  # type: ignore[arg-type]
+        edits.transform(module, lambda _original, updated: _without_unused(updated, names))
 
 
 def _promote(_original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode | cst.RemovalSentinel:
@@ -46,7 +46,8 @@ def _promote(_original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode | cst.
     return nxt.with_changes(leading_lines=updated.leading_lines)
 
 
-def _without_unused(module: cst.Module, names: list[str]) -> cst.Module:
+def _without_unused(module: cst.CSTNode, names: list[str]) -> cst.Module:
+    assert isinstance(module, cst.Module)
     counts: dict[str, int] = {}
     for n in name_nodes(module):
         counts[n.value] = counts.get(n.value, 0) + 1
@@ -69,7 +70,7 @@ def _swapped(node: cst.CSTNode, pairs: list[tuple[cst.CSTNode, cst.CSTNode]]) ->
     ed = Edits()
     for old, new in pairs:
         ed.replace(old, new)
-    return rewrite_subtree(node, ed)  # type: ignore[return-value]
+    return _rewritten(node, ed)
 
 
 def _indented(node: cst.CSTNode) -> cst.CSTNode:
@@ -80,25 +81,39 @@ def _indented(node: cst.CSTNode) -> cst.CSTNode:
         n = stack.pop()
         stack.extend(n.children)
         if isinstance(n, cst.ParenthesizedWhitespace):
-            ed.transform(n, lambda _o, u: u.with_changes(last_line=cst.SimpleWhitespace(u.last_line.value + "    ")))  # type: ignore[attr-defined]
-    return rewrite_subtree(node, ed)  # type: ignore[return-value]
+            ed.transform(n, _deeper)
+    return _rewritten(node, ed)
+
+
+def _deeper(_original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    """A line break in parentheses, its next line indented four more spaces."""
+    assert isinstance(updated, cst.ParenthesizedWhitespace)
+    return updated.with_changes(last_line=cst.SimpleWhitespace(updated.last_line.value + "    "))
+
+
+def _rewritten(node: cst.CSTNode, ed: Edits) -> cst.CSTNode:
+    """``rewrite_subtree`` for a detached copy whose root the edits replace at most, never remove."""
+    out = rewrite_subtree(node, ed)
+    assert isinstance(out, cst.CSTNode)
+    return out
 
 
 def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.BaseStatement]:
     """``answer = …`` and ``if answer is None: <the interim reply> else: <the rest>``."""
     lookup = cst.parse_statement(f'{answer} = {site.message}["params"].get("inputResponses", {{}}).get("{site.key}")\n')
+    # every statement has leading_lines, though libcst declares them on its two kinds, not BaseStatement
     lookup = lookup.with_changes(leading_lines=site.lead.leading_lines)  # type: ignore[attr-defined]
     inner = site.request.with_changes(elements=[el for el in site.request.elements
-                                                if string_value(el.key) not in ("jsonrpc", "id")])  # type: ignore[union-attr]
+                                                if not isinstance(el, cst.DictElement) or string_value(el.key) not in ("jsonrpc", "id")])
     jsonrpc = dict_get(site.request, "jsonrpc")
     framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
-    response = cst.parse_expression(
+    response: cst.CSTNode = cst.parse_expression(
         f'{{{framing}"id": {site.message}["id"], "result": {{\n'
         f'    "resultType": "input_required",\n'
         f'    "inputRequests": {{"{site.key}": __request__}},\n'
         f'}}}}')
     request = _indented(inner)
-    response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])  # type: ignore[assignment]
+    response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])
     reply = _swapped(site.send, [(site.sent, response)]).with_changes(leading_lines=[])
     later: list[cst.BaseStatement] = []
     if site.bind is not None:
@@ -119,7 +134,7 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
         later.append(site.call_line.with_changes(body=[small.with_changes(value=_swapped(site.answer_expr, swap))],
                                                  leading_lines=[]))
     if rest:
-        rest[0] = rest[0].with_changes(leading_lines=[l for l in rest[0].leading_lines if l.comment is not None])  # type: ignore[attr-defined]
+        rest[0] = rest[0].with_changes(leading_lines=[line for line in rest[0].leading_lines if line.comment is not None])  # type: ignore[attr-defined]  # as above
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
     assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
     branch = branch.with_changes(
