@@ -88,8 +88,10 @@ class Edits:
         """Import ``name`` from ``module`` and return the local name generated code must spell:
         the module's own binding when it already is that import, ``name`` when the module does not
         use that identifier, else a free alias (``from pydantic import Field as PydanticField``)."""
-        local = import_name(analysis, module, name)
-        self.add_import(module, name, local)
+        local = _bound(analysis, module, name)
+        if local is None:  # not imported yet
+            local = import_name(analysis, module, name)
+            self.add_import(module, name, local)
         return local
 
     def track(self, node: cst.CSTNode) -> None:
@@ -223,16 +225,26 @@ def _prefix(module: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in head.split("_")) or "Imported"
 
 
+def _bound(analysis: "ModuleAnalysis", module: str, name: str) -> str | None:
+    """The local name of a module-level ``from module import name`` (or an equivalent spelling)
+    that nothing else in the module rebinds, else None."""
+    full = f"{module}.{name}"
+    same = {full} | _SAME.get(full, set())
+    _, bound, top = _names(analysis)
+    for local, target in sorted(top.items()):
+        if target in same and bound.get(local) == 1:
+            return local
+    return None
+
+
 def import_name(analysis: "ModuleAnalysis", module: str, name: str) -> str:
     """The local name under which ``from module import name`` is spelled in ``analysis``'s module
     (see :meth:`Edits.import_name`); the same answer for the same module every time, so a plan
     made at detection and the edits made later agree."""
-    full = f"{module}.{name}"
-    same = {full} | _SAME.get(full, set())
-    taken, bound, top = _names(analysis)
-    for local, target in sorted(top.items()):
-        if target in same and bound.get(local) == 1:  # that import, and nothing rebinds it
-            return local
+    local = _bound(analysis, module, name)
+    if local is not None:
+        return local
+    taken = _names(analysis)[0]
     if name not in taken:
         return name
     base, i = f"{_prefix(module)}{name}", 2
