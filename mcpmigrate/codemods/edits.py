@@ -171,6 +171,17 @@ def rewrite_subtree(node: cst.CSTNode, edits: Edits) -> Result:
 
 
 # -- names an added import takes -------------------------------------------------------------
+#: ``spell(module, name)`` -> the local name generated code spells for ``from module import name``
+#: (``partial(import_name, analysis)`` at planning, ``partial(edits.import_name, analysis)`` when
+#: recording edits; :func:`as_is` where no module is known).
+Spell = Callable[[str, str], str]
+
+
+def as_is(module: str, name: str) -> str:
+    """The name itself (a :data:`Spell` for code built without a module)."""
+    return name
+
+
 #: Spellings that bind the same object: an existing import of one serves for the other.
 _SAME = {"typing.Annotated": {"typing_extensions.Annotated"}, "typing_extensions.Annotated": {"typing.Annotated"}}
 

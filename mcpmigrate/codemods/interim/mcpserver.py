@@ -14,12 +14,11 @@ arguments and module-level names: a request built from other locals is manual, n
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable
 
 import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
-from mcpmigrate.codemods.edits import Edits, import_name
+from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.names import base_name, fresh
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
@@ -94,14 +93,7 @@ def _strip(arg: cst.Arg) -> cst.Arg:
     return arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
 
 
-Spell = Callable[[str, str], str]
-
-
-def _as_is(module: str, name: str) -> str:
-    return name
-
-
-def resolver_parts(site: Site, spell: Spell = _as_is) -> tuple[str, str, str, set[tuple[str, str]]]:
+def resolver_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, str, set[tuple[str, str]]]:
     """(return annotation, returned expression, parameter annotation, imports); ``spell(module,
     name)`` is the local name of each imported name (``codemods.edits.import_name``)."""
     call = site.call
