@@ -326,3 +326,46 @@ def test_a_refused_fix_leaves_the_file_and_reports_why(tmp_path: Path, monkeypat
     (error,) = res.json["errors"]
     assert error["message"].startswith("fix not applied: the rewritten code reads `Fieldz` where it is not defined")
     assert [f["rule"] for f in res.json["findings"]] == ["MCP101"]
+
+
+# -- Edits.import_name ------------------------------------------------------------------------------
+def _analysis(source: str):
+    import libcst as cst
+
+    from mcpmigrate.analysis import ModuleAnalysis
+
+    return ModuleAnalysis(cst.parse_module(source))
+
+
+@pytest.mark.parametrize("source, expected, imported", [
+    ("x = 1\n", "Field", ("pydantic", "Field", None)),                                     # free: plain import
+    ("from pydantic import Field\n", "Field", None),                                       # that import: reused
+    ("from pydantic import Field as F\n", "F", None),                                      # under its alias
+    ("class Field: ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),       # the module's own
+    ("from sqlmodel import Field\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
+    ("def f(Field): ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),      # a local shadows too
+    ("from pydantic import Field\nField = 3\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
+    ("class Field: ...\nPydanticField = 1\n", "PydanticField2", ("pydantic", "Field", "PydanticField2")),
+    ("obj.Field = 1\nf(Field=2)\n", "Field", ("pydantic", "Field", None)),                # attribute / keyword: free
+])
+def test_import_name(source: str, expected: str, imported: tuple | None) -> None:
+    from mcpmigrate.codemods.edits import Edits, apply_edits
+
+    a = _analysis(source)
+    ed = Edits()
+    assert ed.import_name(a, "pydantic", "Field") == expected
+    if imported is None:
+        assert not ed.imports
+        return
+    mod, name, alias = imported
+    assert ed.imports == {(mod, name)} and ed.aliases.get((mod, name)) == alias
+    new = apply_edits(a.module, ed).code
+    assert (f"Field as {alias}" if alias else "from pydantic import Field\n") in new
+
+
+def test_import_name_reuses_an_equivalent_spelling() -> None:
+    from mcpmigrate.codemods.edits import Edits
+
+    ed = Edits()
+    assert ed.import_name(_analysis("from typing_extensions import Annotated\n"), "typing", "Annotated") == "Annotated"
+    assert not ed.imports
