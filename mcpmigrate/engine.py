@@ -312,7 +312,7 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
                     findings: list[Finding], analysis: ModuleAnalysis, path: Path | None = None) -> cst.Module:
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
-    from mcpmigrate.codemods.imports import prune_newly_unused
+    from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
 
     original = module
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
@@ -335,7 +335,8 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
         if not changed:
             break
     if module is not original:
-        module = prune_newly_unused(original, module)
+        # never prune a name the rest of the project imports from this module, or its __all__ lists
+        module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
     return module
 
 
@@ -407,7 +408,7 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
                          f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
             new_source = source
         if new_source != source:
-            problem, remaining = _verify(new_source, display, config, run_rules, options, path)
+            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
@@ -450,10 +451,11 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
 
 
 def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options,
-            path: Path | None = None) -> tuple[str | None, list[Finding]]:
+            path: Path | None = None, original: bytes | None = None) -> tuple[str | None, list[Finding]]:
     """``(problem, findings)``: why the fixed text must not be written (it does not parse or
-    compile, or a second fix would change it), else ``None``; and the findings in the fixed text
-    (suppressions not applied: the caller marks which suppressions they use)."""
+    compile, it has a name problem the ``original`` text did not have (:func:`_name_problem`), or a
+    second fix would change it), else ``None``; and the findings in the fixed text (suppressions
+    not applied: the caller marks which suppressions they use)."""
     import libcst as cst
 
     try:
@@ -464,6 +466,10 @@ def _verify(new_source: bytes, display: str, config: Config, rules: set[str], op
         compile(new_source, display, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
+    if original is not None:
+        problem = _name_problem(original, new_source, display, path, config.root)
+        if problem:
+            return problem, []
     found, analysis = detect(module, display, config, rules, path=path)
     findings = _active(found, new_source)
     if any(_fixable(f, options) for f in findings):
@@ -471,6 +477,91 @@ def _verify(new_source: bytes, display: str, config: Config, rules: set[str], op
         if again.bytes != new_source:
             return "a second fix would change the file again (not idempotent); please report this", found
     return None, found
+
+
+#: pyflakes messages that mean the module, or a call into it, fails: a name read where nothing
+#: binds it, an import rebound before any use (the added import, or the module's own binding,
+#: silently lost), an ``__all__`` entry that is gone.
+_NAME_MESSAGES = ("UndefinedName", "UndefinedLocal", "UndefinedExport", "RedefinedWhileUnused",
+                  "ImportShadowedByLoopVar")
+
+
+def _flakes(source: bytes, display: str) -> list:
+    """pyflakes' name messages on ``source`` (none when it does not parse as ``ast``)."""
+    import ast
+
+    from pyflakes.checker import Checker
+
+    try:
+        tree = ast.parse(source, filename=display)
+    except (SyntaxError, ValueError):
+        return []
+    return [m for m in Checker(tree, filename=display).messages if type(m).__name__ in _NAME_MESSAGES]
+
+
+def _top_bindings(source: bytes) -> set[str]:
+    """Names bound at module level (outside function and class bodies)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    out: set[str] = set()
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update(a.asname or a.name.split(".")[0] for a in node.names)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        if isinstance(node, (ast.expr, ast.stmt, ast.excepthandler, ast.withitem, ast.match_case, ast.pattern)):
+            stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _name_problem(original: bytes, new_source: bytes, display: str, path: Path | None, root: Path) -> str | None:
+    """Why the fixed text breaks the module or a module of the project that imports from it:
+    a pyflakes name message (undefined name, import rebound before use, ``__all__`` entry gone)
+    the original text does not have, compared by kind and name (lines move); or a module-level
+    name another module imports from this one that the fix removes."""
+    from collections import Counter
+
+    def key(m) -> tuple[str, str]:
+        return type(m).__name__, str(m.message_args[0]) if m.message_args else ""
+
+    before = Counter(key(m) for m in _flakes(original, display))
+    for m in _flakes(new_source, display):
+        k = key(m)
+        if before[k] > 0:
+            before[k] -= 1
+            continue
+        kind, name = k
+        where = f"line {m.lineno}"
+        if kind in ("UndefinedName", "UndefinedLocal"):
+            return f"the rewritten code reads `{name}` where it is not defined ({where}); the fixed module would fail"
+        if kind == "UndefinedExport":
+            return f"the rewritten code no longer defines `{name}`, which `__all__` lists ({where})"
+        if kind == "RedefinedWhileUnused":
+            return (f"the rewritten code binds `{name}` twice before using it ({where}): an added import and a name "
+                    "of the module would shadow each other")
+        return f"the rewritten code rebinds the imported name `{name}` ({where})"
+    if path is not None:
+        removed = _top_bindings(original) - _top_bindings(new_source)
+        if removed:
+            from mcpmigrate.codemods.imports import project_imports
+
+            imported = project_imports(path, root)
+            star = imported.get("*")
+            for name in sorted(removed):
+                by = imported.get(name) or (star if star and not name.startswith("_") else None)
+                if by:
+                    return f"the fix removes `{name}`, which {by} imports from this module"
+    return None
 
 
 def _syntax_message(exc: cst.ParserSyntaxError) -> str:

@@ -165,7 +165,16 @@ def module_names(a: ModuleAnalysis) -> set[str]:
     """Names bound at module level: imports, assignments, classes, functions (memoized)."""
 
     def compute() -> set[str]:
-        names = set(a.imports) | {n for n, _ in a.module_assigns} | set(a.class_bases)
+        names = set(a.imports) | {n for n, _ in a.module_assigns}
+        # classes at module level only: one defined in a function body (a schema declared inside
+        # the tool, requests-01) is not reachable from a module-level resolver
+        for n in walk(a.module):
+            if isinstance(n, cst.ClassDef):
+                p = a.parents.get(id(n))
+                while p is not None and not isinstance(p, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+                    p = a.parents.get(id(p))
+                if p is None or isinstance(p, cst.Module):
+                    names.add(n.name.value)
         names |= {f.name for f in a.functions if f.parent is None and f.class_name is None}
         for stmt in a.module.body:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):

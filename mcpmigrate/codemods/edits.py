@@ -24,11 +24,14 @@ applier on any subtree (a fix trying its edits on one function, or rewriting a n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Union
+from typing import TYPE_CHECKING, Callable, Union
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
+
+if TYPE_CHECKING:
+    from mcpmigrate.analysis import ModuleAnalysis
 
 #: What a transform may return: a node, ``cst.RemoveFromParent()``, or a ``FlattenSentinel``.
 Result = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]
@@ -52,6 +55,7 @@ class Edits:
     replacements: dict[int, cst.CSTNode | _Remove] = field(default_factory=dict)
     before: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     imports: set[tuple[str, str]] = field(default_factory=set)  # (module, name) — ``from module import name``; name "" — ``import module``
+    aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
 
@@ -72,10 +76,23 @@ class Edits:
         """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
         self.before.setdefault(id(stmt), []).extend(stmts)
 
-    def add_import(self, module: str, name: str | None = None) -> None:
-        """``from module import name`` (``import module`` without ``name``), added once after all
-        edits (libcst's AddImportsVisitor)."""
+    def add_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
+        """``from module import name`` (``import module`` without ``name``; ``… as alias`` when
+        ``alias`` differs from ``name``), added once after all edits (libcst's AddImportsVisitor).
+        Code that spells the imported name gets its local name from :meth:`import_name`."""
         self.imports.add((module, name or ""))
+        if alias and name and alias != name:
+            self.aliases[(module, name)] = alias
+
+    def import_name(self, analysis: "ModuleAnalysis", module: str, name: str) -> str:
+        """Import ``name`` from ``module`` and return the local name generated code must spell:
+        the module's own binding when it already is that import, ``name`` when the module does not
+        use that identifier, else a free alias (``from pydantic import Field as PydanticField``)."""
+        local = _bound(analysis, module, name)
+        if local is None:  # not imported yet
+            local = import_name(analysis, module, name)
+            self.add_import(module, name, local)
+        return local
 
     def track(self, node: cst.CSTNode) -> None:
         """Keep the rewritten form of ``node``, readable with :meth:`updated`."""
@@ -142,7 +159,7 @@ def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
     if edits.imports:
         ctx = CodemodContext()
         for mod, name in sorted(edits.imports):
-            AddImportsVisitor.add_needed_import(ctx, mod, name or None)
+            AddImportsVisitor.add_needed_import(ctx, mod, name or None, edits.aliases.get((mod, name)))
         new = AddImportsVisitor(ctx).transform_module(new)
     return new
 
@@ -151,3 +168,98 @@ def rewrite_subtree(node: cst.CSTNode, edits: Edits) -> Result:
     """``node`` with the edits made, for a *detached* subtree a fix builds a replacement from (the
     original statements a rewrite moves, with names swapped in them); imports are not added here."""
     return node.visit(_Applier(edits)) if edits else node
+
+
+# -- names an added import takes -------------------------------------------------------------
+#: ``spell(module, name)`` -> the local name generated code spells for ``from module import name``
+#: (``partial(import_name, analysis)`` at planning, ``partial(edits.import_name, analysis)`` when
+#: recording edits; :func:`as_is` where no module is known).
+Spell = Callable[[str, str], str]
+
+
+def as_is(module: str, name: str) -> str:
+    """The name itself (a :data:`Spell` for code built without a module)."""
+    return name
+
+
+#: Spellings that bind the same object: an existing import of one serves for the other.
+_SAME = {"typing.Annotated": {"typing_extensions.Annotated"}, "typing_extensions.Annotated": {"typing.Annotated"}}
+
+
+def _names(analysis: "ModuleAnalysis") -> tuple[set[str], dict[str, int], dict[str, str]]:
+    """``(identifiers, bindings, top_imports)``: every identifier the module binds or reads,
+    anywhere (attribute and keyword names excluded); how many times each is bound; and what each
+    module-level import statement binds (local name → ``module.name``). Memoized."""
+
+    def compute() -> tuple[set[str], dict[str, int], dict[str, str]]:
+        import ast
+
+        tree = ast.parse(analysis.module.code)
+        ids: set[str] = set()
+        bound: dict[str, int] = {}
+
+        def bind(n: str | None) -> None:
+            if n:
+                ids.add(n)
+                bound[n] = bound.get(n, 0) + 1
+
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                ids.add(node.id)
+                if not isinstance(node.ctx, ast.Load):
+                    bind(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bind(node.name)
+            elif isinstance(node, ast.arg):
+                bind(node.arg)
+            elif isinstance(node, ast.alias):
+                bind(node.asname or node.name.split(".")[0])
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                ids.update(node.names)
+            elif isinstance(node, ast.ExceptHandler):
+                bind(node.name)
+            elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
+                bind(node.name)
+        top: dict[str, str] = {}
+        for stmt in tree.body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and stmt.module:
+                for al in stmt.names:
+                    top[al.asname or al.name] = f"{stmt.module}.{al.name}"
+        return ids, bound, top
+
+    return analysis.memo("edits.names", compute)
+
+
+def _prefix(module: str) -> str:
+    """``pydantic`` → ``Pydantic``, ``mcp.server.mcpserver`` → ``Mcp``: an alias's prefix."""
+    head = module.split(".")[0].strip("_")
+    return "".join(part[:1].upper() + part[1:] for part in head.split("_")) or "Imported"
+
+
+def _bound(analysis: "ModuleAnalysis", module: str, name: str) -> str | None:
+    """The local name of a module-level ``from module import name`` (or an equivalent spelling)
+    that nothing else in the module rebinds, else None."""
+    full = f"{module}.{name}"
+    same = {full} | _SAME.get(full, set())
+    _, bound, top = _names(analysis)
+    for local, target in sorted(top.items()):
+        if target in same and bound.get(local) == 1:
+            return local
+    return None
+
+
+def import_name(analysis: "ModuleAnalysis", module: str, name: str) -> str:
+    """The local name under which ``from module import name`` is spelled in ``analysis``'s module
+    (see :meth:`Edits.import_name`); the same answer for the same module every time, so a plan
+    made at detection and the edits made later agree."""
+    local = _bound(analysis, module, name)
+    if local is not None:
+        return local
+    taken = _names(analysis)[0]
+    if name not in taken:
+        return name
+    base, i = f"{_prefix(module)}{name}", 2
+    alias = base
+    while alias in taken:
+        alias, i = f"{base}{i}", i + 1
+    return alias

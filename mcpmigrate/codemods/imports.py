@@ -3,6 +3,11 @@ touched (imports that were already unused before the fix stay, as the user wrote
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
+from typing import Callable
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -126,11 +131,195 @@ class _Pruner(cst.CSTTransformer):
         return updated_node.with_changes(body=self._carry(original_node.body, updated_node.body))
 
 
-def prune_newly_unused(before: cst.Module, after: cst.Module) -> cst.Module:
-    """Remove imports from ``after`` whose names ``before`` used and ``after`` no longer does."""
+def prune_newly_unused(before: cst.Module, after: cst.Module,
+                       keep: Callable[[], set[str]] | None = None) -> cst.Module:
+    """Remove imports from ``after`` whose names ``before`` used and ``after`` no longer does,
+    except the names ``keep()`` returns (asked only when there is something to prune: what the
+    rest of the project imports from this module, :func:`kept_names`)."""
     used_before = name_uses(before)
     used_after = name_uses(after)
     dead = {n for n, c in used_before.items() if c > 0 and used_after.get(n, 0) == 0}
+    if dead and keep is not None:
+        dead -= keep()
     if not dead:
         return after
     return after.visit(_Pruner(dead))
+
+
+# -- what the rest of the project imports from a module ----------------------------------------
+# A fix must never delete a name another module of the project imports from the fixed one
+# (bugs-01: `from pkg.app import Context, mcp` in pkg/tools.py). The project is the configuration
+# root; every other .py file under it is read from disk (also when a pre-commit hook passes only
+# the staged file): a byte prefilter on the module's last name, then `ast`, cached per file
+# version.
+
+_MAX_BYTES = 2_000_000
+_SKIP_DIRS = {"__pycache__", "node_modules", "site-packages", "venv", "env", "build", "dist"}
+
+#: (path, mtime_ns, size) -> the file's import records (see :func:`_records`)
+_RECORDS: dict[tuple[str, int, int], tuple[list[tuple[str, str, str | None]], set[str]]] = {}
+
+
+def dotted_names(path: Path, root: Path) -> set[str]:
+    """The dotted names ``path`` can be imported as: through its enclosing packages (directories
+    with ``__init__.py``), and relative to the project root (and its ``src/``)."""
+    path = Path(os.path.realpath(path))
+    parts = [] if path.stem == "__init__" else [path.stem]
+    d = path.parent
+    while (d / "__init__.py").is_file() and d != d.parent:
+        parts.insert(0, d.name)
+        d = d.parent
+    names = {".".join(parts)} if parts else set()
+    for base in (root, root / "src"):
+        try:
+            rel = path.relative_to(os.path.realpath(base)).with_suffix("").parts
+        except ValueError:
+            continue
+        if rel and rel[-1] == "__init__":
+            rel = rel[:-1]
+        if rel:
+            names.add(".".join(rel))
+    return {n for n in names if n}
+
+
+def _package_of(path: Path, root: Path) -> str:
+    """The package a relative import in ``path`` starts from."""
+    names = sorted(dotted_names(path, root), key=len)
+    if not names:
+        return ""
+    mod = names[-1]
+    return mod if path.stem == "__init__" else mod.rpartition(".")[0]
+
+
+def _dotted(node) -> str | None:
+    import ast
+
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str, str | None]], set[str]]:
+    """``(imports, chains)`` of a file: each import as ``(kind, target, local)`` —
+    ``("from", "pkg.app.Context", "Context")`` for ``from pkg.app import Context`` (relative
+    imports resolved), ``("import", "pkg.app", "m")`` for ``import pkg.app as m`` (local ``None``
+    without ``as``) — and every dotted attribute chain read (``m.Context``)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return [], set()
+    imports: list[tuple[str, str, str | None]] = []
+    chains: set[str] = set()
+    package = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                if package is None:
+                    package = _package_of(path, root)
+                base = package.split(".") if package else []
+                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                mod = ".".join([*base, *([mod] if mod else [])])
+            for al in node.names:
+                imports.append(("from", f"{mod}.{al.name}" if mod else al.name, al.asname or al.name))
+        elif isinstance(node, ast.Import):
+            for al in node.names:
+                imports.append(("import", al.name, al.asname))
+        elif isinstance(node, ast.Attribute):
+            chain = _dotted(node)
+            if chain:
+                chains.add(chain)
+    return imports, chains
+
+
+def _project_files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS]
+        out.extend(Path(d) / f for f in files if f.endswith(".py"))
+    return out
+
+
+def project_imports(path: Path, root: Path) -> dict[str, str]:
+    """The names other modules of the project import from the module at ``path``: ``{name:
+    importing file}`` (relative to ``root``); ``"*"`` for a star import."""
+    path = Path(os.path.realpath(path))
+    root = Path(os.path.realpath(root))
+    names = dotted_names(path, root)
+    if not names:
+        return {}
+    stems = {n.rpartition(".")[2].encode() for n in names}
+    out: dict[str, str] = {}
+    for f in _project_files(root):
+        try:
+            if os.path.realpath(f) == str(path):
+                continue
+            st = f.stat()
+            if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_BYTES:  # FIFOs, devices, huge files
+                continue
+            key = (str(f), st.st_mtime_ns, st.st_size)
+            rec = _RECORDS.get(key)
+            if rec is None:
+                source = f.read_bytes()
+                if not any(s in source for s in stems):
+                    continue
+                rec = _RECORDS[key] = _records(f, source, root)
+        except (OSError, RuntimeError):  # unreadable, a symlink loop
+            continue
+        imports, chains = rec
+        try:
+            shown = f.relative_to(root).as_posix()
+        except ValueError:
+            shown = str(f)
+        aliases: set[str] = set()
+        for kind, target, local in imports:
+            if kind == "from":
+                mod, _, name = target.rpartition(".")
+                if mod in names:
+                    out.setdefault(name, shown)
+                elif target in names:  # `from pkg import app`: a module alias
+                    aliases.add(local or name)
+            elif target in names:
+                aliases.add(local or target)
+        for alias in aliases:
+            prefix = alias + "."
+            for chain in chains:
+                if chain.startswith(prefix):
+                    out.setdefault(chain[len(prefix):].split(".")[0], shown)
+    return out
+
+
+def exported(module: cst.Module) -> set[str]:
+    """The names a module-level ``__all__`` (a list or tuple of strings) lists."""
+    out: set[str] = set()
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
+                       else [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
+            if any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets) and isinstance(
+                    small.value, (cst.List, cst.Tuple)):
+                for el in small.value.elements:
+                    if isinstance(el.value, cst.SimpleString) and isinstance(el.value.evaluated_value, str):
+                        out.add(el.value.evaluated_value)
+    return out
+
+
+def kept_names(module: cst.Module, path: Path | None, root: Path | None) -> set[str]:
+    """Import names pruning must keep in ``module``: listed in its ``__all__``, or imported from
+    it by another module of the project (every public name when one star-imports it)."""
+    keep = exported(module)
+    if path is not None and root is not None:
+        imported = project_imports(path, root)
+        keep |= set(imported)
+        if "*" in imported:
+            keep |= {n for n in name_uses(module) if not n.startswith("_")}
+    return keep

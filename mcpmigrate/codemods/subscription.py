@@ -84,17 +84,16 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
                         continue
                     # the bus goes before the statement that creates the server, with the blank
                     # lines and comments that stood above it
-                    ed.insert_before(holder, [cst.parse_statement(f"{bus_name} = InMemorySubscriptionBus()\n")
+                    bus_cls = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, "InMemorySubscriptionBus")
+                    listen = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, "ListenHandler")
+                    ed.insert_before(holder, [cst.parse_statement(f"{bus_name} = {bus_cls}()\n")
                                               .with_changes(leading_lines=holder.leading_lines)])
                     ed.transform(holder, lambda _o, u: u.with_changes(leading_lines=[]))
-                    listen_arg = cst.Arg(keyword=cst.Name(S.LISTEN_KWARG), value=cst.parse_expression(f"ListenHandler({bus_name})"),
+                    listen_arg = cst.Arg(keyword=cst.Name(S.LISTEN_KWARG), value=cst.parse_expression(f"{listen}({bus_name})"),
                                          equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
                     ed.transform(server_call, lambda _o, u, arg=listen_arg: _with_listen_arg(u, arg))  # type: ignore[misc]
-                    ed.add_import(S.SUBSCRIPTIONS_MODULE, "InMemorySubscriptionBus")
-                    ed.add_import(S.SUBSCRIPTIONS_MODULE, "ListenHandler")
                 bus = bus_name
-            event = d["event"]
-            ed.add_import(S.SUBSCRIPTIONS_MODULE, event)
+            event = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, d["event"])
             code = f"await {bus}.publish({event}({'uri=str(' + uri + ')' if uri else ''}))"
         else:
             continue

@@ -15,10 +15,13 @@ fastmcp 4 upgrade.
 
 from __future__ import annotations
 
+from functools import partial
+
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Spell, as_is
 from mcpmigrate.names import base_name
 from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map
 
@@ -107,11 +110,12 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
     return None
 
 
-def elicit_config(site: Site) -> str:
-    """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for ``ctx.elicit``."""
+def elicit_config(site: Site, spell: Spell = as_is) -> str:
+    """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for
+    ``ctx.elicit``; ``spell(module, name)`` is the local name of an imported name."""
     m = arg_map(site.call, ["message", "response_type"])
     extra = "".join(f", {k}={code_of(m[k])}" for k in ("response_title", "response_description") if k in m)
-    return f"parse_elicit_response_type({code_of(m['response_type'])}{extra})"
+    return f"{spell('fastmcp.server.elicitation', 'parse_elicit_response_type')}({code_of(m['response_type'])}{extra})"
 
 
 def context_elicit(site: Site) -> bool:
@@ -119,15 +123,16 @@ def context_elicit(site: Site) -> bool:
     return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]
 
 
-def elicit_outcome(site: Site, key: str) -> tuple[str, set[tuple[str, str]]]:
+def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set[tuple[str, str]]]:
     """The lines (inside the 2026-07-28 branch) that turn the answer under ``key`` into what
     ``ctx.elicit`` returns — fastmcp's accepted/declined/cancelled outcome, the data validated as
     fastmcp does — and their imports."""
+    fe = partial(spell, "fastmcp.server.elicitation")
     code = (
         f"    {key} = (\n"
-        f"        handle_elicit_accept({elicit_config(site)}, {key}.content)\n"
+        f"        {fe('handle_elicit_accept')}({elicit_config(site, spell)}, {key}.content)\n"
         f'        if {key}.action == "accept"\n'
-        f'        else DeclinedElicitation() if {key}.action == "decline" else CancelledElicitation()\n'
+        f'        else {fe("DeclinedElicitation")}() if {key}.action == "decline" else {fe("CancelledElicitation")}()\n'
         f"    )\n"
     )
     return code, {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",

@@ -15,14 +15,16 @@ moved request was their only use (:class:`.common_edits.FunctionEdit`).
 
 from __future__ import annotations
 
+from functools import partial
+
 import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
-from mcpmigrate.codemods.edits import Edits, rewrite
+from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
-from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.sites import (ELICITATION, Caller, Site, always_runs, context_of, exist, exits_before,
                                                first_line, inputs, request_kind, side_effects_before, slot_reason,
                                                without)
@@ -181,8 +183,10 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
     and passes the answer on."""
     helper = site.fn
     assert site.callers is not None and site.ctx_param is not None
-    _, _, param_ann, imports = resolver_parts(site)
-    add_imports(ed, imports)
+    spell = partial(import_name, a)
+    _, _, param_ann, imports = resolver_parts(site, spell)
+    for mod, name in imports:
+        ed.import_name(a, mod, name)
     hname = site.result if site.result else fresh(taken, ANSWER_NAME[site.kind])
     # The helper's own edits, tried on the helper alone to learn whether it still uses its context.
     mine = Edits()
@@ -221,7 +225,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
                 if n.value in renames:
                     subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
             call = rewrite(site.call, subst)  # type: ignore[assignment]
-        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node))  # type: ignore[arg-type]
+        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell)  # type: ignore[arg-type]
         # The tool's parameter only has to be new in the tool (the names it binds or reads).
         local = tool_names.get(id(tool.node))
         if local is None:
@@ -239,7 +243,8 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
         resolver = cst.parse_statement(f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n"
                                        f"{body}    return {ret_expr}\n")
         place_resolver(ed, tool.node, resolver)
-        new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(f"Annotated[{tool_ann}, Resolve({rname})]")))
+        new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(
+            f"{spell('typing', 'Annotated')}[{tool_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]")))
         fe = function_edit(ed, tool.node)
         fe.params.append((c.ctx_param, new_param))
         fe.ctx = c.ctx_param

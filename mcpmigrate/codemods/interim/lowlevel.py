@@ -13,16 +13,17 @@ request now runs once per round: with side effects the fix is unsafe.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of
-from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.names import assigned, ref_names
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
-from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, unwrap_try
+from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
 from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind)
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
@@ -103,39 +104,41 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
     return members
 
 
-def lowlevel_parts(site: Site) -> tuple[str, str, set[tuple[str, str]]]:
-    """(request expression, answer type(s), imports) for the low-level and fastmcp forms."""
+def lowlevel_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tuple[str, str]]]:
+    """(request expression, answer type(s), imports) for the low-level and fastmcp forms;
+    ``spell(module, name)`` is the local name of each imported name (``edits.import_name``)."""
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
-    req, answer, imports = _request_parts(site)
+    req, answer, imports = _request_parts(site, lambda mod, name: spell(types if mod == "mcp.types" else mod, name))
     return req, answer, {(types if mod == "mcp.types" else mod, name) for mod, name in imports}
 
 
-def _request_parts(site: Site) -> tuple[str, str, set[tuple[str, str]]]:
+def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tuple[str, str]]]:
     """(request expression, answer type, imports), the types from ``mcp.types``."""
     call = site.call
+    t = partial(spell, "mcp.types")
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if site.kind == ROOTS:
-        return "ListRootsRequest()", "ListRootsResult", {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
+        return f"{t('ListRootsRequest')}()", t("ListRootsResult"), {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
     if context_elicit(site):
         m = arg_map(call, ["message", "response_type"])
-        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
-               f"requested_schema={elicit_config(site)}.schema))")
-        return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
+        req = (f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
+               f"requested_schema={elicit_config(site, spell)}.schema))")
+        return req, t("ElicitResult"), {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
             ("fastmcp.server.elicitation", "parse_elicit_response_type")}
     if site.kind == ELICITATION:
         m = arg_map(call, ["message", "requested_schema"])
         if "requestedSchema" in m:
             m["requested_schema"] = m.pop("requestedSchema")
-        req = (f"ElicitRequest(params=ElicitRequestFormParams(message={code_of(m['message'])}, "
+        req = (f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
                f"requested_schema={code_of(m['requested_schema'])}))")
-        return req, "ElicitResult", {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
+        return req, t("ElicitResult"), {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
     assert attr == "create_message"
     m = arg_map(call, ["messages"])
     m.pop("related_request_id", None)
     inner = ", ".join(f"{k}={code_of(v)}" for k, v in m.items())
     with_tools = "tools" in m or "tool_choice" in m
     result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
-    return (f"CreateMessageRequest(params=CreateMessageRequestParams({inner}))", result,
+    return (f"{t('CreateMessageRequest')}(params={t('CreateMessageRequestParams')}({inner}))", t(result),
             {("mcp.types", n) for n in ("CreateMessageRequest", "CreateMessageRequestParams", result)})
 
 
@@ -145,7 +148,9 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     site = group[0]
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
-    add_imports(ed, {(types, "InputRequiredResult"), (f"{types}.version", "is_version_at_least")})
+    spell = partial(ed.import_name, a)  # records each import under the name it spells
+    irr = spell(types, "InputRequiredResult")
+    at_least = spell(f"{types}.version", "is_version_at_least")
     if site.form == "fastmcp":
         version = f"{site.ctx_param}.request_context.protocol_version"
         responses = f"{site.ctx_param}.input_responses"
@@ -154,27 +159,25 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         responses = f"{fn.params[1].name.value}.input_responses"
     parts = []
     for m in group:
-        req, answer_type, imports = lowlevel_parts(m)
-        add_imports(ed, imports)
+        req, answer_type, _imports = lowlevel_parts(m, spell)
         assert m.result is not None
         parts.append((m, m.result, req, answer_type))
-    code = f'if is_version_at_least({version}, "2026-07-28"):\n'
+    code = f'if {at_least}({version}, "2026-07-28"):\n'
     for _, key, _, _ in parts:
         code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
     if len(parts) == 1:
         _, key, req, answer_type = parts[0]
         code += (f"    if not isinstance({key}, {answer_type}):\n"
-                 f'        return InputRequiredResult(input_requests={{"{key}": {req}}})\n')
+                 f'        return {irr}(input_requests={{"{key}": {req}}})\n')
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
-        code += f"    if not ({missing}):\n        return InputRequiredResult(\n            input_requests={{\n"
+        code += f"    if not ({missing}):\n        return {irr}(\n            input_requests={{\n"
         code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
         code += "            }\n        )\n"
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
-            outcome, imports = elicit_outcome(m, key)
+            outcome, _imports = elicit_outcome(m, key, spell)
             code += outcome
-            add_imports(ed, imports)
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)

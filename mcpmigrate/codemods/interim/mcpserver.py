@@ -13,12 +13,14 @@ arguments and module-level names: a request built from other locals is manual, n
 
 from __future__ import annotations
 
+from functools import partial
+
 import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
-from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.names import base_name, fresh
-from mcpmigrate.codemods.interim.common_edits import add_imports, function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
                                                slot_reason)
 
@@ -91,17 +93,20 @@ def _strip(arg: cst.Arg) -> cst.Arg:
     return arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
 
 
-def resolver_parts(site: Site) -> tuple[str, str, str, set[tuple[str, str]]]:
-    """(return annotation, returned expression, parameter annotation, imports)."""
+def resolver_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, str, set[tuple[str, str]]]:
+    """(return annotation, returned expression, parameter annotation, imports); ``spell(module,
+    name)`` is the local name of each imported name (``codemods.edits.import_name``)."""
     call = site.call
     imports: set[tuple[str, str]] = {("typing", "Annotated"), ("mcp.server.mcpserver", "Resolve")}
     if site.kind == ROOTS:
         imports |= {("mcp.server.mcpserver", "ListRoots"), ("mcp.types", "ListRootsResult")}
-        return "ListRoots", "ListRoots()", "ListRootsResult", imports
+        lr = spell("mcp.server.mcpserver", "ListRoots")
+        return lr, f"{lr}()", spell("mcp.types", "ListRootsResult"), imports
     if site.kind == ELICITATION:
         message, schema = (code_of(x.value) for x in call.args)
         imports |= {("mcp.server.mcpserver", "Elicit"), ("mcp.server.mcpserver", "ElicitationResult")}
-        return f"Elicit[{schema}]", f"Elicit({message}, {schema})", f"ElicitationResult[{schema}]", imports
+        el = spell("mcp.server.mcpserver", "Elicit")
+        return f"{el}[{schema}]", f"{el}({message}, {schema})", f"{spell('mcp.server.mcpserver', 'ElicitationResult')}[{schema}]", imports
     args = [_strip(x) for x in call.args if not (x.keyword is not None and x.keyword.value == "related_request_id")]
     positional = [x for x in args if x.keyword is None]
     keywords = [x for x in args if x.keyword is not None]
@@ -113,14 +118,17 @@ def resolver_parts(site: Site) -> tuple[str, str, str, set[tuple[str, str]]]:
     with_tools = any(x.keyword is not None and x.keyword.value in ("tools", "tool_choice") for x in args)
     result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
     imports |= {("mcp.server.mcpserver", "Sample"), ("mcp.types", result)}
-    return "Sample", f"Sample({text})", result, imports
+    sample = spell("mcp.server.mcpserver", "Sample")
+    return sample, f"{sample}({text})", spell("mcp.types", result), imports
 
 
 def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) -> None:
     """The resolver before the tool, its ``Resolve`` parameter, and the request out of the body."""
     fn = site.fn
-    ret_ann, ret_expr, param_ann, imports = resolver_parts(site)
-    add_imports(ed, imports)
+    spell = partial(import_name, a)
+    ret_ann, ret_expr, param_ann, imports = resolver_parts(site, spell)
+    for mod, name in imports:
+        ed.import_name(a, mod, name)
     pname = site.result if site.result else fresh(taken, ANSWER_NAME[site.kind])
     rname = fresh(taken, f"{fn.name}_{site.kind}")
     params = []
@@ -130,7 +138,8 @@ def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) ->
     plist = ", ".join(code_of(p) for p in params)
     resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
     place_resolver(ed, fn.node, resolver)
-    new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(f"Annotated[{param_ann}, Resolve({rname})]")))
+    new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(
+        f"{spell('typing', 'Annotated')}[{param_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]")))
     fe = function_edit(ed, fn.node)
     fe.params.append((site.ctx_param or "", new_param))
     fe.ctx = site.ctx_param or ""

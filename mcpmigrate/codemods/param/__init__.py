@@ -180,8 +180,8 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         site = f.site
         for node, change in site.changes.values():
             rnd.change(node, change)
-        for mod, name in site.imports:
-            rnd.edits.add_import(mod, name)
+        for mod, name in site.imports:  # spelled at planning with edits.import_name: the same local names
+            rnd.edits.import_name(a, mod, name)
         if site.kind == "request":
             request_sites.append(site)
         elif site.kind == "irr" and site.fn is not None:

@@ -43,14 +43,16 @@ def str_lit(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def documented_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
+def documented_param(config: Config, mode: str, name: str | None = None,
+                     annotated: str = "Annotated", field: str = "Field") -> cst.Param:
     """``root: Annotated[str, Field(description=…)]`` (``list[str]`` in list mode): a tool's or a
-    prompt's parameter, described in its schema."""
+    prompt's parameter, described in its schema. ``annotated`` and ``field`` are the local names
+    of ``typing.Annotated`` and ``pydantic.Field`` (``codemods.edits.import_name``)."""
     p = config.path_parameter
     if mode == "list":
-        ann = f"Annotated[list[str], Field(description={str_lit(p.list_description)})]"
+        ann = f"{annotated}[list[str], {field}(description={str_lit(p.list_description)})]"
     else:
-        ann = f"Annotated[str, Field(description={str_lit(p.description)})]"
+        ann = f"{annotated}[str, {field}(description={str_lit(p.description)})]"
     return cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
 
 

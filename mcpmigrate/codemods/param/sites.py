@@ -22,7 +22,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.edits import REMOVE
+from mcpmigrate.codemods.edits import REMOVE, import_name
 from mcpmigrate.codemods.param.parameter import documented_param, like, param_name
 from mcpmigrate.codemods.param.round import Change
 from mcpmigrate.config import Config
@@ -206,12 +206,14 @@ def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
     return False
 
 
-def _fallback_value(mode: str, name: str, fastmcp: bool) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
-    roots = f"[Root(uri=Path({name}).as_uri())]" if mode == "single" else f"[Root(uri=Path(p).as_uri()) for p in {name}]"
+def _fallback_value(a: ModuleAnalysis, mode: str, name: str, fastmcp: bool) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
+    root, path = import_name(a, "mcp.types", "Root"), import_name(a, "pathlib", "Path")
+    roots = f"[{root}(uri={path}({name}).as_uri())]" if mode == "single" else f"[{root}(uri={path}(p).as_uri()) for p in {name}]"
     imports = {("mcp.types", "Root"), ("pathlib", "Path")}
     if fastmcp:
         return cst.parse_expression(roots), imports
-    return cst.parse_expression(f"ListRootsResult(roots={roots})"), imports | {("mcp.types", "ListRootsResult")}
+    result = import_name(a, "mcp.types", "ListRootsResult")
+    return cst.parse_expression(f"{result}(roots={roots})"), imports | {("mcp.types", "ListRootsResult")}
 
 
 def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
@@ -252,7 +254,7 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
             site.replace_site_stmt = True
             _maybe_unwrap(a, site, stmt)  # type: ignore[arg-type]
     else:
-        value, imports = _fallback_value(mode, site.name, fastmcp)
+        value, imports = _fallback_value(a, mode, site.name, fastmcp)
         site.set(aw, like(aw, value))
         site.imports |= imports
         site.unsafe.append(
@@ -351,7 +353,8 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         modes.add(mode)
         name = param_name(config, mode)
         site.changes.update(changes)
-        site.set(param, partial(_keep_comma, documented_param(config, mode)))
+        site.set(param, partial(_keep_comma, documented_param(config, mode, annotated=import_name(a, "typing", "Annotated"),
+                                                              field=import_name(a, "pydantic", "Field"))))
         site.tools.append(tool)
         dead = set(site.changes)
         if (name in tool.param_names() and name != pname) or name_refs(tool.node.params, name, dead) or name_refs(tool.node.body, name, dead):

@@ -175,14 +175,15 @@ def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str,
                     lowlevel_read(rnd, target, name, enclosing_stmt(a, call), False)  # type: ignore[arg-type]
         return
     documented = f.role in DECORATOR_ROLES
+    spell: dict[str, str] = {}
     if documented:
-        rnd.edits.add_import("typing", "Annotated")
-        rnd.edits.add_import("pydantic", "Field")
+        spell = {"annotated": rnd.edits.import_name(a, "typing", "Annotated"),
+                 "field": rnd.edits.import_name(a, "pydantic", "Field")}
     # Names passed to callees in place of a context argument are candidates for removal too.
     bases += [b for b in rnd.replaced_args.get(id(f), []) if b]
     used: set[str] = set()
     for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
-        new_param = documented_param(config, mode, name) if documented else plain_param(config, mode, name)
+        new_param = documented_param(config, mode, name, **spell) if documented else plain_param(config, mode, name)
         op: tuple
         decision: tuple
         cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
