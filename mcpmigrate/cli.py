@@ -71,11 +71,13 @@ def _decode(source: bytes) -> str:
 
 def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
     """A ``git apply``/``patch``-able unified diff of one file (``\\ No newline at end of file``
-    marks a last line without a newline)."""
+    marks a last line without a newline; a name that is not valid UTF-8 is quoted as git does)."""
+    from mcpmigrate.files import diff_path
+
     out = []
     for line in difflib.unified_diff(_decode(original).splitlines(keepends=True),
                                      _decode(new_source).splitlines(keepends=True),
-                                     f"a/{display}", f"b/{display}"):
+                                     diff_path(f"a/{display}"), diff_path(f"b/{display}")):
         if line.endswith("\n"):
             out.append(line)
         else:
@@ -167,6 +169,8 @@ def _apply_baseline(result, baseline_path: str) -> int:
     import json
     from collections import Counter
 
+    from mcpmigrate.files import shown_path
+
     try:
         doc = json.loads(Path(baseline_path).read_text(encoding="utf-8"))
         entries = doc["findings"]
@@ -179,7 +183,7 @@ def _apply_baseline(result, baseline_path: str) -> int:
     for res in result.results:
         kept = []
         for f in res.findings:
-            key = (f.path, f.rule, f.message)
+            key = (shown_path(f.path), f.rule, f.message)  # as the JSON report wrote it
             if known[key] > 0:
                 known[key] -= 1
                 hidden += 1
@@ -191,7 +195,7 @@ def _apply_baseline(result, baseline_path: str) -> int:
 
 def _add_noqa(result) -> None:
     """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding."""
-    from mcpmigrate.files import atomic_write
+    from mcpmigrate.files import atomic_write, shown_path
     from mcpmigrate.suppress import add_suppressions
 
     added = files = 0
@@ -205,7 +209,7 @@ def _add_noqa(result) -> None:
         source = path.read_bytes()
         new, changed, skipped = add_suppressions(source, requests)
         for rid, line in skipped:
-            err.print(f"warning: {res.display}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
+            err.print(f"warning: {shown_path(res.display)}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
                       f"(the line ends inside a string or a continuation); add it by hand",
                       markup=False, highlight=False)
         if changed:
@@ -213,7 +217,7 @@ def _add_noqa(result) -> None:
                 compile(new, res.display, "exec", dont_inherit=True)
                 atomic_write(path, new)
             except (SyntaxError, ValueError, OSError) as exc:
-                err.print(f"error: {res.display}: suppressions not added: {exc}", markup=False, highlight=False)
+                err.print(f"error: {shown_path(res.display)}: suppressions not added: {exc}", markup=False, highlight=False)
                 continue
             added += changed
             files += 1
@@ -350,6 +354,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
         strategy, unsafe_fixes):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
+    from mcpmigrate.files import shown_path
 
     config = _load(config_path)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
@@ -377,7 +382,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
                        else f"fix with --strategy {f.fix.strategy}" if f.fix is not None
                        else f"manual: {f.manual}" if f.manual else "manual")
                 where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
-                err.print(f"left   {f.path}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
+                err.print(f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
             err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
                       f"{len(result.findings)} would remain.", highlight=False)
             text.render_errors(err, result)
@@ -385,7 +390,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
     if output_format in ("text", "concise"):
         out = _console()
         for f in result.fixed:
-            out.print(f"fixed  {f.path}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
+            out.print(f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()

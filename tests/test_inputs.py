@@ -140,3 +140,68 @@ def test_fix_diff_creates_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert sorted(os.listdir(tmp_path)) == ["caps.py", "clean.py"]
     res = cli(["check", "."], tmp_path)  # check still writes it
     assert ".mcpmigrate_cache" in os.listdir(tmp_path)
+
+
+# --- file names that are not valid UTF-8 -------------------------------------------------------
+
+PING_SERVER = b'''from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("ping-demo")
+
+
+@mcp.tool()
+async def probe(ctx: Context) -> str:
+    await ctx.session.send_ping()
+    return "ok"
+'''
+PING_MESSAGE = ("The server pings the client; `ping` is removed in 2026-07-28 (mcp 2.x raises "
+                "NoBackChannelError on a modern connection). Delete the call: a liveness check has no replacement.")
+
+
+@pytest.fixture
+def latin1_name(tmp_path: Path) -> Path:
+    if sys.platform == "darwin" or os.name == "nt":  # pragma: no cover - these file systems refuse the name
+        pytest.skip("the file system does not accept a file name that is not valid UTF-8")
+    with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "wb") as fh:
+        fh.write(PING_SERVER)
+    return tmp_path
+
+
+def test_non_utf8_name_in_json_has_no_lone_surrogate(latin1_name: Path) -> None:
+    res = cli(["check", "--output-format", "json", "."], latin1_name)
+    assert res.exit_code == 1, str(res)
+    assert [(f["path"], f["line"], f["column"]) for f in res.json["findings"]] == [("caf\\xe9.py", 8, 11)]
+    assert '"path": "caf\\\\xe9.py"' in res.stdout
+    res.stdout.encode("utf-8")  # strict: no lone surrogate anywhere
+
+
+def test_non_utf8_name_in_sarif_is_percent_encoded(latin1_name: Path) -> None:
+    res = cli(["check", "--output-format", "sarif", "."], latin1_name)
+    [result] = json.loads(res.stdout)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "caf%E9.py", "uriBaseId": "%SRCROOT%"}
+    res.stdout.encode("utf-8")
+
+
+def test_non_utf8_name_in_github_is_not_attached_to_another_file(latin1_name: Path) -> None:
+    res = cli(["check", "--output-format", "github", "."], latin1_name)
+    assert res.stdout == ("::error title=MCP203 server-ping::caf\\xe9.py:8:11: MCP203 " + PING_MESSAGE
+                          + " (fix, safe: delete the ping)\n")
+
+
+def test_non_utf8_name_in_text_and_concise(latin1_name: Path) -> None:
+    res = cli(["check", "--output-format", "concise", "."], latin1_name)
+    assert res.stdout == f"caf\\xe9.py:8:11: MCP203 {PING_MESSAGE}\n"
+    res = cli(["check", "."], latin1_name)
+    assert res.stdout.splitlines()[0] == "caf\\xe9.py"
+
+
+def test_non_utf8_name_in_a_diff_is_quoted_as_git_does(latin1_name: Path) -> None:
+    res = cli(["fix", "--diff", "."], latin1_name)
+    assert res.stdout.splitlines()[:2] == ['--- "a/caf\\351.py"', '+++ "b/caf\\351.py"']
+    assert "-    await ctx.session.send_ping()\n" in res.stdout
+
+
+def test_non_utf8_name_matches_its_baseline_entry(latin1_name: Path) -> None:
+    (latin1_name / "baseline.json").write_text(cli(["check", "--output-format", "json", "."], latin1_name).stdout)
+    res = cli(["check", "--baseline", "baseline.json", "."], latin1_name)
+    assert res.exit_code == 0, str(res)

@@ -15,6 +15,7 @@ from typing import Any
 from mcpmigrate import __version__
 from mcpmigrate.catalog import RuleMeta, load_catalog
 from mcpmigrate.engine import RunResult
+from mcpmigrate.files import path_uri, shown_path
 from mcpmigrate.model import Finding
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -78,7 +79,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         "level": LEVELS.get(f.severity.value, "warning"),
         "message": {"text": _message(f)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": {"uri": path_uri(f.path), "uriBaseId": "%SRCROOT%"},
             "region": region,
         }}],
         "properties": {"severity": f.severity.value},
@@ -101,8 +102,8 @@ def render(result: RunResult, findings: list[Finding] | None = None) -> str:
             rules.append(_pseudo_descriptor(f.rule, f.name, f.message.split(":")[0], LEVELS.get(f.severity.value, "note")))
     notifications = [{
         "level": "error",
-        "message": {"text": f"{e.path}: {e.message}"},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": e.path, "uriBaseId": "%SRCROOT%"}}}],
+        "message": {"text": f"{shown_path(e.path)}: {e.message}"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"}}}],
     } for e in sorted(result.errors, key=lambda e: e.path)]
     run = {
         "tool": {"driver": {

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcpmigrate.engine import RunResult
+from mcpmigrate.files import shown_path
 from mcpmigrate.model import Finding
 
 _SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
@@ -28,7 +29,7 @@ def render_findings(console: Console, result: RunResult, sources: dict[str, list
     for f in result.findings:
         by_file.setdefault(f.path, []).append(f)
     for path, items in by_file.items():
-        console.print(f"[bold]{escape(path)}[/bold]")
+        console.print(f"[bold]{escape(shown_path(path))}[/bold]")
         lines = (sources or {}).get(path)
         for f in items:
             sev = f.severity.value
@@ -52,7 +53,7 @@ def render_findings(console: Console, result: RunResult, sources: dict[str, list
 
 def render_errors(console: Console, result: RunResult) -> None:
     for e in sorted(result.errors, key=lambda e: e.path):
-        console.print(f"[bold red]error[/bold red]: {escape(e.path)}: {escape(e.message)}", highlight=False)
+        console.print(f"[bold red]error[/bold red]: {escape(shown_path(e.path))}: {escape(e.message)}", highlight=False)
 
 
 def render_unused_suppressions(console: Console, result: RunResult) -> None:
@@ -67,7 +68,7 @@ def render_unused_suppressions(console: Console, result: RunResult) -> None:
             what = f"{rid} is not reported on this line"
         else:
             what = f"{rid} is not a rule id; see `mcpmigrate rules`"
-        console.print(f"warning: {path}:{line}: unused suppression `{marker}` ({what})",
+        console.print(f"warning: {shown_path(path)}:{line}: unused suppression `{marker}` ({what})",
                       highlight=False, markup=False)
 
 
@@ -111,4 +112,4 @@ def render_statistics(console: Console, result: RunResult) -> None:
 
 def render_concise(console: Console, result: RunResult) -> None:
     for f in result.findings:
-        console.print(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)
+        console.print(f"{shown_path(f.path)}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)
