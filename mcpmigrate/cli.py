@@ -85,6 +85,22 @@ def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
     return "".join(out)
 
 
+def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
+    """Why ``fix`` left a finding, naming only options ``fix`` accepts: the ``--strategy`` its
+    fix needs (only ``param`` or ``interim``; removals, stdlib logging and subscriptions apply
+    under every strategy), ``--unsafe-fixes``, or that the fix was not applied (the file's
+    error says why) or needs a human."""
+    if f.fix is None:
+        return f"manual: {f.manual}" if f.manual else "manual"
+    unsafe = f.fix.safety.value == "unsafe" and not unsafe_fixes
+    if not result.applies(f.fix.strategy):
+        return (f"fix with --strategy {f.fix.strategy}{' --unsafe-fixes' if unsafe else ''}: "
+                f"{f.fix.description}")
+    if unsafe:
+        return f"needs --unsafe-fixes: {f.fix.description}"
+    return "fix not applied (see the error for this file)" if file_failed else "fix not applied"
+
+
 def _exit_code(result) -> int:
     """1 when findings remain or a file could not be read, decoded, parsed or written (it was
     not checked, so the run is not clean); 0 otherwise."""
@@ -377,10 +393,9 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
 
             n = len(result.fixed)
             changed = {r.display for r in result.changed}
+            failed = {e.path for e in result.errors}
             for f in result.findings:  # what the diff leaves, and why
-                why = (f"needs --unsafe-fixes: {f.fix.description}" if f.fix is not None and f.fix.safety.value == "unsafe"
-                       else f"fix with --strategy {f.fix.strategy}" if f.fix is not None
-                       else f"manual: {f.manual}" if f.manual else "manual")
+                why = _left_why(f, result, unsafe_fixes, f.path in failed)
                 where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
                 err.print(f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
             err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "

@@ -182,7 +182,7 @@ def test_text_groups_by_file_with_caret_hint_and_summary(tmp_path: Path) -> None
     caret_row = out.splitlines()[out.splitlines().index(src_row) + 1]
     assert caret_row[len(src_row) - len(line):].startswith(" " * (col - 1) + "^")
     assert "MCP104 roots-list-changed-capability (advisory)" in out
-    assert "fix (safe, remove):" in out
+    assert "fix (safe): " in out  # a removal applies under every strategy: none is named
     assert "manual:" in out  # MCP105 has no automatic fix
     assert "Found 3 findings (3 advisory) in 2 file(s)" in out
     assert "\x1b[" not in out  # not a terminal: no colour

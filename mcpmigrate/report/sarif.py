@@ -17,6 +17,7 @@ from mcpmigrate.catalog import RuleMeta, load_catalog
 from mcpmigrate.engine import RunResult
 from mcpmigrate.files import path_uri, shown_path
 from mcpmigrate.model import Finding
+from mcpmigrate.report import fix_label
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"breaking": "error", "deprecated": "warning", "advisory": "note"}
@@ -61,7 +62,7 @@ def _pseudo_descriptor(rule: str, name: str, summary: str, level: str) -> dict[s
 def _message(f: Finding) -> str:
     text = f.message
     if f.fix is not None:
-        text += f" Fix ({f.fix.safety.value}, {f.fix.strategy}): {f.fix.description}"
+        text += f" {fix_label(f.fix).capitalize()}: {f.fix.description}"
     elif f.manual:
         text += f" Manual: {f.manual}"
     return text
