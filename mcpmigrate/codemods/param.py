@@ -1226,7 +1226,44 @@ class _Rewriter(cst.CSTTransformer):
             node = cst.FlattenSentinel([*ed.before[key], *items])
         if isinstance(node, cst.IndentedBlock) and not node.body:
             node = node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        if isinstance(original_node, cst.FunctionDef) and isinstance(node, cst.FunctionDef):
+            node = _keep_comments_in_place(original_node, node)
         return node
+
+
+_FUNCTION_TYPE_COMMENT = re.compile(r"#\s*type:\s*\(")
+
+
+def _keep_comments_in_place(original: cst.FunctionDef, node: cst.FunctionDef) -> cst.FunctionDef:
+    """Comments of a rewritten signature stay with what they describe. A parameter that takes
+    the place of another (``root`` for ``ctx``) drops the trailing comment it inherited with the
+    other's comma: ``# injected by FastMCP`` or a per-argument ``# type: Context`` (PEP 484)
+    would now describe the new parameter, wrongly (mypy: duplicate type signatures). A function
+    type comment (``# type: (...) -> str``, PEP 484) on the first line of the body stays when the
+    statement it sat above is deleted. A function that is not rewritten is returned as it is."""
+    def bare(ws: Any) -> Any:
+        if isinstance(ws, cst.ParenthesizedWhitespace) and ws.first_line.comment is not None:
+            return ws.with_changes(first_line=cst.TrailingWhitespace(newline=ws.first_line.newline))
+        return ws
+
+    old_names = {p.name.value for p in (*original.params.posonly_params, *original.params.params,
+                                        *original.params.kwonly_params)}
+    params = node.params
+    for kind in ("posonly_params", "params", "kwonly_params"):
+        lst = [p if p.name.value in old_names else p.with_changes(
+            comma=p.comma.with_changes(whitespace_after=bare(p.comma.whitespace_after)) if isinstance(p.comma, cst.Comma) else p.comma,
+            whitespace_after_param=bare(p.whitespace_after_param)) for p in getattr(params, kind)]
+        params = params.with_changes(**{kind: lst})
+    node = node.with_changes(params=params)
+    old_body, new_body = original.body, node.body
+    if isinstance(old_body, cst.IndentedBlock) and isinstance(new_body, cst.IndentedBlock) and old_body.body and new_body.body:
+        kept = [ln for ln in old_body.body[0].leading_lines
+                if ln.comment is not None and _FUNCTION_TYPE_COMMENT.match(ln.comment.value)]
+        first = new_body.body[0]
+        if kept and not any(ln.comment is not None and ln.comment.value == kept[0].comment.value for ln in first.leading_lines):
+            node = node.with_changes(body=new_body.with_changes(body=[first.with_changes(
+                leading_lines=[*kept, *first.leading_lines]), *new_body.body[1:]]))
+    return node
 
 
 def _insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
