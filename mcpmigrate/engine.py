@@ -72,6 +72,7 @@ class FileResult:
     unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
     parsed: bool = False
     cache_key: bytes | None = None                             # the content's cache key, when cached
+    error_at: tuple[int, int] | None = None                    # (line, column) of a syntax error
 
 
 @dataclass
@@ -385,7 +386,8 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
             # file with nothing MCP in it is not)
             _collect_unused(res, find_suppressions(source), file_rules)
             return res
-        res.error = f"cannot parse: {_syntax_message(exc, source, display)}"
+        message, res.error_at = _syntax_error(exc, source, display)
+        res.error = f"cannot parse: {message}"
         return res
     except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         res.error = f"cannot decode: {exc}"
@@ -501,9 +503,15 @@ def _compiles(source: bytes, display: str) -> bool:
 
 
 def _syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>") -> str:
-    """Python's own message for a syntax error and one position, ``invalid syntax (line 3,
-    column 7)`` (1-based), as the interpreter reports it; libcst's first line and position when
-    the interpreter compiles the file (a construct libcst does not know)."""
+    return _syntax_error(exc, source, display)[0]
+
+
+def _syntax_error(exc: cst.ParserSyntaxError, source: bytes | None = None,
+                  display: str = "<file>") -> tuple[str, tuple[int, int] | None]:
+    """Python's own message for a syntax error with its one position, ``invalid syntax (line 3,
+    column 7)`` (1-based), as the interpreter reports it, and that ``(line, column)``; libcst's
+    first line and position when the interpreter compiles the file (a construct libcst does not
+    know)."""
     if source is not None:
         import warnings
 
@@ -513,12 +521,12 @@ def _syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, dis
                 compile(source, display, "exec", dont_inherit=True)
         except SyntaxError as err:
             if err.lineno:
-                return f"{err.msg} (line {err.lineno}, column {err.offset or 1})"
-            return err.msg
+                return f"{err.msg} (line {err.lineno}, column {err.offset or 1})", (err.lineno, err.offset or 1)
+            return err.msg, None
         except (ValueError, RecursionError, MemoryError):
             pass
     msg = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
-    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})"
+    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})", (exc.raw_line, exc.raw_column + 1)
 
 
 def _mentions_mcp(source: bytes, rules: set[str]) -> bool:
@@ -597,7 +605,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     results = [done[i] for i in range(len(candidates))]
     for res in results:
         if res.error:
-            result.errors.append(FileError(res.display, res.error))
+            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
         result.results.append(res)
         if cache is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))  # type: ignore[arg-type]
@@ -695,9 +703,11 @@ def _cacheable(res: FileResult) -> bool:
 
 def _for_cache(res: FileResult) -> FileResult:
     return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}) for f in res.findings],
-                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed)
+                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed,
+                      error_at=res.error_at)
 
 
 def _from_cache(hit: FileResult, display: str) -> FileResult:
     return FileResult(display, findings=[dataclasses.replace(f, path=display) for f in hit.findings],
-                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed)
+                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed,
+                      error_at=getattr(hit, "error_at", None))

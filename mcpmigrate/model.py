@@ -86,6 +86,11 @@ class FileError:
 
     path: str
     message: str
+    line: int | None = None     # where, for a syntax error (1-based line and column)
+    column: int | None = None
 
-    def to_json(self) -> dict[str, str]:
-        return {"path": self.path, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "message": self.message}
+        if self.line is not None:
+            out.update(line=self.line, column=self.column)
+        return out

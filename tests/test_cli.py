@@ -195,8 +195,10 @@ def test_json_shape(tmp_path: Path) -> None:
     assert f["message"]
     assert f["fix"] == {"safety": "safe", "strategy": "remove", "description": f["fix"]["description"]}
     assert f["fix"]["description"]
-    assert doc["errors"] == [{"path": "src/bad.py", "message": doc["errors"][0]["message"]}]
-    assert "parse" in doc["errors"][0]["message"]
+    # a syntax error has Python's message and its position
+    assert doc["errors"] == [{"path": "src/bad.py", "message": doc["errors"][0]["message"], "line": 2, "column": 7}]
+    assert doc["errors"][0]["message"].startswith("cannot parse: ")
+    assert doc["errors"][0]["message"].endswith(" (line 2, column 7)")
 
 
 def test_json_fix_is_null_without_a_fix(tmp_path: Path) -> None:

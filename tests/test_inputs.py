@@ -123,9 +123,17 @@ def test_syntax_error_in_an_mcp_file_has_pythons_message_and_one_position(tmp_pa
     try:
         compile((tmp_path / "srv.py").read_bytes(), "srv.py", "exec")
     except SyntaxError as exc:
-        expected = f"cannot parse: {exc.msg} (line 3, column {exc.offset})"
-    assert res.json["errors"] == [{"path": "srv.py", "message": expected}]
-    assert expected == "cannot parse: invalid syntax (line 3, column 7)" or sys.version_info >= (3, 12)
+        msg, col = exc.msg, exc.offset  # Python's own words, whatever the interpreter's version
+    assert (msg, col) == ("invalid syntax", 7) or sys.version_info >= (3, 12)
+    expected = f"cannot parse: {msg} (line 3, column {col})"
+    assert res.json["errors"] == [{"path": "srv.py", "message": expected, "line": 3, "column": col}]
+    res = cli(["check", "--output-format", "github", "."], tmp_path)
+    assert res.stdout == f"::error file=srv.py,line=3,col={col},title=mcpmigrate::srv.py: {expected}\n"
+    doc = json.loads(cli(["check", "--output-format", "sarif", "."], tmp_path).stdout)
+    [note] = doc["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["locations"][0]["physicalLocation"]["region"] == {"startLine": 3, "startColumn": col}
+    res = cli(["check", "."], tmp_path)
+    assert f"error: srv.py: {expected}\n" in res.stderr
 
 
 # --- fix --diff --------------------------------------------------------------------------------

@@ -47,5 +47,7 @@ def render(result: RunResult, findings: list[Finding] | None = None) -> str:
     lines = [annotation(f) for f in findings]
     for e in sorted(result.errors, key=lambda e: e.path):
         where = f"file={_prop(e.path)}," if is_faithful(e.path) else ""
+        if where and e.line is not None:
+            where += f"line={e.line},col={e.column},"
         lines.append(f"::error {where}title=mcpmigrate::{_data(f'{shown_path(e.path)}: {e.message}')}")
     return "\n".join(lines)

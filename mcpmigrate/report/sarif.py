@@ -104,7 +104,10 @@ def render(result: RunResult, findings: list[Finding] | None = None) -> str:
     notifications = [{
         "level": "error",
         "message": {"text": f"{shown_path(e.path)}: {e.message}"},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"}}}],
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"},
+            **({"region": {"startLine": e.line, "startColumn": e.column}} if e.line is not None else {}),
+        }}],
     } for e in sorted(result.errors, key=lambda e: e.path)]
     run = {
         "tool": {"driver": {
