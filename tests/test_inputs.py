@@ -213,3 +213,25 @@ def test_non_utf8_name_matches_its_baseline_entry(latin1_name: Path) -> None:
     (latin1_name / "baseline.json").write_text(cli(["check", "--output-format", "json", "."], latin1_name).stdout)
     res = cli(["check", "--baseline", "baseline.json", "."], latin1_name)
     assert res.exit_code == 0, str(res)
+
+
+def test_text_facts_screen_at_least_what_ast_facts_screen() -> None:
+    """A file ``ast`` cannot parse is judged by facts read from its text; on every fixture (which
+    ``ast`` does parse) those facts must let through every detector the ``ast`` facts let through,
+    so a syntax error is never hidden in a file the screens would have parsed."""
+    from mcpmigrate.detectors import all_detectors
+    from mcpmigrate.screen import facts_of, facts_of_text
+
+    root = Path(__file__).resolve().parent.parent
+    sources = sorted((root / "fixtures").rglob("*.py"))
+    screens = [(det.__name__, det.screen) for det in all_detectors() if getattr(det, "screen", None)]
+    assert screens
+    missed = []
+    for path in sources:
+        data = path.read_bytes()
+        exact = facts_of(data)
+        if exact is None:
+            continue
+        rough = facts_of_text(data)
+        missed += [(path.name, name) for name, screen in screens if screen(exact) and not screen(rough)]
+    assert missed == []
