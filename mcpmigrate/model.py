@@ -74,7 +74,7 @@ class Finding:
     column: int
     end_line: int
     end_column: int
-    message: str
+    message: str  # what and where first, then why and what to do (detectors.base.Report)
     fix: FixInfo | None = None
     manual: str | None = None  # why the site is left for a human, when no fix applies
     # Not serialised: the detector's handle on the node (used by codemods).

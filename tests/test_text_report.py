@@ -131,3 +131,33 @@ def test_sarif_and_text_hints_name_only_choosable_strategies(tmp_path: Path) -> 
     texts = [r["message"]["text"] for r in doc["runs"][0]["results"]]
     assert [t[t.index(" Fix ("):].split(":")[0] for t in texts] == [" Fix (safe)", " Fix (safe, param)"] * 2
     assert "logging)" not in cli(["check", "s.py"], tmp_path).stdout
+
+
+def _every_message(tmp_path: Path) -> dict[str, str]:
+    """Every distinct message the fixtures and the rules' invalid examples produce, with its rule."""
+    from tests.helpers import RULES, fixture_cases, load_toml
+
+    for case in fixture_cases():
+        (tmp_path / f"{case.parent.name}_{case.name}.py").write_bytes((case / "before.py").read_bytes())
+    for path in sorted(RULES.glob("*.toml")):
+        data = load_toml(path)
+        for i, ex in enumerate(data.get("examples", {}).get("invalid", [])):
+            (tmp_path / f"example_{data['id']}_{i}.py").write_text(ex["code"].lstrip("\n"))
+    doc = json.loads(cli(["check", "--output-format", "json", "."], tmp_path).stdout)
+    return {f["message"]: f["rule"] for f in doc["findings"]}
+
+
+def test_every_detectors_message_splits_into_what_and_why(tmp_path: Path) -> None:
+    """The split is a heuristic on the text (``split_message``): each message the detectors
+    write must still cut into a sentence saying what was found and a reason, with no code span
+    cut in two and no code span nested in another (``a hand-built `x` `` in backticks)."""
+    messages = _every_message(tmp_path)
+    rules = set(messages.values())
+    assert {"MCP101", "MCP102", "MCP201", "MCP202", "MCP301", "MCP302", "MCP401", "MCP402"} <= rules, rules
+    for message, rule in messages.items():
+        what, why = split_message(message)
+        assert "``" not in message, (rule, message)
+        assert what.endswith(".") and (what[0].isupper() or what[0] == "`"), (rule, what)
+        assert what.count("`") % 2 == 0 and why.count("`") % 2 == 0, (rule, what, why)
+        assert len(what) < len(message) and why, (rule, message)  # every message gives a reason
+        assert why[0].isupper() or why[0] in "`0123456789" or why.startswith("mcp "), (rule, why)

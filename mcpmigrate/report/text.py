@@ -30,7 +30,14 @@ def split_message(message: str) -> tuple[str, str]:
     and the rest: why it breaks and what to do, which is the same for every finding of a rule.
     The cut is the first ``". "`` ending a sentence, or an earlier ``"; "`` followed
     by a clause of six words or more, outside backticks and parentheses; ``why`` is empty when
-    there is none."""
+    there is none.
+
+    This is the one place the split rule lives. It is a heuristic on the message's text: the
+    detectors do not mark the cut, they write each message to fit it — what and where first (one
+    sentence, or a clause ending in ``"; "``), then why and what to do (``docs/adding-a-rule.md``,
+    "A detector"; ``detectors.base.Report``). The other formats print the message whole.
+    ``tests/test_text_report.py`` splits every message the fixtures and the rule examples produce,
+    so a message that no longer fits fails there."""
     depth, code = 0, False
     semicolon = None
     for i, ch in enumerate(message):
