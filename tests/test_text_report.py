@@ -161,3 +161,15 @@ def test_every_detectors_message_splits_into_what_and_why(tmp_path: Path) -> Non
         assert what.count("`") % 2 == 0 and why.count("`") % 2 == 0, (rule, what, why)
         assert len(what) < len(message) and why, (rule, message)  # every message gives a reason
         assert why[0].isupper() or why[0] in "`0123456789" or why.startswith("mcp "), (rule, why)
+
+
+def test_a_rules_reason_is_the_one_most_of_its_findings_give(tmp_path: Path) -> None:
+    """MCP201's ``sampling_handler=`` finding comes first in this file but gives a reason of its
+    own: it is the note, and the rule's reason is the one the four requests share."""
+    from tests.helpers import FIXTURES
+
+    (tmp_path / "s.py").write_bytes((FIXTURES / "sampling" / "fastmcp_handrolled_wrappers" / "before.py").read_bytes())
+    out = cli(["check", "s.py"], tmp_path).stdout
+    [rule_line] = [ln for ln in out.splitlines() if ln.startswith("MCP201 sampling-request: ")]
+    assert rule_line.startswith("MCP201 sampling-request: On 2026-07-28 servers cannot send requests"), rule_line
+    assert out.count("note: ") == 1 and "      note: Call the LLM provider directly where the tool samples." in out, out

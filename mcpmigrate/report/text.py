@@ -66,12 +66,20 @@ def render_findings(console: Console, result: RunReport, sources: dict[str, list
     """Findings grouped by file: position, rule, severity and what was found, the source line
     with a caret under the span, and the fix hint. Why a rule's findings matter (the rest of its
     message) is said once, in a list of the rules after the files, as ruff keeps each
-    diagnostic to what, where and the fix; a reason that differs from its rule's is said once, as
-    a note under the first finding that has it."""
+    diagnostic to what, where and the fix. A rule's reason is the one most of its findings give
+    (the first one's on a tie), so a special case (MCP201's ``sampling_handler=``) does not stand
+    for the rule; a reason that differs from its rule's is said once, as a note under the first
+    finding that has it."""
     by_file: dict[str, list[Finding]] = {}
+    whys: dict[str, Counter[str]] = {}
     for f in result.findings:
         by_file.setdefault(f.path, []).append(f)
-    why_of_rule: dict[str, tuple[str, str]] = {}  # rule -> (name, its first finding's why)
+        why = split_message(f.message)[1]
+        if why:
+            whys.setdefault(f.rule, Counter())[why] += 1
+    names = {f.rule: f.name for f in result.findings}
+    # rule -> (name, its reason); Counter.most_common keeps first-seen order among equal counts
+    why_of_rule = {rule: (names[rule], counts.most_common(1)[0][0]) for rule, counts in whys.items()}
     noted: set[tuple[str, str]] = set()           # other whys, said once each under a finding
     for path, items in by_file.items():
         console.print(f"[bold]{escape(shown_path(path))}[/bold]")
@@ -80,7 +88,7 @@ def render_findings(console: Console, result: RunReport, sources: dict[str, list
             sev = f.severity.value
             what, why = split_message(f.message)
             own_why = ""
-            if why and why_of_rule.setdefault(f.rule, (f.name, why))[1] != why and (f.rule, why) not in noted:
+            if why and why_of_rule[f.rule][1] != why and (f.rule, why) not in noted:
                 noted.add((f.rule, why))
                 own_why = why
             console.print(
