@@ -71,16 +71,34 @@ def _decode(source: bytes) -> str:
 
 def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
     """A ``git apply``/``patch``-able unified diff of one file (``\\ No newline at end of file``
-    marks a last line without a newline)."""
+    marks a last line without a newline; a name that is not valid UTF-8 is quoted as git does)."""
+    from mcpmigrate.report.paths import diff_path
+
     out = []
     for line in difflib.unified_diff(_decode(original).splitlines(keepends=True),
                                      _decode(new_source).splitlines(keepends=True),
-                                     f"a/{display}", f"b/{display}"):
+                                     diff_path(f"a/{display}"), diff_path(f"b/{display}")):
         if line.endswith("\n"):
             out.append(line)
         else:
             out.append(line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
+    """Why ``fix`` left a finding, naming only options ``fix`` accepts: the ``--strategy`` its
+    fix needs (only ``param`` or ``interim``; removals, stdlib logging and subscriptions apply
+    under every strategy), ``--unsafe-fixes``, or that the fix was not applied (the file's
+    error says why) or needs a human."""
+    if f.fix is None:
+        return f"manual: {f.manual}" if f.manual else "manual"
+    unsafe = f.fix.safety.value == "unsafe" and not unsafe_fixes
+    if not result.applies(f.fix.strategy):
+        return (f"fix with --strategy {f.fix.strategy}{' --unsafe-fixes' if unsafe else ''}: "
+                f"{f.fix.description}")
+    if unsafe:
+        return f"needs --unsafe-fixes: {f.fix.description}"
+    return "fix not applied (see the error for this file)" if file_failed else "fix not applied"
 
 
 def _exit_code(result) -> int:
@@ -167,6 +185,8 @@ def _apply_baseline(result, baseline_path: str) -> int:
     import json
     from collections import Counter
 
+    from mcpmigrate.report.paths import shown_path
+
     try:
         doc = json.loads(Path(baseline_path).read_text(encoding="utf-8"))
         entries = doc["findings"]
@@ -179,7 +199,7 @@ def _apply_baseline(result, baseline_path: str) -> int:
     for res in result.results:
         kept = []
         for f in res.findings:
-            key = (f.path, f.rule, f.message)
+            key = (shown_path(f.path), f.rule, f.message)  # as the JSON report wrote it
             if known[key] > 0:
                 known[key] -= 1
                 hidden += 1
@@ -192,6 +212,7 @@ def _apply_baseline(result, baseline_path: str) -> int:
 def _add_noqa(result) -> None:
     """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding."""
     from mcpmigrate.files import atomic_write
+    from mcpmigrate.report.paths import shown_path
     from mcpmigrate.suppress import add_suppressions
 
     added = files = 0
@@ -205,7 +226,7 @@ def _add_noqa(result) -> None:
         source = path.read_bytes()
         new, changed, skipped = add_suppressions(source, requests)
         for rid, line in skipped:
-            err.print(f"warning: {res.display}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
+            err.print(f"warning: {shown_path(res.display)}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
                       f"(the line ends inside a string or a continuation); add it by hand",
                       markup=False, highlight=False)
         if changed:
@@ -213,7 +234,7 @@ def _add_noqa(result) -> None:
                 compile(new, res.display, "exec", dont_inherit=True)
                 atomic_write(path, new)
             except (SyntaxError, ValueError, OSError) as exc:
-                err.print(f"error: {res.display}: suppressions not added: {exc}", markup=False, highlight=False)
+                err.print(f"error: {shown_path(res.display)}: suppressions not added: {exc}", markup=False, highlight=False)
                 continue
             added += changed
             files += 1
@@ -350,6 +371,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
         strategy, unsafe_fixes):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
+    from mcpmigrate.report.paths import shown_path
 
     config = _load(config_path)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
@@ -372,12 +394,11 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
 
             n = len(result.fixed)
             changed = {r.display for r in result.changed}
+            failed = {e.path for e in result.errors}
             for f in result.findings:  # what the diff leaves, and why
-                why = (f"needs --unsafe-fixes: {f.fix.description}" if f.fix is not None and f.fix.safety.value == "unsafe"
-                       else f"fix with --strategy {f.fix.strategy}" if f.fix is not None
-                       else f"manual: {f.manual}" if f.manual else "manual")
+                why = _left_why(f, result, unsafe_fixes, f.path in failed)
                 where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
-                err.print(f"left   {f.path}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
+                err.print(f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
             err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
                       f"{len(result.findings)} would remain.", highlight=False)
             text.render_errors(err, result)
@@ -385,7 +406,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
     if output_format in ("text", "concise"):
         out = _console()
         for f in result.fixed:
-            out.print(f"fixed  {f.path}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
+            out.print(f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()

@@ -4,7 +4,9 @@ Keys: ``select``, ``extend-select``, ``ignore`` (rule ids or prefixes; ``extend-
 takes ``unused-suppression``), ``exclude`` (glob patterns relative to the project root; replaces
 the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect-gitignore``
 (default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``)
-and ``path-parameter`` (``{name = "root", description = "…"}``). An unknown key, a wrong type
+``path-parameter`` (``{name = "root", description = "…"}``) and ``target-version`` (``"py312"``,
+as ruff spells it: the grammar files are parsed with; default: the lowest version
+``[project].requires-python`` allows). An unknown key, a wrong type
 or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
 expected; the CLI exits 2.
 
@@ -22,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from mcpmigrate.files import DEFAULT_EXCLUDES
+from mcpmigrate.model import STRATEGIES
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-STRATEGIES = ("param", "interim")
+# ``target-version`` values (ruff's spelling): the grammar files are parsed with.
+TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 16))
 
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:
@@ -71,16 +75,19 @@ class Config:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     strategy: str = "param"
     path_parameter: PathParameter = field(default_factory=PathParameter)
+    # The Python version files are parsed as ("3.12"): ``target-version``, else the lowest
+    # version the project's ``requires-python`` allows, else None (the running interpreter's).
+    target_version: str | None = None
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects results changes (cache key; the
         dependency pins each file's project declares are part of that file's key)."""
         return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter,
-                     self.extend_select))
+                     self.extend_select, self.target_version))
 
 
 _KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "respect-gitignore",
-         "per-file-ignores", "strategy", "path-parameter"}
+         "per-file-ignores", "strategy", "path-parameter", "target-version"}
 # Checks that are not rules of the catalog and are off unless extend-selected.
 EXTRA_CHECKS = ("unused-suppression",)
 
@@ -98,6 +105,42 @@ def _describe(value: Any) -> str:
         bad = next(v for v in value if not isinstance(v, str))
         return f"an array containing {names.get(type(bad), type(bad).__name__)} ({bad!r})"
     return f"{names.get(type(value), type(value).__name__)} ({value!r})" if not isinstance(value, (dict, list)) else names[type(value)]
+
+
+def _version_of_target(value: str) -> str:
+    """``"py312"`` → ``"3.12"``."""
+    return f"3.{value[3:]}"
+
+
+def lowest_python(requires_python: str) -> str | None:
+    """The lowest Python 3 minor version a ``requires-python`` specifier allows (``">=3.10,<4"``
+    → ``"3.10"``; ``"~=3.11.2"`` → ``"3.11"``), or None when it allows none we know or is not a
+    valid specifier (PEP 440)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        spec = SpecifierSet(requires_python)
+    except InvalidSpecifier:
+        return None
+    for target in TARGET_VERSIONS:
+        minor = _version_of_target(target)
+        if any(spec.contains(f"{minor}.{patch}", prereleases=True) for patch in range(0, 30)):
+            return minor
+    return None
+
+
+def _requires_python(start: Path) -> str | None:
+    """``[project].requires-python`` of the nearest ``pyproject.toml`` at or above ``start``."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return None
+            value = data.get("project", {}).get("requires-python") if isinstance(data.get("project"), dict) else None
+            return value if isinstance(value, str) else None
+    return None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -121,7 +164,10 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     if path is None:
         path = find_pyproject((start or Path.cwd()).resolve())
         if path is None:
-            return Config(root=(start or Path.cwd()).resolve())
+            cfg = Config(root=(start or Path.cwd()).resolve())
+            requires = _requires_python(cfg.root)
+            cfg.target_version = lowest_python(requires) if requires else None
+            return cfg
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -180,7 +226,14 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
                 list_name=value.get("list-name"),
                 list_description=value.get("list-description", DEFAULT_LIST_PARAM_DESCRIPTION),
             )
+        elif key == "target-version":
+            if value not in TARGET_VERSIONS:
+                raise ConfigError(f"{where}.target-version: expected one of {', '.join(TARGET_VERSIONS)}, got {_describe(value)}")
+            cfg.target_version = _version_of_target(value)
     cfg.exclude = cfg.exclude + extend_exclude
+    if cfg.target_version is None:
+        requires = _requires_python(cfg.root)
+        cfg.target_version = lowest_python(requires) if requires else None
     # Validate rule ids now so a typo is an error, not a silent no-op.
     from mcpmigrate.catalog import select_rules
 

@@ -72,6 +72,7 @@ class FileResult:
     unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
     parsed: bool = False
     cache_key: bytes | None = None                             # the content's cache key, when cached
+    error_at: tuple[int, int] | None = None                    # (line, column) of a syntax error
 
 
 @dataclass
@@ -379,9 +380,16 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
     import libcst as cst
 
     try:
-        module = cst.parse_module(source)
+        module = _parse(source, config)
     except cst.ParserSyntaxError as exc:
-        res.error = f"cannot parse: {_syntax_message(exc)}"
+        if facts is None and not _mentions_mcp(source, run_rules):
+            # ast could not screen it; neither can libcst parse it, and nothing in it is MCP: as
+            # for any file the screen rules out, it is not reported (README: a syntax error in a
+            # file with nothing MCP in it is not)
+            _collect_unused(res, find_suppressions(source), file_rules)
+            return res
+        message, res.error_at = _syntax_error(exc, source, display)
+        res.error = f"cannot parse: {message}"
         return res
     except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         res.error = f"cannot decode: {exc}"
@@ -459,13 +467,17 @@ def _verify(new_source: bytes, display: str, config: Config, rules: set[str], op
     import libcst as cst
 
     try:
-        module = cst.parse_module(new_source)
+        module = _parse(new_source, config)
     except cst.ParserSyntaxError as exc:  # pragma: no cover - a codemod bug
-        return f"the rewritten code does not parse ({_syntax_message(exc)})", []
+        return f"the rewritten code does not parse ({_syntax_message(exc, new_source, display)})", []
     try:
         compile(new_source, display, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
+        # The running interpreter may be older than the project's Python (3.12 f-strings on
+        # 3.11): then the original does not compile either, and libcst's parse with the
+        # project's grammar (above) is the check.
+        if original is None or _compiles(original, display):
+            return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
     if original is not None:
         problem = _name_problem(original, new_source, display, path, config.root)
         if problem:
@@ -564,9 +576,66 @@ def _name_problem(original: bytes, new_source: bytes, display: str, path: Path |
     return None
 
 
-def _syntax_message(exc: cst.ParserSyntaxError) -> str:
+def _parse(source: bytes, config: Config) -> cst.Module:
+    """libcst's parse with the grammar of the project's Python (``target-version``, else the
+    lowest ``requires-python``; without either, the running interpreter's)."""
+    import libcst as cst
+
+    if config.target_version is None:
+        return cst.parse_module(source)
+    return cst.parse_module(source, config=cst.PartialParserConfig(python_version=config.target_version))
+
+
+def _compiles(source: bytes, display: str) -> bool:
+    try:
+        compile(source, display, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>") -> str:
+    return _syntax_error(exc, source, display)[0]
+
+
+def _syntax_error(exc: cst.ParserSyntaxError, source: bytes | None = None,
+                  display: str = "<file>") -> tuple[str, tuple[int, int] | None]:
+    """Python's own message for a syntax error with its one position, ``invalid syntax (line 3,
+    column 7)`` (1-based), as the interpreter reports it, and that ``(line, column)``; libcst's
+    first line and position when the interpreter compiles the file (a construct libcst does not
+    know)."""
+    if source is not None:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(source, display, "exec", dont_inherit=True)
+        except SyntaxError as err:
+            if err.lineno:
+                return f"{err.msg} (line {err.lineno}, column {err.offset or 1})", (err.lineno, err.offset or 1)
+            return err.msg, None
+        except (ValueError, RecursionError, MemoryError):
+            pass
     msg = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
-    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})"
+    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})", (exc.raw_line, exc.raw_column + 1)
+
+
+def _mentions_mcp(source: bytes, rules: set[str]) -> bool:
+    """A file ``ast`` cannot parse (so the screen could not look at it) might hold something the
+    rules report: the screens of :mod:`mcpmigrate.screen` on facts read from its tokens
+    (:func:`mcpmigrate.screen.facts_of_text`) say so."""
+    from mcpmigrate.detectors import all_detectors
+    from mcpmigrate.screen import facts_of_text
+
+    facts = facts_of_text(source)
+    for det in all_detectors():
+        if not set(det.rules) & rules:
+            continue
+        screen = getattr(det, "screen", None)
+        if screen is None or screen(facts):
+            return True
+    return False
 
 
 def _worker(args: tuple) -> FileResult:
@@ -628,7 +697,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     results = [done[i] for i in range(len(candidates))]
     for res in results:
         if res.error:
-            result.errors.append(FileError(res.display, res.error))
+            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
         result.results.append(res)
         if cache is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))  # type: ignore[arg-type]
@@ -650,8 +719,8 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
                 cache.put(content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
                           _for_cache(after))  # type: ignore[arg-type]
-    if cache is not None:
-        cache.save()
+    if cache is not None and not (options.mode == "fix" and options.diff):
+        cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
     return result
 
 
@@ -726,9 +795,11 @@ def _cacheable(res: FileResult) -> bool:
 
 def _for_cache(res: FileResult) -> FileResult:
     return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}, site=None) for f in res.findings],
-                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed)
+                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed,
+                      error_at=res.error_at)
 
 
 def _from_cache(hit: FileResult, display: str) -> FileResult:
     return FileResult(display, findings=[dataclasses.replace(f, path=display) for f in hit.findings],
-                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed)
+                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed,
+                      error_at=getattr(hit, "error_at", None))

@@ -27,6 +27,12 @@ class Safety(str, Enum):
     UNSAFE = "unsafe"
 
 
+# The strategies ``fix --strategy`` (and ``strategy`` in the configuration) accepts. A fix of
+# another kind (``remove``, ``drop``, ``logging``, ``subscription``) is applied under every one, so
+# a hint never names it as a strategy.
+STRATEGIES = ("param", "interim")
+
+
 @dataclass(frozen=True)
 class FixInfo:
     """The fix a finding offers: its safety, the strategy (``param``, ``interim``, ``remove`` …)
@@ -68,7 +74,7 @@ class Finding:
     column: int
     end_line: int
     end_column: int
-    message: str
+    message: str  # what and where first, then why and what to do (detectors.base.Report)
     fix: FixInfo | None = None
     manual: str | None = None  # why the site is left for a human, when no fix applies
     # Not serialised: the detector's handle on the node (used by codemods).
@@ -102,9 +108,14 @@ class FileError:
 
     path: str
     message: str
+    line: int | None = None     # where, for a syntax error (1-based line and column)
+    column: int | None = None
 
-    def to_json(self) -> dict[str, str]:
-        return {"path": self.path, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "message": self.message}
+        if self.line is not None:
+            out.update(line=self.line, column=self.column)
+        return out
 
 
 class ChangedFile(Protocol):

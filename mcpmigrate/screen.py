@@ -14,6 +14,7 @@ with one. ``Detector.screen`` defaults to "yes" (a detector without a screen los
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -230,6 +231,39 @@ def facts_of(source: bytes) -> Facts | None:
     except RecursionError:
         return None
     f.top_lines = top_level_lines(tree)
+    return f
+
+
+_IDENT = r"[^\W\d]\w*"
+_TEXT_NAMES = re.compile(_IDENT)
+_TEXT_ATTRS = re.compile(rf"\.\s*({_IDENT})")
+_TEXT_CALLED = re.compile(rf"({_IDENT})\s*\(")
+_TEXT_STRINGS = re.compile(r"\"([^\"\\\n]*)\"|'([^'\\\n]*)'")
+_TEXT_FROM = re.compile(rf"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
+_TEXT_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+_TEXT_AS = re.compile(rf"({_IDENT})\s+as\s+({_IDENT})")
+
+
+def facts_of_text(source: bytes) -> Facts:
+    """Facts read from the text of a file ``ast`` cannot parse (a syntax error): every
+    identifier counts as a name and a keyword, every identifier after a dot as an attribute,
+    every quoted string as a string, dict key and comparison, and a level call's receiver as
+    unknown. A superset of what :func:`facts_of` would collect, so the screens stay conservative;
+    the engine asks them whether such a file is worth reporting at all."""
+    text = source.decode("utf-8", errors="replace")
+    f = Facts()
+    f.names = set(_TEXT_NAMES.findall(text))
+    f.keywords = set(f.names)
+    f.attrs = set(_TEXT_ATTRS.findall(text))
+    f.called = set(_TEXT_CALLED.findall(text))
+    f.strings = {a or b for a, b in _TEXT_STRINGS.findall(text)}
+    f.dict_keys = set(f.strings)
+    f.compared = set(f.strings)
+    f.import_modules = set(_TEXT_FROM.findall(text))
+    for group in _TEXT_IMPORT.findall(text):
+        f.import_modules |= {part.split()[0] for part in group.split(",") if part.split()}
+    f.imported = {local: orig.rsplit(".", 1)[-1] for orig, local in _TEXT_AS.findall(text)}
+    f.log_receivers_unknown = bool(f.attrs & _LOG_CALLS)
     return f
 
 

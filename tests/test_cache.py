@@ -27,7 +27,7 @@ def _project(root: Path) -> Path:
     (root / "caps.py").write_text(MCP104_SOURCE)
     (root / "server.py").write_text(MCP101_SERVER)
     (root / "remote.py").write_text('from mcp.types import Root\n\nREPO = Root(uri="https://x.org/r", name="r")\n')
-    (root / "broken.py").write_text("def f(:\n    list_roots()\n")
+    (root / "broken.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     for i in range(12):
         (root / f"plain{i}.py").write_text(PLAIN + f"# list_roots {i}\n")
     return root

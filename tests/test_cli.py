@@ -158,7 +158,9 @@ def test_exit_2_usage_error(project: Path) -> None:
 
 
 def test_unparseable_file_is_not_clean(tmp_path: Path) -> None:
-    (tmp_path / "broken.py").write_text('print "list_roots"\n')
+    # a syntax error in a file with something MCP in it (one without is not parsed: README)
+    (tmp_path / "broken.py").write_text('from mcp.server.fastmcp import Context\n\n'
+                                        'async def f(ctx: Context):\n    print "x", await ctx.session.list_roots()\n')
     res = cli(["check", "--output-format", "json", "."], tmp_path)
     assert res.exit_code == 1, str(res)
     assert [e["path"] for e in res.json["errors"]] == ["broken.py"]
@@ -172,7 +174,7 @@ def test_json_shape(tmp_path: Path) -> None:
     sub = tmp_path / "src"
     sub.mkdir()
     (sub / "caps.py").write_text(MCP104_SOURCE)
-    (sub / "bad.py").write_text("def f(:\n    list_roots\n")
+    (sub / "bad.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     res = cli(["check", "--output-format", "json", "src"], tmp_path)
     doc = res.json
     assert {"version", "files_checked", "findings", "errors"} <= set(doc)
@@ -193,8 +195,10 @@ def test_json_shape(tmp_path: Path) -> None:
     assert f["message"]
     assert f["fix"] == {"safety": "safe", "strategy": "remove", "description": f["fix"]["description"]}
     assert f["fix"]["description"]
-    assert doc["errors"] == [{"path": "src/bad.py", "message": doc["errors"][0]["message"]}]
-    assert "parse" in doc["errors"][0]["message"]
+    # a syntax error has Python's message and its position
+    assert doc["errors"] == [{"path": "src/bad.py", "message": doc["errors"][0]["message"], "line": 2, "column": 7}]
+    assert doc["errors"][0]["message"].startswith("cannot parse: ")
+    assert doc["errors"][0]["message"].endswith(" (line 2, column 7)")
 
 
 def test_json_fix_is_null_without_a_fix(tmp_path: Path) -> None:

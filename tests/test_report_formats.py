@@ -36,7 +36,7 @@ def real_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every fixture server, plus an unparseable file, an unknown and an unused suppression."""
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(FIXTURES, root / "fixtures")
-    (root / "broken.py").write_text("def f(:\n    list_roots\n")
+    (root / "broken.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     (root / "two.py").write_text(TWO_RULES.replace('name="repo")', 'name="repo")  # mcpmigrate: ignore[MCP105, MCP999]'))
     return root
 
@@ -134,7 +134,7 @@ def test_sarif_clean_run_validates(tmp_path: Path) -> None:
 
 def test_github_annotations(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text(TWO_RULES)
-    (tmp_path / "bad.py").write_text("def f(:\n    list_roots\n")
+    (tmp_path / "bad.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
     res = cli(["check", "--output-format", "github", "."], tmp_path)
     assert res.exit_code == 1
     lines = res.stdout.splitlines()
@@ -178,7 +178,7 @@ def test_text_groups_by_file_with_caret_hint_and_summary(tmp_path: Path) -> None
     caret_row = out.splitlines()[out.splitlines().index(src_row) + 1]
     assert caret_row[len(src_row) - len(line):].startswith(" " * (col - 1) + "^")
     assert "MCP104 roots-list-changed-capability (advisory)" in out
-    assert "fix (safe, remove):" in out
+    assert "fix (safe): " in out  # a removal applies under every strategy: none is named
     assert "manual:" in out  # MCP105 has no automatic fix
     assert "Found 3 findings (3 advisory) in 2 file(s)" in out
     assert "\x1b[" not in out  # not a terminal: no colour

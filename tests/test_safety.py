@@ -127,7 +127,7 @@ def test_bad_input_is_reported_and_the_rest_is_checked(tmp_path: Path, monkeypat
     root.mkdir()
     (root / "good.py").write_text(MCP104_SOURCE)
     (root / "binary.py").write_bytes(b"\x7fELF\x00\x00list_roots\x00")
-    (root / "py2.py").write_text('print "list_roots"\n')
+    (root / "py2.py").write_text('import mcp\nprint "x", ctx.session.list_roots()\n')  # MCP, so parsed
     (root / "latin1.py").write_bytes("NAME = 'café'  # list_roots\n".encode("latin-1"))
     (root / "bad_cookie.py").write_bytes(b"# -*- coding: klingon -*-\nx = 'list_roots'\n")
     (root / "x.py").mkdir()  # a directory named like a module: walked, not an error

@@ -24,7 +24,12 @@ from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detector
 @dataclass
 class Report:
     """A detector's raw finding: the rule, the node to report at, the message, and either a fix
-    or the reason the site is left for a human (``manual``)."""
+    or the reason the site is left for a human (``manual``).
+
+    The ``message`` says first what was found and where — one sentence, or a clause ending in
+    ``"; "`` (``The server asks the client for its roots in `scan`; …``) — then why it breaks and
+    what to do. The text report prints the first part with each finding and the rest once per
+    rule; where it cuts is :func:`mcpmigrate.report.text.split_message`."""
 
     rule: str
     node: cst.CSTNode

@@ -37,7 +37,7 @@ class LoggingDetector(Detector):
 
 
 _MSG_401 = (
-    "`{call}` is MCP protocol logging: deprecated in 2026-07-28 (SEP-2577) and silently dropped on a "
+    "{call} is MCP protocol logging: deprecated in 2026-07-28 (SEP-2577) and silently dropped on a "
     "modern connection unless the request opted in. Log with the standard library instead: "
     "`logger = logging.getLogger(__name__)` at module level and `logger.{method}(...)` (stderr on stdio "
     "servers; OpenTelemetry for observability)."
@@ -71,7 +71,7 @@ class _Visitor(CatalogVisitor):
                 self._send_log_message(node, func)
             elif attr == S.SEND_NOTIFICATION_ATTR and node.args and (self.is_session(func.value, fn) or self.context_kind(func.value, fn)):
                 if any(isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOGGING_MESSAGE_NOTIFICATION) for n in walk(node.args[0].value)):
-                    self.report("MCP401", node, _MSG_401.format(call=_short(node), method="info"),
+                    self.report("MCP401", node, _MSG_401.format(call=f"`{_short(node)}`", method="info"),
                                 manual="a hand-built LoggingMessageNotification is not rewritten automatically")
             elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) == S.SET_LEVEL_METHOD:
                 if id(node) in self.bare:
@@ -137,7 +137,7 @@ class _Visitor(CatalogVisitor):
     def _plan_401(self, node: cst.Call, level, msg, logger_name, extra, extra_expr, odd: bool) -> None:
         level_name = level if isinstance(level, str) else string_value(level)
         method = S.MCP_TO_STDLIB_LEVEL.get(level_name or "", None)
-        message = _MSG_401.format(call=_short(node), method=method or "info")
+        message = _MSG_401.format(call=f"`{_short(node)}`", method=method or "info")
         why = None
         if odd:
             why = "the call has arguments the stdlib rewrite does not map"
@@ -171,7 +171,7 @@ class _Visitor(CatalogVisitor):
         m = dict_get(node, "method")
         method = string_value(m.value) if m is not None else None
         if method == S.LOG_MESSAGE_METHOD and dict_get(node, "jsonrpc") is not None and not self.client_module:
-            self.report("MCP401", node, _MSG_401.format(call="a hand-built `notifications/message`", method="info"),
+            self.report("MCP401", node, _MSG_401.format(call="A hand-built `notifications/message`", method="info"),
                         manual="hand-rolled JSON-RPC servers are not rewritten automatically")
         if m is None and not self.client_module:
             for el in node.elements:

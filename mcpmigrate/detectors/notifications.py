@@ -35,7 +35,7 @@ class NotificationsDetector(Detector):
 
 
 _MSG_301 = (
-    "`{send}` pushes a change notification on the session; on 2026-07-28 it reaches a client only on a "
+    "{send} pushes a change notification on the session; on 2026-07-28 it reaches a client only on a "
     "`subscriptions/listen` stream, so mcp 2.x silently drops this send on modern connections. {todo}"
 )
 _TODO_MCP2 = "Keep it for legacy clients and also call `await {ctx}.{helper}({args})` for 2026 listen streams."
@@ -130,7 +130,7 @@ class _Visitor(CatalogVisitor):
         else:
             todo = ("Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
                     f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`).")
-        message = _MSG_301.format(send=shown, todo=todo)
+        message = _MSG_301.format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
 
@@ -190,7 +190,7 @@ class _Visitor(CatalogVisitor):
         method = string_value(m.value) if m is not None else None
         if method in S.LIST_CHANGED_METHODS and dict_get(node, "jsonrpc") is not None and not self.client_module:
             self.report("MCP301", node, _MSG_301.format(
-                send=f"a hand-built `{method}`",
+                send=f"A hand-built `{method}`",
                 todo="Send it only on a `subscriptions/listen` stream the client opened (tagged with its subscriptionId)."),
                 manual="hand-rolled JSON-RPC servers are not rewritten automatically")
         if m is None and not self.client_module:

@@ -46,10 +46,7 @@ class RootsDetector(Detector):
         for r in reports:
             if r.rule == "MCP102" and r.data.get("guards_roots") and id(self.analysis.enclosing_function(r.node)) not in fixed_fns:
                 r.fix = None
-                r.message = r.message.replace(
-                    " — this guard only protects the roots request, which the param fix removes",
-                    " — this guard protects a roots request that is left for a human",
-                )
+                r.message = _msg_102(_GUARD_LEFT)
                 r.manual = "it guards a roots request that is left for a human: remove it together with that request"
             elif r.rule == "MCP102" and r.fix is not None and not param_fix.removable_guard(self.analysis, r.node):
                 r.fix = None
@@ -81,10 +78,7 @@ class _RootsVisitor(RequestVisitor):
                     guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node))
                     self.report(
                         "MCP102", node,
-                        "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
-                        "request's _meta and must not be inferred from the connection"
-                        + (" — this guard only protects the roots request, which the param fix removes" if guards_roots else "")
-                        + ". Read them per request (`ctx.client_capabilities` in mcp 2.x).",
+                        _msg_102(_GUARD_REMOVED if guards_roots else ""),
                         fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
                         manual=None if guards_roots else "read the capability from the request (`ctx.client_capabilities`) instead",
                         guards_roots=guards_roots,
@@ -268,6 +262,16 @@ class _RootsVisitor(RequestVisitor):
                         self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
 
 
+def _msg_102(guard: str = "") -> str:
+    """The MCP102 message for a capability read from the session; ``guard`` says what becomes of
+    a guard around a roots request (:data:`_GUARD_REMOVED`, :data:`_GUARD_LEFT`)."""
+    return ("Client capabilities are read from the session; on 2026-07-28 they arrive in every "
+            f"request's _meta and must not be inferred from the connection{guard}. Read them per request "
+            "(`ctx.client_capabilities` in mcp 2.x).")
+
+
+_GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
+_GUARD_LEFT = " — this guard protects a roots request that is left for a human"
 _MSG_103 = (
     "`notifications/roots/list_changed` is removed in 2026-07-28: this handler can never fire. Remove it; "
     "if it refreshed cached roots, take the path as a tool parameter instead."

@@ -22,13 +22,16 @@ from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
+# MCP201/MCP202 messages: what sends the request (``subject``), then why and what to do.
+_SAMPLES = "The server asks the client's model to sample{where}"
+_ELICITS = "The server pushes an elicitation to the client{where}"
 _MSG_201 = (
-    "The server asks the client's model to sample{where}; on 2026-07-28 servers cannot send requests "
+    "{subject}; on 2026-07-28 servers cannot send requests "
     "(mcp 2.x raises NoBackChannelError, fastmcp 4 removed `ctx.sample`), and sampling is deprecated "
     "(SEP-2577). Call an LLM provider directly, or ask through an interim result (`fix --strategy interim`)."
 )
 _MSG_202 = (
-    "The server pushes an elicitation to the client{where}; on 2026-07-28 servers cannot send requests "
+    "{subject}; on 2026-07-28 servers cannot send requests "
     "(mcp 2.x raises NoBackChannelError, fastmcp 4 raises ToolError). Ask through an interim result "
     "(`Resolve(Elicit(...))` / `InputRequiredResult`; `fix --strategy interim`)."
 )
@@ -73,27 +76,26 @@ class _Visitor(RequestVisitor):
         where = f" in `{fn.qualname}`" if fn else ""
         if kind == interim.SAMPLING:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.reports.append(Report.planned("MCP201", node, _MSG_201.format(where=where), plan))
+            self.reports.append(Report.planned("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), plan))
         elif kind == interim.ELICITATION:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.reports.append(Report.planned("MCP202", node, _MSG_202.format(where=where), plan))
+            self.reports.append(Report.planned("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), plan))
             self._fail_open(node, fn, plan)
         if isinstance(func, cst.Attribute) and func.attr.value == "send_request" and not self.interim_depth:
             raw = self._raw_kind(node)
             if raw == interim.SAMPLING:
-                self.report("MCP201", node, _MSG_201.format(where=where),
+                self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)),
                             manual="a raw send_request cannot be rewritten automatically: use `ctx.session.create_message` "
                                    "in an mcp 2.x tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
             elif raw == interim.ELICITATION:
-                self.report("MCP202", node, _MSG_202.format(where=where),
+                self.report("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)),
                             manual="a raw send_request cannot be rewritten automatically: use `ctx.elicit` in an mcp 2.x "
                                    "tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
         q = self.a.qualname(func)
         if q in S.SESSION_SAMPLING_WRAPPERS:
             if any(self._is_session(arg.value, fn) for arg in node.args):
-                self.report("MCP201", node, _MSG_201.format(where=where).replace(
-                    "The server asks the client's model to sample",
-                    f"A server session is handed to `{q.split('.')[-1]}`, which samples through it"),
+                self.report("MCP201", node, _MSG_201.format(
+                    subject=f"A server session is handed to `{q.split('.')[-1]}`, which samples through it{where}"),
                     manual="the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
                            "provider (e.g. a pydantic-ai provider model), which needs no client round trip")
         if q in S.HIGH_LEVEL_SERVERS:
@@ -205,11 +207,11 @@ class _Visitor(RequestVisitor):
             dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
         ):
             rule = "MCP201" if value == S.SAMPLING_METHOD else "MCP202"
-            msg = (_MSG_201 if rule == "MCP201" else _MSG_202).format(where="")
+            msg = (_MSG_201.format(subject="A hand-built JSON-RPC request asks the client's model to sample")
+                   if rule == "MCP201" else
+                   _MSG_202.format(subject="A hand-built JSON-RPC request pushes an elicitation to the client"))
             plan = interim_jsonrpc.plan(self.a, self.det.config, node, value)  # type: ignore[arg-type]
-            self.reports.append(Report.planned(rule, node, msg.replace("The server asks", "A hand-built JSON-RPC request asks")
-                                               .replace("The server pushes", "A hand-built JSON-RPC request pushes"),
-                                               plan))
+            self.reports.append(Report.planned(rule, node, msg, plan))
 
     def _served_methods(self) -> dict[int, set[str]]:
         """Function id → the MCP methods it serves (registrations, decorators, on_…= keywords,

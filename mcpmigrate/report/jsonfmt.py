@@ -7,6 +7,15 @@ import json
 from mcpmigrate import __version__
 from mcpmigrate.catalog import load_catalog
 from mcpmigrate.model import RunReport
+from mcpmigrate.report.paths import shown_path
+
+
+def _shown(item: dict) -> dict:
+    """A finding or error with its path as the reports print it (:func:`shown_path`: a file name
+    that is not valid UTF-8 has its bad bytes as ``\\xNN``, never a lone surrogate, which strict
+    JSON consumers reject)."""
+    item["path"] = shown_path(item["path"])
+    return item
 
 
 def render(result: RunReport, fixed: bool = False, diff: str | None = None, baselined: int | None = None) -> str:
@@ -14,10 +23,10 @@ def render(result: RunReport, fixed: bool = False, diff: str | None = None, base
     doc = {
         "version": __version__,
         "files_checked": result.files_checked,
-        "findings": [f.to_json() for f in result.findings],
-        "errors": [e.to_json() for e in sorted(result.errors, key=lambda e: e.path)],
+        "findings": [_shown(f.to_json()) for f in result.findings],
+        "errors": [_shown(e.to_json()) for e in sorted(result.errors, key=lambda e: e.path)],
         "unused_suppressions": [
-            {"path": path, "line": line, "rule": None if rid == "*" else rid,
+            {"path": shown_path(path), "line": line, "rule": None if rid == "*" else rid,
              "reason": "unused" if rid == "*" or rid in catalog else "unknown-rule"}
             for path, line, rid in result.unused_suppressions
         ],
@@ -25,8 +34,8 @@ def render(result: RunReport, fixed: bool = False, diff: str | None = None, base
     if baselined is not None:
         doc["baselined"] = baselined
     if fixed:
-        doc["fixed"] = [f.to_json() for f in result.fixed]
-        doc["changed_files"] = sorted(r.display for r in result.changed)
+        doc["fixed"] = [_shown(f.to_json()) for f in result.fixed]
+        doc["changed_files"] = sorted(shown_path(r.display) for r in result.changed)
     if diff is not None:
         doc["diff"] = diff
     return json.dumps(doc, indent=2)

@@ -15,6 +15,8 @@ from typing import Any
 from mcpmigrate import __version__
 from mcpmigrate.catalog import RuleMeta, load_catalog
 from mcpmigrate.model import Finding, RunReport
+from mcpmigrate.report import fix_label
+from mcpmigrate.report.paths import path_uri, shown_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"breaking": "error", "deprecated": "warning", "advisory": "note"}
@@ -59,7 +61,7 @@ def _pseudo_descriptor(rule: str, name: str, summary: str, level: str) -> dict[s
 def _message(f: Finding) -> str:
     text = f.message
     if f.fix is not None:
-        text += f" Fix ({f.fix.safety.value}, {f.fix.strategy}): {f.fix.description}"
+        text += f" {fix_label(f.fix).capitalize()}: {f.fix.description}"
     elif f.manual:
         text += f" Manual: {f.manual}"
     return text
@@ -77,7 +79,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         "level": LEVELS.get(f.severity.value, "warning"),
         "message": {"text": _message(f)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": {"uri": path_uri(f.path), "uriBaseId": "%SRCROOT%"},
             "region": region,
         }}],
         "properties": {"severity": f.severity.value},
@@ -100,8 +102,11 @@ def render(result: RunReport, findings: list[Finding] | None = None) -> str:
             rules.append(_pseudo_descriptor(f.rule, f.name, f.message.split(":")[0], LEVELS.get(f.severity.value, "note")))
     notifications = [{
         "level": "error",
-        "message": {"text": f"{e.path}: {e.message}"},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": e.path, "uriBaseId": "%SRCROOT%"}}}],
+        "message": {"text": f"{shown_path(e.path)}: {e.message}"},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"},
+            **({"region": {"startLine": e.line, "startColumn": e.column}} if e.line is not None else {}),
+        }}],
     } for e in sorted(result.errors, key=lambda e: e.path)]
     run = {
         "tool": {"driver": {

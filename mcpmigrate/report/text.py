@@ -1,5 +1,6 @@
-"""Human-readable report with rich: findings grouped by file, each with its rule id and name, a
-one-line message, the source line, and the fix hint with its safety."""
+"""Human-readable report with rich: findings grouped by file, each with its rule id and name,
+what was found, the source line, and the fix hint with its safety; why each rule matters is said
+once per rule, after the files."""
 
 from __future__ import annotations
 
@@ -9,30 +10,89 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcpmigrate.model import Finding, RunReport
+from mcpmigrate.report import fix_label
+from mcpmigrate.report.paths import shown_path
 
 _SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
 SEVERITIES = ("breaking", "deprecated", "advisory")
 
 
-def _hint(f: Finding) -> str:
+def _hint(f: Finding, applies: bool = True) -> str:
     if f.fix is not None:
-        return f"fix ({f.fix.safety.value}, {f.fix.strategy}): {f.fix.description}"
+        return f"{fix_label(f.fix, applies)}: {f.fix.description}"
     if f.manual:
         return f"manual: {f.manual}"
     return "manual: no automatic fix"
 
 
+def split_message(message: str) -> tuple[str, str]:
+    """``(what, why)``: a finding's message cut after its first clause — what was found where —
+    and the rest: why it breaks and what to do, which is the same for every finding of a rule.
+    The cut is the first ``". "`` ending a sentence, or an earlier ``"; "`` followed
+    by a clause of six words or more, outside backticks and parentheses; ``why`` is empty when
+    there is none.
+
+    This is the one place the split rule lives. It is a heuristic on the message's text: the
+    detectors do not mark the cut, they write each message to fit it — what and where first (one
+    sentence, or a clause ending in ``"; "``), then why and what to do (``docs/adding-a-rule.md``,
+    "A detector"; ``detectors.base.Report``). The other formats print the message whole.
+    ``tests/test_text_report.py`` splits every message the fixtures and the rule examples produce,
+    so a message that no longer fits fails there."""
+    depth, code = 0, False
+    semicolon = None
+    for i, ch in enumerate(message):
+        if ch == "`":
+            code = not code
+        elif code:
+            continue
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and message.startswith(". ", i) and i + 2 < len(message) and not message[i + 2].isspace() \
+                and not message[:i].endswith(("e.g", "i.e", "etc", "vs")):
+            if semicolon is not None and len(message[semicolon + 2:i].split()) >= 6:
+                break
+            return message[:i + 1], message[i + 2:]
+        elif depth == 0 and semicolon is None and message.startswith("; ", i):
+            semicolon = i
+    if semicolon is not None and len(message[semicolon + 2:].split()) >= 6:
+        rest = message[semicolon + 2:]
+        return message[:semicolon] + ".", rest[:1].upper() + rest[1:]
+    return message, ""
+
+
 def render_findings(console: Console, result: RunReport, sources: dict[str, list[str]] | None = None) -> None:
+    """Findings grouped by file: position, rule, severity and what was found, the source line
+    with a caret under the span, and the fix hint. Why a rule's findings matter (the rest of its
+    message) is said once, in a list of the rules after the files, as ruff keeps each
+    diagnostic to what, where and the fix. A rule's reason is the one most of its findings give
+    (the first one's on a tie), so a special case (MCP201's ``sampling_handler=``) does not stand
+    for the rule; a reason that differs from its rule's is said once, as a note under the first
+    finding that has it."""
     by_file: dict[str, list[Finding]] = {}
+    whys: dict[str, Counter[str]] = {}
     for f in result.findings:
         by_file.setdefault(f.path, []).append(f)
+        why = split_message(f.message)[1]
+        if why:
+            whys.setdefault(f.rule, Counter())[why] += 1
+    names = {f.rule: f.name for f in result.findings}
+    # rule -> (name, its reason); Counter.most_common keeps first-seen order among equal counts
+    why_of_rule = {rule: (names[rule], counts.most_common(1)[0][0]) for rule, counts in whys.items()}
+    noted: set[tuple[str, str]] = set()           # other whys, said once each under a finding
     for path, items in by_file.items():
-        console.print(f"[bold]{escape(path)}[/bold]")
+        console.print(f"[bold]{escape(shown_path(path))}[/bold]")
         lines = (sources or {}).get(path)
         for f in items:
             sev = f.severity.value
+            what, why = split_message(f.message)
+            own_why = ""
+            if why and why_of_rule[f.rule][1] != why and (f.rule, why) not in noted:
+                noted.add((f.rule, why))
+                own_why = why
             console.print(
-                f"  {f.line}:{f.column} [{_SEV_STYLE[sev]}]{f.rule}[/] [dim]{f.name}[/dim] ({sev}) {escape(f.message)}",
+                f"  {f.line}:{f.column} [{_SEV_STYLE[sev]}]{f.rule}[/] [dim]{f.name}[/dim] ({sev}) {escape(what)}",
                 highlight=False,
             )
             if lines and 0 < f.line <= len(lines):
@@ -45,13 +105,21 @@ def render_findings(console: Console, result: RunReport, sources: dict[str, list
                 # keep tabs so the caret lines up under the span however tabs are shown
                 pad = "".join(c if c == "\t" else " " for c in src[:f.column - 1])
                 console.print(f"      [dim]│[/dim] {pad}[{_SEV_STYLE[sev]}]{'^' * width}[/]", highlight=False)
-            console.print(f"      [green]{escape(_hint(f))}[/green]", highlight=False)
+            console.print(f"      [green]{escape(_hint(f, f.fix is None or result.applies(f.fix.strategy)))}[/green]",
+                          highlight=False)
+            if own_why:
+                console.print(f"      [dim]note: {escape(own_why)}[/dim]", highlight=False)
+        console.print()
+    for rule, (name, why) in sorted(why_of_rule.items()):
+        console.print(f"[bold]{rule}[/bold] [dim]{name}[/dim]: {escape(why)} (`mcpmigrate explain {rule}`)",
+                      highlight=False)
+    if why_of_rule:
         console.print()
 
 
 def render_errors(console: Console, result: RunReport) -> None:
     for e in sorted(result.errors, key=lambda e: e.path):
-        console.print(f"[bold red]error[/bold red]: {escape(e.path)}: {escape(e.message)}", highlight=False)
+        console.print(f"[bold red]error[/bold red]: {escape(shown_path(e.path))}: {escape(e.message)}", highlight=False)
 
 
 def render_unused_suppressions(console: Console, result: RunReport) -> None:
@@ -66,7 +134,7 @@ def render_unused_suppressions(console: Console, result: RunReport) -> None:
             what = f"{rid} is not reported on this line"
         else:
             what = f"{rid} is not a rule id; see `mcpmigrate rules`"
-        console.print(f"warning: {path}:{line}: unused suppression `{marker}` ({what})",
+        console.print(f"warning: {shown_path(path)}:{line}: unused suppression `{marker}` ({what})",
                       highlight=False, markup=False)
 
 
@@ -110,4 +178,4 @@ def render_statistics(console: Console, result: RunReport) -> None:
 
 def render_concise(console: Console, result: RunReport) -> None:
     for f in result.findings:
-        console.print(f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)
+        console.print(f"{shown_path(f.path)}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)

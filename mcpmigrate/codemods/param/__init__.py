@@ -39,7 +39,7 @@ from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, s
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
 from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
-from mcpmigrate.codemods.param.thread import needs, thread_all
+from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
@@ -201,4 +201,11 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
             if gfn is not None and id(gfn) in touched and guard is not None:
                 rnd.edits.remove(guard)
     thread_all(a, config, need, request_sites, rnd)
+    # Functions whose roots parameter or interim round is replaced without threading keep their
+    # comments in place too (threaded functions already do, in thread_all).
+    for f in findings:
+        site = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
+        if site is not None:
+            for fi in (site.tools if site.kind == "resolve" else [site.fn] if site.kind == "irr" and site.fn else []):
+                keep_comments(rnd, fi.node)  # type: ignore[arg-type]
     return rnd.edits

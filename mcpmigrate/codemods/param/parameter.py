@@ -1,6 +1,7 @@
 """The new path parameter itself: its name (the configured one, with fallbacks when it is taken),
-its declaration (documented for tools and prompts, plain for helpers), its description, and how a
-new element is spliced into a parameter, argument or literal list keeping that list's layout.
+its declaration (documented for tools and prompts, plain for helpers), its description, how a
+new element is spliced into a parameter, argument or literal list keeping that list's layout, and
+how the comments of a signature it enters stay with what they describe.
 
 Spec: 2026-07-28 deprecates roots (SEP-2577) and names the migration: take the directory or file
 as an ordinary, documented tool parameter. SDK: a parameter ``Annotated[str, Field(description=…)]``
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any, Iterator
 
 import libcst as cst
@@ -84,3 +86,42 @@ def insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
     sep = els[idx - 1].comma if idx > 0 and isinstance(els[idx - 1].comma, cst.Comma) else default_sep
     els.insert(idx, new.with_changes(comma=sep))
     return els
+
+
+_FUNCTION_TYPE_COMMENT = re.compile(r"#\s*type:\s*\(")
+
+
+def keep_comments_in_place(original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
+    """Comments of a rewritten signature stay with what they describe (a transform of the
+    function, run after its parameters and body are rewritten). A parameter that takes the place
+    of another (``root`` for ``ctx``) drops the trailing comment it inherited with the other's
+    comma: ``# injected by FastMCP`` or a per-argument ``# type: Context`` (PEP 484) would now
+    describe the new parameter, wrongly (mypy: duplicate type signatures). A function type
+    comment (``# type: (...) -> str``, PEP 484) on the first line of the body stays when the
+    statement it sat above is deleted. A function that is not rewritten is returned as it is."""
+    if not (isinstance(original, cst.FunctionDef) and isinstance(node, cst.FunctionDef)):
+        return node
+
+    def bare(ws: Any) -> Any:
+        if isinstance(ws, cst.ParenthesizedWhitespace) and ws.first_line.comment is not None:
+            return ws.with_changes(first_line=cst.TrailingWhitespace(newline=ws.first_line.newline))
+        return ws
+
+    old_names = {p.name.value for p in (*original.params.posonly_params, *original.params.params,
+                                        *original.params.kwonly_params)}
+    params = node.params
+    for kind in ("posonly_params", "params", "kwonly_params"):
+        lst = [p if p.name.value in old_names else p.with_changes(
+            comma=p.comma.with_changes(whitespace_after=bare(p.comma.whitespace_after)) if isinstance(p.comma, cst.Comma) else p.comma,
+            whitespace_after_param=bare(p.whitespace_after_param)) for p in getattr(params, kind)]
+        params = params.with_changes(**{kind: lst})
+    node = node.with_changes(params=params)
+    old_body, new_body = original.body, node.body
+    if isinstance(old_body, cst.IndentedBlock) and isinstance(new_body, cst.IndentedBlock) and old_body.body and new_body.body:
+        kept = [ln for ln in old_body.body[0].leading_lines
+                if ln.comment is not None and _FUNCTION_TYPE_COMMENT.match(ln.comment.value)]
+        first = new_body.body[0]
+        if kept and not any(ln.comment is not None and ln.comment.value == kept[0].comment.value for ln in first.leading_lines):
+            node = node.with_changes(body=new_body.with_changes(body=[first.with_changes(
+                leading_lines=[*kept, *first.leading_lines]), *new_body.body[1:]]))
+    return node

@@ -14,7 +14,14 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, wa
 from mcpmigrate.codemods.edits import REMOVE
 from mcpmigrate.codemods.param.chains import closure
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
-from mcpmigrate.codemods.param.parameter import description, documented_param, insert_element, like, plain_param
+from mcpmigrate.codemods.param.parameter import (
+    description,
+    documented_param,
+    insert_element,
+    keep_comments_in_place,
+    like,
+    plain_param,
+)
 from mcpmigrate.codemods.param.round import Round
 from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.config import Config
@@ -149,8 +156,26 @@ def _after_a_default(f: FunctionInfo, name: str) -> bool:
     return False
 
 
+def keep_comments(rnd: Round, fn: cst.FunctionDef) -> None:
+    """Keep the comments of ``fn``'s signature and first body line with what they describe once
+    the round has rewritten it (:func:`~mcpmigrate.codemods.param.parameter.keep_comments_in_place`).
+    Recorded once per function, after every change of its parameter list: the transforms of a
+    node run in the order recorded, so this one sees the final signature."""
+    if rnd.once(("keep-comments", id(fn))):
+        rnd.edits.transform(fn, keep_comments_in_place)
+
+
 def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
             edges: list[NamedEdge], rnd: Round) -> None:
+    """Give ``f`` the names it needs (:func:`_give_names`), then keep its comments in place: the
+    parameter swap and the deleted roots request must not move a comment onto another line's
+    subject (:func:`keep_comments`)."""
+    _give_names(a, config, f, names, sites, edges, rnd)
+    keep_comments(rnd, f.node)  # type: ignore[arg-type]
+
+
+def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
+                edges: list[NamedEdge], rnd: Round) -> None:
     """Give ``f`` the names it needs: a documented parameter (decorator tools and prompts), an
     argument read (low-level handlers) or a plain parameter (helpers, whose callers then pass it)."""
     my_sites = [s for s in sites if s.fn is f]
