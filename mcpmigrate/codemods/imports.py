@@ -252,7 +252,8 @@ def project_imports(path: Path, root: Path) -> dict[str, str]:
     importing file}`` (relative to ``root``); ``"*"`` for a star import."""
     path = Path(os.path.realpath(path))
     root = Path(os.path.realpath(root))
-    names = dotted_names(path, root)
+    # a file whose name is no identifier (not valid UTF-8, a dash…) cannot be imported by name
+    names = [n for n in dotted_names(path, root) if all(part.isidentifier() for part in n.split("."))]
     if not names:
         return {}
     stems = {n.rpartition(".")[2].encode() for n in names}
