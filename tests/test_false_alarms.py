@@ -200,3 +200,286 @@ def published() -> list[Root]:
 def test_invalid_root_inside_pytest_raises_is_not_a_finding(tmp_path: Path) -> None:
     found = run(tmp_path, INVALID_ON_PURPOSE, name="test_roots.py")
     assert sites(found) == [("MCP105", 24, 22)]  # the server that publishes a non-file root
+
+
+# -- MCP302/MCP402/MCP103: a comparison with a method name is a dispatch only in a branch test ----
+
+CLIENT_SIDE_TEST = '''\
+class FakeUpstream:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def request(self, method: str, params: dict) -> dict:
+        self.sent.append({"method": method, "params": params})
+        return {}
+
+
+async def test_gateway_forwards_subscribe(gateway) -> None:
+    upstream = FakeUpstream()
+    await gateway.subscribe("mem://a", upstream)
+    first = next(m for m in upstream.sent if m.get("method") == "resources/subscribe")
+    assert first["params"] == {"uri": "mem://a"}
+    assert upstream.sent[-1]["method"] == "resources/subscribe"
+    seen = [m for m in upstream.sent if m["method"] in ("logging/setLevel", "notifications/roots/list_changed")]
+    assert not seen
+
+
+async def test_gateway_does_not_resubscribe(gateway) -> None:
+    upstream = FakeUpstream()
+    await gateway.resync(upstream)
+    assert not any(m.get("method") == "resources/unsubscribe" for m in upstream.sent)
+    assert all(m["method"] != "logging/setLevel" for m in upstream.sent)
+    is_level = upstream.sent[0]["method"] == "logging/setLevel"
+    assert not is_level
+
+
+def dispatch(msg: dict) -> dict:
+    method = msg["method"]
+    if method == "resources/subscribe":
+        return {}
+    elif not method == "logging/setLevel" and method != "x":
+        return {"x": 1}
+    while method == "notifications/roots/list_changed":
+        break
+    return {"ok": True} if method == "resources/unsubscribe" else {}
+'''
+
+
+def test_method_comparisons_outside_branch_tests_are_not_dispatch(tmp_path: Path) -> None:
+    found = run(tmp_path, CLIENT_SIDE_TEST, name="test_channel.py")
+    assert sites(found) == [("MCP302", 31, 8), ("MCP402", 33, 14), ("MCP103", 35, 11), ("MCP302", 37, 28)]
+
+
+# -- MCP301/MCP302: a server already written for both eras ---------------------------------------
+
+DUAL_ERA = '''\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
+
+FEED = "feed://latest"
+
+
+def build_server() -> Server:
+    bus = InMemorySubscriptionBus()
+    listen = ListenHandler(bus)
+    legacy_senders: list = []
+
+    async def on_new_item() -> None:
+        await bus.publish(ResourceUpdated(uri=FEED))
+        for send in legacy_senders:
+            await send()
+
+    async def subscribe(ctx: Any, params: types.SubscribeRequestParams) -> types.EmptyResult:
+        async def send() -> None:
+            await ctx.session.send_resource_updated(FEED)
+
+        legacy_senders.append(send)
+        return types.EmptyResult()
+
+    async def unsubscribe(ctx: Any, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        legacy_senders.clear()
+        return types.EmptyResult()
+
+    async def touch(ctx: Any, params: Any) -> None:
+        await ctx.session.send_tool_list_changed()
+
+    server = Server(
+        "feed",
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
+        on_subscriptions_listen=listen,
+    )
+    return server
+'''
+
+
+def test_dual_era_server_is_not_breaking(tmp_path: Path) -> None:
+    found = run(tmp_path, DUAL_ERA)
+    # the resource send pairs with the bus publish elsewhere; the tools send publishes nothing
+    assert sites(found) == [("MCP301", 32, 15), ("MCP302", 36, 9), ("MCP302", 37, 9)]
+    assert found[0]["severity"] == "breaking"
+    for f in found[1:]:
+        assert f["severity"] == "advisory" and "only answers handshake-era (legacy) clients" in f["message"]
+
+
+def test_subscribe_handlers_without_listen_stay_breaking(tmp_path: Path) -> None:
+    source = DUAL_ERA.replace("        on_subscriptions_listen=listen,\n", "")
+    found = run(tmp_path, source)
+    assert [(r, l) for r, l, _ in sites(found)] == [("MCP301", 22), ("MCP301", 32), ("MCP302", 36), ("MCP302", 37)]
+    assert all(f["severity"] == "breaking" for f in found)
+
+
+ERA_BRANCHES = '''\
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
+
+app = MCPServer("eras")
+
+
+@app.tool()
+async def ping_legacy(ctx: Context) -> str:
+    if not is_version_at_least(ctx.session.protocol_version, "2026-07-28"):
+        await ctx.session.send_ping()
+    return "ok"
+
+
+@app.tool()
+async def roots_legacy(ctx: Context) -> str:
+    if ctx.session.can_send_request:
+        listing = await ctx.session.list_roots()
+        return listing.roots[0].uri.path
+    return "."
+
+
+@app.tool()
+async def sample_legacy(ctx: Context) -> str:
+    if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return "no sampling on 2026-07-28"
+    reply = await ctx.session.create_message(messages=[], max_tokens=5)
+    return str(reply)
+
+
+@app.tool()
+async def sample_always(ctx: Context) -> str:
+    reply = await ctx.session.create_message(messages=[], max_tokens=5)
+    return str(reply)
+'''
+
+
+def test_legacy_only_paths_behind_era_checks_are_not_breaking(tmp_path: Path) -> None:
+    found = run(tmp_path, ERA_BRANCHES)
+    assert sites(found) == [("MCP201", 32, 19)]
+
+
+# -- MCP207: every fail-open form, and not where NoBackChannelError refuses ----------------------
+
+REFUSES_FIRST = '''\
+import os
+
+from mcp.server.mcpserver import AcceptedElicitation, Context, MCPServer
+from mcp.shared.exceptions import MCPError, NoBackChannelError
+from pydantic import BaseModel
+
+mcp = MCPServer("map-layers")
+LAYERS = {"roads", "rivers"}
+SKIP_IF_UNSUPPORTED = os.environ.get("LAYERS_SKIP_CONFIRM", "0") == "1"
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+@mcp.tool()
+async def remove_layer(name: str, ctx: Context) -> str:
+    try:
+        answer = await ctx.elicit(f"Remove layer {name}?", Confirm)
+    except NoBackChannelError:
+        return "refused: this connection cannot ask for confirmation"
+    except MCPError:
+        if not SKIP_IF_UNSUPPORTED:
+            return "refused: client cannot confirm"
+        answer = None
+    if answer is not None and not (isinstance(answer, AcceptedElicitation) and answer.data.ok):
+        return "kept"
+    LAYERS.discard(name)
+    return f"removed {name}"
+
+
+@mcp.tool()
+async def remove_all(ctx: Context) -> str:
+    try:
+        answer = await ctx.elicit("Remove every layer?", Confirm)
+    except MCPError:
+        answer = None
+    except NoBackChannelError:
+        return "refused"
+    if answer is not None and not answer.data.ok:
+        return "kept"
+    LAYERS.clear()
+    return "removed all"
+'''
+
+
+def test_no_back_channel_refusal_is_not_fail_open(tmp_path: Path) -> None:
+    found = [f for f in run(tmp_path, REFUSES_FIRST) if f["rule"] == "MCP207"]
+    # remove_layer refuses on NoBackChannelError first; in remove_all the MCPError handler comes
+    # first and catches NoBackChannelError (its subclass), so that gate still opens
+    assert sites(found) == [("MCP207", 36, 5)]
+    assert "`remove_all` runs without" in found[0]["message"]
+
+
+FAIL_OPEN_HELPERS = '''\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("misc")
+ERASED: list[str] = []
+
+
+async def _gate(ctx: Context, text: str) -> bool:
+    try:
+        answer = await ctx.elicit(text, response_type=bool)
+    except Exception:
+        return True
+    return answer.action == "accept" and bool(answer.data)
+
+
+async def confirm(ctx: Context, text: str, default: bool = False) -> bool:
+    try:
+        answer = await ctx.elicit(text, response_type=bool)
+    except Exception: return default
+    return answer.action == "accept" and bool(answer.data)
+
+
+async def confirm_strict(ctx: Context, text: str, default: bool = False) -> bool:
+    try:
+        answer = await ctx.elicit(text, response_type=bool)
+    except Exception:
+        return default
+    return answer.action == "accept" and bool(answer.data)
+
+
+async def _destructive(ctx: Context, what: str) -> bool:
+    return await _gate(ctx, f"Erase {what}?")
+
+
+@app.tool
+async def erase_disk(disk: str, ctx: Context) -> str:
+    if not await _destructive(ctx, disk):
+        return "kept"
+    ERASED.append(disk)
+    return f"erased {disk}"
+
+
+@app.tool
+async def wipe_cache(ctx: Context) -> str:
+    if not await _gate(ctx, "Wipe the cache?"):
+        return "kept"
+    return "wiped"
+
+
+@app.tool
+async def format_disk(disk: str, ctx: Context) -> str:
+    if not await confirm(ctx, f"Format {disk}?", default=True):
+        return "kept"
+    return f"formatted {disk}"
+
+
+@app.tool
+async def rename_disk(disk: str, ctx: Context) -> str:
+    if not await confirm_strict(ctx, f"Rename {disk}?", False):
+        return "kept"
+    return f"renamed {disk}"
+'''
+
+
+def test_fail_open_helpers_name_the_tools_that_run(tmp_path: Path) -> None:
+    found = [f for f in run(tmp_path, FAIL_OPEN_HELPERS) if f["rule"] == "MCP207"]
+    # `return default` fails open where a caller passes default=True; confirm_strict's callers
+    # pass False, so its failure path refuses
+    assert sites(found) == [("MCP207", 10, 5), ("MCP207", 18, 5)]
+    assert "`erase_disk`, `wipe_cache` (through `_gate`) run without" in found[0]["message"] \
+        or "`wipe_cache`, `erase_disk` (through `_gate`) run without" in found[0]["message"]
+    assert "`format_disk` (through `confirm`) runs without" in found[1]["message"]

@@ -17,9 +17,22 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, wa
 from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo
 
-__all__ = ["CatalogVisitor", "dict_get", "string_value", "walk"]
+__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "string_value", "walk"]
 
 
+
+
+def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` (a comparison) decides which way a branch goes: it is the test of an ``if`` /
+    ``elif`` / ``while`` / conditional expression, alone or inside ``and`` / ``or`` / ``not``.
+    The same comparison in an ``assert``, a comprehension filter, an ``any(...)`` argument or an
+    assignment is a test about messages (e.g. that a client sent a method), not a dispatch."""
+    child, parent = node, parents.get(id(node))
+    while isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation)):
+        child, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp)):
+        return parent.test is child
+    return False
 
 
 class CatalogVisitor(cst.CSTVisitor):
@@ -173,3 +186,80 @@ class CatalogVisitor(cst.CSTVisitor):
     @staticmethod
     def full(expr: cst.CSTNode) -> str | None:
         return get_full_name_for_node(expr)
+
+
+# -- code already written for both eras -------------------------------------------------------
+
+_MODERN_VERSION = "2026-07-28"
+
+
+def _era_of_test(test: cst.BaseExpression) -> str | None:
+    """``"modern"`` / ``"legacy"`` when ``test`` is true exactly on a 2026-07-28 (modern) or a
+    handshake-era (legacy) connection, as the SDK spells it: ``is_version_at_least(v,
+    "2026-07-28")``, ``v in MODERN_PROTOCOL_VERSIONS`` / ``HANDSHAKE_PROTOCOL_VERSIONS``, a version
+    comparison with ``"2026-07-28"``, or ``session.can_send_request`` (mcp 2.x: False on a
+    modern request, whose channel has no back-channel)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _era_of_test(test.expression)
+        return {"modern": "legacy", "legacy": "modern"}.get(inner or "")
+    if isinstance(test, cst.Call):
+        name = get_full_name_for_node(test.func) or ""
+        if name.rsplit(".", 1)[-1] == "is_version_at_least" and len(test.args) == 2 \
+                and string_value(test.args[1].value) == _MODERN_VERSION:
+            return "modern"
+        return None
+    if isinstance(test, cst.Attribute) and test.attr.value == "can_send_request":
+        return "legacy"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        left_name = get_full_name_for_node(test.left) or ""
+        if not left_name.endswith("protocol_version"):
+            return None
+        right_name = (get_full_name_for_node(right) or "").rsplit(".", 1)[-1]
+        if isinstance(op, (cst.In, cst.NotIn)) and right_name in ("MODERN_PROTOCOL_VERSIONS", "HANDSHAKE_PROTOCOL_VERSIONS"):
+            modern = (right_name == "MODERN_PROTOCOL_VERSIONS") == isinstance(op, cst.In)
+            return "modern" if modern else "legacy"
+        if string_value(right) == _MODERN_VERSION:
+            if isinstance(op, (cst.GreaterThanEqual, cst.Equal)):
+                return "modern"
+            if isinstance(op, (cst.LessThan, cst.NotEqual)):
+                return "legacy"
+    return None
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if isinstance(last, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` runs only on a handshake-era (legacy) connection: it sits in the branch of an
+    era test that is legacy (the body of a legacy test, the ``else`` of a modern one), or after
+    ``if <modern test>: return/raise`` in the same block. Such code is the legacy half of a
+    server already written for both eras, not a 2026-07-28 failure."""
+    child: cst.CSTNode = node
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module, cst.Lambda)):
+        if isinstance(cur, cst.If):
+            era = _era_of_test(cur.test)
+            if child is cur.body and era == "legacy":
+                return True
+            if child is cur.orelse and isinstance(cur.orelse, cst.Else) and era == "modern":
+                return True
+        if isinstance(cur, cst.IfExp):
+            era = _era_of_test(cur.test)
+            if (child is cur.body and era == "legacy") or (child is cur.orelse and era == "modern"):
+                return True
+        if isinstance(cur, cst.IndentedBlock) or isinstance(cur, cst.Module):
+            for stmt in cur.body:
+                if stmt is child:
+                    break
+                if isinstance(stmt, cst.If) and stmt.orelse is None and _era_of_test(stmt.test) == "modern" and _exits(stmt.body):
+                    return True
+        child, cur = cur, parents.get(id(cur))
+    return False

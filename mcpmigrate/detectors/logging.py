@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import logging as screen_logging
@@ -200,7 +200,7 @@ class _Visitor(CatalogVisitor):
                                     form="assign", handler=_handler(node.value))
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if self.client_module:
+        if self.client_module or not branch_condition(self.a.parents, node):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:

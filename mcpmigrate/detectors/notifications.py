@@ -17,7 +17,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, legacy_era_only, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import notifications as screen_notifications
@@ -51,6 +51,12 @@ _MSG_302 = (
     "This handler only serves legacy clients."
 )
 _MANUAL_302 = "replace the subscription bookkeeping with subscriptions/listen (no automatic rewrite)"
+_MSG_302_DUAL = (
+    "`resources/subscribe` / `resources/unsubscribe` are removed in 2026-07-28; this server also serves "
+    "`subscriptions/listen` (`on_subscriptions_listen=`), so this handler only answers handshake-era (legacy) "
+    "clients, which is right while you support them. Remove it when you drop legacy clients."
+)
+_MANUAL_302_DUAL = "nothing to change while legacy clients are served; remove the handler when they are dropped"
 
 
 class _Visitor(CatalogVisitor):
@@ -98,7 +104,12 @@ class _Visitor(CatalogVisitor):
         if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in S.SUBSCRIBE_KWARGS:
-                    self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
+                    if any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in node.args):
+                        # kept next to a listen handler on purpose: modern clients never send
+                        # resources/subscribe, handshake-era clients still do
+                        self.report("MCP302", arg, _MSG_302_DUAL, manual=_MANUAL_302_DUAL, severity="advisory")
+                    else:
+                        self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
 
     def _notification_send(self, payload: cst.BaseExpression) -> str | None:
         for n in walk(payload):
@@ -108,10 +119,27 @@ class _Visitor(CatalogVisitor):
                     return S.LIST_CHANGED_NOTIFICATIONS[short]
         return None
 
+    def listen_wired(self) -> bool:
+        """A low-level ``Server(...)`` somewhere in the module (a factory included) is given
+        ``on_subscriptions_listen=`` (any expression): the module serves 2026-07-28 listen streams."""
+        if not hasattr(self, "_listen_wired"):
+            self._listen_wired = any(
+                isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
+                and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args)
+                for n in self.a.flat.subtree(self.a.module)
+            )
+        return self._listen_wired
+
     def _push(self, node: cst.Call, send: str, recv: cst.BaseExpression, fn: FunctionInfo | None,
               uri: cst.BaseExpression | None, via_notification: bool = False) -> None:
         kind, helper, event = S.LIST_CHANGED_SENDS[send]
         if kind in self.migrated_kinds(fn):
+            return
+        if legacy_era_only(self.a.parents, node) and (self.listen_wired() or kind in self.migrated_kinds(None)):
+            return  # the legacy half of a dual send (the modern branch publishes to listen streams)
+        if self.listen_wired() and kind in self.migrated_kinds(None):
+            # a dual-era server: listen streams get the event from a bus publish elsewhere in the
+            # module (e.g. the producer), and this session send serves handshake-era subscribers
             return
         shown = f"{code_of(recv)}.{'send_notification' if via_notification else send}(…)"
         gen = self.generation(recv, fn)
@@ -217,7 +245,7 @@ class _Visitor(CatalogVisitor):
                         self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if self.client_module:
+        if self.client_module or not branch_condition(self.a.parents, node):
             return
         for n, s in self.dispatch_literal(node):
             if s in S.SUBSCRIBE_METHODS:

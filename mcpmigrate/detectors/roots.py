@@ -20,6 +20,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
+from mcpmigrate.detectors._shared import branch_condition, legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import roots as screen_roots
@@ -310,8 +311,8 @@ class _RootsVisitor(RequestVisitor):
         node = call if call is not None else func
         from mcpmigrate.codemods import interim as interim_fix
 
-        if interim_fix.legacy_only(self.a, node):  # the legacy branch of an era-portable handler
-            return
+        if interim_fix.legacy_only(self.a, node) or legacy_era_only(self.a.parents, node):
+            return  # the legacy branch of an era-portable handler
         if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             fix, manual, data = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         else:
@@ -407,6 +408,8 @@ class _RootsVisitor(RequestVisitor):
         )
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
+        if not branch_condition(self.a.parents, node):
+            return
         for target in node.comparisons:
             if isinstance(target.operator, (cst.Equal, cst.In)) and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD:
                 self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
