@@ -483,3 +483,55 @@ def test_fail_open_helpers_name_the_tools_that_run(tmp_path: Path) -> None:
     assert "`erase_disk`, `wipe_cache` (through `_gate`) run without" in found[0]["message"] \
         or "`wipe_cache`, `erase_disk` (through `_gate`) run without" in found[0]["message"]
     assert "`format_disk` (through `confirm`) runs without" in found[1]["message"]
+
+
+# -- fastmcp 4: pins read, advice the pinned framework can serve --------------------------------
+
+FASTMCP_TOGGLE = '''\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+
+app = FastMCP(name="feature-flags")
+enabled = {"beta": False}
+
+
+@app.tool
+async def toggle_beta() -> str:
+    enabled["beta"] = not enabled["beta"]
+    await get_context().session.send_tool_list_changed()
+    return f"beta={'on' if enabled['beta'] else 'off'}"
+'''
+
+
+def _project(deps: str) -> str:
+    return f'[project]\nname = "x"\nversion = "0"\ndependencies = [{deps}]\n'
+
+
+def test_fastmcp4_pin_gets_fastmcp4_advice(tmp_path: Path) -> None:
+    found = run(tmp_path, FASTMCP_TOGGLE, "fix", "--diff", pyproject=_project('"fastmcp>=4.2", "mcp>=2.3"'))
+    assert sites(found) == [("MCP301", 11, 11)]
+    text = found[0]["message"] + found[0]["manual"]
+    assert "upgrade" not in text.lower()
+    assert "On fastmcp 4 (`fastmcp>=4.2` in pyproject.toml" in text
+    assert 'app._mcp_server.add_request_handler("subscriptions/listen"' in text
+    assert "ctx.send_notification(mcp.types.ToolListChangedNotification())" in text
+
+
+def test_fastmcp3_pin_names_the_upgrade(tmp_path: Path) -> None:
+    found = run(tmp_path, FASTMCP_TOGGLE, pyproject=_project('"fastmcp>=3.1,<4"'))
+    assert sites(found) == [("MCP301", 11, 11)]
+    assert "fastmcp 2.x/3.x (`fastmcp>=3.1,<4` in pyproject.toml" in found[0]["message"]
+    assert "upgrade to fastmcp 4" in found[0]["message"]
+
+
+def test_fastmcp4_listen_wired_by_hand_is_migrated(tmp_path: Path) -> None:
+    source = FASTMCP_TOGGLE.replace(
+        'app = FastMCP(name="feature-flags")\n',
+        'app = FastMCP(name="feature-flags")\nbus = InMemorySubscriptionBus()\n'
+        'app._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, ListenHandler(bus))\n',
+    ).replace(
+        "from fastmcp.server.dependencies import get_context\n",
+        "from fastmcp.server.dependencies import get_context\nfrom mcp.types import SubscriptionsListenRequestParams\n"
+        "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged\n",
+    ) + "\n\nasync def on_flag_change() -> None:\n    await bus.publish(ToolsListChanged())\n"
+    assert run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"')) == []

@@ -263,3 +263,19 @@ def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
                     return True
         child, cur = cur, parents.get(id(cur))
     return False
+
+
+def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
+    """Whether the project's pins put fastmcp code on fastmcp 4 (True: ``fastmcp>=4``, or
+    ``mcp>=2``, which fastmcp 2.x/3.x cannot run on), on fastmcp 2.x/3.x (False: ``fastmcp<4`` or
+    ``mcp<2``), or do not say (None); with the deciding pin, described."""
+    from pathlib import Path
+
+    from mcpmigrate import pins
+
+    found = pins.project_pins(a.path or Path.cwd())
+    fast, mcp = found.verdict("fastmcp"), found.verdict("mcp")
+    for verdict in (fast, mcp):
+        if verdict is not None:
+            return verdict.new, verdict.describe()
+    return None, None
