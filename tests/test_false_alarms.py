@@ -535,3 +535,33 @@ def test_fastmcp4_listen_wired_by_hand_is_migrated(tmp_path: Path) -> None:
         "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged\n",
     ) + "\n\nasync def on_flag_change() -> None:\n    await bus.publish(ToolsListChanged())\n"
     assert run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"')) == []
+
+
+# -- one-line statements: the result is not used -------------------------------------------------
+
+ONE_LINERS = '''\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("one-liners")
+
+
+@mcp.tool()
+async def step(flag: bool, ctx: Context) -> str:
+    if flag: await ctx.info("flag set")
+    await ctx.info("step"); return "ok"
+
+
+@mcp.tool()
+async def probe(ctx: Context) -> str:
+    await ctx.session.send_ping(); await ctx.info("pinged")
+    ok = await ctx.session.send_ping()
+    return str(ok)
+'''
+
+
+def test_statements_sharing_a_line_are_not_used_results(tmp_path: Path) -> None:
+    found = run(tmp_path, ONE_LINERS, "fix", "--diff")
+    assert sites(found) == [("MCP401", 8, 20), ("MCP401", 9, 11), ("MCP203", 14, 11), ("MCP401", 14, 42), ("MCP203", 15, 16)]
+    for f in found[:4]:
+        assert f["manual"].startswith("the statement shares its line with other statements")
+    assert found[4]["manual"].startswith("its result is used")

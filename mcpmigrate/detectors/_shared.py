@@ -67,6 +67,22 @@ class CatalogVisitor(cst.CSTVisitor):
     def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
         return self.a.enclosing_function(node)
 
+    def shares_line(self, call: cst.Call) -> bool:
+        """``call`` (or ``await call``) is a whole expression statement, but on a line with other
+        statements (``a(); b()``) or in a one-line suite (``if flag: a()``): its result is not
+        used, the fixes just do not split lines."""
+        pm = self.a.parents
+        node: cst.CSTNode = call
+        parent = pm.get(id(node))
+        if isinstance(parent, cst.Await) and parent.expression is node:
+            node, parent = parent, pm.get(id(parent))
+        if not (isinstance(parent, cst.Expr) and parent.value is node):
+            return False
+        line = pm.get(id(parent))
+        return isinstance(line, cst.SimpleStatementSuite) or (isinstance(line, cst.SimpleStatementLine) and len(line.body) > 1)
+
+    SHARED_LINE = "the statement shares its line with other statements (`a; b` or `if x: a`): put it on a line of its own, then run the fix again"
+
     # -- receivers ------------------------------------------------------------------------
     def is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         return self.a.kind_of(expr, fn) is Kind.SESSION

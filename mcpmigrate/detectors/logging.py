@@ -146,7 +146,7 @@ class _Visitor(CatalogVisitor):
         elif method is None:
             why = "the level is not a literal MCP log level: pick the stdlib level by hand"
         elif id(node) not in self.bare:
-            why = "the call's result is used: rewrite it by hand"
+            why = self.SHARED_LINE if self.shares_line(node) else "the call's result is used: rewrite it by hand"
         elif not self.logging_ok:
             why = "`logging` is bound to something other than the standard library module here"
         if why:

@@ -209,7 +209,8 @@ class _Visitor(CatalogVisitor):
             sdk = "mcp 1.x" if gen == S.MCP1 else "this SDK"
             return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
         if id(node) not in self.bare:
-            return None, "the send is part of a larger expression: add the listen-stream send by hand", {}
+            return None, (self.SHARED_LINE if self.shares_line(node)
+                          else "the send is part of a larger expression: add the listen-stream send by hand"), {}
         if fn is not None and not fn.is_async:
             # the added `await …` needs an async function (found by the fuzz harness)
             return None, f"`{fn.qualname}` is not async: add the listen-stream send by hand", {}

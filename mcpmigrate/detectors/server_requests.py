@@ -112,7 +112,8 @@ class _Visitor(CatalogVisitor):
 
     def _removable(self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None) -> None:
         if id(node) not in self.bare:
-            self.report(rule, node, message, manual="its result is used: remove the call and what depends on it by hand")
+            self.report(rule, node, message, manual=self.SHARED_LINE if self.shares_line(node)
+                        else "its result is used: remove the call and what depends on it by hand")
             return
         safety, description = Safety.SAFE, what
         if isinstance(id_arg, cst.Name) and self.a.name_counts.get(id_arg.value, 0) > 2:
