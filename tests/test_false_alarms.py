@@ -565,3 +565,202 @@ def test_statements_sharing_a_line_are_not_used_results(tmp_path: Path) -> None:
     for f in found[:4]:
         assert f["manual"].startswith("the statement shares its line with other statements")
     assert found[4]["manual"].startswith("its result is used")
+
+
+# -- `fix --strategy interim` refusals that are true, the blocking reason first ----------------
+
+INTERIM = ("fix", "--diff", "--strategy", "interim", "--unsafe-fixes")
+
+
+def manual_of(found: list[dict], rule: str) -> list[str]:
+    return [f["manual"] for f in found if f["rule"] == rule]
+
+
+MCP1_LOWLEVEL_HELPER = '''\
+import mcp.types as types
+from mcp.server import Server
+
+depot = Server("depot")
+
+
+async def _depot_dirs() -> list[str]:
+    listing = await depot.request_context.session.list_roots()
+    return [r.uri.path for r in listing.roots]
+
+
+async def _first_dir() -> str:
+    return (await _depot_dirs())[0]
+
+
+@depot.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "depot_home":
+        return [types.TextContent(type="text", text=await _first_dir())]
+    raise ValueError(name)
+'''
+
+
+def test_mcp1_helper_is_refused_for_mcp1_not_for_the_helper(tmp_path: Path) -> None:
+    found = run(tmp_path, MCP1_LOWLEVEL_HELPER, *INTERIM)
+    assert sites(found) == [("MCP101", 8, 21)]
+    manual = found[0]["manual"]
+    assert manual.startswith("mcp 1.x has no interim form") and "fix --strategy param" in manual
+    assert "helper" not in manual
+
+
+DUAL_SDK = '''\
+from pathlib import Path
+
+try:
+    from mcp.server.mcpserver import Context, MCPServer as ServerClass
+except ImportError:  # mcp < 2
+    from mcp.server.fastmcp import Context, FastMCP as ServerClass
+
+mcp = ServerClass("trace-viewer")
+
+
+@mcp.tool()
+async def list_traces(ctx: Context) -> str:
+    roots = await ctx.session.list_roots()
+    base = Path(roots.roots[0].uri.path)
+    return "\\n".join(sorted(p.name for p in base.glob("*.trace")))
+'''
+
+
+def test_mcp2_first_compatibility_import_is_recognised(tmp_path: Path) -> None:
+    found = run(tmp_path, DUAL_SDK, *INTERIM, pyproject=_project('"mcp>=2.3,<3"'))
+    assert sites(found) == [("MCP101", 13, 19)]
+    manual = found[0]["manual"]
+    assert manual.startswith("this module also supports mcp 1.x (the `except ImportError` fallback")
+    assert "drop the 1.x fallback" in manual and "`fix --strategy param`, which works on both" in manual
+    assert "upgrade" not in manual
+    # the param fix applies to the dual-SDK module as it is
+    (param,) = run(tmp_path, DUAL_SDK)
+    assert param["fix"] is not None and param["fix"]["strategy"] == "param"
+
+
+FASTMCP_SAMPLE = '''\
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("poem-demo")
+
+
+@mcp.tool()
+async def limerick(topic: str, ctx: Context) -> str:
+    result = await ctx.sample(messages=f"Write a limerick about {topic}.", max_tokens=150)
+    return result.text or ""
+'''
+
+
+def test_fastmcp3_sample_refusal_gives_the_whole_path(tmp_path: Path) -> None:
+    (f,) = run(tmp_path, FASTMCP_SAMPLE, *INTERIM, pyproject=_project('"fastmcp[tasks]>=3.4.3,<4.0.0"'))
+    assert (f["rule"], f["line"]) == ("MCP201", 8)
+    assert "Upgrade to fastmcp 4 (which removed `ctx.sample`), sample through `ctx.session.create_message(...)`" in f["manual"]
+    assert "call the model provider directly" in f["manual"]
+
+
+def test_fastmcp4_pin_is_not_told_to_upgrade_to_fastmcp4(tmp_path: Path) -> None:
+    (f,) = run(tmp_path, FASTMCP_SAMPLE, *INTERIM, pyproject=_project('"fastmcp[tasks]>=4.0.2,<5"'))
+    assert f["manual"].startswith("`ctx.sample` does not exist in fastmcp 4 (the project pins `fastmcp[tasks]>=4.0.2,<5`")
+    assert "upgrade" not in f["manual"].lower() and "fastmcp 2.x/3.x" not in f["manual"]
+    assert "ctx.session.create_message(...)" in f["manual"]
+
+
+FASTMCP4_RESOURCE = '''\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+from mcp_types import SamplingMessage, TextContent
+
+app = FastMCP("misc")
+
+
+@app.resource("story://{topic}")
+async def story(topic: str) -> str:
+    reply = await get_context().session.create_message(
+        max_tokens=60, messages=[SamplingMessage(role="user", content=TextContent(type="text", text=topic))]
+    )
+    return reply.content.text
+'''
+
+
+def test_fastmcp_site_is_phrased_in_fastmcp_terms(tmp_path: Path) -> None:
+    for deps in ('"fastmcp>=4.2"', '"fastmcp-slim[server]>=4.0.0b2", "mcp==2.0.0"'):
+        (f,) = run(tmp_path, FASTMCP4_RESOURCE, *INTERIM, pyproject=_project(deps))
+        assert (f["rule"], f["line"]) == ("MCP201", 10)
+        assert f["manual"].startswith("the request is not made through the resource's own fastmcp `Context` parameter")
+        assert "here through `get_context().session`" in f["manual"] and "take `ctx: Context` as a parameter" in f["manual"]
+        assert "cannot tell which SDK" not in f["manual"] and "Resolve" not in f["manual"]
+
+
+LOWLEVEL_TWO_TOOLS = '''\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+NICK: dict[str, Any] = {"type": "object", "properties": {"nick": {"type": "string"}}, "required": ["nick"]}
+CITY: dict[str, Any] = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == "nickname":
+        reply = await ctx.session.elicit_form("Pick a nickname", NICK)
+        if reply.action != "accept" or reply.content is None:
+            return types.CallToolResult(content=[types.TextContent(text="no nickname")])
+        return types.CallToolResult(content=[types.TextContent(text=f"hi {reply.content['nick']}")])
+    if params.name == "hometown":
+        reply = await ctx.session.elicit_form("Where are you from?", CITY)
+        return types.CallToolResult(content=[types.TextContent(text=f"from {reply.content}")])
+    raise ValueError(params.name)
+
+
+server = Server("profile", on_call_tool=call_tool)
+'''
+
+
+def test_requests_on_different_paths_are_refused_for_that(tmp_path: Path) -> None:
+    for source in (LOWLEVEL_TWO_TOOLS, LOWLEVEL_TWO_TOOLS.replace("reply = await ctx.session.elicit_form(\"Where", "where = await ctx.session.elicit_form(\"Where").replace("{reply.content}", "{where.content}")):
+        found = run(tmp_path, source, *INTERIM)
+        assert sites(found) == [("MCP202", 13, 23), ("MCP202", 18, 23)]
+        for manual in manual_of(found, "MCP202"):
+            assert manual.startswith("the handler makes several requests on different paths")
+            assert "not assigned to a variable" not in manual
+
+
+def test_answer_bound_twice_is_named(tmp_path: Path) -> None:
+    found = run(tmp_path, REFUSES_FIRST, *INTERIM)
+    assert manual_of(found, "MCP202")[0] == (
+        "the answer's name `answer` is bound more than once in `remove_layer`: give this answer a name that is "
+        "bound only here, then run the fix again")
+
+
+FACTORY_TOOL = '''\
+from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, MCPServer
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+def build() -> MCPServer:
+    app = MCPServer("janitor")
+
+    @app.tool()
+    async def wipe(name: str, ctx: Context) -> str:
+        answer = await ctx.elicit(f"Wipe {name}?", Confirm)
+        if answer.action == "accept" and answer.data.ok:
+            return f"wiped {name}"
+        return "kept"
+
+    return app
+'''
+
+
+def test_factory_tool_refusal_says_what_is_missing(tmp_path: Path) -> None:
+    (f,) = run(tmp_path, FACTORY_TOOL, *INTERIM)
+    assert (f["rule"], f["line"]) == ("MCP202", 15)
+    assert f["manual"].startswith("the tool is defined inside `build`: this fix only writes module-level resolvers")
+    assert "same scope" in f["manual"]

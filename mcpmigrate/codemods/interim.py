@@ -250,12 +250,51 @@ def _modern_test(test: cst.BaseExpression) -> bool:
         and "2026-07-28" in test.args[1].value.value
 
 
+def _callers_generation(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """For a helper the module cannot place: the one generation of the handlers that call it
+    (e.g. mcp 1.x when every caller is registered with the 1.x decorator API)."""
+    gens: set[str] = set()
+    seen: set[int] = set()
+    todo = [fn]
+    while todo:
+        f = todo.pop()
+        for caller, _call in a.callers(f):
+            if id(caller) in seen:
+                continue
+            seen.add(id(caller))
+            if caller.role is not None and caller.server_generation:
+                gens.add(caller.server_generation)
+            elif caller.role is None:
+                todo.append(caller)
+    return gens.pop() if len(gens) == 1 else None
+
+
+def _dual_sdk_fallback(a: ModuleAnalysis) -> str | None:
+    """``try: from mcp.server.mcpserver import …`` / ``except ImportError: from mcp.server.fastmcp
+    import …``: the module runs on mcp 2.x and keeps an mcp 1.x fallback. Returns the refusal."""
+    for stmt in a.module.body:
+        if not isinstance(stmt, cst.Try):
+            continue
+        tried = {m for n in walk(stmt.body) if isinstance(n, cst.ImportFrom) and n.module is not None
+                 for m in [code_of(n.module)]}
+        fallback = {m for h in stmt.handlers for n in walk(h.body) if isinstance(n, cst.ImportFrom) and n.module is not None
+                    for m in [code_of(n.module)]}
+        if any(m.startswith("mcp.server.mcpserver") for m in tried) and any(m.startswith("mcp.server.fastmcp") for m in fallback):
+            return ("this module also supports mcp 1.x (the `except ImportError` fallback to `mcp.server.fastmcp`); "
+                    "resolvers exist only in mcp 2.x: drop the 1.x fallback to use `fix --strategy interim`")
+    return None
+
+
 def _generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
     recv = call.func.value  # type: ignore[attr-defined]
     base = _base_name(recv)
     kinds = [a.kind_of(recv, fn)]
     if base is not None:
         kinds.append(a.lookup(base, fn))
+    inner = recv
+    while isinstance(inner, cst.Attribute):  # `get_context().session`: the context the session comes from
+        inner = inner.value
+        kinds.append(a.kind_of(inner, fn))
     for k in kinds:
         g = a.generation_of_kind(k)
         if g:
@@ -307,13 +346,21 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
                 "is passed as a callable): rewrite by hand")
-    gen, refusal, pin_note = _pinned_generation(a, _generation(a, call, fn), kind)
+    gen, refusal, pin_note = _pinned_generation(a, _generation(a, call, fn) or _callers_generation(a, fn), kind)
     if refusal:
+        if gen == S.FASTMCP and call.func.attr.value in _FASTMCP3_ONLY and _FASTMCP3_ONLY[call.func.attr.value]:
+            # the whole path: fastmcp 4 also removed this method (`ctx.sample`), so say what replaces it
+            refusal = refusal.replace("Upgrade to fastmcp 4 and", f"Upgrade to fastmcp 4 (which removed `ctx.{call.func.attr.value}`)"
+                                      f"{_FASTMCP3_ONLY[call.func.attr.value]}, and")
         return refusal
     if gen == S.MCP1:
+        dual = _dual_sdk_fallback(a)
+        if dual:
+            return dual + (", or take the directory as a tool parameter with `fix --strategy param`, which works on both"
+                           if kind == ROOTS else "")
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
     if gen == S.FASTMCP:
-        reason = _fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
+        reason = _fastmcp3_reason(a, call, fn, kind, pinned=pin_note)
         if reason:
             return reason
     pm = a.parents
@@ -371,6 +418,28 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     return reason or site
 
 
+def _answer_name(site: _Site) -> str | None:
+    """``x`` when the request's statement is ``x = await <request>`` (whether or not ``x`` is
+    bound elsewhere too)."""
+    stmt = site.stmt
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        small = stmt.body[0]
+        if small.value is site.await_node and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            return small.targets[0].target.value
+    return None
+
+
+def _unassigned_reason(site: _Site) -> str:
+    """Why the answer has no name of its own: not assigned, or its name is bound elsewhere too."""
+    name = _answer_name(site)
+    if name is None:
+        return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
+    if name in site.fn.param_names():
+        return f"the answer is stored in `{name}`, a parameter of `{site.fn.name}`: give it a name of its own, then run the fix again"
+    return (f"the answer's name `{name}` is bound more than once in `{site.fn.name}`: give this answer a name that is "
+            "bound only here, then run the fix again")
+
+
 def _exist(names: list[str]) -> str:
     """``only exists`` / ``only exist``: the verb for the blocking names of a manual message."""
     return "only exists" if len(dict.fromkeys(names)) == 1 else "only exist"
@@ -388,8 +457,14 @@ def _where_reason(a: ModuleAnalysis, site: _Site) -> str | None:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
             rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
+            if site.result is None and _answer_name(site) is not None:
+                return _unassigned_reason(site)
+            uses = {site.result}  # the answer, and locals computed from it (`text = result.content.text`)
+            for s in rest:
+                if any(n.value in uses for n in _ref_names(s)):
+                    uses |= _assigned(s)
             if site.result is None or not all(
-                any(n.value == site.result for n in _ref_names(s)) for s in rest
+                any(n.value in uses for n in _ref_names(s)) for s in rest
             ) or pm.get(id(child)) is None:
                 return ("the `try` around the request also guards statements that do not use its answer: "
                         "unwrap it by hand")
@@ -487,12 +562,18 @@ def _resolver_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     needed, blocking = _inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]  # type: ignore[attr-defined]
+        if related and not _inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[attr-defined]
+            return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
+                    "related request id (the SDK routes it): drop that argument, then run the fix again")
         return (f"the request is built from {names}, which {_exist(blocking)} mid-body (locals, the context, or "
                 "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
                 "move that computation into a module-level function of the arguments, then run the fix again")
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
     if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
-        return "the tool is not a module-level function: add the resolver by hand"
+        where = f"inside `{fn.parent.qualname}`" if fn.parent is not None else "in a class" if fn.class_name else "not at module level"
+        return (f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
+                "the tool, in the same scope, works too (mcp 2.3): add it by hand")
     # The new parameter goes right before the context parameter.
     slot = _slot_reason(fn, base)  # type: ignore[arg-type]
     return f"{slot}: add the resolver parameter by hand" if slot else None
@@ -835,13 +916,16 @@ def _pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str) -> tuple[s
     return gen, None, None
 
 
-def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: bool = False) -> str | None:
+def _fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: str | None = None) -> str | None:
     """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
-    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the project pins
-    fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
+    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the pin note when
+    the project pins fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
+        if pinned and _FASTMCP3_ONLY[attr]:  # already on fastmcp 4: no upgrade to advise
+            return (f"`ctx.{attr}` does not exist in fastmcp 4 ({pinned}), so this call fails there; "
+                    f"{_FASTMCP3_ONLY[attr][2:]}, then run `fix --strategy interim` again")
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
     if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]
             and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
@@ -881,8 +965,10 @@ def _fastmcp_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     recv = call.func.value  # type: ignore[attr-defined]
     base = _base_name(recv)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
-        return ("the request is not made through the tool's fastmcp `Context` (`ctx.elicit(...)`, "
-                "`ctx.session.create_message(...)`): the guard pattern reads `ctx.input_responses`; rewrite by hand")
+        return (f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
+                "`ctx.session.create_message(...)`" + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
+                + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
+                "request through it, then run the fix again")
     site.ctx_param = base
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(_arg_map(call, ["message", "response_type"]))
@@ -897,8 +983,12 @@ def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
+    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if site.result is None:
-        return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
+        pm = a.parents
+        if others and not site.alone and _exclusive(a, site.call, others):
+            return _PATHS_REASON  # the blocking reason first: renaming the answer would not help
+        return _unassigned_reason(site)
     if site.kind == ELICITATION and attr == "elicit_url":
         return ("URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
                 "`ElicitRequestURLParams` request and its correlation through `requestState` by hand")
@@ -907,7 +997,6 @@ def _lowlevel_reason(a: ModuleAnalysis, site: _Site) -> str | None:
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
-    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if others and not site.alone:
         group = _group(a, site, others)
         if isinstance(group, str):
@@ -939,6 +1028,45 @@ def _can_leave(stmt: cst.CSTNode) -> bool:
     return any(isinstance(n, (cst.Return, cst.Raise)) for n in walk(stmt))
 
 
+def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> bool:
+    """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
+    ``if`` and ``else`` of one statement, or the earlier one in an ``if`` whose body ends with
+    ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
+    pm = a.parents
+
+    def chain(n: cst.CSTNode) -> list[cst.CSTNode]:
+        out = [n]
+        while (n := pm.get(id(n))) is not None and not isinstance(n, cst.FunctionDef):  # type: ignore[assignment]
+            out.append(n)
+        return out
+
+    def apart(x: cst.CSTNode, y: cst.CSTNode) -> bool:
+        cx, cy = chain(x), chain(y)
+        ids_y = {id(n) for n in cy}
+        common = next((n for n in cx if id(n) in ids_y), None)
+        if common is None:
+            return False
+        below_x = cx[cx.index(common) - 1] if cx.index(common) else None
+        below_y = cy[[id(n) for n in cy].index(id(common)) - 1] if cy[0] is not common else None
+        if isinstance(common, cst.If) and {id(below_x), id(below_y)} == {id(common.body), id(common.orelse)}:
+            return True
+        if isinstance(common, cst.IndentedBlock) and below_x is not None and below_y is not None:
+            body = list(common.body)
+            first = below_x if body.index(below_x) < body.index(below_y) else below_y  # type: ignore[arg-type]
+            if isinstance(first, cst.If) and isinstance(first.body, cst.IndentedBlock) and first.body.body:
+                last = first.body.body[-1]
+                exits = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+                inside = chain(x if first is below_x else y)
+                return exits and any(n is first.body for n in inside)
+        return False
+
+    return all(apart(call, o) for o in others)
+
+
+_PATHS_REASON = ("the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
+                 "needs its own interim result, which this fix does not write yet: rewrite them by hand")
+
+
 def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site] | str:
     """Several requests in one handler travel in one interim result (each retry carries only the
     answers to the latest ``inputRequests``). Possible when they sit in one block and each is built
@@ -953,6 +1081,8 @@ def _group(a: ModuleAnalysis, site: _Site, others: list[cst.Call]) -> list[_Site
     pm = a.parents
     block = pm.get(id(site.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
+        if _exclusive(a, site.call, [m.call for m in members if m is not site]):
+            return _PATHS_REASON
         return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
     if any(m.unwrap is not None for m in members):
         return f"{intro}, but one sits in a `try`: combine them by hand"
