@@ -160,6 +160,10 @@ def test_footer_names_the_client() -> None:
 def test_reads_back_from_a_double() -> None:
     ctx = mock.AsyncMock()
     assert ctx.session.client_params.clientInfo.name
+
+
+def test_reads_back_from_a_fixture(fake_ctx: MagicMock) -> None:
+    assert fake_ctx.session.client_params.clientInfo.name
 '''
 
 

@@ -196,6 +196,11 @@ class _RootsVisitor(RequestVisitor):
             return False
         scope = fn
         while scope is not None:
+            for param in scope.params:  # `def test_x(fake_ctx: MagicMock)`
+                if param.name.value == root.value and param.annotation is not None:
+                    ann = get_full_name_for_node(param.annotation.annotation) or ""
+                    if ann.rsplit(".", 1)[-1] in _MOCK_FACTORIES:
+                        return True
             for name, value in scope.assigns:
                 if name == root.value and isinstance(value, cst.Call):
                     callee = get_full_name_for_node(value.func) or ""
