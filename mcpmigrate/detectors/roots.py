@@ -273,7 +273,7 @@ class _RootsVisitor(RequestVisitor):
                 + rename,
                 manual=("guard the read for None" if not guarded else "keep it optional")
                 + (" and read `client_info` on mcp 2.x" if old_spelling else "")
-                + " (there is no per-request accessor to switch to)",
+                + " (on mcp 2.x `session.client_params` already is the per-request value; there is no other accessor)",
                 severity=("breaking" if (not guarded or (modern and old_spelling)) else "advisory"),
             )
             return
