@@ -768,3 +768,28 @@ def test_factory_tool_refusal_says_what_is_missing(tmp_path: Path) -> None:
     assert (f["rule"], f["line"]) == ("MCP202", 15)
     assert f["manual"].startswith("the tool is defined inside `build`: this fix only writes module-level resolvers")
     assert "same scope" in f["manual"]
+
+
+def test_fastmcp4_tool_error_refusal_is_not_fail_open(tmp_path: Path) -> None:
+    source = '''\
+from fastmcp import Context, FastMCP
+from fastmcp.exceptions import ToolError
+from mcp_types import TextContent
+
+app = FastMCP("disks")
+
+
+@app.tool
+async def erase(disk: str, ctx: Context) -> str:
+    try:
+        answer = await ctx.elicit(f"Erase {disk}?", response_type=bool)
+    except ToolError:
+        return "refused: this connection cannot ask"
+    except Exception:
+        answer = None
+    if answer is not None and not answer.data:
+        return "kept"
+    return f"erased {disk}"
+'''
+    found = run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"'))
+    assert [f["rule"] for f in found] == ["MCP202"]

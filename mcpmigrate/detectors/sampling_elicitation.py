@@ -170,7 +170,7 @@ class _Visitor(RequestVisitor):
         types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
         for t in types:
             name = (get_full_name_for_node(t) or "").rsplit(".", 1)[-1]
-            if name == "NoBackChannelError" or (name == "ToolError" and self.a.module_generation() == S.FASTMCP):
+            if name == "NoBackChannelError" or (name == "ToolError" and S.FASTMCP in self.a.generations):
                 return True
         return False
 
