@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.config import Config, strategy_applies
-from mcpmigrate.model import FileError, Finding, Safety, Severity
+from mcpmigrate.model import FileError, Finding, Safety
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
@@ -218,7 +218,7 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str],
         findings.append(Finding(
             rule=rep.rule, name=meta.name, path=display,
             # a detector may state a site's own severity (a read that only degrades is not breaking)
-            severity=Severity(rep.data["severity"]) if "severity" in rep.data else meta.severity,
+            severity=rep.severity or meta.severity,
             line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
             end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
             node=rep.node, data=rep.data, site=rep.site,

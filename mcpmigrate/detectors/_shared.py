@@ -15,7 +15,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
 from mcpmigrate.detectors.base import Report, dict_get, string_value
-from mcpmigrate.model import FixInfo
+from mcpmigrate.model import FixInfo, Severity
 
 __all__ = ["CatalogVisitor", "branch_condition", "dict_get", "string_value", "walk"]
 
@@ -61,8 +61,9 @@ class CatalogVisitor(cst.CSTVisitor):
         self._line.pop()
 
     def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, **data: object) -> None:
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
     def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
         return self.a.enclosing_function(node)

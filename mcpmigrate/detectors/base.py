@@ -16,7 +16,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.config import Config
 from mcpmigrate import surfaces as S
-from mcpmigrate.model import FixInfo, FixPlan
+from mcpmigrate.model import FixInfo, FixPlan, Severity
 from mcpmigrate.screen import Facts
 from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
 
@@ -24,7 +24,8 @@ from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detector
 @dataclass
 class Report:
     """A detector's raw finding: the rule, the node to report at, the message, and either a fix
-    or the reason the site is left for a human (``manual``)."""
+    or the reason the site is left for a human (``manual``). ``severity`` is this site's own
+    severity when the detector (or the plan) decides one; None means the rule's (``rules/<ID>.toml``)."""
 
     rule: str
     node: cst.CSTNode
@@ -33,11 +34,12 @@ class Report:
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     site: Any = None  # the fix module's plan for this site (FixPlan.site)
+    severity: Severity | None = None
 
     @classmethod
     def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> "Report":
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
-        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site)
+        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
 
 
 class Detector:
@@ -72,8 +74,8 @@ class RequestVisitor(cst.CSTVisitor):
         return self.a.enclosing_function(node)
 
     def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, **data: object) -> None:
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
     def _is_interim_container(self, node: cst.CSTNode) -> bool:
         t = type(node)  # exact types: this runs on every node, and isinstance on libcst's ABCs is slow

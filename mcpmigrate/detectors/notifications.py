@@ -19,7 +19,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, fastmcp_pinned, legacy_era_only, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, Safety, Severity
 from mcpmigrate.screen import notifications as screen_notifications
 
 
@@ -107,7 +107,7 @@ class _Visitor(CatalogVisitor):
                     if any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in node.args):
                         # kept next to a listen handler on purpose: modern clients never send
                         # resources/subscribe, handshake-era clients still do
-                        self.report("MCP302", arg, _MSG_302_DUAL, manual=_MANUAL_302_DUAL, severity="advisory")
+                        self.report("MCP302", arg, _MSG_302_DUAL, manual=_MANUAL_302_DUAL, severity=Severity.ADVISORY)
                     else:
                         self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
 

@@ -22,7 +22,7 @@ from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.detectors._shared import branch_condition, legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
 
 
@@ -274,7 +274,7 @@ class _RootsVisitor(RequestVisitor):
                 manual=("guard the read for None" if not guarded else "keep it optional")
                 + (" and read `client_info` on mcp 2.x" if old_spelling else "")
                 + " (on mcp 2.x `session.client_params` already is the per-request value; there is no other accessor)",
-                severity=("breaking" if (not guarded or (modern and old_spelling)) else "advisory"),
+                severity=Severity.BREAKING if not guarded or (modern and old_spelling) else Severity.ADVISORY,
             )
             return
         if modern and guarded and not fields & {"capabilities"} and fields:
