@@ -7,17 +7,20 @@ No detector lives here (the module defines no :class:`Detector` subclass).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
 from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo, Severity
 
-__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "string_value", "walk"]
+__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "fastmcp_pinned", "legacy_era_only", "string_value",
+           "walk"]
 
 
 
@@ -285,14 +288,12 @@ def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
 def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
     """Whether the project's pins put fastmcp code on fastmcp 4 (True: ``fastmcp>=4``, or
     ``mcp>=2``, which fastmcp 2.x/3.x cannot run on), on fastmcp 2.x/3.x (False: ``fastmcp<4`` or
-    ``mcp<2``), or do not say (None); with the deciding pin, described."""
-    from pathlib import Path
+    ``mcp<2``), or do not say (None); with the deciding pin, described. Asked once per module."""
+    def compute() -> tuple[bool | None, str | None]:
+        found = pins.project_pins(a.path or Path.cwd())
+        for verdict in (found.verdict("fastmcp"), found.verdict("mcp")):
+            if verdict is not None:
+                return verdict.new, verdict.describe()
+        return None, None
 
-    from mcpmigrate import pins
-
-    found = pins.project_pins(a.path or Path.cwd())
-    fast, mcp = found.verdict("fastmcp"), found.verdict("mcp")
-    for verdict in (fast, mcp):
-        if verdict is not None:
-            return verdict.new, verdict.describe()
-    return None, None
+    return a.memo("detectors.fastmcp_pinned", compute)

@@ -122,19 +122,17 @@ class _Visitor(CatalogVisitor):
     def listen_wired(self) -> bool:
         """A low-level ``Server(...)`` somewhere in the module (a factory included) is given
         ``on_subscriptions_listen=`` (any expression), or a ``subscriptions/listen`` request handler
-        is added: the module serves 2026-07-28 listen streams."""
-        if not hasattr(self, "_listen_wired"):
-            self._listen_wired = any(
-                isinstance(n, cst.Call) and (
-                    (self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
-                     and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args))
-                    # `server.add_request_handler("subscriptions/listen", …, ListenHandler(bus))`
-                    # (how a fastmcp 4 app wires it on its `_mcp_server`)
-                    or (isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_request_handler"
-                        and bool(n.args) and string_value(n.args[0].value) == "subscriptions/listen"))
-                for n in self.a.flat.subtree(self.a.module)
-            )
-        return self._listen_wired
+        is added: the module serves 2026-07-28 listen streams. Asked once per module."""
+        return self.a.memo("notifications.listen_wired", lambda: any(
+            isinstance(n, cst.Call) and (
+                (self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
+                 and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args))
+                # `server.add_request_handler("subscriptions/listen", …, ListenHandler(bus))`
+                # (how a fastmcp 4 app wires it on its `_mcp_server`)
+                or (isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_request_handler"
+                    and bool(n.args) and string_value(n.args[0].value) == "subscriptions/listen"))
+            for n in self.a.flat.subtree(self.a.module)
+        ))
 
     def _push(self, node: cst.Call, send: str, recv: cst.BaseExpression, fn: FunctionInfo | None,
               uri: cst.BaseExpression | None, via_notification: bool = False) -> None:

@@ -8,19 +8,17 @@ inside ``InputRequiredResult.inputRequests``). SDK surfaces: ``mcp-python-surfac
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterable
 
 import libcst as cst
 
 from libcst.helpers import get_full_name_for_node
 
-from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
-from mcpmigrate.detectors._shared import branch_condition, legacy_era_only
+from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
@@ -168,9 +166,7 @@ class _RootsVisitor(RequestVisitor):
 
     def _fastmcp4(self) -> bool:
         """fastmcp 4 runs on mcp 2.x; fastmcp 2.x/3.x on mcp 1.x. Only the project's pins tell."""
-        found = pins.project_pins(self.a.path or Path.cwd())
-        fast, mcp = found.verdict("fastmcp"), found.verdict("mcp")
-        return (fast is not None and fast.new) or (fast is None and mcp is not None and mcp.new)
+        return fastmcp_pinned(self.a)[0] is True
 
     def _is_store(self, node: cst.Attribute) -> bool:
         """``node`` is written or deleted, not read: ``x.session.client_params = fake`` (a test

@@ -152,8 +152,8 @@ class _Visitor(RequestVisitor):
                 # the failure path falls into code the answered path never reaches (the try body
                 # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
                 continue
-            tool = self._unconfirmed(fn)
-            runs = "run" if ", " in tool.split(" (through")[0] else "runs"
+            tool, several = self._unconfirmed(fn)
+            runs = "run" if several else "runs"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
                 # the interim fix closes the gate by rewriting the request it guards: the same site
@@ -177,13 +177,14 @@ class _Visitor(RequestVisitor):
                 return True
         return False
 
-    def _unconfirmed(self, fn: FunctionInfo | None) -> str:
-        """What runs without the user's confirmation: ``fn`` when it is a tool (or handler); for
-        a consent helper, the tools that call it (through other helpers too)."""
+    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool]:
+        """What runs without the user's confirmation, and whether that is several tools: ``fn``
+        when it is a tool (or handler); for a consent helper, the tools that call it (through
+        other helpers too)."""
         if fn is None:
-            return "the guarded action"
+            return "the guarded action", False
         if fn.role is not None:
-            return f"`{fn.qualname}`"
+            return f"`{fn.qualname}`", False
         tools: list[str] = []
         seen: set[int] = set()
         todo = [fn]
@@ -198,9 +199,10 @@ class _Visitor(RequestVisitor):
                 else:
                     todo.append(caller)
         if not tools:
-            return f"what `{fn.qualname}` guards"
-        names = ", ".join(f"`{t}`" for t in dict.fromkeys(tools))
-        return f"{names} (through `{fn.qualname}`)"
+            return f"what `{fn.qualname}` guards", False
+        unique = list(dict.fromkeys(tools))
+        names = ", ".join(f"`{t}`" for t in unique)
+        return f"{names} (through `{fn.qualname}`)", len(unique) > 1
 
     def _says_yes(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
         """The handler ends with ``return True`` (answers "confirmed"), or returns a parameter
