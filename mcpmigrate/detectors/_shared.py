@@ -1,6 +1,10 @@
 """Helpers shared by the catalog detectors (server requests, notifications, logging): receiver
 typing through :class:`~mcpmigrate.analysis.ModuleAnalysis`, the SDK generation a call site is
-written for, and which calls stand alone as statements (the only ones a deletion may touch).
+written for, and which calls stand alone as statements (the only ones a deletion may touch) or
+share their line. Also, for every detector: whether a comparison decides a branch
+(:func:`branch_condition`), whether code runs only on handshake-era connections of a server
+written for both eras (:func:`legacy_era_only`), and what the project's pins say about fastmcp 4
+(:func:`fastmcp_pinned`).
 
 No detector lives here (the module defines no :class:`Detector` subclass).
 """

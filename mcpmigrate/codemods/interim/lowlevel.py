@@ -7,8 +7,10 @@ and reads it on the retry; on a legacy connection it keeps the original request 
 interim result there is ``-32603``). No ``requestState`` is written: the handler re-runs from its
 arguments and the answers (nothing to protect). Several requests of one handler travel in one
 interim result (each retry carries only the answers to the latest ``inputRequests``) when they
-sit in one block and each is built from values that exist before the first. The code before the
-request now runs once per round: with side effects the fix is unsafe.
+sit in one block and each is built from values that exist before the first; requests on different
+paths of one handler (a dispatch on ``params.name``) would each need their own round, which is not
+written yet (manual, said first). The code before the request now runs once per round: with side
+effects the fix is unsafe.
 """
 
 from __future__ import annotations

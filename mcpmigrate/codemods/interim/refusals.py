@@ -7,7 +7,8 @@ above the module) are heard where the code leaves the generation open: ``fastmcp
 whatever else the module uses (a call fastmcp 4 removed is still refused at its own site, by
 :mod:`.fastmcp`); ``mcp<2`` refuses mcp code; ``mcp>=2`` places code the imports do not. mcp 1.x
 has no interim form at all (it cannot serve 2026-07-28): refused, naming the SDK upgrade and, for
-roots, the ``param`` strategy (README, "Fix strategies").
+roots, the ``param`` strategy (README, "Fix strategies"); a module that imports mcp 2.x and keeps
+an ``except ImportError`` fallback to mcp 1.x is told to drop the fallback.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 - which calls are requests (:func:`request_kind`: roots, sampling, elicitation) and which are
   already the legacy branch of an era-portable handler (:func:`legacy_only`);
 - which SDK generation the code around a request is written for, as the analysis sees it
-  (:func:`generation`; the dependency pins are heard in :mod:`.refusals`);
-- the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers);
+  (:func:`generation`; for a helper, :func:`callers_generation`; the dependency pins are heard in
+  :mod:`.refusals`);
+- the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers),
+  and why its answer has no name of its own when it has none (:func:`unassigned_reason`);
 - the checks every form makes: where in the handler the request may sit (a loop, a branch, a
   ``try`` around it), what runs before it (side effects, early exits), what it is built from,
   and which local names are aliases of the context.
