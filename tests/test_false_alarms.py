@@ -793,3 +793,17 @@ async def erase(disk: str, ctx: Context) -> str:
 '''
     found = run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"'))
     assert [f["rule"] for f in found] == ["MCP202"]
+
+
+def test_a_plan_can_decide_its_sites_severity() -> None:
+    """A site's own severity travels as the explicit ``severity`` field (Report, FixPlan), not as
+    a key of ``data``; None means the rule's."""
+    import libcst as cst
+
+    from mcpmigrate.detectors.base import Report
+    from mcpmigrate.model import FixPlan, Severity
+
+    node = cst.Name("x")
+    assert Report.planned("MCP302", node, "m", FixPlan(manual="why", severity=Severity.ADVISORY)).severity is Severity.ADVISORY
+    plain = Report.planned("MCP302", node, "m", FixPlan(manual="why"))
+    assert plain.severity is None and "severity" not in plain.data
