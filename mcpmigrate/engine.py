@@ -217,7 +217,9 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str],
         seen.add(key)
         meta = catalog[rep.rule]
         findings.append(Finding(
-            rule=rep.rule, name=meta.name, severity=meta.severity, path=display,
+            rule=rep.rule, name=meta.name, path=display,
+            # a detector may state a site's own severity (a read that only degrades is not breaking)
+            severity=rep.severity or meta.severity,
             line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
             end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
             node=rep.node, data=rep.data, site=rep.site,

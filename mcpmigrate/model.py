@@ -50,8 +50,9 @@ class FixInfo:
 class FixPlan:
     """The decision a fix module makes for one site, once, while the rules run: the fix it offers
     (``fix``, with the safety ``check`` prints) or why the site is left for a human (``manual``),
-    extra facts for the report (``data``), and ``site`` — the fix module's own description of
-    what it will change. ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
+    extra facts for the report (``data``), ``site`` — the fix module's own description of
+    what it will change — and ``severity`` when the plan decides this site's severity (None: the
+    rule's). ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
     construction the plan ``fix`` applies (``docs/architecture.md``). ``site`` holds libcst nodes
     of the module the rules ran on: it is never serialised or cached."""
 
@@ -59,6 +60,7 @@ class FixPlan:
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     site: Any = None
+    severity: Severity | None = None
 
 
 @dataclass

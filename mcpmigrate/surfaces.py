@@ -195,6 +195,12 @@ LIST_CHANGED_NOTIFICATIONS = {
     "ResourceListChangedNotification": "send_resource_list_changed",
     "ResourceUpdatedNotification": "send_resource_updated",
 }
+# kind (as in LIST_CHANGED_SENDS) → the notification class that carries it (mcp.types)
+LIST_CHANGED_NOTIFICATION_OF = {
+    "tools": "mcp.types.ToolListChangedNotification",
+    "prompts": "mcp.types.PromptListChangedNotification",
+    "resources": "mcp.types.ResourceListChangedNotification",
+}
 LIST_CHANGED_METHODS = {
     "notifications/tools/list_changed", "notifications/prompts/list_changed",
     "notifications/resources/list_changed", "notifications/resources/updated",

@@ -1,25 +1,45 @@
 """Helpers shared by the catalog detectors (server requests, notifications, logging): receiver
 typing through :class:`~mcpmigrate.analysis.ModuleAnalysis`, the SDK generation a call site is
-written for, and which calls stand alone as statements (the only ones a deletion may touch).
+written for, and which calls stand alone as statements (the only ones a deletion may touch) or
+share their line. Also, for every detector: whether a comparison decides a branch
+(:func:`branch_condition`), whether code runs only on handshake-era connections of a server
+written for both eras (:func:`legacy_era_only`), and what the project's pins say about fastmcp 4
+(:func:`fastmcp_pinned`).
 
 No detector lives here (the module defines no :class:`Detector` subclass).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
 from mcpmigrate.detectors.base import Report, dict_get, string_value
-from mcpmigrate.model import FixInfo
+from mcpmigrate.model import FixInfo, Severity
 
-__all__ = ["CatalogVisitor", "dict_get", "string_value", "walk"]
+__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "fastmcp_pinned", "legacy_era_only", "string_value",
+           "walk"]
 
 
+
+
+def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` (a comparison) decides which way a branch goes: it is the test of an ``if`` /
+    ``elif`` / ``while`` / conditional expression, alone or inside ``and`` / ``or`` / ``not``.
+    The same comparison in an ``assert``, a comprehension filter, an ``any(...)`` argument or an
+    assignment is a test about messages (e.g. that a client sent a method), not a dispatch."""
+    child, parent = node, parents.get(id(node))
+    while isinstance(parent, (cst.BooleanOperation, cst.UnaryOperation)):
+        child, parent = parent, parents.get(id(parent))
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp)):
+        return parent.test is child
+    return False
 
 
 class CatalogVisitor(cst.CSTVisitor):
@@ -48,11 +68,28 @@ class CatalogVisitor(cst.CSTVisitor):
         self._line.pop()
 
     def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, **data: object) -> None:
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
     def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
         return self.a.enclosing_function(node)
+
+    def shares_line(self, call: cst.Call) -> bool:
+        """``call`` (or ``await call``) is a whole expression statement, but on a line with other
+        statements (``a(); b()``) or in a one-line suite (``if flag: a()``): its result is not
+        used, the fixes just do not split lines."""
+        pm = self.a.parents
+        node: cst.CSTNode = call
+        parent = pm.get(id(node))
+        if isinstance(parent, cst.Await) and parent.expression is node:
+            node, parent = parent, pm.get(id(parent))
+        if not (isinstance(parent, cst.Expr) and parent.value is node):
+            return False
+        line = pm.get(id(parent))
+        return isinstance(line, cst.SimpleStatementSuite) or (isinstance(line, cst.SimpleStatementLine) and len(line.body) > 1)
+
+    SHARED_LINE = "the statement shares its line with other statements (`a; b` or `if x: a`): put it on a line of its own, then run the fix again"
 
     # -- receivers ------------------------------------------------------------------------
     def is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
@@ -173,3 +210,94 @@ class CatalogVisitor(cst.CSTVisitor):
     @staticmethod
     def full(expr: cst.CSTNode) -> str | None:
         return get_full_name_for_node(expr)
+
+
+# -- code already written for both eras -------------------------------------------------------
+
+_MODERN_VERSION = "2026-07-28"
+
+
+def _era_of_test(test: cst.BaseExpression) -> str | None:
+    """``"modern"`` / ``"legacy"`` when ``test`` is true exactly on a 2026-07-28 (modern) or a
+    handshake-era (legacy) connection, as the SDK spells it: ``is_version_at_least(v,
+    "2026-07-28")``, ``v in MODERN_PROTOCOL_VERSIONS`` / ``HANDSHAKE_PROTOCOL_VERSIONS``, a version
+    comparison with ``"2026-07-28"``, or ``session.can_send_request`` (mcp 2.x: False on a
+    modern request, whose channel has no back-channel)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _era_of_test(test.expression)
+        return {"modern": "legacy", "legacy": "modern"}.get(inner or "")
+    if isinstance(test, cst.Call):
+        name = get_full_name_for_node(test.func) or ""
+        if name.rsplit(".", 1)[-1] == "is_version_at_least" and len(test.args) == 2 \
+                and string_value(test.args[1].value) == _MODERN_VERSION:
+            return "modern"
+        return None
+    if isinstance(test, cst.Attribute) and test.attr.value == "can_send_request":
+        return "legacy"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        left_name = get_full_name_for_node(test.left) or ""
+        if not left_name.endswith("protocol_version"):
+            return None
+        right_name = (get_full_name_for_node(right) or "").rsplit(".", 1)[-1]
+        if isinstance(op, (cst.In, cst.NotIn)) and right_name in ("MODERN_PROTOCOL_VERSIONS", "HANDSHAKE_PROTOCOL_VERSIONS"):
+            modern = (right_name == "MODERN_PROTOCOL_VERSIONS") == isinstance(op, cst.In)
+            return "modern" if modern else "legacy"
+        if string_value(right) == _MODERN_VERSION:
+            if isinstance(op, (cst.GreaterThanEqual, cst.Equal)):
+                return "modern"
+            if isinstance(op, (cst.LessThan, cst.NotEqual)):
+                return "legacy"
+    return None
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if isinstance(last, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
+    """``node`` runs only on a handshake-era (legacy) connection: it sits in the branch of an
+    era test that is legacy (the body of a legacy test, the ``else`` of a modern one), or after
+    ``if <modern test>: return/raise`` in the same block. Such code is the legacy half of a
+    server already written for both eras, not a 2026-07-28 failure."""
+    child: cst.CSTNode = node
+    cur = parents.get(id(node))
+    while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module, cst.Lambda)):
+        if isinstance(cur, cst.If):
+            era = _era_of_test(cur.test)
+            if child is cur.body and era == "legacy":
+                return True
+            if child is cur.orelse and isinstance(cur.orelse, cst.Else) and era == "modern":
+                return True
+        if isinstance(cur, cst.IfExp):
+            era = _era_of_test(cur.test)
+            if (child is cur.body and era == "legacy") or (child is cur.orelse and era == "modern"):
+                return True
+        if isinstance(cur, cst.IndentedBlock) or isinstance(cur, cst.Module):
+            for stmt in cur.body:
+                if stmt is child:
+                    break
+                if isinstance(stmt, cst.If) and stmt.orelse is None and _era_of_test(stmt.test) == "modern" and _exits(stmt.body):
+                    return True
+        child, cur = cur, parents.get(id(cur))
+    return False
+
+
+def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
+    """Whether the project's pins put fastmcp code on fastmcp 4 (True: ``fastmcp>=4``, or
+    ``mcp>=2``, which fastmcp 2.x/3.x cannot run on), on fastmcp 2.x/3.x (False: ``fastmcp<4`` or
+    ``mcp<2``), or do not say (None); with the deciding pin, described. Asked once per module."""
+    def compute() -> tuple[bool | None, str | None]:
+        found = pins.project_pins(a.path or Path.cwd())
+        for verdict in (found.verdict("fastmcp"), found.verdict("mcp")):
+            if verdict is not None:
+                return verdict.new, verdict.describe()
+        return None, None
+
+    return a.memo("detectors.fastmcp_pinned", compute)

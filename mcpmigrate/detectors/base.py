@@ -16,7 +16,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.config import Config
 from mcpmigrate import surfaces as S
-from mcpmigrate.model import FixInfo, FixPlan
+from mcpmigrate.model import FixInfo, FixPlan, Severity
 from mcpmigrate.screen import Facts
 from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
 
@@ -29,7 +29,10 @@ class Report:
     The ``message`` says first what was found and where — one sentence, or a clause ending in
     ``"; "`` (``The server asks the client for its roots in `scan`; …``) — then why it breaks and
     what to do. The text report prints the first part with each finding and the rest once per
-    rule; where it cuts is :func:`mcpmigrate.report.text.split_message`."""
+    rule; where it cuts is :func:`mcpmigrate.report.text.split_message`.
+
+    ``severity`` is this site's own severity when the detector (or the plan) decides one; None
+    means the rule's (``rules/<ID>.toml``)."""
 
     rule: str
     node: cst.CSTNode
@@ -38,11 +41,12 @@ class Report:
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     site: Any = None  # the fix module's plan for this site (FixPlan.site)
+    severity: Severity | None = None
 
     @classmethod
     def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> "Report":
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
-        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site)
+        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
 
 
 class Detector:
@@ -77,8 +81,8 @@ class RequestVisitor(cst.CSTVisitor):
         return self.a.enclosing_function(node)
 
     def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, **data: object) -> None:
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data)))
+               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
     def _is_interim_container(self, node: cst.CSTNode) -> bool:
         t = type(node)  # exact types: this runs on every node, and isinstance on libcst's ABCs is slow

@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.codemods.stdlib_logging import LOGGER
@@ -146,7 +146,7 @@ class _Visitor(CatalogVisitor):
         elif method is None:
             why = "the level is not a literal MCP log level: pick the stdlib level by hand"
         elif id(node) not in self.bare:
-            why = "the call's result is used: rewrite it by hand"
+            why = self.SHARED_LINE if self.shares_line(node) else "the call's result is used: rewrite it by hand"
         elif not self.logging_ok:
             why = "`logging` is bound to something other than the standard library module here"
         if why:
@@ -200,7 +200,7 @@ class _Visitor(CatalogVisitor):
                                     form="assign", handler=_handler(node.value))
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if self.client_module:
+        if self.client_module or not branch_condition(self.a.parents, node):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:

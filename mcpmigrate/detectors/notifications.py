@@ -17,9 +17,9 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, fastmcp_pinned, legacy_era_only, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, Safety, Severity
 from mcpmigrate.screen import notifications as screen_notifications
 
 
@@ -51,6 +51,12 @@ _MSG_302 = (
     "This handler only serves legacy clients."
 )
 _MANUAL_302 = "replace the subscription bookkeeping with subscriptions/listen (no automatic rewrite)"
+_MSG_302_DUAL = (
+    "`resources/subscribe` / `resources/unsubscribe` are removed in 2026-07-28; this server also serves "
+    "`subscriptions/listen` (`on_subscriptions_listen=`), so this handler only answers handshake-era (legacy) "
+    "clients, which is right while you support them. Remove it when you drop legacy clients."
+)
+_MANUAL_302_DUAL = "nothing to change while legacy clients are served; remove the handler when they are dropped"
 
 
 class _Visitor(CatalogVisitor):
@@ -98,7 +104,12 @@ class _Visitor(CatalogVisitor):
         if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in S.SUBSCRIBE_KWARGS:
-                    self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
+                    if any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in node.args):
+                        # kept next to a listen handler on purpose: modern clients never send
+                        # resources/subscribe, handshake-era clients still do
+                        self.report("MCP302", arg, _MSG_302_DUAL, manual=_MANUAL_302_DUAL, severity=Severity.ADVISORY)
+                    else:
+                        self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
 
     def _notification_send(self, payload: cst.BaseExpression) -> str | None:
         for n in walk(payload):
@@ -108,10 +119,31 @@ class _Visitor(CatalogVisitor):
                     return S.LIST_CHANGED_NOTIFICATIONS[short]
         return None
 
+    def listen_wired(self) -> bool:
+        """A low-level ``Server(...)`` somewhere in the module (a factory included) is given
+        ``on_subscriptions_listen=`` (any expression), or a ``subscriptions/listen`` request handler
+        is added: the module serves 2026-07-28 listen streams. Asked once per module."""
+        return self.a.memo("notifications.listen_wired", lambda: any(
+            isinstance(n, cst.Call) and (
+                (self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
+                 and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args))
+                # `server.add_request_handler("subscriptions/listen", …, ListenHandler(bus))`
+                # (how a fastmcp 4 app wires it on its `_mcp_server`)
+                or (isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_request_handler"
+                    and bool(n.args) and string_value(n.args[0].value) == "subscriptions/listen"))
+            for n in self.a.flat.subtree(self.a.module)
+        ))
+
     def _push(self, node: cst.Call, send: str, recv: cst.BaseExpression, fn: FunctionInfo | None,
               uri: cst.BaseExpression | None, via_notification: bool = False) -> None:
         kind, helper, event = S.LIST_CHANGED_SENDS[send]
         if kind in self.migrated_kinds(fn):
+            return
+        if legacy_era_only(self.a.parents, node) and (self.listen_wired() or kind in self.migrated_kinds(None)):
+            return  # the legacy half of a dual send (the modern branch publishes to listen streams)
+        if self.listen_wired() and kind in self.migrated_kinds(None):
+            # a dual-era server: listen streams get the event from a bus publish elsewhere in the
+            # module (e.g. the producer), and this session send serves handshake-era subscribers
             return
         shown = f"{code_of(recv)}.{'send_notification' if via_notification else send}(…)"
         gen = self.generation(recv, fn)
@@ -124,15 +156,37 @@ class _Visitor(CatalogVisitor):
         elif gen == S.MCP1:
             todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
         elif gen == S.FASTMCP:
-            todo = ("fastmcp 2.x/3.x pin mcp<2 and cannot serve 2026-07-28 (upgrade to fastmcp 4 / mcp>=2.3); "
-                    "fastmcp 4 has no `send_*_list_changed` and delivers a `send_notification` only on the request's "
-                    f"own stream: keep a legacy send and also publish `{event}` to `subscriptions/listen` streams.")
+            todo = self._fastmcp_todo(kind, event, helper)
         else:
             todo = ("Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
                     f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`).")
         message = _MSG_301.format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
+
+    def _fastmcp_todo(self, kind: str, event: str, helper: str) -> str:
+        """What works on the fastmcp the project pins. fastmcp 4 (on mcp 2.x) serves no
+        `subscriptions/listen` of its own (-32601), has no `ctx.notify_*` helper, and its
+        `ctx.send_notification(...)` relates the notification to the current request, so it rides
+        that request's stream (fastmcp.server.context.Context.send_notification)."""
+        new, pin = fastmcp_pinned(self.a)
+        notification = S.LIST_CHANGED_NOTIFICATION_OF.get(kind)
+        servers = [n for n, k in self.a.module_kinds.items() if k is Kind.SERVER_HL]
+        app = servers[0] if len(servers) == 1 else "app"
+        on4 = (
+            f"keep it for legacy clients; for 2026-07-28 clients register a listen handler on the low-level "
+            f"server (`{app}._mcp_server.add_request_handler(\"subscriptions/listen\", "
+            f"SubscriptionsListenRequestParams, ListenHandler(bus))`) and publish `{event}` on that bus (fastmcp 4 "
+            "serves no `subscriptions/listen` itself)"
+            + (f", or, as a stopgap the SDK delivers but the specification does not bless, send it request-scoped "
+               f"with `await ctx.send_notification({notification}())`." if notification else ".")
+        )
+        if new:
+            return f"On fastmcp 4 ({pin}): " + on4
+        if new is False:
+            return (f"fastmcp 2.x/3.x ({pin}) runs on mcp<2 and cannot serve 2026-07-28: upgrade to fastmcp 4 "
+                    "(mcp>=2.3); there, " + on4)
+        return ("fastmcp 2.x/3.x cannot serve 2026-07-28 (upgrade to fastmcp 4 if this is one); on fastmcp 4: " + on4)
 
     def _mcp2_context(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
         root = self.root_name(recv)
@@ -146,12 +200,15 @@ class _Visitor(CatalogVisitor):
     def _plan(self, node, kind, helper, event, gen, ctx, uri, via_notification, fn):
         if gen != S.MCP2:
             if gen == S.FASTMCP:
-                return None, ("fastmcp has no listen-stream helper to pair this with: upgrade to fastmcp 4 / mcp>=2.3 "
-                              "and publish to subscriptions/listen streams by hand"), {}
+                new, _pin = fastmcp_pinned(self.a)
+                return None, ("fastmcp has no listen-stream helper to pair this with: "
+                              + ("" if new else "on fastmcp 4, ")
+                              + "register a ListenHandler on the low-level server and publish on its bus by hand"), {}
             sdk = "mcp 1.x" if gen == S.MCP1 else "this SDK"
             return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
         if id(node) not in self.bare:
-            return None, "the send is part of a larger expression: add the listen-stream send by hand", {}
+            return None, (self.SHARED_LINE if self.shares_line(node)
+                          else "the send is part of a larger expression: add the listen-stream send by hand"), {}
         if fn is not None and not fn.is_async:
             # the added `await …` needs an async function (found by the fuzz harness)
             return None, f"`{fn.qualname}` is not async: add the listen-stream send by hand", {}
@@ -217,7 +274,7 @@ class _Visitor(CatalogVisitor):
                         self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
-        if self.client_module:
+        if self.client_module or not branch_condition(self.a.parents, node):
             return
         for n, s in self.dispatch_literal(node):
             if s in S.SUBSCRIBE_METHODS:

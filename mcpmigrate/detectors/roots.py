@@ -12,12 +12,15 @@ from typing import Iterable
 
 import libcst as cst
 
+from libcst.helpers import get_full_name_for_node
+
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind, walk
+from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
+from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
 
 
@@ -76,6 +79,12 @@ class _RootsVisitor(RequestVisitor):
             elif attr == "check_client_capability":
                 if self.a.kind_of(func.value, fn) is Kind.SESSION or self._session_like(func.value):
                     guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node))
+                    if not guards_roots and self._per_request_session(func.value, fn):
+                        # mcp 2.x: the session is a per-request proxy and checks the capabilities
+                        # this request declared (ServerSession.check_client_capability ->
+                        # Connection.check_capability; a 2026-07-28 connection is built from the
+                        # request's _meta), so the read is already the per-request one.
+                        return
                     self.report(
                         "MCP102", node,
                         _msg_102(_GUARD_REMOVED if guards_roots else ""),
@@ -122,18 +131,151 @@ class _RootsVisitor(RequestVisitor):
         fn = self.fn(node)
         if node.attr.value == "client_params":
             if self.a.kind_of(node.value, fn) is Kind.SESSION or self._session_like(node.value):
-                self.report(
-                    "MCP102", node,
-                    "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
-                    "and capabilities arrive in every request's _meta. Read them per request "
-                    "(`ctx.client_capabilities` in mcp 2.x).",
-                    manual="read the capability from the request (`ctx.client_capabilities`) instead",
-                )
+                self._client_params(node, fn)
         elif node.attr.value == "list_roots" and id(node) not in self.called_attrs:
             # a reference, not a call: anyio.from_thread.run(ctx.session.list_roots)
             if self.a.kind_of(node.value, fn) is Kind.SESSION:
                 parent_call = None
                 self._list_roots_call(parent_call, node, fn)
+
+    # -- client_params / check_client_capability (MCP102) -------------------------------------
+    def _per_request_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The session comes from mcp 2.x (directly or through fastmcp 4): its ``client_params``
+        and ``check_client_capability`` answer for the current request (mcp 2.x ``ServerSession``
+        wraps a ``Connection`` that a 2026-07-28 request builds from its own ``_meta``)."""
+        e: cst.BaseExpression = expr
+        while isinstance(e, (cst.Attribute, cst.Await)):
+            e = e.value if isinstance(e, cst.Attribute) else e.expression
+            k = self.a.kind_of(e, fn)
+            if k is Kind.CONTEXT_MCP2:
+                return True
+            if k in (Kind.CONTEXT_MCP1, Kind.CONTEXT_FASTMCP):
+                return k is Kind.CONTEXT_FASTMCP and self._fastmcp4()
+        gen = self.a.module_generation()
+        if gen == S.MCP2:
+            return True
+        if gen == S.FASTMCP:
+            return self._fastmcp4()
+        return gen is None and S.MCP2 in self.a.generations and S.MCP1 not in self.a.generations
+
+    def _fastmcp4(self) -> bool:
+        """fastmcp 4 runs on mcp 2.x; fastmcp 2.x/3.x on mcp 1.x. Only the project's pins tell."""
+        return fastmcp_pinned(self.a)[0] is True
+
+    def _is_store(self, node: cst.Attribute) -> bool:
+        """``node`` is written or deleted, not read: ``x.session.client_params = fake`` (a test
+        double being set up), ``del x.client_params``."""
+        parents = self.a.parents
+        child: cst.CSTNode = node
+        parent = parents.get(id(node))
+        while isinstance(parent, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+            child, parent = parent, parents.get(id(parent))
+        if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.Del):
+            return True
+        if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is child:
+            return True
+        return False
+
+    def _test_double(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The receiver's root name is a mock (``fake = MagicMock()``, ``mocker.AsyncMock()``,
+        ``create_autospec(...)``): reading it reads what the test stored, not a client's data."""
+        root = expr
+        while isinstance(root, (cst.Attribute, cst.Subscript)):
+            root = root.value
+        if not isinstance(root, cst.Name):
+            return False
+        scope = fn
+        while scope is not None:
+            for param in scope.params:  # `def test_x(fake_ctx: MagicMock)`
+                if param.name.value == root.value and param.annotation is not None:
+                    ann = get_full_name_for_node(param.annotation.annotation) or ""
+                    if ann.rsplit(".", 1)[-1] in _MOCK_FACTORIES:
+                        return True
+            for name, value in scope.assigns:
+                if name == root.value and isinstance(value, cst.Call):
+                    callee = get_full_name_for_node(value.func) or ""
+                    if callee.rsplit(".", 1)[-1] in _MOCK_FACTORIES:
+                        return True
+            scope = scope.parent
+        return False
+
+    def _fields_read(self, node: cst.Attribute, fn: FunctionInfo | None) -> tuple[set[str], str, bool]:
+        """What is read from ``client_params``: the fields, the expression the None test would be
+        written on (the chain itself or the local it is bound to), and whether that expression is
+        None-tested in the function."""
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            subject = code_of(node)
+            return {parent.attr.value}, subject, self._none_tested(subject, fn)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name) and fn is not None:
+            local = parent.targets[0].target.value
+            fields = {
+                n.attr.value for n in walk(fn.node)
+                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == local
+            }
+            return fields, local, self._none_tested(local, fn)
+        return set(), code_of(node), self._none_tested(code_of(node), fn)
+
+    def _none_tested(self, subject: str, fn: FunctionInfo | None) -> bool:
+        """``subject is not None`` / ``is None`` / a truth test of ``subject`` somewhere in ``fn``."""
+        if fn is None:
+            return False
+        for n in walk(fn.node):
+            if isinstance(n, cst.Comparison) and code_of(n.left) == subject:
+                if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) and isinstance(c.comparator, cst.Name)
+                       and c.comparator.value == "None" for c in n.comparisons):
+                    return True
+            test = None
+            if isinstance(n, (cst.If, cst.While, cst.IfExp)):
+                test = n.test
+            elif isinstance(n, cst.BooleanOperation):
+                test = n.left
+            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                test = test.expression
+            if test is not None and code_of(test) == subject:
+                return True
+        return False
+
+    def _client_params(self, node: cst.Attribute, fn: FunctionInfo | None) -> None:
+        if self._is_store(node) or self._test_double(node.value, fn):
+            return
+        fields, subject, guarded = self._fields_read(node, fn)
+        modern = self._per_request_session(node.value, fn)
+        info = fields & {"clientInfo", "client_info"}
+        if info and not fields & {"capabilities"}:
+            # Client info, not capabilities: on 2026-07-28 it travels per request in
+            # `_meta["io.modelcontextprotocol/clientInfo"]` and is optional; mcp 2.x rebuilds
+            # `client_params` per request (None without client info) and names the field `client_info`.
+            old_spelling = "clientInfo" in info
+            if modern and guarded and not old_spelling:
+                return  # the mcp 2.x per-request read, None-guarded: right on both eras
+            unguarded = "" if guarded else (
+                f" `{subject}` is None when the request carries no client info, so this line raises "
+                "AttributeError; test it for None first.")
+            rename = " mcp 2.x names the field `client_info` (`clientInfo` raises AttributeError there)." if old_spelling else ""
+            self.report(
+                "MCP102", node,
+                "This reads the client's name/version (clientInfo), not its capabilities: on 2026-07-28 "
+                "there is no initialize, and client info travels in each request's "
+                "`_meta[\"io.modelcontextprotocol/clientInfo\"]`, optional; mcp 2.x rebuilds "
+                "`session.client_params` per request (None when the request sent none)."
+                + (unguarded or " This read is None-guarded, so without client info it degrades instead of failing.")
+                + rename,
+                manual=("guard the read for None" if not guarded else "keep it optional")
+                + (" and read `client_info` on mcp 2.x" if old_spelling else "")
+                + " (on mcp 2.x `session.client_params` already is the per-request value; there is no other accessor)",
+                severity=Severity.BREAKING if not guarded or (modern and old_spelling) else Severity.ADVISORY,
+            )
+            return
+        if modern and guarded and not fields & {"capabilities"} and fields:
+            return  # a None-guarded per-request read of other initialize data on mcp 2.x
+        self.report(
+            "MCP102", node,
+            "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
+            "and capabilities arrive in every request's _meta. Read them per request "
+            "(`ctx.client_capabilities` in mcp 2.x).",
+            manual="read the capability from the request (`ctx.client_capabilities`) instead",
+        )
 
     def _session_like(self, expr: cst.BaseExpression) -> bool:
         """``<x>.session`` or a name called ``session`` whose type is not known (an untyped or
@@ -164,8 +306,8 @@ class _RootsVisitor(RequestVisitor):
         node = call if call is not None else func
         from mcpmigrate.codemods import interim as interim_fix
 
-        if interim_fix.legacy_only(self.a, node):  # the legacy branch of an era-portable handler
-            return
+        if interim_fix.legacy_only(self.a, node) or legacy_era_only(self.a.parents, node):
+            return  # the legacy branch of an era-portable handler
         if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         else:
@@ -188,7 +330,24 @@ class _RootsVisitor(RequestVisitor):
             plan,
         ))
 
+    def _expects_failure(self, node: cst.CSTNode) -> bool:
+        """``node`` is built inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)``
+        (or passed to their call form): a value made invalid on purpose, to test the rejection."""
+        parents = self.a.parents
+        cur = parents.get(id(node))
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            if isinstance(cur, cst.With) and any(
+                isinstance(item.item, cst.Call) and _raises_call(item.item) for item in cur.items
+            ):
+                return True
+            if isinstance(cur, cst.Call) and _raises_call(cur):
+                return True
+            cur = parents.get(id(cur))
+        return False
+
     def _check_root_uri(self, value: cst.BaseExpression) -> None:
+        if self._expects_failure(value):
+            return
         text = string_value(value)
         if text is None and isinstance(value, cst.FormattedString):
             first = value.parts[0] if value.parts else None
@@ -243,6 +402,8 @@ class _RootsVisitor(RequestVisitor):
         )
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
+        if not branch_condition(self.a.parents, node):
+            return
         for target in node.comparisons:
             if isinstance(target.operator, (cst.Equal, cst.In)) and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD:
                 self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
@@ -272,6 +433,17 @@ def _msg_102(guard: str = "") -> str:
 
 _GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
 _GUARD_LEFT = " — this guard protects a roots request that is left for a human"
+
+
+def _raises_call(call: cst.Call) -> bool:
+    """``pytest.raises(...)``, ``raises(...)``, ``self.assertRaises(...)``, ``assertRaisesRegex(...)``."""
+    name = get_full_name_for_node(call.func) or ""
+    last = name.rsplit(".", 1)[-1]
+    return last in ("raises", "assertRaises", "assertRaisesRegex") and (last != "raises" or name in ("raises", "pytest.raises"))
+
+
+_MOCK_FACTORIES = frozenset({"MagicMock", "AsyncMock", "Mock", "NonCallableMock", "NonCallableMagicMock", "create_autospec", "PropertyMock"})
+
 _MSG_103 = (
     "`notifications/roots/list_changed` is removed in 2026-07-28: this handler can never fire. Remove it; "
     "if it refreshed cached roots, take the path as a tool parameter instead."

@@ -18,6 +18,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim, interim_jsonrpc
+from mcpmigrate.detectors._shared import legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -43,7 +44,7 @@ _MSG_206 = (
 _MSG_207 = (
     "Security: this elicitation is a consent gate whose failure path goes on with the guarded action. "
     "On a 2026-07-28 connection the push always fails, so this `except` silently opens the gate and "
-    "{tool} runs without the user's confirmation. Ask through an interim result "
+    "{tool} {runs} without the user's confirmation. Ask through an interim result "
     "(`fix --strategy interim --unsafe-fixes` drops this fallback) and never treat a failed question as a yes."
 )
 
@@ -73,6 +74,8 @@ class _Visitor(RequestVisitor):
         func = node.func
         fn = self.fn(node)
         kind = interim.request_kind(self.a, node, fn)
+        if kind is not None and legacy_era_only(self.a.parents, node):
+            return  # the legacy half of a server written for both eras (behind an era test)
         where = f" in `{fn.qualname}`" if fn else ""
         if kind == interim.SAMPLING:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
@@ -136,32 +139,109 @@ class _Visitor(RequestVisitor):
         tr = interim.fail_open_try(self.a, call)
         if tr is None:
             return
+        refused = False  # an earlier handler already stops on the 2026-07-28 failure
         for handler in tr.handlers:
-            if not self._handler_goes_on(handler):
+            if self._catches_no_back_channel(handler) and not self._handler_goes_on(handler, fn):
+                # `except NoBackChannelError: return "refused"` (fastmcp 4: ToolError) before the
+                # handler that goes on: on a 2026-07-28 connection the push fails with exactly that
+                # error (mcp 2.x: NoBackChannelError subclasses MCPError; handlers match in order),
+                # so the gate holds there; a later handler only sees legacy failures.
+                refused = True
                 continue
-            if not self._says_yes(handler) and not (_can_complete(tr.body) and self._something_follows(tr, fn)):
+            if refused or not self._handler_goes_on(handler, fn):
+                continue
+            if not self._says_yes(handler, fn) and not (_can_complete(tr.body) and self._something_follows(tr, fn)):
                 # the failure path falls into code the answered path never reaches (the try body
                 # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
                 continue
-            tool = f"`{fn.qualname}`" if fn else "the guarded action"
+            tool, several = self._unconfirmed(fn)
+            runs = "run" if several else "runs"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
                 # the interim fix closes the gate by rewriting the request it guards: the same site
-                self.reports.append(Report.planned("MCP207", handler, _MSG_207.format(tool=tool),
+                self.reports.append(Report.planned("MCP207", handler, _MSG_207.format(tool=tool, runs=runs),
                                                    FixPlan(fix207, None, {"request": call}, plan.site)))
             else:
-                self.report("MCP207", handler, _MSG_207.format(tool=tool),
+                self.report("MCP207", handler, _MSG_207.format(tool=tool, runs=runs),
                             manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
                             request=call)
             return
 
-    @staticmethod
-    def _says_yes(handler: cst.ExceptHandler) -> bool:
-        """The handler ends with ``return True`` (answers "confirmed")."""
+    def _catches_no_back_channel(self, handler: cst.ExceptHandler) -> bool:
+        """The handler names the error a 2026-07-28 push raises: mcp 2.x ``NoBackChannelError``,
+        or fastmcp 4's ``ToolError`` (alone or in a tuple)."""
+        if handler.type is None:
+            return False
+        types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for t in types:
+            name = (get_full_name_for_node(t) or "").rsplit(".", 1)[-1]
+            if name == "NoBackChannelError" or (name == "ToolError" and S.FASTMCP in self.a.generations):
+                return True
+        return False
+
+    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool]:
+        """What runs without the user's confirmation, and whether that is several tools: ``fn``
+        when it is a tool (or handler); for a consent helper, the tools that call it (through
+        other helpers too)."""
+        if fn is None:
+            return "the guarded action", False
+        if fn.role is not None:
+            return f"`{fn.qualname}`", False
+        tools: list[str] = []
+        seen: set[int] = set()
+        todo = [fn]
+        while todo:
+            f = todo.pop()
+            for caller, _call in self.a.callers(f):
+                if id(caller) in seen:
+                    continue
+                seen.add(id(caller))
+                if caller.role is not None:
+                    tools.append(caller.qualname)
+                else:
+                    todo.append(caller)
+        if not tools:
+            return f"what `{fn.qualname}` guards", False
+        unique = list(dict.fromkeys(tools))
+        names = ", ".join(f"`{t}`" for t in unique)
+        return f"{names} (through `{fn.qualname}`)", len(unique) > 1
+
+    def _says_yes(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
+        """The handler ends with ``return True`` (answers "confirmed"), or returns a parameter
+        of ``fn`` whose default is ``True`` or that some caller passes ``True`` for
+        (``except Exception: return default`` with ``confirm(ctx, "…", default=True)``)."""
         body = handler.body
         last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
-        stmt = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-        return isinstance(stmt, cst.Return) and isinstance(stmt.value, cst.Name) and stmt.value.value == "True"
+        stmt = last.body[-1] if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and last.body else None
+        if isinstance(body, cst.SimpleStatementSuite) and body.body:
+            stmt = body.body[-1]
+        if not isinstance(stmt, cst.Return) or not isinstance(stmt.value, cst.Name):
+            return False
+        value = stmt.value.value
+        return value == "True" or (fn is not None and self._param_may_be_true(fn, value))
+
+    def _param_may_be_true(self, fn: FunctionInfo, name: str) -> bool:
+        params = list(fn.node.params.posonly_params) + list(fn.node.params.params)
+        everything = params + list(fn.node.params.kwonly_params)
+        param = next((p for p in everything if p.name.value == name), None)
+        if param is None:
+            return False
+        if isinstance(param.default, cst.Name) and param.default.value == "True":
+            return True
+        index = next((i for i, p in enumerate(params) if p is param), None)
+        if index is not None and fn.class_name and params and params[0].name.value in ("self", "cls"):
+            index -= 1
+        for _caller, call in self.a.callers(fn):
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == name:
+                    if isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                        return True
+            if index is not None and index < len(positional):
+                v = positional[index].value
+                if isinstance(v, cst.Name) and v.value == "True":
+                    return True
+        return False
 
     def _something_follows(self, node: cst.CSTNode, fn: FunctionInfo | None) -> bool:
         """A statement runs after ``node`` in its function (in its block or an enclosing one)."""
@@ -179,10 +259,16 @@ class _Visitor(RequestVisitor):
             return any(x is cur for x in body) and body[-1] is not cur
         return False
 
-    @staticmethod
-    def _handler_goes_on(handler: cst.ExceptHandler) -> bool:
+    def _handler_goes_on(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
         """The handler falls through to the code after the ``try`` (or answers "yes")."""
         body = handler.body
+        if isinstance(body, cst.SimpleStatementSuite) and body.body:  # `except X: return …` on one line
+            last_small = body.body[-1]
+            if isinstance(last_small, (cst.Raise, cst.Continue, cst.Break)):
+                return False
+            if isinstance(last_small, cst.Return):
+                return self._says_yes(handler, fn)
+            return True
         if not isinstance(body, cst.IndentedBlock) or not body.body:
             return True
         last = body.body[-1]
@@ -191,7 +277,7 @@ class _Visitor(RequestVisitor):
             if isinstance(stmt, cst.Raise):
                 return False
             if isinstance(stmt, cst.Return):
-                return isinstance(stmt.value, cst.Name) and stmt.value.value == "True"
+                return self._says_yes(handler, fn)
             if isinstance(stmt, (cst.Continue, cst.Break)):
                 return False
         return True

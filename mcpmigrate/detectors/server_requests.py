@@ -14,7 +14,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk, legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import server_requests as screen_server_requests
@@ -85,6 +85,8 @@ class _Visitor(CatalogVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         fn = self.fn(node)
+        if isinstance(func, cst.Attribute) and legacy_era_only(self.a.parents, node):
+            return  # the legacy half of a server written for both eras
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr == S.SEND_PING_ATTR and self.is_session(func.value, fn):
@@ -110,7 +112,8 @@ class _Visitor(CatalogVisitor):
 
     def _removable(self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None) -> None:
         if id(node) not in self.bare:
-            self.report(rule, node, message, manual="its result is used: remove the call and what depends on it by hand")
+            self.report(rule, node, message, manual=self.SHARED_LINE if self.shares_line(node)
+                        else "its result is used: remove the call and what depends on it by hand")
             return
         safety, description = Safety.SAFE, what
         if isinstance(id_arg, cst.Name) and self.a.name_counts.get(id_arg.value, 0) > 2:

@@ -37,13 +37,13 @@ from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.names import all_name_values, enclosing_stmt
-from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason
+from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
-from mcpmigrate.codemods.interim.refusals import REFUSE_MCP1, REFUSE_MCP1_ROOTS, pinned_generation
-from mcpmigrate.codemods.interim.sites import (ELICITATION, HL_ROLES, LL_ROLES, ROOTS, SAMPLING, Site, exits_before,
-                                               generation, legacy_only, request_kind, side_effects_before,
+from mcpmigrate.codemods.interim.refusals import mcp1_refusal, pinned_generation
+from mcpmigrate.codemods.interim.sites import (ELICITATION, HL_ROLES, LL_ROLES, ROOTS, SAMPLING, Site,
+                                               callers_generation, exits_before, generation, legacy_only, request_kind, side_effects_before,
                                                where_reason)
 
 __all__ = ["STRATEGY", "RULES", "ROOTS", "SAMPLING", "ELICITATION", "request_kind", "legacy_only", "plan_request",
@@ -73,13 +73,15 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return ("the request is not a direct call inside a request handler (made at module level, or the method "
                 "is passed as a callable): rewrite by hand")
-    gen, refusal, pin_note = pinned_generation(a, generation(a, call, fn), kind)
+    # the fastmcp 4 advice names the whole path: fastmcp 4 also removed `ctx.sample`, say what replaces it
+    gen, refusal, pin_note = pinned_generation(a, generation(a, call, fn) or callers_generation(a, fn), kind,
+                                               how=upgrade_how(call))
     if refusal:
         return refusal
     if gen == S.MCP1:
-        return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
+        return mcp1_refusal(a, kind)
     if gen == S.FASTMCP:
-        reason = fastmcp3_reason(a, call, fn, kind, pinned=pin_note is not None)
+        reason = fastmcp3_reason(a, call, fn, kind, pinned=pin_note)
         if reason:
             return reason
     pm = a.parents

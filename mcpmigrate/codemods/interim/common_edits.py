@@ -91,11 +91,6 @@ def function_edit(ed: Edits, node: cst.FunctionDef) -> FunctionEdit:
     return FunctionEdit(ed, node)
 
 
-def add_imports(ed: Edits, imports: set[tuple[str, str]]) -> None:
-    """``from module import name`` for each ``(module, name)``."""
-    for mod, name in imports:
-        ed.add_import(mod, name)
-
 
 def take_out(site: Site, ed: Edits, name: str) -> None:
     """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes

@@ -46,13 +46,25 @@ _FASTMCP3_ONLY = {
 # fastmcp 2.x/3.x: refused
 
 
-def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: bool = False) -> str | None:
+def upgrade_how(call: cst.Call) -> str:
+    """What the fastmcp 4 upgrade advice adds for this call (``FASTMCP_REFUSE``'s ``how``): when
+    fastmcp 4 also removed the method itself (``ctx.sample``), what replaces it; else nothing."""
+    attr = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+    if _FASTMCP3_ONLY.get(attr):
+        return f" (which removed `ctx.{attr}`){_FASTMCP3_ONLY[attr]},"
+    return ""
+
+
+def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: str | None = None) -> str | None:
     """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
-    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the project pins
-    fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
+    made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the pin note when
+    the project pins fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
+        if pinned and _FASTMCP3_ONLY[attr]:  # already on fastmcp 4: no upgrade to advise
+            return (f"`ctx.{attr}` does not exist in fastmcp 4 ({pinned}), so this call fails there; "
+                    f"{_FASTMCP3_ONLY[attr][2:]}, then run `fix --strategy interim` again")
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
     if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]
             and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
@@ -99,8 +111,10 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
     recv = call.func.value  # type: ignore[attr-defined]
     base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
-        return ("the request is not made through the tool's fastmcp `Context` (`ctx.elicit(...)`, "
-                "`ctx.session.create_message(...)`): the guard pattern reads `ctx.input_responses`; rewrite by hand")
+        return (f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
+                "`ctx.session.create_message(...)`" + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
+                + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
+                "request through it, then run the fix again")
     site.ctx_param = base
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(arg_map(call, ["message", "response_type"]))

@@ -7,8 +7,10 @@ and reads it on the retry; on a legacy connection it keeps the original request 
 interim result there is ``-32603``). No ``requestState`` is written: the handler re-runs from its
 arguments and the answers (nothing to protect). Several requests of one handler travel in one
 interim result (each retry carries only the answers to the latest ``inputRequests``) when they
-sit in one block and each is built from values that exist before the first. The code before the
-request now runs once per round: with side effects the fix is unsafe.
+sit in one block and each is built from values that exist before the first; requests on different
+paths of one handler (a dispatch on ``params.name``) would each need their own round, which is not
+written yet (manual, said first). The code before the request now runs once per round: with side
+effects the fix is unsafe.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.names import assigned, ref_names
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
-from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind)
+from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind,
+                                               unassigned_reason)
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
 Member = Callable[[cst.Call], "Site | str"]
@@ -37,8 +40,11 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     attr = call.func.attr.value  # type: ignore[attr-defined]
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
+    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if site.result is None:
-        return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
+        if others and not site.alone and _exclusive(a, site.call, others):
+            return _PATHS_REASON  # the blocking reason first: renaming the answer would not help
+        return unassigned_reason(site)
     if site.kind == ELICITATION and attr == "elicit_url":
         return ("URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
                 "`ElicitRequestURLParams` request and its correlation through `requestState` by hand")
@@ -47,12 +53,51 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
-    others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if others and not site.alone:
         group = _group(a, site, others, member)
         if isinstance(group, str):
             return group
     return None
+
+
+def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> bool:
+    """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
+    ``if`` and ``else`` of one statement, or the earlier one in an ``if`` whose body ends with
+    ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
+    pm = a.parents
+
+    def chain(n: cst.CSTNode) -> list[cst.CSTNode]:
+        out = [n]
+        while (n := pm.get(id(n))) is not None and not isinstance(n, cst.FunctionDef):  # type: ignore[assignment]
+            out.append(n)
+        return out
+
+    def apart(x: cst.CSTNode, y: cst.CSTNode) -> bool:
+        cx, cy = chain(x), chain(y)
+        ids_y = {id(n) for n in cy}
+        common = next((n for n in cx if id(n) in ids_y), None)
+        if common is None:
+            return False
+        below_x = cx[cx.index(common) - 1] if cx.index(common) else None
+        below_y = cy[[id(n) for n in cy].index(id(common)) - 1] if cy[0] is not common else None
+        if isinstance(common, cst.If) and {id(below_x), id(below_y)} == {id(common.body), id(common.orelse)}:
+            return True
+        if isinstance(common, cst.IndentedBlock) and below_x is not None and below_y is not None:
+            body = list(common.body)
+            first = below_x if body.index(below_x) < body.index(below_y) else below_y  # type: ignore[arg-type]
+            if isinstance(first, cst.If) and isinstance(first.body, cst.IndentedBlock) and first.body.body:
+                last = first.body.body[-1]
+                exits = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+                inside = chain(x if first is below_x else y)
+                return exits and any(n is first.body for n in inside)
+        return False
+
+    return all(apart(call, o) for o in others)
+
+
+#: Why a handler whose requests sit on different paths (one per call) gets no interim round.
+_PATHS_REASON = ("the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
+                "needs its own interim result, which this fix does not write yet: rewrite them by hand")
 
 
 def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member) -> list[Site] | str:
@@ -69,6 +114,8 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
     pm = a.parents
     block = pm.get(id(site.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
+        if _exclusive(a, site.call, [m.call for m in members if m is not site]):
+            return _PATHS_REASON
         return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
     if any(m.unwrap is not None for m in members):
         return f"{intro}, but one sits in a `try`: combine them by hand"

@@ -59,12 +59,18 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]  # type: ignore[attr-defined]
+        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[attr-defined,arg-type]
+            return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
+                    "related request id (the SDK routes it): drop that argument, then run the fix again")
         return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
                 "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
                 "move that computation into a module-level function of the arguments, then run the fix again")
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
     if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
-        return "the tool is not a module-level function: add the resolver by hand"
+        where = f"inside `{fn.parent.qualname}`" if fn.parent is not None else "in a class" if fn.class_name else "not at module level"
+        return (f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
+                "the tool, in the same scope, works too (mcp 2.3): add it by hand")
     # The new parameter goes right before the context parameter.
     slot = slot_reason(fn, base)  # type: ignore[arg-type]
     return f"{slot}: add the resolver parameter by hand" if slot else None

@@ -3,8 +3,10 @@
 - which calls are requests (:func:`request_kind`: roots, sampling, elicitation) and which are
   already the legacy branch of an era-portable handler (:func:`legacy_only`);
 - which SDK generation the code around a request is written for, as the analysis sees it
-  (:func:`generation`; the dependency pins are heard in :mod:`.refusals`);
-- the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers);
+  (:func:`generation`; for a helper, :func:`callers_generation`; the dependency pins are heard in
+  :mod:`.refusals`);
+- the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers),
+  and why its answer has no name of its own when it has none (:func:`unassigned_reason`);
 - the checks every form makes: where in the handler the request may sit (a loop, a branch, a
   ``try`` around it), what runs before it (side effects, early exits), what it is built from,
   and which local names are aliases of the context.
@@ -20,7 +22,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, module_names, ref_names
+from mcpmigrate.names import BUILTINS, assigned, base_name, enclosing_stmt, module_names, ref_names
 
 #: The request kinds (what :func:`request_kind` returns).
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
@@ -91,6 +93,10 @@ def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | Non
     kinds = [a.kind_of(recv, fn)]
     if base is not None:
         kinds.append(a.lookup(base, fn))
+    inner = recv
+    while isinstance(inner, cst.Attribute):  # `get_context().session`: the context the session comes from
+        inner = inner.value
+        kinds.append(a.kind_of(inner, fn))
     for k in kinds:
         g = a.generation_of_kind(k)
         if g:
@@ -98,6 +104,25 @@ def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | Non
     if fn.server_generation in (S.MCP1, S.MCP2, S.FASTMCP):
         return fn.server_generation
     return a.module_generation()
+
+
+def callers_generation(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """For a helper the module cannot place: the one generation of the handlers that call it
+    (e.g. mcp 1.x when every caller is registered with the 1.x decorator API)."""
+    gens: set[str] = set()
+    seen: set[int] = set()
+    todo = [fn]
+    while todo:
+        f = todo.pop()
+        for caller, _call in a.callers(f):
+            if id(caller) in seen:
+                continue
+            seen.add(id(caller))
+            if caller.role is not None and caller.server_generation:
+                gens.add(caller.server_generation)
+            elif caller.role is None:
+                todo.append(caller)
+    return gens.pop() if len(gens) == 1 else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -142,6 +167,28 @@ class Caller:
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
 
 
+def answer_name(site: Site) -> str | None:
+    """``x`` when the request's statement is ``x = await <request>`` (whether or not ``x`` is
+    bound elsewhere too)."""
+    stmt = site.stmt
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        small = stmt.body[0]
+        if small.value is site.await_node and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            return small.targets[0].target.value
+    return None
+
+
+def unassigned_reason(site: Site) -> str:
+    """Why the answer has no name of its own: not assigned, or its name is bound elsewhere too."""
+    name = answer_name(site)
+    if name is None:
+        return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
+    if name in site.fn.param_names():
+        return f"the answer is stored in `{name}`, a parameter of `{site.fn.name}`: give it a name of its own, then run the fix again"
+    return (f"the answer's name `{name}` is bound more than once in `{site.fn.name}`: give this answer a name that is "
+            "bound only here, then run the fix again")
+
+
 # ---------------------------------------------------------------------------------------------
 # Where the request sits, and what runs before it
 
@@ -158,8 +205,14 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
             rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
+            if site.result is None and answer_name(site) is not None:
+                return unassigned_reason(site)
+            uses = {site.result}  # the answer, and locals computed from it (`text = result.content.text`)
+            for s in rest:
+                if any(n.value in uses for n in ref_names(s)):
+                    uses |= assigned(s)
             if site.result is None or not all(
-                any(n.value == site.result for n in ref_names(s)) for s in rest
+                any(n.value in uses for n in ref_names(s)) for s in rest
             ) or pm.get(id(child)) is None:
                 return ("the `try` around the request also guards statements that do not use its answer: "
                         "unwrap it by hand")
