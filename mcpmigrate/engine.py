@@ -1,4 +1,4 @@
-"""The pipeline: discover → prefilter → parse → detect → fix → verify (DESIGN §7, §8).
+"""The pipeline: discover → prefilter → parse → detect → fix → verify.
 
 - Prefilter: a file in which none of the enabled detectors' tokens occur is never parsed.
 - Parse: libcst, from bytes (encoding, BOM and newlines are kept by libcst's round trip).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark ``mcpmigrate check`` (DESIGN §7: measured here, never in timed tests).
+"""Benchmark ``mcpmigrate check`` (measured here, never in timed tests: docs/architecture.md, "Speed").
 
 Generates a tree of N Python files of which a share use MCP features (roots requests, contexts,
 capability checks), then times a cold ``mcpmigrate check`` on it (a fresh process, as a user

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check and fix large real trees (issue 6): each tree is copied to a temporary directory, then
+"""Check and fix large real trees: each tree is copied to a temporary directory, then
 ``check`` runs, then ``fix --unsafe-fixes`` with each strategy (on a fresh copy), then a second
 ``fix``. Printed per tree and in total; every count must be zero:
 

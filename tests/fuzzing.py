@@ -3,7 +3,7 @@
 ``check`` and ``fix`` (both strategies, unsafe fixes on) on one program and returns what went
 wrong (an empty list when nothing did).
 
-Properties (issue 6, DESIGN §7): ``check`` never crashes (no "internal error"); a fix's output
+Properties (docs/architecture.md): ``check`` never crashes (no "internal error"); a fix's output
 parses and compiles; a second fix changes nothing; a file without findings is byte-identical
 after ``fix``; the ``ast`` screen never skips a file the detectors report on.
 """

@@ -1,4 +1,4 @@
-"""Adoption on a legacy codebase (issue 5): --add-noqa, unused and unknown suppressions as
+"""Adoption on a legacy codebase: --add-noqa, unused and unknown suppressions as
 findings (--extend-select unused-suppression), and --baseline."""
 
 from __future__ import annotations

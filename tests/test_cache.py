@@ -1,4 +1,4 @@
-"""The content-keyed result cache (issue 6; DESIGN §7): a warm run reuses results without
+"""The content-keyed result cache (README, result cache): a warm run reuses results without
 parsing, and any change of content, configuration or tool build invalidates them."""
 
 from __future__ import annotations

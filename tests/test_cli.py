@@ -1,4 +1,4 @@
-"""The command line contract (DESIGN §6): exit codes, JSON shape, selection, suppression,
+"""The command line contract (README "Usage", "Output formats"): exit codes, JSON shape, selection, suppression,
 ``rules``/``explain``, ``fix`` and ``--diff``, and ``[tool.mcpmigrate]`` configuration."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Configuration and discovery (issue 5): exclude / extend-exclude, respect-gitignore,
+"""Configuration and discovery: exclude / extend-exclude, respect-gitignore,
 --force-exclude (the pre-commit hook), --config with a plain TOML file, and errors that name the
 file, the key and the expected type."""
 

@@ -1,4 +1,4 @@
-"""Fix safety labels of fixtures whose `param` fix is safe (DESIGN §4): a heuristic that makes a
+"""Fix safety labels of fixtures whose `param` fix is safe (docs/architecture.md, fix-safety labels): a heuristic that makes a
 fix unsafe must not catch these. The fixture tests apply every fix with --unsafe-fixes, so they
 cannot see a label change; this test does (a guard-name heuristic once turned the README's own
 example unsafe, and a fallback heuristic the low-level servers' tool dispatch)."""

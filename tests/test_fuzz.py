@@ -1,4 +1,4 @@
-"""Bounded fuzzing in CI (issue 6): hypothesmith programs and generated MCP-server programs go
+"""Bounded fuzzing in CI: hypothesmith programs and generated MCP-server programs go
 through ``check`` and ``fix`` (both strategies, unsafe fixes); see tests/fuzzing.py for the
 properties. ``scripts/fuzz.py`` runs the same harness for thousands of examples."""
 

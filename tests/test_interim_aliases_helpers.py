@@ -1,5 +1,5 @@
 """``fix --strategy interim`` on mcp 2.x ``MCPServer`` tools that ask through a context alias or a
-helper (issue 3). The fixtures prove the rewrites run (elicitation/mcp2_mcpserver_confirm_helper,
+helper. The fixtures prove the rewrites run (elicitation/mcp2_mcpserver_confirm_helper,
 sampling/mcp2_mcpserver_session_alias, roots/mcp2_interim_alias_helper); these tests pin the
 edges: what rewrites, with which label, and what stays manual and why."""
 

@@ -1,4 +1,4 @@
-"""``fix --strategy interim`` on fastmcp code (issue 3): fastmcp 4 tools get the guard pattern
+"""``fix --strategy interim`` on fastmcp code: fastmcp 4 tools get the guard pattern
 (fixtures/{elicitation,sampling}/fastmcp4_guard prove it runs); fastmcp 2.x/3.x code is refused with
 a message naming the fastmcp 4 upgrade, and the file is left unchanged."""
 

@@ -1,4 +1,4 @@
-"""Several requests in one low-level handler (issue 3): each retry carries only the answers to the
+"""Several requests in one low-level handler: each retry carries only the answers to the
 latest ``inputRequests``, so the interim fix asks them in one ``InputRequiredResult`` where their
 inputs allow it (fixtures/sampling/mcp2_lowlevel_two_requests and elicitation/fastmcp4_guard prove it
 runs), and says why where they don't."""

@@ -1,4 +1,4 @@
-"""Hand-rolled JSON-RPC servers under ``--strategy interim`` (issue 3): the shapes the rewrite does
+"""Hand-rolled JSON-RPC servers under ``--strategy interim``: the shapes the rewrite does
 not take stay manual, each with the reason that blocks it; what it takes is labelled unsafe and says
 why. The rewritten shapes are proven to run by the fixtures (tests/test_proof_handrolled.py)."""
 

@@ -1,4 +1,4 @@
-"""The project's SDK pins (mcpmigrate/pins.py, issue 3): which fastmcp / mcp generation the
+"""The project's SDK pins (mcpmigrate/pins.py): which fastmcp / mcp generation the
 dependency declarations allow, and the CLI deciding the interim fix by them."""
 
 from __future__ import annotations

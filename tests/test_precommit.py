@@ -1,5 +1,5 @@
-"""The pre-commit hooks, run by the real ``pre-commit try-repo`` against this repository
-(issue 5): in a fresh git repository holding an MCP server that asks for roots, the check hook
+"""The pre-commit hooks, run by the real ``pre-commit try-repo`` against this repository:
+in a fresh git repository holding an MCP server that asks for roots, the check hook
 fails, the fix hook rewrites the server, and the check hook then passes.
 
 The hook repository is a temporary git repository made from this checkout's files (tracked and

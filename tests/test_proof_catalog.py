@@ -1,6 +1,6 @@
 """What the notification and logging fixes change is not a tool result but what the client
 *receives*; test_proof_fixtures.py (results only) cannot show it. Here each fixture pair is run
-through tests/proof/observe.py against the real SDK client (DESIGN §5):
+through tests/proof/observe.py against the real SDK client (README "How it is proven"):
 
 - MCP301: before.py reaches a legacy client but never a 2026-07-28 client that opened
   ``subscriptions/listen``; after_param.py reaches both (the session send stays for legacy

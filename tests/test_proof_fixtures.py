@@ -1,6 +1,6 @@
 """The fixture pairs themselves run: before.py and after_param.py, in memory, against the SDK.
 
-For every fixture with ``sdk != "none"`` (fixtures/README.md, DESIGN §5):
+For every fixture with ``sdk != "none"`` (fixtures/README.md):
 - before.py works on a legacy connection and, for mcp 2.x, breaks (fails or degrades) on a
   2026-07-28 one, unless case.toml says otherwise (``before_on_legacy`` / ``before_on_modern``);
 - after_param.py shows each ``proof_schema`` parameter in tools/list, with its type and a

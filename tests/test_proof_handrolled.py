@@ -1,4 +1,4 @@
-"""The hand-rolled JSON-RPC fixtures run (DESIGN §5, issue 3): before.py and after_interim.py are started
+"""The hand-rolled JSON-RPC fixtures run (README "How it is proven"): before.py and after_interim.py are started
 as subprocesses and driven over stdio, one JSON object per line, by a fake client.
 
 Each ``[[handrolled_proof]]`` scenario of a fixture (``sdk = "none"``, a server without any SDK) gives

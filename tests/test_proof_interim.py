@@ -1,4 +1,4 @@
-"""The interim fixtures run (DESIGN §5, issue 3): before.py and after_interim.py, in memory, against
+"""The interim fixtures run (README "How it is proven"): before.py and after_interim.py, in memory, against
 the SDK client with its roots / sampling / elicitation callbacks answering.
 
 Two kinds of proof:

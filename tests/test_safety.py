@@ -1,4 +1,4 @@
-"""Never corrupt code, never lose a file (DESIGN §7): untouched files stay byte-identical,
+"""Never corrupt code, never lose a file (docs/architecture.md): untouched files stay byte-identical,
 encoding/BOM/newlines/mode survive a fix, writes are atomic, and bad input is reported with its
 path and reason while the rest of the tree is still checked."""
 
@@ -303,7 +303,7 @@ def test_fixed_file_parses_and_verify_rejects_broken_output(tmp_path: Path, monk
     assert res.exit_code == 1
 
 
-# --- issue 6: more bad input, and an interrupted fix --------------------------------------------
+# --- more bad input, and an interrupted fix --------------------------------------------
 
 def test_tabs_and_mixed_newlines_survive_a_fix(tmp_path: Path) -> None:
     """A tab-indented file with mixed LF/CRLF newlines: fixed in place, everything else kept."""

@@ -53,7 +53,7 @@ class Detector:
     rules: ClassVar[tuple[str, ...]] = ()
     tokens: ClassVar[tuple[bytes, ...]] = ()
     # Second-stage prefilter (mcpmigrate.screen): ``screen(facts)`` is False only when the file
-    # cannot have a finding of this detector; None means "always parse" (DESIGN §7, speed).
+    # cannot have a finding of this detector; None means "always parse" (docs/architecture.md, "Speed").
     screen: ClassVar[Callable[[Facts], bool] | None] = None
 
     def __init__(self, analysis: ModuleAnalysis, config: Config) -> None:
