@@ -14,6 +14,7 @@ from typing import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
+from mcpmigrate.codemods.drop import ping_is_loop_exit
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
@@ -112,6 +113,11 @@ class _Visitor(CatalogVisitor):
         if id(node) not in self.bare:
             self.report(rule, node, message, manual="its result is used: remove the call and what depends on it by hand")
             return
+        if rule == "MCP203":
+            loop_exit = ping_is_loop_exit(self.a, node)
+            if loop_exit is not None:
+                self.report(rule, node, message, manual=loop_exit)
+                return
         safety, description = Safety.SAFE, what
         if isinstance(id_arg, cst.Name) and self.a.name_counts.get(id_arg.value, 0) > 2:
             # the id is used elsewhere: the send goes, what depended on the id needs a look
