@@ -1,12 +1,12 @@
 """GitHub Actions workflow-command annotations: one ``::error``/``::warning``/``::notice`` line per
-finding (``breaking`` → error, ``deprecated`` → warning, ``advisory`` → notice), shown inline on
+finding (``breaking`` → error, ``deprecated`` → warning, ``legacy-only`` and ``advisory`` → notice), shown inline on
 the pull request's diff. Files that could not be checked are ``::error`` lines too."""
 
 from __future__ import annotations
 
 from mcpmigrate.model import Finding, RunReport
 
-COMMANDS = {"breaking": "error", "deprecated": "warning", "advisory": "notice"}
+COMMANDS = {"breaking": "error", "deprecated": "warning", "legacy-only": "notice", "advisory": "notice"}
 
 
 def _data(value: str) -> str:

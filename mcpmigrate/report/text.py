@@ -10,8 +10,8 @@ from rich.markup import escape
 
 from mcpmigrate.model import Finding, RunReport
 
-_SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
-SEVERITIES = ("breaking", "deprecated", "advisory")
+_SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "legacy-only": "blue", "advisory": "cyan"}
+SEVERITIES = ("breaking", "deprecated", "legacy-only", "advisory")
 
 
 def _hint(f: Finding) -> str:
