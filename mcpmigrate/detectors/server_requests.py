@@ -15,7 +15,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.drop import ping_is_loop_exit
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, plan_legacy_only, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import server_requests as screen_server_requests
@@ -29,7 +29,7 @@ class ServerRequestsDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports
+        return plan_legacy_only(self.config, v.reports)
 
 
 _MSG_PING = (
@@ -44,7 +44,8 @@ _MSG_204 = (
 )
 _MSG_205 = (
     "`notifications/elicitation/complete` is removed in 2026-07-28 (mcp 2.x drops it on a modern "
-    "connection). Delete the send; correlate a URL elicitation through `requestState` instead of its id."
+    "connection); legacy clients still receive it. For 2026-07-28, correlate a URL elicitation through "
+    "`requestState` instead of its id; delete the send once the project no longer serves legacy clients."
 )
 _MSG_205_ID = (
     "`elicitationId` is gone from URL elicitations in 2026-07-28 (and with it "
