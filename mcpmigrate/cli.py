@@ -34,13 +34,19 @@ def _split(values: tuple[str, ...]) -> list[str] | None:
     return out or None
 
 
-def _load(config_path: str | None):
+def _load(config_path: str | None, legacy_clients: bool | None = None):
+    """The configuration; ``--legacy-clients`` / ``--no-legacy-clients`` override its key."""
+    import dataclasses
+
     from mcpmigrate.config import ConfigError, load_config
 
     try:
-        return load_config(Path(config_path) if config_path else None)
+        config = load_config(Path(config_path) if config_path else None)
     except ConfigError as exc:
         _fail(str(exc))
+    if legacy_clients is not None:
+        config = dataclasses.replace(config, legacy_clients=legacy_clients)
+    return config
 
 
 def _fail(message: str) -> None:
@@ -255,6 +261,11 @@ def _common(f):
                      help="text (grouped, with the source line), concise (one line per finding), json, "
                           "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations).")(f)
     f = click.option("--statistics", is_flag=True, help="Print counts per rule (on stderr for json/sarif/github).")(f)
+    f = click.option("--legacy-clients/--no-legacy-clients", "legacy_clients", default=None,
+                     help="Whether the project still serves legacy (handshake-era) clients (default: the "
+                          "`legacy-clients` config key, else yes). With --no-legacy-clients, what only they use "
+                          "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
+                          "offered for removal.")(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
 
@@ -339,12 +350,12 @@ def main() -> None:
               help="Add a `# mcpmigrate: ignore[ID]` comment on every current finding (adopting on a legacy codebase).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False),
               help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.")
-def check(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, no_cache,
-          add_noqa, baseline_path):
+def check(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, legacy_clients,
+          no_cache, add_noqa, baseline_path):
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
-    config = _load(config_path)
+    config = _load(config_path, legacy_clients)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
     if no_cache and hasattr(options, "no_cache"):  # the result cache, when the engine has one
@@ -367,13 +378,13 @@ def check(paths, select, ignore, extend_select, force_exclude, config_path, outp
 @click.option("--strategy", type=click.Choice(["param", "interim"]), default=None,
               help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that need a review.")
-def fix(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, diff,
-        strategy, unsafe_fixes):
+def fix(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, legacy_clients,
+        diff, strategy, unsafe_fixes):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
     from mcpmigrate.report.paths import shown_path
 
-    config = _load(config_path)
+    config = _load(config_path, legacy_clients)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(mode="fix", strategy=strategy or config.strategy, unsafe_fixes=unsafe_fixes,
                       diff=diff, select=sel, ignore=ign, force_exclude=force_exclude)
@@ -473,7 +484,8 @@ def explain(rule_id):
     for ex in meta.examples_invalid[:1]:
         parts += ["", "## Example", "", "```python", ex["code"].rstrip(), "```"]
         if ex.get("fixed"):
-            parts += ["", f"After `mcpmigrate fix{' --strategy ' + ex['strategy'] if ex.get('strategy') else ''}`:", "", "```python", ex["fixed"].rstrip(), "```"]
+            flags = (f" --strategy {ex['strategy']}" if ex.get("strategy") else "") + "".join(f" {a}" for a in ex.get("args", []))
+            parts += ["", f"After `mcpmigrate fix{flags}`:", "", "```python", ex["fixed"].rstrip(), "```"]
     if meta.spec:
         parts += ["", "## References", ""] + [f"- {s}" for s in meta.spec]
     _console().print(Markdown("\n".join(parts)))

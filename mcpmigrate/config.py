@@ -3,10 +3,11 @@
 Keys: ``select``, ``extend-select``, ``ignore`` (rule ids or prefixes; ``extend-select`` also
 takes ``unused-suppression``), ``exclude`` (glob patterns relative to the project root; replaces
 the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect-gitignore``
-(default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``)
-``path-parameter`` (``{name = "root", description = "…"}``) and ``target-version`` (``"py312"``,
+(default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``),
+``path-parameter`` (``{name = "root", description = "…"}``), ``target-version`` (``"py312"``,
 as ruff spells it: the grammar files are parsed with; default: the lowest version
-``[project].requires-python`` allows). An unknown key, a wrong type
+``[project].requires-python`` allows) and ``legacy-clients`` (default true: the project still
+serves handshake-era clients, so what only they use is kept; false offers its removal). An unknown key, a wrong type
 or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
 expected; the CLI exits 2.
 
@@ -78,16 +79,18 @@ class Config:
     # The Python version files are parsed as ("3.12"): ``target-version``, else the lowest
     # version the project's ``requires-python`` allows, else None (the running interpreter's).
     target_version: str | None = None
+    # The project still serves legacy (handshake-era) clients: what only they use is not removed.
+    legacy_clients: bool = True
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects results changes (cache key; the
         dependency pins each file's project declares are part of that file's key)."""
         return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter,
-                     self.extend_select, self.target_version))
+                     self.extend_select, self.target_version, self.legacy_clients))
 
 
 _KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "respect-gitignore",
-         "per-file-ignores", "strategy", "path-parameter", "target-version"}
+         "per-file-ignores", "strategy", "path-parameter", "target-version", "legacy-clients"}
 # Checks that are not rules of the catalog and are off unless extend-selected.
 EXTRA_CHECKS = ("unused-suppression",)
 
@@ -201,6 +204,10 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}.respect-gitignore: expected a boolean (true or false), got {_describe(value)}")
             cfg.respect_gitignore = value
+        elif key == "legacy-clients":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}.legacy-clients: expected a boolean (true or false), got {_describe(value)}")
+            cfg.legacy_clients = value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [rule ids], got {_describe(value)}")

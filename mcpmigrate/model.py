@@ -11,11 +11,14 @@ class Severity(str, Enum):
     """How a finding affects a server (README.md, "Rules").
 
     ``breaking``: fails on a 2026-07-28 connection; ``deprecated``: works, scheduled for removal
-    (SEP-2577); ``advisory``: best practice.
+    (SEP-2577); ``legacy-only``: never reached by 2026-07-28 clients, still used by legacy ones
+    (dead weight on the new wire, not a failure; removed only when the project declares
+    ``legacy-clients = false``); ``advisory``: best practice.
     """
 
     BREAKING = "breaking"
     DEPRECATED = "deprecated"
+    LEGACY_ONLY = "legacy-only"
     ADVISORY = "advisory"
 
 

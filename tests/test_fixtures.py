@@ -17,6 +17,12 @@ CASES = fixture_cases()
 IDS = [f"{p.parent.name}/{p.name}" for p in CASES]
 
 
+def _flags(case: dict) -> list[str]:
+    """``legacy_clients = false`` in case.toml: the case is run as a project that no longer serves
+    legacy clients (the removals of legacy-only rules apply)."""
+    return [] if case.get("legacy_clients", True) else ["--no-legacy-clients"]
+
+
 def _expected(case: dict, key: str) -> list[tuple[str, int]]:
     return sorted((f["rule"], f["line"]) for f in case.get(key, []))
 
@@ -29,7 +35,7 @@ def test_there_are_fixtures() -> None:
 def test_check_reports_exactly_the_findings(case_dir: Path, tmp_path: Path) -> None:
     case = load_toml(case_dir / "case.toml")
     before = copy_to(case_dir / "before.py", tmp_path)
-    res = cli(["check", "--output-format", "json", before.name], tmp_path)
+    res = cli(["check", *_flags(case), "--output-format", "json", before.name], tmp_path)
     assert res.json["errors"] == [], str(res)
     expected = _expected(case, "findings")
     assert findings_of(res) == expected
@@ -44,7 +50,7 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     after_path = case_dir / "after_param.py"
     expected = after_path.read_bytes() if after_path.exists() else original
 
-    first = cli(["fix", "--strategy", "param", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    first = cli(["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
@@ -56,11 +62,11 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     assert got == expected  # bytes too (newlines, trailing whitespace)
     assert first.json["changed_files"] == ([target.name] if expected != original else [])
 
-    second = cli(["fix", "--strategy", "param", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    second = cli(["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 
-    remaining = cli(["check", "--output-format", "json", target.name], tmp_path)
+    remaining = cli(["check", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert remaining.json["errors"] == []
     # Without after_param.py the file is unchanged, so everything remains; otherwise what the
     # case lists under findings_after_param (default: none).
@@ -80,7 +86,7 @@ def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
     target = copy_to(case_dir / "before.py", tmp_path)
     expected = (case_dir / "after_interim.py").read_bytes()
 
-    first = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    first = cli(["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
@@ -90,10 +96,10 @@ def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
             "expected (after_interim.py)", "fix output"))
         pytest.fail(f"fix output differs:\n{diff}\n{first}")
 
-    second = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", target.name], tmp_path)
+    second = cli(["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 
-    remaining = cli(["check", "--output-format", "json", target.name], tmp_path)
+    remaining = cli(["check", *_flags(case), "--output-format", "json", target.name], tmp_path)
     assert remaining.json["errors"] == []
     assert findings_of(remaining) == _expected(case, "findings_after_interim")

@@ -41,7 +41,7 @@ def test_readme_documents_every_output_format_and_option() -> None:
         assert f"--output-format {fmt}" in text or f"`{fmt}`" in text, fmt
     for option in ("--statistics", "--add-noqa", "--baseline", "--extend-select", "--force-exclude", "--config",
                    "--diff", "--unsafe-fixes", "--strategy", "respect-gitignore", "extend-exclude",
-                   "per-file-ignores", "mcpmigrate-check", "mcpmigrate-fix", "upload-sarif"):
+                   "per-file-ignores", "--no-legacy-clients", "legacy-clients", "mcpmigrate-check", "mcpmigrate-fix", "upload-sarif"):
         assert option in text, option
     # the hook ids in the README are the ones .pre-commit-hooks.yaml defines
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text()

@@ -101,7 +101,7 @@ def test_sarif_of_a_real_run_validates_against_the_official_schema(real_tree: Pa
         assert r["name"] == meta.name
         assert r["shortDescription"]["text"] == meta.summary
         assert f"mcpmigrate explain {rid}" in r["help"]["text"]
-        assert r["defaultConfiguration"]["level"] == {"breaking": "error", "deprecated": "warning", "advisory": "note"}[meta.severity.value]
+        assert r["defaultConfiguration"]["level"] == {"breaking": "error", "deprecated": "warning", "legacy-only": "note", "advisory": "note"}[meta.severity.value]
     assert "unused-suppression" in by_id
     results = run["results"]
     assert results

@@ -123,7 +123,8 @@ def test_invalid_example_fix(rule: str, index: int, example: dict, tmp_path: Pat
     target = tmp_path / "example.py"
     target.write_text(example["code"], encoding="utf-8")
     strategy = example.get("strategy", "param")
-    res = cli(["fix", "--strategy", strategy, "--unsafe-fixes", "--output-format", "json", "example.py"], tmp_path)
+    args = example.get("args", [])  # e.g. --no-legacy-clients for the removals of legacy-only rules
+    res = cli(["fix", "--strategy", strategy, "--unsafe-fixes", *args, "--output-format", "json", "example.py"], tmp_path)
     assert res.exception is None, str(res)
     assert res.json["errors"] == [], str(res)
     got = target.read_text(encoding="utf-8")

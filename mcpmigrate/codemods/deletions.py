@@ -8,6 +8,10 @@ with others separated by ``;``, an argument of a call, an entry of a dict displa
 function); anywhere else it stays. An argument or entry that goes leaves the commas readable
 (``f(a, b)`` → ``f(a)``, a trailing comma in a one-per-line layout stays). The applier puts
 ``pass`` into a block left empty.
+
+Dual era (``plan_legacy_removal``): what only legacy clients use (a ``logging/setLevel`` handler,
+a roots ``list_changed`` handler, ``notifications/elicitation/complete``) is removed only when the
+project declares that it no longer serves them (``legacy-clients = false``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan
 from mcpmigrate.names import name_nodes
 
 
@@ -109,3 +115,51 @@ def _carry_leading_lines(original: cst.CSTNode, updated: cst.CSTNode, leading: d
         carry = None
         j += 1
     return updated.with_changes(body=out)
+
+
+# -- dual era: what only legacy clients use ---------------------------------------------------
+
+LEGACY_RULES = ("MCP103", "MCP205", "MCP402")
+_LEGACY_USE = {
+    "MCP402": ("legacy (handshake-era) clients still send `logging/setLevel`, and this registration is what "
+               "declares the `logging` capability to them"),
+    "MCP103": "legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler",
+    "MCP205": ("legacy (handshake-era) clients still receive `notifications/elicitation/complete`: it tells them "
+               "the out-of-band step finished"),
+}
+_METHOD = {"MCP402": "logging/setLevel", "MCP103": "notifications/roots/list_changed",
+           "MCP205": "notifications/elicitation/complete"}
+_MODERN = {
+    "MCP402": "2026-07-28 clients send the level with each request in `_meta[\"io.modelcontextprotocol/logLevel\"]`",
+    "MCP103": "2026-07-28 clients never send it",
+    "MCP205": "2026-07-28 clients never receive it",
+}
+DECLARE_NO_LEGACY = ("once the project no longer serves legacy clients, declare it (`legacy-clients = false` under "
+                     "[tool.mcpmigrate], or `--no-legacy-clients`) and the removal is offered")
+
+
+def plan_legacy_removal(config: Config, rule: str, fix: FixInfo | None, manual: str | None = None,
+                        route: bool = False, blocked: str | None = None) -> FixPlan:
+    """The plan for a site of a legacy-only rule (``LEGACY_RULES``): removing what only legacy
+    clients use is not a fix while the project serves them (``config.legacy_clients``, default
+    true), so the site is kept and the manual text says why and how to declare that they are no
+    longer served. Otherwise the removal ``fix`` is offered, unless ``blocked`` says why it cannot
+    go on its own (a roots cache it invalidates, protocol logging that still needs the capability).
+    A hand-rolled dispatch (``route``) is never told to delete a branch: only the method string."""
+    method = _METHOD[rule]
+    if route:
+        if config.legacy_clients:
+            return FixPlan(manual=(f"keep routing `{method}` while legacy clients are served (it does not exist on "
+                                   f"2026-07-28: route it only on handshake-era connections; {_MODERN[rule]}), and keep "
+                                   "the other methods this dispatch routes; stop routing it once the project no longer "
+                                   "serves legacy clients (`legacy-clients = false` under [tool.mcpmigrate])"))
+        return FixPlan(manual=(f"stop routing `{method}` here (it does not exist on 2026-07-28; {_MODERN[rule]}); "
+                               "keep routing every other method this dispatch handles"))
+    if config.legacy_clients:
+        text = f"kept: {_LEGACY_USE[rule]}; {DECLARE_NO_LEGACY}"
+        if blocked:
+            text += f" (even then, {blocked})"
+        return FixPlan(manual=text)
+    if blocked:
+        return FixPlan(manual=blocked)
+    return FixPlan(fix=fix, manual=manual if fix is None else None)

@@ -12,6 +12,10 @@ do on 2026-07-28 are deleted, whatever the strategy.
 
 A block left empty gets ``pass``; at module level the comments above a statement that goes stay
 (``codemods/deletions.py``, shared with the ``remove`` fix).
+
+A ping whose failure is the only way out of an endless loop (a keep-alive: ``while True: sleep;
+ping``, or ``try: ping / except: return``) is not deleted: without it the loop never ends, so a
+tool that waited for the peer to go away hangs (:func:`ping_is_loop_exit`; the site is manual).
 """
 
 from __future__ import annotations
@@ -24,6 +28,81 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
 
 STRATEGY = "remove"
+
+_LOOP_EXITS = (cst.Break, cst.Return, cst.Raise)
+
+
+def ping_is_loop_exit(analysis: ModuleAnalysis, call: cst.CSTNode) -> str | None:
+    """Why deleting the ping ``call`` would leave an endless loop, or None when it would not.
+
+    The ping's failure (it raises on a 2026-07-28 connection, and on a legacy one when the peer
+    went away) ends the innermost enclosing ``while True`` loop of its function: by propagating,
+    or through a handler of a ``try`` around it that exits the loop (``return``, ``break``,
+    ``raise``). When the loop has no other exit, deleting the ping alone makes it endless."""
+    pm = analysis.parents
+    handlers: list[cst.ExceptHandler] = []
+    node: cst.CSTNode | None = call
+    loop: cst.While | None = None
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        parent = pm.get(id(node))
+        if isinstance(parent, cst.Try) and node is parent.body:
+            handlers.extend(parent.handlers)
+        if isinstance(parent, cst.While) and node is parent.body:
+            loop = parent
+            break
+        node = parent
+    if loop is None or not _always_true(loop.test):
+        return None
+    broad = [h for h in handlers if h.type is None or (isinstance(h.type, cst.Name) and h.type.value in (
+        "Exception", "BaseException"))]
+    if broad and not any(isinstance(n, _LOOP_EXITS) for h in broad for n in _subtree(h)):
+        return None  # the failure is swallowed: the ping never was a way out
+    skip = {id(n) for h in handlers for n in _subtree(h)}
+    for n in _subtree(loop.body):
+        if id(n) in skip or not isinstance(n, _LOOP_EXITS):
+            continue
+        if isinstance(n, cst.Break) and _owning_loop(pm, n) is not loop:
+            continue
+        if _owning_function(pm, n) is not _owning_function(pm, loop):
+            continue
+        return None  # the loop has an exit of its own
+    how = "its `except` handler's exit" if any(
+        isinstance(n, _LOOP_EXITS) for h in handlers for n in _subtree(h)) else "the exception it raises"
+    return (f"the ping is the only way out of a `while True` loop (through {how}: on 2026-07-28 it fails "
+            "at once, on a legacy connection when the peer goes away); deleting it alone leaves a loop that "
+            "never ends. Remove the keep-alive loop (and what waits for it) by hand")
+
+
+def _always_true(test: cst.BaseExpression) -> bool:
+    if isinstance(test, cst.Name):
+        return test.value == "True"
+    if isinstance(test, cst.Integer):
+        return test.value not in ("0", "0x0", "0o0", "0b0")
+    return False
+
+
+def _subtree(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+def _owning_loop(pm: dict, node: cst.CSTNode) -> cst.CSTNode | None:
+    n = pm.get(id(node))
+    while n is not None and not isinstance(n, (cst.While, cst.For, cst.FunctionDef, cst.Lambda)):
+        n = pm.get(id(n))
+    return n if isinstance(n, (cst.While, cst.For)) else None
+
+
+def _owning_function(pm: dict, node: cst.CSTNode) -> cst.CSTNode | None:
+    n = pm.get(id(node))
+    while n is not None and not isinstance(n, (cst.FunctionDef, cst.Lambda)):
+        n = pm.get(id(n))
+    return n
 RULES = ("MCP203", "MCP205", "MCP402")
 
 

@@ -4,7 +4,9 @@ whatever the strategy.
 - MCP103: ``server.notification_handlers[RootsListChangedNotification] = h``,
   ``Server(on_roots_list_changed=h)`` and ``add_notification_handler("notifications/roots/list_changed", h)``
   are removed (the notification is gone from the 2026-07-28 schema), and so is the handler
-  function when nothing else in the module uses it.
+  function when nothing else in the module uses it. Only when the project no longer serves legacy
+  clients (``legacy-clients = false``), and never while the handler invalidates state that a roots
+  request of the module still fills (:func:`roots_cache_blocker`): it goes with that request.
 - MCP104: ``listChanged`` is dropped from a roots capability (``RootsCapability(listChanged=True)``,
   ``{"roots": {"listChanged": True}}``): the 2026-07-28 ``RootsCapability`` is ``{}``.
 """
@@ -18,6 +20,7 @@ from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.deletions import delete, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
+from mcpmigrate.names import ref_names
 
 STRATEGY = "remove"
 RULES = ("MCP103", "MCP104")
@@ -33,8 +36,91 @@ def _handler_name(node: cst.CSTNode) -> str | None:
     return None
 
 
+def roots_cache_blocker(analysis: ModuleAnalysis, registration: cst.CSTNode) -> str | None:
+    """Why the roots ``list_changed`` handler registered by ``registration`` cannot be removed on
+    its own, or None (:func:`roots_cache_of`). Removed alone, the cache would go stale for every
+    legacy client whose roots change; it goes with the roots request (the MCP101 fix)."""
+    found = roots_cache_of(analysis, registration)
+    if found is None:
+        return None
+    handler, cache, filler = found
+    return (f"`{handler}` invalidates `{cache}`, which `{filler}` fills from the roots request: it goes "
+            "together with that request (the MCP101 fix), never alone while the cache stays")
+
+
+def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple[str, str, str] | None:
+    """``(handler, cache, filler)`` when the roots ``list_changed`` handler registered by
+    ``registration`` touches a module-level name (``cache``) that a function asking for the roots
+    (``filler``, it calls ``list_roots``) also reads or fills; else None."""
+    name = _handler_name(registration)
+    fn = analysis.function_named(name) if name and "." not in name else None
+    if fn is None:
+        return None
+    # state outside the handler: names the module, or a function the handler is nested in, assigns
+    outer = {n for n, _v in analysis.module_assigns}
+    scope = fn.parent
+    while scope is not None:
+        outer |= {n for n, _v in scope.assigns}
+        scope = scope.parent
+    touched = _written(fn.node.body) & outer
+    if not touched:
+        return None
+    for other in analysis.functions:
+        if other is fn or not any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "list_roots"
+                                  for c in other.calls):
+            continue
+        shared = sorted(touched & {n.value for n in ref_names(other.node.body)})
+        if shared:
+            return name, shared[0], other.name
+    return None
+
+
+_MUTATORS = {"clear", "pop", "popitem", "update", "remove", "discard", "add", "append", "extend", "insert",
+             "setdefault", "set", "reset", "invalidate", "cache_clear"}
+
+
+def _written(body: cst.CSTNode) -> set[str]:
+    """Names whose state ``body`` changes: ``global`` names it assigns, ``x[k] = …`` / ``del x[k]`` /
+    ``x.a = …`` bases, and ``x.clear()``-style mutating calls (a logger it only reads is not state)."""
+    out: set[str] = set()
+    declared = {item.name.value for s in _walk(body) if isinstance(s, cst.Global) for item in s.names}
+    for n in _walk(body):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            targets = [n.target]
+        elif isinstance(n, cst.Del):
+            targets = [n.target]
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _MUTATORS \
+                and isinstance(n.func.value, cst.Name):
+            out.add(n.func.value.value)
+        for t in targets:
+            if isinstance(t, cst.Name) and t.value in declared:
+                out.add(t.value)
+            elif isinstance(t, (cst.Subscript, cst.Attribute)) and isinstance(t.value, cst.Name):
+                out.add(t.value.value)
+    return out
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
 def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     """Delete the reported registrations and fields, and the handlers left unused."""
+    ed = Edits()
+    delete_handlers(ed, analysis, findings)
+    return ed
+
+
+def delete_handlers(ed: Edits, analysis: ModuleAnalysis, findings: list) -> None:
+    """Record the deletion of the reported registrations and fields, and of the handlers left
+    unused (also used by the param fix, for a handler that goes with the roots request)."""
     dead: dict[str, cst.FunctionDef] = {}
     for f in findings:
         if f.rule != "MCP103" or f.node is None:
@@ -46,6 +132,4 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         # uses: the def's own name and the registration
         if fn is not None and spellings(analysis, name) <= 2:
             dead[name] = fn.node
-    ed = Edits()
     delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values())
-    return ed

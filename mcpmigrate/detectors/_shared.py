@@ -12,7 +12,7 @@ No detector lives here (the module defines no :class:`Detector` subclass).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -20,11 +20,13 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
+from mcpmigrate.codemods.deletions import LEGACY_RULES, plan_legacy_removal
+from mcpmigrate.config import Config
 from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo, Severity
 
-__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "fastmcp_pinned", "legacy_era_only", "string_value",
-           "walk"]
+__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "fastmcp_pinned", "legacy_era_only", "plan_legacy_only",
+           "string_value", "walk"]
 
 
 
@@ -301,3 +303,21 @@ def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
         return None, None
 
     return a.memo("detectors.fastmcp_pinned", compute)
+
+
+def plan_legacy_only(config: Config, reports: list[Report],
+                     blocked: Callable[[Report], str | None] = lambda _r: None) -> list[Report]:
+    """Dual era: the removals of the legacy-only rules (``deletions.LEGACY_RULES``) and their
+    dispatch routes (``route`` in a report's data) get the plan of
+    :func:`~mcpmigrate.codemods.deletions.plan_legacy_removal` — kept while the project serves
+    legacy clients, offered once it declares it does not (``blocked`` says when the removal cannot
+    go alone even then)."""
+    for r in reports:
+        if r.rule not in LEGACY_RULES or (r.fix is None and not r.data.get("route")):
+            continue
+        if r.fix is not None and r.fix.strategy != "remove":  # goes with another fix (a roots request)
+            continue
+        plan = plan_legacy_removal(config, r.rule, r.fix, r.manual, route=bool(r.data.get("route")),
+                                   blocked=blocked(r) if r.fix is not None else None)
+        r.fix, r.manual = plan.fix, plan.manual
+    return reports

@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, plan_legacy_only, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.codemods.stdlib_logging import LOGGER
@@ -33,7 +33,8 @@ class LoggingDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports
+        sends = any(r.rule == "MCP401" for r in v.reports)
+        return plan_legacy_only(self.config, v.reports, lambda _r: _STILL_LOGS if sends else None)
 
 
 _MSG_401 = (
@@ -45,7 +46,13 @@ _MSG_401 = (
 _MSG_402 = (
     "`logging/setLevel` is removed in 2026-07-28 (the level arrives per request in "
     "`_meta[\"io.modelcontextprotocol/logLevel\"]`), so this handler can never be reached on a modern "
-    "connection, and it keeps advertising the deprecated `logging` capability. Remove the registration."
+    "connection; legacy clients still send it, and the registration declares the `logging` capability to "
+    "them. Remove it once the project no longer serves legacy clients."
+)
+_STILL_LOGS = (
+    "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
+    "`logging` capability a server that sends them must declare: move them to the standard library first, "
+    "then the registration can go"
 )
 
 
@@ -176,7 +183,7 @@ class _Visitor(CatalogVisitor):
         if m is None and not self.client_module:
             for el in node.elements:
                 if isinstance(el, cst.DictElement) and string_value(el.key) == S.SET_LEVEL_METHOD and self.is_route_handler(el.value):
-                    self.report("MCP402", el, _MSG_402, manual="remove this route; the method no longer exists")
+                    self.report("MCP402", el, _MSG_402, manual="remove this route; the method no longer exists", route=True)
 
     # -- MCP402 ---------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -204,7 +211,7 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report("MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists")
+                self.report("MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists", route=True)
                 return
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
@@ -212,7 +219,7 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report("MCP402", n, _MSG_402, manual="remove this case; the method no longer exists")
+                self.report("MCP402", n, _MSG_402, manual="remove this case; the method no longer exists", route=True)
 
 
 def _handler(expr: cst.BaseExpression) -> str | None:

@@ -30,6 +30,7 @@ class NotificationsDetector(Detector):
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
+        v.legacy_clients = self.config.legacy_clients
         self.analysis.flat.visit(v)
         return v.reports
 
@@ -59,10 +60,25 @@ _MSG_302_DUAL = (
 _MANUAL_302_DUAL = "nothing to change while legacy clients are served; remove the handler when they are dropped"
 
 
+def _manual_302_route(found: list[str], legacy_clients: bool) -> str:
+    """The advice for a hand-rolled dispatch on ``resources/subscribe``/``unsubscribe``: it points
+    at the method strings, never at the branch, which may also route methods that still exist
+    (``found``: every method string the dispatch compares against)."""
+    gone = [s for s in found if s in S.SUBSCRIBE_METHODS]
+    kept = [s for s in found if s not in S.SUBSCRIBE_METHODS]
+    names = ", ".join(f"`{s}`" for s in gone)
+    keep = f"keep routing {', '.join(f'`{s}`' for s in kept)} (it still exists); " if kept else ""
+    if legacy_clients:
+        return (f"{keep}route {names} only on handshake-era connections (they do not exist on 2026-07-28; legacy "
+                "clients still use them), and serve `subscriptions/listen` for 2026-07-28 clients")
+    return f"{keep}stop routing {names}; serve `subscriptions/listen` instead"
+
+
 class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self._migrated: dict[int, set[str]] = {}
+        self.legacy_clients = True
 
     # -- MCP301 ---------------------------------------------------------------------------
     def migrated_kinds(self, fn: FunctionInfo | None) -> set[str]:
@@ -276,17 +292,16 @@ class _Visitor(CatalogVisitor):
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if self.client_module or not branch_condition(self.a.parents, node):
             return
-        for n, s in self.dispatch_literal(node):
-            if s in S.SUBSCRIBE_METHODS:
-                self.report("MCP302", n, _MSG_302, manual="remove this dispatch branch; serve subscriptions/listen instead")
-                return
+        found = [s for _n, s in self.dispatch_literal(node)]
+        if any(s in S.SUBSCRIBE_METHODS for s in found):
+            self.report("MCP302", node, _MSG_302, manual=_manual_302_route(found, self.legacy_clients))
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
         if self.client_module:
             return
-        for n, s in self.dispatch_literal(node):
-            if s in S.SUBSCRIBE_METHODS:
-                self.report("MCP302", n, _MSG_302, manual="remove this case; serve subscriptions/listen instead")
+        found = [s for _n, s in self.dispatch_literal(node)]
+        if any(s in S.SUBSCRIBE_METHODS for s in found):
+            self.report("MCP302", node, _MSG_302, manual=_manual_302_route(found, self.legacy_clients))
 
 
 def _simple(expr: cst.BaseExpression | None) -> bool:

@@ -18,7 +18,8 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
-from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only
+from mcpmigrate.codemods.remove import roots_cache_blocker, roots_cache_of
+from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only, plan_legacy_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
@@ -55,7 +56,18 @@ class RootsDetector(Detector):
                 r.fix = None
                 r.manual = ("the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
                             "together with the roots request")
-        return reports
+        # A roots list_changed handler that invalidates a cache a roots request fills goes with that
+        # request, when the param fix removes it (same safety); never alone while the cache stays.
+        requests = {id(self.analysis.enclosing_function(r.node)): r for r in reports if r.rule == "MCP101"}
+        for r in reports:
+            cache = roots_cache_of(self.analysis, r.node) if r.rule == "MCP103" and r.fix is not None else None
+            filler = self.analysis.function_named(cache[2]) if cache else None
+            request = requests.get(id(filler)) if filler is not None else None
+            if cache and request is not None and request.fix is not None and request.fix.strategy == "param":
+                r.fix = FixInfo(request.fix.safety, "param",
+                                f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates")
+                r.data["filler"] = cache[2]
+        return plan_legacy_only(self.config, reports, lambda r: roots_cache_blocker(self.analysis, r.node))
 
 
 class _RootsVisitor(RequestVisitor):
@@ -406,13 +418,13 @@ class _RootsVisitor(RequestVisitor):
             return
         for target in node.comparisons:
             if isinstance(target.operator, (cst.Equal, cst.In)) and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD:
-                self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
+                self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists", route=True)
         if string_value(node.left) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists")
+            self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists", route=True)
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
         if string_value(node.value) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report("MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists")
+            self.report("MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists", route=True)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
@@ -445,8 +457,9 @@ def _raises_call(call: cst.Call) -> bool:
 _MOCK_FACTORIES = frozenset({"MagicMock", "AsyncMock", "Mock", "NonCallableMock", "NonCallableMagicMock", "create_autospec", "PropertyMock"})
 
 _MSG_103 = (
-    "`notifications/roots/list_changed` is removed in 2026-07-28: this handler can never fire. Remove it; "
-    "if it refreshed cached roots, take the path as a tool parameter instead."
+    "`notifications/roots/list_changed` is removed in 2026-07-28: a modern client never sends it, but legacy "
+    "clients still do. Remove the handler once the project no longer serves them; if it refreshes cached roots, "
+    "it goes with the roots request (take the path as a tool parameter instead)."
 )
 _MSG_104 = (
     "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."

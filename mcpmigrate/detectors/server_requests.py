@@ -14,7 +14,8 @@ from typing import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, string_value, walk, legacy_era_only
+from mcpmigrate.codemods.drop import ping_is_loop_exit
+from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, legacy_era_only, plan_legacy_only, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import server_requests as screen_server_requests
@@ -28,7 +29,7 @@ class ServerRequestsDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports
+        return plan_legacy_only(self.config, v.reports)
 
 
 _MSG_PING = (
@@ -43,7 +44,8 @@ _MSG_204 = (
 )
 _MSG_205 = (
     "`notifications/elicitation/complete` is removed in 2026-07-28 (mcp 2.x drops it on a modern "
-    "connection). Delete the send; correlate a URL elicitation through `requestState` instead of its id."
+    "connection); legacy clients still receive it. For 2026-07-28, correlate a URL elicitation through "
+    "`requestState` instead of its id; delete the send once the project no longer serves legacy clients."
 )
 _MSG_205_ID = (
     "`elicitationId` is gone from URL elicitations in 2026-07-28 (and with it "
@@ -115,6 +117,11 @@ class _Visitor(CatalogVisitor):
             self.report(rule, node, message, manual=self.SHARED_LINE if self.shares_line(node)
                         else "its result is used: remove the call and what depends on it by hand")
             return
+        if rule == "MCP203":
+            loop_exit = ping_is_loop_exit(self.a, node)
+            if loop_exit is not None:
+                self.report(rule, node, message, manual=loop_exit)
+                return
         safety, description = Safety.SAFE, what
         if isinstance(id_arg, cst.Name) and self.a.name_counts.get(id_arg.value, 0) > 2:
             # the id is used elsewhere: the send goes, what depended on the id needs a look

@@ -1,15 +1,15 @@
 """GitHub Actions workflow-command annotations: one ``::error``/``::warning``/``::notice`` line per
-finding (``breaking`` → error, ``deprecated`` → warning, ``advisory`` → notice), shown inline on
-the pull request's diff. Files that could not be checked are ``::error`` lines too. A file whose
-name is not valid UTF-8 gets an annotation without ``file=`` (its name, escaped as in every
-report, leads the message)."""
+finding (``breaking`` → error, ``deprecated`` → warning, ``legacy-only`` and ``advisory`` →
+notice), shown inline on the pull request's diff. Files that could not be checked are ``::error``
+lines too. A file whose name is not valid UTF-8 gets an annotation without ``file=`` (its name,
+escaped as in every report, leads the message)."""
 
 from __future__ import annotations
 
 from mcpmigrate.model import Finding, RunReport
 from mcpmigrate.report.paths import is_faithful, shown_path
 
-COMMANDS = {"breaking": "error", "deprecated": "warning", "advisory": "notice"}
+COMMANDS = {"breaking": "error", "deprecated": "warning", "legacy-only": "notice", "advisory": "notice"}
 
 
 def _data(value: str) -> str:

@@ -2,7 +2,7 @@
 
 Rule metadata (name, summary, rationale, fix description, spec references) comes from
 ``rules/*.toml``; severity maps to the SARIF level (``breaking`` → ``error``, ``deprecated`` →
-``warning``, ``advisory`` → ``note``). Regions carry 1-based lines and columns counted in Unicode
+``warning``, ``legacy-only`` and ``advisory`` → ``note``). Regions carry 1-based lines and columns counted in Unicode
 code points (``columnKind: unicodeCodePoints``), end column exclusive, as in the JSON report.
 Files that could not be read, decoded or parsed become ``toolExecutionNotifications``.
 """
@@ -19,7 +19,7 @@ from mcpmigrate.report import fix_label
 from mcpmigrate.report.paths import path_uri, shown_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-LEVELS = {"breaking": "error", "deprecated": "warning", "advisory": "note"}
+LEVELS = {"breaking": "error", "deprecated": "warning", "legacy-only": "note", "advisory": "note"}
 
 
 def _rule_descriptor(meta: RuleMeta) -> dict[str, Any]:

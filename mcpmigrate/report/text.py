@@ -13,8 +13,8 @@ from mcpmigrate.model import Finding, RunReport
 from mcpmigrate.report import fix_label
 from mcpmigrate.report.paths import shown_path
 
-_SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "advisory": "cyan"}
-SEVERITIES = ("breaking", "deprecated", "advisory")
+_SEV_STYLE = {"breaking": "bold red", "deprecated": "yellow", "legacy-only": "blue", "advisory": "cyan"}
+SEVERITIES = ("breaking", "deprecated", "legacy-only", "advisory")
 
 
 def _hint(f: Finding, applies: bool = True) -> str:

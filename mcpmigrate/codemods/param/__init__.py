@@ -9,7 +9,9 @@ The roots rules call :func:`plan_roots_request` (MCP101) and :func:`plan_roots_i
 once per site; each returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` (a
 :class:`~mcpmigrate.codemods.param.sites.Site`) is what :func:`edits` later applies, so the label
 ``check`` shows is the one of the rewrite ``fix`` makes (``docs/architecture.md``, "How a finding
-becomes a fix"). An MCP102 capability check guarding only the removed request goes with it.
+becomes a fix"). An MCP102 capability check guarding only the removed request goes with it, and so
+does an MCP103 roots ``list_changed`` handler that invalidates the cache the request filled
+(``codemods.remove.roots_cache_of``; ``filler`` in the finding's data names the request's function).
 
 The package, one job per module: ``sites`` (what a roots site turns into), ``chains`` (which entry
 points reach it and whether the path can be threaded to them), ``thread`` (threading the
@@ -24,6 +26,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.codemods.param.chains import (
     ENTRY_ROLES,
     Edge,
@@ -200,6 +203,10 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
             guard = _guard_if(a, f.node)
             if gfn is not None and id(gfn) in touched and guard is not None:
                 rnd.edits.remove(guard)
+    # A roots list_changed handler that invalidates the cache a removed request filled goes with it.
+    fixed_fns = {fn.name for f in findings if f.rule == "MCP101" and f.node is not None
+                 and (fn := a.enclosing_function(f.node)) is not None}
+    delete_handlers(rnd.edits, a, [f for f in findings if f.rule == "MCP103" and f.data.get("filler") in fixed_fns])
     thread_all(a, config, need, request_sites, rnd)
     # Functions whose roots parameter or interim round is replaced without threading keep their
     # comments in place too (threaded functions already do, in thread_all).
