@@ -87,13 +87,21 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if reason:
         return None, reason, [], []
     optional = conditional_ancestor(a, node, fn)
+    guard = bounds_access(a, funcs)
+    if guard and optional:
+        # The code already has a server-side boundary for when the roots are missing: the fix that
+        # keeps the fence is to use it, which only a human can decide.
+        return None, (f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
+                      f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
+                      "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
+                      "fallback's configuration) and drop the roots request by hand"), [], []
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
             "required on every call, so callers that relied on the other path must now pass it")
-    if any(bounds_access(f) for f in funcs):
+    if guard:
         site.unsafe.append(
-            "the roots bound what the tool may touch (an allow-list check); as a parameter the caller "
+            f"the roots bound what the tool may touch (an allow-list check in `{guard}`); as a parameter the caller "
             "chooses that boundary, so enforce it with server configuration instead")
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
     return site, None, entries, chains

@@ -1,0 +1,128 @@
+"""The param fix on the shapes real servers have (field cases roots-02, roots-03, roots-06,
+bugs-06): the label ``check`` prints for each, exact, and that roots which fence what a tool may
+touch never become a caller-chosen parameter under a safe label."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+
+DATA = Path(__file__).resolve().parent / "data" / "paramshapes"
+
+BOUNDARY_NOTE = ("the roots bound what the tool may touch (an allow-list check in `{where}`); as a parameter the "
+                 "caller chooses that boundary, so enforce it with server configuration instead")
+
+
+def _mcp101(tmp_path: Path, source: str) -> dict:
+    (tmp_path / "s.py").write_text(source, encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
+    return f
+
+
+def test_roots_kept_by_another_object_that_checks_access_is_unsafe_with_the_note(tmp_path: Path) -> None:
+    """roots-06: the roots go into `vault.allowed`, `Vault.admit` checks `is_relative_to` against
+    them; the fix would let the caller choose the fence (was: safe)."""
+    f = _mcp101(tmp_path, (DATA / "roots06_vault.py").read_text())
+    assert f["line"] == 35 and f["column"] == 21
+    assert f["fix"] == {
+        "safety": "unsafe", "strategy": "param",
+        "description": "add a documented `roots` parameter to `open_ledger` and drop the roots request (review: "
+                       + BOUNDARY_NOTE.format(where="Vault.admit") + ")",
+    } | {k: v for k, v in f["fix"].items() if k not in ("safety", "strategy", "description")}
+
+
+def test_roots_bounding_access_with_a_server_side_fallback_are_manual(tmp_path: Path) -> None:
+    """bugs-06: roots (with a configured `SHARE_DIR` fallback) bound what `upload` may share; no
+    fix, not even an unsafe one, hands that boundary to the caller (was: unsafe, dropping the
+    fallback)."""
+    f = _mcp101(tmp_path, (DATA / "bugs06_share_dir.py").read_text())
+    assert f["line"] == 28 and f["fix"] is None
+    assert f["manual"] == (
+        "the roots bound what the tool may touch (an allow-list check in `upload`) and are asked only on some "
+        "paths (inside `try`), so the other paths already have their own boundary: as a parameter the caller would "
+        "choose it. Keep the boundary server-side (the fallback's configuration) and drop the roots request by hand")
+    (tmp_path / "s.py").write_text((DATA / "bugs06_share_dir.py").read_text(), encoding="utf-8")
+    cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
+    assert (tmp_path / "s.py").read_text() == (DATA / "bugs06_share_dir.py").read_text()
+
+
+HEAD = '''import os
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+'''
+
+# The check in a helper, spelled the ways real servers spell it.
+CHECK_SHAPES = {
+    "startswith_prefix": ('''
+
+def _under(path: str, base: str) -> bool:
+    return os.path.realpath(path).startswith(os.path.realpath(base) + os.sep)
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    base = listing.roots[0].uri.path
+    if not _under(path, base):
+        raise PermissionError(path)
+    return Path(path).read_text()
+''', "_under"),
+    "commonpath_helper": ('''
+
+def _contained(path: str, base: str) -> bool:
+    return os.path.commonpath([path, base]) == base
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    base = listing.roots[0].uri.path
+    if not _contained(path, base):
+        raise PermissionError(path)
+    return Path(path).read_text()
+''', "_contained"),
+    "guard_named_method": ('''
+
+class Fence:
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def inside(self, path: str) -> bool:
+        return Path(path).resolve().parent == Path(self.base)
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    fence = Fence(listing.roots[0].uri.path)
+    if not fence.inside(path):
+        raise PermissionError(path)
+    return Path(path).read_text()
+''', "read"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(CHECK_SHAPES))
+def test_access_checks_in_helpers_and_objects_make_the_fix_unsafe(tmp_path: Path, shape: str) -> None:
+    body, where = CHECK_SHAPES[shape]
+    f = _mcp101(tmp_path, HEAD + body)
+    assert f["fix"]["safety"] == "unsafe", f
+    assert f["fix"]["description"].endswith("(review: " + BOUNDARY_NOTE.format(where=where) + ")"), f
+
+
+def test_a_startswith_on_a_literal_is_not_an_access_check(tmp_path: Path) -> None:
+    f = _mcp101(tmp_path, HEAD + '''
+
+@mcp.tool()
+async def names(ctx: Context) -> list[str]:
+    listing = await ctx.session.list_roots()
+    return [n for n in os.listdir(listing.roots[0].uri.path) if not n.startswith(".")]
+''')
+    assert f["fix"]["safety"] == "safe", f
