@@ -13,6 +13,7 @@ SAFE_PARAM = [
     ("roots/mcp1_fastmcp_first_root", "MCP101", 13),
     ("roots/mcp1_lowlevel_serve", "MCP101", 54),
     ("roots/mcp2_lowlevel_server", "MCP101", 57),
+    ("roots/mcp1_roots_as_default_path", "MCP101", 15),  # an optional parameter: calls that worked keep working
 ]
 
 

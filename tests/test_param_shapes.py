@@ -126,3 +126,32 @@ async def names(ctx: Context) -> list[str]:
     return [n for n in os.listdir(listing.roots[0].uri.path) if not n.startswith(".")]
 ''')
     assert f["fix"]["safety"] == "safe", f
+
+
+def test_roots_as_the_default_of_the_tools_path_become_an_optional_parameter(tmp_path: Path) -> None:
+    """roots-02 (the exact rewrite is fixtures/roots/mcp1_roots_as_default_path): the label says the
+    parameter is optional and where it is used (was: unsafe, a required parameter)."""
+    src = (Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_roots_as_default_path" / "before.py").read_text()
+    f = _mcp101(tmp_path, src)
+    assert f["fix"]["safety"] == "safe"
+    assert f["fix"]["description"] == ("add an optional documented `root` parameter to `find_recipes`, used only when "
+                                       "`folder` is not given, and drop the roots request")
+
+
+def test_a_default_inside_a_helper_stays_a_required_parameter_with_the_note(tmp_path: Path) -> None:
+    """The fallback sits in a helper the tool calls: the path is threaded as before, and the label
+    keeps saying the new parameter is required on every call."""
+    f = _mcp101(tmp_path, HEAD + '''
+
+async def _folder(folder: str | None, ctx: Context) -> str:
+    if folder is None:
+        listing = await ctx.session.list_roots()
+        folder = listing.roots[0].uri.path
+    return folder
+
+
+@mcp.tool()
+async def names(ctx: Context, folder: str | None = None) -> list[str]:
+    return os.listdir(await _folder(folder, ctx))
+''')
+    assert f["fix"]["safety"] == "unsafe" and "required on every call" in f["fix"]["description"], f

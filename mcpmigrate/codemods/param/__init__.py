@@ -38,7 +38,7 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
-from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
+from mcpmigrate.codemods.param.sites import Site, irr_site, make_optional, request_site, resolve_site
 from mcpmigrate.codemods.param.thread import needs, thread_all
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -95,6 +95,8 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
                       f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
                       "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
                       "fallback's configuration) and drop the roots request by hand"), [], []
+    if optional and fn.role in ("tool", "prompt") and funcs == [fn] and make_optional(a, site):
+        optional = None  # an optional parameter used only where the roots were: calls that worked keep working
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
@@ -121,7 +123,11 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site is None:
         return FixPlan(manual=reason)
     names = ", ".join(site.labels)
-    desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
+    if site.optional:
+        desc = (f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
+                "is not given, and drop the roots request")
+    else:
+        desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)

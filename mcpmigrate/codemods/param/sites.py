@@ -23,7 +23,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import REMOVE, import_name
-from mcpmigrate.codemods.param.parameter import documented_param, like, param_name
+from mcpmigrate.codemods.param.parameter import documented_param, like, param_name, str_lit
 from mcpmigrate.codemods.param.round import Change
 from mcpmigrate.config import Config
 from mcpmigrate.names import contains_any, enclosing_stmt, name_nodes, name_refs
@@ -50,6 +50,7 @@ class Site:
     tools: list[FunctionInfo] = field(default_factory=list)  # resolve form: tools whose parameter is replaced
     reason: str | None = None
     labels: list[str] = field(default_factory=list)  # request form: the entry points, as the label names them
+    optional: str | None = None  # request form: the tool's own parameter the roots were only the default of
 
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
@@ -431,3 +432,41 @@ def _stmts_before(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.CSTNode]:
             break
         out.append(s)
     return out
+
+
+def _tested_param(test: cst.BaseExpression, fn: FunctionInfo) -> str | None:
+    """``x is None`` / ``not x`` where ``x`` is a parameter of ``fn`` with a default: its name."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        x: cst.BaseExpression = test.expression
+    elif (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+          and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+        x = test.left
+    else:
+        return None
+    if not isinstance(x, cst.Name):
+        return None
+    return next((p.name.value for p in fn.params if p.name.value == x.value and p.default is not None), None)
+
+
+def make_optional(a: ModuleAnalysis, site: Site) -> bool:
+    """Roots as the default of the tool's own path argument (``if folder is None: folder =
+    <first root's path>``, roots-02): the request statement, removed, becomes ``if root is None:
+    raise ValueError(...)`` so the new parameter can be optional (``= None``) and is used only
+    where the roots were; calls that pass ``folder`` keep working without it. The site must sit
+    directly (no other branch, ``try`` or loop between) in the body of that ``if``."""
+    fn, stmt = site.fn, site.site_stmt
+    if fn is None or stmt is None or not site.replace_site_stmt or site.changes.get(id(stmt), (None, None))[1] is not REMOVE:
+        return False
+    block = a.parents.get(id(stmt))
+    branch = a.parents.get(id(block))
+    if not (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block):
+        return False
+    own = _tested_param(branch.test, fn)
+    if own is None:
+        return False
+    message = f"pass `{own}` or `{site.name}`"
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    check = cst.parse_statement(f"if {site.name} is None:\n    raise ValueError({str_lit(message)})\n")
+    site.set(stmt, check.with_changes(leading_lines=stmt.leading_lines))
+    site.optional = own
+    return True
