@@ -14,6 +14,7 @@ SAFE_PARAM = [
     ("roots/mcp1_lowlevel_serve", "MCP101", 54),
     ("roots/mcp2_lowlevel_server", "MCP101", 57),
     ("roots/mcp1_roots_as_default_path", "MCP101", 15),  # an optional parameter: calls that worked keep working
+    ("roots/mcp1_memoised_roots", "MCP101", 14),  # the memo goes with the request
 ]
 
 

@@ -155,3 +155,36 @@ async def names(ctx: Context, folder: str | None = None) -> list[str]:
     return os.listdir(await _folder(folder, ctx))
 ''')
     assert f["fix"]["safety"] == "unsafe" and "required on every call" in f["fix"]["description"], f
+
+
+MEMO = Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_memoised_roots"
+
+
+def test_the_migrated_memo_tool_works_in_the_directory_each_call_passes(tmp_path: Path, legacy_python: str) -> None:
+    """roots-03, executed (mcp 1.x): two calls with two directories count two listings; before the
+    memo went with the request the second call still counted the first directory."""
+    from tests.proof import run_proof
+
+    one, three = tmp_path / "one", tmp_path / "three"
+    one.mkdir()
+    three.mkdir()
+    (one / "a").write_text("")
+    for n in "abc":
+        (three / n).write_text("")
+    calls = [{"tool": "count_samples", "arguments": {"root": str(d)}} for d in (one, three)]
+    out = run_proof(legacy_python, MEMO / "after_param.py", "studio", "legacy", [], calls)
+    assert [c["text"] for c in out["calls"]] == [["1"], ["3"]], out["calls"]
+
+
+def test_a_memo_other_code_reads_is_manual(tmp_path: Path) -> None:
+    src = (MEMO / "before.py").read_text() + '''
+
+@studio.tool()
+async def last_studio() -> str:
+    return _STUDIO or "unset"
+'''
+    f = _mcp101(tmp_path, src)
+    assert f["fix"] is None
+    assert f["manual"] == ("the roots answer is memoised in the module-level `_STUDIO`, which code other than "
+                           "`_studio_dir` also uses: with a parameter each call has its own directory, so replace "
+                           "the memo by the parameter there too, by hand")

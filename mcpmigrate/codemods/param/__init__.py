@@ -38,7 +38,7 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
-from mcpmigrate.codemods.param.sites import Site, irr_site, make_optional, request_site, resolve_site
+from mcpmigrate.codemods.param.sites import Site, drop_memo, irr_site, make_optional, request_site, resolve_site
 from mcpmigrate.codemods.param.thread import needs, thread_all
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -86,7 +86,11 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
-    optional = conditional_ancestor(a, node, fn)
+    memo = drop_memo(a, site)
+    if memo and memo.startswith("manual:"):
+        return None, memo[len("manual:"):], [], []
+    # A memo of the roots answer goes with the request: its `if` is not a fallback.
+    optional = None if memo else conditional_ancestor(a, node, fn)
     guard = bounds_access(a, funcs)
     if guard and optional:
         # The code already has a server-side boundary for when the roots are missing: the fix that

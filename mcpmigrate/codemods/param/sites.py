@@ -470,3 +470,74 @@ def make_optional(a: ModuleAnalysis, site: Site) -> bool:
     site.set(stmt, check.with_changes(leading_lines=stmt.leading_lines))
     site.optional = own
     return True
+
+
+def _memo_test(test: cst.BaseExpression) -> str | None:
+    """``M is None`` / ``not M``: the name ``M``."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return test.expression.value
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
+            and isinstance(test.left, cst.Name)):
+        return test.left.value
+    return None
+
+
+def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
+    """A module-level memo of the roots answer (roots-03)::
+
+        global _DIR
+        if _DIR is None:
+            listing = await ctx.session.list_roots()
+            _DIR = listing.roots[0].uri.path
+        return _DIR
+
+    goes with the request: kept, it would hold the first call's parameter for every later call.
+    The ``if`` and the ``global`` go, the memo's reads become the parameter, and the module-level
+    ``_DIR = None`` goes when nothing else reads it. Returns the memo's name when the site was
+    rewritten this way, or the reason it cannot be (``manual:`` prefix), or None (no memo)."""
+    fn, stmt = site.fn, site.site_stmt
+    if fn is None or stmt is None or site.changes.get(id(stmt), (None, None))[1] is not REMOVE:
+        return None
+    block = a.parents.get(id(stmt))
+    branch = a.parents.get(id(block))
+    if not (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block
+            and branch.orelse is None):
+        return None
+    memo = _memo_test(branch.test)
+    globals_ = [g for g in walk(fn.node.body) if isinstance(g, cst.Global) and any(n.name.value == memo for n in g.names)]
+    if memo is None or not globals_:
+        return None
+    rest = [x for x in block.body if x is not stmt]
+    if len(rest) != 1 or not isinstance(rest[0], cst.SimpleStatementLine) or len(rest[0].body) != 1:
+        return None
+    store = rest[0].body[0]
+    if not (isinstance(store, cst.Assign) and len(store.targets) == 1 and isinstance(store.targets[0].target, cst.Name)
+            and store.targets[0].target.value == memo and id(store.value) in site.changes):
+        return None
+    in_fn = [n for n in walk(fn.node) if isinstance(n, cst.Name) and n.value == memo]
+    module_stmts = [x for x in a.module.body if isinstance(x, cst.SimpleStatementLine) and len(x.body) == 1
+                    and isinstance(x.body[0], (cst.Assign, cst.AnnAssign))
+                    and memo in {t.target.value for t in getattr(x.body[0], "targets", ()) if isinstance(t.target, cst.Name)}
+                    | ({x.body[0].target.value} if isinstance(x.body[0], cst.AnnAssign) and isinstance(x.body[0].target, cst.Name) else set())]
+    elsewhere = a.name_counts.get(memo, 0) - len(in_fn) - len(module_stmts)
+    if elsewhere > 0:
+        return (f"manual:the roots answer is memoised in the module-level `{memo}`, which code other than "
+                f"`{fn.qualname}` also uses: with a parameter each call has its own directory, so replace the memo "
+                "by the parameter there too, by hand")
+    dead = {id(branch), *(id(g) for g in globals_)}
+    reads = name_refs(fn.node.body, memo, dead)
+    if any(isinstance(a.parents.get(id(r)), cst.AssignTarget) for r in reads):
+        return None
+    # The request's own changes sit inside the removed `if`: they go with it.
+    site.changes.pop(id(stmt))
+    site.changes.pop(id(store.value))
+    site.set(branch, REMOVE)
+    for g in globals_:
+        names = [n for n in g.names if n.name.value != memo]
+        site.set(g, REMOVE if not names else g.with_changes(names=[*names[:-1], names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
+    for r in reads:
+        site.set(r, cst.Name(site.name))
+    for x in module_stmts:
+        site.set(x, REMOVE)
+    return memo
