@@ -188,3 +188,83 @@ async def last_studio() -> str:
     assert f["manual"] == ("the roots answer is memoised in the module-level `_STUDIO`, which code other than "
                            "`_studio_dir` also uses: with a parameter each call has its own directory, so replace "
                            "the memo by the parameter there too, by hand")
+
+
+GUARD_HEAD = '''from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.session import ServerSession
+from mcp.types import ClientCapabilities, RootsCapability
+
+mcp = FastMCP("g")
+'''
+GUARD_USE = '''    listing = await ctx.session.list_roots()
+    return sorted(p.name for p in Path(listing.roots[0].uri.path).iterdir())
+'''
+# The capability guard that protects only the roots request, in the spellings servers use.
+GUARDS = {
+    "local": '''
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    has_roots = ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))
+    if not has_roots:
+        return []
+''',
+    "helper": '''
+
+def _supports_roots(ctx: Context) -> bool:
+    return ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))
+
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    if not _supports_roots(ctx):
+        return []
+''',
+    "isinstance": '''
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    if not isinstance(ctx.session, ServerSession):
+        return []
+''',
+    "capabilities_local": '''
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    caps = ctx.session.client_params.capabilities
+    if caps.roots is None:
+        raise ValueError("the client has no roots")
+''',
+}
+FIXED_LS = '''@mcp.tool()
+async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")]) -> list[str]:
+    return sorted(p.name for p in Path(root).iterdir())
+'''
+
+
+@pytest.mark.parametrize("shape", sorted(GUARDS))
+def test_capability_guards_go_with_the_request_in_every_spelling(tmp_path: Path, shape: str) -> None:
+    """Kept, the guard answers a client without the roots capability (every 2026-07-28 client) as
+    before and the new parameter is never read."""
+    (tmp_path / "s.py").write_text(GUARD_HEAD + GUARDS[shape] + GUARD_USE, encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
+    assert f["fix"]["safety"] == "safe", f
+    cli(["fix", "s.py"], tmp_path)
+    out = (tmp_path / "s.py").read_text()
+    assert out.endswith(FIXED_LS), out
+    assert "has_roots" not in out and "caps" not in out
+
+
+def test_a_guard_that_also_checks_something_else_stays(tmp_path: Path) -> None:
+    (tmp_path / "s.py").write_text(GUARD_HEAD + '''
+
+@mcp.tool()
+async def ls(ctx: Context, ok: bool = True) -> list[str]:
+    if not ok or not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+        return []
+''' + GUARD_USE, encoding="utf-8")
+    cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
+    assert "if not ok or not ctx.session.check_client_capability" in (tmp_path / "s.py").read_text()

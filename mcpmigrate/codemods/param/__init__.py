@@ -38,7 +38,15 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
-from mcpmigrate.codemods.param.sites import Site, drop_memo, irr_site, make_optional, request_site, resolve_site
+from mcpmigrate.codemods.param.sites import (
+    Site,
+    drop_capability_guards,
+    drop_memo,
+    irr_site,
+    make_optional,
+    request_site,
+    resolve_site,
+)
 from mcpmigrate.codemods.param.thread import needs, thread_all
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -86,6 +94,7 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
+    drop_capability_guards(a, site)
     memo = drop_memo(a, site)
     if memo and memo.startswith("manual:"):
         return None, memo[len("manual:"):], [], []

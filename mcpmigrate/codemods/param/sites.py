@@ -541,3 +541,70 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
     for x in module_stmts:
         site.set(x, REMOVE)
     return memo
+
+
+_CAPABILITY_ATTRS = {"client_params", "capabilities", "client_capabilities"}
+
+
+def _reads_capability(a: ModuleAnalysis, expr: cst.CSTNode, fn: FunctionInfo, locals_: dict[str, cst.CSTNode],
+                      depth: int = 0) -> bool:
+    """``expr`` asks whether the client can answer a roots request: ``check_client_capability``,
+    a read of ``client_params`` / ``capabilities``, ``isinstance(<session>, …)``, a local bound
+    to one of these, or a module helper that returns one."""
+    for n in walk(expr):
+        if isinstance(n, cst.Attribute) and n.attr.value in _CAPABILITY_ATTRS | {"check_client_capability"}:
+            return True
+        if isinstance(n, cst.Name) and n.value in locals_ and depth == 0:
+            if _reads_capability(a, locals_[n.value], fn, locals_, 1):
+                return True
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
+            if n.func.value == "isinstance" and n.args and a.kind_of(n.args[0].value, fn) is Kind.SESSION:
+                return True
+            callee = a.callee_of(n, fn)
+            if callee is not None and depth == 0 and not callee.is_async:
+                body = callee.node.body
+                if (isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and isinstance(body.body[0], cst.SimpleStatementLine)
+                        and isinstance(ret := body.body[0].body[0], cst.Return) and ret.value is not None
+                        and _reads_capability(a, ret.value, callee, {}, 1)):
+                    return True
+    return False
+
+
+def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
+    """Capability guards before the request in its function (``if not has_roots: return []``,
+    ``if not _supports_roots(ctx): …``, ``if not isinstance(ctx.session, ServerSession): …``,
+    ``if caps.roots is None: …``) protect only the request: they go with it, and so does the
+    local they test when nothing else reads it. Kept, they would answer a client without the roots
+    capability (every 2026-07-28 client) as before and ignore the new parameter. Returns the
+    guards' tests."""
+    fn, stmt = site.fn, site.site_stmt
+    if fn is None or stmt is None or not isinstance(fn.node.body, cst.IndentedBlock):
+        return []
+    top: cst.CSTNode | None = stmt
+    while top is not None and a.parents.get(id(top)) is not fn.node.body:
+        top = a.parents.get(id(top))
+    if top is None:
+        return []
+    body = list(fn.node.body.body)
+    before = body[:body.index(top)]
+    locals_: dict[str, tuple[cst.CSTNode, cst.SimpleStatementLine]] = {}
+    for x in before:
+        if (isinstance(x, cst.SimpleStatementLine) and len(x.body) == 1 and isinstance(x.body[0], cst.Assign)
+                and len(x.body[0].targets) == 1 and isinstance(x.body[0].targets[0].target, cst.Name)):
+            locals_[x.body[0].targets[0].target.value] = (x.body[0].value, x)
+    values = {k: v for k, (v, _) in locals_.items()}
+    dropped: list[str] = []
+    for x in before:
+        if not (isinstance(x, cst.If) and x.orelse is None and isinstance(x.body, cst.IndentedBlock)
+                and all(isinstance(y, cst.SimpleStatementLine) and all(isinstance(z, (cst.Return, cst.Raise)) for z in y.body)
+                        for y in x.body.body)):
+            continue
+        if any(isinstance(n, cst.BooleanOperation) for n in walk(x.test)) or not _reads_capability(a, x.test, fn, values):
+            continue  # `if not ok or not has_roots`: the guard also checks something else
+        site.set(x, REMOVE)
+        dropped.append(code_of(x.test))
+    dead = {k for k in site.changes}
+    for name, (_value, line) in locals_.items():
+        if line in before and _reads_capability(a, _value, fn, {}, 1) and not name_refs(fn.node.body, name, dead | {id(line)}):
+            site.set(line, REMOVE)
+    return dropped
