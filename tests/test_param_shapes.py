@@ -222,6 +222,15 @@ async def ls(ctx: Context) -> list[str]:
     if not _supports_roots(ctx):
         return []
 ''',
+    "positive_if": '''
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    if ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+        listing = await ctx.session.list_roots()
+        return sorted(p.name for p in Path(listing.roots[0].uri.path).iterdir())
+    return []
+''',
     "isinstance": '''
 
 @mcp.tool()
@@ -248,7 +257,8 @@ async def ls(root: Annotated[str, Field(description="Absolute path of the direct
 def test_capability_guards_go_with_the_request_in_every_spelling(tmp_path: Path, shape: str) -> None:
     """Kept, the guard answers a client without the roots capability (every 2026-07-28 client) as
     before and the new parameter is never read."""
-    (tmp_path / "s.py").write_text(GUARD_HEAD + GUARDS[shape] + GUARD_USE, encoding="utf-8")
+    use = "" if shape == "positive_if" else GUARD_USE
+    (tmp_path / "s.py").write_text(GUARD_HEAD + GUARDS[shape] + use, encoding="utf-8")
     res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
     assert f["fix"]["safety"] == "safe", f

@@ -94,12 +94,14 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
-    drop_capability_guards(a, site)
+    unwrapped = drop_capability_guards(a, site)
     memo = drop_memo(a, site)
     if memo and memo.startswith("manual:"):
         return None, memo[len("manual:"):], [], []
     # A memo of the roots answer goes with the request: its `if` is not a fallback.
     optional = None if memo else conditional_ancestor(a, node, fn)
+    if optional in unwrapped:
+        optional = None  # `if <capability>:` around the request goes with it: not a fallback
     guard = bounds_access(a, funcs)
     if guard and optional:
         # The code already has a server-side boundary for when the roots are missing: the fix that

@@ -296,6 +296,16 @@ def _unwrap(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.Remov
     return cst.FlattenSentinel(body)
 
 
+def _unwrap_if(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
+    """The statements of the ``if`` body ``updated`` in its place (its leading lines on the first)."""
+    assert isinstance(updated, cst.If)
+    body = list(updated.body.body)
+    if not body:
+        return cst.RemoveFromParent()
+    body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
+    return cst.FlattenSentinel(body)
+
+
 def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
     """``new`` in place of the parameter ``updated``, keeping the comma that follows it."""
     return new.with_changes(comma=updated.comma)  # type: ignore[attr-defined]
@@ -603,6 +613,21 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
             continue  # `if not ok or not has_roots`: the guard also checks something else
         site.set(x, REMOVE)
         dropped.append(code_of(x.test))
+    # `if <capability>:` around the request (the positive spelling): its body stays, unwrapped.
+    block = a.parents.get(id(stmt))
+    branch = a.parents.get(id(block))
+    if (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block and branch.orelse is None
+            and a.parents.get(id(branch)) is fn.node.body
+            and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
+            and not (isinstance(branch.test, cst.UnaryOperation) or isinstance(branch.test, cst.Comparison))
+            and _reads_capability(a, branch.test, fn, values)):
+        site.set(branch, partial(_unwrap_if, branch.leading_lines))
+        dropped.append("if " + code_of(branch.test))
+        last = block.body[-1]
+        if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
+            # what followed the `if` ran only for clients without roots: unreachable once unwrapped
+            for x in body[body.index(branch) + 1:]:
+                site.set(x, REMOVE)
     dead = {k for k in site.changes}
     for name, (_value, line) in locals_.items():
         if line in before and _reads_capability(a, _value, fn, {}, 1) and not name_refs(fn.node.body, name, dead | {id(line)}):
