@@ -647,9 +647,11 @@ def test_fix_diff_says_when_a_left_finding_is_placed_in_the_fixed_file(tmp_path:
     assert "left   reader.py:10:19 (in the fixed file) MCP101" in res.stderr, res.stderr
 
 
-def test_a_roots_fallback_gets_an_unsafe_param_fix(tmp_path: Path) -> None:
-    """Roots asked only when an optional argument is missing: the new parameter would be required
-    on every call (found by the new-user trial on mcp-course's unit3 server)."""
+def test_a_roots_fallback_gets_an_optional_parameter(tmp_path: Path) -> None:
+    """Roots asked only when an optional argument is missing (found by the new-user trial on
+    mcp-course's unit3 server; field case roots-02): a required parameter would make every call
+    that passes `working_directory` fail validation, so the new one is optional, used only where
+    the roots were, and the fix is safe."""
     (tmp_path / "w.py").write_text('''import os
 from mcp.server.fastmcp import Context, FastMCP
 
@@ -665,8 +667,24 @@ async def where(ctx: Context, working_directory: str | None = None) -> str:
 ''', encoding="utf-8")
     res = cli(["check", "--output-format", "json", "w.py"], tmp_path)
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
-    assert f["fix"]["safety"] == "unsafe", f
-    assert "asked only on some paths (inside `if working_directory is None`)" in f["fix"]["description"], f
+    assert f["fix"]["safety"] == "safe", f
+    cli(["fix", "w.py"], tmp_path)
+    assert (tmp_path / "w.py").read_text() == '''import os
+from mcp.server.fastmcp import FastMCP
+from pydantic import Field
+from typing import Annotated
+
+mcp = FastMCP("w")
+
+
+@mcp.tool()
+async def where(working_directory: str | None = None, root: Annotated[str | None, Field(description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `working_directory` is not given.")] = None) -> str:
+    if working_directory is None:
+        if root is None:
+            raise ValueError("pass `working_directory` or `root`")
+        working_directory = root
+    return working_directory or os.getcwd()
+'''
 
 
 def test_a_method_to_type_table_is_not_a_route(tmp_path: Path) -> None:

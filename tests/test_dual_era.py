@@ -222,22 +222,36 @@ async def call(name: str, arguments: dict) -> list[types.TextContent]:
 '''
 
 
-ROOTS_07_TIE = ("unsafe", "removed together with the roots request in `read_shelf`, whose cache `_GRANTED` it invalidates")
 BUGS_04_TIE = ("unsafe", "removed together with the roots request in `_refresh`, whose cache `_cache` it invalidates")
+ROOTS_07_BLOCKED = ("`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes "
+                    "together with that request (the MCP101 fix), never alone while the cache stays")
 
 
-def test_roots07_bugs04_the_cache_handler_goes_only_with_the_roots_request(tmp_path: Path) -> None:
-    for name, line, tie in (("roots_07", 28, ROOTS_07_TIE), ("bugs_04", 35, BUGS_04_TIE)):
-        source = _case(name)
-        for flags in ((), (NO_LEGACY,)):
-            out, _ = _run(tmp_path, source, "check", *flags, name=f"{name}.py")
-            assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", line, "legacy-only", tie, None)]
-            # a plain fix applies neither: never the handler alone while the cache stays
-            _, fixed = _run(tmp_path, source, "fix", *flags, name=f"{name}.py")
-            assert fixed == source
-            # with the request, it goes too
-            _, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", *flags, name=f"{name}.py")
-            assert fixed == (DATA / f"{name}.fixed.py").read_text(encoding="utf-8")
+def test_bugs04_the_cache_handler_goes_only_with_the_roots_request(tmp_path: Path) -> None:
+    source = _case("bugs_04")
+    for flags in ((), (NO_LEGACY,)):
+        out, _ = _run(tmp_path, source, "check", *flags, name="bugs_04.py")
+        assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 35, "legacy-only", BUGS_04_TIE, None)]
+        # a plain fix applies neither: never the handler alone while the cache stays
+        _, fixed = _run(tmp_path, source, "fix", *flags, name="bugs_04.py")
+        assert fixed == source
+        # with the request, it goes too
+        _, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", *flags, name="bugs_04.py")
+        assert fixed == (DATA / "bugs_04.fixed.py").read_text(encoding="utf-8")
+
+
+def test_roots07_the_cache_handler_stays_while_its_fenced_roots_request_is_manual(tmp_path: Path) -> None:
+    """roots-07's roots fence what `read_shelf` may read (an allow-list): the param fix leaves the
+    request for a human, so the handler that invalidates its cache stays too, in both modes."""
+    source = _case("roots_07")
+    keep = ("kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; "
+            + DECLARE)
+    out, _ = _run(tmp_path, source, "check", name="roots_07.py")
+    assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
+        ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {ROOTS_07_BLOCKED})")]
+    out, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", NO_LEGACY, name="roots_07.py")
+    assert fixed == source
+    assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 28, "legacy-only", None, ROOTS_07_BLOCKED)]
 
 
 def test_roots07_the_cache_handler_is_manual_when_the_request_is_not_fixed(tmp_path: Path) -> None:

@@ -13,6 +13,9 @@ SAFE_PARAM = [
     ("roots/mcp1_fastmcp_first_root", "MCP101", 13),
     ("roots/mcp1_lowlevel_serve", "MCP101", 54),
     ("roots/mcp2_lowlevel_server", "MCP101", 57),
+    ("roots/mcp1_roots_as_default_path", "MCP101", 15),  # an optional parameter: calls that worked keep working
+    ("roots/mcp1_memoised_roots", "MCP101", 14),  # the memo goes with the request
+    ("roots/mcp2_capability_guard_local", "MCP101", 15),  # the guard goes with the request
 ]
 
 

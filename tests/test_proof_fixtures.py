@@ -131,9 +131,16 @@ def _check_schema(case: dict[str, Any], tools: list[dict[str, Any]], label: str)
         schema = by_name[expected["tool"]]
         prop = schema.get("properties", {}).get(expected["parameter"])
         assert prop is not None, f"{label}: {expected['tool']} has no parameter {expected['parameter']!r}: {schema}"
-        assert prop.get("type") == expected["type"], f"{label}: {expected['parameter']} type {prop}"
+        typed = prop
+        if "anyOf" in prop:
+            # an optional parameter (`str | None = None`): one typed branch and null, default None
+            branches = [b for b in prop["anyOf"] if b.get("type") != "null"]
+            assert len(branches) == 1 and len(prop["anyOf"]) == 2 and prop.get("default", ...) is None, (
+                f"{label}: {expected['parameter']} is a union other than `T | None = None`: {prop}")
+            typed = branches[0]
+        assert typed.get("type") == expected["type"], f"{label}: {expected['parameter']} type {prop}"
         if expected["type"] == "array":
-            assert prop.get("items", {}).get("type") == "string", f"{label}: {expected['parameter']} items {prop}"
+            assert typed.get("items", {}).get("type") == "string", f"{label}: {expected['parameter']} items {prop}"
         assert isinstance(prop.get("description"), str) and prop["description"].strip(), (
             f"{label}: {expected['parameter']} has no description: {prop}"
         )

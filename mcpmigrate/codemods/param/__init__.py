@@ -41,7 +41,15 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
-from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
+from mcpmigrate.codemods.param.sites import (
+    Site,
+    drop_capability_guards,
+    drop_memo,
+    irr_site,
+    make_optional,
+    request_site,
+    resolve_site,
+)
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -89,14 +97,31 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         reason = first_reason
     if reason:
         return None, reason, [], []
-    optional = conditional_ancestor(a, node, fn)
+    unwrapped = drop_capability_guards(a, site)
+    memo = drop_memo(a, site)
+    if memo and memo.startswith("manual:"):
+        return None, memo[len("manual:"):], [], []
+    # A memo of the roots answer goes with the request: its `if` is not a fallback.
+    optional = None if memo else conditional_ancestor(a, node, fn)
+    if optional in unwrapped:
+        optional = None  # `if <capability>:` around the request goes with it: not a fallback
+    guard = bounds_access(a, funcs)
+    if guard and optional:
+        # The code already has a server-side boundary for when the roots are missing: the fix that
+        # keeps the fence is to use it, which only a human can decide.
+        return None, (f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
+                      f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
+                      "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
+                      "fallback's configuration) and drop the roots request by hand"), [], []
+    if optional and fn.role in ("tool", "prompt") and funcs == [fn] and make_optional(a, site):
+        optional = None  # an optional parameter used only where the roots were: calls that worked keep working
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
             "required on every call, so callers that relied on the other path must now pass it")
-    if any(bounds_access(f) for f in funcs):
+    if guard:
         site.unsafe.append(
-            "the roots bound what the tool may touch (an allow-list check); as a parameter the caller "
+            f"the roots bound what the tool may touch (an allow-list check in `{guard}`); as a parameter the caller "
             "chooses that boundary, so enforce it with server configuration instead")
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
     return site, None, entries, chains
@@ -116,7 +141,11 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site is None:
         return FixPlan(manual=reason)
     names = ", ".join(site.labels)
-    desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
+    if site.optional:
+        desc = (f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
+                "is not given, and drop the roots request")
+    else:
+        desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)

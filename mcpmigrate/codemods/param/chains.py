@@ -176,15 +176,44 @@ def _is_tool_dispatch(test: cst.BaseExpression) -> bool:
     return False
 
 
-def bounds_access(f: FunctionInfo) -> bool:
-    """The function checks paths against a boundary (``p.is_relative_to(root)``,
-    ``os.path.commonpath``), or is named like a guard (``is_path_allowed``): roots used as an
-    allow-list."""
-    if _GUARD_NAME.search(f.name):
+def _boundary_call(call: cst.Call) -> bool:
+    """``p.is_relative_to(root)``, ``os.path.commonpath([...])``, ``str(p).startswith(str(root))``
+    (a prefix check against a computed value, not a literal), or a call of a guard-named helper
+    (``allowed(p)``, ``is_inside(p, roots)``, ``check_access(p)``)."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if name is None:
+        return False
+    if name in _BOUNDARY_CHECKS:
         return True
-    for call in f.calls:
-        func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-        if name in _BOUNDARY_CHECKS:
-            return True
-    return False
+    if name == "startswith" and isinstance(func, cst.Attribute):
+        return bool(call.args) and not isinstance(call.args[0].value, (cst.SimpleString, cst.ConcatenatedString,
+                                                                       cst.FormattedString))
+    return bool(_GUARD_NAME.search(name))
+
+
+def _checks_access(f: FunctionInfo) -> bool:
+    return bool(_GUARD_NAME.search(f.name)) or any(_boundary_call(c) for c in f.calls)
+
+
+def bounds_access(a: ModuleAnalysis, funcs: list[FunctionInfo]) -> str | None:
+    """The qualname of a function that checks paths against a boundary where the roots can reach:
+    one of ``funcs`` (the request's function and its callers up to the entry points) or a module
+    function or method they call, directly or through others (``vault.admit(path)`` whose class
+    checks ``target.is_relative_to(a) for a in self.allowed``). A check is
+    ``p.is_relative_to(root)``, ``os.path.commonpath``, a computed ``startswith`` prefix, a
+    guard-named call or function (``is_path_allowed``, ``inside``): roots used as an allow-list."""
+    seen: set[int] = set()
+    stack = list(funcs)
+    while stack:
+        f = stack.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        if _checks_access(f):
+            return f.qualname
+        for call in f.calls:
+            callee = a.callee_of(call, f)
+            if callee is not None and id(callee) not in seen:
+                stack.append(callee)
+    return None

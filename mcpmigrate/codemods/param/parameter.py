@@ -46,16 +46,23 @@ def str_lit(text: str) -> str:
 
 
 def documented_param(config: Config, mode: str, name: str | None = None,
-                     annotated: str = "Annotated", field: str = "Field") -> cst.Param:
+                     annotated: str = "Annotated", field: str = "Field", optional: str | None = None) -> cst.Param:
     """``root: Annotated[str, Field(description=…)]`` (``list[str]`` in list mode): a tool's or a
     prompt's parameter, described in its schema. ``annotated`` and ``field`` are the local names
-    of ``typing.Annotated`` and ``pydantic.Field`` (``codemods.edits.import_name``)."""
+    of ``typing.Annotated`` and ``pydantic.Field`` (``codemods.edits.import_name``). With
+    ``optional`` (the tool's own path parameter the roots were the default of) the parameter is
+    ``… | None = None`` and its description says it is used only when that one is not given."""
     p = config.path_parameter
-    if mode == "list":
-        ann = f"{annotated}[list[str], {field}(description={str_lit(p.list_description)})]"
-    else:
-        ann = f"{annotated}[str, {field}(description={str_lit(p.description)})]"
-    return cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
+    typ, desc = ("list[str]", p.list_description) if mode == "list" else ("str", p.description)
+    if optional is not None:
+        typ, desc = f"{typ} | None", f"{desc} Used only when `{optional}` is not given."
+    ann = f"{annotated}[{typ}, {field}(description={str_lit(desc)})]"
+    param = cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
+    if optional is not None:
+        param = param.with_changes(default=cst.Name("None"),
+                                   equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(" "),
+                                                         whitespace_after=cst.SimpleWhitespace(" ")))
+    return param
 
 
 def plain_param(config: Config, mode: str, name: str | None = None) -> cst.Param:

@@ -208,11 +208,21 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
     bases += [b for b in rnd.replaced_args.get(id(f), []) if b]
     used: set[str] = set()
     for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
-        new_param = documented_param(config, mode, name, **spell) if documented else plain_param(config, mode, name)
+        optional = next((s.optional for s in my_sites if s.name == name and s.optional), None)
+        new_param = (documented_param(config, mode, name, optional=optional, **spell) if documented
+                     else plain_param(config, mode, name))
         op: tuple
         decision: tuple
         cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
                      and not name_refs(f.node.body, b, rnd.dead)), None)
+        if optional is not None:
+            # `root: … = None` after every other positional parameter (it has a default); the
+            # context it no longer needs goes. A tool, so nothing in the module calls it.
+            if cand is not None:
+                used.add(cand)
+                _param_op(rnd, f, ("remove", cand, None))
+            _param_op(rnd, f, ("end", None, new_param))
+            continue
         if cand is not None:
             used.add(cand)
             op = ("replace", cand, new_param)
@@ -275,8 +285,8 @@ def _keyword_arg(name: str):
 
 def _param_op(rnd: Round, f: FunctionInfo, op: tuple) -> None:
     """Record one change of ``f``'s parameter list: ``("remove", name, None)``, ``("replace",
-    name, param)``, ``("before", name, param)`` or ``("end_required", None, param)`` (after the
-    last parameter without a default)."""
+    name, param)``, ``("before", name, param)``, ``("end_required", None, param)`` (after the
+    last parameter without a default) or ``("end", None, param)`` (after every positional one)."""
     def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
         return node.with_changes(params=_apply_param_op(node.params, op, node.whitespace_before_params))
@@ -291,6 +301,8 @@ def _apply_param_op(params: cst.Parameters, op: tuple, open_ws: cst.BaseParenthe
         if lst and len(lst) < len(params.params) and params.params[-1].name.value == anchor:
             lst[-1] = lst[-1].with_changes(comma=params.params[-1].comma)
         return params.with_changes(params=lst)
+    if kind == "end":
+        return params.with_changes(params=insert_element(list(params.params), len(params.params), new, open_ws))
     if kind == "end_required":
         lst = list(params.params)
         idx = 0
