@@ -16,14 +16,12 @@
 from __future__ import annotations
 
 import dataclasses
-
 import os
 import re
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
-
 from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
@@ -151,7 +149,7 @@ def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
     return _screen(source, rules)[0]
 
 
-def _screen(source: bytes, rules: set[str]) -> "tuple[set[str], Facts | None]":
+def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
     report something. Only those detectors run on the file; when none is left, libcst never
@@ -726,7 +724,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     return result
 
 
-def _open_cache(config: Config, options: Options, rules: set[str]) -> "Cache | None":
+def _open_cache(config: Config, options: Options, rules: set[str]) -> Cache | None:
     from mcpmigrate.cache import Cache, disabled_by_env
 
     if options.no_cache or disabled_by_env():
@@ -735,7 +733,7 @@ def _open_cache(config: Config, options: Options, rules: set[str]) -> "Cache | N
 
 
 def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: set[str],
-            cache: "Cache | None") -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
+            cache: Cache | None) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
     """Results known without a parse (cache hits, files without any token, unreadable files),
     and the tasks for the workers with the index of each."""
     from mcpmigrate.cache import content_key

@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from mcpmigrate import surfaces as S
 
@@ -239,7 +240,7 @@ _TEXT_NAMES = re.compile(_IDENT)
 _TEXT_ATTRS = re.compile(rf"\.\s*({_IDENT})")
 _TEXT_CALLED = re.compile(rf"({_IDENT})\s*\(")
 _TEXT_STRINGS = re.compile(r"\"([^\"\\\n]*)\"|'([^'\\\n]*)'")
-_TEXT_FROM = re.compile(rf"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
+_TEXT_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
 _TEXT_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
 _TEXT_AS = re.compile(rf"({_IDENT})\s+as\s+({_IDENT})")
 

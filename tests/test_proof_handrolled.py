@@ -24,11 +24,11 @@ import queue
 import subprocess
 import sys
 import threading
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 
 # `{root_uri}` / `{root}` in scenario values, and the directory they name (a.txt, sub/b.txt)
 from tests.test_proof_interim import _substitute, interim_root  # noqa: F401 (a fixture)

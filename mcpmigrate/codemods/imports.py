@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node

@@ -16,8 +16,8 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.names import binds, uses
 from mcpmigrate.codemods.interim.sites import Site
+from mcpmigrate.names import binds, uses
 
 
 class FunctionEdit:

@@ -22,8 +22,8 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Spell, as_is
-from mcpmigrate.names import base_name
 from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map
+from mcpmigrate.names import base_name
 
 FASTMCP_REFUSE = (
     "fastmcp 2.x/3.x code ({why}) has no interim form: fastmcp 4's guard pattern (return "

@@ -22,12 +22,24 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
-from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.sites import (ELICITATION, Caller, Site, always_runs, context_of, exist, exits_before,
-                                               first_line, inputs, request_kind, side_effects_before, slot_reason,
-                                               without)
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    Caller,
+    Site,
+    always_runs,
+    context_of,
+    exist,
+    exits_before,
+    first_line,
+    inputs,
+    request_kind,
+    side_effects_before,
+    slot_reason,
+    without,
+)
+from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
 
 
 def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:

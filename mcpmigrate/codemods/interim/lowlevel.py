@@ -15,19 +15,27 @@ effects the fix is unsafe.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import assigned, ref_names
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
-from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind,
-                                               unassigned_reason)
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    ROOTS,
+    Site,
+    arg_map,
+    can_leave,
+    first_line,
+    request_kind,
+    unassigned_reason,
+)
+from mcpmigrate.names import assigned, ref_names
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
 Member = Callable[[cst.Call], "Site | str"]

@@ -19,10 +19,18 @@ import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
-from mcpmigrate.names import base_name, fresh
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
-                                               slot_reason)
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    ROOTS,
+    SAMPLING,
+    Site,
+    context_alias,
+    exist,
+    inputs,
+    slot_reason,
+)
+from mcpmigrate.names import base_name, fresh
 
 # mcp 2.3 runs resolvers for tools only (tools/base.py): a prompt or resource would list the
 # `Resolve` parameter as an argument it requires.

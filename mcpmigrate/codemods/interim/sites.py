@@ -147,9 +147,9 @@ class Site:
     unwrap: cst.Try | None = None
     ctx_param: str | None = None
     alone: bool = False            # checked as a member of a group (no group check of its own)
-    group: list["Site"] | None = None  # low-level/fastmcp: every request of the handler, in order
+    group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
-    callers: list["Caller"] | None = None  # a helper's request: one resolver per calling tool
+    callers: list[Caller] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
     pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
 
