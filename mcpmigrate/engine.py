@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -130,10 +131,8 @@ def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -
     if not config.per_file_ignores:
         return set(rules)
     names = {display, os.path.basename(display)}
-    try:
+    with contextlib.suppress(ValueError):
         names.add(PurePosixPath(Path(os.path.abspath(path)).relative_to(config.root)).as_posix())
-    except ValueError:
-        pass
     out = set(rules)
     for glob, ids in config.per_file_ignores.items():
         if any(fnmatch.fnmatch(n, glob) for n in names):

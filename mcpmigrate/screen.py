@@ -337,9 +337,8 @@ def roots(f: Facts) -> bool:
             "send_request" in f.attrs or f.keywords & {"input_requests", "inputRequests"}
             or f.dict_keys & {"inputRequests", "input_requests"} or f.mentions({"InputRequiredResult"})):
         return True                                    # MCP101 raw request, MCP106 interim request
-    if "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"}):
-        return True                                    # MCP103 notification_handlers[…] = …
-    return False
+    # MCP103 notification_handlers[…] = …
+    return "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"})
 
 
 def logging(f: Facts) -> bool:

@@ -13,7 +13,7 @@ hypothesis = pytest.importorskip("hypothesis")
 hypothesmith = pytest.importorskip("hypothesmith")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 from mcpmigrate.config import Config  # noqa: E402
 from mcpmigrate.engine import Options, _screen_passes, detect, enabled_rules  # noqa: E402

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from mcpmigrate.analysis import ModuleAnalysis
 
 #: What a transform may return: a node, ``cst.RemoveFromParent()``, or a ``FlattenSentinel``.
-Result = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]
+Result = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel
 Transform = Callable[[cst.CSTNode, cst.CSTNode], Result]
 
 
