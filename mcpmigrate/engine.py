@@ -698,13 +698,14 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         if res.error:
             result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
         result.results.append(res)
-        if cache is not None and _cacheable(res):
-            cache.put(res.cache_key, _for_cache(res))  # type: ignore[arg-type]
+        if cache is not None and res.cache_key is not None and _cacheable(res):
+            cache.put(res.cache_key, _for_cache(res))
     if options.mode == "fix" and not options.diff:
         by_display = {sf.display: sf.path for sf in candidates}
         for res in result.changed:
+            assert res.new_source is not None  # what `changed` selects
             try:
-                F.atomic_write(by_display[res.display], res.new_source)  # type: ignore[arg-type]
+                F.atomic_write(by_display[res.display], res.new_source)
             except OSError as exc:
                 result.errors.append(FileError(res.display, f"cannot write the fix: {exc.strerror or exc}"))
                 res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
@@ -715,9 +716,10 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
 
             by_rules = {sf.display: _rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
             for res in result.changed:  # written: the remaining findings are the new content's
+                assert res.new_source is not None  # what `changed` selects
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
                 cache.put(content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
-                          _for_cache(after))  # type: ignore[arg-type]
+                          _for_cache(after))
     if cache is not None and not (options.mode == "fix" and options.diff):
         cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
     return result
@@ -739,7 +741,7 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
 
     done: dict[int, FileResult] = {}
     tasks: list[tuple] = []
-    index: list[int] = []
+    index: list[tuple[int, bytes | None]] = []
     prefilter: re.Pattern[bytes] | None = None
     built = False
     for i, sf in enumerate(found):
@@ -749,9 +751,10 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
             done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
             continue
         file_rules = _rules_for_file(sf.path, sf.display, config, rules)
-        key = content_key(source, file_rules, _pins_signature(sf.path)) if cache is not None else None
+        key: bytes | None = None
         if cache is not None:
-            hit = cache.get(key)  # type: ignore[arg-type]
+            key = content_key(source, file_rules, _pins_signature(sf.path))
+            hit = cache.get(key)
             if hit is not None and (options.mode != "fix" or not any(_fixable(f, options) for f in hit.findings)):
                 done[i] = _from_cache(hit, sf.display)
                 continue
