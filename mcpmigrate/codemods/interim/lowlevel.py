@@ -242,14 +242,14 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     block = a.parents.get(id(stmt))
     body = list(block.body) if isinstance(block, cst.IndentedBlock) else [stmt]
     legacy_stmts = [stmt]
-    rest = []
+    rest: list[Site] = []
     for m in group[1:]:
         if not rest and body.index(m.stmt) == body.index(legacy_stmts[-1]) + 1:
             legacy_stmts.append(m.stmt)
             ed.remove(m.stmt)
         else:
             rest.append(m)
-    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x  # type: ignore[attr-defined]
+    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x
                                                      for x in legacy_stmts])
     new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
                                      orelse=new_stmt.orelse.with_changes(body=legacy))
@@ -257,8 +257,8 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
-        body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
-        ed.replace(m.stmt, later.with_changes(body=body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
+        later_body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])
+        ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
     ret = fn.node.returns

@@ -67,8 +67,8 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]  # type: ignore[attr-defined]
-        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[attr-defined,arg-type]
+        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
+        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[arg-type]
             return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
                     "related request id (the SDK routes it): drop that argument, then run the fix again")
         return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "

@@ -204,7 +204,7 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
         if isinstance(cur, cst.Try) and child is cur.body:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
-            rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
+            rest = [s for s in cur.body.body if s is not site.stmt]
             if site.result is None and answer_name(site) is not None:
                 return unassigned_reason(site)
             uses = {site.result}  # the answer, and locals computed from it (`text = result.content.text`)
@@ -255,11 +255,11 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
             if has_effect(s):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
-        for s in site.unwrap.body.body:  # type: ignore[attr-defined]
-            if s is site.stmt:
+        for stmt in site.unwrap.body.body:
+            if stmt is site.stmt:
                 break
-            if has_effect(s):
-                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
+            if has_effect(stmt):
+                found.append(f"`{code_of(stmt).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
     when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
