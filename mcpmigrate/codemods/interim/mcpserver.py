@@ -57,18 +57,18 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if alias is not None:  # `session = ctx.session` / `c = ctx`, then the request through the alias
         base, site.aliases = alias
     ctx_param = next((p for p in fn.params if p.name.value == base), None)
-    if ctx_param is None or fn.kinds.get(base or "") not in CONTEXTS:
+    if base is None or ctx_param is None or fn.kinds.get(base) not in CONTEXTS:
         return "the request is not made through the tool's own `Context` parameter: rewrite by hand"
     site.ctx_param = base
     reason = marker_reason(a, site)
     if reason:
         return reason
     # What the request is built from.
-    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
+    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
         related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
-        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[arg-type]
+        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:
             return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
                     "related request id (the SDK routes it): drop that argument, then run the fix again")
         return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
@@ -80,7 +80,7 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return (f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
                 "the tool, in the same scope, works too (mcp 2.3): add it by hand")
     # The new parameter goes right before the context parameter.
-    slot = slot_reason(fn, base)  # type: ignore[arg-type]
+    slot = slot_reason(fn, base)
     return f"{slot}: add the resolver parameter by hand" if slot else None
 
 
