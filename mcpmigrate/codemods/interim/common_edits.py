@@ -76,7 +76,7 @@ class FunctionEdit:
                 i = stmts.index(alias)
                 if i + 1 < len(stmts) and alias.leading_lines:
                     nxt = stmts[i + 1]
-                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]
+                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
                 del stmts[i]
                 changed = True
         if not stmts:
@@ -112,7 +112,7 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
         if all(ed.removed(s) for s in original.body.body):
             return cst.RemoveFromParent()
         body = list(updated.body.body)
-        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]
+        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
         return cst.FlattenSentinel(body)
     ed.transform(node, flatten)
 

@@ -49,7 +49,7 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     built from what it passes, and the helper takes the answer in place of the request."""
     helper, call = site.fn, site.call
     intro = f"the request is made in the helper `{helper.qualname}`"
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if helper.parent is not None:
         return f"{intro}, a nested function: move the request into the tool by hand"
     if helper.class_name is None and helper.node not in a.module.body:

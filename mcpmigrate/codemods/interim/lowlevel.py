@@ -45,7 +45,7 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     """Why the request has no interim round (its handler, its answer, its arguments, the handler's
     other requests — each decided by ``member``), else None; a group is recorded on its sites."""
     fn, call = site.fn, site.call
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
@@ -171,7 +171,7 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
     """(request expression, answer type, imports), the types from ``mcp.types``."""
     call = site.call
     t = partial(spell, "mcp.types")
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ROOTS:
         return f"{t('ListRootsRequest')}()", t("ListRootsResult"), {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
     if context_elicit(site):
@@ -251,14 +251,14 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
             rest.append(m)
     legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x
                                                      for x in legacy_stmts])
-    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
+    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
                                      orelse=new_stmt.orelse.with_changes(body=legacy))
     ed.replace(stmt, new_stmt)
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
         later_body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])
-        ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
+        ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
     ret = fn.node.returns

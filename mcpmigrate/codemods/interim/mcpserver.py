@@ -49,7 +49,7 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     it is built from, the tool's place and signature), else None; records the context parameter
     and the tool arguments the resolver takes on ``site``."""
     fn, call = site.fn, site.call
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     alias = context_alias(a, fn, base) if base is not None and base not in fn.param_names() else None
     if isinstance(alias, str):
@@ -87,12 +87,12 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
 def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the request has no resolver marker form (``Elicit``/``Sample``/``ListRoots``)."""
     call = site.call
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ELICITATION:
         if attr == "elicit_url":
             return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
                     "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
-        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]
+        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
             return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
                     "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
         if len(call.args) != 2 or any(x.star for x in call.args):

@@ -88,7 +88,7 @@ def _modern_test(test: cst.BaseExpression) -> bool:
 def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
     """The SDK generation the request's code is written for, as the analysis sees it: its receiver's
     kind, then the function's server, then the module's (``surfaces.MCP1``/``MCP2``/``FASTMCP``)."""
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     kinds = [a.kind_of(recv, fn)]
     if base is not None:
@@ -440,4 +440,4 @@ def without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
     """``node`` with the subtree ``skip`` replaced by a name (to look at the rest of a statement)."""
     cut = Edits()
     cut.replace(skip, cst.Name("_"))
-    return rewrite(node, cut)  # type: ignore[return-value]
+    return rewrite(node, cut)  # type: ignore[return-value]  # only a replacement by a Name: never a sentinel
