@@ -227,7 +227,7 @@ def _add_noqa(result) -> None:
         if not res.findings:
             continue
         path = Path(res.display)
-        requests = [(f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
+        requests: list[tuple[str, tuple[int, ...]]] = [(f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
                     for f in res.findings if f.rule != UNUSED_SUPPRESSION]
         source = path.read_bytes()
         new, changed, skipped = add_suppressions(source, requests)
@@ -289,11 +289,11 @@ def _report(result, output_format: str, statistics: bool, fixed: bool = False, u
             from mcpmigrate.report.jsonfmt import render
             click.echo(render(result, fixed=fixed, baselined=baselined))
         elif output_format == "sarif":
-            from mcpmigrate.report.sarif import render
-            click.echo(render(result))
+            from mcpmigrate.report.sarif import render as render_sarif
+            click.echo(render_sarif(result))
         else:
-            from mcpmigrate.report.github import render
-            out = render(result)
+            from mcpmigrate.report.github import render as render_github
+            out = render_github(result)
             if out:
                 click.echo(out)
         if statistics:
@@ -390,7 +390,7 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
                       diff=diff, select=sel, ignore=ign, force_exclude=force_exclude)
     result = _execute(paths, config, options, output_format, unused)
     if diff:
-        patch = "".join(_unified_diff(res.original, res.new_source, res.display)  # type: ignore[arg-type]
+        patch = "".join(_unified_diff(res.original, res.new_source, res.display)
                         for res in sorted(result.changed, key=lambda r: r.display))
         if output_format == "json":
             # one JSON document on stdout: the diff goes inside it

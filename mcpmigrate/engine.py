@@ -15,15 +15,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-
 import os
 import re
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
-
 from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
@@ -132,10 +131,8 @@ def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -
     if not config.per_file_ignores:
         return set(rules)
     names = {display, os.path.basename(display)}
-    try:
+    with contextlib.suppress(ValueError):
         names.add(PurePosixPath(Path(os.path.abspath(path)).relative_to(config.root)).as_posix())
-    except ValueError:
-        pass
     out = set(rules)
     for glob, ids in config.per_file_ignores.items():
         if any(fnmatch.fnmatch(n, glob) for n in names):
@@ -151,7 +148,7 @@ def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
     return _screen(source, rules)[0]
 
 
-def _screen(source: bytes, rules: set[str]) -> "tuple[set[str], Facts | None]":
+def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
     report something. Only those detectors run on the file; when none is left, libcst never
@@ -701,13 +698,14 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         if res.error:
             result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
         result.results.append(res)
-        if cache is not None and _cacheable(res):
-            cache.put(res.cache_key, _for_cache(res))  # type: ignore[arg-type]
+        if cache is not None and res.cache_key is not None and _cacheable(res):
+            cache.put(res.cache_key, _for_cache(res))
     if options.mode == "fix" and not options.diff:
         by_display = {sf.display: sf.path for sf in candidates}
         for res in result.changed:
+            assert res.new_source is not None  # what `changed` selects
             try:
-                F.atomic_write(by_display[res.display], res.new_source)  # type: ignore[arg-type]
+                F.atomic_write(by_display[res.display], res.new_source)
             except OSError as exc:
                 result.errors.append(FileError(res.display, f"cannot write the fix: {exc.strerror or exc}"))
                 res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
@@ -718,15 +716,16 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
 
             by_rules = {sf.display: _rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
             for res in result.changed:  # written: the remaining findings are the new content's
+                assert res.new_source is not None  # what `changed` selects
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
                 cache.put(content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
-                          _for_cache(after))  # type: ignore[arg-type]
+                          _for_cache(after))
     if cache is not None and not (options.mode == "fix" and options.diff):
         cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
     return result
 
 
-def _open_cache(config: Config, options: Options, rules: set[str]) -> "Cache | None":
+def _open_cache(config: Config, options: Options, rules: set[str]) -> Cache | None:
     from mcpmigrate.cache import Cache, disabled_by_env
 
     if options.no_cache or disabled_by_env():
@@ -735,14 +734,14 @@ def _open_cache(config: Config, options: Options, rules: set[str]) -> "Cache | N
 
 
 def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: set[str],
-            cache: "Cache | None") -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
+            cache: Cache | None) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
     """Results known without a parse (cache hits, files without any token, unreadable files),
     and the tasks for the workers with the index of each."""
     from mcpmigrate.cache import content_key
 
     done: dict[int, FileResult] = {}
     tasks: list[tuple] = []
-    index: list[int] = []
+    index: list[tuple[int, bytes | None]] = []
     prefilter: re.Pattern[bytes] | None = None
     built = False
     for i, sf in enumerate(found):
@@ -752,9 +751,10 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
             done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
             continue
         file_rules = _rules_for_file(sf.path, sf.display, config, rules)
-        key = content_key(source, file_rules, _pins_signature(sf.path)) if cache is not None else None
+        key: bytes | None = None
         if cache is not None:
-            hit = cache.get(key)  # type: ignore[arg-type]
+            key = content_key(source, file_rules, _pins_signature(sf.path))
+            hit = cache.get(key)
             if hit is not None and (options.mode != "fix" or not any(_fixable(f, options) for f in hit.findings)):
                 done[i] = _from_cache(hit, sf.display)
                 continue

@@ -6,6 +6,7 @@ and re-encodes on output, so encoding, BOM and newline style survive a fix.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import os
@@ -178,8 +179,8 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path, *,
             errors.append((display_path(p, cwd), "not a regular file or directory (broken symlink or symlink loop?)"))
             continue
 
-        def onerror(exc: OSError) -> None:
-            errors.append((display_path(Path(exc.filename or p), cwd), f"cannot list directory: {exc.strerror or exc}"))
+        def onerror(exc: OSError, top: Path = p) -> None:
+            errors.append((display_path(Path(exc.filename or top), cwd), f"cannot list directory: {exc.strerror or exc}"))
 
         for dirpath, dirnames, filenames in os.walk(p, onerror=onerror, followlinks=False):
             d = Path(dirpath)
@@ -267,14 +268,11 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
         if hasattr(os, "chown"):
-            try:
+            # not permitted (not root): the file keeps the writer's ownership
+            with contextlib.suppress(OSError):
                 os.chown(tmp, st.st_uid, st.st_gid)
-            except OSError:
-                pass  # not permitted (not root): the file keeps the writer's ownership
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise

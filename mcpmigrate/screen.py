@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from mcpmigrate import surfaces as S
 
@@ -239,7 +240,7 @@ _TEXT_NAMES = re.compile(_IDENT)
 _TEXT_ATTRS = re.compile(rf"\.\s*({_IDENT})")
 _TEXT_CALLED = re.compile(rf"({_IDENT})\s*\(")
 _TEXT_STRINGS = re.compile(r"\"([^\"\\\n]*)\"|'([^'\\\n]*)'")
-_TEXT_FROM = re.compile(rf"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
+_TEXT_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
 _TEXT_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
 _TEXT_AS = re.compile(rf"({_IDENT})\s+as\s+({_IDENT})")
 
@@ -336,9 +337,8 @@ def roots(f: Facts) -> bool:
             "send_request" in f.attrs or f.keywords & {"input_requests", "inputRequests"}
             or f.dict_keys & {"inputRequests", "input_requests"} or f.mentions({"InputRequiredResult"})):
         return True                                    # MCP101 raw request, MCP106 interim request
-    if "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"}):
-        return True                                    # MCP103 notification_handlers[…] = …
-    return False
+    # MCP103 notification_handlers[…] = …
+    return "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"})
 
 
 def logging(f: Facts) -> bool:

@@ -10,10 +10,11 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -312,7 +312,7 @@ def test_dual_era_server_is_not_breaking(tmp_path: Path) -> None:
 def test_subscribe_handlers_without_listen_stay_breaking(tmp_path: Path) -> None:
     source = DUAL_ERA.replace("        on_subscriptions_listen=listen,\n", "")
     found = run(tmp_path, source)
-    assert [(r, l) for r, l, _ in sites(found)] == [("MCP301", 22), ("MCP301", 32), ("MCP302", 36), ("MCP302", 37)]
+    assert [(r, line) for r, line, _ in sites(found)] == [("MCP301", 22), ("MCP301", 32), ("MCP302", 36), ("MCP302", 37)]
     assert all(f["severity"] == "breaking" for f in found)
 
 

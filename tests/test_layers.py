@@ -12,9 +12,8 @@ from __future__ import annotations
 import ast
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcpmigrate"
 
@@ -76,7 +75,7 @@ def _modules() -> dict[str, Path]:
     return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tree(module: str) -> ast.Module:
     return ast.parse(_modules()[module].read_text(encoding="utf-8"))
 
@@ -136,7 +135,7 @@ def _imports(module: str, tree: ast.Module | None = None) -> list[Import]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _defined_names(module: str) -> frozenset[str]:
     """Names ``module`` defines anywhere: functions, classes, assigned names and attributes."""
     out: set[str] = set()

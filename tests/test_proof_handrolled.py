@@ -24,11 +24,11 @@ import queue
 import subprocess
 import sys
 import threading
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 
 # `{root_uri}` / `{root}` in scenario values, and the directory they name (a.txt, sub/b.txt)
 from tests.test_proof_interim import _substitute, interim_root  # noqa: F401 (a fixture)
@@ -146,7 +146,7 @@ def _legacy_baseline(case_dir: Path, scenario: dict[str, Any]) -> tuple[dict[str
 
 
 @pytest.mark.parametrize("item", SCENARIOS, ids=_scenario_id)
-def test_before_pushes_a_request_a_2026_client_never_answers(item: tuple[Path, int], interim_root: Path) -> None:
+def test_before_pushes_a_request_a_2026_client_never_answers(item: tuple[Path, int], interim_root: Path) -> None:  # noqa: F811 (the imported fixture)
     case_dir, scenario = _scenario(item, interim_root)
     method = {"roots": "roots/list", "sampling": "sampling/createMessage", "elicitation": "elicitation/create"}
     server = Server(case_dir / "before.py")
@@ -162,7 +162,7 @@ def test_before_pushes_a_request_a_2026_client_never_answers(item: tuple[Path, i
 
 
 @pytest.mark.parametrize("item", SCENARIOS, ids=_scenario_id)
-def test_before_on_legacy_gives_the_expected_answer(item: tuple[Path, int], interim_root: Path) -> None:
+def test_before_on_legacy_gives_the_expected_answer(item: tuple[Path, int], interim_root: Path) -> None:  # noqa: F811 (the imported fixture)
     case_dir, scenario = _scenario(item, interim_root)
     _pushed, result = _legacy_baseline(case_dir, scenario)
     if "expect_text" in scenario:
@@ -170,7 +170,7 @@ def test_before_on_legacy_gives_the_expected_answer(item: tuple[Path, int], inte
 
 
 @pytest.mark.parametrize("item", SCENARIOS, ids=_scenario_id)
-def test_after_interim_on_2026(item: tuple[Path, int], interim_root: Path) -> None:
+def test_after_interim_on_2026(item: tuple[Path, int], interim_root: Path) -> None:  # noqa: F811 (the imported fixture)
     case_dir, scenario = _scenario(item, interim_root)
     pushed, baseline = _legacy_baseline(case_dir, scenario)
     key = scenario["key"]

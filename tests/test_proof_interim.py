@@ -19,11 +19,11 @@ fixtures are real servers.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 
 from tests.proof import run_proof
 

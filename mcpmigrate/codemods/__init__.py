@@ -8,7 +8,6 @@ the one applier, :func:`mcpmigrate.codemods.edits.apply_edits`. A new codemod is
 
 from __future__ import annotations
 
-
 import importlib
 from functools import lru_cache
 from types import ModuleType

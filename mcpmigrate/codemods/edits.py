@@ -23,8 +23,9 @@ applier on any subtree (a fix trying its edits on one function, or rewriting a n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Union
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from mcpmigrate.analysis import ModuleAnalysis
 
 #: What a transform may return: a node, ``cst.RemoveFromParent()``, or a ``FlattenSentinel``.
-Result = Union[cst.CSTNode, cst.RemovalSentinel, cst.FlattenSentinel]
+Result = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel
 Transform = Callable[[cst.CSTNode, cst.CSTNode], Result]
 
 
@@ -84,7 +85,7 @@ class Edits:
         if alias and name and alias != name:
             self.aliases[(module, name)] = alias
 
-    def import_name(self, analysis: "ModuleAnalysis", module: str, name: str) -> str:
+    def import_name(self, analysis: ModuleAnalysis, module: str, name: str) -> str:
         """Import ``name`` from ``module`` and return the local name generated code must spell:
         the module's own binding when it already is that import, ``name`` when the module does not
         use that identifier, else a free alias (``from pydantic import Field as PydanticField``)."""
@@ -186,7 +187,7 @@ def as_is(module: str, name: str) -> str:
 _SAME = {"typing.Annotated": {"typing_extensions.Annotated"}, "typing_extensions.Annotated": {"typing.Annotated"}}
 
 
-def _names(analysis: "ModuleAnalysis") -> tuple[set[str], dict[str, int], dict[str, str]]:
+def _names(analysis: ModuleAnalysis) -> tuple[set[str], dict[str, int], dict[str, str]]:
     """``(identifiers, bindings, top_imports)``: every identifier the module binds or reads,
     anywhere (attribute and keyword names excluded); how many times each is bound; and what each
     module-level import statement binds (local name → ``module.name``). Memoized."""
@@ -216,9 +217,7 @@ def _names(analysis: "ModuleAnalysis") -> tuple[set[str], dict[str, int], dict[s
                 bind(node.asname or node.name.split(".")[0])
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 ids.update(node.names)
-            elif isinstance(node, ast.ExceptHandler):
-                bind(node.name)
-            elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
+            elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
                 bind(node.name)
         top: dict[str, str] = {}
         for stmt in tree.body:
@@ -236,7 +235,7 @@ def _prefix(module: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in head.split("_")) or "Imported"
 
 
-def _bound(analysis: "ModuleAnalysis", module: str, name: str) -> str | None:
+def _bound(analysis: ModuleAnalysis, module: str, name: str) -> str | None:
     """The local name of a module-level ``from module import name`` (or an equivalent spelling)
     that nothing else in the module rebinds, else None."""
     full = f"{module}.{name}"
@@ -248,7 +247,7 @@ def _bound(analysis: "ModuleAnalysis", module: str, name: str) -> str | None:
     return None
 
 
-def import_name(analysis: "ModuleAnalysis", module: str, name: str) -> str:
+def import_name(analysis: ModuleAnalysis, module: str, name: str) -> str:
     """The local name under which ``from module import name`` is spelled in ``analysis``'s module
     (see :meth:`Edits.import_name`); the same answer for the same module every time, so a plan
     made at detection and the edits made later agree."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -83,11 +83,7 @@ class _Pruner(cst.CSTTransformer):
             return updated_node
         if get_full_name_for_node(updated_node.module) == "__future__":
             return updated_node
-        res = self._prune(updated_node, list(updated_node.names))
-        if isinstance(res, cst.ImportFrom) and res is not updated_node and res.lpar is not None and len(res.names) == 1:
-            # `from x import (a)` → keep parentheses only when multi-line layout needs them
-            pass
-        return res
+        return self._prune(updated_node, list(updated_node.names))
 
     # A statement whose imports are all removed disappears; its leading blank lines and comments
     # go to the next statement when that one has none (the blank line that separated an import
@@ -304,8 +300,9 @@ def exported(module: cst.Module) -> set[str]:
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for small in stmt.body:
-            targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
-                       else [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
+            if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                continue
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             if any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets) and isinstance(
                     small.value, (cst.List, cst.Tuple)):
                 for el in small.value.elements:

@@ -143,8 +143,8 @@ def render_summary(console: Console, result: RunReport, baselined: int | None = 
         console.print(f"{baselined} finding{'s' if baselined != 1 else ''} hidden by the baseline.", highlight=False)
     findings = result.findings
     counts = Counter(f.severity.value for f in findings)
-    applies = [f for f in findings if f.fix is not None and result.applies(f.fix.strategy)]  # by a plain `fix`
-    safe = sum(1 for f in applies if f.fix.safety.value == "safe")  # type: ignore[union-attr]
+    applies = [f.fix for f in findings if f.fix is not None and result.applies(f.fix.strategy)]  # by a plain `fix`
+    safe = sum(1 for fix in applies if fix.safety.value == "safe")
     unsafe = len(applies) - safe
     elsewhere = Counter(f.fix.strategy for f in findings if f.fix is not None and not result.applies(f.fix.strategy))
     if findings:

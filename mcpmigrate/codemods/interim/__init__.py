@@ -33,18 +33,30 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
-from mcpmigrate.config import Config
-from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.names import all_name_values, enclosing_stmt
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, pinned_generation
-from mcpmigrate.codemods.interim.sites import (ELICITATION, HL_ROLES, LL_ROLES, ROOTS, SAMPLING, Site,
-                                               callers_generation, exits_before, generation, legacy_only, request_kind, side_effects_before,
-                                               where_reason)
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    HL_ROLES,
+    LL_ROLES,
+    ROOTS,
+    SAMPLING,
+    Site,
+    callers_generation,
+    exits_before,
+    generation,
+    legacy_only,
+    request_kind,
+    side_effects_before,
+    where_reason,
+)
+from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import all_name_values, enclosing_stmt
 
 __all__ = ["STRATEGY", "RULES", "ROOTS", "SAMPLING", "ELICITATION", "request_kind", "legacy_only", "plan_request",
            "fail_open_try", "edits"]
@@ -102,7 +114,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
-    site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)  # type: ignore[arg-type]
+    site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)
     small = pm.get(id(aw))
     if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
             and small is stmt.body[0] and small.value is aw and len(small.targets) == 1

@@ -16,8 +16,8 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.names import binds, uses
 from mcpmigrate.codemods.interim.sites import Site
+from mcpmigrate.names import binds, uses
 
 
 class FunctionEdit:
@@ -68,14 +68,15 @@ class FunctionEdit:
             for alias in pending:
                 if alias is None or alias not in stmts:
                     continue
+                assert isinstance(alias, cst.SimpleStatementLine)  # what `aliases` holds, kept a statement line
                 name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
                 rest = [x for x in stmts if x is not alias]
                 if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
                     continue
                 i = stmts.index(alias)
-                if i + 1 < len(stmts) and alias.leading_lines:  # type: ignore[attr-defined]
+                if i + 1 < len(stmts) and alias.leading_lines:
                     nxt = stmts[i + 1]
-                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]
+                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
                 del stmts[i]
                 changed = True
         if not stmts:
@@ -111,7 +112,7 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
         if all(ed.removed(s) for s in original.body.body):
             return cst.RemoveFromParent()
         body = list(updated.body.body)
-        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]
+        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
         return cst.FlattenSentinel(body)
     ed.transform(node, flatten)
 
@@ -139,7 +140,7 @@ def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: s
         names = [p.name.value for p in lst]
         if ctx not in names:
             continue
-        idx = names.index(ctx)  # type: ignore[arg-type]
+        idx = names.index(ctx)
         template = lst[idx]
         new = [p.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for _, p in ops]
         if drop:

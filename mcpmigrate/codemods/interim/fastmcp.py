@@ -22,8 +22,8 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Spell, as_is
-from mcpmigrate.names import base_name
 from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map
+from mcpmigrate.names import base_name
 
 FASTMCP_REFUSE = (
     "fastmcp 2.x/3.x code ({why}) has no interim form: fastmcp 4's guard pattern (return "
@@ -60,13 +60,13 @@ def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: s
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
     made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the pin note when
     the project pins fastmcp 4, so only what this call itself uses counts, not the rest of the module."""
-    attr = call.func.attr.value  # type: ignore[attr-defined]
-    if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
         if pinned and _FASTMCP3_ONLY[attr]:  # already on fastmcp 4: no upgrade to advise
             return (f"`ctx.{attr}` does not exist in fastmcp 4 ({pinned}), so this call fails there; "
                     f"{_FASTMCP3_ONLY[attr][2:]}, then run `fix --strategy interim` again")
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
-    if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]
+    if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
             and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
             and sum(1 for x in call.args if x.keyword is None) < 2):
         return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
@@ -108,7 +108,7 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
     """Why a fastmcp 4 request has no guard-pattern form (not through the tool's fastmcp ``Context``,
     ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``."""
     fn, call = site.fn, site.call
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
         return (f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
@@ -134,7 +134,7 @@ def elicit_config(site: Site, spell: Spell = as_is) -> str:
 
 def context_elicit(site: Site) -> bool:
     """Whether the request is fastmcp's ``ctx.elicit(...)`` (its outcome is rebuilt after the round)."""
-    return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]
+    return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
 
 
 def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set[tuple[str, str]]]:

@@ -22,12 +22,24 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
-from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.sites import (ELICITATION, Caller, Site, always_runs, context_of, exist, exits_before,
-                                               first_line, inputs, request_kind, side_effects_before, slot_reason,
-                                               without)
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    Caller,
+    Site,
+    always_runs,
+    context_of,
+    exist,
+    exits_before,
+    first_line,
+    inputs,
+    request_kind,
+    side_effects_before,
+    slot_reason,
+    without,
+)
+from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
 
 
 def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
@@ -37,7 +49,7 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     built from what it passes, and the helper takes the answer in place of the request."""
     helper, call = site.fn, site.call
     intro = f"the request is made in the helper `{helper.qualname}`"
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if helper.parent is not None:
         return f"{intro}, a nested function: move the request into the tool by hand"
     if helper.class_name is None and helper.node not in a.module.body:
@@ -79,10 +91,10 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return f"{intro}, which no tool of this module calls: rewrite by hand"
     site.callers = []
     for tool, hcall in callers:
-        reason = _caller_reason(a, site, tool, hcall, ctx_name)
-        if isinstance(reason, str):
-            return f"{intro}; `{first_line(hcall)}` in `{tool.qualname}` {reason}"
-        site.callers.append(reason)
+        caller = _caller_reason(a, site, tool, hcall, ctx_name)
+        if isinstance(caller, str):
+            return f"{intro}; `{first_line(hcall)}` in `{tool.qualname}` {caller}"
+        site.callers.append(caller)
     return None
 
 
@@ -140,17 +152,18 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         return f"is in a tool where {slot}: add the resolver by hand"
     # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
     stmt = enclosing_stmt(a, hcall)
+    assert stmt is not None  # the helper call sits in a statement of the tool
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
     else:
-        probe = Site("resolver", site.kind, tool, hcall, stmt, aw)  # type: ignore[arg-type]
+        probe = Site("resolver", site.kind, tool, hcall, stmt, aw)
         notes += side_effects_before(a, probe, "the question is now asked before the tool body runs")
-        exits = exits_before(a, stmt, tool)  # type: ignore[arg-type]
+        exits = exits_before(a, stmt, tool)
         if exits:
             notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
                          "asked on every call")
-        head = stmt.test if isinstance(stmt, cst.If) else stmt  # type: ignore[union-attr,assignment]
+        head = stmt.test if isinstance(stmt, cst.If) else stmt
     if has_effect(without(head, aw)) or any(has_effect(x.value) for x in hcall.args):
         notes.append(f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
                      "now asked first")
@@ -215,8 +228,8 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             else:
                 bindings.append((name, value))
         if bindings and renames:  # simultaneous: bind everything at once
-            bindings = [(n, c.values[n]) for n in site.helper_params if not (
-                isinstance(c.values[n], cst.Name) and c.values[n].value == n)]  # type: ignore[union-attr]
+            bindings = [(n, v) for n in site.helper_params if not (
+                isinstance(v := c.values[n], cst.Name) and v.value == n)]
             renames = {}
         call = site.call
         if renames:
@@ -224,8 +237,10 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args)):
                 if n.value in renames:
                     subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
-            call = rewrite(site.call, subst)  # type: ignore[assignment]
-        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell)  # type: ignore[arg-type]
+            rewritten = rewrite(site.call, subst)
+            assert isinstance(rewritten, cst.Call)  # only names inside the call's arguments are renamed
+            call = rewritten
+        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell)
         # The tool's parameter only has to be new in the tool (the names it binds or reads).
         local = tool_names.get(id(tool.node))
         if local is None:

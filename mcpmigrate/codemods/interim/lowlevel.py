@@ -15,19 +15,27 @@ effects the fix is unsafe.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import assigned, ref_names
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
-from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, Site, arg_map, can_leave, first_line, request_kind,
-                                               unassigned_reason)
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    ROOTS,
+    Site,
+    arg_map,
+    can_leave,
+    first_line,
+    request_kind,
+    unassigned_reason,
+)
+from mcpmigrate.names import assigned, ref_names
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
 Member = Callable[[cst.Call], "Site | str"]
@@ -37,7 +45,7 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     """Why the request has no interim round (its handler, its answer, its arguments, the handler's
     other requests — each decided by ``member``), else None; a group is recorded on its sites."""
     fn, call = site.fn, site.call
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
@@ -163,7 +171,7 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
     """(request expression, answer type, imports), the types from ``mcp.types``."""
     call = site.call
     t = partial(spell, "mcp.types")
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ROOTS:
         return f"{t('ListRootsRequest')}()", t("ListRootsResult"), {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
     if context_elicit(site):
@@ -234,23 +242,23 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     block = a.parents.get(id(stmt))
     body = list(block.body) if isinstance(block, cst.IndentedBlock) else [stmt]
     legacy_stmts = [stmt]
-    rest = []
+    rest: list[Site] = []
     for m in group[1:]:
         if not rest and body.index(m.stmt) == body.index(legacy_stmts[-1]) + 1:
             legacy_stmts.append(m.stmt)
             ed.remove(m.stmt)
         else:
             rest.append(m)
-    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x  # type: ignore[attr-defined]
+    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x
                                                      for x in legacy_stmts])
-    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]
+    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
                                      orelse=new_stmt.orelse.with_changes(body=legacy))
     ed.replace(stmt, new_stmt)
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
-        body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])  # type: ignore[attr-defined]
-        ed.replace(m.stmt, later.with_changes(body=body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]
+        later_body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])
+        ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
     ret = fn.node.returns

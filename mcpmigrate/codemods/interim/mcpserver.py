@@ -19,10 +19,18 @@ import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
-from mcpmigrate.names import base_name, fresh
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.sites import (ELICITATION, ROOTS, SAMPLING, Site, context_alias, exist, inputs,
-                                               slot_reason)
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    ROOTS,
+    SAMPLING,
+    Site,
+    context_alias,
+    exist,
+    inputs,
+    slot_reason,
+)
+from mcpmigrate.names import base_name, fresh
 
 # mcp 2.3 runs resolvers for tools only (tools/base.py): a prompt or resource would list the
 # `Resolve` parameter as an argument it requires.
@@ -41,7 +49,7 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     it is built from, the tool's place and signature), else None; records the context parameter
     and the tool arguments the resolver takes on ``site``."""
     fn, call = site.fn, site.call
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     alias = context_alias(a, fn, base) if base is not None and base not in fn.param_names() else None
     if isinstance(alias, str):
@@ -49,18 +57,18 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if alias is not None:  # `session = ctx.session` / `c = ctx`, then the request through the alias
         base, site.aliases = alias
     ctx_param = next((p for p in fn.params if p.name.value == base), None)
-    if ctx_param is None or fn.kinds.get(base or "") not in CONTEXTS:
+    if base is None or ctx_param is None or fn.kinds.get(base) not in CONTEXTS:
         return "the request is not made through the tool's own `Context` parameter: rewrite by hand"
     site.ctx_param = base
     reason = marker_reason(a, site)
     if reason:
         return reason
     # What the request is built from.
-    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)  # type: ignore[arg-type]
+    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]  # type: ignore[attr-defined]
-        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:  # type: ignore[attr-defined,arg-type]
+        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
+        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:
             return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
                     "related request id (the SDK routes it): drop that argument, then run the fix again")
         return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
@@ -72,19 +80,19 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return (f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
                 "the tool, in the same scope, works too (mcp 2.3): add it by hand")
     # The new parameter goes right before the context parameter.
-    slot = slot_reason(fn, base)  # type: ignore[arg-type]
+    slot = slot_reason(fn, base)
     return f"{slot}: add the resolver parameter by hand" if slot else None
 
 
 def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the request has no resolver marker form (``Elicit``/``Sample``/``ListRoots``)."""
     call = site.call
-    attr = call.func.attr.value  # type: ignore[attr-defined]
+    attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ELICITATION:
         if attr == "elicit_url":
             return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
                     "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
-        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]
+        if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
             return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
                     "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
         if len(call.args) != 2 or any(x.star for x in call.args):

@@ -88,7 +88,7 @@ def _modern_test(test: cst.BaseExpression) -> bool:
 def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
     """The SDK generation the request's code is written for, as the analysis sees it: its receiver's
     kind, then the function's server, then the module's (``surfaces.MCP1``/``MCP2``/``FASTMCP``)."""
-    recv = call.func.value  # type: ignore[attr-defined]
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     kinds = [a.kind_of(recv, fn)]
     if base is not None:
@@ -147,9 +147,9 @@ class Site:
     unwrap: cst.Try | None = None
     ctx_param: str | None = None
     alone: bool = False            # checked as a member of a group (no group check of its own)
-    group: list["Site"] | None = None  # low-level/fastmcp: every request of the handler, in order
+    group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
-    callers: list["Caller"] | None = None  # a helper's request: one resolver per calling tool
+    callers: list[Caller] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
     pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
 
@@ -204,7 +204,7 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
         if isinstance(cur, cst.Try) and child is cur.body:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
-            rest = [s for s in cur.body.body if s is not site.stmt]  # type: ignore[attr-defined]
+            rest = [s for s in cur.body.body if s is not site.stmt]
             if site.result is None and answer_name(site) is not None:
                 return unassigned_reason(site)
             uses = {site.result}  # the answer, and locals computed from it (`text = result.content.text`)
@@ -255,11 +255,11 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
             if has_effect(s):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
-        for s in site.unwrap.body.body:  # type: ignore[attr-defined]
-            if s is site.stmt:
+        for stmt in site.unwrap.body.body:
+            if stmt is site.stmt:
                 break
-            if has_effect(s):
-                found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
+            if has_effect(stmt):
+                found.append(f"`{code_of(stmt).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
     when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
@@ -440,4 +440,4 @@ def without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
     """``node`` with the subtree ``skip`` replaced by a name (to look at the rest of a statement)."""
     cut = Edits()
     cut.replace(skip, cst.Name("_"))
-    return rewrite(node, cut)  # type: ignore[return-value]
+    return rewrite(node, cut)  # type: ignore[return-value]  # only a replacement by a Name: never a sentinel
