@@ -88,9 +88,7 @@ def _written(body: cst.CSTNode) -> set[str]:
         targets: list[cst.BaseExpression] = []
         if isinstance(n, cst.Assign):
             targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-            targets = [n.target]
-        elif isinstance(n, cst.Del):
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.Del)):
             targets = [n.target]
         elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _MUTATORS \
                 and isinstance(n.func.value, cst.Name):

@@ -11,8 +11,8 @@ No detector lives here (the module defines no :class:`Detector` subclass).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -281,7 +281,7 @@ def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
             era = _era_of_test(cur.test)
             if (child is cur.body and era == "legacy") or (child is cur.orelse and era == "modern"):
                 return True
-        if isinstance(cur, cst.IndentedBlock) or isinstance(cur, cst.Module):
+        if isinstance(cur, (cst.IndentedBlock, cst.Module)):
             for stmt in cur.body:
                 if stmt is child:
                     break

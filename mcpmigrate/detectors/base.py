@@ -7,18 +7,18 @@ yields :class:`Report` objects for one parsed module.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, ClassVar
 
 import libcst as cst
 
+from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.config import Config
-from mcpmigrate import surfaces as S
 from mcpmigrate.model import FixInfo, FixPlan, Severity
-from mcpmigrate.screen import Facts
 from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
+from mcpmigrate.screen import Facts
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Report:
     severity: Severity | None = None
 
     @classmethod
-    def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> "Report":
+    def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> Report:
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
         return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
 

@@ -10,16 +10,23 @@ a receiver typed as an MCP context or session is matched), §11.3, §11.16.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, plan_legacy_only, string_value, walk
+from mcpmigrate.codemods.stdlib_logging import LOGGER
+from mcpmigrate.detectors._shared import (
+    CatalogVisitor,
+    branch_condition,
+    dict_get,
+    plan_legacy_only,
+    string_value,
+    walk,
+)
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
-from mcpmigrate.codemods.stdlib_logging import LOGGER
 from mcpmigrate.screen import logging as screen_logging
 
 # Placeholder for the module-level stdlib logger in rewritten code (the codemod picks the name).

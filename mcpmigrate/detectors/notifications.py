@@ -11,13 +11,21 @@ SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (the session sends are silently 
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, fastmcp_pinned, legacy_era_only, dict_get, string_value, walk
+from mcpmigrate.detectors._shared import (
+    CatalogVisitor,
+    branch_condition,
+    dict_get,
+    fastmcp_pinned,
+    legacy_era_only,
+    string_value,
+    walk,
+)
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety, Severity
 from mcpmigrate.screen import notifications as screen_notifications
@@ -307,7 +315,4 @@ class _Visitor(CatalogVisitor):
 def _simple(expr: cst.BaseExpression | None) -> bool:
     if expr is None:
         return False
-    for n in walk(expr):
-        if isinstance(n, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
-            return False
-    return True
+    return not any(isinstance(n, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)) for n in walk(expr))

@@ -8,10 +8,9 @@ inside ``InputRequiredResult.inputRequests``). SDK surfaces: ``mcp-python-surfac
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
-
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
@@ -130,9 +129,7 @@ class _RootsVisitor(RequestVisitor):
                 uri_arg = node.args[0]
             if uri_arg is not None:
                 self._check_root_uri(uri_arg.value)
-        elif q in S.LIST_ROOTS_MARKER:
-            self._roots_interim(node, fn)
-        elif q in S.LIST_ROOTS_REQUEST and self.interim_depth:
+        elif q in S.LIST_ROOTS_MARKER or (q in S.LIST_ROOTS_REQUEST and self.interim_depth):
             self._roots_interim(node, fn)
         elif q in S.LOWLEVEL_SERVERS:
             for arg in node.args:
@@ -182,11 +179,9 @@ class _RootsVisitor(RequestVisitor):
         parent = parents.get(id(node))
         while isinstance(parent, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
             child, parent = parent, parents.get(id(parent))
-        if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.Del):
+        if isinstance(parent, (cst.AssignTarget, cst.Del)):
             return True
-        if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is child:
-            return True
-        return False
+        return isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is child
 
     def _test_double(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         """The receiver's root name is a mock (``fake = MagicMock()``, ``mocker.AsyncMock()``,

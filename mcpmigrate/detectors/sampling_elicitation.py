@@ -9,10 +9,9 @@ deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/ca
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
-
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
@@ -20,8 +19,8 @@ from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors._shared import legacy_era_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 
 # MCP201/MCP202 messages: what sends the request (``subject``), then why and what to do.
 _SAMPLES = "The server asks the client's model to sample{where}"

@@ -9,7 +9,7 @@ SDK: ``mcp-python-surfaces.md`` §3, §5.1, §6.2 (``send_ping`` / ``send_reques
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import libcst as cst
 

@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run_server import CALL_TIMEOUT_S, MODERN_VERSION, _call_record, _fastmcp_server_class, _is_mcp2, _load_module  # noqa: E402
+from run_server import CALL_TIMEOUT_S, MODERN_VERSION, _call_record, _fastmcp_server_class, _is_mcp2, _load_module
 
 SDK_LOGGERS = ("mcp", "fastmcp", "anyio", "asyncio", "httpx", "httpcore", "pydantic", "uvicorn", "sse_starlette",
                "docket", "fakeredis", "key_value", "urllib3", "opentelemetry", "authlib", "openapi", "py")
@@ -83,7 +83,7 @@ async def _run_calls(target: Any, calls: list[dict[str, Any]]) -> list[dict[str,
                     records.append({"tool": label, "is_error": False, "text": [], "structured": None, "error": None})
                     continue
                 result = await target.call_tool(call["tool"], call.get("arguments") or {})
-        except Exception as exc:  # noqa: BLE001 - a failing call is data
+        except Exception as exc:
             records.append(_call_record(label, error=exc))
         else:
             records.append(_call_record(label, result))
@@ -119,7 +119,7 @@ async def _run_mcp2(server: Any, mode: str, calls: list[dict[str, Any]], listen:
             try:
                 cm = client.listen(**listen)
                 sub = await cm.__aenter__()
-            except Exception as exc:  # noqa: BLE001 - e.g. a server that does not serve subscriptions/listen
+            except Exception as exc:
                 listen_error = f"{type(exc).__name__}: {exc}"
                 records = await _run_calls(client, calls)
             else:
@@ -167,16 +167,16 @@ async def _run_mcp1(server: Any, mode: str, calls: list[dict[str, Any]], listen:
             await anyio.sleep(0.2)
     else:
         lowlevel = server if isinstance(server, LowLevelServer) else server._mcp_server
-        async with create_client_server_memory_streams() as (client_streams, server_streams):
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(lambda: lowlevel.run(server_streams[0], server_streams[1], lowlevel.create_initialization_options()))
-                try:
-                    async with ClientSession(client_streams[0], client_streams[1], **session_kwargs) as session:
-                        init = await session.initialize()
-                        records = await _run_calls(session, calls)
-                        await anyio.sleep(0.2)
-                finally:
-                    tg.cancel_scope.cancel()
+        async with create_client_server_memory_streams() as (client_streams, server_streams), \
+                anyio.create_task_group() as tg:
+            tg.start_soon(lambda: lowlevel.run(server_streams[0], server_streams[1], lowlevel.create_initialization_options()))
+            try:
+                async with ClientSession(client_streams[0], client_streams[1], **session_kwargs) as session:
+                    init = await session.initialize()
+                    records = await _run_calls(session, calls)
+                    await anyio.sleep(0.2)
+            finally:
+                tg.cancel_scope.cancel()
     return {"protocol_version": str(init.protocolVersion), "calls": records, "notifications": notifications,
             "events": [], "listen_error": None, "client_logs": client_logs}
 
@@ -198,7 +198,7 @@ def main() -> int:
 
         runner = _run_mcp2 if _is_mcp2() else _run_mcp1
         answer = anyio.run(runner, server, request.get("mode", "legacy"), list(request.get("calls", [])), request.get("listen"))
-    except BaseException:  # noqa: BLE001
+    except BaseException:
         traceback.print_exc(file=sys.stderr)
         return 1
     answer["records"] = capture.records
