@@ -54,7 +54,7 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     (``filler``, it calls ``list_roots``) also reads or fills; else None."""
     name = _handler_name(registration)
     fn = analysis.function_named(name) if name and "." not in name else None
-    if fn is None:
+    if name is None or fn is None:
         return None
     # state outside the handler: names the module, or a function the handler is nested in, assigns
     outer = {n for n, _v in analysis.module_assigns}

@@ -149,7 +149,7 @@ class CatalogVisitor(cst.CSTVisitor):
             for p in scope.params:
                 k = scope.kinds.get(p.name.value)
                 if k in CONTEXTS:
-                    return p.name.value, k  # type: ignore[return-value]
+                    return p.name.value, k
             for name, k in scope.kinds.items():
                 if k in CONTEXTS and "." not in name:
                     return name, k

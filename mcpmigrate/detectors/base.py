@@ -7,9 +7,9 @@ yields :class:`Report` objects for one parsed module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import libcst as cst
 
@@ -54,7 +54,7 @@ class Detector:
     tokens: ClassVar[tuple[bytes, ...]] = ()
     # Second-stage prefilter (mcpmigrate.screen): ``screen(facts)`` is False only when the file
     # cannot have a finding of this detector; None means "always parse" (docs/architecture.md, "Speed").
-    screen: ClassVar[Callable[[Facts], bool] | None] = None
+    screen: ClassVar[staticmethod[[Facts], bool] | None] = None
 
     def __init__(self, analysis: ModuleAnalysis, config: Config) -> None:
         self.analysis = analysis
@@ -87,11 +87,12 @@ class RequestVisitor(cst.CSTVisitor):
     def _is_interim_container(self, node: cst.CSTNode) -> bool:
         t = type(node)  # exact types: this runs on every node, and isinstance on libcst's ABCs is slow
         if t is cst.Arg:
-            return node.keyword is not None and node.keyword.value in ("input_requests", "inputRequests")  # type: ignore[attr-defined]
+            keyword = cast(cst.Arg, node).keyword
+            return keyword is not None and keyword.value in ("input_requests", "inputRequests")
         if t is cst.Call:
-            return self.a.resolves_to(node.func, S.INPUT_REQUIRED_RESULT)  # type: ignore[attr-defined]
+            return self.a.resolves_to(cast(cst.Call, node).func, S.INPUT_REQUIRED_RESULT)
         if t is cst.DictElement:
-            return string_value(node.key) in ("inputRequests", "input_requests")  # type: ignore[attr-defined]
+            return string_value(cast(cst.DictElement, node).key) in ("inputRequests", "input_requests")
         return False
 
     GENERIC_HOOK_TYPES = (cst.Arg, cst.Call, cst.DictElement)  # where before_visit/after_leave run

@@ -248,7 +248,7 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
     for part in msg.parts:
         if isinstance(part, cst.FormattedStringText):
             pieces.append(part.value.replace("{{", "{").replace("}}", "}"))
-        else:
+        elif isinstance(part, cst.FormattedStringExpression):  # the only other kind of part
             conv = part.conversion
             if part.format_spec or part.equal or conv not in (None, "r", "s"):
                 return [code_of(msg)]

@@ -12,6 +12,7 @@ SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (the session sends are silently 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import libcst as cst
 
@@ -221,7 +222,9 @@ class _Visitor(CatalogVisitor):
             return found[0]
         return None
 
-    def _plan(self, node, kind, helper, event, gen, ctx, uri, via_notification, fn):
+    def _plan(self, node: cst.Call, kind: str, helper: str, event: str, gen: str | None, ctx: str | None,
+              uri: cst.BaseExpression | None, via_notification: bool,
+              fn: FunctionInfo | None) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
         if gen != S.MCP2:
             if gen == S.FASTMCP:
                 new, _pin = fastmcp_pinned(self.a)

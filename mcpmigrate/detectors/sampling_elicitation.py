@@ -295,7 +295,7 @@ class _Visitor(RequestVisitor):
             msg = (_MSG_201.format(subject="A hand-built JSON-RPC request asks the client's model to sample")
                    if rule == "MCP201" else
                    _MSG_202.format(subject="A hand-built JSON-RPC request pushes an elicitation to the client"))
-            plan = interim_jsonrpc.plan(self.a, self.det.config, node, value)  # type: ignore[arg-type]
+            plan = interim_jsonrpc.plan(self.a, self.det.config, node, value)
             self.reports.append(Report.planned(rule, node, msg, plan))
 
     def _served_methods(self) -> dict[int, set[str]]:
