@@ -26,7 +26,6 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.codemods.param.chains import (
     ENTRY_ROLES,
     Edge,
@@ -51,6 +50,7 @@ from mcpmigrate.codemods.param.sites import (
     resolve_site,
 )
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
+from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 

@@ -6,8 +6,9 @@ argument (a parameter that may become unused)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Union
+from typing import Union
 
 import libcst as cst
 

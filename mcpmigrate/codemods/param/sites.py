@@ -13,9 +13,9 @@ makes the rewrite unsafe or leaves it to a human.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Sequence
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
