@@ -619,7 +619,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     if (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block and branch.orelse is None
             and a.parents.get(id(branch)) is fn.node.body
             and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
-            and not (isinstance(branch.test, cst.UnaryOperation) or isinstance(branch.test, cst.Comparison))
+            and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
             and _reads_capability(a, branch.test, fn, values)):
         site.set(branch, partial(_unwrap_if, branch.leading_lines))
         dropped.append("if " + code_of(branch.test))
