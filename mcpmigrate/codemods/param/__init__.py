@@ -240,8 +240,8 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     # Functions whose roots parameter or interim round is replaced without threading keep their
     # comments in place too (threaded functions already do, in thread_all).
     for f in findings:
-        site = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
-        if site is not None:
-            for fi in (site.tools if site.kind == "resolve" else [site.fn] if site.kind == "irr" and site.fn else []):
-                keep_comments(rnd, fi.node)  # type: ignore[arg-type]
+        interim = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
+        if interim is not None:
+            for fi in (interim.tools if interim.kind == "resolve" else [interim.fn] if interim.kind == "irr" and interim.fn else []):
+                keep_comments(rnd, fi.node)
     return rnd.edits
