@@ -153,13 +153,13 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------
-def _interim_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> Site:
+def _interim_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
     q = a.qualname(node.func) if isinstance(node, cst.Call) else None
     if q in S.LIST_ROOTS_MARKER:
-        return resolve_site(a, config, node, fn)  # type: ignore[arg-type]
-    site = irr_site(a, config, node, fn)  # type: ignore[arg-type]
-    if site.reason is None:
-        site.reason = chain_reason(a, site, [fn], [])  # type: ignore[list-item]
+        return resolve_site(a, config, node, fn)
+    site = irr_site(a, config, node, fn)
+    if site.reason is None and fn is not None:  # irr_site gives a reason when fn is None
+        site.reason = chain_reason(a, site, [fn], [])
     return site
 
 

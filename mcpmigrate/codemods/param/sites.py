@@ -250,10 +250,10 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     if ok:
         site.changes.update(changes)
         if removable:
-            assert stmt is not None
+            assert isinstance(stmt, cst.SimpleStatementLine)  # removable only on a single line
             site.set(stmt, REMOVE)
             site.replace_site_stmt = True
-            _maybe_unwrap(a, site, stmt)  # type: ignore[arg-type]
+            _maybe_unwrap(a, site, stmt)
     else:
         value, imports = _fallback_value(a, mode, site.name, fastmcp)
         site.set(aw, like(aw, value))
