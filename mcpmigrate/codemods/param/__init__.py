@@ -26,7 +26,6 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.codemods.param.chains import (
     ENTRY_ROLES,
     Edge,
@@ -51,6 +50,7 @@ from mcpmigrate.codemods.param.sites import (
     resolve_site,
 )
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
+from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
@@ -153,13 +153,13 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------
-def _interim_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> Site:
+def _interim_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
     q = a.qualname(node.func) if isinstance(node, cst.Call) else None
     if q in S.LIST_ROOTS_MARKER:
-        return resolve_site(a, config, node, fn)  # type: ignore[arg-type]
-    site = irr_site(a, config, node, fn)  # type: ignore[arg-type]
-    if site.reason is None:
-        site.reason = chain_reason(a, site, [fn], [])  # type: ignore[list-item]
+        return resolve_site(a, config, node, fn)
+    site = irr_site(a, config, node, fn)
+    if site.reason is None and fn is not None:  # irr_site gives a reason when fn is None
+        site.reason = chain_reason(a, site, [fn], [])
     return site
 
 
@@ -240,8 +240,8 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     # Functions whose roots parameter or interim round is replaced without threading keep their
     # comments in place too (threaded functions already do, in thread_all).
     for f in findings:
-        site = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
-        if site is not None:
-            for fi in (site.tools if site.kind == "resolve" else [site.fn] if site.kind == "irr" and site.fn else []):
-                keep_comments(rnd, fi.node)  # type: ignore[arg-type]
+        interim = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
+        if interim is not None:
+            for fi in (interim.tools if interim.kind == "resolve" else [interim.fn] if interim.kind == "irr" and interim.fn else []):
+                keep_comments(rnd, fi.node)
     return rnd.edits

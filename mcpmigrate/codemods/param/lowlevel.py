@@ -105,7 +105,8 @@ def lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, n
         return f"the low-level handler `{entry.qualname}` does not take the call's arguments"
     args = entry.params[1].name.value
     read = f'{args}["{name}"]' if entry.server_generation == S.MCP1 else f'({args}.arguments or {{}})["{name}"]'
-    return LowLevelTarget(tool, schema, props.value, req.value if req is not None else None, read)  # type: ignore[arg-type]
+    required = cst.ensure_type(req.value, cst.List) if req is not None else None  # a List: checked above
+    return LowLevelTarget(tool, schema, props.value, required, read)
 
 
 def _add_to_dict(rnd: Round, d: cst.Dict, element: cst.DictElement, after: str | None = None) -> None:
@@ -142,13 +143,14 @@ def schema_edit(rnd: Round, target: LowLevelTarget, name: str, mode: str, descri
         prop = f'{{"{name}": {{"type": "array", "items": {{"type": "string"}}, "description": {str_lit(description)}}}}}'
     else:
         prop = f'{{"{name}": {{"type": "string", "description": {str_lit(description)}}}}}'
-    element = cst.ensure_type(cst.parse_expression(prop), cst.Dict).elements[0]
-    _add_to_dict(rnd, target.properties, element)  # type: ignore[arg-type]
+    element = cst.ensure_type(cst.ensure_type(cst.parse_expression(prop), cst.Dict).elements[0], cst.DictElement)
+    _add_to_dict(rnd, target.properties, element)
     if target.required is not None:
         _add_to_list(rnd, target.required, name)
     else:
-        req = cst.ensure_type(cst.parse_expression(f'{{"required": ["{name}"]}}'), cst.Dict).elements[0]
-        _add_to_dict(rnd, target.schema, req, after="properties")  # type: ignore[arg-type]
+        req = cst.ensure_type(cst.ensure_type(cst.parse_expression(f'{{"required": ["{name}"]}}'), cst.Dict).elements[0],
+                              cst.DictElement)
+        _add_to_dict(rnd, target.schema, req, after="properties")
 
 
 def lowlevel_read(rnd: Round, target: LowLevelTarget, name: str, stmt: cst.CSTNode, replace: bool) -> None:

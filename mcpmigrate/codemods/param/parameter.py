@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import libcst as cst
 
@@ -125,10 +126,14 @@ def keep_comments_in_place(original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTN
     node = node.with_changes(params=params)
     old_body, new_body = original.body, node.body
     if isinstance(old_body, cst.IndentedBlock) and isinstance(new_body, cst.IndentedBlock) and old_body.body and new_body.body:
-        kept = [ln for ln in old_body.body[0].leading_lines
+        old_first, first = old_body.body[0], new_body.body[0]
+        # every BaseStatement is one of these (only they declare leading_lines)
+        assert isinstance(old_first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+        assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+        kept = [ln for ln in old_first.leading_lines
                 if ln.comment is not None and _FUNCTION_TYPE_COMMENT.match(ln.comment.value)]
-        first = new_body.body[0]
-        if kept and not any(ln.comment is not None and ln.comment.value == kept[0].comment.value for ln in first.leading_lines):
+        head = kept[0].comment if kept else None  # kept lines all have a comment
+        if head is not None and not any(ln.comment is not None and ln.comment.value == head.value for ln in first.leading_lines):
             node = node.with_changes(body=new_body.with_changes(body=[first.with_changes(
                 leading_lines=[*kept, *first.leading_lines]), *new_body.body[1:]]))
     return node

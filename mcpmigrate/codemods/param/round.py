@@ -6,16 +6,16 @@ argument (a parameter that may become unused)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Union
 
 import libcst as cst
 
-from mcpmigrate.codemods.edits import REMOVE, Edits, Result
+from mcpmigrate.codemods.edits import Edits, Result, _Remove
 
 #: What a site does to one node: replace it, remove it (``REMOVE``), or rewrite it from its
 #: updated form (``fn(updated) -> new``).
-Change = Union[cst.CSTNode, type(REMOVE), Callable[[cst.CSTNode], Result]]  # type: ignore[misc]
+Change = cst.CSTNode | _Remove | Callable[[cst.CSTNode], Result]
 
 
 @dataclass
@@ -34,13 +34,13 @@ class Round:
 
     def change(self, node: cst.CSTNode, change: Change) -> None:
         """Record one :data:`Change` of ``node``."""
-        if change is REMOVE:
+        if isinstance(change, _Remove):  # REMOVE is its only instance
             self.edits.remove(node)
         elif isinstance(change, cst.CSTNode):
             self.edits.replace(node, change)
         else:
             fn = change
-            self.edits.transform(node, lambda _original, updated: fn(updated))  # type: ignore[operator]
+            self.edits.transform(node, lambda _original, updated: fn(updated))
             self.rewritten.add(id(node))
 
     def once(self, key: Hashable) -> bool:

@@ -13,9 +13,9 @@ makes the rewrite unsafe or leaves it to a human.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Sequence
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -140,7 +140,7 @@ def _loop_over(a: ModuleAnalysis, r: cst.CSTNode) -> tuple[str, list[cst.CSTNode
     return target.value, uses
 
 
-def classify(a: ModuleAnalysis, occurrences: list[cst.CSTNode], fastmcp: bool, single: str, plural: str) -> tuple[bool, str, Changes]:
+def classify(a: ModuleAnalysis, occurrences: Sequence[cst.CSTNode], fastmcp: bool, single: str, plural: str) -> tuple[bool, str, Changes]:
     """Classify the uses of a roots result. ``occurrences`` evaluate to the result
     (``ListRootsResult``, or ``list[Root]`` for fastmcp). Returns ``(idiomatic, mode,
     changes)``: idiomatic uses are the first root's path (single mode) and loops over
@@ -250,10 +250,10 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     if ok:
         site.changes.update(changes)
         if removable:
-            assert stmt is not None
+            assert isinstance(stmt, cst.SimpleStatementLine)  # removable only on a single line
             site.set(stmt, REMOVE)
             site.replace_site_stmt = True
-            _maybe_unwrap(a, site, stmt)  # type: ignore[arg-type]
+            _maybe_unwrap(a, site, stmt)
     else:
         value, imports = _fallback_value(a, mode, site.name, fastmcp)
         site.set(aw, like(aw, value))
@@ -288,27 +288,32 @@ def _maybe_unwrap(a: ModuleAnalysis, site: Site, stmt: cst.SimpleStatementLine) 
 # ``partial``: a site travels with its finding, which the engine may pickle (a process pool).
 def _unwrap(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
     """The statements of the ``try`` body ``updated`` in its place (its leading lines on the first)."""
-    assert isinstance(updated, cst.Try)
+    assert isinstance(updated, cst.Try) and isinstance(updated.body, cst.IndentedBlock)  # set only on such a try
     body = list(updated.body.body)
     if not body:
         return cst.RemoveFromParent()
-    body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
+    first = body[0]
+    assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # every BaseStatement is one
+    body[0] = first.with_changes(leading_lines=[*leading, *first.leading_lines])
     return cst.FlattenSentinel(body)
 
 
 def _unwrap_if(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
     """The statements of the ``if`` body ``updated`` in its place (its leading lines on the first)."""
-    assert isinstance(updated, cst.If)
+    assert isinstance(updated, cst.If) and isinstance(updated.body, cst.IndentedBlock)  # set only on such an if
     body = list(updated.body.body)
     if not body:
         return cst.RemoveFromParent()
-    body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
+    first = body[0]
+    assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # every BaseStatement is one
+    body[0] = first.with_changes(leading_lines=[*leading, *first.leading_lines])
     return cst.FlattenSentinel(body)
 
 
 def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
     """``new`` in place of the parameter ``updated``, keeping the comma that follows it."""
-    return new.with_changes(comma=updated.comma)  # type: ignore[attr-defined]
+    assert isinstance(updated, cst.Param)
+    return new.with_changes(comma=updated.comma)
 
 
 def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
@@ -318,7 +323,7 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     if fn is None or fn.parent is not None or fn.class_name is not None:
         site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
         return site
-    body = [s for s in fn.node.body.body]  # type: ignore[union-attr]
+    body = [s for s in fn.node.body.body]
     if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
         body = body[1:]
     ret = pm.get(id(node))
@@ -339,7 +344,7 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     p = config.path_parameter
     modes: set[str] = set()
     for marker in markers:
-        chain = [marker]
+        chain: list[cst.CSTNode | None] = [marker]
         for _ in range(5):
             chain.append(pm.get(id(chain[-1])))  # Index, SubscriptElement, Subscript, Annotation, Param
         param = chain[-1]
@@ -593,7 +598,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     top: cst.CSTNode | None = stmt
     while top is not None and a.parents.get(id(top)) is not fn.node.body:
         top = a.parents.get(id(top))
-    if top is None:
+    if not isinstance(top, cst.BaseStatement):  # None, or (being in the body) a statement
         return []
     body = list(fn.node.body.body)
     before = body[:body.index(top)]
@@ -619,7 +624,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     if (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block and branch.orelse is None
             and a.parents.get(id(branch)) is fn.node.body
             and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
-            and not (isinstance(branch.test, cst.UnaryOperation) or isinstance(branch.test, cst.Comparison))
+            and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
             and _reads_capability(a, branch.test, fn, values)):
         site.set(branch, partial(_unwrap_if, branch.leading_lines))
         dropped.append("if " + code_of(branch.test))

@@ -171,7 +171,7 @@ def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str,
     parameter swap and the deleted roots request must not move a comment onto another line's
     subject (:func:`keep_comments`)."""
     _give_names(a, config, f, names, sites, edges, rnd)
-    keep_comments(rnd, f.node)  # type: ignore[arg-type]
+    keep_comments(rnd, f.node)
 
 
 def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
@@ -212,7 +212,10 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
         new_param = (documented_param(config, mode, name, optional=optional, **spell) if documented
                      else plain_param(config, mode, name))
         op: tuple
-        decision: tuple
+        # Where callers pass the name: in place of the argument bound to ``replaced``, else
+        # positionally at ``pos`` (``None``: by keyword).
+        replaced: str | None = None
+        pos: int | None = None
         cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
                      and not name_refs(f.node.body, b, rnd.dead)), None)
         if optional is not None:
@@ -226,33 +229,33 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
         if cand is not None:
             used.add(cand)
             op = ("replace", cand, new_param)
-            decision = ("replace", cand)
+            replaced = cand
         else:
             ctxp = next((p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used), None)
             if ctxp is not None:
                 op = ("before", ctxp, new_param)
-                decision = ("insert", _param_index(f, ctxp))
+                pos = _param_index(f, ctxp)
             else:
                 idx = 0
                 for i, p in enumerate(f.node.params.params):
                     if p.default is None:
                         idx = i + 1
                 op = ("end_required", None, new_param)
-                decision = ("insert", len(f.node.params.posonly_params) + idx)
-        if op[0] in ("replace", "before") and _after_a_default(f, op[1]) and not any(callee is f for _, _, callee, _ in edges):
+                pos = len(f.node.params.posonly_params) + idx
+        if op[0] in ("replace", "before") and op[1] is not None and _after_a_default(f, op[1]) and not any(callee is f for _, _, callee, _ in edges):
             # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
             # default cannot go where ctx is; put it before the first parameter with a default
             if op[0] == "replace":
                 _param_op(rnd, f, ("remove", op[1], None))
             op = ("end_required", None, new_param)
-            decision = ("insert", None)
+            replaced, pos = None, None
         _param_op(rnd, f, op)
         # Callers pass the name.
         for caller, call, callee, ename in edges:
             if callee is not f or ename != name:
                 continue
-            if decision[0] == "replace":
-                arg = _bound_arg(call, f, decision[1])
+            if replaced is not None:
+                arg = _bound_arg(call, f, replaced)
                 if arg is not None:
                     replaced_base = base_name(arg.value)
                     if arg.keyword is not None:
@@ -262,9 +265,6 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
                     if replaced_base:
                         rnd.replaced_args.setdefault(id(caller), []).append(replaced_base)
                     continue
-                pos = None
-            else:
-                pos = decision[1]
             names_ = f.param_names()
             offset = 1 if names_ and names_[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
             leading = 0
@@ -312,13 +312,13 @@ def _apply_param_op(params: cst.Parameters, op: tuple, open_ws: cst.BaseParenthe
         return params.with_changes(params=insert_element(lst, idx, new, open_ws))
     for fname in ("posonly_params", "params", "kwonly_params"):
         lst = list(getattr(params, fname))
-        idx = next((i for i, p in enumerate(lst) if p.name.value == anchor), None)
-        if idx is None:
+        found = next((i for i, p in enumerate(lst) if p.name.value == anchor), None)
+        if found is None:
             continue
         if kind == "replace":
-            lst[idx] = new.with_changes(comma=lst[idx].comma)
+            lst[found] = new.with_changes(comma=lst[found].comma)
         else:
-            lst = insert_element(lst, idx, new, open_ws)
+            lst = insert_element(lst, found, new, open_ws)
         return params.with_changes(**{fname: lst})
     return params
 
