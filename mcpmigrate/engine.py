@@ -1,21 +1,12 @@
-"""The pipeline: discover → prefilter → parse → detect → fix → verify.
+"""A run over a tree: discover the files, triage them against the result cache, spread the
+ones that need work over the cores, and collect the results (``docs/architecture.md``).
 
-- Prefilter: a file in which none of the enabled detectors' tokens occur is never parsed.
-- Parse: libcst, from bytes (encoding, BOM and newlines are kept by libcst's round trip).
-- Detect: every detector on one shared :class:`~mcpmigrate.analysis.ModuleAnalysis`; positions
-  are computed (``PositionProvider``) only for files that have findings.
-- Fix: codemods in declared order; the result must parse, and a second fix must change nothing,
-  or the file is left untouched and the reason reported.
-- Work is spread over the cores with a process pool when enough files need parsing.
-- Screen: before libcst, Python's own ``ast`` (about six times cheaper) collects facts that each
-  detector's ``screen`` checks; a file no detector could report on is not parsed with libcst.
-- Cache: results are kept per file content (:mod:`mcpmigrate.cache`); a warm run imports no
-  libcst. libcst, the analysis and the detectors are imported only when a file needs a parse.
+Each file goes through :mod:`mcpmigrate.pipeline`. Results are kept per file content
+(:mod:`mcpmigrate.cache`); a warm run imports no libcst.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import re
@@ -26,52 +17,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
-from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.config import Config, strategy_applies
-from mcpmigrate.model import FileError, Finding, Safety
-from mcpmigrate.suppress import find_suppressions, is_suppressed
+from mcpmigrate.model import FileError, Finding
+
+from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
+    FileResult,
+    Options,
+    enabled_rules,
+    fixable,
+    prefilter_regex,
+    process_file,
+    rules_for_file,
+    worker,
+)
+
+__all__ = ["FileResult", "Options", "RunResult", "enabled_rules", "run"]
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
-    from collections.abc import Mapping
 
-    import libcst as cst
-    from libcst.metadata import CodeRange
 
-    from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.cache import Cache
-    from mcpmigrate.screen import Facts
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
-MAX_FIX_ROUNDS = 4  # passes over the codemods while one enables another
-
-
-@dataclass
-class Options:
-    """What a run does: ``mode`` is ``check`` or ``fix``."""
-
-    mode: str = "check"
-    strategy: str = "param"
-    unsafe_fixes: bool = False
-    diff: bool = False
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    no_cache: bool = False          # neither read nor write the result cache
-    jobs: int | None = None
-    force_exclude: bool = False     # apply `exclude` to explicitly named files too (pre-commit)
-
-
-@dataclass
-class FileResult:
-    display: str
-    findings: list[Finding] = field(default_factory=list)      # remaining after fix (or all, in check)
-    fixed: list[Finding] = field(default_factory=list)         # findings the fix resolved
-    error: str | None = None
-    original: bytes | None = None
-    new_source: bytes | None = None                            # set when fix changed the file
-    unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
-    parsed: bool = False
-    cache_key: bytes | None = None                             # the content's cache key, when cached
-    error_at: tuple[int, int] | None = None                    # (line, column) of a syntax error
 
 
 @dataclass
@@ -102,543 +69,6 @@ class RunResult:
     @property
     def changed(self) -> list[FileResult]:
         return [r for r in self.results if r.new_source is not None]
-
-
-def enabled_rules(config: Config, options: Options) -> set[str]:
-    select = options.select if options.select else config.select
-    ignore = list(config.ignore) + list(options.ignore or [])
-    return select_rules(select, ignore)
-
-
-def _prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:
-    from mcpmigrate.detectors import all_detectors
-
-    tokens: list[bytes] = []
-    for det in all_detectors():
-        if set(det.rules) & rules:
-            tokens.extend(det.tokens)
-    if not tokens:
-        return None
-    return re.compile(b"|".join(sorted(set(tokens))))
-
-
-def _rules_for_file(path: Path, display: str, config: Config, rules: set[str]) -> set[str]:
-    """``rules`` minus the ``per-file-ignores`` whose glob matches the file: its path relative
-    to the project root (where the pyproject.toml is), its path as displayed, or its name."""
-    import fnmatch
-    from pathlib import PurePosixPath
-
-    if not config.per_file_ignores:
-        return set(rules)
-    names = {display, os.path.basename(display)}
-    with contextlib.suppress(ValueError):
-        names.add(PurePosixPath(Path(os.path.abspath(path)).relative_to(config.root)).as_posix())
-    out = set(rules)
-    for glob, ids in config.per_file_ignores.items():
-        if any(fnmatch.fnmatch(n, glob) for n in names):
-            out -= select_rules(ids, None)
-    return out
-
-
-_DETECTOR_RES: dict[type, re.Pattern[bytes]] = {}
-
-
-def _screen_passes(source: bytes, rules: set[str]) -> set[str]:
-    """:func:`_screen`'s rules."""
-    return _screen(source, rules)[0]
-
-
-def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
-    """The second and third stages of the prefilter: the rules of the enabled detectors whose own
-    tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
-    report something. Only those detectors run on the file; when none is left, libcst never
-    parses it. A detector without a screen counts as "could"."""
-    from mcpmigrate.detectors import all_detectors
-    from mcpmigrate.screen import facts_of
-
-    keep: set[str] = set()
-    screened: list[tuple[type, object]] = []
-    for det in all_detectors():
-        mine = set(det.rules) & rules
-        if not mine or not det.tokens:
-            continue
-        rx = _DETECTOR_RES.get(det)
-        if rx is None:
-            rx = _DETECTOR_RES[det] = re.compile(b"|".join(sorted(set(det.tokens))))
-        if not rx.search(source):
-            continue
-        screen = getattr(det, "screen", None)
-        if screen is None:
-            keep |= mine
-        else:
-            screened.append((det, screen))
-    facts = None
-    if screened:
-        facts = facts_of(source)
-        for det, screen in screened:
-            if facts is None or screen(facts):  # type: ignore[operator]
-                keep |= set(det.rules) & rules
-    return keep, facts
-
-
-def detect(module: cst.Module, display: str, config: Config, rules: set[str],
-           source: bytes | None = None, top_lines: list[int] | None = None,
-           path: Path | None = None) -> tuple[list[Finding], ModuleAnalysis]:
-    """Findings for one parsed module, with positions, in source order (not suppressed yet).
-    ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
-    statement (:func:`_positions`). ``path`` (the file's) is where the project's dependency pins
-    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory."""
-    from mcpmigrate.analysis import ModuleAnalysis
-    from mcpmigrate.detectors import all_detectors
-
-    analysis = ModuleAnalysis.build(module)
-    analysis.path = path
-    reports = []
-    for det_cls in all_detectors():
-        if not set(det_cls.rules) & rules:
-            continue
-        for rep in det_cls(analysis, config).detect():
-            if rep.rule in rules:
-                reports.append(rep)
-    if not reports:
-        return [], analysis
-    positions = _positions(module, [rep.node for rep in reports], analysis, source, top_lines)
-    catalog = load_catalog()
-    findings: list[Finding] = []
-    seen: set[tuple[str, int, int]] = set()
-    for rep in reports:
-        rng = positions[rep.node]
-        key = (rep.rule, rng.start.line, rng.start.column)
-        if key in seen:
-            continue
-        seen.add(key)
-        meta = catalog[rep.rule]
-        findings.append(Finding(
-            rule=rep.rule, name=meta.name, path=display,
-            # a detector may state a site's own severity (a read that only degrades is not breaking)
-            severity=rep.severity or meta.severity,
-            line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
-            end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
-            node=rep.node, data=rep.data, site=rep.site,
-        ))
-    findings.sort(key=lambda f: (f.line, f.column, f.rule))
-    return findings, analysis
-
-
-def _positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAnalysis,
-               source: bytes | None, top_lines: list[int] | None = None) -> Mapping[cst.CSTNode, CodeRange]:
-    """The ``CodeRange`` of each of ``nodes`` (1-based lines, 0-based columns, as libcst's
-    ``PositionProvider``).
-
-    Positions come from generating code (:func:`mcpmigrate.positions.code_ranges`, a cheaper
-    equivalent of libcst's ``PositionProvider``), and only the top-level statements that hold a
-    reported node are generated, each as a one-statement module, shifted to the line ``ast``
-    gives that statement in ``source``. When ``source`` is missing or the statements of the two
-    parsers do not line up, the whole module is generated."""
-    from libcst.metadata import CodeRange
-
-    from mcpmigrate.positions import code_ranges, code_ranges_and_text, split_lines
-
-    def whole() -> Mapping[cst.CSTNode, CodeRange]:
-        return code_ranges(module, nodes)
-
-    if source is None:
-        return whole()
-    index = {id(stmt): i for i, stmt in enumerate(module.body)}
-    parents = analysis.parents
-    wanted: set[int] = set()  # indexes of the top-level statements that hold a node
-    for node in nodes:
-        cur: cst.CSTNode | None = node
-        while cur is not None and id(cur) not in index:
-            cur = parents.get(id(cur))
-        if cur is None:
-            return whole()
-        wanted.add(index[id(cur)])
-    first = _top_level_lines(source, len(module.body), top_lines)
-    if first is None:
-        return whole()
-    try:
-        lines = split_lines(source.decode(module.encoding).lstrip("\ufeff"))
-    except (UnicodeDecodeError, LookupError):
-        return whole()
-    out: dict[cst.CSTNode, CodeRange] = {}
-    for i in sorted(wanted):
-        stmt = module.body[i]
-        one = module.with_changes(header=(), body=(stmt,), footer=())
-        shift = first[i] - 1 - len(stmt.leading_lines)
-        ranges, code = code_ranges_and_text(one, nodes)
-        # the statement's code must sit at that line of the file: a decorator in parentheses or
-        # after a backslash, or a backslash-continued blank line, makes ast's line or the count of
-        # leading lines differ — then the whole module is done instead
-        if shift < 0 or "".join(lines[shift:shift + len(split_lines(code))]) != code:
-            return whole()
-        for node, rng in ranges.items():
-            out[node] = CodeRange((rng.start.line + shift, rng.start.column), (rng.end.line + shift, rng.end.column))
-    return out
-
-
-def _top_level_lines(source: bytes, count: int, known: list[int] | None = None) -> list[int] | None:
-    """The first line of each of the ``count`` top-level statements of ``source``
-    (:func:`mcpmigrate.screen.top_level_lines`; ``known`` when the screen already has them), or
-    ``None`` when ``ast`` does not see ``count`` of them."""
-    if known is None:
-        from mcpmigrate.screen import parse_quietly, top_level_lines
-
-        tree = parse_quietly(source)
-        if tree is None:
-            return None
-        known = top_level_lines(tree)
-    return known if len(known) == count else None
-
-
-def _active(findings: list[Finding], source: bytes) -> list[Finding]:
-    """``findings`` minus those silenced by a ``# mcpmigrate: ignore`` comment in ``source``:
-    a suppressed finding is neither reported nor fixed, in any round of a fix."""
-    sups = find_suppressions(source)
-    if not sups:
-        return findings
-    return [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
-
-
-def _fixable(f: Finding, options: Options) -> bool:
-    if f.fix is None:
-        return False
-    if not strategy_applies(options.strategy, f.fix.strategy):
-        return False
-    return f.fix.safety is Safety.SAFE or options.unsafe_fixes
-
-
-def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set[str], options: Options,
-                    findings: list[Finding], analysis: ModuleAnalysis, path: Path | None = None) -> cst.Module:
-    from mcpmigrate.codemods import load_codemods
-    from mcpmigrate.codemods.edits import apply_edits
-    from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
-
-    original = module
-    # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
-    # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
-    # find nothing left to do.
-    for _round in range(MAX_FIX_ROUNDS):
-        changed = False
-        for cm in load_codemods():
-            if not strategy_applies(options.strategy, cm.STRATEGY):
-                continue
-            mine = [f for f in findings if f.rule in cm.RULES and _fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
-            if not mine:
-                continue
-            new_module = apply_edits(module, cm.edits(analysis, mine, config))  # the one applier
-            if new_module is not module and new_module.code != module.code:
-                module = new_module
-                changed = True
-                findings, analysis = detect(module, display, config, rules, path=path)
-                findings = _active(findings, module.bytes)
-        if not changed:
-            break
-    if module is not original:
-        # never prune a name the rest of the project imports from this module, or its __all__ lists
-        module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
-    return module
-
-
-def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
-    """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
-    or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
-    (in fix mode the file is then left untouched)."""
-    try:
-        return _process_file(path, display, config, options, rules, prefilter, source)
-    except Exception as exc:  # a bug of ours must not lose the other files' results
-        import traceback
-
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return FileResult(display, error=(
-            f"internal error, file skipped ({type(exc).__name__}: {exc} at "
-            f"{os.path.basename(where.filename)}:{where.lineno}); please report this"))
-
-
-def _process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
-    res = FileResult(display)
-    if source is None:
-        try:
-            source = F.read_source(path)
-        except OSError as exc:
-            res.error = f"cannot read: {exc.strerror or exc}"
-            return res
-        except ValueError as exc:
-            res.error = str(exc)
-            return res
-    file_rules = _rules_for_file(path, display, config, rules)
-    run_rules, facts = (_screen(source, file_rules)
-                        if prefilter is not None and file_rules and prefilter.search(source) else (set(), None))
-    if not run_rules:
-        problem = F.decode_problem(source)  # never parsed, but an undecodable file is still reported
-        if problem:
-            res.error = problem
-            return res
-        _collect_unused(res, find_suppressions(source), file_rules)
-        return res
-    import libcst as cst
-
-    try:
-        module = _parse(source, config)
-    except cst.ParserSyntaxError as exc:
-        if facts is None and not _mentions_mcp(source, run_rules):
-            # ast could not screen it; neither can libcst parse it, and nothing in it is MCP: as
-            # for any file the screen rules out, it is not reported (README: a syntax error in a
-            # file with nothing MCP in it is not)
-            _collect_unused(res, find_suppressions(source), file_rules)
-            return res
-        message, res.error_at = _syntax_error(exc, source, display)
-        res.error = f"cannot parse: {message}"
-        return res
-    except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
-        res.error = f"cannot decode: {exc}"
-        return res
-    except RecursionError:
-        res.error = "cannot parse: nesting too deep"
-        return res
-    res.parsed = True
-    try:
-        findings, analysis = detect(module, display, config, run_rules, source, facts.top_lines if facts else None, path)
-    except RecursionError:
-        res.error = "cannot analyse: nesting too deep"
-        return res
-    sups = find_suppressions(source)
-    findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
-    if options.mode == "fix" and any(_fixable(f, options) for f in findings):
-        try:
-            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis, path).bytes
-        except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
-            import traceback
-
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            res.error = (f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
-                         f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
-            new_source = source
-        if new_source != source:
-            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source)
-            if problem:
-                res.error = f"fix not applied: {problem}"
-            else:
-                res.original = source
-                res.new_source = new_source
-                sups_after = find_suppressions(new_source)
-                remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-                # a finding is fixed when fewer sites with its rule and message remain
-                from collections import Counter
-
-                left = Counter((f.rule, f.message) for f in remaining)
-                res.fixed = []
-                for f in sorted(findings, key=lambda f: _fixable(f, options)):  # unfixable ones remain first
-                    key = (f.rule, f.message)
-                    if left[key] > 0:
-                        left[key] -= 1
-                    elif _fixable(f, options):
-                        res.fixed.append(f)
-                findings = remaining
-                sups = sups_after
-    for f in [*findings, *res.fixed]:  # libcst nodes stay in this process (never pickled or cached)
-        f.node = f.site = None
-    res.findings = findings
-    _collect_unused(res, sups, file_rules)
-    return res
-
-
-def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
-    """Suppressions that silenced nothing. An id is reported only when its rule ran on this file
-    (or is no rule at all: a typo); a bare ``ignore`` only when every rule ran."""
-    catalog = load_catalog()
-    for s in sups.values():
-        if s.ids is None:
-            if not s.used and file_rules >= set(catalog):
-                res.unused_suppressions.append((s.line, "*"))
-        else:
-            for rid in sorted(s.ids - s.used):
-                if rid in file_rules or rid not in catalog:
-                    res.unused_suppressions.append((s.line, rid))
-
-
-def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options,
-            path: Path | None = None, original: bytes | None = None) -> tuple[str | None, list[Finding]]:
-    """``(problem, findings)``: why the fixed text must not be written (it does not parse or
-    compile, it has a name problem the ``original`` text did not have (:func:`_name_problem`), or a
-    second fix would change it), else ``None``; and the findings in the fixed text (suppressions
-    not applied: the caller marks which suppressions they use)."""
-    import libcst as cst
-
-    try:
-        module = _parse(new_source, config)
-    except cst.ParserSyntaxError as exc:  # pragma: no cover - a codemod bug
-        return f"the rewritten code does not parse ({_syntax_message(exc, new_source, display)})", []
-    try:
-        compile(new_source, display, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        # The running interpreter may be older than the project's Python (3.12 f-strings on
-        # 3.11): then the original does not compile either, and libcst's parse with the
-        # project's grammar (above) is the check.
-        if original is None or _compiles(original, display):
-            return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
-    if original is not None:
-        problem = _name_problem(original, new_source, display, path, config.root)
-        if problem:
-            return problem, []
-    found, analysis = detect(module, display, config, rules, path=path)
-    findings = _active(found, new_source)
-    if any(_fixable(f, options) for f in findings):
-        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path)
-        if again.bytes != new_source:
-            return "a second fix would change the file again (not idempotent); please report this", found
-    return None, found
-
-
-#: pyflakes messages that mean the module, or a call into it, fails: a name read where nothing
-#: binds it, an import rebound before any use (the added import, or the module's own binding,
-#: silently lost), an ``__all__`` entry that is gone.
-_NAME_MESSAGES = ("UndefinedName", "UndefinedLocal", "UndefinedExport", "RedefinedWhileUnused",
-                  "ImportShadowedByLoopVar")
-
-
-def _flakes(source: bytes, display: str) -> list:
-    """pyflakes' name messages on ``source`` (none when it does not parse as ``ast``)."""
-    import ast
-
-    from pyflakes.checker import Checker
-
-    try:
-        tree = ast.parse(source, filename=display)
-    except (SyntaxError, ValueError):
-        return []
-    return [m for m in Checker(tree, filename=display).messages if type(m).__name__ in _NAME_MESSAGES]
-
-
-def _top_bindings(source: bytes) -> set[str]:
-    """Names bound at module level (outside function and class bodies)."""
-    import ast
-
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return set()
-    out: set[str] = set()
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            out.update(a.asname or a.name.split(".")[0] for a in node.names)
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        if isinstance(node, (ast.expr, ast.stmt, ast.excepthandler, ast.withitem, ast.match_case, ast.pattern)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
-
-
-def _name_problem(original: bytes, new_source: bytes, display: str, path: Path | None, root: Path) -> str | None:
-    """Why the fixed text breaks the module or a module of the project that imports from it:
-    a pyflakes name message (undefined name, import rebound before use, ``__all__`` entry gone)
-    the original text does not have, compared by kind and name (lines move); or a module-level
-    name another module imports from this one that the fix removes."""
-    from collections import Counter
-
-    def key(m) -> tuple[str, str]:
-        return type(m).__name__, str(m.message_args[0]) if m.message_args else ""
-
-    before = Counter(key(m) for m in _flakes(original, display))
-    for m in _flakes(new_source, display):
-        k = key(m)
-        if before[k] > 0:
-            before[k] -= 1
-            continue
-        kind, name = k
-        where = f"line {m.lineno}"
-        if kind in ("UndefinedName", "UndefinedLocal"):
-            return f"the rewritten code reads `{name}` where it is not defined ({where}); the fixed module would fail"
-        if kind == "UndefinedExport":
-            return f"the rewritten code no longer defines `{name}`, which `__all__` lists ({where})"
-        if kind == "RedefinedWhileUnused":
-            return (f"the rewritten code binds `{name}` twice before using it ({where}): an added import and a name "
-                    "of the module would shadow each other")
-        return f"the rewritten code rebinds the imported name `{name}` ({where})"
-    if path is not None:
-        removed = _top_bindings(original) - _top_bindings(new_source)
-        if removed:
-            from mcpmigrate.codemods.imports import project_imports
-
-            imported = project_imports(path, root)
-            star = imported.get("*")
-            for name in sorted(removed):
-                by = imported.get(name) or (star if star and not name.startswith("_") else None)
-                if by:
-                    return f"the fix removes `{name}`, which {by} imports from this module"
-    return None
-
-
-def _parse(source: bytes, config: Config) -> cst.Module:
-    """libcst's parse with the grammar of the project's Python (``target-version``, else the
-    lowest ``requires-python``; without either, the running interpreter's)."""
-    import libcst as cst
-
-    if config.target_version is None:
-        return cst.parse_module(source)
-    return cst.parse_module(source, config=cst.PartialParserConfig(python_version=config.target_version))
-
-
-def _compiles(source: bytes, display: str) -> bool:
-    try:
-        compile(source, display, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def _syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>") -> str:
-    return _syntax_error(exc, source, display)[0]
-
-
-def _syntax_error(exc: cst.ParserSyntaxError, source: bytes | None = None,
-                  display: str = "<file>") -> tuple[str, tuple[int, int] | None]:
-    """Python's own message for a syntax error with its one position, ``invalid syntax (line 3,
-    column 7)`` (1-based), as the interpreter reports it, and that ``(line, column)``; libcst's
-    first line and position when the interpreter compiles the file (a construct libcst does not
-    know)."""
-    if source is not None:
-        import warnings
-
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                compile(source, display, "exec", dont_inherit=True)
-        except SyntaxError as err:
-            if err.lineno:
-                return f"{err.msg} (line {err.lineno}, column {err.offset or 1})", (err.lineno, err.offset or 1)
-            return err.msg, None
-        except (ValueError, RecursionError, MemoryError):
-            pass
-    msg = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
-    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})", (exc.raw_line, exc.raw_column + 1)
-
-
-def _mentions_mcp(source: bytes, rules: set[str]) -> bool:
-    """A file ``ast`` cannot parse (so the screen could not look at it) might hold something the
-    rules report: the screens of :mod:`mcpmigrate.screen` on facts read from its tokens
-    (:func:`mcpmigrate.screen.facts_of_text`) say so."""
-    from mcpmigrate.detectors import all_detectors
-    from mcpmigrate.screen import facts_of_text
-
-    facts = facts_of_text(source)
-    for det in all_detectors():
-        if not set(det.rules) & rules:
-            continue
-        screen = getattr(det, "screen", None)
-        if screen is None or screen(facts):
-            return True
-    return False
-
-
-def _worker(args: tuple) -> FileResult:
-    return process_file(*args)
 
 
 def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None,
@@ -676,7 +106,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
             by_size = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][6]))
             out: list[FileResult | None] = [None] * len(tasks)
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for n, (i, res) in enumerate(zip(by_size, pool.map(_worker, [tasks[i] for i in by_size],
+                for n, (i, res) in enumerate(zip(by_size, pool.map(worker, [tasks[i] for i in by_size],
                                                                    chunksize=max(1, len(tasks) // (jobs * 16))))):
                     out[i] = res
                     if progress is not None:
@@ -687,7 +117,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
     if results is None:
         results = []
         for t in tasks:
-            results.append(_worker(t))
+            results.append(worker(t))
             if progress is not None:
                 progress(len(done) + len(results), len(candidates))
     for (i, key), res in zip(task_keys, results):
@@ -714,7 +144,7 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         if cache is not None:
             from mcpmigrate.cache import content_key
 
-            by_rules = {sf.display: _rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
+            by_rules = {sf.display: rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
             for res in result.changed:  # written: the remaining findings are the new content's
                 assert res.new_source is not None  # what `changed` selects
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
@@ -750,16 +180,16 @@ def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: 
         except (OSError, ValueError):
             done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
             continue
-        file_rules = _rules_for_file(sf.path, sf.display, config, rules)
+        file_rules = rules_for_file(sf.path, sf.display, config, rules)
         key: bytes | None = None
         if cache is not None:
             key = content_key(source, file_rules, _pins_signature(sf.path))
             hit = cache.get(key)
-            if hit is not None and (options.mode != "fix" or not any(_fixable(f, options) for f in hit.findings)):
+            if hit is not None and (options.mode != "fix" or not any(fixable(f, options) for f in hit.findings)):
                 done[i] = _from_cache(hit, sf.display)
                 continue
         if not built:
-            prefilter, built = _prefilter_regex(rules), True
+            prefilter, built = prefilter_regex(rules), True
         if prefilter is None or not file_rules or not prefilter.search(source):
             res = process_file(sf.path, sf.display, config, options, rules, prefilter, source)
             res.cache_key = key

@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 
 from mcpmigrate.config import Config
-from mcpmigrate.engine import Options, _screen_passes, detect, run
+from mcpmigrate.engine import run
+from mcpmigrate.pipeline import Options, detect, screen_passes
 
 # --- generator --------------------------------------------------------------------------------
 
@@ -193,13 +194,13 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
             except Exception as exc:
                 failures.append(("crash", f"detect: {type(exc).__name__}: {exc}"))
                 found = []
-            screened_out = {f.rule for f in found} - _screen_passes(data, rules)
+            screened_out = {f.rule for f in found} - screen_passes(data, rules)
             if screened_out:
                 failures.append(("screen", f"screened out but has {sorted(screened_out)}"))
             # the engine's positions equal libcst's own PositionProvider's
             from libcst.metadata import MetadataWrapper, PositionProvider
 
-            from mcpmigrate.engine import _active
+            from mcpmigrate.pipeline import active
 
             expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if found else {}
 
@@ -213,7 +214,7 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
                         out.append((f.rule, f.line, f.column, f.end_line, f.end_column))
                 return sorted(out)
             engine = spans(res.findings)
-            whole = spans((f for f in _active(found, data) if f.rule not in screened_out), libcst=True)
+            whole = spans((f for f in active(found, data) if f.rule not in screened_out), libcst=True)
             if engine != whole:
                 failures.append(("positions", f"only the engine: {sorted(set(engine) - set(whole))}; "
                                               f"only libcst: {sorted(set(whole) - set(engine))}"))

@@ -50,7 +50,7 @@ def _no_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*a, **k):
         raise AssertionError("a cached file was processed again")
 
-    monkeypatch.setattr(E, "_prefilter_regex", boom)
+    monkeypatch.setattr(E, "prefilter_regex", boom)
     monkeypatch.setattr(E, "process_file", boom)
 
 
@@ -105,8 +105,8 @@ def test_tool_build_is_part_of_the_key(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(C, "_build_id", lambda: "other-build")
     with monkeypatch.context() as m:
         calls = []
-        real = E._prefilter_regex
-        m.setattr(E, "_prefilter_regex", lambda rules: calls.append(1) or real(rules))
+        real = E.prefilter_regex
+        m.setattr(E, "prefilter_regex", lambda rules: calls.append(1) or real(rules))
         _check(root)
     assert calls, "results of another build were reused"
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from mcpmigrate.config import Config  # noqa: E402
-from mcpmigrate.engine import Options, _screen_passes, detect, enabled_rules  # noqa: E402
+from mcpmigrate.pipeline import Options, detect, enabled_rules, screen_passes  # noqa: E402
 from tests.fuzzing import check_program, mcp_program  # noqa: E402
 from tests.helpers import FIXTURES, RULES, load_toml  # noqa: E402
 
@@ -96,7 +96,7 @@ def test_screen_never_skips_a_file_with_findings() -> None:
         except Exception:
             continue
         found, _ = detect(module, name, Config(root=Path.cwd()), rules)
-        screened_out = {f.rule for f in found} - _screen_passes(data, rules)
+        screened_out = {f.rule for f in found} - screen_passes(data, rules)
         if screened_out:  # a detector the screen would not run on this file reports on it
             missed.append((name, sorted(screened_out)))
     assert missed == []
@@ -124,7 +124,7 @@ POSITION_EDGES = [
 
 @pytest.mark.parametrize("name,source", POSITION_EDGES + _sources(), ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
 def test_positions_per_statement_match_libcst(name: str, source: str) -> None:
-    """Findings are placed (engine._positions: token-index codegen, whole module or per top-level
+    """Findings are placed (pipeline.node_positions: token-index codegen, whole module or per top-level
     statement) exactly where libcst's PositionProvider places them."""
     import libcst as cst
 

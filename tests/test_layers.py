@@ -25,6 +25,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.cli": "cli",
     "mcpmigrate.report": "report",        # the output formats, called by the cli
     "mcpmigrate.engine": "engine",
+    "mcpmigrate.pipeline": "engine",
     "mcpmigrate.detectors": "detectors",  # the rules
     "mcpmigrate.codemods": "codemods",    # the fixes (a rule asks its fix module for a plan)
     "mcpmigrate.analysis": "analysis",    # facts about one module
@@ -32,6 +33,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.fastwalk": "analysis",
     "mcpmigrate.screen": "analysis",
     "mcpmigrate.positions": "analysis",
+    "mcpmigrate.parsing": "analysis",
     "mcpmigrate.surfaces": "base",        # data and plumbing with no knowledge of the layers above
     "mcpmigrate.model": "base",
     "mcpmigrate.config": "base",

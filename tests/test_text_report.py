@@ -86,9 +86,9 @@ def test_split_message(message: str, expected: tuple[str, str]) -> None:
 def test_a_fix_left_by_fix_diff_never_names_a_strategy_fix_rejects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A logging fix that could not be applied: the hint used to say `fix with --strategy
     logging`, which `fix --strategy` rejects (it accepts param and interim)."""
-    from mcpmigrate import engine
+    from mcpmigrate import pipeline
 
-    monkeypatch.setattr(engine, "_verify", lambda *a, **k: ("the rewritten code is refused (test)", []))
+    monkeypatch.setattr(pipeline, "_verify", lambda *a, **k: ("the rewritten code is refused (test)", []))
     (tmp_path / "s.py").write_text(TWO_TOOLS)
     res = cli(["fix", "--diff", "s.py"], tmp_path)
     left = [ln for ln in res.stderr.splitlines() if ln.startswith("left")]

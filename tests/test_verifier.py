@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpmigrate.engine import _name_problem
+from mcpmigrate.codemods.namecheck import name_problem
 from tests.helpers import cli, write_pyproject
 from tests.proof import run_proof
 
@@ -290,22 +290,22 @@ def test_requests01_an_in_body_schema_is_not_referenced_from_the_resolver(tmp_pa
 def test_the_verifier_refuses_a_new_undefined_name() -> None:
     # what the interim fix wrote for requests-01 before the planner knew: Reservation out of reach
     broken = SEATS.replace("@app.tool()", "def hold_seat_elicitation(show, row) -> Reservation:\n    ...\n\n\n@app.tool()")
-    problem = _name_problem(SEATS.encode(), broken.encode(), "seats.py", None, Path("."))
+    problem = name_problem(SEATS.encode(), broken.encode(), "seats.py", None, Path("."))
     assert problem == ("the rewritten code reads `Reservation` where it is not defined (line 8); the fixed module would fail")
 
 
 def test_the_verifier_refuses_an_added_import_over_a_bound_name() -> None:
     broken = FORMS.replace("from dataclasses import dataclass\n", "from dataclasses import dataclass\nfrom pydantic import Field\n")
-    problem = _name_problem(FORMS.encode(), broken.encode(), "forms.py", None, Path("."))
+    problem = name_problem(FORMS.encode(), broken.encode(), "forms.py", None, Path("."))
     assert problem is not None and problem.startswith("the rewritten code binds `Field` twice before using it")
 
 
 def test_the_verifier_refuses_removing_a_name_another_module_imports(tmp_path: Path) -> None:
     _write(tmp_path, {"pkg/__init__.py": "", "pkg/app.py": APP, "pkg/tools.py": TOOLS})
     pruned = APP.replace("import Context, FastMCP", "import FastMCP").replace("ctx: Context", "ctx")
-    problem = _name_problem(APP.encode(), pruned.encode(), "pkg/app.py", tmp_path / "pkg/app.py", tmp_path)
+    problem = name_problem(APP.encode(), pruned.encode(), "pkg/app.py", tmp_path / "pkg/app.py", tmp_path)
     assert problem == "the fix removes `Context`, which pkg/tools.py imports from this module"
-    assert _name_problem(APP.encode(), APP.encode(), "pkg/app.py", tmp_path / "pkg/app.py", tmp_path) is None
+    assert name_problem(APP.encode(), APP.encode(), "pkg/app.py", tmp_path / "pkg/app.py", tmp_path) is None
 
 
 def test_a_refused_fix_leaves_the_file_and_reports_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

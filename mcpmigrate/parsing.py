@@ -1,0 +1,52 @@
+"""Parsing a file the way the project's Python would: libcst with the project's grammar, and
+syntax errors in Python's own words with one position (README, "Usage": what is parsed).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.config import Config
+
+
+def parse_module(source: bytes, config: Config) -> cst.Module:
+    """libcst's parse with the grammar of the project's Python (``target-version``, else the
+    lowest ``requires-python``; without either, the running interpreter's)."""
+    if config.target_version is None:
+        return cst.parse_module(source)
+    return cst.parse_module(source, config=cst.PartialParserConfig(python_version=config.target_version))
+
+
+def compiles(source: bytes, display: str) -> bool:
+    try:
+        compile(source, display, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>") -> str:
+    return syntax_error(exc, source, display)[0]
+
+
+def syntax_error(exc: cst.ParserSyntaxError, source: bytes | None = None,
+                  display: str = "<file>") -> tuple[str, tuple[int, int] | None]:
+    """Python's own message for a syntax error with its one position, ``invalid syntax (line 3,
+    column 7)`` (1-based), as the interpreter reports it, and that ``(line, column)``; libcst's
+    first line and position when the interpreter compiles the file (a construct libcst does not
+    know)."""
+    if source is not None:
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(source, display, "exec", dont_inherit=True)
+        except SyntaxError as err:
+            if err.lineno:
+                return f"{err.msg} (line {err.lineno}, column {err.offset or 1})", (err.lineno, err.offset or 1)
+            return err.msg, None
+        except (ValueError, RecursionError, MemoryError):
+            pass
+    msg = str(exc.message).strip().splitlines()[0] if exc.message else "syntax error"
+    return f"{msg} (line {exc.raw_line}, column {exc.raw_column + 1})", (exc.raw_line, exc.raw_column + 1)
