@@ -53,7 +53,9 @@ def _build_id() -> str:
             for name in sorted(files):
                 if name.endswith((".py", ".toml")):
                     st = os.stat(os.path.join(root, name))
-                    h.update(f"{os.path.relpath(os.path.join(root, name), pkg)}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+                    h.update(
+                        f"{os.path.relpath(os.path.join(root, name), pkg)}|{st.st_size}|{st.st_mtime_ns}\n".encode()
+                    )
     return f"{__version__}-{h.hexdigest()}"
 
 
@@ -110,7 +112,8 @@ class Cache:
                 base.mkdir(parents=True, exist_ok=True)
                 (base / ".gitignore").write_text("# Created by mcpmigrate automatically.\n*\n")
                 (base / "CACHEDIR.TAG").write_text(
-                    "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by mcpmigrate.\n")
+                    "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by mcpmigrate.\n"
+                )
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".cache.", suffix=".tmp", dir=self.path.parent)
             try:

@@ -25,8 +25,14 @@ def _console(stderr: bool = False):
     from rich.console import Console
 
     no_color = "NO_COLOR" in os.environ
-    return Console(stderr=stderr, no_color=no_color, highlight=False, soft_wrap=True,
-                   force_terminal=None if not no_color else False, width=None if sys.stdout.isatty() else 200)
+    return Console(
+        stderr=stderr,
+        no_color=no_color,
+        highlight=False,
+        soft_wrap=True,
+        force_terminal=None if not no_color else False,
+        width=None if sys.stdout.isatty() else 200,
+    )
 
 
 def _split(values: tuple[str, ...]) -> list[str] | None:
@@ -81,9 +87,12 @@ def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
     from mcpmigrate.report.paths import diff_path
 
     out = []
-    for line in difflib.unified_diff(_decode(original).splitlines(keepends=True),
-                                     _decode(new_source).splitlines(keepends=True),
-                                     diff_path(f"a/{display}"), diff_path(f"b/{display}")):
+    for line in difflib.unified_diff(
+        _decode(original).splitlines(keepends=True),
+        _decode(new_source).splitlines(keepends=True),
+        diff_path(f"a/{display}"),
+        diff_path(f"b/{display}"),
+    ):
         if line.endswith("\n"):
             out.append(line)
         else:
@@ -100,8 +109,7 @@ def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
         return f"manual: {f.manual}" if f.manual else "manual"
     unsafe = f.fix.safety.value == "unsafe" and not unsafe_fixes
     if not result.applies(f.fix.strategy):
-        return (f"fix with --strategy {f.fix.strategy}{' --unsafe-fixes' if unsafe else ''}: "
-                f"{f.fix.description}")
+        return f"fix with --strategy {f.fix.strategy}{' --unsafe-fixes' if unsafe else ''}: {f.fix.description}"
     if unsafe:
         return f"needs --unsafe-fixes: {f.fix.description}"
     return "fix not applied (see the error for this file)" if file_failed else "fix not applied"
@@ -140,8 +148,14 @@ def _progress_callback(output_format: str):
         if "bar" not in state:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                           console=_console(stderr=True), transient=True)
+            bar = Progress(
+                TextColumn("checking"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=_console(stderr=True),
+                transient=True,
+            )
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("files", total=total)
         state["bar"].update(state["task"], completed=done, total=total)
@@ -178,9 +192,19 @@ def _unused_as_findings(result) -> None:
                 msg = f"Unused suppression of {rid}: {rid} is not reported on this line; remove it from the comment."
             else:
                 msg = f"Unknown rule id {rid} in a suppression comment (see `mcpmigrate rules`); fix or remove it."
-            res.findings.append(Finding(
-                rule=UNUSED_SUPPRESSION, name=UNUSED_SUPPRESSION, severity=Severity.ADVISORY, path=res.display,
-                line=line, column=span[0], end_line=line, end_column=max(span[1], span[0] + 1), message=msg))
+            res.findings.append(
+                Finding(
+                    rule=UNUSED_SUPPRESSION,
+                    name=UNUSED_SUPPRESSION,
+                    severity=Severity.ADVISORY,
+                    path=res.display,
+                    line=line,
+                    column=span[0],
+                    end_line=line,
+                    end_column=max(span[1], span[0] + 1),
+                    message=msg,
+                )
+            )
         res.findings.sort(key=lambda f: f.sort_key)
 
 
@@ -200,7 +224,9 @@ def _apply_baseline(result, baseline_path: str) -> int:
     except OSError as exc:
         _fail(f"{baseline_path}: cannot read the baseline: {exc.strerror or exc}")
     except (ValueError, KeyError, TypeError) as exc:
-        _fail(f"{baseline_path}: not a baseline (expected the output of `mcpmigrate check --output-format json`): {exc}")
+        _fail(
+            f"{baseline_path}: not a baseline (expected the output of `mcpmigrate check --output-format json`): {exc}"
+        )
     hidden = 0
     for res in result.results:
         kept = []
@@ -227,45 +253,74 @@ def _add_noqa(result) -> None:
         if not res.findings:
             continue
         path = Path(res.display)
-        requests: list[tuple[str, tuple[int, ...]]] = [(f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
-                    for f in res.findings if f.rule != UNUSED_SUPPRESSION]
+        requests: list[tuple[str, tuple[int, ...]]] = [
+            (f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
+            for f in res.findings
+            if f.rule != UNUSED_SUPPRESSION
+        ]
         source = path.read_bytes()
         new, changed, skipped = add_suppressions(source, requests)
         for rid, line in skipped:
-            err.print(f"warning: {shown_path(res.display)}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
-                      f"(the line ends inside a string or a continuation); add it by hand",
-                      markup=False, highlight=False)
+            err.print(
+                f"warning: {shown_path(res.display)}:{line}: no place for `# mcpmigrate: ignore[{rid}]` "
+                f"(the line ends inside a string or a continuation); add it by hand",
+                markup=False,
+                highlight=False,
+            )
         if changed:
             try:
                 compile(new, res.display, "exec", dont_inherit=True)
                 atomic_write(path, new)
             except (SyntaxError, ValueError, OSError) as exc:
-                err.print(f"error: {shown_path(res.display)}: suppressions not added: {exc}", markup=False, highlight=False)
+                err.print(
+                    f"error: {shown_path(res.display)}: suppressions not added: {exc}", markup=False, highlight=False
+                )
                 continue
             added += changed
             files += 1
-    _console().print(f"Added {added} suppression comment{'s' if added != 1 else ''} in {files} file(s).",
-                     highlight=False)
+    _console().print(
+        f"Added {added} suppression comment{'s' if added != 1 else ''} in {files} file(s).", highlight=False
+    )
 
 
 def _common(f):
-    f = click.option("--extend-select", multiple=True,
-                     help="Rule ids or prefixes to enable in addition to the selection; "
-                          "`unused-suppression` reports unused or unknown suppression comments as findings.")(f)
-    f = click.option("--force-exclude", is_flag=True,
-                     help="Apply `exclude` to paths named on the command line too (for pre-commit).")(f)
-    f = click.option("--select", multiple=True, help="Rule ids or prefixes to enable (comma-separated), e.g. MCP1,MCP201.")(f)
+    f = click.option(
+        "--extend-select",
+        multiple=True,
+        help="Rule ids or prefixes to enable in addition to the selection; "
+        "`unused-suppression` reports unused or unknown suppression comments as findings.",
+    )(f)
+    f = click.option(
+        "--force-exclude", is_flag=True, help="Apply `exclude` to paths named on the command line too (for pre-commit)."
+    )(f)
+    f = click.option(
+        "--select", multiple=True, help="Rule ids or prefixes to enable (comma-separated), e.g. MCP1,MCP201."
+    )(f)
     f = click.option("--ignore", multiple=True, help="Rule ids or prefixes to disable (comma-separated).")(f)
-    f = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Path to a pyproject.toml (default: the nearest one with [tool.mcpmigrate]).")(f)
-    f = click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True,
-                     help="text (grouped, with the source line), concise (one line per finding), json, "
-                          "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations).")(f)
+    f = click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False),
+        help="Path to a pyproject.toml (default: the nearest one with [tool.mcpmigrate]).",
+    )(f)
+    f = click.option(
+        "--output-format",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help="text (grouped, with the source line), concise (one line per finding), json, "
+        "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations).",
+    )(f)
     f = click.option("--statistics", is_flag=True, help="Print counts per rule (on stderr for json/sarif/github).")(f)
-    f = click.option("--legacy-clients/--no-legacy-clients", "legacy_clients", default=None,
-                     help="Whether the project still serves legacy (handshake-era) clients (default: the "
-                          "`legacy-clients` config key, else yes). With --no-legacy-clients, what only they use "
-                          "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
-                          "offered for removal.")(f)
+    f = click.option(
+        "--legacy-clients/--no-legacy-clients",
+        "legacy_clients",
+        default=None,
+        help="Whether the project still serves legacy (handshake-era) clients (default: the "
+        "`legacy-clients` config key, else yes). With --no-legacy-clients, what only they use "
+        "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
+        "offered for removal.",
+    )(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
 
@@ -279,20 +334,29 @@ def _validate_selectors(select, ignore):
         _fail(str(exc))
 
 
-def _report(result, output_format: str, statistics: bool, fixed: bool = False, unused_as_findings: bool = False,
-            baselined: int | None = None) -> None:
+def _report(
+    result,
+    output_format: str,
+    statistics: bool,
+    fixed: bool = False,
+    unused_as_findings: bool = False,
+    baselined: int | None = None,
+) -> None:
     from mcpmigrate.report import text
 
     err = _console(stderr=True)
     if output_format in MACHINE_FORMATS:
         if output_format == "json":
             from mcpmigrate.report.jsonfmt import render
+
             click.echo(render(result, fixed=fixed, baselined=baselined))
         elif output_format == "sarif":
             from mcpmigrate.report.sarif import render as render_sarif
+
             click.echo(render_sarif(result))
         else:
             from mcpmigrate.report.github import render as render_github
+
             out = render_github(result)
             if out:
                 click.echo(out)
@@ -346,12 +410,31 @@ def main() -> None:
 @main.command()
 @_common
 @click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
-@click.option("--add-noqa", is_flag=True,
-              help="Add a `# mcpmigrate: ignore[ID]` comment on every current finding (adopting on a legacy codebase).")
-@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False),
-              help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.")
-def check(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, legacy_clients,
-          no_cache, add_noqa, baseline_path):
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add a `# mcpmigrate: ignore[ID]` comment on every current finding (adopting on a legacy codebase).",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(dir_okay=False),
+    help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.",
+)
+def check(
+    paths,
+    select,
+    ignore,
+    extend_select,
+    force_exclude,
+    config_path,
+    output_format,
+    statistics,
+    legacy_clients,
+    no_cache,
+    add_noqa,
+    baseline_path,
+):
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
@@ -375,23 +458,48 @@ def check(paths, select, ignore, extend_select, force_exclude, config_path, outp
 @main.command()
 @_common
 @click.option("--diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
-@click.option("--strategy", type=click.Choice(["param", "interim"]), default=None,
-              help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).")
+@click.option(
+    "--strategy",
+    type=click.Choice(["param", "interim"]),
+    default=None,
+    help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).",
+)
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that need a review.")
-def fix(paths, select, ignore, extend_select, force_exclude, config_path, output_format, statistics, legacy_clients,
-        diff, strategy, unsafe_fixes):
+def fix(
+    paths,
+    select,
+    ignore,
+    extend_select,
+    force_exclude,
+    config_path,
+    output_format,
+    statistics,
+    legacy_clients,
+    diff,
+    strategy,
+    unsafe_fixes,
+):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
     from mcpmigrate.report.paths import shown_path
 
     config = _load(config_path, legacy_clients)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(mode="fix", strategy=strategy or config.strategy, unsafe_fixes=unsafe_fixes,
-                      diff=diff, select=sel, ignore=ign, force_exclude=force_exclude)
+    options = Options(
+        mode="fix",
+        strategy=strategy or config.strategy,
+        unsafe_fixes=unsafe_fixes,
+        diff=diff,
+        select=sel,
+        ignore=ign,
+        force_exclude=force_exclude,
+    )
     result = _execute(paths, config, options, output_format, unused)
     if diff:
-        patch = "".join(_unified_diff(res.original, res.new_source, res.display)
-                        for res in sorted(result.changed, key=lambda r: r.display))
+        patch = "".join(
+            _unified_diff(res.original, res.new_source, res.display)
+            for res in sorted(result.changed, key=lambda r: r.display)
+        )
         if output_format == "json":
             # one JSON document on stdout: the diff goes inside it
             from mcpmigrate.report.jsonfmt import render
@@ -409,15 +517,26 @@ def fix(paths, select, ignore, extend_select, force_exclude, config_path, output
             for f in result.findings:  # what the diff leaves, and why
                 why = _left_why(f, result, unsafe_fixes, f.path in failed)
                 where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
-                err.print(f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}", highlight=False, markup=False)
-            err.print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
-                      f"{len(result.findings)} would remain.", highlight=False)
+                err.print(
+                    f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}",
+                    highlight=False,
+                    markup=False,
+                )
+            err.print(
+                f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
+                f"{len(result.findings)} would remain.",
+                highlight=False,
+            )
             text.render_errors(err, result)
         sys.exit(1 if (result.fixed or _exit_code(result)) else 0)
     if output_format in ("text", "concise"):
         out = _console()
         for f in result.fixed:
-            out.print(f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}", highlight=False, markup=False)
+            out.print(
+                f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}",
+                highlight=False,
+                markup=False,
+            )
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()
@@ -454,8 +573,21 @@ def rules_cmd(output_format):
     if output_format == "json":
         import json
 
-        click.echo(json.dumps([{"id": m.id, "name": m.name, "severity": m.severity.value, "summary": m.summary,
-                                "fix": m.fix.get("strategies", [])} for m in catalog.values()], indent=2))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "id": m.id,
+                        "name": m.name,
+                        "severity": m.severity.value,
+                        "summary": m.summary,
+                        "fix": m.fix.get("strategies", []),
+                    }
+                    for m in catalog.values()
+                ],
+                indent=2,
+            )
+        )
         return
     from rich.table import Table
 
@@ -479,12 +611,21 @@ def explain(rule_id):
 
     parts = [f"# {meta.id} {meta.name} ({meta.severity.value})", "", meta.summary, "", "## Why", "", meta.rationale]
     if meta.fix:
-        parts += ["", "## Fix", "", f"Strategies: {', '.join(meta.fix.get('strategies', [])) or 'none'}; "
-                  f"safety: {meta.fix.get('safety', 'n/a')}.", "", meta.fix.get("description", "")]
+        parts += [
+            "",
+            "## Fix",
+            "",
+            f"Strategies: {', '.join(meta.fix.get('strategies', [])) or 'none'}; "
+            f"safety: {meta.fix.get('safety', 'n/a')}.",
+            "",
+            meta.fix.get("description", ""),
+        ]
     for ex in meta.examples_invalid[:1]:
         parts += ["", "## Example", "", "```python", ex["code"].rstrip(), "```"]
         if ex.get("fixed"):
-            flags = (f" --strategy {ex['strategy']}" if ex.get("strategy") else "") + "".join(f" {a}" for a in ex.get("args", []))
+            flags = (f" --strategy {ex['strategy']}" if ex.get("strategy") else "") + "".join(
+                f" {a}" for a in ex.get("args", [])
+            )
             parts += ["", f"After `mcpmigrate fix{flags}`:", "", "```python", ex["fixed"].rstrip(), "```"]
     if meta.spec:
         parts += ["", "## References", ""] + [f"- {s}" for s in meta.spec]

@@ -40,6 +40,8 @@ def strategy_applies(strategy: str, fix_strategy: str) -> bool:
     """A ``fix`` run with ``--strategy strategy`` applies fixes of kind ``fix_strategy``: its own,
     and every kind that is not a choosable strategy (deletions, logging, subscriptions)."""
     return fix_strategy == strategy or fix_strategy not in STRATEGIES
+
+
 DEFAULT_PARAM_NAME = "root"
 DEFAULT_PARAM_DESCRIPTION = "Absolute path of the directory to work in (formerly the client's MCP root)."
 DEFAULT_LIST_PARAM_DESCRIPTION = "Absolute paths of the directories to work in (formerly the client's MCP roots)."
@@ -85,12 +87,33 @@ class Config:
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects results changes (cache key; the
         dependency pins each file's project declares are part of that file's key)."""
-        return repr((self.select, self.ignore, self.per_file_ignores, self.strategy, self.path_parameter,
-                     self.extend_select, self.target_version, self.legacy_clients))
+        return repr(
+            (
+                self.select,
+                self.ignore,
+                self.per_file_ignores,
+                self.strategy,
+                self.path_parameter,
+                self.extend_select,
+                self.target_version,
+                self.legacy_clients,
+            )
+        )
 
 
-_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude", "respect-gitignore",
-         "per-file-ignores", "strategy", "path-parameter", "target-version", "legacy-clients"}
+_KEYS = {
+    "select",
+    "extend-select",
+    "ignore",
+    "exclude",
+    "extend-exclude",
+    "respect-gitignore",
+    "per-file-ignores",
+    "strategy",
+    "path-parameter",
+    "target-version",
+    "legacy-clients",
+}
 # Checks that are not rules of the catalog and are off unless extend-selected.
 EXTRA_CHECKS = ("unused-suppression",)
 
@@ -102,12 +125,15 @@ def _str_list(value: Any, where: str) -> list[str]:
 
 
 def _describe(value: Any) -> str:
-    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table",
-             list: "an array"}
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table", list: "an array"}
     if isinstance(value, list) and value and not all(isinstance(v, str) for v in value):
         bad = next(v for v in value if not isinstance(v, str))
         return f"an array containing {names.get(type(bad), type(bad).__name__)} ({bad!r})"
-    return f"{names.get(type(value), type(value).__name__)} ({value!r})" if not isinstance(value, (dict, list)) else names[type(value)]
+    return (
+        f"{names.get(type(value), type(value).__name__)} ({value!r})"
+        if not isinstance(value, (dict, list))
+        else names[type(value)]
+    )
 
 
 def _version_of_target(value: str) -> str:
@@ -202,7 +228,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             extend_exclude = _str_list(value, f"{where}.extend-exclude")
         elif key == "respect-gitignore":
             if not isinstance(value, bool):
-                raise ConfigError(f"{where}.respect-gitignore: expected a boolean (true or false), got {_describe(value)}")
+                raise ConfigError(
+                    f"{where}.respect-gitignore: expected a boolean (true or false), got {_describe(value)}"
+                )
             cfg.respect_gitignore = value
         elif key == "legacy-clients":
             if not isinstance(value, bool):
@@ -210,7 +238,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             cfg.legacy_clients = value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}.per-file-ignores: expected a table of glob = [rule ids], got {_describe(value)}")
+                raise ConfigError(
+                    f"{where}.per-file-ignores: expected a table of glob = [rule ids], got {_describe(value)}"
+                )
             cfg.per_file_ignores = {g: _str_list(v, f"{where}.per-file-ignores.{g}") for g, v in value.items()}
         elif key == "strategy":
             if value not in STRATEGIES:
@@ -218,12 +248,18 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             cfg.strategy = value
         elif key == "path-parameter":
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}.path-parameter: expected a table with name and description, got {_describe(value)}")
+                raise ConfigError(
+                    f"{where}.path-parameter: expected a table with name and description, got {_describe(value)}"
+                )
             for sub, subval in value.items():
                 if sub not in ("name", "description", "list-name", "list-description"):
-                    raise ConfigError(f"{where}.path-parameter: unknown key {sub!r} (known: description, list-description, list-name, name)")
+                    raise ConfigError(
+                        f"{where}.path-parameter: unknown key {sub!r} (known: description, list-description, list-name, name)"
+                    )
                 if not isinstance(subval, str) or not subval:
-                    raise ConfigError(f"{where}.path-parameter.{sub}: expected a non-empty string, got {_describe(subval)}")
+                    raise ConfigError(
+                        f"{where}.path-parameter.{sub}: expected a non-empty string, got {_describe(subval)}"
+                    )
             name = value.get("name", DEFAULT_PARAM_NAME)
             if not name.isidentifier():
                 raise ConfigError(f"{where}.path-parameter.name: {name!r} is not a Python identifier")
@@ -235,7 +271,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             )
         elif key == "target-version":
             if value not in TARGET_VERSIONS:
-                raise ConfigError(f"{where}.target-version: expected one of {', '.join(TARGET_VERSIONS)}, got {_describe(value)}")
+                raise ConfigError(
+                    f"{where}.target-version: expected one of {', '.join(TARGET_VERSIONS)}, got {_describe(value)}"
+                )
             cfg.target_version = _version_of_target(value)
     cfg.exclude = cfg.exclude + extend_exclude
     if cfg.target_version is None:
@@ -244,8 +282,11 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     # Validate rule ids now so a typo is an error, not a silent no-op.
     from mcpmigrate.catalog import select_rules
 
-    checks = [("select", cfg.select), ("ignore", cfg.ignore),
-              ("extend-select", [i for i in cfg.extend_select if i.lower() not in EXTRA_CHECKS])]
+    checks = [
+        ("select", cfg.select),
+        ("ignore", cfg.ignore),
+        ("extend-select", [i for i in cfg.extend_select if i.lower() not in EXTRA_CHECKS]),
+    ]
     checks += [(f"per-file-ignores.{glob}", ids) for glob, ids in cfg.per_file_ignores.items()]
     for key, ids in checks:
         try:

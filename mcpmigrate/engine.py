@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.model import FileError, Finding
-
 from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
     FileResult,
     Options,
@@ -34,8 +33,6 @@ from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-expo
 __all__ = ["FileResult", "Options", "RunResult", "enabled_rules", "run"]
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
-
-
     from mcpmigrate.cache import Cache
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
@@ -46,7 +43,7 @@ class RunResult:
     files_checked: int = 0
     results: list[FileResult] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
-    strategy: str = "param"       # the fix strategy in force (a plain `fix` applies its fixes)
+    strategy: str = "param"  # the fix strategy in force (a plain `fix` applies its fixes)
 
     def applies(self, fix_strategy: str) -> bool:
         """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``
@@ -71,8 +68,13 @@ class RunResult:
         return [r for r in self.results if r.new_source is not None]
 
 
-def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | None = None,
-        progress: Callable[[int, int], None] | None = None) -> RunResult:
+def run(
+    paths: Iterable[Path],
+    config: Config,
+    options: Options,
+    cwd: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RunResult:
     """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``.
     ``progress(done, total)`` is called as files are processed (the CLI's progress bar)."""
     cwd = cwd or Path.cwd()
@@ -81,9 +83,14 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
         config = dataclasses.replace(config, strategy=options.strategy)
     rules = enabled_rules(config, options)
     _PIN_SIGNATURES.clear()  # per run: a long-lived caller may edit the dependency files between runs
-    found, walk_errors = F.discover(list(paths), config.root, config.exclude, cwd,
-                                    respect_gitignore=config.respect_gitignore,
-                                    force_exclude=options.force_exclude)
+    found, walk_errors = F.discover(
+        list(paths),
+        config.root,
+        config.exclude,
+        cwd,
+        respect_gitignore=config.respect_gitignore,
+        force_exclude=options.force_exclude,
+    )
     result = RunResult(strategy=config.strategy)
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
@@ -106,8 +113,12 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
             by_size = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][6]))
             out: list[FileResult | None] = [None] * len(tasks)
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for n, (i, res) in enumerate(zip(by_size, pool.map(worker, [tasks[i] for i in by_size],
-                                                                   chunksize=max(1, len(tasks) // (jobs * 16))))):
+                for n, (i, res) in enumerate(
+                    zip(
+                        by_size,
+                        pool.map(worker, [tasks[i] for i in by_size], chunksize=max(1, len(tasks) // (jobs * 16))),
+                    )
+                ):
                     out[i] = res
                     if progress is not None:
                         progress(len(done) + n + 1, len(candidates))
@@ -148,8 +159,10 @@ def run(paths: Iterable[Path], config: Config, options: Options, cwd: Path | Non
             for res in result.changed:  # written: the remaining findings are the new content's
                 assert res.new_source is not None  # what `changed` selects
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
-                cache.put(content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
-                          _for_cache(after))
+                cache.put(
+                    content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
+                    _for_cache(after),
+                )
     if cache is not None and not (options.mode == "fix" and options.diff):
         cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
     return result
@@ -163,8 +176,9 @@ def _open_cache(config: Config, options: Options, rules: set[str]) -> Cache | No
     return Cache.open(config.root, f"{config.fingerprint()}|{sorted(rules)}")
 
 
-def _triage(found: list[F.SourceFile], config: Config, options: Options, rules: set[str],
-            cache: Cache | None) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
+def _triage(
+    found: list[F.SourceFile], config: Config, options: Options, rules: set[str], cache: Cache | None
+) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
     """Results known without a parse (cache hits, files without any token, unreadable files),
     and the tasks for the workers with the index of each."""
     from mcpmigrate.cache import content_key
@@ -226,12 +240,22 @@ def _cacheable(res: FileResult) -> bool:
 
 
 def _for_cache(res: FileResult) -> FileResult:
-    return FileResult("", findings=[dataclasses.replace(f, path="", node=None, data={}, site=None) for f in res.findings],
-                      unused_suppressions=list(res.unused_suppressions), error=res.error, parsed=res.parsed,
-                      error_at=res.error_at)
+    return FileResult(
+        "",
+        findings=[dataclasses.replace(f, path="", node=None, data={}, site=None) for f in res.findings],
+        unused_suppressions=list(res.unused_suppressions),
+        error=res.error,
+        parsed=res.parsed,
+        error_at=res.error_at,
+    )
 
 
 def _from_cache(hit: FileResult, display: str) -> FileResult:
-    return FileResult(display, findings=[dataclasses.replace(f, path=display) for f in hit.findings],
-                      unused_suppressions=list(hit.unused_suppressions), error=hit.error, parsed=hit.parsed,
-                      error_at=getattr(hit, "error_at", None))
+    return FileResult(
+        display,
+        findings=[dataclasses.replace(f, path=display) for f in hit.findings],
+        unused_suppressions=list(hit.unused_suppressions),
+        error=hit.error,
+        parsed=hit.parsed,
+        error_at=getattr(hit, "error_at", None),
+    )

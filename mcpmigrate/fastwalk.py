@@ -25,14 +25,37 @@ from collections.abc import Callable, Iterable, Iterator
 
 import libcst as cst
 
-FORMAT_FIELDS = frozenset({
-    "leading_lines", "lines_after_decorators", "header", "footer", "empty_lines",
-    "lpar", "rpar", "lbrace", "rbrace", "lbracket", "rbracket",
-    "comma", "trailing_comma", "semicolon", "colon", "first_colon", "second_colon", "equal", "dot",
-    "trailing_whitespace", "leading_whitespace", "newline", "comment",
-})
+FORMAT_FIELDS = frozenset(
+    {
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "empty_lines",
+        "lpar",
+        "rpar",
+        "lbrace",
+        "rbrace",
+        "lbracket",
+        "rbracket",
+        "comma",
+        "trailing_comma",
+        "semicolon",
+        "colon",
+        "first_colon",
+        "second_colon",
+        "equal",
+        "dot",
+        "trailing_whitespace",
+        "leading_whitespace",
+        "newline",
+        "comment",
+    }
+)
 
-_FIELD = re.compile(r'visit_(?:required|optional|sequence|sentinel|body_sequence|iterable|body_iterable)\(\s*self,\s*"(\w+)"')
+_FIELD = re.compile(
+    r'visit_(?:required|optional|sequence|sentinel|body_sequence|iterable|body_iterable)\(\s*self,\s*"(\w+)"'
+)
 _PLANS: dict[type[cst.CSTNode], tuple[str, ...] | None] = {}
 
 
@@ -47,8 +70,9 @@ def _plan(t: type[cst.CSTNode]) -> tuple[str, ...] | None:
     try:
         src = inspect.getsource(t._visit_and_replace_children)
         # dict.fromkeys: a field named in two branches (ImportFrom's `names`: star or list) once
-        plan = tuple(dict.fromkeys(f for f in _FIELD.findall(src)
-                                   if not f.startswith("whitespace") and f not in FORMAT_FIELDS))
+        plan = tuple(
+            dict.fromkeys(f for f in _FIELD.findall(src) if not f.startswith("whitespace") and f not in FORMAT_FIELDS)
+        )
     except (OSError, TypeError):  # no source (a frozen or stripped install)
         plan = None
     _PLANS[t] = plan
@@ -82,8 +106,17 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
-_TRIVIA = (cst.BaseParenthesizableWhitespace, cst.EmptyLine, cst.TrailingWhitespace, cst.Newline,
-           cst.Comment, cst.LeftParen, cst.RightParen, cst.Comma, cst.Semicolon)
+_TRIVIA = (
+    cst.BaseParenthesizableWhitespace,
+    cst.EmptyLine,
+    cst.TrailingWhitespace,
+    cst.Newline,
+    cst.Comment,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.Comma,
+    cst.Semicolon,
+)
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -139,7 +172,7 @@ class Flat:
         i = self._index.get(id(node))
         if i is None or self.order[i] is not node:
             return list(walk(node))
-        return self.order[i:self.end[i]]
+        return self.order[i : self.end[i]]
 
     def by_type(self) -> dict[type, list[int]]:
         """``node type -> indexes (pre-order)`` of the nodes of that type, built on first need."""

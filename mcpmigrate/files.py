@@ -19,9 +19,28 @@ from pathlib import Path, PurePosixPath
 # The default ``exclude`` (ruff's defaults, plus the tool's own cache). ``exclude`` in the
 # configuration replaces this list; ``extend-exclude`` adds to it.
 DEFAULT_EXCLUDES = (
-    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", ".eggs", "*.egg-info",
-    "__pycache__", "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-    ".mcpmigrate_cache", "build", "dist", "_build", "buck-out", ".direnv",
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "__pycache__",
+    "node_modules",
+    "site-packages",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mcpmigrate_cache",
+    "build",
+    "dist",
+    "_build",
+    "buck-out",
+    ".direnv",
 )
 # Never walked into, whatever the configuration says.
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj"})
@@ -30,8 +49,8 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 
 @dataclass(frozen=True)
 class SourceFile:
-    path: Path          # as found (absolute)
-    display: str        # relative to the working directory when possible, POSIX separators
+    path: Path  # as found (absolute)
+    display: str  # relative to the working directory when possible, POSIX separators
 
 
 def display_path(path: Path, cwd: Path) -> str:
@@ -100,7 +119,7 @@ class GitIgnore:
         if top is None:
             return False
         chain = [path.parent, *path.parent.parents]
-        chain = chain[:chain.index(top) + 1] if top in chain else [path.parent]
+        chain = chain[: chain.index(top) + 1] if top in chain else [path.parent]
         suffix = "/" if is_dir else ""
         candidates = [(d, d / ".gitignore") for d in chain] + [(top, top / ".git" / "info" / "exclude")]
         for base, spec_path in candidates:  # deepest first
@@ -131,8 +150,15 @@ def is_excluded(path: Path, root: Path, exclude: list[str]) -> bool:
     return path.name in VCS_DIRS or _matches(path.name, path.name, exclude)
 
 
-def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path, *,
-             respect_gitignore: bool = False, force_exclude: bool = False) -> tuple[list[SourceFile], list[tuple[str, str]]]:
+def discover(
+    paths: list[Path],
+    root: Path,
+    exclude: list[str],
+    cwd: Path,
+    *,
+    respect_gitignore: bool = False,
+    force_exclude: bool = False,
+) -> tuple[list[SourceFile], list[tuple[str, str]]]:
     """Python files under ``paths``.
 
     Returns ``(files, errors)``; ``errors`` lists ``(display path, reason)`` for paths that do
@@ -180,13 +206,17 @@ def discover(paths: list[Path], root: Path, exclude: list[str], cwd: Path, *,
             continue
 
         def onerror(exc: OSError, top: Path = p) -> None:
-            errors.append((display_path(Path(exc.filename or top), cwd), f"cannot list directory: {exc.strerror or exc}"))
+            errors.append(
+                (display_path(Path(exc.filename or top), cwd), f"cannot list directory: {exc.strerror or exc}")
+            )
 
         for dirpath, dirnames, filenames in os.walk(p, onerror=onerror, followlinks=False):
             d = Path(dirpath)
             dirnames[:] = sorted(
-                n for n in dirnames
-                if n not in VCS_DIRS and not _matches(rel(d / n), n, exclude)
+                n
+                for n in dirnames
+                if n not in VCS_DIRS
+                and not _matches(rel(d / n), n, exclude)
                 and not (gitignore is not None and gitignore.ignored(d / n, True))
             )
             for name in sorted(filenames):

@@ -114,7 +114,7 @@ class FileError:
 
     path: str
     message: str
-    line: int | None = None     # where, for a syntax error (1-based line and column)
+    line: int | None = None  # where, for a syntax error (1-based line and column)
     column: int | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -44,8 +44,11 @@ def dict_get(node: cst.Dict, key: str, concatenated: bool = True) -> cst.DictEle
     """The element of a dict display whose key is the string ``key``; with ``concatenated=False``
     only a key spelled as one string literal counts (not ``"prop" "erties"``)."""
     for el in node.elements:
-        if isinstance(el, cst.DictElement) and (concatenated or isinstance(el.key, cst.SimpleString)) \
-                and string_value(el.key) == key:
+        if (
+            isinstance(el, cst.DictElement)
+            and (concatenated or isinstance(el.key, cst.SimpleString))
+            and string_value(el.key) == key
+        ):
             return el
     return None
 

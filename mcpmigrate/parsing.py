@@ -29,8 +29,9 @@ def syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, disp
     return syntax_error(exc, source, display)[0]
 
 
-def syntax_error(exc: cst.ParserSyntaxError, source: bytes | None = None,
-                  display: str = "<file>") -> tuple[str, tuple[int, int] | None]:
+def syntax_error(
+    exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>"
+) -> tuple[str, tuple[int, int] | None]:
     """Python's own message for a syntax error with its one position, ``invalid syntax (line 3,
     column 7)`` (1-based), as the interpreter reports it, and that ``(line, column)``; libcst's
     first line and position when the interpreter compiles the file (a construct libcst does not

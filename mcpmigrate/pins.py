@@ -60,9 +60,9 @@ AT_LEAST, BELOW = "at-least", "below"
 class Pin:
     """One requirement of an SDK package, as written, and where."""
 
-    package: str   # "fastmcp" | "mcp"
-    text: str      # e.g. "fastmcp>=4", "fastmcp = ^4.2"
-    source: str    # e.g. "pyproject.toml [project.dependencies]"
+    package: str  # "fastmcp" | "mcp"
+    text: str  # e.g. "fastmcp>=4", "fastmcp = ^4.2"
+    source: str  # e.g. "pyproject.toml [project.dependencies]"
     alternatives: tuple[SpecifierSet, ...]  # any one of them (poetry `||`); usually one
 
     def side(self) -> str | None:
@@ -88,7 +88,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Pins:
-    directory: Path | None           # where the project files were found (None: nowhere)
+    directory: Path | None  # where the project files were found (None: nowhere)
     pins: tuple[Pin, ...] = ()
 
     def verdict(self, package: str) -> Verdict | None:
@@ -115,7 +115,7 @@ def _side(spec: SpecifierSet, boundary: int) -> str | None:
             v = Version(sp.version[:-2] if sp.version.endswith(".*") else sp.version)
         except InvalidVersion:
             continue
-        if op in ("==", "===", "~="):       # one release series: its major decides
+        if op in ("==", "===", "~="):  # one release series: its major decides
             lower, upper = lower or v.major >= boundary, upper or v.major < boundary
         elif op in (">=", ">"):
             lower = lower or v.major >= boundary

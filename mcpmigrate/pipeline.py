@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.codemods.namecheck import name_problem
-from mcpmigrate.parsing import compiles, parse_module, syntax_error, syntax_message
 from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.model import Finding, Safety
+from mcpmigrate.parsing import compiles, parse_module, syntax_error, syntax_message
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
@@ -55,23 +55,23 @@ class Options:
     diff: bool = False
     select: list[str] | None = None
     ignore: list[str] | None = None
-    no_cache: bool = False          # neither read nor write the result cache
+    no_cache: bool = False  # neither read nor write the result cache
     jobs: int | None = None
-    force_exclude: bool = False     # apply `exclude` to explicitly named files too (pre-commit)
+    force_exclude: bool = False  # apply `exclude` to explicitly named files too (pre-commit)
 
 
 @dataclass
 class FileResult:
     display: str
-    findings: list[Finding] = field(default_factory=list)      # remaining after fix (or all, in check)
-    fixed: list[Finding] = field(default_factory=list)         # findings the fix resolved
+    findings: list[Finding] = field(default_factory=list)  # remaining after fix (or all, in check)
+    fixed: list[Finding] = field(default_factory=list)  # findings the fix resolved
     error: str | None = None
     original: bytes | None = None
-    new_source: bytes | None = None                            # set when fix changed the file
+    new_source: bytes | None = None  # set when fix changed the file
     unused_suppressions: list[tuple[int, str]] = field(default_factory=list)
     parsed: bool = False
-    cache_key: bytes | None = None                             # the content's cache key, when cached
-    error_at: tuple[int, int] | None = None                    # (line, column) of a syntax error
+    cache_key: bytes | None = None  # the content's cache key, when cached
+    error_at: tuple[int, int] | None = None  # (line, column) of a syntax error
 
 
 def enabled_rules(config: Config, options: Options) -> set[str]:
@@ -151,9 +151,15 @@ def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
     return keep, facts
 
 
-def detect(module: cst.Module, display: str, config: Config, rules: set[str],
-           source: bytes | None = None, top_lines: list[int] | None = None,
-           path: Path | None = None) -> tuple[list[Finding], ModuleAnalysis]:
+def detect(
+    module: cst.Module,
+    display: str,
+    config: Config,
+    rules: set[str],
+    source: bytes | None = None,
+    top_lines: list[int] | None = None,
+    path: Path | None = None,
+) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet).
     ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
     statement (:func:`node_positions`). ``path`` (the file's) is where the project's dependency pins
@@ -183,20 +189,36 @@ def detect(module: cst.Module, display: str, config: Config, rules: set[str],
             continue
         seen.add(key)
         meta = catalog[rep.rule]
-        findings.append(Finding(
-            rule=rep.rule, name=meta.name, path=display,
-            # a detector may state a site's own severity (a read that only degrades is not breaking)
-            severity=rep.severity or meta.severity,
-            line=rng.start.line, column=rng.start.column + 1, end_line=rng.end.line,
-            end_column=rng.end.column + 1, message=rep.message, fix=rep.fix, manual=rep.manual,
-            node=rep.node, data=rep.data, site=rep.site,
-        ))
+        findings.append(
+            Finding(
+                rule=rep.rule,
+                name=meta.name,
+                path=display,
+                # a detector may state a site's own severity (a read that only degrades is not breaking)
+                severity=rep.severity or meta.severity,
+                line=rng.start.line,
+                column=rng.start.column + 1,
+                end_line=rng.end.line,
+                end_column=rng.end.column + 1,
+                message=rep.message,
+                fix=rep.fix,
+                manual=rep.manual,
+                node=rep.node,
+                data=rep.data,
+                site=rep.site,
+            )
+        )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings, analysis
 
 
-def node_positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: ModuleAnalysis,
-               source: bytes | None, top_lines: list[int] | None = None) -> Mapping[cst.CSTNode, CodeRange]:
+def node_positions(
+    module: cst.Module,
+    nodes: list[cst.CSTNode],
+    analysis: ModuleAnalysis,
+    source: bytes | None,
+    top_lines: list[int] | None = None,
+) -> Mapping[cst.CSTNode, CodeRange]:
     """The ``CodeRange`` of each of ``nodes`` (1-based lines, 0-based columns, as libcst's
     ``PositionProvider``).
 
@@ -240,7 +262,7 @@ def node_positions(module: cst.Module, nodes: list[cst.CSTNode], analysis: Modul
         # the statement's code must sit at that line of the file: a decorator in parentheses or
         # after a backslash, or a backslash-continued blank line, makes ast's line or the count of
         # leading lines differ — then the whole module is done instead
-        if shift < 0 or "".join(lines[shift:shift + len(split_lines(code))]) != code:
+        if shift < 0 or "".join(lines[shift : shift + len(split_lines(code))]) != code:
             return whole()
         for node, rng in ranges.items():
             out[node] = CodeRange((rng.start.line + shift, rng.start.column), (rng.end.line + shift, rng.end.column))
@@ -278,8 +300,16 @@ def fixable(f: Finding, options: Options) -> bool:
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
 
-def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set[str], options: Options,
-                    findings: list[Finding], analysis: ModuleAnalysis, path: Path | None = None) -> cst.Module:
+def _apply_codemods(
+    module: cst.Module,
+    display: str,
+    config: Config,
+    rules: set[str],
+    options: Options,
+    findings: list[Finding],
+    analysis: ModuleAnalysis,
+    path: Path | None = None,
+) -> cst.Module:
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
@@ -293,7 +323,11 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
         for cm in load_codemods():
             if not strategy_applies(options.strategy, cm.STRATEGY):
                 continue
-            mine = [f for f in findings if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY]
+            mine = [
+                f
+                for f in findings
+                if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY
+            ]
             if not mine:
                 continue
             new_module = apply_edits(module, cm.edits(analysis, mine, config))  # the one applier
@@ -310,7 +344,15 @@ def _apply_codemods(module: cst.Module, display: str, config: Config, rules: set
     return module
 
 
-def process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
+def process_file(
+    path: Path,
+    display: str,
+    config: Config,
+    options: Options,
+    rules: set[str],
+    prefilter: re.Pattern[bytes] | None,
+    source: bytes | None = None,
+) -> FileResult:
     """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
     or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
     (in fix mode the file is then left untouched)."""
@@ -320,12 +362,24 @@ def process_file(path: Path, display: str, config: Config, options: Options, rul
         import traceback
 
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return FileResult(display, error=(
-            f"internal error, file skipped ({type(exc).__name__}: {exc} at "
-            f"{os.path.basename(where.filename)}:{where.lineno}); please report this"))
+        return FileResult(
+            display,
+            error=(
+                f"internal error, file skipped ({type(exc).__name__}: {exc} at "
+                f"{os.path.basename(where.filename)}:{where.lineno}); please report this"
+            ),
+        )
 
 
-def _process_file(path: Path, display: str, config: Config, options: Options, rules: set[str], prefilter: re.Pattern[bytes] | None, source: bytes | None = None) -> FileResult:
+def _process_file(
+    path: Path,
+    display: str,
+    config: Config,
+    options: Options,
+    rules: set[str],
+    prefilter: re.Pattern[bytes] | None,
+    source: bytes | None = None,
+) -> FileResult:
     res = FileResult(display)
     if source is None:
         try:
@@ -337,8 +391,11 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
             res.error = str(exc)
             return res
     file_rules = rules_for_file(path, display, config, rules)
-    run_rules, facts = (_screen(source, file_rules)
-                        if prefilter is not None and file_rules and prefilter.search(source) else (set(), None))
+    run_rules, facts = (
+        _screen(source, file_rules)
+        if prefilter is not None and file_rules and prefilter.search(source)
+        else (set(), None)
+    )
     if not run_rules:
         problem = F.decode_problem(source)  # never parsed, but an undecodable file is still reported
         if problem:
@@ -368,7 +425,9 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
         return res
     res.parsed = True
     try:
-        findings, analysis = detect(module, display, config, run_rules, source, facts.top_lines if facts else None, path)
+        findings, analysis = detect(
+            module, display, config, run_rules, source, facts.top_lines if facts else None, path
+        )
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
         return res
@@ -381,8 +440,10 @@ def _process_file(path: Path, display: str, config: Config, options: Options, ru
             import traceback
 
             where = traceback.extract_tb(exc.__traceback__)[-1]
-            res.error = (f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
-                         f"{os.path.basename(where.filename)}:{where.lineno}); please report this")
+            res.error = (
+                f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
+                f"{os.path.basename(where.filename)}:{where.lineno}); please report this"
+            )
             new_source = source
         if new_source != source:
             problem, remaining = _verify(new_source, display, config, run_rules, options, path, source)
@@ -427,8 +488,15 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
                     res.unused_suppressions.append((s.line, rid))
 
 
-def _verify(new_source: bytes, display: str, config: Config, rules: set[str], options: Options,
-            path: Path | None = None, original: bytes | None = None) -> tuple[str | None, list[Finding]]:
+def _verify(
+    new_source: bytes,
+    display: str,
+    config: Config,
+    rules: set[str],
+    options: Options,
+    path: Path | None = None,
+    original: bytes | None = None,
+) -> tuple[str | None, list[Finding]]:
     """``(problem, findings)``: why the fixed text must not be written (it does not parse or
     compile, it has a name problem the ``original`` text did not have (:func:`_name_problem`), or a
     second fix would change it), else ``None``; and the findings in the fixed text (suppressions

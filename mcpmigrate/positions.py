@@ -41,8 +41,9 @@ class _TokenIndexState(CodegenState):
             self.at[id(node)] = (start, len(self.tokens))
 
     @contextmanager
-    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None,
-                                  end_node: cst.CSTNode | None = None) -> Iterator[None]:
+    def record_syntactic_position(
+        self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
+    ) -> Iterator[None]:
         start = len(self.tokens)
         try:
             yield

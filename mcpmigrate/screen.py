@@ -27,15 +27,15 @@ MCP_HEADS = ("mcp", "fastmcp")  # absolute imports of mcp, mcp.*, mcp_types, fas
 
 @dataclass
 class Facts:
-    attrs: set[str] = field(default_factory=set)        # every ``x.attr``
-    names: set[str] = field(default_factory=set)        # every ``Name``
-    keywords: set[str] = field(default_factory=set)     # every ``f(kw=...)`` keyword
-    called: set[str] = field(default_factory=set)       # last component of every call's callee
-    strings: set[str] = field(default_factory=set)      # every str constant
-    dict_keys: set[str] = field(default_factory=set)    # str constant keys of dict displays
-    compared: set[str] = field(default_factory=set)     # str constants in comparisons and match values
+    attrs: set[str] = field(default_factory=set)  # every ``x.attr``
+    names: set[str] = field(default_factory=set)  # every ``Name``
+    keywords: set[str] = field(default_factory=set)  # every ``f(kw=...)`` keyword
+    called: set[str] = field(default_factory=set)  # last component of every call's callee
+    strings: set[str] = field(default_factory=set)  # every str constant
+    dict_keys: set[str] = field(default_factory=set)  # str constant keys of dict displays
+    compared: set[str] = field(default_factory=set)  # str constants in comparisons and match values
     imported: dict[str, str] = field(default_factory=dict)  # local name -> original (last component)
-    import_modules: set[str] = field(default_factory=set)   # absolute modules imported (full dotted)
+    import_modules: set[str] = field(default_factory=set)  # absolute modules imported (full dotted)
     # ``<receiver>.debug/info/warning/error/log(…)`` calls whose receiver is not provably a
     # stdlib-style logger (a name or ``self.<attr>`` bound only by ``… = getLogger(…)``)
     log_receivers_unknown: bool = False
@@ -52,8 +52,11 @@ class Facts:
         """A name here could resolve into mcp/fastmcp: an absolute import of them, a dotted
         ``mcp.…`` name, or a string annotation that mentions one (never evaluated, so it needs no
         import). Every receiver-typed site (a session, a context, a server) needs one."""
-        return bool(self.imports_mcp or self.names & {"mcp", "mcp_types", "fastmcp"}
-                    or any("mcp." in s or "fastmcp" in s or "mcp_types" in s for s in self.strings))
+        return bool(
+            self.imports_mcp
+            or self.names & {"mcp", "mcp_types", "fastmcp"}
+            or any("mcp." in s or "fastmcp" in s or "mcp_types" in s for s in self.strings)
+        )
 
     @property
     def imports_fastmcp(self) -> bool:
@@ -116,10 +119,10 @@ def facts_of(source: bytes) -> Facts | None:
         return None
     f = Facts()
     attrs, names, keywords, called, strings = f.attrs, f.names, f.keywords, f.called, f.strings
-    log_names: set[str] = set()       # receivers of level calls: plain names
-    log_attrs: set[str] = set()       # receivers of level calls: self.<attr> / cls.<attr>
-    logger_stores: set[int] = set()   # ids of the targets of `x = getLogger(…)` / `self.x = …`
-    other_names: set[str] = set()     # names bound any other way (parameters, stores, definitions;
+    log_names: set[str] = set()  # receivers of level calls: plain names
+    log_attrs: set[str] = set()  # receivers of level calls: self.<attr> / cls.<attr>
+    logger_stores: set[int] = set()  # ids of the targets of `x = getLogger(…)` / `self.x = …`
+    other_names: set[str] = set()  # names bound any other way (parameters, stores, definitions;
     #                                   an import never gives a name an MCP kind in the analysis)
     other_attrs: set[str] = set()
     try:
@@ -149,7 +152,11 @@ def facts_of(source: bytes) -> Facts | None:
                         recv = fn.value
                         if type(recv) is ast.Name:
                             log_names.add(recv.id)
-                        elif type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id in ("self", "cls"):
+                        elif (
+                            type(recv) is ast.Attribute
+                            and type(recv.value) is ast.Name
+                            and recv.value.id in ("self", "cls")
+                        ):
                             log_attrs.add(recv.attr)
                         else:
                             f.log_receivers_unknown = True
@@ -162,8 +169,11 @@ def facts_of(source: bytes) -> Facts | None:
                 stores.append(n)  # `log[0] = ctx`: the analysis binds the subscripted name
             elif t is ast.AnnAssign:
                 v = n.value
-                if (type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES
-                        and (_callee_name(n.annotation) or "").endswith("Logger")):
+                if (
+                    type(v) is ast.Call
+                    and _callee_name(v.func) in _LOGGER_FACTORIES
+                    and (_callee_name(n.annotation) or "").endswith("Logger")
+                ):
                     logger_stores.add(id(n.target))  # `_logger: logging.Logger = logging.getLogger(…)`
                     factory_calls.append((v.func, [id(n.target)]))
                 stores.append(n)
@@ -227,8 +237,9 @@ def facts_of(source: bytes) -> Facts | None:
                 elif type(n.target) is ast.Name and id(n.target) not in logger_stores:
                     other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
                     other_attrs.add(n.target.id)
-            f.log_receivers_unknown = bool(log_names & other_names or log_attrs & other_attrs
-                                           or log_names & _CONTEXT_LIKE)
+            f.log_receivers_unknown = bool(
+                log_names & other_names or log_attrs & other_attrs or log_names & _CONTEXT_LIKE
+            )
     except RecursionError:
         return None
     f.top_lines = top_level_lines(tree)
@@ -305,16 +316,16 @@ def roots(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.roots.RootsDetector` report anything? (MCP101–106)"""
     # Import-free sites: hand-built JSON-RPC dicts, capability dicts, dispatch on the method name.
     if "roots/list" in f.strings and "method" in f.dict_keys:
-        return True                                    # MCP101/MCP106 dicts (also inside send_request)
+        return True  # MCP101/MCP106 dicts (also inside send_request)
     if "roots" in f.dict_keys:
-        return True                                    # {"roots": {"listChanged": …}}, {"roots": [{"uri": …}]}
+        return True  # {"roots": {"listChanged": …}}, {"roots": [{"uri": …}]}
     changed = "notifications/roots/list_changed"
     if changed in f.compared:
-        return True                                    # MCP103 comparisons and match cases
+        return True  # MCP103 comparisons and match cases
     if changed in f.strings and "add_notification_handler" in f.attrs:
-        return True                                    # MCP103 handler registration
+        return True  # MCP103 handler registration
     if "list_roots" in f.attrs and f.names & _SESSION_NAMES:
-        return True                                    # `session.list_roots()` on an untyped helper parameter
+        return True  # `session.list_roots()` on an untyped helper parameter
     # Every other site needs a name that resolves into mcp/fastmcp: an absolute import of them,
     # or a fully spelled dotted name (``mcp.types.Root(…)``).
     if not f.names_mcp:
@@ -322,21 +333,29 @@ def roots(f: Facts) -> bool:
     if f.attrs & _ROOTS_SESSION_ATTRS:
         # the receiver must be a session (or a fastmcp context): one comes from `.session`, a
         # variable named like one, a ServerSession annotation, or a fastmcp import
-        if ("session" in f.attrs or f.names & _SESSION_NAMES or f.imports_fastmcp
-                or any("fastmcp" in s for s in f.strings) or f.mentions({"ServerSession"})):
+        if (
+            "session" in f.attrs
+            or f.names & _SESSION_NAMES
+            or f.imports_fastmcp
+            or any("fastmcp" in s for s in f.strings)
+            or f.mentions({"ServerSession"})
+        ):
             return True
     if "on_roots_list_changed" in f.keywords:
-        return True                                    # MCP103 low-level Server(on_roots_list_changed=…)
+        return True  # MCP103 low-level Server(on_roots_list_changed=…)
     if f.called & f.spelled({"Root"}):
-        return True                                    # MCP105 Root(uri=…)
+        return True  # MCP105 Root(uri=…)
     if f.keywords & {"listChanged", "list_changed"} and f.called & f.spelled({"RootsCapability"}):
-        return True                                    # MCP104 RootsCapability(listChanged=…)
+        return True  # MCP104 RootsCapability(listChanged=…)
     if f.called & f.spelled({"ListRoots"}):
-        return True                                    # MCP106 resolver marker
+        return True  # MCP106 resolver marker
     if f.called & f.spelled({"ListRootsRequest"}) and (
-            "send_request" in f.attrs or f.keywords & {"input_requests", "inputRequests"}
-            or f.dict_keys & {"inputRequests", "input_requests"} or f.mentions({"InputRequiredResult"})):
-        return True                                    # MCP101 raw request, MCP106 interim request
+        "send_request" in f.attrs
+        or f.keywords & {"input_requests", "inputRequests"}
+        or f.dict_keys & {"inputRequests", "input_requests"}
+        or f.mentions({"InputRequiredResult"})
+    ):
+        return True  # MCP101 raw request, MCP106 interim request
     # MCP103 notification_handlers[…] = …
     return "notification_handlers" in f.attrs and f.mentions({"RootsListChangedNotification"})
 
@@ -353,13 +372,13 @@ def logging(f: Facts) -> bool:
     if not f.names_mcp:
         return False
     if f.keywords & {"on_set_logging_level"} or "set_logging_level" in f.attrs:
-        return True                                    # MCP402 registrations
+        return True  # MCP402 registrations
     if "request_handlers" in f.attrs and f.mentions({"SetLevelRequest"}):
-        return True                                    # MCP402 request_handlers[SetLevelRequest] = …
+        return True  # MCP402 request_handlers[SetLevelRequest] = …
     if "send_log_message" in f.called:
-        return True                                    # MCP401 session.send_log_message(…)
+        return True  # MCP401 session.send_log_message(…)
     if "send_notification" in f.called and f.mentions({"LoggingMessageNotification"}):
-        return True                                    # MCP401 a hand-built notification
+        return True  # MCP401 a hand-built notification
     # MCP401 ctx.info(…): only when some level call's receiver is not provably a logger from
     # getLogger (``logger.info(…)`` is the common case this skips)
     return f.log_receivers_unknown
@@ -378,19 +397,20 @@ def sampling_elicitation(f: Facts) -> bool:
     common case this lets libcst skip."""
     pushed = {S.SAMPLING_METHOD, S.ELICITATION_METHOD} & f.strings
     if pushed and "method" in f.dict_keys and f.dict_keys & {"jsonrpc", "id"}:
-        return True                                    # a hand-built request
+        return True  # a hand-built request
     if S.INPUT_REQUIRED in f.strings and "resultType" in f.dict_keys and _serves_non_interim_method(f):
-        return True                                    # MCP206 on a hand-built interim result
+        return True  # MCP206 on a hand-built interim result
     if "send_request" in f.called and pushed:
-        return True                                    # a raw send_request of such a request (any receiver)
+        return True  # a raw send_request of such a request (any receiver)
     if not (f.names_mcp or "pydantic_ai" in f.names or f.imported):
         return False
-    methods = (S.SESSION_SAMPLING_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS
-               | S.CONTEXT_ELICIT_METHODS)
+    methods = (
+        S.SESSION_SAMPLING_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS
+    )
     if f.called & set(methods) or S.SAMPLING_HANDLER_KWARG in f.keywords:
         return True
     if "send_request" in f.called and (pushed or f.mentions({"CreateMessageRequest", "ElicitRequest"})):
-        return True                                    # a raw send_request of a sampling / elicitation request
+        return True  # a raw send_request of a sampling / elicitation request
     if f.called & f.spelled({w.rsplit(".", 1)[-1] for w in S.SESSION_SAMPLING_WRAPPERS}):
         return True
     return bool(f.called & f.spelled({"InputRequiredResult"}) and _serves_non_interim_method(f))
@@ -402,7 +422,9 @@ def _serves_non_interim_method(f: Facts) -> bool:
     comparison with the method's name. Only there can an interim result be misplaced (MCP206)."""
     if any(S.DECORATOR_METHODS[a] not in S.INTERIM_METHODS for a in f.attrs & S.DECORATOR_METHODS.keys()):
         return True
-    if any(S.LOWLEVEL_REQUEST_KWARGS[k] not in S.INTERIM_METHODS for k in f.keywords & S.LOWLEVEL_REQUEST_KWARGS.keys()):
+    if any(
+        S.LOWLEVEL_REQUEST_KWARGS[k] not in S.INTERIM_METHODS for k in f.keywords & S.LOWLEVEL_REQUEST_KWARGS.keys()
+    ):
         return True
     names = f.compared | (f.strings if "add_request_handler" in f.called else set())
     return any("/" in s and s not in S.INTERIM_METHODS for s in names)
@@ -412,15 +434,15 @@ def server_requests(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.server_requests.ServerRequestsDetector` report
     anything? (MCP203–MCP205)"""
     if S.ELICIT_COMPLETE_METHOD in f.strings and "method" in f.dict_keys:
-        return True                                    # a hand-built notifications/elicitation/complete
+        return True  # a hand-built notifications/elicitation/complete
     if S.ELICITATION_ID_KEYS[0] in f.dict_keys:
-        return True                                    # {"elicitationId": …} in a URL elicitation
+        return True  # {"elicitationId": …} in a URL elicitation
     if (f.compared | f.dict_keys) & S.SERVER_METHODS and f.strings & S.BIDIRECTIONAL_METHODS:
-        return True                                    # a hand-rolled server building ping / tasks/*
+        return True  # a hand-rolled server building ping / tasks/*
     if not f.names_mcp:
         return False
     if f.called & {S.SEND_PING_ATTR, S.SEND_REQUEST_ATTR, S.SEND_ELICIT_COMPLETE_ATTR}:
-        return True                                    # session.send_ping() / send_request / send_elicit_complete
+        return True  # session.send_ping() / send_request / send_elicit_complete
     if S.SEND_NOTIFICATION_ATTR in f.called and f.mentions({"ElicitCompleteNotification"}):
         return True
     return bool(f.keywords & set(S.ELICITATION_ID_KEYS) and f.called & f.spelled({"ElicitRequestURLParams"}))
@@ -430,15 +452,15 @@ def notifications(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.notifications.NotificationsDetector` report anything?
     (MCP301, MCP302)"""
     if S.SUBSCRIBE_METHODS & (f.compared | f.dict_keys | f.strings):
-        return True                                    # dispatch on / routes for resources/subscribe
+        return True  # dispatch on / routes for resources/subscribe
     if S.LIST_CHANGED_METHODS & f.strings and {"method", "jsonrpc"} <= f.dict_keys:
-        return True                                    # a hand-built list_changed notification
+        return True  # a hand-built list_changed notification
     if not f.names_mcp:
         return False
     if f.called & set(S.LIST_CHANGED_SENDS):
-        return True                                    # session.send_*_list_changed() / send_resource_updated
+        return True  # session.send_*_list_changed() / send_resource_updated
     if S.SEND_NOTIFICATION_ATTR in f.called and f.mentions(set(S.LIST_CHANGED_NOTIFICATIONS)):
-        return True                                    # send_notification(ToolListChangedNotification(…))
+        return True  # send_notification(ToolListChangedNotification(…))
     if f.keywords & S.SUBSCRIBE_KWARGS or f.attrs & S.SUBSCRIBE_DECORATORS:
-        return True                                    # low-level subscribe handlers
+        return True  # low-level subscribe handlers
     return "request_handlers" in f.attrs and f.mentions({"SubscribeRequest", "UnsubscribeRequest"})

@@ -75,7 +75,9 @@ def _comment_safe_lines(source: bytes) -> set[int] | None:
     return {tok.start[0] for tok in tokens if tok.type in (tokenize.NEWLINE, tokenize.NL)}
 
 
-def add_suppressions(source: bytes, requests: list[tuple[str, tuple[int, ...]]]) -> tuple[bytes, int, list[tuple[str, int]]]:
+def add_suppressions(
+    source: bytes, requests: list[tuple[str, tuple[int, ...]]]
+) -> tuple[bytes, int, list[tuple[str, int]]]:
     """Add ``# mcpmigrate: ignore[ID]`` comments (``--add-noqa``).
 
     ``requests`` holds ``(rule id, candidate lines)``: the comment goes on the first candidate
@@ -107,7 +109,7 @@ def add_suppressions(source: bytes, requests: list[tuple[str, tuple[int, ...]]])
             continue
         raw = lines[ln - 1]
         body = raw.rstrip("\r\n")
-        eol = raw[len(body):]
+        eol = raw[len(body) :]
         sup = existing.get(ln)
         if sup is not None:
             if sup.ids is None or ids <= sup.ids:
@@ -115,7 +117,7 @@ def add_suppressions(source: bytes, requests: list[tuple[str, tuple[int, ...]]])
             merged = ", ".join(sorted(sup.ids | ids))
             m = _MARKER.search(body)
             assert m is not None
-            body = body[:m.start()] + f"# mcpmigrate: ignore[{merged}]" + body[m.end():]
+            body = body[: m.start()] + f"# mcpmigrate: ignore[{merged}]" + body[m.end() :]
         else:
             body = body.rstrip(" \t") if body.strip() else body
             body += f"  # mcpmigrate: ignore[{', '.join(sorted(ids))}]"

@@ -12,41 +12,56 @@ spelling that the SDK re-exports is listed, so ``from mcp.server import FastMCP`
 from __future__ import annotations
 
 # --- SDK generations ------------------------------------------------------------------------
-MCP1 = "mcp1"          # mcp 1.x (FastMCP, decorator low-level Server)
-MCP2 = "mcp2"          # mcp 2.x (MCPServer, Server(on_…=…))
-FASTMCP = "fastmcp"    # standalone fastmcp
+MCP1 = "mcp1"  # mcp 1.x (FastMCP, decorator low-level Server)
+MCP2 = "mcp2"  # mcp 2.x (MCPServer, Server(on_…=…))
+FASTMCP = "fastmcp"  # standalone fastmcp
 
 # --- server classes -------------------------------------------------------------------------
 FASTMCP_V1_SERVER = {
-    "mcp.server.fastmcp.FastMCP", "mcp.server.fastmcp.server.FastMCP", "mcp.server.FastMCP",
+    "mcp.server.fastmcp.FastMCP",
+    "mcp.server.fastmcp.server.FastMCP",
+    "mcp.server.FastMCP",
 }
 MCPSERVER_V2 = {
-    "mcp.server.mcpserver.MCPServer", "mcp.server.mcpserver.server.MCPServer", "mcp.server.MCPServer",
+    "mcp.server.mcpserver.MCPServer",
+    "mcp.server.mcpserver.server.MCPServer",
+    "mcp.server.MCPServer",
 }
 FASTMCP_SERVER = {"fastmcp.FastMCP", "fastmcp.server.FastMCP", "fastmcp.server.server.FastMCP"}
 HIGH_LEVEL_SERVERS = FASTMCP_V1_SERVER | MCPSERVER_V2 | FASTMCP_SERVER
 LOWLEVEL_SERVERS = {
-    "mcp.server.lowlevel.Server", "mcp.server.lowlevel.server.Server", "mcp.server.Server",
+    "mcp.server.lowlevel.Server",
+    "mcp.server.lowlevel.server.Server",
+    "mcp.server.Server",
 }
 
 # --- request contexts -----------------------------------------------------------------------
 # Context objects handed to tools/prompts/resources (the parameter annotated with one of these).
 MCP_CONTEXT_V1 = {
-    "mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.fastmcp.context.Context",
+    "mcp.server.fastmcp.Context",
+    "mcp.server.fastmcp.server.Context",
+    "mcp.server.fastmcp.context.Context",
 }
 MCP_CONTEXT_V2 = {
-    "mcp.server.mcpserver.Context", "mcp.server.mcpserver.server.Context", "mcp.server.mcpserver.context.Context",
+    "mcp.server.mcpserver.Context",
+    "mcp.server.mcpserver.server.Context",
+    "mcp.server.mcpserver.context.Context",
 }
 FASTMCP_CONTEXT = {"fastmcp.Context", "fastmcp.server.Context", "fastmcp.server.context.Context"}
 # Low-level request contexts: 1.x RequestContext (server.request_context / request_ctx.get()),
 # 2.x ServerRequestContext (the first argument of every on_… handler).
 LOWLEVEL_CONTEXT = {
-    "mcp.shared.context.RequestContext", "mcp.server.context.ServerRequestContext",
-    "mcp.server.ServerRequestContext", "mcp.server.lowlevel.ServerRequestContext",
-    "mcp.server.lowlevel.server.ServerRequestContext", "mcp.server.context.RequestContext",
+    "mcp.shared.context.RequestContext",
+    "mcp.server.context.ServerRequestContext",
+    "mcp.server.ServerRequestContext",
+    "mcp.server.lowlevel.ServerRequestContext",
+    "mcp.server.lowlevel.server.ServerRequestContext",
+    "mcp.server.context.RequestContext",
 }
 SESSION_TYPES = {
-    "mcp.server.session.ServerSession", "mcp.server.ServerSession", "mcp.ServerSession",
+    "mcp.server.session.ServerSession",
+    "mcp.server.ServerSession",
+    "mcp.ServerSession",
 }
 # Functions returning a context from anywhere inside a request.
 GET_CONTEXT_FUNCTIONS = {
@@ -78,8 +93,10 @@ ROOTS_LIST_CHANGED_NOTIFICATION = type_names("RootsListChangedNotification")
 INPUT_REQUIRED_RESULT = type_names("InputRequiredResult")
 SERVER_REQUEST = type_names("ServerRequest")
 LIST_ROOTS_MARKER = {
-    "mcp.server.mcpserver.ListRoots", "mcp.server.mcpserver.resolve.ListRoots",
-    "mcp.server.mcpserver.markers.ListRoots", "mcp.server.ListRoots",
+    "mcp.server.mcpserver.ListRoots",
+    "mcp.server.mcpserver.resolve.ListRoots",
+    "mcp.server.mcpserver.markers.ListRoots",
+    "mcp.server.ListRoots",
 }
 RESOLVE_MARKER = {"mcp.server.mcpserver.Resolve", "mcp.server.mcpserver.resolve.Resolve", "mcp.server.Resolve"}
 
@@ -94,8 +111,17 @@ ROOTS_LIST_CHANGED_KWARG = "on_roots_list_changed"
 
 # Roots-related tokens: a file with none of these is never parsed for the roots family.
 ROOTS_TOKENS = (
-    rb"list_roots", rb"roots/list", rb"RootsCapability", rb"roots_list_changed", rb"RootsListChanged",
-    rb"ListRoots", rb"check_client_capability", rb"client_params", rb"\bRoot\(", rb"listChanged", rb"list_changed",
+    rb"list_roots",
+    rb"roots/list",
+    rb"RootsCapability",
+    rb"roots_list_changed",
+    rb"RootsListChanged",
+    rb"ListRoots",
+    rb"check_client_capability",
+    rb"client_params",
+    rb"\bRoot\(",
+    rb"listChanged",
+    rb"list_changed",
 )
 
 # =============================================================================================
@@ -114,7 +140,8 @@ FASTMCP_SAMPLING_METHODS = {"sample", "sample_step"}
 SAMPLING_HANDLER_KWARG = "sampling_handler"
 # Third-party wrappers that sample through a server session handed to them.
 SESSION_SAMPLING_WRAPPERS = {
-    "pydantic_ai.models.mcp_sampling.MCPSamplingModel", "pydantic_ai.models.MCPSamplingModel",
+    "pydantic_ai.models.mcp_sampling.MCPSamplingModel",
+    "pydantic_ai.models.MCPSamplingModel",
 }
 CREATE_MESSAGE_REQUEST = type_names("CreateMessageRequest")
 CREATE_MESSAGE_RESULT = type_names("CreateMessageResult")
@@ -127,23 +154,44 @@ SAMPLE_MARKER = {"mcp.server.mcpserver.Sample", "mcp.server.mcpserver.resolve.Sa
 INTERIM_METHODS = {"tools/call", "prompts/get", "resources/read"}
 # 2.x low-level Server(on_…=) keywords and the method each serves (request handlers only).
 LOWLEVEL_REQUEST_KWARGS = {
-    "on_call_tool": "tools/call", "on_get_prompt": "prompts/get", "on_read_resource": "resources/read",
-    "on_list_tools": "tools/list", "on_list_prompts": "prompts/list", "on_list_resources": "resources/list",
-    "on_list_resource_templates": "resources/templates/list", "on_complete": "completion/complete",
-    "on_subscribe_resource": "resources/subscribe", "on_unsubscribe_resource": "resources/unsubscribe",
-    "on_set_logging_level": "logging/setLevel", "on_subscriptions_listen": "subscriptions/listen",
+    "on_call_tool": "tools/call",
+    "on_get_prompt": "prompts/get",
+    "on_read_resource": "resources/read",
+    "on_list_tools": "tools/list",
+    "on_list_prompts": "prompts/list",
+    "on_list_resources": "resources/list",
+    "on_list_resource_templates": "resources/templates/list",
+    "on_complete": "completion/complete",
+    "on_subscribe_resource": "resources/subscribe",
+    "on_unsubscribe_resource": "resources/unsubscribe",
+    "on_set_logging_level": "logging/setLevel",
+    "on_subscriptions_listen": "subscriptions/listen",
 }
 # Decorators (1.x low-level, FastMCP/MCPServer/fastmcp) and the method they serve.
 DECORATOR_METHODS = {
-    "call_tool": "tools/call", "get_prompt": "prompts/get", "read_resource": "resources/read",
-    "tool": "tools/call", "prompt": "prompts/get", "resource": "resources/read",
-    "list_tools": "tools/list", "list_prompts": "prompts/list", "list_resources": "resources/list",
-    "list_resource_templates": "resources/templates/list", "completion": "completion/complete",
+    "call_tool": "tools/call",
+    "get_prompt": "prompts/get",
+    "read_resource": "resources/read",
+    "tool": "tools/call",
+    "prompt": "prompts/get",
+    "resource": "resources/read",
+    "list_tools": "tools/list",
+    "list_prompts": "prompts/list",
+    "list_resources": "resources/list",
+    "list_resource_templates": "resources/templates/list",
+    "completion": "completion/complete",
 }
 INPUT_REQUIRED = "input_required"
 SAMPLING_ELICITATION_TOKENS = (
-    rb"create_message", rb"\.sample", rb"elicit", rb"sampling/createMessage", rb"elicitation/create",
-    rb"sampling_handler", rb"MCPSamplingModel", rb"InputRequiredResult", rb"input_required",
+    rb"create_message",
+    rb"\.sample",
+    rb"elicit",
+    rb"sampling/createMessage",
+    rb"elicitation/create",
+    rb"sampling_handler",
+    rb"MCPSamplingModel",
+    rb"InputRequiredResult",
+    rb"input_required",
 )
 
 
@@ -155,9 +203,9 @@ SAMPLING_ELICITATION_TOKENS = (
 
 # --- MCP203 server-ping / MCP204 raw-server-request / MCP205 elicitation-complete ------------
 PING_METHOD = "ping"
-SEND_PING_ATTR = "send_ping"                     # ServerSession.send_ping() (1.x and 2.x)
-SEND_REQUEST_ATTR = "send_request"               # ServerSession.send_request(req, ResultT, …)
-SEND_NOTIFICATION_ATTR = "send_notification"     # ServerSession / fastmcp Context
+SEND_PING_ATTR = "send_ping"  # ServerSession.send_ping() (1.x and 2.x)
+SEND_REQUEST_ATTR = "send_request"  # ServerSession.send_request(req, ResultT, …)
+SEND_NOTIFICATION_ATTR = "send_notification"  # ServerSession / fastmcp Context
 SEND_ELICIT_COMPLETE_ATTR = "send_elicit_complete"
 ELICIT_COMPLETE_METHOD = "notifications/elicitation/complete"
 PING_REQUEST = type_names("PingRequest")
@@ -202,8 +250,10 @@ LIST_CHANGED_NOTIFICATION_OF = {
     "resources": "mcp.types.ResourceListChangedNotification",
 }
 LIST_CHANGED_METHODS = {
-    "notifications/tools/list_changed", "notifications/prompts/list_changed",
-    "notifications/resources/list_changed", "notifications/resources/updated",
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/resources/updated",
 }
 # What already reaches 2026-07-28 listen streams (a dual send next to these is migrated).
 NOTIFY_HELPERS = {v[1] for v in LIST_CHANGED_SENDS.values()}
@@ -213,38 +263,67 @@ SUBSCRIPTION_BUS = {f"{SUBSCRIPTIONS_MODULE}.InMemorySubscriptionBus"}
 LISTEN_HANDLER = {f"{SUBSCRIPTIONS_MODULE}.ListenHandler"}
 LISTEN_KWARG = "on_subscriptions_listen"
 SUBSCRIBE_METHODS = {"resources/subscribe", "resources/unsubscribe"}
-SUBSCRIBE_DECORATORS = {"subscribe_resource", "unsubscribe_resource"}       # 1.x low-level
-SUBSCRIBE_KWARGS = {"on_subscribe_resource", "on_unsubscribe_resource"}     # 2.x low-level
+SUBSCRIBE_DECORATORS = {"subscribe_resource", "unsubscribe_resource"}  # 1.x low-level
+SUBSCRIBE_KWARGS = {"on_subscribe_resource", "on_unsubscribe_resource"}  # 2.x low-level
 SUBSCRIBE_REQUESTS = type_names("SubscribeRequest") | type_names("UnsubscribeRequest")
 
 # --- MCP401 protocol-logging / MCP402 set-logging-level-handler -----------------------------
-CONTEXT_LOG_LEVEL_METHODS = ("debug", "info", "warning", "error")    # ctx.<level>(…)
-CONTEXT_LOG_METHOD = "log"                                           # ctx.log(…)
-SEND_LOG_MESSAGE_ATTR = "send_log_message"                           # session.send_log_message(…)
+CONTEXT_LOG_LEVEL_METHODS = ("debug", "info", "warning", "error")  # ctx.<level>(…)
+CONTEXT_LOG_METHOD = "log"  # ctx.log(…)
+SEND_LOG_MESSAGE_ATTR = "send_log_message"  # session.send_log_message(…)
 LOG_MESSAGE_METHOD = "notifications/message"
 LOGGING_MESSAGE_NOTIFICATION = type_names("LoggingMessageNotification")
 # MCP log levels (RFC 5424) → stdlib logging method
 MCP_TO_STDLIB_LEVEL = {
-    "debug": "debug", "info": "info", "notice": "info", "warning": "warning", "error": "error",
-    "critical": "critical", "alert": "critical", "emergency": "critical",
+    "debug": "debug",
+    "info": "info",
+    "notice": "info",
+    "warning": "warning",
+    "error": "error",
+    "critical": "critical",
+    "alert": "critical",
+    "emergency": "critical",
 }
 SET_LEVEL_METHOD = "logging/setLevel"
-SET_LEVEL_DECORATOR = "set_logging_level"          # 1.x low-level @server.set_logging_level()
-SET_LEVEL_KWARG = "on_set_logging_level"           # 2.x low-level Server(on_set_logging_level=…)
+SET_LEVEL_DECORATOR = "set_logging_level"  # 1.x low-level @server.set_logging_level()
+SET_LEVEL_KWARG = "on_set_logging_level"  # 2.x low-level Server(on_set_logging_level=…)
 SET_LEVEL_REQUEST = type_names("SetLevelRequest")
 # Loggers that are never MCP protocol logging (no finding on their .info()/.log()).
 NON_MCP_LOGGER_MODULES = ("logging", "loguru", "structlog", "click", "typer", "rich", "warnings")
 
 CATALOG_SEND_TOKENS = (
-    rb"send_ping", rb"send_request", rb"PingRequest", rb"send_elicit_complete", rb"ElicitComplete",
-    rb"elicitation/complete", rb"elicitationId", rb"elicitation_id", rb'"ping"', rb"'ping'", rb"tasks/",
+    rb"send_ping",
+    rb"send_request",
+    rb"PingRequest",
+    rb"send_elicit_complete",
+    rb"ElicitComplete",
+    rb"elicitation/complete",
+    rb"elicitationId",
+    rb"elicitation_id",
+    rb'"ping"',
+    rb"'ping'",
+    rb"tasks/",
 )
 NOTIFICATION_TOKENS = (
-    rb"_list_changed", rb"send_resource_updated", rb"ListChangedNotification", rb"ResourceUpdatedNotification",
-    rb"subscribe_resource", rb"resources/subscribe", rb"resources/unsubscribe", rb"SubscribeRequest",
+    rb"_list_changed",
+    rb"send_resource_updated",
+    rb"ListChangedNotification",
+    rb"ResourceUpdatedNotification",
+    rb"subscribe_resource",
+    rb"resources/subscribe",
+    rb"resources/unsubscribe",
+    rb"SubscribeRequest",
 )
 LOGGING_TOKENS = (
-    rb"\.log\(", rb"\.debug\(", rb"\.info\(", rb"\.warning\(", rb"\.error\(", rb"send_log_message",
-    rb"notifications/message", rb"LoggingMessageNotification", rb"set_logging_level", rb"logging/setLevel",
+    rb"\.log\(",
+    rb"\.debug\(",
+    rb"\.info\(",
+    rb"\.warning\(",
+    rb"\.error\(",
+    rb"send_log_message",
+    rb"notifications/message",
+    rb"LoggingMessageNotification",
+    rb"set_logging_level",
+    rb"logging/setLevel",
     rb"SetLevelRequest",
 )

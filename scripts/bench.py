@@ -121,8 +121,9 @@ def locate_peer(explicit: str | None, install: bool) -> str | None:
 def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int]:
     """Seconds, exit code and peak RSS (KiB; the largest process of the run, workers included)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd,
-                            env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env={**os.environ, **(env or {})}
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     return elapsed, os.waitstatus_to_exitcode(status), usage.ru_maxrss
@@ -147,15 +148,23 @@ def report(label: str, tree: Path, repeat: int, peer: str | None) -> None:
     n, size = tree_stats(tree)
     print(f"{label}: {n} files, {size / 1e6:.2f} MB")
     t, rc, peak = best(lambda: ours(tree, cold=True), repeat)
-    print(f"  mcpmigrate check, cold (no cache): {t:.2f} s  ({n / t:.0f} files/s, {size / 1e6 / t:.2f} MB/s), "
-          f"exit {rc}, peak RSS {peak / 1024:.0f} MB")
+    print(
+        f"  mcpmigrate check, cold (no cache): {t:.2f} s  ({n / t:.0f} files/s, {size / 1e6 / t:.2f} MB/s), "
+        f"exit {rc}, peak RSS {peak / 1024:.0f} MB"
+    )
     ours(tree, cold=False)  # fill the cache
     tw, rcw, peakw = best(lambda: ours(tree, cold=False), repeat)
-    print(f"  mcpmigrate check, warm (cache):    {tw:.2f} s  ({n / tw:.0f} files/s), exit {rcw}, peak RSS {peakw / 1024:.0f} MB")
+    print(
+        f"  mcpmigrate check, warm (cache):    {tw:.2f} s  ({n / tw:.0f} files/s), exit {rcw}, peak RSS {peakw / 1024:.0f} MB"
+    )
     if peer:
         # --include-tests: the peer skips tests/, examples/, docs/ by default; this checks the same files
-        tp, rcp, peakp = best(lambda: timed([peer, "check", "--include-tests", "--fail-on", "never", str(tree)], tree), 1)
-        print(f"  mcp-migrate check --include-tests: {tp:.2f} s  ({n / tp:.0f} files/s), exit {rcp}, peak RSS {peakp / 1024:.0f} MB")
+        tp, rcp, peakp = best(
+            lambda: timed([peer, "check", "--include-tests", "--fail-on", "never", str(tree)], tree), 1
+        )
+        print(
+            f"  mcp-migrate check --include-tests: {tp:.2f} s  ({n / tp:.0f} files/s), exit {rcp}, peak RSS {peakp / 1024:.0f} MB"
+        )
         print(f"  ratio peer/mcpmigrate (cold): {tp / t:.1f}x")
     else:
         print("  mcp-migrate: not found; install it with --install-peer, or pass --peer PATH")
@@ -165,13 +174,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--mcp-share", type=float, default=0.05)
-    ap.add_argument("--tree", action="append", default=[], help="also time this existing tree (e.g. a python-sdk checkout)")
+    ap.add_argument(
+        "--tree", action="append", default=[], help="also time this existing tree (e.g. a python-sdk checkout)"
+    )
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--peer", help="path of the mcp-migrate executable")
-    ap.add_argument("--install-peer", action="store_true", help="create $MCPMIGRATE_PEER_VENV with mcp-migrate if missing")
+    ap.add_argument(
+        "--install-peer", action="store_true", help="create $MCPMIGRATE_PEER_VENV with mcp-migrate if missing"
+    )
     args = ap.parse_args()
     peer = locate_peer(args.peer, args.install_peer)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, peer {peer or 'none'}")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, peer {peer or 'none'}"
+    )
     tv = min(timed([sys.executable, "-m", "mcpmigrate", "--version"], Path.cwd())[0] for _ in range(5))
     print(f"mcpmigrate --version: {tv:.3f} s")
     with tempfile.TemporaryDirectory(prefix="mcpmigrate-bench-") as tmp:

@@ -34,8 +34,11 @@ KINDS = ("crashes", "unparsable", "not idempotent", "changed without a finding",
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*.py")
-            if p.is_file() and not p.is_symlink() and ".mcpmigrate_cache" not in p.parts}
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in root.rglob("*.py")
+        if p.is_file() and not p.is_symlink() and ".mcpmigrate_cache" not in p.parts
+    }
 
 
 def _run(root: Path, mode: str, strategy: str = "param"):
@@ -55,8 +58,10 @@ def corpus(tree: Path, counts: collections.Counter, details: list[str]) -> None:
             if "internal error" in e.message:
                 counts["crashes"] += 1
                 details.append(f"{tree.name}: check: {e.path}: {e.message}")
-        line = [f"{tree.name}: {checked.files_checked} files, {len(checked.findings)} findings in "
-                f"{len(with_findings)} files, {len(checked.errors)} file errors, check {time.perf_counter() - start:.1f} s"]
+        line = [
+            f"{tree.name}: {checked.files_checked} files, {len(checked.findings)} findings in "
+            f"{len(with_findings)} files, {len(checked.errors)} file errors, check {time.perf_counter() - start:.1f} s"
+        ]
         for strategy in ("param", "interim"):
             for rel, data in original.items():  # a fresh copy of the tree for each strategy
                 (root / rel).write_bytes(data)

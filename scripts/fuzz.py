@@ -27,8 +27,7 @@ def _hypothesmith_programs(n: int, seed: int):
     out: list[str] = []
 
     @hseed(seed)
-    @settings(max_examples=n, database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=n, database=None, deadline=None, derandomize=False, suppress_health_check=list(HealthCheck))
     @given(hypothesmith.from_grammar() | hypothesmith.from_node())
     def collect(src: str) -> None:
         out.append(src)

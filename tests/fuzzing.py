@@ -47,7 +47,7 @@ _TYPES_IMPORTS = [
 ]
 
 
-_URIS = ['"https://a/b"', '"file:///tmp"', 'f"file://{1}"', 'some_uri', 'f"{1}/x"']
+_URIS = ['"https://a/b"', '"file:///tmp"', 'f"file://{1}"', "some_uri", 'f"{1}/x"']
 
 
 def _types(t: str, name: str) -> str:
@@ -64,11 +64,15 @@ def _stmt(rnd: random.Random, c: str, gen: str, t: str, depth: int = 0) -> list[
         lambda: [f"result = await {c}.session.list_roots()", "paths = [r.uri.path for r in result.roots]"],
         lambda: [f"for root in (await {s}.list_roots()).roots:", "    print(root.uri)"],
         lambda: [f"first = (await {s}.list_roots()).roots[0]", "name = first.name or 'x'"],
-        lambda: [f"if not {c}.session.check_client_capability({_types(t, 'ClientCapabilities')}(roots={_types(t, 'RootsCapability')}())):",
-                 "    return 'no roots'"],
+        lambda: [
+            f"if not {c}.session.check_client_capability({_types(t, 'ClientCapabilities')}(roots={_types(t, 'RootsCapability')}())):",
+            "    return 'no roots'",
+        ],
         lambda: [f"caps = {c}.session.client_params.capabilities if {c}.session.client_params else None"],
         lambda: [f"x = {_types(t, 'Root')}(uri={rnd.choice(_URIS)}, name='r')"],
-        lambda: [f"cap = {_types(t, 'RootsCapability')}({rnd.choice(['listChanged', 'list_changed'])}={rnd.choice(['True', 'False'])})"],
+        lambda: [
+            f"cap = {_types(t, 'RootsCapability')}({rnd.choice(['listChanged', 'list_changed'])}={rnd.choice(['True', 'False'])})"
+        ],
         lambda: [f"await {c}.info('hello')"],
         lambda: [f"await {c}.log(level='info', message='m')"],
         lambda: [f"await {c}.report_progress(1, 2)"],
@@ -90,8 +94,12 @@ def _stmt(rnd: random.Random, c: str, gen: str, t: str, depth: int = 0) -> list[
         inner = _stmt(rnd, c, gen, t, depth + 1)
         wrap = rnd.choice(["try", "if", "with", "async with"])
         if wrap == "try":
-            out = ["try:", *("    " + x for x in inner + out), rnd.choice(["except Exception:", "except (OSError, ValueError) as e:", "except:"]),
-                   "    " + rnd.choice(["pass", "raise", "return None"])]
+            out = [
+                "try:",
+                *("    " + x for x in inner + out),
+                rnd.choice(["except Exception:", "except (OSError, ValueError) as e:", "except:"]),
+                "    " + rnd.choice(["pass", "raise", "return None"]),
+            ]
             if rnd.random() < 0.3:
                 out += ["finally:", "    done = True"]
         elif wrap == "if":
@@ -120,10 +128,20 @@ def mcp_program(seed: int) -> str:
         lines += [f"    return {rnd.choice(['None', '1', cname])}", ""]
     for i in range(rnd.randint(1, 4)):
         cname = rnd.choice(["ctx", "context", "c", "mcp_ctx"])
-        deco = rnd.choice([f"@{srv}.tool()", f"@{srv}.tool", f"@{srv}.tool(name='t{i}')", f"@{srv}.prompt()", f"@{srv}.resource('r://{i}')"])
+        deco = rnd.choice(
+            [
+                f"@{srv}.tool()",
+                f"@{srv}.tool",
+                f"@{srv}.tool(name='t{i}')",
+                f"@{srv}.prompt()",
+                f"@{srv}.resource('r://{i}')",
+            ]
+        )
         params = [f"{cname}: {ctx_cls}"]
         if rnd.random() < 0.5:
-            params.insert(rnd.randint(0, 1), rnd.choice(["pattern: str", "n: int = 3", "root: str = '.'", "*args", "x"]))
+            params.insert(
+                rnd.randint(0, 1), rnd.choice(["pattern: str", "n: int = 3", "root: str = '.'", "*args", "x"])
+            )
         if rnd.random() < 0.1:
             params = [cname]  # unannotated
         if "*args" in params and params.index("*args") < len(params) - 1:
@@ -153,6 +171,7 @@ def mcp_program(seed: int) -> str:
 
 
 # --- properties -------------------------------------------------------------------------------
+
 
 def _run(mode: str, path: Path, strategy: str = "param"):
     opts = Options(mode=mode, strategy=strategy, unsafe_fixes=True, jobs=1, no_cache=True)
@@ -213,11 +232,17 @@ def check_program(source: str | bytes, workdir: Path | None = None) -> list[tupl
                     else:
                         out.append((f.rule, f.line, f.column, f.end_line, f.end_column))
                 return sorted(out)
+
             engine = spans(res.findings)
             whole = spans((f for f in active(found, data) if f.rule not in screened_out), libcst=True)
             if engine != whole:
-                failures.append(("positions", f"only the engine: {sorted(set(engine) - set(whole))}; "
-                                              f"only libcst: {sorted(set(whole) - set(engine))}"))
+                failures.append(
+                    (
+                        "positions",
+                        f"only the engine: {sorted(set(engine) - set(whole))}; "
+                        f"only libcst: {sorted(set(whole) - set(engine))}",
+                    )
+                )
         for strategy in ("param", "interim"):
             path.write_bytes(data)
             fixed = _run("fix", path, strategy)

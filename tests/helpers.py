@@ -37,13 +37,11 @@ MCP104_SOURCE = (
     "caps = ClientCapabilities(roots=RootsCapability(listChanged=True))\n"
 )
 MCP104_FIXED = (
-    "from mcp.types import ClientCapabilities, RootsCapability\n"
-    "\n"
-    "caps = ClientCapabilities(roots=RootsCapability())\n"
+    "from mcp.types import ClientCapabilities, RootsCapability\n\ncaps = ClientCapabilities(roots=RootsCapability())\n"
 )
 
 # A small mcp 2.x server with one MCP101 finding and a param fix.
-MCP101_SERVER = '''\
+MCP101_SERVER = """\
 from mcp.server.mcpserver import Context, MCPServer
 
 mcp = MCPServer("files")
@@ -54,7 +52,7 @@ async def count_lines(ctx: Context) -> int:
     result = await ctx.session.list_roots()
     base = result.roots[0].uri.path
     return len(base)
-'''
+"""
 
 
 @dataclass
@@ -69,7 +67,9 @@ class CliResult:
         return json.loads(self.stdout)
 
     def __str__(self) -> str:  # shown by pytest on a failed assertion
-        return f"exit={self.exit_code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}\nexception={self.exception!r}"
+        return (
+            f"exit={self.exit_code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}\nexception={self.exception!r}"
+        )
 
 
 @contextmanager

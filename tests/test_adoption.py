@@ -34,15 +34,20 @@ def test_add_noqa_silences_every_current_finding(tmp_path: Path) -> None:
 
 
 def test_add_noqa_keeps_bytes_and_merges_existing_comments(tmp_path: Path) -> None:
-    src = ("\ufeff" + TWO_RULES.replace('name="repo")', 'name="repo")  # keep me')
-           .replace("caps = ClientCapabilities(roots=RootsCapability(listChanged=True))",
-                    "caps = ClientCapabilities(roots=RootsCapability(listChanged=True))  # mcpmigrate: ignore[MCP105]"))
+    src = "\ufeff" + TWO_RULES.replace('name="repo")', 'name="repo")  # keep me').replace(
+        "caps = ClientCapabilities(roots=RootsCapability(listChanged=True))",
+        "caps = ClientCapabilities(roots=RootsCapability(listChanged=True))  # mcpmigrate: ignore[MCP105]",
+    )
     data = src.replace("\n", "\r\n").encode("utf-8")
     (tmp_path / "two.py").write_bytes(data)
     res = cli(["check", "--add-noqa", "two.py"], tmp_path)
     assert res.exit_code == 0, str(res)
     out = (tmp_path / "two.py").read_bytes()
-    assert out.startswith(b"\xef\xbb\xbf") and out.count(b"\r\n") == data.count(b"\r\n") and b"\n" not in out.replace(b"\r\n", b"")
+    assert (
+        out.startswith(b"\xef\xbb\xbf")
+        and out.count(b"\r\n") == data.count(b"\r\n")
+        and b"\n" not in out.replace(b"\r\n", b"")
+    )
     text = out.decode("utf-8-sig")
     assert "listChanged=True))  # mcpmigrate: ignore[MCP104, MCP105]\r\n" in text
     assert 'name="repo")  # keep me  # mcpmigrate: ignore[MCP105]\r\n' in text
@@ -65,17 +70,26 @@ def test_add_noqa_on_a_multiline_finding_uses_a_safe_line(tmp_path: Path) -> Non
 
 
 def test_unused_and_unknown_suppressions_as_findings(tmp_path: Path) -> None:
-    (tmp_path / "two.py").write_text(TWO_RULES.replace("listChanged=True))", "listChanged=True))  # mcpmigrate: ignore[MCP104, MCP105, MCP999]"))
+    (tmp_path / "two.py").write_text(
+        TWO_RULES.replace("listChanged=True))", "listChanged=True))  # mcpmigrate: ignore[MCP104, MCP105, MCP999]")
+    )
     (tmp_path / "clean.py").write_text("x = 1  # mcpmigrate: ignore\n")
     res = cli(["check", "--output-format", "json", "."], tmp_path)
     assert [f["rule"] for f in res.json["findings"]] == ["MCP105"]
     assert sorted((u["path"], u["rule"], u["reason"]) for u in res.json["unused_suppressions"]) == [
-        ("clean.py", None, "unused"), ("two.py", "MCP105", "unused"), ("two.py", "MCP999", "unknown-rule")]
+        ("clean.py", None, "unused"),
+        ("two.py", "MCP105", "unused"),
+        ("two.py", "MCP999", "unknown-rule"),
+    ]
     res = cli(["check", "--extend-select", "unused-suppression", "--output-format", "json", "."], tmp_path)
     assert res.exit_code == 1
     got = [(f["path"], f["line"], f["rule"]) for f in res.json["findings"]]
-    assert got == [("clean.py", 1, "unused-suppression"), ("two.py", 3, "unused-suppression"),
-                   ("two.py", 3, "unused-suppression"), ("two.py", 4, "MCP105")]
+    assert got == [
+        ("clean.py", 1, "unused-suppression"),
+        ("two.py", 3, "unused-suppression"),
+        ("two.py", 3, "unused-suppression"),
+        ("two.py", 4, "MCP105"),
+    ]
     msgs = " ".join(f["message"] for f in res.json["findings"])
     assert "MCP999" in msgs and "Unknown rule id" in msgs and "Unused suppression of MCP105" in msgs
     f = res.json["findings"][0]

@@ -38,12 +38,15 @@ def _check(root: Path, config: Config | None = None, **kw):
 
 
 def _summary(res) -> str:
-    return json.dumps({
-        "findings": [f.to_json() for f in res.findings],
-        "errors": sorted((e.path, e.message) for e in res.errors),
-        "unused": res.unused_suppressions,
-        "files": res.files_checked,
-    }, sort_keys=True)
+    return json.dumps(
+        {
+            "findings": [f.to_json() for f in res.findings],
+            "errors": sorted((e.path, e.message) for e in res.errors),
+            "unused": res.unused_suppressions,
+            "files": res.files_checked,
+        },
+        sort_keys=True,
+    )
 
 
 def _no_parse(monkeypatch: pytest.MonkeyPatch) -> None:

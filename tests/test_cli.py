@@ -70,12 +70,19 @@ def test_default_path_is_the_working_directory(project: Path) -> None:
 
 
 def test_subprocess_entry_point(project: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "mcpmigrate", "check", "--output-format", "concise", "caps.py"],
-                          cwd=project, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mcpmigrate", "check", "--output-format", "concise", "caps.py"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith("caps.py:3:"), proc.stdout
     assert "MCP104" in proc.stdout
-    version = subprocess.run([sys.executable, "-m", "mcpmigrate", "--version"], capture_output=True, text=True, timeout=120)
+    version = subprocess.run(
+        [sys.executable, "-m", "mcpmigrate", "--version"], capture_output=True, text=True, timeout=120
+    )
     assert version.returncode == 0 and __version__ in version.stdout
 
 
@@ -103,11 +110,14 @@ def test_exit_2_unknown_rule_id_in_select(project: Path) -> None:
     assert "NOPE" in res.stderr
 
 
-@pytest.mark.parametrize("body,named", [
-    ('select = ["MCP1", "MCP999"]\n', "MCP999"),
-    ('ignore = ["XYZ"]\n', "XYZ"),
-    ('[tool.mcpmigrate.per-file-ignores]\n"tests/*" = ["MCP77"]\n', "MCP77"),
-])
+@pytest.mark.parametrize(
+    "body,named",
+    [
+        ('select = ["MCP1", "MCP999"]\n', "MCP999"),
+        ('ignore = ["XYZ"]\n', "XYZ"),
+        ('[tool.mcpmigrate.per-file-ignores]\n"tests/*" = ["MCP77"]\n', "MCP77"),
+    ],
+)
 def test_exit_2_unknown_rule_id_in_config(project: Path, body: str, named: str) -> None:
     write_pyproject(project, body)
     res = cli(["check", "."], project)
@@ -115,12 +125,15 @@ def test_exit_2_unknown_rule_id_in_config(project: Path, body: str, named: str) 
     assert named in res.stderr
 
 
-@pytest.mark.parametrize("body,named", [
-    ('strategy = "magic"\n', "strategy"),
-    ('select = "MCP1"\n', "select"),
-    ('exclude = [1]\n', "exclude"),
-    ('[tool.mcpmigrate.path-parameter]\nname = "not an identifier"\n', "name"),
-])
+@pytest.mark.parametrize(
+    "body,named",
+    [
+        ('strategy = "magic"\n', "strategy"),
+        ('select = "MCP1"\n', "select"),
+        ("exclude = [1]\n", "exclude"),
+        ('[tool.mcpmigrate.path-parameter]\nname = "not an identifier"\n', "name"),
+    ],
+)
 def test_exit_2_bad_config_value(project: Path, body: str, named: str) -> None:
     write_pyproject(project, body)
     res = cli(["check", "."], project)
@@ -159,8 +172,10 @@ def test_exit_2_usage_error(project: Path) -> None:
 
 def test_unparseable_file_is_not_clean(tmp_path: Path) -> None:
     # a syntax error in a file with something MCP in it (one without is not parsed: README)
-    (tmp_path / "broken.py").write_text('from mcp.server.fastmcp import Context\n\n'
-                                        'async def f(ctx: Context):\n    print "x", await ctx.session.list_roots()\n')
+    (tmp_path / "broken.py").write_text(
+        "from mcp.server.fastmcp import Context\n\n"
+        'async def f(ctx: Context):\n    print "x", await ctx.session.list_roots()\n'
+    )
     res = cli(["check", "--output-format", "json", "."], tmp_path)
     assert res.exit_code == 1, str(res)
     assert [e["path"] for e in res.json["errors"]] == ["broken.py"]
@@ -191,7 +206,7 @@ def test_json_shape(tmp_path: Path) -> None:
     line3 = MCP104_SOURCE.splitlines()[2]
     assert f["line"] == 3 and f["end_line"] == 3
     assert 1 <= f["column"] < f["end_column"] <= len(line3) + 1
-    assert "listChanged" in line3[f["column"] - 1:f["end_column"] - 1]
+    assert "listChanged" in line3[f["column"] - 1 : f["end_column"] - 1]
     assert f["message"]
     assert f["fix"] == {"safety": "safe", "strategy": "remove", "description": f["fix"]["description"]}
     assert f["fix"]["description"]
@@ -209,7 +224,7 @@ def test_json_fix_is_null_without_a_fix(tmp_path: Path) -> None:
     line3 = 'REPO = Root(uri="https://x.org/r", name="r")'
     assert f["line"] == 3 and f["end_line"] == 3
     # reported at the uri (1-based columns, end exclusive)
-    assert line3[f["column"] - 1:f["end_column"] - 1] == '"https://x.org/r"'
+    assert line3[f["column"] - 1 : f["end_column"] - 1] == '"https://x.org/r"'
 
 
 def test_json_path_relative_to_cwd_for_a_path_outside(tmp_path: Path) -> None:
@@ -225,18 +240,21 @@ def test_json_path_relative_to_cwd_for_a_path_outside(tmp_path: Path) -> None:
 # --- selection -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args,expected", [
-    ([], [("MCP104", 3), ("MCP105", 4)]),
-    (["--select", "MCP104"], [("MCP104", 3)]),
-    (["--select", "MCP10"], [("MCP104", 3), ("MCP105", 4)]),
-    (["--select", "mcp105"], [("MCP105", 4)]),
-    (["--select", "MCP104,MCP105"], [("MCP104", 3), ("MCP105", 4)]),
-    (["--select", "MCP104", "--select", "MCP105"], [("MCP104", 3), ("MCP105", 4)]),
-    (["--ignore", "MCP104"], [("MCP105", 4)]),
-    (["--ignore", "MCP1"], []),
-    (["--select", "MCP1", "--ignore", "MCP105"], [("MCP104", 3)]),
-    (["--select", "ALL"], [("MCP104", 3), ("MCP105", 4)]),
-])
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        ([], [("MCP104", 3), ("MCP105", 4)]),
+        (["--select", "MCP104"], [("MCP104", 3)]),
+        (["--select", "MCP10"], [("MCP104", 3), ("MCP105", 4)]),
+        (["--select", "mcp105"], [("MCP105", 4)]),
+        (["--select", "MCP104,MCP105"], [("MCP104", 3), ("MCP105", 4)]),
+        (["--select", "MCP104", "--select", "MCP105"], [("MCP104", 3), ("MCP105", 4)]),
+        (["--ignore", "MCP104"], [("MCP105", 4)]),
+        (["--ignore", "MCP1"], []),
+        (["--select", "MCP1", "--ignore", "MCP105"], [("MCP104", 3)]),
+        (["--select", "ALL"], [("MCP104", 3), ("MCP105", 4)]),
+    ],
+)
 def test_select_ignore(tmp_path: Path, args: list[str], expected: list) -> None:
     (tmp_path / "two.py").write_text(TWO_RULES)
     res = cli(["check", "--output-format", "json", *args, "two.py"], tmp_path)
@@ -248,7 +266,9 @@ def test_cli_select_overrides_config_select_and_ignores_add_up(tmp_path: Path) -
     (tmp_path / "two.py").write_text(TWO_RULES)
     write_pyproject(tmp_path, 'select = ["MCP105"]\n')
     assert findings_of(cli(["check", "--output-format", "json", "two.py"], tmp_path)) == [("MCP105", 4)]
-    assert findings_of(cli(["check", "--output-format", "json", "--select", "MCP104", "two.py"], tmp_path)) == [("MCP104", 3)]
+    assert findings_of(cli(["check", "--output-format", "json", "--select", "MCP104", "two.py"], tmp_path)) == [
+        ("MCP104", 3)
+    ]
     write_pyproject(tmp_path, 'ignore = ["MCP105"]\n')
     assert findings_of(cli(["check", "--output-format", "json", "two.py"], tmp_path)) == [("MCP104", 3)]
     assert findings_of(cli(["check", "--output-format", "json", "--ignore", "MCP104", "two.py"], tmp_path)) == []
@@ -263,13 +283,16 @@ def _with_comment(comment: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("comment,expected", [
-    ("# mcpmigrate: ignore[MCP104]", [("MCP105", 4)]),
-    ("# mcpmigrate: ignore", [("MCP105", 4)]),
-    ("# mcpmigrate: ignore[MCP105]", [("MCP104", 3), ("MCP105", 4)]),  # wrong id: no effect
-    ("# mcpmigrate:ignore[mcp104, MCP105]", [("MCP105", 4)]),
-    ("# noqa", [("MCP104", 3), ("MCP105", 4)]),
-])
+@pytest.mark.parametrize(
+    "comment,expected",
+    [
+        ("# mcpmigrate: ignore[MCP104]", [("MCP105", 4)]),
+        ("# mcpmigrate: ignore", [("MCP105", 4)]),
+        ("# mcpmigrate: ignore[MCP105]", [("MCP104", 3), ("MCP105", 4)]),  # wrong id: no effect
+        ("# mcpmigrate:ignore[mcp104, MCP105]", [("MCP105", 4)]),
+        ("# noqa", [("MCP104", 3), ("MCP105", 4)]),
+    ],
+)
 def test_suppression(tmp_path: Path, comment: str, expected: list) -> None:
     (tmp_path / "two.py").write_text(_with_comment(comment))
     res = cli(["check", "--output-format", "json", "two.py"], tmp_path)
@@ -277,7 +300,9 @@ def test_suppression(tmp_path: Path, comment: str, expected: list) -> None:
 
 
 def test_suppression_marker_inside_a_string_does_not_count(tmp_path: Path) -> None:
-    src = TWO_RULES.replace("RootsCapability(listChanged=True))", 'RootsCapability(listChanged=True)); X = "# mcpmigrate: ignore"')
+    src = TWO_RULES.replace(
+        "RootsCapability(listChanged=True))", 'RootsCapability(listChanged=True)); X = "# mcpmigrate: ignore"'
+    )
     (tmp_path / "two.py").write_text(src)
     res = cli(["check", "--output-format", "json", "two.py"], tmp_path)
     assert ("MCP104", 3) in findings_of(res)
@@ -380,7 +405,9 @@ def test_fix_reports_changed_and_left(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text(TWO_RULES)
     res = cli(["fix", "two.py"], tmp_path)
     assert res.exit_code == 1, str(res)  # MCP105 has no fix and remains
-    assert (tmp_path / "two.py").read_text() == TWO_RULES.replace("RootsCapability(listChanged=True)", "RootsCapability()")
+    assert (tmp_path / "two.py").read_text() == TWO_RULES.replace(
+        "RootsCapability(listChanged=True)", "RootsCapability()"
+    )
     assert "fixed" in res.stdout and "two.py:3" in res.stdout and "MCP104" in res.stdout
     assert "Fixed 1 finding" in res.stdout
     assert "Left for a human" in res.stdout and "MCP105" in res.stdout
@@ -492,9 +519,11 @@ def test_config_strategy_used_by_fix(tmp_path: Path) -> None:
     """``strategy = "interim"``: the interim fix is applied by ``fix``, not the param one (the remove fix still is),
     and ``--strategy`` on the command line wins over the configuration."""
     src = MCP101_SERVER + "\n\n" + MCP104_SOURCE.split("\n", 2)[2].replace("caps", "CAPS")
-    src = src.replace("from mcp.server.mcpserver import Context, MCPServer",
-                      "from mcp.server.mcpserver import Context, MCPServer\n"
-                      "from mcp.types import ClientCapabilities, RootsCapability")
+    src = src.replace(
+        "from mcp.server.mcpserver import Context, MCPServer",
+        "from mcp.server.mcpserver import Context, MCPServer\n"
+        "from mcp.types import ClientCapabilities, RootsCapability",
+    )
     (tmp_path / "s.py").write_text(src)
     write_pyproject(tmp_path, 'strategy = "interim"\n')
     res = cli(["fix", "--unsafe-fixes", "--output-format", "json", "s.py"], tmp_path)
@@ -509,8 +538,10 @@ def test_config_strategy_used_by_fix(tmp_path: Path) -> None:
 
 def test_config_path_parameter(tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text(MCP101_SERVER)
-    write_pyproject(tmp_path, '[tool.mcpmigrate.path-parameter]\nname = "workspace"\n'
-                              'description = "Folder with the project to count."\n')
+    write_pyproject(
+        tmp_path,
+        '[tool.mcpmigrate.path-parameter]\nname = "workspace"\ndescription = "Folder with the project to count."\n',
+    )
     res = cli(["fix", "--unsafe-fixes", "--output-format", "json", "s.py"], tmp_path)
     assert res.json["errors"] == []
     fixed = (tmp_path / "s.py").read_text()
@@ -543,7 +574,10 @@ def test_statistics(tmp_path: Path) -> None:
 
 
 def test_suppressed_finding_is_not_fixed_and_does_not_block_the_others(tmp_path: Path) -> None:
-    src = MCP104_SOURCE + "keep = ClientCapabilities(roots=RootsCapability(listChanged=True))  # mcpmigrate: ignore[MCP104]\n"
+    src = (
+        MCP104_SOURCE
+        + "keep = ClientCapabilities(roots=RootsCapability(listChanged=True))  # mcpmigrate: ignore[MCP104]\n"
+    )
     (tmp_path / "a.py").write_text(src)
     res = cli(["fix", "--output-format", "json", "a.py"], tmp_path)
     assert res.json["errors"] == [], str(res)
@@ -552,7 +586,7 @@ def test_suppressed_finding_is_not_fixed_and_does_not_block_the_others(tmp_path:
     assert res.exit_code == 0
 
 
-ALLOW_LIST_SOURCE = '''from pathlib import Path
+ALLOW_LIST_SOURCE = """from pathlib import Path
 
 from mcp.server.fastmcp import Context, FastMCP
 
@@ -567,7 +601,7 @@ async def read_file(path: str, ctx: Context) -> str:
     if not any(target.is_relative_to(a) for a in allowed):
         raise ValueError("outside the workspace")
     return target.read_text()
-'''
+"""
 
 
 def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
@@ -587,7 +621,8 @@ def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
 def test_summary_names_the_strategy_a_fix_needs(tmp_path: Path) -> None:
     """An elicitation's fix exists only under `--strategy interim`: a plain `fix` applies nothing,
     and the summary must not promise it does (found by a new-user trial)."""
-    (tmp_path / "h.py").write_text('''from pydantic import BaseModel
+    (tmp_path / "h.py").write_text(
+        """from pydantic import BaseModel
 from mcp.server.mcpserver import Context, MCPServer
 
 mcp = MCPServer("x")
@@ -601,7 +636,9 @@ class Confirm(BaseModel):
 async def delete(path: str, ctx: Context) -> str:
     r = await ctx.elicit(f"Delete {path}?", Confirm)
     return r.action
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "h.py"], tmp_path)
     assert "0 fixable with `mcpmigrate fix`, 1 with `mcpmigrate fix --strategy interim`." in res.stdout, res.stdout
 
@@ -609,7 +646,8 @@ async def delete(path: str, ctx: Context) -> str:
 def test_a_guard_helper_checking_paths_against_the_roots_is_an_allow_list(tmp_path: Path) -> None:
     """The roots checked in a helper (``relative_to`` in a try, named like a guard) bound what
     the tool may touch: the param fix says the caller would now choose that boundary."""
-    (tmp_path / "g.py").write_text('''from pathlib import Path
+    (tmp_path / "g.py").write_text(
+        """from pathlib import Path
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("g")
@@ -631,7 +669,9 @@ async def read(path: str, ctx: Context) -> str:
     if not await is_path_allowed(Path(path), ctx):
         raise ValueError("outside the workspace")
     return Path(path).read_text()
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "--output-format", "json", "g.py"], tmp_path)
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
     assert f["fix"]["safety"] == "unsafe" and "allow-list" in f["fix"]["description"], f
@@ -640,8 +680,9 @@ async def read(path: str, ctx: Context) -> str:
 def test_fix_diff_says_when_a_left_finding_is_placed_in_the_fixed_file(tmp_path: Path) -> None:
     """The ping before the roots request is deleted: the request moves up a line in the fixed
     file, which is what the diff shows and what `left` says."""
-    (tmp_path / "reader.py").write_text(ALLOW_LIST_SOURCE.replace(
-        "    roots = await", "    await ctx.session.send_ping()\n    roots = await"))
+    (tmp_path / "reader.py").write_text(
+        ALLOW_LIST_SOURCE.replace("    roots = await", "    await ctx.session.send_ping()\n    roots = await")
+    )
     res = cli(["fix", "--diff", "reader.py"], tmp_path)
     assert "-    await ctx.session.send_ping()" in res.stdout
     assert "left   reader.py:10:19 (in the fixed file) MCP101" in res.stderr, res.stderr
@@ -652,7 +693,8 @@ def test_a_roots_fallback_gets_an_optional_parameter(tmp_path: Path) -> None:
     mcp-course's unit3 server; field case roots-02): a required parameter would make every call
     that passes `working_directory` fail validation, so the new one is optional, used only where
     the roots were, and the fix is safe."""
-    (tmp_path / "w.py").write_text('''import os
+    (tmp_path / "w.py").write_text(
+        """import os
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("w")
@@ -664,12 +706,16 @@ async def where(ctx: Context, working_directory: str | None = None) -> str:
         roots = await ctx.session.list_roots()
         working_directory = roots.roots[0].uri.path
     return working_directory or os.getcwd()
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "--output-format", "json", "w.py"], tmp_path)
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]
     assert f["fix"]["safety"] == "safe", f
     cli(["fix", "w.py"], tmp_path)
-    assert (tmp_path / "w.py").read_text() == '''import os
+    assert (
+        (tmp_path / "w.py").read_text()
+        == """import os
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
 from typing import Annotated
@@ -684,13 +730,15 @@ async def where(working_directory: str | None = None, root: Annotated[str | None
             raise ValueError("pass `working_directory` or `root`")
         working_directory = root
     return working_directory or os.getcwd()
-'''
+"""
+    )
 
 
 def test_a_method_to_type_table_is_not_a_route(tmp_path: Path) -> None:
     """`{"logging/setLevel": types.SetLevelRequest}` maps methods to message types (the SDK's own
     tables): no MCP402/MCP302. A handler in the same position is still a route."""
-    (tmp_path / "m.py").write_text('''from mcp import types
+    (tmp_path / "m.py").write_text(
+        """from mcp import types
 
 REQUESTS = {
     "logging/setLevel": types.SetLevelRequest,
@@ -703,7 +751,9 @@ def handle_level(params):
 
 
 ROUTES = {"logging/setLevel": handle_level}
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "--output-format", "json", "m.py"], tmp_path)
     assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP402", 13)], res.json["findings"]
 
@@ -711,10 +761,13 @@ ROUTES = {"logging/setLevel": handle_level}
 def test_a_clients_own_roots_capability_gets_no_automatic_fix(tmp_path: Path) -> None:
     """From the new-user trial: the SDK client's `RootsCapability(list_changed=True)` is what it
     tells legacy servers; MCP104 stays reported there, with no safe rewrite."""
-    (tmp_path / "c.py").write_text('''from mcp import ClientSession, types
+    (tmp_path / "c.py").write_text(
+        """from mcp import ClientSession, types
 
 CAPS = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "--output-format", "json", "c.py"], tmp_path)
     [f] = res.json["findings"]
     assert f["rule"] == "MCP104" and f["fix"] is None and f["manual"].startswith("this is client code"), f

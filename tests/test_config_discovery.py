@@ -94,15 +94,22 @@ def test_config_option_with_a_plain_toml_file(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "bad.toml" in res.stderr and "respect-gitignore" in res.stderr
 
 
-@pytest.mark.parametrize("body,key,expected", [
-    ('respect-gitignore = "yes"\n', "respect-gitignore", "expected a boolean"),
-    ('extend-exclude = "vendor"\n', "extend-exclude", "expected a list of strings, got a string"),
-    ('exclude = ["a", 3]\n', "exclude", "an array containing an integer"),
-    ('per-file-ignores = ["x"]\n', "per-file-ignores", "expected a table"),
-    ('strategy = 3\n', "strategy", "expected one of param, interim, got an integer"),
-    ('extend-select = ["MCP9"]\n', "extend-select", "MCP9"),
-    ('[tool.mcpmigrate.path-parameter]\ndescription = 1\n', "path-parameter.description", "expected a non-empty string"),
-])
+@pytest.mark.parametrize(
+    "body,key,expected",
+    [
+        ('respect-gitignore = "yes"\n', "respect-gitignore", "expected a boolean"),
+        ('extend-exclude = "vendor"\n', "extend-exclude", "expected a list of strings, got a string"),
+        ('exclude = ["a", 3]\n', "exclude", "an array containing an integer"),
+        ('per-file-ignores = ["x"]\n', "per-file-ignores", "expected a table"),
+        ("strategy = 3\n", "strategy", "expected one of param, interim, got an integer"),
+        ('extend-select = ["MCP9"]\n', "extend-select", "MCP9"),
+        (
+            "[tool.mcpmigrate.path-parameter]\ndescription = 1\n",
+            "path-parameter.description",
+            "expected a non-empty string",
+        ),
+    ],
+)
 def test_config_errors_name_file_key_and_expected_type(tmp_path: Path, body: str, key: str, expected: str) -> None:
     _tree(tmp_path, "a.py")
     write_pyproject(tmp_path, body)

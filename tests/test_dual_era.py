@@ -59,9 +59,11 @@ async def watch(ctx: Context) -> str:
     return "client gone"
 '''
 
-LOOP_EXIT = ("the ping is the only way out of a `while True` loop (through {how}: on 2026-07-28 it fails "
-             "at once, on a legacy connection when the peer goes away); deleting it alone leaves a loop that "
-             "never ends. Remove the keep-alive loop (and what waits for it) by hand")
+LOOP_EXIT = (
+    "the ping is the only way out of a `while True` loop (through {how}: on 2026-07-28 it fails "
+    "at once, on a legacy connection when the peer goes away); deleting it alone leaves a loop that "
+    "never ends. Remove the keep-alive loop (and what waits for it) by hand"
+)
 
 
 def _run(tmp_path: Path, source: str, *args: str, name: str = "server.py") -> tuple[dict, str]:
@@ -73,8 +75,16 @@ def _run(tmp_path: Path, source: str, *args: str, name: str = "server.py") -> tu
 
 
 def _rows(findings: list[dict]) -> list[tuple]:
-    return [(f["rule"], f["line"], f["severity"],
-             (f["fix"]["safety"], f["fix"]["description"]) if f["fix"] else None, f["manual"]) for f in findings]
+    return [
+        (
+            f["rule"],
+            f["line"],
+            f["severity"],
+            (f["fix"]["safety"], f["fix"]["description"]) if f["fix"] else None,
+            f["manual"],
+        )
+        for f in findings
+    ]
 
 
 def test_bugs07_a_ping_that_ends_a_keepalive_loop_is_manual(tmp_path: Path) -> None:
@@ -90,37 +100,51 @@ def test_bugs07_a_ping_that_ends_a_keepalive_loop_is_manual(tmp_path: Path) -> N
 def test_bugs07_fix_deletes_only_the_pings_that_are_not_the_loop_exit(tmp_path: Path) -> None:
     out, fixed = _run(tmp_path, KEEPALIVE, "fix", "--unsafe-fixes")
     assert out["errors"] == []
-    assert fixed == KEEPALIVE.replace('''        try:
+    assert fixed == KEEPALIVE.replace(
+        """        try:
             await session.send_ping()
         except Exception:
             pass
-''', '''        try:
+""",
+        """        try:
             pass
         except Exception:
             pass
-''').replace('''        await anyio.sleep(every)
+""",
+    ).replace(
+        """        await anyio.sleep(every)
         await session.send_ping()
 
 
-@mcp.tool()''', '''        await anyio.sleep(every)
+@mcp.tool()""",
+        """        await anyio.sleep(every)
 
 
-@mcp.tool()''')
+@mcp.tool()""",
+    )
     assert "try:\n            await session.send_ping()\n        except Exception:\n            return" in fixed
 
 
 # -- dual era: what only legacy clients use ------------------------------------------------------
 
 DATA = Path(__file__).parent / "data" / "dual_era"  # the field cases, headers included (line numbers match)
-DECLARE = ("once the project no longer serves legacy clients, declare it (`legacy-clients = false` under "
-           "[tool.mcpmigrate], or `--no-legacy-clients`) and the removal is offered")
-KEEP_402 = ("kept: legacy (handshake-era) clients still send `logging/setLevel`, and this registration is what "
-            "declares the `logging` capability to them; " + DECLARE)
-KEEP_205 = ("kept: legacy (handshake-era) clients still receive `notifications/elicitation/complete`: it tells them "
-            "the out-of-band step finished; " + DECLARE)
-STILL_LOGS = ("the module still sends protocol log notifications (MCP401), and the registration is what declares the "
-              "`logging` capability a server that sends them must declare: move them to the standard library first, "
-              "then the registration can go")
+DECLARE = (
+    "once the project no longer serves legacy clients, declare it (`legacy-clients = false` under "
+    "[tool.mcpmigrate], or `--no-legacy-clients`) and the removal is offered"
+)
+KEEP_402 = (
+    "kept: legacy (handshake-era) clients still send `logging/setLevel`, and this registration is what "
+    "declares the `logging` capability to them; " + DECLARE
+)
+KEEP_205 = (
+    "kept: legacy (handshake-era) clients still receive `notifications/elicitation/complete`: it tells them "
+    "the out-of-band step finished; " + DECLARE
+)
+STILL_LOGS = (
+    "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
+    "`logging` capability a server that sends them must declare: move them to the standard library first, "
+    "then the registration can go"
+)
 NO_LEGACY = "--no-legacy-clients"
 
 
@@ -140,9 +164,18 @@ def test_requests13_elicit_complete_goes_once_legacy_clients_are_not_served(tmp_
     source = _case("requests_13")
     out, _ = _run(tmp_path, source, "check", NO_LEGACY)
     assert [r for r in _rows(out["findings"]) if r[0] == "MCP205"] == [
-        ("MCP205", 28, "legacy-only", ("unsafe", "delete the send; `flow` is used elsewhere for correlation: review it"), None)]
+        (
+            "MCP205",
+            28,
+            "legacy-only",
+            ("unsafe", "delete the send; `flow` is used elsewhere for correlation: review it"),
+            None,
+        )
+    ]
     _, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", NO_LEGACY)
-    assert fixed == source.replace("    await ctx.session.send_elicit_complete(flow, related_request_id=ctx.request_id)\n", "")
+    assert fixed == source.replace(
+        "    await ctx.session.send_elicit_complete(flow, related_request_id=ctx.request_id)\n", ""
+    )
 
 
 def test_notify02_set_level_handler_is_legacy_only_and_kept(tmp_path: Path) -> None:
@@ -158,15 +191,19 @@ def test_notify02_removal_is_offered_with_legacy_clients_false_in_the_config(tmp
     (tmp_path / "pyproject.toml").write_text("[tool.mcpmigrate]\nlegacy-clients = false\n", encoding="utf-8")
     out, _ = _run(tmp_path, source, "check")
     assert _rows(out["findings"]) == [
-        ("MCP402", 43, "legacy-only", ("safe", "remove the on_set_logging_level handler"), None)]
+        ("MCP402", 43, "legacy-only", ("safe", "remove the on_set_logging_level handler"), None)
+    ]
     _, fixed = _run(tmp_path, source, "fix")
-    assert fixed == source.replace('''async def apply_level(ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:
+    assert fixed == source.replace(
+        """async def apply_level(ctx: Any, params: types.SetLevelRequestParams) -> types.EmptyResult:
     # legacy clients pick the floor of our stderr diagnostics
     logging.getLogger("inventory").setLevel(LEVELS[params.level])
     return types.EmptyResult()
 
 
-''', "").replace("        on_set_logging_level=apply_level,\n", "")
+""",
+        "",
+    ).replace("        on_set_logging_level=apply_level,\n", "")
     # the flag wins over the config key
     out, _ = _run(tmp_path, source, "check", "--legacy-clients")
     assert _rows(out["findings"]) == [("MCP402", 43, "legacy-only", None, KEEP_402)]
@@ -186,7 +223,7 @@ def test_notify03_set_level_stays_while_the_module_still_sends_protocol_logs(tmp
 
 def test_notify03_set_level_goes_after_the_protocol_logs_moved_to_stdlib(tmp_path: Path) -> None:
     """Once the module's protocol logging is fixed (round 1), the registration goes (round 2)."""
-    source = '''\
+    source = """\
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
@@ -203,10 +240,12 @@ async def choose_floor(level: types.LoggingLevel) -> None:
 async def call(name: str, arguments: dict) -> list[types.TextContent]:
     await server.request_context.session.send_log_message(level="warning", data="upstream is slow", logger="upstream")
     return [types.TextContent(type="text", text="poked")]
-'''
+"""
     out, fixed = _run(tmp_path, source, "fix", NO_LEGACY)
     assert out["findings"] == []
-    assert fixed == '''\
+    assert (
+        fixed
+        == """\
 import mcp.types as types
 from mcp.server.lowlevel import Server
 import logging
@@ -219,19 +258,24 @@ floor = {"level": "debug"}
 async def call(name: str, arguments: dict) -> list[types.TextContent]:
     logging.getLogger("upstream").warning("upstream is slow")
     return [types.TextContent(type="text", text="poked")]
-'''
+"""
+    )
 
 
 BUGS_04_TIE = ("unsafe", "removed together with the roots request in `_refresh`, whose cache `_cache` it invalidates")
-ROOTS_07_BLOCKED = ("`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes "
-                    "together with that request (the MCP101 fix), never alone while the cache stays")
+ROOTS_07_BLOCKED = (
+    "`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes "
+    "together with that request (the MCP101 fix), never alone while the cache stays"
+)
 
 
 def test_bugs04_the_cache_handler_goes_only_with_the_roots_request(tmp_path: Path) -> None:
     source = _case("bugs_04")
     for flags in ((), (NO_LEGACY,)):
         out, _ = _run(tmp_path, source, "check", *flags, name="bugs_04.py")
-        assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 35, "legacy-only", BUGS_04_TIE, None)]
+        assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
+            ("MCP103", 35, "legacy-only", BUGS_04_TIE, None)
+        ]
         # a plain fix applies neither: never the handler alone while the cache stays
         _, fixed = _run(tmp_path, source, "fix", *flags, name="bugs_04.py")
         assert fixed == source
@@ -244,34 +288,42 @@ def test_roots07_the_cache_handler_stays_while_its_fenced_roots_request_is_manua
     """roots-07's roots fence what `read_shelf` may read (an allow-list): the param fix leaves the
     request for a human, so the handler that invalidates its cache stays too, in both modes."""
     source = _case("roots_07")
-    keep = ("kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; "
-            + DECLARE)
+    keep = (
+        "kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; " + DECLARE
+    )
     out, _ = _run(tmp_path, source, "check", name="roots_07.py")
     assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
-        ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {ROOTS_07_BLOCKED})")]
+        ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {ROOTS_07_BLOCKED})")
+    ]
     out, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", NO_LEGACY, name="roots_07.py")
     assert fixed == source
-    assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 28, "legacy-only", None, ROOTS_07_BLOCKED)]
+    assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
+        ("MCP103", 28, "legacy-only", None, ROOTS_07_BLOCKED)
+    ]
 
 
 def test_roots07_the_cache_handler_is_manual_when_the_request_is_not_fixed(tmp_path: Path) -> None:
     """strategy interim on mcp 1.x: the roots request is left for a human, and so is its cache's handler."""
     source = _case("roots_07")
-    blocked = ("`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes together "
-               "with that request (the MCP101 fix), never alone while the cache stays")
-    keep = ("kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; "
-            + DECLARE)
+    blocked = (
+        "`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes together "
+        "with that request (the MCP101 fix), never alone while the cache stays"
+    )
+    keep = (
+        "kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; " + DECLARE
+    )
     (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
     out, _ = _run(tmp_path, source, "check")
     assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
-        ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {blocked})")]
+        ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {blocked})")
+    ]
     out, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", NO_LEGACY)
     assert fixed == source
     assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 28, "legacy-only", None, blocked)]
 
 
 def test_a_roots_handler_with_no_cache_is_legacy_only(tmp_path: Path) -> None:
-    source = '''\
+    source = """\
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
@@ -283,9 +335,10 @@ async def on_roots_changed(notification) -> None:
 
 
 server.notification_handlers[types.RootsListChangedNotification] = on_roots_changed
-'''
-    keep = ("kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; "
-            + DECLARE)
+"""
+    keep = (
+        "kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; " + DECLARE
+    )
     out, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes")
     assert fixed == source and _rows(out["findings"]) == [("MCP103", 11, "legacy-only", None, keep)]
     _, fixed = _run(tmp_path, source, "fix", NO_LEGACY)
@@ -296,25 +349,45 @@ def test_notify07_dispatch_advice_never_deletes_a_branch(tmp_path: Path) -> None
     source = _case("notify_07")
     out, _ = _run(tmp_path, source, "check")
     assert _rows(out["findings"]) == [
-        ("MCP302", 24, "breaking", None,
-         "keep routing `resources/read` (it still exists); route `resources/subscribe`, `resources/unsubscribe` only "
-         "on handshake-era connections (they do not exist on 2026-07-28; legacy clients still use them), and serve "
-         "`subscriptions/listen` for 2026-07-28 clients"),
-        ("MCP402", 26, "legacy-only", None,
-         "keep routing `logging/setLevel` while legacy clients are served (it does not exist on 2026-07-28: route it "
-         "only on handshake-era connections; 2026-07-28 clients send the level with each request in "
-         "`_meta[\"io.modelcontextprotocol/logLevel\"]`), and keep the other methods this dispatch routes; stop "
-         "routing it once the project no longer serves legacy clients (`legacy-clients = false` under [tool.mcpmigrate])"),
+        (
+            "MCP302",
+            24,
+            "breaking",
+            None,
+            "keep routing `resources/read` (it still exists); route `resources/subscribe`, `resources/unsubscribe` only "
+            "on handshake-era connections (they do not exist on 2026-07-28; legacy clients still use them), and serve "
+            "`subscriptions/listen` for 2026-07-28 clients",
+        ),
+        (
+            "MCP402",
+            26,
+            "legacy-only",
+            None,
+            "keep routing `logging/setLevel` while legacy clients are served (it does not exist on 2026-07-28: route it "
+            "only on handshake-era connections; 2026-07-28 clients send the level with each request in "
+            '`_meta["io.modelcontextprotocol/logLevel"]`), and keep the other methods this dispatch routes; stop '
+            "routing it once the project no longer serves legacy clients (`legacy-clients = false` under [tool.mcpmigrate])",
+        ),
     ]
     out, _ = _run(tmp_path, source, "check", NO_LEGACY)
     assert _rows(out["findings"]) == [
-        ("MCP302", 24, "breaking", None,
-         "keep routing `resources/read` (it still exists); stop routing `resources/subscribe`, `resources/unsubscribe`; "
-         "serve `subscriptions/listen` instead"),
-        ("MCP402", 26, "legacy-only", None,
-         "stop routing `logging/setLevel` here (it does not exist on 2026-07-28; 2026-07-28 clients send the level with "
-         "each request in `_meta[\"io.modelcontextprotocol/logLevel\"]`); keep routing every other method this "
-         "dispatch handles"),
+        (
+            "MCP302",
+            24,
+            "breaking",
+            None,
+            "keep routing `resources/read` (it still exists); stop routing `resources/subscribe`, `resources/unsubscribe`; "
+            "serve `subscriptions/listen` instead",
+        ),
+        (
+            "MCP402",
+            26,
+            "legacy-only",
+            None,
+            "stop routing `logging/setLevel` here (it does not exist on 2026-07-28; 2026-07-28 clients send the level with "
+            'each request in `_meta["io.modelcontextprotocol/logLevel"]`); keep routing every other method this '
+            "dispatch handles",
+        ),
     ]
     for f in out["findings"]:
         assert "remove this dispatch branch" not in (f["manual"] or "")

@@ -24,7 +24,7 @@ def sites(findings: list[dict]) -> list[tuple[str, int, int]]:
 
 # -- MCP102: client info is not capabilities; mcp 2.x reads per request; stores are not reads ----
 
-CLIENT_INFO_MCP1 = '''\
+CLIENT_INFO_MCP1 = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 board = FastMCP("kanban-telemetry")
@@ -48,7 +48,7 @@ def card_footer(ctx: Context) -> str:
 def card_header(context: Context) -> str:
     info = context.request_context.session.client_params
     return info.clientInfo.version if info else "-"
-'''
+"""
 
 
 def test_client_info_reads_have_their_own_message_and_severity(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_client_info_reads_have_their_own_message_and_severity(tmp_path: Path) -
     assert "guard the read for None" in unguarded["manual"]
 
 
-PER_REQUEST_MCP2 = '''\
+PER_REQUEST_MCP2 = """\
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ClientCapabilities, ElicitationCapability
 
@@ -93,7 +93,7 @@ async def clerk_name_unguarded(ctx: Context) -> str:
 async def old_spelling(ctx: Context) -> str:
     p = ctx.session.client_params
     return p.clientInfo.name if p else "guest"
-'''
+"""
 
 
 def test_mcp2_per_request_reads_are_not_breaking(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_mcp2_check_client_capability_through_a_helper_session(tmp_path: Path) -
 
 
 def test_mcp1_capability_reads_stay_breaking(tmp_path: Path) -> None:
-    source = '''\
+    source = """\
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ClientCapabilities, SamplingCapability
 
@@ -131,13 +131,13 @@ async def can_sample(ctx: Context) -> bool:
 @mcp.tool()
 async def caps(ctx: Context) -> bool:
     return ctx.session.client_params.capabilities.sampling is not None
-'''
+"""
     found = run(tmp_path, source)
     assert sites(found) == [("MCP102", 9, 12), ("MCP102", 14, 12)]
     assert all(f["severity"] == "breaking" and "ctx.client_capabilities" in f["message"] for f in found)
 
 
-TEST_DOUBLES = '''\
+TEST_DOUBLES = """\
 from unittest import mock
 from unittest.mock import MagicMock
 
@@ -164,7 +164,7 @@ def test_reads_back_from_a_double() -> None:
 
 def test_reads_back_from_a_fixture(fake_ctx: MagicMock) -> None:
     assert fake_ctx.session.client_params.clientInfo.name
-'''
+"""
 
 
 def test_stores_and_test_doubles_are_not_reads(tmp_path: Path) -> None:
@@ -173,7 +173,7 @@ def test_stores_and_test_doubles_are_not_reads(tmp_path: Path) -> None:
 
 # -- MCP105: a root built invalid on purpose to test its rejection ------------------------------
 
-INVALID_ON_PURPOSE = '''\
+INVALID_ON_PURPOSE = """\
 import unittest
 
 import pytest
@@ -198,7 +198,7 @@ class Case(unittest.TestCase):
 
 def published() -> list[Root]:
     return [Root(uri="https://example.com/repo")]
-'''
+"""
 
 
 def test_invalid_root_inside_pytest_raises_is_not_a_finding(tmp_path: Path) -> None:
@@ -208,7 +208,7 @@ def test_invalid_root_inside_pytest_raises_is_not_a_finding(tmp_path: Path) -> N
 
 # -- MCP302/MCP402/MCP103: a comparison with a method name is a dispatch only in a branch test ----
 
-CLIENT_SIDE_TEST = '''\
+CLIENT_SIDE_TEST = """\
 class FakeUpstream:
     def __init__(self) -> None:
         self.sent: list[dict] = []
@@ -246,7 +246,7 @@ def dispatch(msg: dict) -> dict:
     while method == "notifications/roots/list_changed":
         break
     return {"ok": True} if method == "resources/unsubscribe" else {}
-'''
+"""
 
 
 def test_method_comparisons_outside_branch_tests_are_not_dispatch(tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_method_comparisons_outside_branch_tests_are_not_dispatch(tmp_path: Path
 
 # -- MCP301/MCP302: a server already written for both eras ---------------------------------------
 
-DUAL_ERA = '''\
+DUAL_ERA = """\
 from typing import Any
 
 import mcp.types as types
@@ -297,7 +297,7 @@ def build_server() -> Server:
         on_subscriptions_listen=listen,
     )
     return server
-'''
+"""
 
 
 def test_dual_era_server_is_not_breaking(tmp_path: Path) -> None:
@@ -312,11 +312,16 @@ def test_dual_era_server_is_not_breaking(tmp_path: Path) -> None:
 def test_subscribe_handlers_without_listen_stay_breaking(tmp_path: Path) -> None:
     source = DUAL_ERA.replace("        on_subscriptions_listen=listen,\n", "")
     found = run(tmp_path, source)
-    assert [(r, line) for r, line, _ in sites(found)] == [("MCP301", 22), ("MCP301", 32), ("MCP302", 36), ("MCP302", 37)]
+    assert [(r, line) for r, line, _ in sites(found)] == [
+        ("MCP301", 22),
+        ("MCP301", 32),
+        ("MCP302", 36),
+        ("MCP302", 37),
+    ]
     assert all(f["severity"] == "breaking" for f in found)
 
 
-ERA_BRANCHES = '''\
+ERA_BRANCHES = """\
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 
@@ -350,7 +355,7 @@ async def sample_legacy(ctx: Context) -> str:
 async def sample_always(ctx: Context) -> str:
     reply = await ctx.session.create_message(messages=[], max_tokens=5)
     return str(reply)
-'''
+"""
 
 
 def test_legacy_only_paths_behind_era_checks_are_not_breaking(tmp_path: Path) -> None:
@@ -360,7 +365,7 @@ def test_legacy_only_paths_behind_era_checks_are_not_breaking(tmp_path: Path) ->
 
 # -- MCP207: every fail-open form, and not where NoBackChannelError refuses ----------------------
 
-REFUSES_FIRST = '''\
+REFUSES_FIRST = """\
 import os
 
 from mcp.server.mcpserver import AcceptedElicitation, Context, MCPServer
@@ -404,7 +409,7 @@ async def remove_all(ctx: Context) -> str:
         return "kept"
     LAYERS.clear()
     return "removed all"
-'''
+"""
 
 
 def test_no_back_channel_refusal_is_not_fail_open(tmp_path: Path) -> None:
@@ -415,7 +420,7 @@ def test_no_back_channel_refusal_is_not_fail_open(tmp_path: Path) -> None:
     assert "`remove_all` runs without" in found[0]["message"]
 
 
-FAIL_OPEN_HELPERS = '''\
+FAIL_OPEN_HELPERS = """\
 from fastmcp import Context, FastMCP
 
 app = FastMCP("misc")
@@ -476,7 +481,7 @@ async def rename_disk(disk: str, ctx: Context) -> str:
     if not await confirm_strict(ctx, f"Rename {disk}?", False):
         return "kept"
     return f"renamed {disk}"
-'''
+"""
 
 
 def test_fail_open_helpers_name_the_tools_that_run(tmp_path: Path) -> None:
@@ -484,14 +489,16 @@ def test_fail_open_helpers_name_the_tools_that_run(tmp_path: Path) -> None:
     # `return default` fails open where a caller passes default=True; confirm_strict's callers
     # pass False, so its failure path refuses
     assert sites(found) == [("MCP207", 10, 5), ("MCP207", 18, 5)]
-    assert "`erase_disk`, `wipe_cache` (through `_gate`) run without" in found[0]["message"] \
+    assert (
+        "`erase_disk`, `wipe_cache` (through `_gate`) run without" in found[0]["message"]
         or "`wipe_cache`, `erase_disk` (through `_gate`) run without" in found[0]["message"]
+    )
     assert "`format_disk` (through `confirm`) runs without" in found[1]["message"]
 
 
 # -- fastmcp 4: pins read, advice the pinned framework can serve --------------------------------
 
-FASTMCP_TOGGLE = '''\
+FASTMCP_TOGGLE = """\
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_context
 
@@ -504,7 +511,7 @@ async def toggle_beta() -> str:
     enabled["beta"] = not enabled["beta"]
     await get_context().session.send_tool_list_changed()
     return f"beta={'on' if enabled['beta'] else 'off'}"
-'''
+"""
 
 
 def _project(deps: str) -> str:
@@ -529,21 +536,24 @@ def test_fastmcp3_pin_names_the_upgrade(tmp_path: Path) -> None:
 
 
 def test_fastmcp4_listen_wired_by_hand_is_migrated(tmp_path: Path) -> None:
-    source = FASTMCP_TOGGLE.replace(
-        'app = FastMCP(name="feature-flags")\n',
-        'app = FastMCP(name="feature-flags")\nbus = InMemorySubscriptionBus()\n'
-        'app._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, ListenHandler(bus))\n',
-    ).replace(
-        "from fastmcp.server.dependencies import get_context\n",
-        "from fastmcp.server.dependencies import get_context\nfrom mcp.types import SubscriptionsListenRequestParams\n"
-        "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged\n",
-    ) + "\n\nasync def on_flag_change() -> None:\n    await bus.publish(ToolsListChanged())\n"
+    source = (
+        FASTMCP_TOGGLE.replace(
+            'app = FastMCP(name="feature-flags")\n',
+            'app = FastMCP(name="feature-flags")\nbus = InMemorySubscriptionBus()\n'
+            'app._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, ListenHandler(bus))\n',
+        ).replace(
+            "from fastmcp.server.dependencies import get_context\n",
+            "from fastmcp.server.dependencies import get_context\nfrom mcp.types import SubscriptionsListenRequestParams\n"
+            "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged\n",
+        )
+        + "\n\nasync def on_flag_change() -> None:\n    await bus.publish(ToolsListChanged())\n"
+    )
     assert run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"')) == []
 
 
 # -- one-line statements: the result is not used -------------------------------------------------
 
-ONE_LINERS = '''\
+ONE_LINERS = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("one-liners")
@@ -560,12 +570,18 @@ async def probe(ctx: Context) -> str:
     await ctx.session.send_ping(); await ctx.info("pinged")
     ok = await ctx.session.send_ping()
     return str(ok)
-'''
+"""
 
 
 def test_statements_sharing_a_line_are_not_used_results(tmp_path: Path) -> None:
     found = run(tmp_path, ONE_LINERS, "fix", "--diff")
-    assert sites(found) == [("MCP401", 8, 20), ("MCP401", 9, 11), ("MCP203", 14, 11), ("MCP401", 14, 42), ("MCP203", 15, 16)]
+    assert sites(found) == [
+        ("MCP401", 8, 20),
+        ("MCP401", 9, 11),
+        ("MCP203", 14, 11),
+        ("MCP401", 14, 42),
+        ("MCP203", 15, 16),
+    ]
     for f in found[:4]:
         assert f["manual"].startswith("the statement shares its line with other statements")
     assert found[4]["manual"].startswith("its result is used")
@@ -580,7 +596,7 @@ def manual_of(found: list[dict], rule: str) -> list[str]:
     return [f["manual"] for f in found if f["rule"] == rule]
 
 
-MCP1_LOWLEVEL_HELPER = '''\
+MCP1_LOWLEVEL_HELPER = """\
 import mcp.types as types
 from mcp.server import Server
 
@@ -601,7 +617,7 @@ async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
     if name == "depot_home":
         return [types.TextContent(type="text", text=await _first_dir())]
     raise ValueError(name)
-'''
+"""
 
 
 def test_mcp1_helper_is_refused_for_mcp1_not_for_the_helper(tmp_path: Path) -> None:
@@ -612,7 +628,7 @@ def test_mcp1_helper_is_refused_for_mcp1_not_for_the_helper(tmp_path: Path) -> N
     assert "helper" not in manual
 
 
-DUAL_SDK = '''\
+DUAL_SDK = """\
 from pathlib import Path
 
 try:
@@ -628,7 +644,7 @@ async def list_traces(ctx: Context) -> str:
     roots = await ctx.session.list_roots()
     base = Path(roots.roots[0].uri.path)
     return "\\n".join(sorted(p.name for p in base.glob("*.trace")))
-'''
+"""
 
 
 def test_mcp2_first_compatibility_import_is_recognised(tmp_path: Path) -> None:
@@ -643,7 +659,7 @@ def test_mcp2_first_compatibility_import_is_recognised(tmp_path: Path) -> None:
     assert param["fix"] is not None and param["fix"]["strategy"] == "param"
 
 
-FASTMCP_SAMPLE = '''\
+FASTMCP_SAMPLE = """\
 from fastmcp import Context, FastMCP
 
 mcp = FastMCP("poem-demo")
@@ -653,24 +669,29 @@ mcp = FastMCP("poem-demo")
 async def limerick(topic: str, ctx: Context) -> str:
     result = await ctx.sample(messages=f"Write a limerick about {topic}.", max_tokens=150)
     return result.text or ""
-'''
+"""
 
 
 def test_fastmcp3_sample_refusal_gives_the_whole_path(tmp_path: Path) -> None:
     (f,) = run(tmp_path, FASTMCP_SAMPLE, *INTERIM, pyproject=_project('"fastmcp[tasks]>=3.4.3,<4.0.0"'))
     assert (f["rule"], f["line"]) == ("MCP201", 8)
-    assert "Upgrade to fastmcp 4 (which removed `ctx.sample`), sample through `ctx.session.create_message(...)`" in f["manual"]
+    assert (
+        "Upgrade to fastmcp 4 (which removed `ctx.sample`), sample through `ctx.session.create_message(...)`"
+        in f["manual"]
+    )
     assert "call the model provider directly" in f["manual"]
 
 
 def test_fastmcp4_pin_is_not_told_to_upgrade_to_fastmcp4(tmp_path: Path) -> None:
     (f,) = run(tmp_path, FASTMCP_SAMPLE, *INTERIM, pyproject=_project('"fastmcp[tasks]>=4.0.2,<5"'))
-    assert f["manual"].startswith("`ctx.sample` does not exist in fastmcp 4 (the project pins `fastmcp[tasks]>=4.0.2,<5`")
+    assert f["manual"].startswith(
+        "`ctx.sample` does not exist in fastmcp 4 (the project pins `fastmcp[tasks]>=4.0.2,<5`"
+    )
     assert "upgrade" not in f["manual"].lower() and "fastmcp 2.x/3.x" not in f["manual"]
     assert "ctx.session.create_message(...)" in f["manual"]
 
 
-FASTMCP4_RESOURCE = '''\
+FASTMCP4_RESOURCE = """\
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_context
 from mcp_types import SamplingMessage, TextContent
@@ -684,7 +705,7 @@ async def story(topic: str) -> str:
         max_tokens=60, messages=[SamplingMessage(role="user", content=TextContent(type="text", text=topic))]
     )
     return reply.content.text
-'''
+"""
 
 
 def test_fastmcp_site_is_phrased_in_fastmcp_terms(tmp_path: Path) -> None:
@@ -692,11 +713,14 @@ def test_fastmcp_site_is_phrased_in_fastmcp_terms(tmp_path: Path) -> None:
         (f,) = run(tmp_path, FASTMCP4_RESOURCE, *INTERIM, pyproject=_project(deps))
         assert (f["rule"], f["line"]) == ("MCP201", 10)
         assert f["manual"].startswith("the request is not made through the resource's own fastmcp `Context` parameter")
-        assert "here through `get_context().session`" in f["manual"] and "take `ctx: Context` as a parameter" in f["manual"]
+        assert (
+            "here through `get_context().session`" in f["manual"]
+            and "take `ctx: Context` as a parameter" in f["manual"]
+        )
         assert "cannot tell which SDK" not in f["manual"] and "Resolve" not in f["manual"]
 
 
-LOWLEVEL_TWO_TOOLS = '''\
+LOWLEVEL_TWO_TOOLS = """\
 from typing import Any
 
 import mcp.types as types
@@ -720,11 +744,16 @@ async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolReques
 
 
 server = Server("profile", on_call_tool=call_tool)
-'''
+"""
 
 
 def test_requests_on_different_paths_are_refused_for_that(tmp_path: Path) -> None:
-    for source in (LOWLEVEL_TWO_TOOLS, LOWLEVEL_TWO_TOOLS.replace("reply = await ctx.session.elicit_form(\"Where", "where = await ctx.session.elicit_form(\"Where").replace("{reply.content}", "{where.content}")):
+    for source in (
+        LOWLEVEL_TWO_TOOLS,
+        LOWLEVEL_TWO_TOOLS.replace(
+            'reply = await ctx.session.elicit_form("Where', 'where = await ctx.session.elicit_form("Where'
+        ).replace("{reply.content}", "{where.content}"),
+    ):
         found = run(tmp_path, source, *INTERIM)
         assert sites(found) == [("MCP202", 13, 23), ("MCP202", 18, 23)]
         for manual in manual_of(found, "MCP202"):
@@ -736,10 +765,11 @@ def test_answer_bound_twice_is_named(tmp_path: Path) -> None:
     found = run(tmp_path, REFUSES_FIRST, *INTERIM)
     assert manual_of(found, "MCP202")[0] == (
         "the answer's name `answer` is bound more than once in `remove_layer`: give this answer a name that is "
-        "bound only here, then run the fix again")
+        "bound only here, then run the fix again"
+    )
 
 
-FACTORY_TOOL = '''\
+FACTORY_TOOL = """\
 from pydantic import BaseModel
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -760,7 +790,7 @@ def build() -> MCPServer:
         return "kept"
 
     return app
-'''
+"""
 
 
 def test_factory_tool_refusal_says_what_is_missing(tmp_path: Path) -> None:
@@ -771,7 +801,7 @@ def test_factory_tool_refusal_says_what_is_missing(tmp_path: Path) -> None:
 
 
 def test_fastmcp4_tool_error_refusal_is_not_fail_open(tmp_path: Path) -> None:
-    source = '''\
+    source = """\
 from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
 from mcp_types import TextContent
@@ -790,7 +820,7 @@ async def erase(disk: str, ctx: Context) -> str:
     if answer is not None and not answer.data:
         return "kept"
     return f"erased {disk}"
-'''
+"""
     found = run(tmp_path, source, pyproject=_project('"fastmcp>=4.2"'))
     assert [f["rule"] for f in found] == ["MCP202"]
 
@@ -804,6 +834,9 @@ def test_a_plan_can_decide_its_sites_severity() -> None:
     from mcpmigrate.model import FixPlan, Severity
 
     node = cst.Name("x")
-    assert Report.planned("MCP302", node, "m", FixPlan(manual="why", severity=Severity.ADVISORY)).severity is Severity.ADVISORY
+    assert (
+        Report.planned("MCP302", node, "m", FixPlan(manual="why", severity=Severity.ADVISORY)).severity
+        is Severity.ADVISORY
+    )
     plain = Report.planned("MCP302", node, "m", FixPlan(manual="why"))
     assert plain.severity is None and "severity" not in plain.data

@@ -50,19 +50,30 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     after_path = case_dir / "after_param.py"
     expected = after_path.read_bytes() if after_path.exists() else original
 
-    first = cli(["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    first = cli(
+        ["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
+        tmp_path,
+    )
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
     if got != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.decode("utf-8").splitlines(keepends=True), got.decode("utf-8").splitlines(keepends=True),
-            "expected (after_param.py)" if after_path.exists() else "expected (before.py, unchanged)", "fix output"))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.decode("utf-8").splitlines(keepends=True),
+                got.decode("utf-8").splitlines(keepends=True),
+                "expected (after_param.py)" if after_path.exists() else "expected (before.py, unchanged)",
+                "fix output",
+            )
+        )
         pytest.fail(f"fix output differs:\n{diff}\n{first}")
     assert got == expected  # bytes too (newlines, trailing whitespace)
     assert first.json["changed_files"] == ([target.name] if expected != original else [])
 
-    second = cli(["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    second = cli(
+        ["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
+        tmp_path,
+    )
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 
@@ -86,17 +97,28 @@ def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
     target = copy_to(case_dir / "before.py", tmp_path)
     expected = (case_dir / "after_interim.py").read_bytes()
 
-    first = cli(["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    first = cli(
+        ["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
+        tmp_path,
+    )
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
     if got != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.decode("utf-8").splitlines(keepends=True), got.decode("utf-8").splitlines(keepends=True),
-            "expected (after_interim.py)", "fix output"))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.decode("utf-8").splitlines(keepends=True),
+                got.decode("utf-8").splitlines(keepends=True),
+                "expected (after_interim.py)",
+                "fix output",
+            )
+        )
         pytest.fail(f"fix output differs:\n{diff}\n{first}")
 
-    second = cli(["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    second = cli(
+        ["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
+        tmp_path,
+    )
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 

@@ -28,8 +28,9 @@ def _broken(failures: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [f for f in failures if f[0] != "fix-refused"]
 
 
-BOUNDED = settings(max_examples=12, deadline=None, database=None, derandomize=True,
-                   suppress_health_check=list(HealthCheck))
+BOUNDED = settings(
+    max_examples=12, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 @BOUNDED
@@ -48,27 +49,41 @@ def test_hypothesmith_programs(source: str) -> None:
 
 # Found by a soundness review of the screens: sites a detector reports with no mcp import.
 SCREEN_EDGES = [
-    ("raw-send-request-any-receiver",
-     'async def ask(session):\n'
-     '    return await session.send_request({"method": "sampling/createMessage", "params": {}}, dict)\n'),
-    ("string-annotation-ping",
-     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n    await session.send_ping()\n'),
-    ("string-annotation-list-changed",
-     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
-     '    await session.send_tool_list_changed()\n'),
-    ("string-annotation-sampling",
-     'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
-     '    await session.create_message([], max_tokens=5)\n'),
+    (
+        "raw-send-request-any-receiver",
+        "async def ask(session):\n"
+        '    return await session.send_request({"method": "sampling/createMessage", "params": {}}, dict)\n',
+    ),
+    (
+        "string-annotation-ping",
+        'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n    await session.send_ping()\n',
+    ),
+    (
+        "string-annotation-list-changed",
+        'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
+        "    await session.send_tool_list_changed()\n",
+    ),
+    (
+        "string-annotation-sampling",
+        'async def p(session: "Optional[mcp.server.session.ServerSession]"):\n'
+        "    await session.create_message([], max_tokens=5)\n",
+    ),
     ("string-annotation-fastmcp-roots", 'async def r(c: "fastmcp.Context"):\n    return await c.list_roots()\n'),
-    ("string-annotation-optional-fastmcp-roots",
-     'async def r(c: "Optional[fastmcp.Context]"):\n    return await c.list_roots()\n'),
+    (
+        "string-annotation-optional-fastmcp-roots",
+        'async def r(c: "Optional[fastmcp.Context]"):\n    return await c.list_roots()\n',
+    ),
     ("string-annotation-log", 'async def r(c: "Optional[mcp.server.fastmcp.Context]"):\n    await c.info("x")\n'),
-    ("subscript-store-log",
-     'from mcp.server.fastmcp import Context\n\n\nasync def t(ctx: Context, log: list):\n'
-     '    log[0] = ctx\n    await log.info("x")\n'),
-    ("aliased-factory-log",
-     'from fastmcp.server.dependencies import get_context as get_logger\n\n\nasync def t():\n'
-     '    log = get_logger()\n    await log.info("x")\n'),
+    (
+        "subscript-store-log",
+        "from mcp.server.fastmcp import Context\n\n\nasync def t(ctx: Context, log: list):\n"
+        '    log[0] = ctx\n    await log.info("x")\n',
+    ),
+    (
+        "aliased-factory-log",
+        "from fastmcp.server.dependencies import get_context as get_logger\n\n\nasync def t():\n"
+        '    log = get_logger()\n    await log.info("x")\n',
+    ),
 ]
 
 
@@ -106,23 +121,37 @@ POSITION_EDGES = [
     # found by a soundness review: ast's line of a decorator in parentheses or after a backslash,
     # and a backslash-continued blank line before a statement (the engine falls back to the whole
     # module when the statement's code is not where it computed)
-    ("paren-decorator", "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@(\n  mcp.tool()\n)\n"
-                        "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n"),
-    ("backslash-decorator", "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@\\\nmcp.tool()\n"
-                            "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n"),
+    (
+        "paren-decorator",
+        "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@(\n  mcp.tool()\n)\n"
+        "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n",
+    ),
+    (
+        "backslash-decorator",
+        "from mcp.server.fastmcp import Context, FastMCP\nmcp = FastMCP('s')\n@\\\nmcp.tool()\n"
+        "async def t(ctx: Context) -> int:\n    r = await ctx.session.list_roots()\n    return len(r.roots)\n",
+    ),
     ("backslash-blank-line", "import mcp\n\\\n\nx = mcp.types.Root(uri='/tmp')\n"),
     # top-level statements sharing a line, comments and blank lines before decorated definitions,
     # a class, CRLF newlines, a module docstring and header comments
-    ("semicolons", "import mcp; from mcp.server.fastmcp import Context, FastMCP; x = 1\n"
-                   "mcp = FastMCP('s')\n\n# c\n\n@mcp.tool()\n# between\nasync def t(ctx: Context) -> int:\n"
-                   "    r = await ctx.session.list_roots(); return len(r.roots)\n"),
-    ("crlf-class", "\"\"\"doc\"\"\"\r\n# header\r\nfrom mcp.server.fastmcp import Context\r\n\r\n\r\n"
-                   "class S:\r\n    # lead\r\n    async def go(self, ctx: Context):\r\n"
-                   "        await ctx.info('x')\r\n        return await ctx.session.list_roots()\r\n"),
+    (
+        "semicolons",
+        "import mcp; from mcp.server.fastmcp import Context, FastMCP; x = 1\n"
+        "mcp = FastMCP('s')\n\n# c\n\n@mcp.tool()\n# between\nasync def t(ctx: Context) -> int:\n"
+        "    r = await ctx.session.list_roots(); return len(r.roots)\n",
+    ),
+    (
+        "crlf-class",
+        '"""doc"""\r\n# header\r\nfrom mcp.server.fastmcp import Context\r\n\r\n\r\n'
+        "class S:\r\n    # lead\r\n    async def go(self, ctx: Context):\r\n"
+        "        await ctx.info('x')\r\n        return await ctx.session.list_roots()\r\n",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,source", POSITION_EDGES + _sources(), ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
+@pytest.mark.parametrize(
+    "name,source", POSITION_EDGES + _sources(), ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None
+)
 def test_positions_per_statement_match_libcst(name: str, source: str) -> None:
     """Findings are placed (pipeline.node_positions: token-index codegen, whole module or per top-level
     statement) exactly where libcst's PositionProvider places them."""
@@ -186,8 +215,15 @@ def test_the_flattened_tree_is_libcsts_visit_order_without_trivia() -> None:
 def _punctuation() -> tuple:
     import libcst as cst
 
-    return (cst.Dot, cst.AssignEqual, cst.Colon, cst.LeftSquareBracket, cst.RightSquareBracket,
-            cst.LeftCurlyBrace, cst.RightCurlyBrace)
+    return (
+        cst.Dot,
+        cst.AssignEqual,
+        cst.Colon,
+        cst.LeftSquareBracket,
+        cst.RightSquareBracket,
+        cst.LeftCurlyBrace,
+        cst.RightCurlyBrace,
+    )
 
 
 _PUNCTUATION = _punctuation()

@@ -16,7 +16,7 @@ from tests.helpers import MCP104_SOURCE, cli, write_pyproject
 
 # PEP 701 (Python 3.12): the same quote inside the braces of an f-string. libcst parses it with
 # the 3.12 grammar; Python 3.11 cannot compile it.
-PEP701_SERVER = '''\
+PEP701_SERVER = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("quotes")
@@ -27,8 +27,8 @@ CFG = {"name": "x"}
 async def where(ctx: Context) -> str:
     await ctx.session.send_ping()
     return f"{CFG["name"]}: pong"
-'''
-PEP701_FIXED = '''\
+"""
+PEP701_FIXED = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("quotes")
@@ -38,16 +38,26 @@ CFG = {"name": "x"}
 @mcp.tool()
 async def where(ctx: Context) -> str:
     return f"{CFG["name"]}: pong"
-'''
+"""
 
 
 # --- the project's grammar -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec, expected", [
-    (">=3.10", "3.10"), (">=3.10,<4", "3.10"), (">=3.10.2", "3.10"), ("~=3.12.1", "3.12"),
-    ("==3.11.*", "3.11"), (">3.11", "3.11"), (">=3.13", "3.13"), ("<3", None), ("not a spec", None),
-])
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        (">=3.10", "3.10"),
+        (">=3.10,<4", "3.10"),
+        (">=3.10.2", "3.10"),
+        ("~=3.12.1", "3.12"),
+        ("==3.11.*", "3.11"),
+        (">3.11", "3.11"),
+        (">=3.13", "3.13"),
+        ("<3", None),
+        ("not a spec", None),
+    ],
+)
 def test_lowest_python_of_requires_python(spec: str, expected: str | None) -> None:
     assert lowest_python(spec) == expected
 
@@ -56,7 +66,8 @@ def test_target_version_from_requires_python_and_from_the_config(tmp_path: Path)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.12"\n')
     assert load_config(start=tmp_path).target_version == "3.12"
     (tmp_path / "pyproject.toml").write_text(
-        '[project]\nname = "x"\nrequires-python = ">=3.10"\n\n[tool.mcpmigrate]\ntarget-version = "py313"\n')
+        '[project]\nname = "x"\nrequires-python = ">=3.10"\n\n[tool.mcpmigrate]\ntarget-version = "py313"\n'
+    )
     assert load_config(start=tmp_path).target_version == "3.13"
     (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nselect = ["MCP1"]\n')
     assert load_config(start=tmp_path).target_version is None
@@ -69,9 +80,11 @@ def test_unknown_target_version_is_a_config_error(tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text(MCP104_SOURCE)
     res = cli(["check", "s.py"], tmp_path)
     assert res.exit_code == 2, str(res)
-    assert res.stderr == (f"mcpmigrate: error: {tmp_path / 'pyproject.toml'}: [tool.mcpmigrate].target-version: "
-                          "expected one of py37, py38, py39, py310, py311, py312, py313, py314, py315, "
-                          "got a string ('3.12')\n")
+    assert res.stderr == (
+        f"mcpmigrate: error: {tmp_path / 'pyproject.toml'}: [tool.mcpmigrate].target-version: "
+        "expected one of py37, py38, py39, py310, py311, py312, py313, py314, py315, "
+        "got a string ('3.12')\n"
+    )
 
 
 def test_parse_uses_the_project_grammar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,8 +129,9 @@ def test_syntax_error_in_a_file_without_mcp_is_not_reported(tmp_path: Path) -> N
 
 
 def test_syntax_error_in_an_mcp_file_has_pythons_message_and_one_position(tmp_path: Path) -> None:
-    (tmp_path / "srv.py").write_text('from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("x")\n'
-                                     'def f(:\n    mcp.info("x")\n')
+    (tmp_path / "srv.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("x")\ndef f(:\n    mcp.info("x")\n'
+    )
     res = cli(["check", "--output-format", "json", "."], tmp_path)
     assert res.exit_code == 1, str(res)
     try:
@@ -152,7 +166,7 @@ def test_fix_diff_creates_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 # --- file names that are not valid UTF-8 -------------------------------------------------------
 
-PING_SERVER = b'''from mcp.server.fastmcp import Context, FastMCP
+PING_SERVER = b"""from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("ping-demo")
 
@@ -161,9 +175,11 @@ mcp = FastMCP("ping-demo")
 async def probe(ctx: Context) -> str:
     await ctx.session.send_ping()
     return "ok"
-'''
-PING_MESSAGE = ("The server pings the client; `ping` is removed in 2026-07-28 (mcp 2.x raises "
-                "NoBackChannelError on a modern connection). Delete the call: a liveness check has no replacement.")
+"""
+PING_MESSAGE = (
+    "The server pings the client; `ping` is removed in 2026-07-28 (mcp 2.x raises "
+    "NoBackChannelError on a modern connection). Delete the call: a liveness check has no replacement."
+)
 
 
 @pytest.fixture
@@ -186,14 +202,18 @@ def test_non_utf8_name_in_json_has_no_lone_surrogate(latin1_name: Path) -> None:
 def test_non_utf8_name_in_sarif_is_percent_encoded(latin1_name: Path) -> None:
     res = cli(["check", "--output-format", "sarif", "."], latin1_name)
     [result] = json.loads(res.stdout)["runs"][0]["results"]
-    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "caf%E9.py", "uriBaseId": "%SRCROOT%"}
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "caf%E9.py",
+        "uriBaseId": "%SRCROOT%",
+    }
     res.stdout.encode("utf-8")
 
 
 def test_non_utf8_name_in_github_is_not_attached_to_another_file(latin1_name: Path) -> None:
     res = cli(["check", "--output-format", "github", "."], latin1_name)
-    assert res.stdout == ("::error title=MCP203 server-ping::caf\\xe9.py:8:11: MCP203 " + PING_MESSAGE
-                          + " (fix, safe: delete the ping)\n")
+    assert res.stdout == (
+        "::error title=MCP203 server-ping::caf\\xe9.py:8:11: MCP203 " + PING_MESSAGE + " (fix, safe: delete the ping)\n"
+    )
 
 
 def test_non_utf8_name_in_text_and_concise(latin1_name: Path) -> None:

@@ -12,30 +12,47 @@ from tests.helpers import cli
 
 HEAD = "from dataclasses import dataclass\n\nfrom fastmcp import Context, FastMCP\n\n"
 
-BOOK = '''
+BOOK = """
 @mcp.tool
 async def book(flight: str, ctx: Context) -> str:
     seat = await ctx.elicit(f"Row on {flight}?", int)
     return str(seat.action)
-'''
+"""
 
 FASTMCP3 = {
-    "sample elsewhere": (HEAD + 'mcp = FastMCP("x")\n' + BOOK + '''
+    "sample elsewhere": (
+        HEAD
+        + 'mcp = FastMCP("x")\n'
+        + BOOK
+        + """
 
 @mcp.tool
 async def haiku(topic: str, ctx: Context) -> str:
     return (await ctx.sample(topic, max_tokens=40)).text
-''', "`ctx.sample`, which fastmcp 4 removed"),
-    "sampling_handler": (HEAD + "async def llm(messages, params, context):\n    return 'x'\n\n\n"
-                         'mcp = FastMCP("x", sampling_handler=llm)\n' + BOOK, "`sampling_handler=`, which fastmcp 4 rejects"),
-    "list_roots elsewhere": (HEAD + 'mcp = FastMCP("x")\n' + BOOK + '''
+""",
+        "`ctx.sample`, which fastmcp 4 removed",
+    ),
+    "sampling_handler": (
+        HEAD + "async def llm(messages, params, context):\n    return 'x'\n\n\n"
+        'mcp = FastMCP("x", sampling_handler=llm)\n' + BOOK,
+        "`sampling_handler=`, which fastmcp 4 rejects",
+    ),
+    "list_roots elsewhere": (
+        HEAD
+        + 'mcp = FastMCP("x")\n'
+        + BOOK
+        + """
 
 @mcp.tool
 async def where(ctx: Context) -> str:
     return str(await ctx.list_roots())
-''', "`ctx.list_roots`, which fastmcp 4 removed"),
-    "elicit without a response type": (HEAD + 'mcp = FastMCP("x")\n' + BOOK.replace(", int)", ")"),
-                                       "`ctx.elicit` without a response type, which fastmcp 4 requires"),
+""",
+        "`ctx.list_roots`, which fastmcp 4 removed",
+    ),
+    "elicit without a response type": (
+        HEAD + 'mcp = FastMCP("x")\n' + BOOK.replace(", int)", ")"),
+        "`ctx.elicit` without a response type, which fastmcp 4 requires",
+    ),
 }
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.helpers import cli
 
-HEAD = '''from mcp.server import Server, ServerRequestContext
+HEAD = """from mcp.server import Server, ServerRequestContext
 from mcp.types import CallToolRequestParams, CallToolResult, SamplingMessage, TextContent
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
@@ -17,12 +17,12 @@ SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
 
 async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
     name = (params.arguments or {})["name"]
-'''
-TAIL = '''    return CallToolResult(content=[TextContent(type="text", text=str(first.action))])
+"""
+TAIL = """    return CallToolResult(content=[TextContent(type="text", text=str(first.action))])
 
 
 server = Server("x", on_call_tool=call_tool)
-'''
+"""
 SAMPLE = 'SamplingMessage(role="user", content=TextContent(type="text", text={text}))'
 
 
@@ -36,8 +36,10 @@ def _check(tmp_path: Path, body: str) -> list[dict]:
 
 
 def test_independent_requests_are_one_safe_group(tmp_path: Path) -> None:
-    body = ('    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
-            f'    second = await ctx.session.create_message([{SAMPLE.format(text="name")}], max_tokens=5)\n')
+    body = (
+        '    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
+        f"    second = await ctx.session.create_message([{SAMPLE.format(text='name')}], max_tokens=5)\n"
+    )
     for f in _check(tmp_path, body):
         assert f["fix"]["safety"] == "safe" and "one `InputRequiredResult` with all 2" in f["fix"]["description"]
     result = cli(["fix", "--strategy", "interim", "server.py"], tmp_path)
@@ -49,19 +51,23 @@ def test_independent_requests_are_one_safe_group(tmp_path: Path) -> None:
 
 
 def test_a_request_built_from_an_earlier_answer_is_manual(tmp_path: Path) -> None:
-    body = ('    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
-            '    topic = str(first.content)\n'
-            f'    second = await ctx.session.create_message([{SAMPLE.format(text="topic")}], max_tokens=5)\n')
+    body = (
+        '    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
+        "    topic = str(first.content)\n"
+        f"    second = await ctx.session.create_message([{SAMPLE.format(text='topic')}], max_tokens=5)\n"
+    )
     for f in _check(tmp_path, body):
         assert f["fix"] is None
         assert "is built from `topic`, which is set after the first request" in f["manual"]
 
 
 def test_a_return_between_the_requests_makes_the_group_unsafe(tmp_path: Path) -> None:
-    body = ('    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
-            '    if first.action != "accept":\n'
-            '        return CallToolResult(content=[TextContent(type="text", text="no")])\n'
-            f'    second = await ctx.session.create_message([{SAMPLE.format(text="name")}], max_tokens=5)\n')
+    body = (
+        '    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
+        '    if first.action != "accept":\n'
+        '        return CallToolResult(content=[TextContent(type="text", text="no")])\n'
+        f"    second = await ctx.session.create_message([{SAMPLE.format(text='name')}], max_tokens=5)\n"
+    )
     for f in _check(tmp_path, body):
         assert f["fix"]["safety"] == "unsafe"
         assert "can end the call between the requests today" in f["fix"]["description"]
@@ -72,8 +78,10 @@ def test_a_return_between_the_requests_makes_the_group_unsafe(tmp_path: Path) ->
 
 
 def test_requests_on_different_paths_are_manual(tmp_path: Path) -> None:
-    body = ('    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
-            '    if name:\n'
-            f'        second = await ctx.session.create_message([{SAMPLE.format(text="name")}], max_tokens=5)\n')
+    body = (
+        '    first = await ctx.session.elicit_form(f"Go {name}?", SCHEMA)\n'
+        "    if name:\n"
+        f"        second = await ctx.session.create_message([{SAMPLE.format(text='name')}], max_tokens=5)\n"
+    )
     for f in _check(tmp_path, body):
         assert f["fix"] is None and "not in one block" in f["manual"]

@@ -23,18 +23,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mcpmigrate"
 LAYER_OF: dict[str, str] = {
     "mcpmigrate.__main__": "cli",
     "mcpmigrate.cli": "cli",
-    "mcpmigrate.report": "report",        # the output formats, called by the cli
+    "mcpmigrate.report": "report",  # the output formats, called by the cli
     "mcpmigrate.engine": "engine",
     "mcpmigrate.pipeline": "engine",
     "mcpmigrate.detectors": "detectors",  # the rules
-    "mcpmigrate.codemods": "codemods",    # the fixes (a rule asks its fix module for a plan)
-    "mcpmigrate.analysis": "analysis",    # facts about one module
+    "mcpmigrate.codemods": "codemods",  # the fixes (a rule asks its fix module for a plan)
+    "mcpmigrate.analysis": "analysis",  # facts about one module
     "mcpmigrate.names": "analysis",
     "mcpmigrate.fastwalk": "analysis",
     "mcpmigrate.screen": "analysis",
     "mcpmigrate.positions": "analysis",
     "mcpmigrate.parsing": "analysis",
-    "mcpmigrate.surfaces": "base",        # data and plumbing with no knowledge of the layers above
+    "mcpmigrate.surfaces": "base",  # data and plumbing with no knowledge of the layers above
     "mcpmigrate.model": "base",
     "mcpmigrate.config": "base",
     "mcpmigrate.catalog": "base",
@@ -62,8 +62,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 # Known violations, each to be deleted with the code that makes it (the test warns when an entry
 # no longer occurs). Keys are (importing module, what it reaches: a layer edge "→ module" or a
 # private name "module.name").
-KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-}
+KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {}
 
 
 # -- reading the source ------------------------------------------------------------------------
@@ -104,8 +103,8 @@ def _is_private(name: str) -> bool:
 @dataclass(frozen=True)
 class Import:
     importer: str
-    target: str          # the module imported from (or imported)
-    name: str | None     # the name taken from it, when that name is not itself a module
+    target: str  # the module imported from (or imported)
+    name: str | None  # the name taken from it, when that name is not itself a module
     line: int
 
 
@@ -122,7 +121,7 @@ def _imports(module: str, tree: ast.Module | None = None) -> list[Import]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
@@ -173,8 +172,12 @@ def _layer_violations(module: str, tree: ast.Module | None = None) -> list[Viola
         target_layer = _layer(imp.target)
         if target_layer in allowed or imp.target in allowed:
             continue
-        out.append(((module, f"→ {imp.target}"),
-                    f"{module} (layer {layer}) imports {imp.target} (layer {target_layer}) at line {imp.line}"))
+        out.append(
+            (
+                (module, f"→ {imp.target}"),
+                f"{module} (layer {layer}) imports {imp.target} (layer {target_layer}) at line {imp.line}",
+            )
+        )
     return out
 
 
@@ -183,23 +186,36 @@ def _private_violations(module: str, tree: ast.Module | None = None) -> list[Vio
     package = module if module in _modules() and _is_package(module) else module.rpartition(".")[0]
     for imp in _imports(module, tree):
         if imp.name is not None and _is_private(imp.name):
-            out.append(((module, f"{imp.target}.{imp.name}"),
-                        f"{module} imports the private name {imp.name} from {imp.target} (line {imp.line})"))
+            out.append(
+                (
+                    (module, f"{imp.target}.{imp.name}"),
+                    f"{module} imports the private name {imp.name} from {imp.target} (line {imp.line})",
+                )
+            )
         # a private module (detectors/_shared.py) belongs to its own package
         parts = imp.target.split(".")
         for i, part in enumerate(parts):
             if _is_private(part) and not (package + ".").startswith(".".join(parts[:i]) + "."):
-                out.append(((module, imp.target),
-                            f"{module} imports the private module {imp.target} (line {imp.line})"))
+                out.append(
+                    ((module, imp.target), f"{module} imports the private module {imp.target} (line {imp.line})")
+                )
     # `obj._name` where _name is another module's (a method or attribute it keeps private)
     own = _defined_names(module) if tree is None else frozenset()
     for node in ast.walk(_tree(module) if tree is None else tree):
-        if (isinstance(node, ast.Attribute) and _is_private(node.attr) and node.attr not in own
-                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+        if (
+            isinstance(node, ast.Attribute)
+            and _is_private(node.attr)
+            and node.attr not in own
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
             owner = _owner_of_private(node.attr, module)
             if owner is not None:
-                out.append(((module, f"{owner}.{node.attr}"),
-                            f"{module} reads {owner}'s private {node.attr} (line {node.lineno})"))
+                out.append(
+                    (
+                        (module, f"{owner}.{node.attr}"),
+                        f"{module} reads {owner}'s private {node.attr} (line {node.lineno})",
+                    )
+                )
     return out
 
 
@@ -220,8 +236,7 @@ def test_imports_run_one_way() -> None:
 
 def test_no_module_uses_another_modules_private_names() -> None:
     bad = _unexpected([v for m in _modules() for v in _private_violations(m)])
-    assert not bad, ("private names used across modules (make the name public where it is defined):\n"
-                     + "\n".join(bad))
+    assert not bad, "private names used across modules (make the name public where it is defined):\n" + "\n".join(bad)
 
 
 def test_known_violations_are_few_explained_and_current() -> None:
@@ -230,8 +245,9 @@ def test_known_violations_are_few_explained_and_current() -> None:
     seen = {key for m in _modules() for key, _ in _layer_violations(m) + _private_violations(m)}
     stale = sorted(set(KNOWN_VIOLATIONS) - seen)
     if stale:  # fixed elsewhere: a warning, so parallel branches merge without a red suite
-        warnings.warn(f"tests/test_layers.py KNOWN_VIOLATIONS entries that no longer occur, delete them: {stale}",
-                      stacklevel=1)
+        warnings.warn(
+            f"tests/test_layers.py KNOWN_VIOLATIONS entries that no longer occur, delete them: {stale}", stacklevel=1
+        )
 
 
 def test_the_checks_see_violations() -> None:
@@ -243,14 +259,19 @@ def test_the_checks_see_violations() -> None:
         "    from mcpmigrate.engine import RunResult\n"
         "    from mcpmigrate.codemods.remove import _uses\n"
         "    from mcpmigrate.detectors._shared import CatalogVisitor\n"
-        "    return result.analysis._owners()\n")
+        "    return result.analysis._owners()\n"
+    )
     layers = [key for key, _ in _layer_violations("mcpmigrate.report.text", tree)]
-    assert layers == [("mcpmigrate.report.text", "→ mcpmigrate.engine"),
-                      ("mcpmigrate.report.text", "→ mcpmigrate.codemods.remove"),
-                      ("mcpmigrate.report.text", "→ mcpmigrate.detectors._shared")]
+    assert layers == [
+        ("mcpmigrate.report.text", "→ mcpmigrate.engine"),
+        ("mcpmigrate.report.text", "→ mcpmigrate.codemods.remove"),
+        ("mcpmigrate.report.text", "→ mcpmigrate.detectors._shared"),
+    ]
     private = {key for key, _ in _private_violations("mcpmigrate.report.text", tree)}
-    assert private == {("mcpmigrate.report.text", "mcpmigrate.codemods.remove._uses"),
-                       ("mcpmigrate.report.text", "mcpmigrate.detectors._shared"),
-                       ("mcpmigrate.report.text", "mcpmigrate.analysis.calls._owners")}
+    assert private == {
+        ("mcpmigrate.report.text", "mcpmigrate.codemods.remove._uses"),
+        ("mcpmigrate.report.text", "mcpmigrate.detectors._shared"),
+        ("mcpmigrate.report.text", "mcpmigrate.analysis.calls._owners"),
+    }
     ok = ast.parse("from mcpmigrate.detectors._shared import CatalogVisitor\nfrom mcpmigrate import __version__\n")
     assert _private_violations("mcpmigrate.detectors.roots", ok) == []

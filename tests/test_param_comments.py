@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.helpers import cli
 
-SOURCE = '''\
+SOURCE = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("notes")
@@ -30,9 +30,9 @@ async def where_legacy(pattern,  # type: str
     # type: (...) -> str
     roots = await ctx.session.list_roots()
     return roots.roots[0].uri.path + "/" + pattern
-'''
+"""
 ROOT = 'root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
-FIXED = f'''\
+FIXED = f"""\
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
 from typing import Annotated
@@ -54,7 +54,7 @@ async def where_legacy(pattern,  # type: str
                        ):
     # type: (...) -> str
     return root + "/" + pattern
-'''
+"""
 
 
 def test_param_fix_keeps_comments_with_what_they_describe(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_param_fix_keeps_comments_with_what_they_describe(tmp_path: Path) -> Non
 
 
 def test_an_inserted_parameter_does_not_copy_its_neighbours_comment(tmp_path: Path) -> None:
-    (tmp_path / "s.py").write_text('''\
+    (tmp_path / "s.py").write_text("""\
 from mcp.server.fastmcp import FastMCP
 
 mcp = FastMCP("s")
@@ -80,10 +80,12 @@ async def tool(
     ctx = mcp.get_context()
     roots = await ctx.session.list_roots()
     return roots.roots[0].uri.path + pattern
-''')
+""")
     res = cli(["fix", "s.py"], tmp_path)
     assert res.exit_code == 0, str(res)
-    assert (tmp_path / "s.py").read_text() == f'''\
+    assert (
+        (tmp_path / "s.py").read_text()
+        == f"""\
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
 from typing import Annotated
@@ -98,4 +100,5 @@ async def tool(
     limit: int = 3,  # at most this many
 ) -> str:
     return root + pattern
-'''
+"""
+    )

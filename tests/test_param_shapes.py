@@ -12,8 +12,10 @@ from tests.helpers import cli
 
 DATA = Path(__file__).resolve().parent / "data" / "paramshapes"
 
-BOUNDARY_NOTE = ("the roots bound what the tool may touch (an allow-list check in `{where}`); as a parameter the "
-                 "caller chooses that boundary, so enforce it with server configuration instead")
+BOUNDARY_NOTE = (
+    "the roots bound what the tool may touch (an allow-list check in `{where}`); as a parameter the "
+    "caller chooses that boundary, so enforce it with server configuration instead"
+)
 
 
 def _mcp101(tmp_path: Path, source: str) -> dict:
@@ -29,9 +31,11 @@ def test_roots_kept_by_another_object_that_checks_access_is_unsafe_with_the_note
     f = _mcp101(tmp_path, (DATA / "roots06_vault.py").read_text())
     assert f["line"] == 35 and f["column"] == 21
     assert f["fix"] == {
-        "safety": "unsafe", "strategy": "param",
+        "safety": "unsafe",
+        "strategy": "param",
         "description": "add a documented `roots` parameter to `open_ledger` and drop the roots request (review: "
-                       + BOUNDARY_NOTE.format(where="Vault.admit") + ")",
+        + BOUNDARY_NOTE.format(where="Vault.admit")
+        + ")",
     } | {k: v for k, v in f["fix"].items() if k not in ("safety", "strategy", "description")}
 
 
@@ -44,23 +48,25 @@ def test_roots_bounding_access_with_a_server_side_fallback_are_manual(tmp_path: 
     assert f["manual"] == (
         "the roots bound what the tool may touch (an allow-list check in `upload`) and are asked only on some "
         "paths (inside `try`), so the other paths already have their own boundary: as a parameter the caller would "
-        "choose it. Keep the boundary server-side (the fallback's configuration) and drop the roots request by hand")
+        "choose it. Keep the boundary server-side (the fallback's configuration) and drop the roots request by hand"
+    )
     (tmp_path / "s.py").write_text((DATA / "bugs06_share_dir.py").read_text(), encoding="utf-8")
     cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
     assert (tmp_path / "s.py").read_text() == (DATA / "bugs06_share_dir.py").read_text()
 
 
-HEAD = '''import os
+HEAD = """import os
 from pathlib import Path
 
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("x")
-'''
+"""
 
 # The check in a helper, spelled the ways real servers spell it.
 CHECK_SHAPES = {
-    "startswith_prefix": ('''
+    "startswith_prefix": (
+        """
 
 def _under(path: str, base: str) -> bool:
     return os.path.realpath(path).startswith(os.path.realpath(base) + os.sep)
@@ -73,8 +79,11 @@ async def read(path: str, ctx: Context) -> str:
     if not _under(path, base):
         raise PermissionError(path)
     return Path(path).read_text()
-''', "_under"),
-    "commonpath_helper": ('''
+""",
+        "_under",
+    ),
+    "commonpath_helper": (
+        """
 
 def _contained(path: str, base: str) -> bool:
     return os.path.commonpath([path, base]) == base
@@ -87,8 +96,11 @@ async def read(path: str, ctx: Context) -> str:
     if not _contained(path, base):
         raise PermissionError(path)
     return Path(path).read_text()
-''', "_contained"),
-    "guard_named_method": ('''
+""",
+        "_contained",
+    ),
+    "guard_named_method": (
+        """
 
 class Fence:
     def __init__(self, base: str) -> None:
@@ -105,7 +117,9 @@ async def read(path: str, ctx: Context) -> str:
     if not fence.inside(path):
         raise PermissionError(path)
     return Path(path).read_text()
-''', "read"),
+""",
+        "read",
+    ),
 }
 
 
@@ -118,30 +132,41 @@ def test_access_checks_in_helpers_and_objects_make_the_fix_unsafe(tmp_path: Path
 
 
 def test_a_startswith_on_a_literal_is_not_an_access_check(tmp_path: Path) -> None:
-    f = _mcp101(tmp_path, HEAD + '''
+    f = _mcp101(
+        tmp_path,
+        HEAD
+        + """
 
 @mcp.tool()
 async def names(ctx: Context) -> list[str]:
     listing = await ctx.session.list_roots()
     return [n for n in os.listdir(listing.roots[0].uri.path) if not n.startswith(".")]
-''')
+""",
+    )
     assert f["fix"]["safety"] == "safe", f
 
 
 def test_roots_as_the_default_of_the_tools_path_become_an_optional_parameter(tmp_path: Path) -> None:
     """roots-02 (the exact rewrite is fixtures/roots/mcp1_roots_as_default_path): the label says the
     parameter is optional and where it is used (was: unsafe, a required parameter)."""
-    src = (Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_roots_as_default_path" / "before.py").read_text()
+    src = (
+        Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_roots_as_default_path" / "before.py"
+    ).read_text()
     f = _mcp101(tmp_path, src)
     assert f["fix"]["safety"] == "safe"
-    assert f["fix"]["description"] == ("add an optional documented `root` parameter to `find_recipes`, used only when "
-                                       "`folder` is not given, and drop the roots request")
+    assert f["fix"]["description"] == (
+        "add an optional documented `root` parameter to `find_recipes`, used only when "
+        "`folder` is not given, and drop the roots request"
+    )
 
 
 def test_a_default_inside_a_helper_stays_a_required_parameter_with_the_note(tmp_path: Path) -> None:
     """The fallback sits in a helper the tool calls: the path is threaded as before, and the label
     keeps saying the new parameter is required on every call."""
-    f = _mcp101(tmp_path, HEAD + '''
+    f = _mcp101(
+        tmp_path,
+        HEAD
+        + """
 
 async def _folder(folder: str | None, ctx: Context) -> str:
     if folder is None:
@@ -153,7 +178,8 @@ async def _folder(folder: str | None, ctx: Context) -> str:
 @mcp.tool()
 async def names(ctx: Context, folder: str | None = None) -> list[str]:
     return os.listdir(await _folder(folder, ctx))
-''')
+""",
+    )
     assert f["fix"]["safety"] == "unsafe" and "required on every call" in f["fix"]["description"], f
 
 
@@ -177,41 +203,46 @@ def test_the_migrated_memo_tool_works_in_the_directory_each_call_passes(tmp_path
 
 
 def test_a_memo_other_code_reads_is_manual(tmp_path: Path) -> None:
-    src = (MEMO / "before.py").read_text() + '''
+    src = (
+        (MEMO / "before.py").read_text()
+        + """
 
 @studio.tool()
 async def last_studio() -> str:
     return _STUDIO or "unset"
-'''
+"""
+    )
     f = _mcp101(tmp_path, src)
     assert f["fix"] is None
-    assert f["manual"] == ("the roots answer is memoised in the module-level `_STUDIO`, which code other than "
-                           "`_studio_dir` also uses: with a parameter each call has its own directory, so replace "
-                           "the memo by the parameter there too, by hand")
+    assert f["manual"] == (
+        "the roots answer is memoised in the module-level `_STUDIO`, which code other than "
+        "`_studio_dir` also uses: with a parameter each call has its own directory, so replace "
+        "the memo by the parameter there too, by hand"
+    )
 
 
-GUARD_HEAD = '''from pathlib import Path
+GUARD_HEAD = """from pathlib import Path
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.session import ServerSession
 from mcp.types import ClientCapabilities, RootsCapability
 
 mcp = FastMCP("g")
-'''
-GUARD_USE = '''    listing = await ctx.session.list_roots()
+"""
+GUARD_USE = """    listing = await ctx.session.list_roots()
     return sorted(p.name for p in Path(listing.roots[0].uri.path).iterdir())
-'''
+"""
 # The capability guard that protects only the roots request, in the spellings servers use.
 GUARDS = {
-    "local": '''
+    "local": """
 
 @mcp.tool()
 async def ls(ctx: Context) -> list[str]:
     has_roots = ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))
     if not has_roots:
         return []
-''',
-    "helper": '''
+""",
+    "helper": """
 
 def _supports_roots(ctx: Context) -> bool:
     return ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))
@@ -221,8 +252,8 @@ def _supports_roots(ctx: Context) -> bool:
 async def ls(ctx: Context) -> list[str]:
     if not _supports_roots(ctx):
         return []
-''',
-    "positive_if": '''
+""",
+    "positive_if": """
 
 @mcp.tool()
 async def ls(ctx: Context) -> list[str]:
@@ -230,27 +261,27 @@ async def ls(ctx: Context) -> list[str]:
         listing = await ctx.session.list_roots()
         return sorted(p.name for p in Path(listing.roots[0].uri.path).iterdir())
     return []
-''',
-    "isinstance": '''
+""",
+    "isinstance": """
 
 @mcp.tool()
 async def ls(ctx: Context) -> list[str]:
     if not isinstance(ctx.session, ServerSession):
         return []
-''',
-    "capabilities_local": '''
+""",
+    "capabilities_local": """
 
 @mcp.tool()
 async def ls(ctx: Context) -> list[str]:
     caps = ctx.session.client_params.capabilities
     if caps.roots is None:
         raise ValueError("the client has no roots")
-''',
+""",
 }
-FIXED_LS = '''@mcp.tool()
+FIXED_LS = """@mcp.tool()
 async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")]) -> list[str]:
     return sorted(p.name for p in Path(root).iterdir())
-'''
+"""
 
 
 @pytest.mark.parametrize("shape", sorted(GUARDS))
@@ -269,12 +300,17 @@ def test_capability_guards_go_with_the_request_in_every_spelling(tmp_path: Path,
 
 
 def test_a_guard_that_also_checks_something_else_stays(tmp_path: Path) -> None:
-    (tmp_path / "s.py").write_text(GUARD_HEAD + '''
+    (tmp_path / "s.py").write_text(
+        GUARD_HEAD
+        + """
 
 @mcp.tool()
 async def ls(ctx: Context, ok: bool = True) -> list[str]:
     if not ok or not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
         return []
-''' + GUARD_USE, encoding="utf-8")
+"""
+        + GUARD_USE,
+        encoding="utf-8",
+    )
     cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
     assert "if not ok or not ctx.session.check_client_capability" in (tmp_path / "s.py").read_text()

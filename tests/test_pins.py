@@ -31,12 +31,25 @@ def _write(directory: Path, name: str, text: str) -> Path:
 
 # -- reading the declarations ------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec, new", [
-    ("fastmcp>=4", True), ("fastmcp==4.2.3", True), ("fastmcp~=4.2", True), ("fastmcp>=4.0.0rc1", True),
-    ("fastmcp>=4,<5", True), ("fastmcp<3", False), ("fastmcp==2.14.*", False), ("fastmcp~=3.0", False),
-    ("fastmcp<4", False), ("fastmcp<=3.9", False), ("fastmcp>=2,<4", False), ("fastmcp-slim>=4", True),
-    ("FastMCP >= 4.1", True),
-])
+
+@pytest.mark.parametrize(
+    "spec, new",
+    [
+        ("fastmcp>=4", True),
+        ("fastmcp==4.2.3", True),
+        ("fastmcp~=4.2", True),
+        ("fastmcp>=4.0.0rc1", True),
+        ("fastmcp>=4,<5", True),
+        ("fastmcp<3", False),
+        ("fastmcp==2.14.*", False),
+        ("fastmcp~=3.0", False),
+        ("fastmcp<4", False),
+        ("fastmcp<=3.9", False),
+        ("fastmcp>=2,<4", False),
+        ("fastmcp-slim>=4", True),
+        ("FastMCP >= 4.1", True),
+    ],
+)
 def test_pep621_dependencies_decide(tmp_path: Path, spec: str, new: bool) -> None:
     _write(tmp_path, "pyproject.toml", f'[project]\nname = "x"\nversion = "1"\ndependencies = ["{spec}"]\n')
     v = _verdict(tmp_path, "fastmcp")
@@ -44,17 +57,37 @@ def test_pep621_dependencies_decide(tmp_path: Path, spec: str, new: bool) -> Non
     assert v[1] == f"`{spec}` in pyproject.toml [project.dependencies]"
 
 
-@pytest.mark.parametrize("spec", ["fastmcp", "fastmcp>=2", "fastmcp>3.9", "fastmcp!=4.0.0", "fastmcp>=4,<3",
-                                  "fastmcp @ git+https://example.com/fastmcp.git"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "fastmcp",
+        "fastmcp>=2",
+        "fastmcp>3.9",
+        "fastmcp!=4.0.0",
+        "fastmcp>=4,<3",
+        "fastmcp @ git+https://example.com/fastmcp.git",
+    ],
+)
 def test_requirements_that_allow_both_sides_decide_nothing(tmp_path: Path, spec: str) -> None:
     _write(tmp_path, "pyproject.toml", f'[project]\nname = "x"\nversion = "1"\ndependencies = ["{spec}"]\n')
     assert _verdict(tmp_path, "fastmcp") is None
 
 
-@pytest.mark.parametrize("constraint, new", [
-    ('"^4.2"', True), ('"~4.2"', True), ('"4.2.3"', True), ('">=4,<5"', True), ('{ version = "^4", extras = ["x"] }', True),
-    ('"^2.14"', False), ('"~3"', False), ('"2.*"', False), ('"<3"', False), ('"^2.0 || ^3.0"', False),
-])
+@pytest.mark.parametrize(
+    "constraint, new",
+    [
+        ('"^4.2"', True),
+        ('"~4.2"', True),
+        ('"4.2.3"', True),
+        ('">=4,<5"', True),
+        ('{ version = "^4", extras = ["x"] }', True),
+        ('"^2.14"', False),
+        ('"~3"', False),
+        ('"2.*"', False),
+        ('"<3"', False),
+        ('"^2.0 || ^3.0"', False),
+    ],
+)
 def test_poetry_constraints(tmp_path: Path, constraint: str, new: bool) -> None:
     _write(tmp_path, "pyproject.toml", f'[tool.poetry.dependencies]\npython = "^3.11"\nfastmcp = {constraint}\n')
     v = _verdict(tmp_path, "fastmcp")
@@ -76,23 +109,33 @@ def test_poetry_caret_translation() -> None:
 
 def test_poetry_groups_and_dependency_groups(tmp_path: Path) -> None:
     _write(tmp_path, "pyproject.toml", '[tool.poetry.group.server.dependencies]\nmcp = "^2.3"\n')
-    assert _verdict(tmp_path, "mcp") == (True, "`mcp = '^2.3'` in pyproject.toml [tool.poetry.group.server.dependencies]")
-    _write(tmp_path, "pyproject.toml",
-           '[dependency-groups]\ndev = [{ include-group = "server" }]\nserver = ["mcp>=1.20,<2"]\n')
+    assert _verdict(tmp_path, "mcp") == (
+        True,
+        "`mcp = '^2.3'` in pyproject.toml [tool.poetry.group.server.dependencies]",
+    )
+    _write(
+        tmp_path,
+        "pyproject.toml",
+        '[dependency-groups]\ndev = [{ include-group = "server" }]\nserver = ["mcp>=1.20,<2"]\n',
+    )
     assert _verdict(tmp_path, "mcp") == (False, "`mcp>=1.20,<2` in pyproject.toml [dependency-groups.server]")
 
 
 def test_requirements_txt_comments_extras_markers_options(tmp_path: Path) -> None:
-    _write(tmp_path, "requirements.txt", (
-        "# the SDK\n"
-        "-r base.txt\n"
-        "--index-url https://example.com/simple\n"
-        "-e ./vendored\n"
-        "httpx>=0.27  # not ours\n"
-        "fastmcp[openai]==4.2.3 ; python_version >= '3.10' \\\n"
-        "    --hash=sha256:0123456789abcdef  # pinned by the lock step\n"
-        "mcp>=2.3#no-space-is-not-a-comment-in-a-version\n"
-    ))
+    _write(
+        tmp_path,
+        "requirements.txt",
+        (
+            "# the SDK\n"
+            "-r base.txt\n"
+            "--index-url https://example.com/simple\n"
+            "-e ./vendored\n"
+            "httpx>=0.27  # not ours\n"
+            "fastmcp[openai]==4.2.3 ; python_version >= '3.10' \\\n"
+            "    --hash=sha256:0123456789abcdef  # pinned by the lock step\n"
+            "mcp>=2.3#no-space-is-not-a-comment-in-a-version\n"
+        ),
+    )
     v = _verdict(tmp_path, "fastmcp")
     assert v is not None and v[0] is True
     assert v[1].startswith("`fastmcp[openai]==4.2.3 ; python_version >= '3.10'` in requirements.txt")
@@ -116,7 +159,11 @@ def test_pyproject_and_requirements_agree_or_conflict(tmp_path: Path) -> None:
 
 
 def test_setup_cfg_install_requires(tmp_path: Path) -> None:
-    _write(tmp_path, "setup.cfg", "[metadata]\nname = x\n\n[options]\ninstall_requires =\n    click\n    mcp<2  # v1 server\n")
+    _write(
+        tmp_path,
+        "setup.cfg",
+        "[metadata]\nname = x\n\n[options]\ninstall_requires =\n    click\n    mcp<2  # v1 server\n",
+    )
     assert _verdict(tmp_path, "mcp") == (False, "`mcp<2` in setup.cfg [options] install_requires")
 
 
@@ -136,7 +183,10 @@ def test_the_nearest_project_directory_wins(tmp_path: Path) -> None:
     _write(tmp_path, "services/api/requirements.txt", "fastmcp>=4\n")
     (tmp_path / "services/api/src").mkdir()
     assert _verdict(tmp_path / "services/api/src", "fastmcp") == (True, "`fastmcp>=4` in ../requirements.txt")
-    assert _verdict(tmp_path / "services", "fastmcp") == (False, "`fastmcp<3` in ../pyproject.toml [project.dependencies]")
+    assert _verdict(tmp_path / "services", "fastmcp") == (
+        False,
+        "`fastmcp<3` in ../pyproject.toml [project.dependencies]",
+    )
     assert pins.project_pins(tmp_path / "pyproject.toml").directory == tmp_path.resolve()  # a file: its directory
 
 
@@ -155,7 +205,7 @@ def test_signature_changes_with_the_files_and_needs_no_packaging(tmp_path: Path)
 
 # -- the CLI: the same code, fixed or refused by the pin -----------------------------------------
 
-FASTMCP_SERVER = '''from fastmcp import Context, FastMCP
+FASTMCP_SERVER = """from fastmcp import Context, FastMCP
 
 mcp = FastMCP("files")
 
@@ -172,7 +222,7 @@ async def delete(path: str, ctx: Context) -> str:
 async def where(ctx: Context) -> str:
     roots = await ctx.list_roots()
     return str(roots[0].uri)
-'''
+"""
 
 
 def _project(tmp_path: Path, dependency: str | None) -> None:
@@ -208,15 +258,18 @@ def test_fastmcp_below_4_pin_refuses_naming_the_pin(tmp_path: Path) -> None:
     _project(tmp_path, "fastmcp<3")
     f = _elicit_finding(tmp_path)
     assert f["fix"] is None
-    assert f["manual"].startswith("fastmcp 2.x/3.x code (the project pins `fastmcp<3` in pyproject.toml "
-                                  "[project.dependencies]) has no interim form")
+    assert f["manual"].startswith(
+        "fastmcp 2.x/3.x code (the project pins `fastmcp<3` in pyproject.toml "
+        "[project.dependencies]) has no interim form"
+    )
     res = cli(["fix", "--output-format", "json", "server.py"], tmp_path)
     assert res.exception is None and (tmp_path / "server.py").read_text(encoding="utf-8") == FASTMCP_SERVER
 
 
 def test_mcp_below_2_pin_refuses_mcpserver_code(tmp_path: Path) -> None:
     (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
-    (tmp_path / "server.py").write_text('''from mcp.server.mcpserver import Context, MCPServer
+    (tmp_path / "server.py").write_text(
+        """from mcp.server.mcpserver import Context, MCPServer
 
 mcp = MCPServer("x")
 
@@ -225,11 +278,14 @@ mcp = MCPServer("x")
 async def draft(topic: str, ctx: Context) -> str:
     r = await ctx.session.create_message([], max_tokens=5)
     return r.model
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     res = cli(["check", "--output-format", "json", "server.py"], tmp_path)
     [f] = res.json["findings"]
     assert f["fix"] is None and f["manual"].startswith(
-        "the project pins `mcp==1.27.0` in requirements.txt: mcp 1.x has no interim form")
+        "the project pins `mcp==1.27.0` in requirements.txt: mcp 1.x has no interim form"
+    )
 
 
 def test_a_changed_pin_is_not_served_from_the_cache(tmp_path: Path) -> None:
@@ -251,8 +307,11 @@ def test_each_file_hears_its_own_projects_pins(tmp_path: Path) -> None:
     for _ in range(2):  # cold, then from the cache
         res = cli(["check", "--output-format", "json", "services"], tmp_path)
         assert res.exception is None, str(res)
-        by_file = {f["path"].replace("\\", "/").split("services/")[-1]: f
-                   for f in res.json["findings"] if f["rule"] == "MCP202"}
+        by_file = {
+            f["path"].replace("\\", "/").split("services/")[-1]: f
+            for f in res.json["findings"]
+            if f["rule"] == "MCP202"
+        }
         assert by_file["new/server.py"]["fix"] is not None
         assert "`fastmcp>=4` in services/new/requirements.txt" in by_file["new/server.py"]["fix"]["description"]
         assert by_file["old/server.py"]["fix"] is None

@@ -23,8 +23,10 @@ pytest.importorskip("pre_commit")  # a test extra; CI installs it
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 GIT_ENV = {
-    "GIT_AUTHOR_NAME": "mcpmigrate tests", "GIT_AUTHOR_EMAIL": "tests@example.invalid",
-    "GIT_COMMITTER_NAME": "mcpmigrate tests", "GIT_COMMITTER_EMAIL": "tests@example.invalid",
+    "GIT_AUTHOR_NAME": "mcpmigrate tests",
+    "GIT_AUTHOR_EMAIL": "tests@example.invalid",
+    "GIT_COMMITTER_NAME": "mcpmigrate tests",
+    "GIT_COMMITTER_EMAIL": "tests@example.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
 
@@ -36,8 +38,9 @@ def _git(args: list[str], cwd: Path, env: dict[str, str]) -> str:
 def _hook_repo(dest: Path, env: dict[str, str]) -> Path:
     """A one-commit git repository with this checkout's files (no fixtures or tests: not needed
     to install the hook)."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
-                            capture_output=True, check=False)
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True, check=False
+    )
     if listed.returncode == 0:
         names = [n for n in listed.stdout.decode().split("\0") if n]
     else:  # not a git checkout (an sdist): take the files the hook needs

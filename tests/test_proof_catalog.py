@@ -26,11 +26,18 @@ OBSERVE = Path(__file__).resolve().parent / "proof" / "observe.py"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def observe(python: str, file: Path, server: str, mode: str, calls: list[dict[str, Any]],
-            listen: dict[str, Any] | None = None) -> tuple[dict[str, Any], str]:
+def observe(
+    python: str, file: Path, server: str, mode: str, calls: list[dict[str, Any]], listen: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], str]:
     request = {"file": str(file), "server": server, "mode": mode, "calls": calls, "listen": listen}
-    proc = subprocess.run([python, str(OBSERVE)], input=json.dumps(request), capture_output=True, text=True,
-                          timeout=PROCESS_TIMEOUT_S, cwd=str(file.parent))
+    proc = subprocess.run(
+        [python, str(OBSERVE)],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT_S,
+        cwd=str(file.parent),
+    )
     if proc.returncode != 0:
         raise ProofError(f"observe.py failed for {file} ({mode})\nstderr:\n{proc.stderr}")
     return json.loads(proc.stdout), proc.stderr
@@ -52,16 +59,22 @@ def _results(answer: dict[str, Any]) -> list[tuple[Any, Any]]:
 # --- MCP301 ----------------------------------------------------------------------------------
 LIST_CHANGED = [
     # (fixture, server, calls, listen filter, expected methods on the connection, expected listen events)
-    ("notifications/mcp2_mcpserver_list_changed", "mcp",
-     [{"tool": "enable_extras"}, {"tool": "write_note", "arguments": {"name": "a", "text": "x"}}],
-     {"tools_list_changed": True, "resources_list_changed": True, "resource_subscriptions": ["note://a"]},
-     ["notifications/tools/list_changed", "notifications/resources/updated", "notifications/resources/list_changed"],
-     [("ToolsListChanged", None), ("ResourceUpdated", "note://a"), ("ResourcesListChanged", None)]),
-    ("notifications/mcp2_lowlevel_list_changed", "server",
-     [{"tool": "toggle"}],
-     {"tools_list_changed": True},
-     ["notifications/tools/list_changed"],
-     [("ToolsListChanged", None)]),
+    (
+        "notifications/mcp2_mcpserver_list_changed",
+        "mcp",
+        [{"tool": "enable_extras"}, {"tool": "write_note", "arguments": {"name": "a", "text": "x"}}],
+        {"tools_list_changed": True, "resources_list_changed": True, "resource_subscriptions": ["note://a"]},
+        ["notifications/tools/list_changed", "notifications/resources/updated", "notifications/resources/list_changed"],
+        [("ToolsListChanged", None), ("ResourceUpdated", "note://a"), ("ResourcesListChanged", None)],
+    ),
+    (
+        "notifications/mcp2_lowlevel_list_changed",
+        "server",
+        [{"tool": "toggle"}],
+        {"tools_list_changed": True},
+        ["notifications/tools/list_changed"],
+        [("ToolsListChanged", None)],
+    ),
 ]
 
 
@@ -95,27 +108,63 @@ def test_list_changed_reaches_legacy_and_listen_clients(case, mcp2_python: str) 
 # --- MCP401 / MCP402 -------------------------------------------------------------------------
 LOGGING = [
     # (fixture, sdk, server, calls, expected stdlib records (logger, level, message) after the fix)
-    ("logging/mcp1_fastmcp_ctx_logging", "mcp1", "mcp",
-     [{"tool": "process", "arguments": {"item": "ab", "count": 2}}, {"tool": "check", "arguments": {"value": -1}}],
-     [("__name__", "INFO", "Processing 'ab' x2 (100% sure)"), ("__name__", "DEBUG", "starting"),
-      ("rounds", "WARNING", "last round 1"), ("__name__", "ERROR", "negative value")]),
-    ("logging/mcp2_mcpserver_logging", "mcp2", "mcp",
-     [{"tool": "restock", "arguments": {"sku": "x1", "amount": 150}}],
-     [("inventory", "INFO", "restock called"), ("inventory", "INFO", "restocking x1"),
-      ("audit", "WARNING", "{'sku': 'x1', 'amount': 150}"), ("inventory", "INFO", "restock done"),
-      ("orders", "CRITICAL", "huge order 150")]),
-    ("logging/mcp2_lowlevel_set_level", "mcp2", "server",
-     [{"tool": "add", "arguments": {"a": 2, "b": 3}}],
-     [("__name__", "DEBUG", "adding {'a': 2, 'b': 3}")]),
-    ("logging/mcp1_lowlevel_set_level", "mcp1", "server",
-     [{"tool": "shout", "arguments": {"text": "hey"}}],
-     [("shout", "INFO", "shouting hey")]),
-    ("logging/mcp1_fastmcp_set_level", "mcp1", "mcp",
-     [{"tool": "double", "arguments": {"n": 21}}],
-     [("__name__", "INFO", "doubling 21")]),
-    ("logging/fastmcp2_logging", "mcp1", "mcp",
-     [{"tool": "deploy", "arguments": {"service": "api"}}],
-     [("__name__", "DEBUG", "deploying api"), ("__name__", "INFO", "deployed"), ("audit", "WARNING", "audit: deploy")]),
+    (
+        "logging/mcp1_fastmcp_ctx_logging",
+        "mcp1",
+        "mcp",
+        [{"tool": "process", "arguments": {"item": "ab", "count": 2}}, {"tool": "check", "arguments": {"value": -1}}],
+        [
+            ("__name__", "INFO", "Processing 'ab' x2 (100% sure)"),
+            ("__name__", "DEBUG", "starting"),
+            ("rounds", "WARNING", "last round 1"),
+            ("__name__", "ERROR", "negative value"),
+        ],
+    ),
+    (
+        "logging/mcp2_mcpserver_logging",
+        "mcp2",
+        "mcp",
+        [{"tool": "restock", "arguments": {"sku": "x1", "amount": 150}}],
+        [
+            ("inventory", "INFO", "restock called"),
+            ("inventory", "INFO", "restocking x1"),
+            ("audit", "WARNING", "{'sku': 'x1', 'amount': 150}"),
+            ("inventory", "INFO", "restock done"),
+            ("orders", "CRITICAL", "huge order 150"),
+        ],
+    ),
+    (
+        "logging/mcp2_lowlevel_set_level",
+        "mcp2",
+        "server",
+        [{"tool": "add", "arguments": {"a": 2, "b": 3}}],
+        [("__name__", "DEBUG", "adding {'a': 2, 'b': 3}")],
+    ),
+    (
+        "logging/mcp1_lowlevel_set_level",
+        "mcp1",
+        "server",
+        [{"tool": "shout", "arguments": {"text": "hey"}}],
+        [("shout", "INFO", "shouting hey")],
+    ),
+    (
+        "logging/mcp1_fastmcp_set_level",
+        "mcp1",
+        "mcp",
+        [{"tool": "double", "arguments": {"n": 21}}],
+        [("__name__", "INFO", "doubling 21")],
+    ),
+    (
+        "logging/fastmcp2_logging",
+        "mcp1",
+        "mcp",
+        [{"tool": "deploy", "arguments": {"service": "api"}}],
+        [
+            ("__name__", "DEBUG", "deploying api"),
+            ("__name__", "INFO", "deployed"),
+            ("audit", "WARNING", "audit: deploy"),
+        ],
+    ),
 ]
 
 
@@ -140,10 +189,12 @@ def test_protocol_logging_becomes_stdlib_logging(case, request: pytest.FixtureRe
             assert f"{level}:" in stderr and message in stderr, f"{message!r} not logged to stderr ({mode})"
 
 
-SET_LEVEL = [("logging/mcp2_lowlevel_set_level", "mcp2", "server", {"tool": "add", "arguments": {"a": 2, "b": 3}}),
-             ("logging/mcp1_lowlevel_set_level", "mcp1", "server", {"tool": "shout", "arguments": {"text": "hey"}}),
-             ("logging/mcp1_fastmcp_set_level", "mcp1", "mcp", {"tool": "double", "arguments": {"n": 21}}),
-             ("logging/mcp2_mcpserver_add_request_handler", "mcp2", "mcp", {"tool": "greet", "arguments": {"name": "ada"}})]
+SET_LEVEL = [
+    ("logging/mcp2_lowlevel_set_level", "mcp2", "server", {"tool": "add", "arguments": {"a": 2, "b": 3}}),
+    ("logging/mcp1_lowlevel_set_level", "mcp1", "server", {"tool": "shout", "arguments": {"text": "hey"}}),
+    ("logging/mcp1_fastmcp_set_level", "mcp1", "mcp", {"tool": "double", "arguments": {"n": 21}}),
+    ("logging/mcp2_mcpserver_add_request_handler", "mcp2", "mcp", {"tool": "greet", "arguments": {"name": "ada"}}),
+]
 
 
 @pytest.mark.parametrize("case", SET_LEVEL, ids=[c[0] for c in SET_LEVEL])
@@ -155,5 +206,7 @@ def test_set_logging_level_handler_is_gone(case, request: pytest.FixtureRequest)
     after, _ = observe(python, FIXTURES / name / "after_param.py", server, "legacy", calls)
     _ok(before)
     # logging/setLevel no longer exists: the server answers "method not found"; the tool still works
-    assert after["calls"][0]["error"] is not None and "not found" in after["calls"][0]["error"].lower(), after["calls"][0]
+    assert after["calls"][0]["error"] is not None and "not found" in after["calls"][0]["error"].lower(), after["calls"][
+        0
+    ]
     assert after["calls"][1]["error"] is None and after["calls"][1]["text"] == before["calls"][1]["text"]

@@ -136,7 +136,8 @@ def _check_schema(case: dict[str, Any], tools: list[dict[str, Any]], label: str)
             # an optional parameter (`str | None = None`): one typed branch and null, default None
             branches = [b for b in prop["anyOf"] if b.get("type") != "null"]
             assert len(branches) == 1 and len(prop["anyOf"]) == 2 and prop.get("default", ...) is None, (
-                f"{label}: {expected['parameter']} is a union other than `T | None = None`: {prop}")
+                f"{label}: {expected['parameter']} is a union other than `T | None = None`: {prop}"
+            )
             typed = branches[0]
         assert typed.get("type") == expected["type"], f"{label}: {expected['parameter']} type {prop}"
         if expected["type"] == "array":
@@ -197,7 +198,9 @@ def _check_before(case_dir: Path, request: pytest.FixtureRequest, proof_root: Pa
     assert any(_reaches_roots(case, proof) for proof in case["proof"]), "no proof call reaches the roots request"
     for proof, now, was in zip(case["proof"], records, baseline):
         if _reaches_roots(case, proof):
-            assert not _succeeded(now) or now["text"] != was["text"], f"{label} {proof['tool']} unexpectedly worked: {now}"
+            assert not _succeeded(now) or now["text"] != was["text"], (
+                f"{label} {proof['tool']} unexpectedly worked: {now}"
+            )
         else:
             assert _succeeded(now) and now["text"] == was["text"], (
                 f"{label} {proof['tool']} (no roots involved) differs: {now} vs {baseline_mode} {was}"

@@ -70,8 +70,12 @@ class Server:
 
     def __init__(self, file: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-u", str(file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, cwd=str(file.parent),
+            [sys.executable, "-u", str(file)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=str(file.parent),
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
@@ -128,9 +132,18 @@ def _legacy_baseline(case_dir: Path, scenario: dict[str, Any]) -> tuple[dict[str
     answer: (the request the server pushed, the tools/call result)."""
     server = Server(case_dir / "before.py")
     try:
-        server.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": LEGACY, "capabilities": {"roots": {}, "sampling": {}, "elicitation": {"form": {}}},
-            "clientInfo": {"name": "fake-legacy-client", "version": "0"}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": LEGACY,
+                    "capabilities": {"roots": {}, "sampling": {}, "elicitation": {"form": {}}},
+                    "clientInfo": {"name": "fake-legacy-client", "version": "0"},
+                },
+            }
+        )
         init = server.receive()
         assert init is not None and init.get("id") == 0 and "result" in init, init
         server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})

@@ -23,7 +23,8 @@ def test_readme_rule_table_is_generated_from_the_rules() -> None:
     text = README.read_text(encoding="utf-8")
     assert _script().render(text) == text, (
         "README.md's rule table is stale (a rule was added or changed in rules/*.toml): "
-        "run `python scripts/update_readme.py`")
+        "run `python scripts/update_readme.py`"
+    )
 
 
 def test_rules_markdown_lists_every_rule(tmp_path) -> None:
@@ -39,9 +40,25 @@ def test_readme_documents_every_output_format_and_option() -> None:
     text = README.read_text(encoding="utf-8")
     for fmt in FORMATS:
         assert f"--output-format {fmt}" in text or f"`{fmt}`" in text, fmt
-    for option in ("--statistics", "--add-noqa", "--baseline", "--extend-select", "--force-exclude", "--config",
-                   "--diff", "--unsafe-fixes", "--strategy", "respect-gitignore", "extend-exclude",
-                   "per-file-ignores", "--no-legacy-clients", "legacy-clients", "mcpmigrate-check", "mcpmigrate-fix", "upload-sarif"):
+    for option in (
+        "--statistics",
+        "--add-noqa",
+        "--baseline",
+        "--extend-select",
+        "--force-exclude",
+        "--config",
+        "--diff",
+        "--unsafe-fixes",
+        "--strategy",
+        "respect-gitignore",
+        "extend-exclude",
+        "per-file-ignores",
+        "--no-legacy-clients",
+        "legacy-clients",
+        "mcpmigrate-check",
+        "mcpmigrate-fix",
+        "upload-sarif",
+    ):
         assert option in text, option
     # the hook ids in the README are the ones .pre-commit-hooks.yaml defines
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text()

@@ -37,7 +37,9 @@ def real_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(FIXTURES, root / "fixtures")
     (root / "broken.py").write_text("import mcp\ndef f(:\n    ctx.session.list_roots()\n")
-    (root / "two.py").write_text(TWO_RULES.replace('name="repo")', 'name="repo")  # mcpmigrate: ignore[MCP105, MCP999]'))
+    (root / "two.py").write_text(
+        TWO_RULES.replace('name="repo")', 'name="repo")  # mcpmigrate: ignore[MCP105, MCP999]')
+    )
     return root
 
 
@@ -55,11 +57,14 @@ def _validate(doc: object, schema: dict) -> None:
 # --- JSON ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    ["check"],
-    ["check", "--extend-select", "unused-suppression"],
-    ["fix", "--diff"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check"],
+        ["check", "--extend-select", "unused-suppression"],
+        ["fix", "--diff"],
+    ],
+)
 def test_json_report_of_a_real_run_validates(real_tree: Path, args: list[str]) -> None:
     schema = json.loads(REPORT_SCHEMA.read_text(encoding="utf-8"))
     res = cli([*args, "--output-format", "json", "."], real_tree)
@@ -101,7 +106,12 @@ def test_sarif_of_a_real_run_validates_against_the_official_schema(real_tree: Pa
         assert r["name"] == meta.name
         assert r["shortDescription"]["text"] == meta.summary
         assert f"mcpmigrate explain {rid}" in r["help"]["text"]
-        assert r["defaultConfiguration"]["level"] == {"breaking": "error", "deprecated": "warning", "legacy-only": "note", "advisory": "note"}[meta.severity.value]
+        assert (
+            r["defaultConfiguration"]["level"]
+            == {"breaking": "error", "deprecated": "warning", "legacy-only": "note", "advisory": "note"}[
+                meta.severity.value
+            ]
+        )
     assert "unused-suppression" in by_id
     results = run["results"]
     assert results
@@ -110,11 +120,15 @@ def test_sarif_of_a_real_run_validates_against_the_official_schema(real_tree: Pa
     levels = {r["ruleId"]: r["level"] for r in results}
     assert levels["MCP101"] == "error" and levels["MCP104"] == "note"
     # a region spans the finding (1-based, end exclusive, code points)
-    [mcp104] = [r for r in results if r["ruleId"] == "MCP104" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "two.py"]
+    [mcp104] = [
+        r
+        for r in results
+        if r["ruleId"] == "MCP104" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "two.py"
+    ]
     region = mcp104["locations"][0]["physicalLocation"]["region"]
     line = TWO_RULES.splitlines()[2]
     assert region["startLine"] == region["endLine"] == 3
-    assert "listChanged" in line[region["startColumn"] - 1:region["endColumn"] - 1]
+    assert "listChanged" in line[region["startColumn"] - 1 : region["endColumn"] - 1]
     assert run["columnKind"] == "unicodeCodePoints"
     # the unparseable file is a notification, not lost
     notes = run["invocations"][0]["toolExecutionNotifications"]
@@ -176,7 +190,7 @@ def test_text_groups_by_file_with_caret_hint_and_summary(tmp_path: Path) -> None
     col = line.index("listChanged") + 1
     src_row = next(ln for ln in out.splitlines() if ln.endswith(line))
     caret_row = out.splitlines()[out.splitlines().index(src_row) + 1]
-    assert caret_row[len(src_row) - len(line):].startswith(" " * (col - 1) + "^")
+    assert caret_row[len(src_row) - len(line) :].startswith(" " * (col - 1) + "^")
     assert "MCP104 roots-list-changed-capability (advisory)" in out
     assert "fix (safe): " in out  # a removal applies under every strategy: none is named
     assert "manual:" in out  # MCP105 has no automatic fix
@@ -185,7 +199,7 @@ def test_text_groups_by_file_with_caret_hint_and_summary(tmp_path: Path) -> None
 
 
 def test_text_caret_lines_up_after_tabs(tmp_path: Path) -> None:
-    src = "from mcp.types import Root\n\nif True:\n\tREPO = Root(uri=\"https://x.org/r\", name=\"r\")\n"
+    src = 'from mcp.types import Root\n\nif True:\n\tREPO = Root(uri="https://x.org/r", name="r")\n'
     (tmp_path / "t.py").write_text(src)
     res = cli(["check", "t.py"], tmp_path)
     rows = res.stdout.splitlines()
@@ -198,7 +212,11 @@ def _run_on_pty(args: list[str], cwd: Path, env: dict[str, str], stream: str = "
     """Run mcpmigrate with ``stream`` on a pseudo-terminal; returns (tty output, other stream)."""
     pty = pytest.importorskip("pty")
     master, slave = pty.openpty()
-    kwargs = {"stdout": slave, "stderr": subprocess.PIPE} if stream == "stdout" else {"stdout": subprocess.PIPE, "stderr": slave}
+    kwargs = (
+        {"stdout": slave, "stderr": subprocess.PIPE}
+        if stream == "stdout"
+        else {"stdout": subprocess.PIPE, "stderr": slave}
+    )
     proc = subprocess.Popen([sys.executable, "-m", "mcpmigrate", *args], cwd=cwd, env=env, **kwargs)
     os.close(slave)
     chunks = []
@@ -229,8 +247,14 @@ def test_colour_only_on_a_terminal_and_never_under_no_color(tmp_path: Path) -> N
     assert "\x1b[" in tty and "MCP104" in tty
     tty, _ = _run_on_pty(["check", "."], tmp_path, _env(NO_COLOR="1"))
     assert "\x1b[" not in tty and "MCP104" in tty
-    piped = subprocess.run([sys.executable, "-m", "mcpmigrate", "check", "."], cwd=tmp_path, env=_env(),
-                           capture_output=True, text=True, timeout=120)
+    piped = subprocess.run(
+        [sys.executable, "-m", "mcpmigrate", "check", "."],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "\x1b[" not in piped.stdout and "MCP104" in piped.stdout
 
 

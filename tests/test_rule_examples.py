@@ -124,12 +124,16 @@ def test_invalid_example_fix(rule: str, index: int, example: dict, tmp_path: Pat
     target.write_text(example["code"], encoding="utf-8")
     strategy = example.get("strategy", "param")
     args = example.get("args", [])  # e.g. --no-legacy-clients for the removals of legacy-only rules
-    res = cli(["fix", "--strategy", strategy, "--unsafe-fixes", *args, "--output-format", "json", "example.py"], tmp_path)
+    res = cli(
+        ["fix", "--strategy", strategy, "--unsafe-fixes", *args, "--output-format", "json", "example.py"], tmp_path
+    )
     assert res.exception is None, str(res)
     assert res.json["errors"] == [], str(res)
     got = target.read_text(encoding="utf-8")
     if got != example["fixed"]:
-        diff = "".join(difflib.unified_diff(example["fixed"].splitlines(True), got.splitlines(True), "fixed (TOML)", "fix output"))
+        diff = "".join(
+            difflib.unified_diff(example["fixed"].splitlines(True), got.splitlines(True), "fixed (TOML)", "fix output")
+        )
         pytest.fail(f"fix output differs:\n{diff}")
     assert rule not in {f["rule"] for f in res.json["findings"]}
     assert rule in {f["rule"] for f in res.json["fixed"]}

@@ -17,13 +17,13 @@ IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 NON_MCP = [
     "import os\n\n\ndef main():\n    return os.getcwd()\n",
-    "# -*- coding: utf-8 -*-\nNAME = 'café'\r\nVALUE = 1\r\n",          # mixed newlines
-    "\ufeffx = 1\n",                                                      # BOM
-    "def f(:\n    pass\n",                                               # broken, but no MCP token: never parsed
-    "",                                                                  # empty
-    "x = 1",                                                             # no final newline
+    "# -*- coding: utf-8 -*-\nNAME = 'café'\r\nVALUE = 1\r\n",  # mixed newlines
+    "\ufeffx = 1\n",  # BOM
+    "def f(:\n    pass\n",  # broken, but no MCP token: never parsed
+    "",  # empty
+    "x = 1",  # no final newline
     "# list_roots is mentioned in a comment only\nvalue = 'listChanged'\n",  # token, no finding
-    "\tif True:\n\t\tpass\n",                                             # bad indentation, no token
+    "\tif True:\n\t\tpass\n",  # bad indentation, no token
 ]
 
 
@@ -47,7 +47,9 @@ def tree(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
     (root / "pkg" / "sub").mkdir(parents=True)
     (root / "pkg" / "server.py").write_bytes(MCP104_SOURCE.encode())
-    (root / "pkg" / "remote.py").write_text('from mcp.types import Root\n\nREPO = Root(uri="https://x.org/r", name="r")\n')
+    (root / "pkg" / "remote.py").write_text(
+        'from mcp.types import Root\n\nREPO = Root(uri="https://x.org/r", name="r")\n'
+    )
     for i in range(40):
         d = root / "pkg" / ("sub" if i % 2 else "")
         (d / f"mod{i:02d}.py").write_bytes(NON_MCP[i % len(NON_MCP)].encode("utf-8"))
@@ -95,15 +97,24 @@ def test_file_mode_preserved(tmp_path: Path) -> None:
     assert _tmp_leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("name,encode", [
-    ("crlf", lambda s: s.replace("\n", "\r\n").encode()),
-    ("bom", lambda s: b"\xef\xbb\xbf" + s.encode()),
-    ("bom_crlf", lambda s: b"\xef\xbb\xbf" + s.replace("\n", "\r\n").encode()),
-    ("latin1_cookie", lambda s: ("# -*- coding: latin-1 -*-\n# café, naïve\n" + s + "NAME = 'Zoë'\n").encode("latin-1")),
-    ("cp1252_cookie_crlf", lambda s: ("# coding: cp1252\r\n" + s.replace("\n", "\r\n") + "EURO = '€'\r\n").encode("cp1252")),
-    ("utf8_nonascii", lambda s: ("# ünïcode\n" + s + "X = '日本'\n").encode()),
-    ("trailing_ws_no_final_newline", lambda s: s.replace("\n\n", "\n   \n").rstrip("\n").encode()),
-])
+@pytest.mark.parametrize(
+    "name,encode",
+    [
+        ("crlf", lambda s: s.replace("\n", "\r\n").encode()),
+        ("bom", lambda s: b"\xef\xbb\xbf" + s.encode()),
+        ("bom_crlf", lambda s: b"\xef\xbb\xbf" + s.replace("\n", "\r\n").encode()),
+        (
+            "latin1_cookie",
+            lambda s: ("# -*- coding: latin-1 -*-\n# café, naïve\n" + s + "NAME = 'Zoë'\n").encode("latin-1"),
+        ),
+        (
+            "cp1252_cookie_crlf",
+            lambda s: ("# coding: cp1252\r\n" + s.replace("\n", "\r\n") + "EURO = '€'\r\n").encode("cp1252"),
+        ),
+        ("utf8_nonascii", lambda s: ("# ünïcode\n" + s + "X = '日本'\n").encode()),
+        ("trailing_ws_no_final_newline", lambda s: s.replace("\n\n", "\n   \n").rstrip("\n").encode()),
+    ],
+)
 def test_encoding_bom_newlines_survive_a_fix(tmp_path: Path, name: str, encode) -> None:
     original = encode(MCP104_SOURCE)
     expected = encode(MCP104_FIXED)
@@ -170,7 +181,10 @@ def test_bad_input_is_reported_and_the_rest_is_checked(tmp_path: Path, monkeypat
     assert set(errors) == set(expected_reasons), errors
     for path, reason in expected_reasons.items():
         assert reason in errors[path], (path, errors[path])
-    assert sorted((f["path"], f["rule"]) for f in res.json["findings"]) == [("good.py", "MCP104"), ("x.py/inner.py", "MCP104")]
+    assert sorted((f["path"], f["rule"]) for f in res.json["findings"]) == [
+        ("good.py", "MCP104"),
+        ("x.py/inner.py", "MCP104"),
+    ]
 
     text = cli(["check", "."], root)
     for path in expected_reasons:
@@ -292,7 +306,9 @@ def test_fixed_file_parses_and_verify_rejects_broken_output(tmp_path: Path, monk
     def broken_edits(analysis, findings, config):
         edits = real_edits(analysis, findings, config)
         # `return` outside a function parses (libcst) but does not compile
-        edits.transform(analysis.module, lambda _o, u: u.with_changes(body=[*u.body, cst.parse_statement("return 1\n")]))
+        edits.transform(
+            analysis.module, lambda _o, u: u.with_changes(body=[*u.body, cst.parse_statement("return 1\n")])
+        )
         return edits
 
     monkeypatch.setattr(remove, "edits", broken_edits)
@@ -305,14 +321,17 @@ def test_fixed_file_parses_and_verify_rejects_broken_output(tmp_path: Path, monk
 
 # --- more bad input, and an interrupted fix --------------------------------------------
 
+
 def test_tabs_and_mixed_newlines_survive_a_fix(tmp_path: Path) -> None:
     """A tab-indented file with mixed LF/CRLF newlines: fixed in place, everything else kept."""
-    source = ("from mcp.types import ClientCapabilities, RootsCapability\r\n"
-              "\n"
-              "def caps():\r\n"
-              "\tif True:\n"
-              "\t\treturn ClientCapabilities(roots=RootsCapability(listChanged=True))\r\n"
-              "\treturn None\n")
+    source = (
+        "from mcp.types import ClientCapabilities, RootsCapability\r\n"
+        "\n"
+        "def caps():\r\n"
+        "\tif True:\n"
+        "\t\treturn ClientCapabilities(roots=RootsCapability(listChanged=True))\r\n"
+        "\treturn None\n"
+    )
     target = tmp_path / "tabs.py"
     target.write_bytes(source.encode())
     res = cli(["fix", "--output-format", "json", "tabs.py"], tmp_path)
@@ -322,8 +341,9 @@ def test_tabs_and_mixed_newlines_survive_a_fix(tmp_path: Path) -> None:
 
 
 def test_latin1_without_cookie_is_reported_and_kept_under_fix(tmp_path: Path) -> None:
-    data = ("from mcp.types import RootsCapability\nNAME = 'café'\n"
-            "cap = RootsCapability(listChanged=True)\n").encode("latin-1")
+    data = ("from mcp.types import RootsCapability\nNAME = 'café'\ncap = RootsCapability(listChanged=True)\n").encode(
+        "latin-1"
+    )
     target = tmp_path / "legacy.py"
     target.write_bytes(data)
     res = cli(["fix", "--output-format", "json", "legacy.py"], tmp_path)
@@ -336,8 +356,10 @@ def test_five_megabyte_generated_file(tmp_path: Path) -> None:
     """A 5 MB generated module whose tokens sit only in strings and comments: checked quickly
     (the ast screen spares libcst), no finding, byte-identical after fix; a small real server
     beside it is still fixed."""
-    chunk = ("def f{i}(x):\n    # list_roots listChanged check_client_capability\n"
-             "    return {{'k{i}': 'roots/list', 'v': x * {i}}}\n\n")
+    chunk = (
+        "def f{i}(x):\n    # list_roots listChanged check_client_capability\n"
+        "    return {{'k{i}': 'roots/list', 'v': x * {i}}}\n\n"
+    )
     parts, size, i = [], 0, 0
     while size < 5 * 1024 * 1024:
         part = chunk.format(i=i)
@@ -377,8 +399,13 @@ def test_killed_fix_leaves_every_file_original_or_fixed(tmp_path: Path) -> None:
     original = {f"m{i:03d}.py": (MCP104_SOURCE + f"X{i} = {i}\n").encode() for i in range(n)}
     fixed = {f"m{i:03d}.py": (MCP104_FIXED + f"X{i} = {i}\n").encode() for i in range(n)}
     env = dict(os.environ, MCPMIGRATE_NO_CACHE="1")
-    proc = subprocess.Popen([sys.executable, "-m", "mcpmigrate", "fix", "."], cwd=root, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcpmigrate", "fix", "."],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     killed_mid_run = False
     while proc.poll() is None and time.monotonic() < deadline:
@@ -388,9 +415,14 @@ def test_killed_fix_leaves_every_file_original_or_fixed(tmp_path: Path) -> None:
             break
         time.sleep(0.002)
     proc.wait(timeout=60)
-    states = {name: "original" if (root / name).read_bytes() == original[name]
-              else "fixed" if (root / name).read_bytes() == fixed[name] else "PARTIAL"
-              for name in original}
+    states = {
+        name: "original"
+        if (root / name).read_bytes() == original[name]
+        else "fixed"
+        if (root / name).read_bytes() == fixed[name]
+        else "PARTIAL"
+        for name in original
+    }
     assert "PARTIAL" not in states.values(), [k for k, v in states.items() if v == "PARTIAL"]
     if killed_mid_run:
         assert "fixed" in states.values()
@@ -401,7 +433,7 @@ def test_killed_fix_leaves_every_file_original_or_fixed(tmp_path: Path) -> None:
         assert (root / name).read_bytes() == data
 
 
-ENABLING_FIX = '''from mcp.server import MCPServer
+ENABLING_FIX = """from mcp.server import MCPServer
 from mcp.server.mcpserver.context import Context
 
 app = MCPServer()
@@ -415,7 +447,7 @@ async def confirm(context: Context) -> str:
     except Exception:
         return "no"
     return str(answer.action)
-'''
+"""
 
 
 def test_a_fix_that_enables_another_is_applied_in_the_same_run(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from mcpmigrate.report.text import split_message
 from tests.helpers import cli
 
-TWO_TOOLS = '''\
+TWO_TOOLS = """\
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("files")
@@ -29,9 +29,9 @@ async def second(ctx: Context) -> str:
     await ctx.info("second")
     roots = await ctx.session.list_roots()
     return roots.roots[0].uri.path
-'''
+"""
 
-EXPECTED = '''\
+EXPECTED = """\
 s.py
   8:11 MCP401 protocol-logging (deprecated) `ctx.info(…)` is MCP protocol logging: deprecated in 2026-07-28 (SEP-2577) and silently dropped on a modern connection unless the request opted in.
       │     await ctx.info("first")
@@ -54,7 +54,7 @@ MCP101 roots-request: On 2026-07-28 servers cannot send requests (mcp 2.x raises
 MCP401 protocol-logging: Log with the standard library instead: `logger = logging.getLogger(__name__)` at module level and `logger.info(...)` (stderr on stdio servers; OpenTelemetry for observability). (`mcpmigrate explain MCP401`)
 
 Found 4 findings (2 breaking, 2 deprecated) in 1 file(s); 1 file(s) checked. 4 fixable with `mcpmigrate fix`.
-'''
+"""
 
 
 def test_text_says_each_rules_reason_once(tmp_path: Path) -> None:
@@ -64,26 +64,42 @@ def test_text_says_each_rules_reason_once(tmp_path: Path) -> None:
     assert res.stdout.count("NoBackChannelError") == 1
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("The server asks the client for its roots in `f`; on 2026-07-28 servers cannot send requests "
-     "(mcp 2.x raises NoBackChannelError) and roots are deprecated. Take the directory as a parameter.",
-     ("The server asks the client for its roots in `f`.",
-      "On 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are "
-      "deprecated. Take the directory as a parameter.")),
-    # a short clause after "; " belongs to the first sentence
-    ("A Root's uri must be a file:// URI; 'https' is not. Expose other locations as resources.",
-     ("A Root's uri must be a file:// URI; 'https' is not.", "Expose other locations as resources.")),
-    # ". " inside backticks or parentheses, and after "e.g", is no sentence end
-    ("`a. B` is used (see x. Y) e.g. Here; ok. Next one.", ("`a. B` is used (see x. Y) e.g. Here; ok.", "Next one.")),
-    ("`resources/subscribe` is removed. mcp 2.x serves listen itself.",
-     ("`resources/subscribe` is removed.", "mcp 2.x serves listen itself.")),
-    ("Only one sentence.", ("Only one sentence.", "")),
-])
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        (
+            "The server asks the client for its roots in `f`; on 2026-07-28 servers cannot send requests "
+            "(mcp 2.x raises NoBackChannelError) and roots are deprecated. Take the directory as a parameter.",
+            (
+                "The server asks the client for its roots in `f`.",
+                "On 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are "
+                "deprecated. Take the directory as a parameter.",
+            ),
+        ),
+        # a short clause after "; " belongs to the first sentence
+        (
+            "A Root's uri must be a file:// URI; 'https' is not. Expose other locations as resources.",
+            ("A Root's uri must be a file:// URI; 'https' is not.", "Expose other locations as resources."),
+        ),
+        # ". " inside backticks or parentheses, and after "e.g", is no sentence end
+        (
+            "`a. B` is used (see x. Y) e.g. Here; ok. Next one.",
+            ("`a. B` is used (see x. Y) e.g. Here; ok.", "Next one."),
+        ),
+        (
+            "`resources/subscribe` is removed. mcp 2.x serves listen itself.",
+            ("`resources/subscribe` is removed.", "mcp 2.x serves listen itself."),
+        ),
+        ("Only one sentence.", ("Only one sentence.", "")),
+    ],
+)
 def test_split_message(message: str, expected: tuple[str, str]) -> None:
     assert split_message(message) == expected
 
 
-def test_a_fix_left_by_fix_diff_never_names_a_strategy_fix_rejects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_fix_left_by_fix_diff_never_names_a_strategy_fix_rejects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A logging fix that could not be applied: the hint used to say `fix with --strategy
     logging`, which `fix --strategy` rejects (it accepts param and interim)."""
     from mcpmigrate import pipeline
@@ -103,7 +119,7 @@ def test_a_fix_left_by_fix_diff_never_names_a_strategy_fix_rejects(tmp_path: Pat
 
 
 def test_a_fix_of_another_strategy_names_it(tmp_path: Path) -> None:
-    (tmp_path / "h.py").write_text('''from pydantic import BaseModel
+    (tmp_path / "h.py").write_text("""from pydantic import BaseModel
 from mcp.server.mcpserver import Context, MCPServer
 
 mcp = MCPServer("x")
@@ -117,7 +133,7 @@ class Confirm(BaseModel):
 async def delete(path: str, ctx: Context) -> str:
     r = await ctx.elicit(f"Delete {path}?", Confirm)
     return r.action
-''')
+""")
     res = cli(["fix", "--diff", "h.py"], tmp_path)
     [left] = [ln for ln in res.stderr.splitlines() if ln.startswith("left")]
     assert left.startswith("left   h.py:13:15 MCP202 elicitation-push: fix with --strategy interim: "), left
@@ -129,7 +145,7 @@ def test_sarif_and_text_hints_name_only_choosable_strategies(tmp_path: Path) -> 
     (tmp_path / "s.py").write_text(TWO_TOOLS)
     doc = json.loads(cli(["check", "--output-format", "sarif", "s.py"], tmp_path).stdout)
     texts = [r["message"]["text"] for r in doc["runs"][0]["results"]]
-    assert [t[t.index(" Fix ("):].split(":")[0] for t in texts] == [" Fix (safe)", " Fix (safe, param)"] * 2
+    assert [t[t.index(" Fix (") :].split(":")[0] for t in texts] == [" Fix (safe)", " Fix (safe, param)"] * 2
     assert "logging)" not in cli(["check", "s.py"], tmp_path).stdout
 
 

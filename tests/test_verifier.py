@@ -66,7 +66,7 @@ async def scale(grams: int, factor: float, ctx: Context) -> str:
     """Scale an ingredient amount."""
     return f"{grams * factor:.0f} g"
 '''
-MAIN = 'import pkg.app\nimport pkg.tools  # noqa: F401\n'
+MAIN = "import pkg.app\nimport pkg.tools  # noqa: F401\n"
 
 
 @pytest.mark.parametrize("target", [".", "pkg/app.py"], ids=["whole-tree", "staged-file-only"])
@@ -78,17 +78,23 @@ def test_bugs01_an_import_another_module_imports_is_kept(tmp_path: Path, target:
     assert res.exit_code == 0, str(res)
     assert (tmp_path / "pkg/app.py").read_text() == APP_FIXED
     assert (tmp_path / "pkg/tools.py").read_text() == TOOLS
-    run = subprocess.run([legacy_python, "-c", "import pkg.app, pkg.tools"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [legacy_python, "-c", "import pkg.app, pkg.tools"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
 
 
-@pytest.mark.parametrize("importer", [
-    "from .app import Context, mcp\n",                                     # relative import
-    "from . import app as m\n\nCTX = m.Context\n",                         # the module as an alias
-    "import pkg.app as m\n\nCTX = m.Context\n",
-    "import pkg.app\n\nCTX = pkg.app.Context\n",
-    "from pkg.app import *\n",
-], ids=["relative", "from-package-alias", "import-as", "import-dotted", "star"])
+@pytest.mark.parametrize(
+    "importer",
+    [
+        "from .app import Context, mcp\n",  # relative import
+        "from . import app as m\n\nCTX = m.Context\n",  # the module as an alias
+        "import pkg.app as m\n\nCTX = m.Context\n",
+        "import pkg.app\n\nCTX = pkg.app.Context\n",
+        "from pkg.app import *\n",
+    ],
+    ids=["relative", "from-package-alias", "import-as", "import-dotted", "star"],
+)
 def test_every_spelling_of_an_import_from_the_module_keeps_the_name(tmp_path: Path, importer: str) -> None:
     write_pyproject(tmp_path, "")
     _write(tmp_path, {"pkg/__init__.py": "", "pkg/app.py": APP, "pkg/tools.py": importer})
@@ -166,8 +172,14 @@ def test_bugs02_a_taken_field_name_is_imported_under_an_alias(tmp_path: Path, le
     res = cli(["fix", "forms.py"], tmp_path)
     assert res.exit_code == 0, str(res)
     assert (tmp_path / "forms.py").read_text() == FORMS_FIXED
-    answer = run_proof(legacy_python, tmp_path / "forms.py", "mcp", "legacy", [],
-                       [{"tool": "export", "arguments": {"root": "/srv/forms"}}])
+    answer = run_proof(
+        legacy_python,
+        tmp_path / "forms.py",
+        "mcp",
+        "legacy",
+        [],
+        [{"tool": "export", "arguments": {"root": "/srv/forms"}}],
+    )
     assert answer["calls"][0]["error"] is None and not answer["calls"][0]["is_error"], answer
     assert answer["calls"][0]["text"] == ["/srv/forms/form.csv:name,age"]
     schema = next(t["inputSchema"] for t in answer["tools"] if t["name"] == "export")
@@ -247,15 +259,22 @@ def test_bugs03_a_taken_sample_name_is_imported_under_an_alias(tmp_path: Path, m
     res = cli(["fix", "--strategy", "interim", "lab.py"], tmp_path)
     assert res.exit_code == 0, str(res)
     assert (tmp_path / "lab.py").read_text() == LAB_FIXED
-    answer = run_proof(mcp2_python, tmp_path / "lab.py", "mcp", mode, [],
-                       [{"tool": "describe", "arguments": {"code": "s1"}}], client={"sampling": True})
+    answer = run_proof(
+        mcp2_python,
+        tmp_path / "lab.py",
+        "mcp",
+        mode,
+        [],
+        [{"tool": "describe", "arguments": {"code": "s1"}}],
+        client={"sampling": True},
+    )
     call = answer["calls"][0]
     assert call["error"] is None and not call["is_error"], answer
     assert call["text"][0].startswith("s1: ") and "Describe sample s1" in call["text"][0]
 
 
 # -- requests-01: a schema class defined inside the tool body ---------------------------------------
-SEATS = '''\
+SEATS = """\
 from pydantic import BaseModel
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -273,7 +292,7 @@ async def hold_seat(show: str, row: int, ctx: Context) -> str:
     if reply.action == "accept" and reply.data.confirm:
         return f"held for {reply.data.name or 'guest'}"
     return "not held"
-'''
+"""
 
 
 def test_requests01_an_in_body_schema_is_not_referenced_from_the_resolver(tmp_path: Path) -> None:
@@ -289,13 +308,19 @@ def test_requests01_an_in_body_schema_is_not_referenced_from_the_resolver(tmp_pa
 # -- the verifier itself --------------------------------------------------------------------------
 def test_the_verifier_refuses_a_new_undefined_name() -> None:
     # what the interim fix wrote for requests-01 before the planner knew: Reservation out of reach
-    broken = SEATS.replace("@app.tool()", "def hold_seat_elicitation(show, row) -> Reservation:\n    ...\n\n\n@app.tool()")
+    broken = SEATS.replace(
+        "@app.tool()", "def hold_seat_elicitation(show, row) -> Reservation:\n    ...\n\n\n@app.tool()"
+    )
     problem = name_problem(SEATS.encode(), broken.encode(), "seats.py", None, Path("."))
-    assert problem == ("the rewritten code reads `Reservation` where it is not defined (line 8); the fixed module would fail")
+    assert problem == (
+        "the rewritten code reads `Reservation` where it is not defined (line 8); the fixed module would fail"
+    )
 
 
 def test_the_verifier_refuses_an_added_import_over_a_bound_name() -> None:
-    broken = FORMS.replace("from dataclasses import dataclass\n", "from dataclasses import dataclass\nfrom pydantic import Field\n")
+    broken = FORMS.replace(
+        "from dataclasses import dataclass\n", "from dataclasses import dataclass\nfrom pydantic import Field\n"
+    )
     problem = name_problem(FORMS.encode(), broken.encode(), "forms.py", None, Path("."))
     assert problem is not None and problem.startswith("the rewritten code binds `Field` twice before using it")
 
@@ -337,17 +362,20 @@ def _analysis(source: str):
     return ModuleAnalysis(cst.parse_module(source))
 
 
-@pytest.mark.parametrize("source, expected, imported", [
-    ("x = 1\n", "Field", ("pydantic", "Field", None)),                                     # free: plain import
-    ("from pydantic import Field\n", "Field", None),                                       # that import: reused
-    ("from pydantic import Field as F\n", "F", None),                                      # under its alias
-    ("class Field: ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),       # the module's own
-    ("from sqlmodel import Field\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
-    ("def f(Field): ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),      # a local shadows too
-    ("from pydantic import Field\nField = 3\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
-    ("class Field: ...\nPydanticField = 1\n", "PydanticField2", ("pydantic", "Field", "PydanticField2")),
-    ("obj.Field = 1\nf(Field=2)\n", "Field", ("pydantic", "Field", None)),                # attribute / keyword: free
-])
+@pytest.mark.parametrize(
+    "source, expected, imported",
+    [
+        ("x = 1\n", "Field", ("pydantic", "Field", None)),  # free: plain import
+        ("from pydantic import Field\n", "Field", None),  # that import: reused
+        ("from pydantic import Field as F\n", "F", None),  # under its alias
+        ("class Field: ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),  # the module's own
+        ("from sqlmodel import Field\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
+        ("def f(Field): ...\n", "PydanticField", ("pydantic", "Field", "PydanticField")),  # a local shadows too
+        ("from pydantic import Field\nField = 3\n", "PydanticField", ("pydantic", "Field", "PydanticField")),
+        ("class Field: ...\nPydanticField = 1\n", "PydanticField2", ("pydantic", "Field", "PydanticField2")),
+        ("obj.Field = 1\nf(Field=2)\n", "Field", ("pydantic", "Field", None)),  # attribute / keyword: free
+    ],
+)
 def test_import_name(source: str, expected: str, imported: tuple | None) -> None:
     from mcpmigrate.codemods.edits import Edits, apply_edits
 

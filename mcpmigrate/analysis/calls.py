@@ -83,7 +83,12 @@ class CallGraph(Facts):
     def instance_class(self, name: str) -> str | None:
         """The module class a module-level name is an instance of (``server = MyServer()``)."""
         for target, value in self.module_assigns:
-            if target == name and isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.class_bases:
+            if (
+                target == name
+                and isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)
+                and value.func.value in self.class_bases
+            ):
                 return value.func.value
         return None
 
@@ -104,7 +109,9 @@ class CallGraph(Facts):
         (passed as a callback, stored, exported): its callers cannot all be seen."""
         loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
         direct = len(self.callers(target))
-        registered = sum(1 for reg in self.registrations if get_full_name_for_node(reg[1]) in (target.name, f"self.{target.name}"))
+        registered = sum(
+            1 for reg in self.registrations if get_full_name_for_node(reg[1]) in (target.name, f"self.{target.name}")
+        )
         return loads > direct + registered
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionInfo | None:

@@ -40,7 +40,7 @@ class FunctionInfo:
     kinds: dict[str, Kind] = field(default_factory=dict)
     assigns: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)
     calls: list[cst.Call] = field(default_factory=list)
-    role: str | None = None            # tool | prompt | resource | lowlevel-tool | list-tools | handler
+    role: str | None = None  # tool | prompt | resource | lowlevel-tool | list-tools | handler
     server_generation: str | None = None
     registered_name: str | None = None  # the MCP name of the tool/prompt/resource, when literal
 
@@ -69,7 +69,7 @@ class Facts:
         self.registrations: list[tuple[str, cst.CSTNode, str, str | None]] = []  # (role, fn expr, gen, server)
         self.generations: set[str] = set()
         self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
-        self.awaited: set[int] = set()         # ids of expressions directly under `await`
+        self.awaited: set[int] = set()  # ids of expressions directly under `await`
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
         self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
         self.path: Path | None = None  # the file, when known (the interim fix reads its project's pins)
@@ -99,8 +99,10 @@ class Facts:
     def imports_sdk_client(self) -> bool:
         """The module imports an SDK client (``mcp.client…``, ``ClientSession``, fastmcp's
         ``Client``): client code, which declares its own capabilities and sends client requests."""
-        return any(v.startswith(("mcp.client", "fastmcp.client")) or v in ("mcp.ClientSession", "mcp.Client", "fastmcp.Client")
-                   for v in self.imports.values())
+        return any(
+            v.startswith(("mcp.client", "fastmcp.client")) or v in ("mcp.ClientSession", "mcp.Client", "fastmcp.Client")
+            for v in self.imports.values()
+        )
 
 
 class Collector(cst.CSTVisitor):
@@ -165,8 +167,14 @@ class Collector(cst.CSTVisitor):
         if isinstance(node.params.star_arg, cst.Param):
             params.append(node.params.star_arg)
         prefix = f"{cls}." if cls else (f"{parent.qualname}." if parent else "")
-        info = FunctionInfo(node=node, name=node.name.value, qualname=prefix + node.name.value,
-                            class_name=cls, parent=parent, params=params)
+        info = FunctionInfo(
+            node=node,
+            name=node.name.value,
+            qualname=prefix + node.name.value,
+            class_name=cls,
+            parent=parent,
+            params=params,
+        )
         self.a.functions.append(info)
         self.a.by_node[node] = info
         for dec in node.decorators:
@@ -248,13 +256,29 @@ class Collector(cst.CSTVisitor):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value in S.LOWLEVEL_HANDLER_KWARGS:
                 if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
-                    self.a.registrations.append(("lowlevel-" + S.LOWLEVEL_HANDLER_KWARGS[arg.keyword.value], arg.value, S.MCP2, None))
+                    self.a.registrations.append(
+                        ("lowlevel-" + S.LOWLEVEL_HANDLER_KWARGS[arg.keyword.value], arg.value, S.MCP2, None)
+                    )
             elif arg.keyword is not None and arg.keyword.value == "on_list_tools":
                 if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
                     self.a.registrations.append(("list-tools", arg.value, S.MCP2, None))
         # mcp.add_tool(fn) / mcp.tool()(fn)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "add_prompt") and node.args:
-            self.a.registrations.append((func.attr.value[4:], node.args[0].value, "", get_full_name_for_node(func.value)))
-        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value in S.HANDLER_DECORATORS and node.args:
-            self.a.registrations.append((S.HANDLER_DECORATORS[func.func.attr.value], node.args[0].value, "", get_full_name_for_node(func.func.value)))
+            self.a.registrations.append(
+                (func.attr.value[4:], node.args[0].value, "", get_full_name_for_node(func.value))
+            )
+        if (
+            isinstance(func, cst.Call)
+            and isinstance(func.func, cst.Attribute)
+            and func.func.attr.value in S.HANDLER_DECORATORS
+            and node.args
+        ):
+            self.a.registrations.append(
+                (
+                    S.HANDLER_DECORATORS[func.func.attr.value],
+                    node.args[0].value,
+                    "",
+                    get_full_name_for_node(func.func.value),
+                )
+            )

@@ -20,13 +20,13 @@ from mcpmigrate.analysis.facts import Facts, FunctionInfo
 class Kind(str, Enum):
     """What an expression is, as far as MCP is concerned."""
 
-    CONTEXT_MCP1 = "mcp1-context"        # mcp 1.x FastMCP Context
-    CONTEXT_MCP2 = "mcp2-context"        # mcp 2.x MCPServer Context
+    CONTEXT_MCP1 = "mcp1-context"  # mcp 1.x FastMCP Context
+    CONTEXT_MCP2 = "mcp2-context"  # mcp 2.x MCPServer Context
     CONTEXT_FASTMCP = "fastmcp-context"  # fastmcp Context (has list_roots/sample in 2.x/3.x)
-    LL_CONTEXT = "request-context"       # 1.x RequestContext / 2.x ServerRequestContext
-    SESSION = "session"                  # ServerSession
-    SERVER_HL = "server"                 # FastMCP / MCPServer / fastmcp.FastMCP instance
-    SERVER_LL = "lowlevel-server"        # low-level Server instance
+    LL_CONTEXT = "request-context"  # 1.x RequestContext / 2.x ServerRequestContext
+    SESSION = "session"  # ServerSession
+    SERVER_HL = "server"  # FastMCP / MCPServer / fastmcp.FastMCP instance
+    SERVER_LL = "lowlevel-server"  # low-level Server instance
 
 
 CONTEXTS = {Kind.CONTEXT_MCP1, Kind.CONTEXT_MCP2, Kind.CONTEXT_FASTMCP}
@@ -150,7 +150,11 @@ class Kinds(Facts):
         if isinstance(expr, cst.Subscript):
             # an element of a container: SESSIONS[0], or a for-loop target over it
             container: cst.BaseExpression = expr.value
-            while isinstance(container, cst.Call) and get_full_name_for_node(container.func) in ("list", "tuple", "sorted", "set", "reversed") and container.args:
+            while (
+                isinstance(container, cst.Call)
+                and get_full_name_for_node(container.func) in ("list", "tuple", "sorted", "set", "reversed")
+                and container.args
+            ):
                 container = container.args[0].value
             if isinstance(container, cst.Name):
                 return self.elem_kinds.get(container.value)
@@ -164,7 +168,9 @@ class Kinds(Facts):
                 recv = self.kind_of(func.value, fn)
                 if func.attr.value == "get_context" and recv is Kind.SERVER_HL:
                     gen = self.generation_of_server_expr(func.value, fn)
-                    return {S.MCP2: Kind.CONTEXT_MCP2, S.FASTMCP: Kind.CONTEXT_FASTMCP}.get(gen or "", Kind.CONTEXT_MCP1)
+                    return {S.MCP2: Kind.CONTEXT_MCP2, S.FASTMCP: Kind.CONTEXT_FASTMCP}.get(
+                        gen or "", Kind.CONTEXT_MCP1
+                    )
                 if func.attr.value == "get" and self.resolves_to(func.value, S.REQUEST_CTX_VARS):
                     return Kind.LL_CONTEXT
             return self._constructed_kind(expr)

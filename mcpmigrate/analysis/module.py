@@ -98,7 +98,10 @@ class ModuleAnalysis(Kinds, CallGraph):
                         param = next((p for p in callee.params if p.name.value == pname), None)
                         if param is None or pname in callee.kinds:
                             continue
-                        if param.annotation is not None and self.kind_of_annotation(param.annotation.annotation) is None:
+                        if (
+                            param.annotation is not None
+                            and self.kind_of_annotation(param.annotation.annotation) is None
+                        ):
                             continue  # annotated with something else: trust the annotation
                         k = self.kind_of(arg.value, f)
                         if k is not None:

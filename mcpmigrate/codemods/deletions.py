@@ -35,8 +35,13 @@ def spellings(a: ModuleAnalysis, name: str) -> int:
     return sum(1 for n in name_nodes(a.module) if n.value == name)
 
 
-def delete(edits: Edits, a: ModuleAnalysis, nodes: Iterable[cst.CSTNode],
-           functions: Iterable[cst.FunctionDef] = (), keep_comments: bool = False) -> None:
+def delete(
+    edits: Edits,
+    a: ModuleAnalysis,
+    nodes: Iterable[cst.CSTNode],
+    functions: Iterable[cst.FunctionDef] = (),
+    keep_comments: bool = False,
+) -> None:
     """Record the deletion of the reported ``nodes`` and of the unused handler ``functions``.
 
     With ``keep_comments``, the blank lines and comments above a module-level statement that goes
@@ -47,8 +52,12 @@ def delete(edits: Edits, a: ModuleAnalysis, nodes: Iterable[cst.CSTNode],
     gone: list[cst.SimpleStatementLine | cst.FunctionDef] = []  # statements: they have leading_lines
     for node in nodes:
         parent = pm.get(id(node))
-        if isinstance(node, cst.Arg) and isinstance(parent, cst.Call) \
-                or isinstance(node, cst.DictElement) and isinstance(parent, cst.Dict):
+        if (
+            isinstance(node, cst.Arg)
+            and isinstance(parent, cst.Call)
+            or isinstance(node, cst.DictElement)
+            and isinstance(parent, cst.Dict)
+        ):
             args.setdefault(id(parent), (parent, set()))[1].add(id(node))
             continue
         if isinstance(node, cst.Decorator) and isinstance(parent, cst.FunctionDef):
@@ -57,7 +66,7 @@ def delete(edits: Edits, a: ModuleAnalysis, nodes: Iterable[cst.CSTNode],
         small: cst.CSTNode | None = node
         if isinstance(parent, cst.Await) and parent.expression is node:  # `await call(...)` on its own
             small, parent = parent, pm.get(id(parent))
-        if isinstance(parent, cst.Expr) and parent.value is small:        # `call(...)` on its own
+        if isinstance(parent, cst.Expr) and parent.value is small:  # `call(...)` on its own
             small, parent = parent, pm.get(id(parent))
         if isinstance(small, cst.BaseSmallStatement) and isinstance(parent, cst.SimpleStatementLine):
             smalls.setdefault(id(parent), (parent, []))[1].append(small)
@@ -94,7 +103,9 @@ def _without(original: cst.CSTNode, updated: cst.CSTNode, ids: set[int]) -> cst.
     return updated.with_changes(elements=els)
 
 
-def _carry_leading_lines(original: cst.CSTNode, updated: cst.CSTNode, leading: dict[int, list[cst.EmptyLine]]) -> cst.Module:
+def _carry_leading_lines(
+    original: cst.CSTNode, updated: cst.CSTNode, leading: dict[int, list[cst.EmptyLine]]
+) -> cst.Module:
     """The blank lines and comments of module-level statements that went, on the next one that stays
     (when they hold a comment, or when it has none of its own)."""
     assert isinstance(original, cst.Module) and isinstance(updated, cst.Module)
@@ -121,25 +132,40 @@ def _carry_leading_lines(original: cst.CSTNode, updated: cst.CSTNode, leading: d
 
 LEGACY_RULES = ("MCP103", "MCP205", "MCP402")
 _LEGACY_USE = {
-    "MCP402": ("legacy (handshake-era) clients still send `logging/setLevel`, and this registration is what "
-               "declares the `logging` capability to them"),
+    "MCP402": (
+        "legacy (handshake-era) clients still send `logging/setLevel`, and this registration is what "
+        "declares the `logging` capability to them"
+    ),
     "MCP103": "legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler",
-    "MCP205": ("legacy (handshake-era) clients still receive `notifications/elicitation/complete`: it tells them "
-               "the out-of-band step finished"),
+    "MCP205": (
+        "legacy (handshake-era) clients still receive `notifications/elicitation/complete`: it tells them "
+        "the out-of-band step finished"
+    ),
 }
-_METHOD = {"MCP402": "logging/setLevel", "MCP103": "notifications/roots/list_changed",
-           "MCP205": "notifications/elicitation/complete"}
+_METHOD = {
+    "MCP402": "logging/setLevel",
+    "MCP103": "notifications/roots/list_changed",
+    "MCP205": "notifications/elicitation/complete",
+}
 _MODERN = {
-    "MCP402": "2026-07-28 clients send the level with each request in `_meta[\"io.modelcontextprotocol/logLevel\"]`",
+    "MCP402": '2026-07-28 clients send the level with each request in `_meta["io.modelcontextprotocol/logLevel"]`',
     "MCP103": "2026-07-28 clients never send it",
     "MCP205": "2026-07-28 clients never receive it",
 }
-DECLARE_NO_LEGACY = ("once the project no longer serves legacy clients, declare it (`legacy-clients = false` under "
-                     "[tool.mcpmigrate], or `--no-legacy-clients`) and the removal is offered")
+DECLARE_NO_LEGACY = (
+    "once the project no longer serves legacy clients, declare it (`legacy-clients = false` under "
+    "[tool.mcpmigrate], or `--no-legacy-clients`) and the removal is offered"
+)
 
 
-def plan_legacy_removal(config: Config, rule: str, fix: FixInfo | None, manual: str | None = None,
-                        route: bool = False, blocked: str | None = None) -> FixPlan:
+def plan_legacy_removal(
+    config: Config,
+    rule: str,
+    fix: FixInfo | None,
+    manual: str | None = None,
+    route: bool = False,
+    blocked: str | None = None,
+) -> FixPlan:
     """The plan for a site of a legacy-only rule (``LEGACY_RULES``): removing what only legacy
     clients use is not a fix while the project serves them (``config.legacy_clients``, default
     true), so the site is kept and the manual text says why and how to declare that they are no
@@ -149,12 +175,20 @@ def plan_legacy_removal(config: Config, rule: str, fix: FixInfo | None, manual: 
     method = _METHOD[rule]
     if route:
         if config.legacy_clients:
-            return FixPlan(manual=(f"keep routing `{method}` while legacy clients are served (it does not exist on "
-                                   f"2026-07-28: route it only on handshake-era connections; {_MODERN[rule]}), and keep "
-                                   "the other methods this dispatch routes; stop routing it once the project no longer "
-                                   "serves legacy clients (`legacy-clients = false` under [tool.mcpmigrate])"))
-        return FixPlan(manual=(f"stop routing `{method}` here (it does not exist on 2026-07-28; {_MODERN[rule]}); "
-                               "keep routing every other method this dispatch handles"))
+            return FixPlan(
+                manual=(
+                    f"keep routing `{method}` while legacy clients are served (it does not exist on "
+                    f"2026-07-28: route it only on handshake-era connections; {_MODERN[rule]}), and keep "
+                    "the other methods this dispatch routes; stop routing it once the project no longer "
+                    "serves legacy clients (`legacy-clients = false` under [tool.mcpmigrate])"
+                )
+            )
+        return FixPlan(
+            manual=(
+                f"stop routing `{method}` here (it does not exist on 2026-07-28; {_MODERN[rule]}); "
+                "keep routing every other method this dispatch handles"
+            )
+        )
     if config.legacy_clients:
         text = f"kept: {_LEGACY_USE[rule]}; {DECLARE_NO_LEGACY}"
         if blocked:

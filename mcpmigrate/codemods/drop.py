@@ -53,8 +53,11 @@ def ping_is_loop_exit(analysis: ModuleAnalysis, call: cst.CSTNode) -> str | None
         node = parent
     if loop is None or not _always_true(loop.test):
         return None
-    broad = [h for h in handlers if h.type is None or (isinstance(h.type, cst.Name) and h.type.value in (
-        "Exception", "BaseException"))]
+    broad = [
+        h
+        for h in handlers
+        if h.type is None or (isinstance(h.type, cst.Name) and h.type.value in ("Exception", "BaseException"))
+    ]
     if broad and not any(isinstance(n, _LOOP_EXITS) for h in broad for n in _subtree(h)):
         return None  # the failure is swallowed: the ping never was a way out
     skip = {id(n) for h in handlers for n in _subtree(h)}
@@ -66,11 +69,16 @@ def ping_is_loop_exit(analysis: ModuleAnalysis, call: cst.CSTNode) -> str | None
         if _owning_function(pm, n) is not _owning_function(pm, loop):
             continue
         return None  # the loop has an exit of its own
-    how = "its `except` handler's exit" if any(
-        isinstance(n, _LOOP_EXITS) for h in handlers for n in _subtree(h)) else "the exception it raises"
-    return (f"the ping is the only way out of a `while True` loop (through {how}: on 2026-07-28 it fails "
-            "at once, on a legacy connection when the peer goes away); deleting it alone leaves a loop that "
-            "never ends. Remove the keep-alive loop (and what waits for it) by hand")
+    how = (
+        "its `except` handler's exit"
+        if any(isinstance(n, _LOOP_EXITS) for h in handlers for n in _subtree(h))
+        else "the exception it raises"
+    )
+    return (
+        f"the ping is the only way out of a `while True` loop (through {how}: on 2026-07-28 it fails "
+        "at once, on a legacy connection when the peer goes away); deleting it alone leaves a loop that "
+        "never ends. Remove the keep-alive loop (and what waits for it) by hand"
+    )
 
 
 def _always_true(test: cst.BaseExpression) -> bool:
@@ -103,6 +111,8 @@ def _owning_function(pm: dict, node: cst.CSTNode) -> cst.CSTNode | None:
     while n is not None and not isinstance(n, (cst.FunctionDef, cst.Lambda)):
         n = pm.get(id(n))
     return n
+
+
 RULES = ("MCP203", "MCP205", "MCP402")
 
 

@@ -39,13 +39,13 @@ Result = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel
 Transform = Callable[[cst.CSTNode, cst.CSTNode], Result]
 
 
-class _Remove:
+class RemoveMarker:
     def __repr__(self) -> str:
         return "REMOVE"
 
 
 #: Replacement marker: the node leaves its parent.
-REMOVE = _Remove()
+REMOVE = RemoveMarker()
 
 
 @dataclass
@@ -53,10 +53,14 @@ class Edits:
     """The changes of one fix round in one module, keyed by ``id()`` of original nodes."""
 
     transforms: dict[int, list[Transform]] = field(default_factory=dict)
-    replacements: dict[int, cst.CSTNode | _Remove] = field(default_factory=dict)
+    replacements: dict[int, cst.CSTNode | RemoveMarker] = field(default_factory=dict)
     before: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
-    imports: set[tuple[str, str]] = field(default_factory=set)  # (module, name) — ``from module import name``; name "" — ``import module``
-    aliases: dict[tuple[str, str], str] = field(default_factory=dict)  # (module, name) -> ``as`` name, when ``name`` is taken
+    imports: set[tuple[str, str]] = field(
+        default_factory=set
+    )  # (module, name) — ``from module import name``; name "" — ``import module``
+    aliases: dict[tuple[str, str], str] = field(
+        default_factory=dict
+    )  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
 
@@ -136,8 +140,13 @@ class _Applier(cst.CSTTransformer):
             r = ed.replacements[key]
             node = cst.RemoveFromParent() if r is REMOVE else r  # type: ignore[assignment]
         if key in ed.before:
-            items = (list(node.nodes) if isinstance(node, cst.FlattenSentinel)
-                     else [] if isinstance(node, cst.RemovalSentinel) else [node])
+            items = (
+                list(node.nodes)
+                if isinstance(node, cst.FlattenSentinel)
+                else []
+                if isinstance(node, cst.RemovalSentinel)
+                else [node]
+            )
             node = cst.FlattenSentinel([*ed.before[key], *items])
         if isinstance(node, cst.IndentedBlock) and not node.body:
             node = node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])

@@ -127,8 +127,7 @@ class _Pruner(cst.CSTTransformer):
         return updated_node.with_changes(body=self._carry(original_node.body, updated_node.body))
 
 
-def prune_newly_unused(before: cst.Module, after: cst.Module,
-                       keep: Callable[[], set[str]] | None = None) -> cst.Module:
+def prune_newly_unused(before: cst.Module, after: cst.Module, keep: Callable[[], set[str]] | None = None) -> cst.Module:
     """Remove imports from ``after`` whose names ``before`` used and ``after`` no longer does,
     except the names ``keep()`` returns (asked only when there is something to prune: what the
     rest of the project imports from this module, :func:`kept_names`)."""
@@ -221,7 +220,7 @@ def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str
                 if package is None:
                     package = _package_of(path, root)
                 base = package.split(".") if package else []
-                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
                 mod = ".".join([*base, *([mod] if mod else [])])
             for al in node.names:
                 imports.append(("from", f"{mod}.{al.name}" if mod else al.name, al.asname or al.name))
@@ -289,7 +288,7 @@ def project_imports(path: Path, root: Path) -> dict[str, str]:
             prefix = alias + "."
             for chain in chains:
                 if chain.startswith(prefix):
-                    out.setdefault(chain[len(prefix):].split(".")[0], shown)
+                    out.setdefault(chain[len(prefix) :].split(".")[0], shown)
     return out
 
 
@@ -304,7 +303,8 @@ def exported(module: cst.Module) -> set[str]:
                 continue
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             if any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets) and isinstance(
-                    small.value, (cst.List, cst.Tuple)):
+                small.value, (cst.List, cst.Tuple)
+            ):
                 for el in small.value.elements:
                     if isinstance(el.value, cst.SimpleString) and isinstance(el.value.evaluated_value, str):
                         out.add(el.value.evaluated_value)

@@ -14,8 +14,13 @@ from pathlib import Path
 #: pyflakes messages that mean the module, or a call into it, fails: a name read where nothing
 #: binds it, an import rebound before any use (the added import, or the module's own binding,
 #: silently lost), an ``__all__`` entry that is gone.
-NAME_MESSAGES = ("UndefinedName", "UndefinedLocal", "UndefinedExport", "RedefinedWhileUnused",
-                  "ImportShadowedByLoopVar")
+NAME_MESSAGES = (
+    "UndefinedName",
+    "UndefinedLocal",
+    "UndefinedExport",
+    "RedefinedWhileUnused",
+    "ImportShadowedByLoopVar",
+)
 
 
 def _flakes(source: bytes, display: str) -> list:
@@ -75,8 +80,10 @@ def name_problem(original: bytes, new_source: bytes, display: str, path: Path | 
         if kind == "UndefinedExport":
             return f"the rewritten code no longer defines `{name}`, which `__all__` lists ({where})"
         if kind == "RedefinedWhileUnused":
-            return (f"the rewritten code binds `{name}` twice before using it ({where}): an added import and a name "
-                    "of the module would shadow each other")
+            return (
+                f"the rewritten code binds `{name}` twice before using it ({where}): an added import and a name "
+                "of the module would shadow each other"
+            )
         return f"the rewritten code rebinds the imported name `{name}` ({where})"
     if path is not None:
         removed = _top_bindings(original) - _top_bindings(new_source)

@@ -44,8 +44,10 @@ def roots_cache_blocker(analysis: ModuleAnalysis, registration: cst.CSTNode) -> 
     if found is None:
         return None
     handler, cache, filler = found
-    return (f"`{handler}` invalidates `{cache}`, which `{filler}` fills from the roots request: it goes "
-            "together with that request (the MCP101 fix), never alone while the cache stays")
+    return (
+        f"`{handler}` invalidates `{cache}`, which `{filler}` fills from the roots request: it goes "
+        "together with that request (the MCP101 fix), never alone while the cache stays"
+    )
 
 
 def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple[str, str, str] | None:
@@ -66,8 +68,9 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     if not touched:
         return None
     for other in analysis.functions:
-        if other is fn or not any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "list_roots"
-                                  for c in other.calls):
+        if other is fn or not any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value == "list_roots" for c in other.calls
+        ):
             continue
         shared = sorted(touched & {n.value for n in ref_names(other.node.body)})
         if shared:
@@ -75,8 +78,23 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     return None
 
 
-_MUTATORS = {"clear", "pop", "popitem", "update", "remove", "discard", "add", "append", "extend", "insert",
-             "setdefault", "set", "reset", "invalidate", "cache_clear"}
+_MUTATORS = {
+    "clear",
+    "pop",
+    "popitem",
+    "update",
+    "remove",
+    "discard",
+    "add",
+    "append",
+    "extend",
+    "insert",
+    "setdefault",
+    "set",
+    "reset",
+    "invalidate",
+    "cache_clear",
+}
 
 
 def _written(body: cst.CSTNode) -> set[str]:
@@ -90,8 +108,12 @@ def _written(body: cst.CSTNode) -> set[str]:
             targets = [t.target for t in n.targets]
         elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.Del)):
             targets = [n.target]
-        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _MUTATORS \
-                and isinstance(n.func.value, cst.Name):
+        elif (
+            isinstance(n, cst.Call)
+            and isinstance(n.func, cst.Attribute)
+            and n.func.attr.value in _MUTATORS
+            and isinstance(n.func.value, cst.Name)
+        ):
             out.add(n.func.value.value)
         for t in targets:
             if isinstance(t, cst.Name) and t.value in declared:

@@ -44,7 +44,8 @@ def _with_listen_arg(call: cst.Call, listen_arg: cst.Arg) -> cst.Call:
     args = list(call.args)
     last = args[-1]
     multiline = isinstance(last.comma, cst.Comma) or any(
-        isinstance(a.comma, cst.Comma) and "\n" in code_of(a.comma) for a in args)
+        isinstance(a.comma, cst.Comma) and "\n" in code_of(a.comma) for a in args
+    )
     if multiline and isinstance(last.comma, cst.Comma):
         # one argument per line with a trailing comma: same layout for the new one
         new = listen_arg.with_changes(comma=last.comma)
@@ -86,11 +87,20 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
                     # lines and comments that stood above it
                     bus_cls = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, "InMemorySubscriptionBus")
                     listen = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, "ListenHandler")
-                    ed.insert_before(holder, [cst.parse_statement(f"{bus_name} = {bus_cls}()\n")
-                                              .with_changes(leading_lines=holder.leading_lines)])
+                    ed.insert_before(
+                        holder,
+                        [
+                            cst.parse_statement(f"{bus_name} = {bus_cls}()\n").with_changes(
+                                leading_lines=holder.leading_lines
+                            )
+                        ],
+                    )
                     ed.transform(holder, lambda _o, u: u.with_changes(leading_lines=[]))
-                    listen_arg = cst.Arg(keyword=cst.Name(S.LISTEN_KWARG), value=cst.parse_expression(f"{listen}({bus_name})"),
-                                         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+                    listen_arg = cst.Arg(
+                        keyword=cst.Name(S.LISTEN_KWARG),
+                        value=cst.parse_expression(f"{listen}({bus_name})"),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                    )
                     ed.transform(server_call, lambda _o, u, arg=listen_arg: _with_listen_arg(u, arg))  # type: ignore[misc]
                 bus = bus_name
             event = ed.import_name(analysis, S.SUBSCRIPTIONS_MODULE, d["event"])

@@ -41,7 +41,8 @@ def all_detectors() -> tuple[type[Detector], ...]:
     if unreported:
         raise DetectorRegistrationError(
             f"no detector reports {', '.join(unreported)} (rules/<ID>.toml exists): add the rule id to "
-            f"the `rules` of the detector in mcpmigrate/detectors/ that finds its sites")
+            f"the `rules` of the detector in mcpmigrate/detectors/ that finds its sites"
+        )
     return tuple(sorted(found, key=lambda c: c.rules[0]))
 
 
@@ -56,7 +57,8 @@ def check_runnable(cls: type) -> None:
     if not tokens:
         raise DetectorRegistrationError(
             f"detector {name} ({rules}) has no tokens: the engine's prefilter would never run it. "
-            f"Give it the byte patterns its sites contain (mcpmigrate/surfaces.py)")
+            f"Give it the byte patterns its sites contain (mcpmigrate/surfaces.py)"
+        )
     for token in tokens:
         try:
             if not isinstance(token, bytes):
@@ -64,8 +66,10 @@ def check_runnable(cls: type) -> None:
             re.compile(token)
         except (TypeError, re.error) as exc:
             raise DetectorRegistrationError(
-                f"detector {name} ({rules}): token {token!r} is not a valid byte regular expression: {exc}") from exc
+                f"detector {name} ({rules}): token {token!r} is not a valid byte regular expression: {exc}"
+            ) from exc
     screen = getattr(cls, "screen", None)
     if screen is not None and not callable(screen):
         raise DetectorRegistrationError(
-            f"detector {name} ({rules}): screen must be a function of screen.Facts (mcpmigrate/screen.py) or None")
+            f"detector {name} ({rules}): screen must be a function of screen.Facts (mcpmigrate/screen.py) or None"
+        )

@@ -25,10 +25,16 @@ from mcpmigrate.config import Config
 from mcpmigrate.detectors.base import Report, dict_get, string_value
 from mcpmigrate.model import FixInfo, Severity
 
-__all__ = ["CatalogVisitor", "branch_condition", "dict_get", "fastmcp_pinned", "legacy_era_only", "plan_legacy_only",
-           "string_value", "walk"]
-
-
+__all__ = [
+    "CatalogVisitor",
+    "branch_condition",
+    "dict_get",
+    "fastmcp_pinned",
+    "legacy_era_only",
+    "plan_legacy_only",
+    "string_value",
+    "walk",
+]
 
 
 def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
@@ -69,8 +75,16 @@ class CatalogVisitor(cst.CSTVisitor):
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
         self._line.pop()
 
-    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+    def report(
+        self,
+        rule: str,
+        node: cst.CSTNode,
+        message: str,
+        fix: FixInfo | None = None,
+        manual: str | None = None,
+        severity: Severity | None = None,
+        **data: object,
+    ) -> None:
         """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
         self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
@@ -89,7 +103,9 @@ class CatalogVisitor(cst.CSTVisitor):
         if not (isinstance(parent, cst.Expr) and parent.value is node):
             return False
         line = pm.get(id(parent))
-        return isinstance(line, cst.SimpleStatementSuite) or (isinstance(line, cst.SimpleStatementLine) and len(line.body) > 1)
+        return isinstance(line, cst.SimpleStatementSuite) or (
+            isinstance(line, cst.SimpleStatementLine) and len(line.body) > 1
+        )
 
     SHARED_LINE = "the statement shares its line with other statements (`a; b` or `if x: a`): put it on a line of its own, then run the fix again"
 
@@ -104,10 +120,18 @@ class CatalogVisitor(cst.CSTVisitor):
     def lowlevel_generation(self, fn: FunctionInfo | None) -> str | None:
         scope = fn
         while scope is not None:
-            if scope.server_generation and scope.role and (scope.role.startswith("lowlevel-") or scope.role == "list-tools"):
+            if (
+                scope.server_generation
+                and scope.role
+                and (scope.role.startswith("lowlevel-") or scope.role == "list-tools")
+            ):
                 return scope.server_generation
             scope = scope.parent
-        gens = {gen for role, _e, gen, _s in self.a.registrations if gen and (role.startswith("lowlevel-") or role == "list-tools")}
+        gens = {
+            gen
+            for role, _e, gen, _s in self.a.registrations
+            if gen and (role.startswith("lowlevel-") or role == "list-tools")
+        }
         if len(gens) == 1:
             return next(iter(gens))
         if self._constructs_lowlevel_with_kwargs():
@@ -173,7 +197,6 @@ class CatalogVisitor(cst.CSTVisitor):
         last = expr.value if isinstance(expr, cst.Name) else expr.attr.value
         return not last.endswith(("Request", "Notification", "Result", "Params"))
 
-
     @staticmethod
     def is_jsonrpc_message(node: cst.Dict) -> bool:
         return dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
@@ -187,7 +210,9 @@ class CatalogVisitor(cst.CSTVisitor):
                     s = string_value(target.comparator)
                     if s is not None:
                         yield node, s
-                elif isinstance(target.operator, cst.In) and isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)):
+                elif isinstance(target.operator, cst.In) and isinstance(
+                    target.comparator, (cst.Tuple, cst.List, cst.Set)
+                ):
                     for el in target.comparator.elements:
                         s = string_value(el.value)
                         if s is not None:
@@ -230,8 +255,11 @@ def _era_of_test(test: cst.BaseExpression) -> str | None:
         return {"modern": "legacy", "legacy": "modern"}.get(inner or "")
     if isinstance(test, cst.Call):
         name = get_full_name_for_node(test.func) or ""
-        if name.rsplit(".", 1)[-1] == "is_version_at_least" and len(test.args) == 2 \
-                and string_value(test.args[1].value) == _MODERN_VERSION:
+        if (
+            name.rsplit(".", 1)[-1] == "is_version_at_least"
+            and len(test.args) == 2
+            and string_value(test.args[1].value) == _MODERN_VERSION
+        ):
             return "modern"
         return None
     if isinstance(test, cst.Attribute) and test.attr.value == "can_send_request":
@@ -242,7 +270,10 @@ def _era_of_test(test: cst.BaseExpression) -> str | None:
         if not left_name.endswith("protocol_version"):
             return None
         right_name = (get_full_name_for_node(right) or "").rsplit(".", 1)[-1]
-        if isinstance(op, (cst.In, cst.NotIn)) and right_name in ("MODERN_PROTOCOL_VERSIONS", "HANDSHAKE_PROTOCOL_VERSIONS"):
+        if isinstance(op, (cst.In, cst.NotIn)) and right_name in (
+            "MODERN_PROTOCOL_VERSIONS",
+            "HANDSHAKE_PROTOCOL_VERSIONS",
+        ):
             modern = (right_name == "MODERN_PROTOCOL_VERSIONS") == isinstance(op, cst.In)
             return "modern" if modern else "legacy"
         if string_value(right) == _MODERN_VERSION:
@@ -285,7 +316,12 @@ def legacy_era_only(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
             for stmt in cur.body:
                 if stmt is child:
                     break
-                if isinstance(stmt, cst.If) and stmt.orelse is None and _era_of_test(stmt.test) == "modern" and _exits(stmt.body):
+                if (
+                    isinstance(stmt, cst.If)
+                    and stmt.orelse is None
+                    and _era_of_test(stmt.test) == "modern"
+                    and _exits(stmt.body)
+                ):
                     return True
         child, cur = cur, parents.get(id(cur))
     return False
@@ -295,6 +331,7 @@ def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
     """Whether the project's pins put fastmcp code on fastmcp 4 (True: ``fastmcp>=4``, or
     ``mcp>=2``, which fastmcp 2.x/3.x cannot run on), on fastmcp 2.x/3.x (False: ``fastmcp<4`` or
     ``mcp<2``), or do not say (None); with the deciding pin, described. Asked once per module."""
+
     def compute() -> tuple[bool | None, str | None]:
         found = pins.project_pins(a.path or Path.cwd())
         for verdict in (found.verdict("fastmcp"), found.verdict("mcp")):
@@ -305,8 +342,9 @@ def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
     return a.memo("detectors.fastmcp_pinned", compute)
 
 
-def plan_legacy_only(config: Config, reports: list[Report],
-                     blocked: Callable[[Report], str | None] = lambda _r: None) -> list[Report]:
+def plan_legacy_only(
+    config: Config, reports: list[Report], blocked: Callable[[Report], str | None] = lambda _r: None
+) -> list[Report]:
     """Dual era: the removals of the legacy-only rules (``deletions.LEGACY_RULES``) and their
     dispatch routes (``route`` in a report's data) get the plan of
     :func:`~mcpmigrate.codemods.deletions.plan_legacy_removal` — kept while the project serves
@@ -317,7 +355,13 @@ def plan_legacy_only(config: Config, reports: list[Report],
             continue
         if r.fix is not None and r.fix.strategy != "remove":  # goes with another fix (a roots request)
             continue
-        plan = plan_legacy_removal(config, r.rule, r.fix, r.manual, route=bool(r.data.get("route")),
-                                   blocked=blocked(r) if r.fix is not None else None)
+        plan = plan_legacy_removal(
+            config,
+            r.rule,
+            r.fix,
+            r.manual,
+            route=bool(r.data.get("route")),
+            blocked=blocked(r) if r.fix is not None else None,
+        )
         r.fix, r.manual = plan.fix, plan.manual
     return reports

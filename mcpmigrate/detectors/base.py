@@ -80,8 +80,16 @@ class RequestVisitor(cst.CSTVisitor):
     def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
         return self.a.enclosing_function(node)
 
-    def report(self, rule: str, node: cst.CSTNode, message: str, fix: FixInfo | None = None,
-               manual: str | None = None, severity: Severity | None = None, **data: object) -> None:
+    def report(
+        self,
+        rule: str,
+        node: cst.CSTNode,
+        message: str,
+        fix: FixInfo | None = None,
+        manual: str | None = None,
+        severity: Severity | None = None,
+        **data: object,
+    ) -> None:
         self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
     def _is_interim_container(self, node: cst.CSTNode) -> bool:

@@ -52,7 +52,7 @@ _MSG_401 = (
 )
 _MSG_402 = (
     "`logging/setLevel` is removed in 2026-07-28 (the level arrives per request in "
-    "`_meta[\"io.modelcontextprotocol/logLevel\"]`), so this handler can never be reached on a modern "
+    '`_meta["io.modelcontextprotocol/logLevel"]`), so this handler can never be reached on a modern '
     "connection; legacy clients still send it, and the registration declares the `logging` capability to "
     "them. Remove it once the project no longer serves legacy clients."
 )
@@ -69,7 +69,8 @@ class _Visitor(CatalogVisitor):
         logging_bound = analysis.imports.get("logging")
         # `import logging` is the stdlib, or absent; anything else bound to `logging` blocks the fix
         self.logging_ok = logging_bound in (None, "logging") and not any(
-            n == "logging" for n, _v in analysis.module_assigns)
+            n == "logging" for n, _v in analysis.module_assigns
+        )
 
     # -- MCP401 ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -83,21 +84,44 @@ class _Visitor(CatalogVisitor):
                     self._context_log(node, func, kind, fn)
             elif attr == S.SEND_LOG_MESSAGE_ATTR and self.is_session(func.value, fn):
                 self._send_log_message(node, func)
-            elif attr == S.SEND_NOTIFICATION_ATTR and node.args and (self.is_session(func.value, fn) or self.context_kind(func.value, fn)):
-                if any(isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOGGING_MESSAGE_NOTIFICATION) for n in walk(node.args[0].value)):
-                    self.report("MCP401", node, _MSG_401.format(call=f"`{_short(node)}`", method="info"),
-                                manual="a hand-built LoggingMessageNotification is not rewritten automatically")
+            elif (
+                attr == S.SEND_NOTIFICATION_ATTR
+                and node.args
+                and (self.is_session(func.value, fn) or self.context_kind(func.value, fn))
+            ):
+                if any(
+                    isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOGGING_MESSAGE_NOTIFICATION)
+                    for n in walk(node.args[0].value)
+                ):
+                    self.report(
+                        "MCP401",
+                        node,
+                        _MSG_401.format(call=f"`{_short(node)}`", method="info"),
+                        manual="a hand-built LoggingMessageNotification is not rewritten automatically",
+                    )
             elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) == S.SET_LEVEL_METHOD:
                 if id(node) in self.bare:
-                    self.report("MCP402", node, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
-                                form="call", handler=_handler(node.args[-1].value) if len(node.args) > 1 else None)
+                    self.report(
+                        "MCP402",
+                        node,
+                        _MSG_402,
+                        fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
+                        form="call",
+                        handler=_handler(node.args[-1].value) if len(node.args) > 1 else None,
+                    )
                 else:
                     self.report("MCP402", node, _MSG_402, manual="remove the registration by hand")
         if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == S.SET_LEVEL_KWARG:
-                    self.report("MCP402", arg, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the on_set_logging_level handler"),
-                                form="kwarg", handler=_handler(arg.value))
+                    self.report(
+                        "MCP402",
+                        arg,
+                        _MSG_402,
+                        fix=FixInfo(Safety.SAFE, "remove", "remove the on_set_logging_level handler"),
+                        form="kwarg",
+                        handler=_handler(arg.value),
+                    )
 
     def _context_log(self, node: cst.Call, func: cst.Attribute, kind: Kind, fn: FunctionInfo | None) -> None:
         gen = self.a.generation_of_kind(kind)
@@ -178,19 +202,36 @@ class _Visitor(CatalogVisitor):
         desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"
         if extra_code:
             desc += " (review: `extra` keys must not clash with LogRecord attributes)"
-        self.report("MCP401", node, message, fix=FixInfo(safety, "logging", desc),
-                    stmt=self.stmt_of[id(node)], code=call, uses_module_logger=logger_name is None)
+        self.report(
+            "MCP401",
+            node,
+            message,
+            fix=FixInfo(safety, "logging", desc),
+            stmt=self.stmt_of[id(node)],
+            code=call,
+            uses_module_logger=logger_name is None,
+        )
 
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")
         method = string_value(m.value) if m is not None else None
         if method == S.LOG_MESSAGE_METHOD and dict_get(node, "jsonrpc") is not None and not self.client_module:
-            self.report("MCP401", node, _MSG_401.format(call="A hand-built `notifications/message`", method="info"),
-                        manual="hand-rolled JSON-RPC servers are not rewritten automatically")
+            self.report(
+                "MCP401",
+                node,
+                _MSG_401.format(call="A hand-built `notifications/message`", method="info"),
+                manual="hand-rolled JSON-RPC servers are not rewritten automatically",
+            )
         if m is None and not self.client_module:
             for el in node.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) == S.SET_LEVEL_METHOD and self.is_route_handler(el.value):
-                    self.report("MCP402", el, _MSG_402, manual="remove this route; the method no longer exists", route=True)
+                if (
+                    isinstance(el, cst.DictElement)
+                    and string_value(el.key) == S.SET_LEVEL_METHOD
+                    and self.is_route_handler(el.value)
+                ):
+                    self.report(
+                        "MCP402", el, _MSG_402, manual="remove this route; the method no longer exists", route=True
+                    )
 
     # -- MCP402 ---------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -200,25 +241,44 @@ class _Visitor(CatalogVisitor):
             target = d.func if isinstance(d, cst.Call) else d
             if isinstance(target, cst.Attribute) and target.attr.value == S.SET_LEVEL_DECORATOR:
                 if self.a.kind_of(target.value, fn.parent if fn else None) is Kind.SERVER_LL:
-                    self.report("MCP402", dec, _MSG_402,
-                                fix=FixInfo(Safety.SAFE, "remove", "remove the decorator (and the handler when nothing else uses it)"),
-                                form="decorator", handler=node.name.value)
+                    self.report(
+                        "MCP402",
+                        dec,
+                        _MSG_402,
+                        fix=FixInfo(
+                            Safety.SAFE, "remove", "remove the decorator (and the handler when nothing else uses it)"
+                        ),
+                        form="decorator",
+                        handler=node.name.value,
+                    )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
             tgt = t.target
-            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "request_handlers":
+            if (
+                isinstance(tgt, cst.Subscript)
+                and isinstance(tgt.value, cst.Attribute)
+                and tgt.value.attr.value == "request_handlers"
+            ):
                 for el in tgt.slice:
                     if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.SET_LEVEL_REQUEST):
-                        self.report("MCP402", node, _MSG_402, fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
-                                    form="assign", handler=_handler(node.value))
+                        self.report(
+                            "MCP402",
+                            node,
+                            _MSG_402,
+                            fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
+                            form="assign",
+                            handler=_handler(node.value),
+                        )
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if self.client_module or not branch_condition(self.a.parents, node):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report("MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists", route=True)
+                self.report(
+                    "MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists", route=True
+                )
                 return
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
@@ -258,4 +318,4 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
     # without arguments logging does not %-format, so a literal % stays as written
     conv_iter = iter(conversions)
     text = "".join(next(conv_iter) if p is None else (p.replace("%", "%%") if args else p) for p in pieces)
-    return [f"{msg.start[len(msg.prefix):]}{text}{msg.end}"] + args
+    return [f"{msg.start[len(msg.prefix) :]}{text}{msg.end}"] + args

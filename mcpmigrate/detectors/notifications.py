@@ -49,10 +49,14 @@ _MSG_301 = (
     "`subscriptions/listen` stream, so mcp 2.x silently drops this send on modern connections. {todo}"
 )
 _TODO_MCP2 = "Keep it for legacy clients and also call `await {ctx}.{helper}({args})` for 2026 listen streams."
-_TODO_LL = ("Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
-            "`Server(..., on_subscriptions_listen=ListenHandler(bus))`.")
-_TODO_V1 = ("{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
-            "legacy clients and add `await ctx.{helper}({args})` for listen streams.")
+_TODO_LL = (
+    "Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
+    "`Server(..., on_subscriptions_listen=ListenHandler(bus))`."
+)
+_TODO_V1 = (
+    "{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
+    "legacy clients and add `await ctx.{helper}({args})` for listen streams."
+)
 _MSG_302 = (
     "`resources/subscribe` / `resources/unsubscribe` are removed in 2026-07-28: clients ask for updates with "
     "the `resourceSubscriptions` filter of `subscriptions/listen`. mcp 2.x `MCPServer` serves listen itself "
@@ -78,8 +82,10 @@ def _manual_302_route(found: list[str], legacy_clients: bool) -> str:
     names = ", ".join(f"`{s}`" for s in gone)
     keep = f"keep routing {', '.join(f'`{s}`' for s in kept)} (it still exists); " if kept else ""
     if legacy_clients:
-        return (f"{keep}route {names} only on handshake-era connections (they do not exist on 2026-07-28; legacy "
-                "clients still use them), and serve `subscriptions/listen` for 2026-07-28 clients")
+        return (
+            f"{keep}route {names} only on handshake-era connections (they do not exist on 2026-07-28; legacy "
+            "clients still use them), and serve `subscriptions/listen` for 2026-07-28 clients"
+        )
     return f"{keep}stop routing {names}; serve `subscriptions/listen` instead"
 
 
@@ -124,7 +130,9 @@ class _Visitor(CatalogVisitor):
                     send = self._notification_send(node.args[0].value)
                     if send is not None:
                         self._push(node, send, func.value, fn, None, via_notification=True)
-            elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) in S.SUBSCRIBE_METHODS:
+            elif (
+                attr == "add_request_handler" and node.args and string_value(node.args[0].value) in S.SUBSCRIBE_METHODS
+            ):
                 self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)
         if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
             for arg in node.args:
@@ -148,19 +156,37 @@ class _Visitor(CatalogVisitor):
         """A low-level ``Server(...)`` somewhere in the module (a factory included) is given
         ``on_subscriptions_listen=`` (any expression), or a ``subscriptions/listen`` request handler
         is added: the module serves 2026-07-28 listen streams. Asked once per module."""
-        return self.a.memo("notifications.listen_wired", lambda: any(
-            isinstance(n, cst.Call) and (
-                (self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
-                 and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args))
-                # `server.add_request_handler("subscriptions/listen", …, ListenHandler(bus))`
-                # (how a fastmcp 4 app wires it on its `_mcp_server`)
-                or (isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_request_handler"
-                    and bool(n.args) and string_value(n.args[0].value) == "subscriptions/listen"))
-            for n in self.a.flat.subtree(self.a.module)
-        ))
+        return self.a.memo(
+            "notifications.listen_wired",
+            lambda: any(
+                isinstance(n, cst.Call)
+                and (
+                    (
+                        self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
+                        and any(a.keyword is not None and a.keyword.value == S.LISTEN_KWARG for a in n.args)
+                    )
+                    # `server.add_request_handler("subscriptions/listen", …, ListenHandler(bus))`
+                    # (how a fastmcp 4 app wires it on its `_mcp_server`)
+                    or (
+                        isinstance(n.func, cst.Attribute)
+                        and n.func.attr.value == "add_request_handler"
+                        and bool(n.args)
+                        and string_value(n.args[0].value) == "subscriptions/listen"
+                    )
+                )
+                for n in self.a.flat.subtree(self.a.module)
+            ),
+        )
 
-    def _push(self, node: cst.Call, send: str, recv: cst.BaseExpression, fn: FunctionInfo | None,
-              uri: cst.BaseExpression | None, via_notification: bool = False) -> None:
+    def _push(
+        self,
+        node: cst.Call,
+        send: str,
+        recv: cst.BaseExpression,
+        fn: FunctionInfo | None,
+        uri: cst.BaseExpression | None,
+        via_notification: bool = False,
+    ) -> None:
         kind, helper, event = S.LIST_CHANGED_SENDS[send]
         if kind in self.migrated_kinds(fn):
             return
@@ -183,8 +209,10 @@ class _Visitor(CatalogVisitor):
         elif gen == S.FASTMCP:
             todo = self._fastmcp_todo(kind, event, helper)
         else:
-            todo = ("Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
-                    f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`).")
+            todo = (
+                "Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
+                f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`)."
+            )
         message = _MSG_301.format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
@@ -200,18 +228,24 @@ class _Visitor(CatalogVisitor):
         app = servers[0] if len(servers) == 1 else "app"
         on4 = (
             f"keep it for legacy clients; for 2026-07-28 clients register a listen handler on the low-level "
-            f"server (`{app}._mcp_server.add_request_handler(\"subscriptions/listen\", "
+            f'server (`{app}._mcp_server.add_request_handler("subscriptions/listen", '
             f"SubscriptionsListenRequestParams, ListenHandler(bus))`) and publish `{event}` on that bus (fastmcp 4 "
             "serves no `subscriptions/listen` itself)"
-            + (f", or, as a stopgap the SDK delivers but the specification does not bless, send it request-scoped "
-               f"with `await ctx.send_notification({notification}())`." if notification else ".")
+            + (
+                f", or, as a stopgap the SDK delivers but the specification does not bless, send it request-scoped "
+                f"with `await ctx.send_notification({notification}())`."
+                if notification
+                else "."
+            )
         )
         if new:
             return f"On fastmcp 4 ({pin}): " + on4
         if new is False:
-            return (f"fastmcp 2.x/3.x ({pin}) runs on mcp<2 and cannot serve 2026-07-28: upgrade to fastmcp 4 "
-                    "(mcp>=2.3); there, " + on4)
-        return ("fastmcp 2.x/3.x cannot serve 2026-07-28 (upgrade to fastmcp 4 if this is one); on fastmcp 4: " + on4)
+            return (
+                f"fastmcp 2.x/3.x ({pin}) runs on mcp<2 and cannot serve 2026-07-28: upgrade to fastmcp 4 "
+                "(mcp>=2.3); there, " + on4
+            )
+        return "fastmcp 2.x/3.x cannot serve 2026-07-28 (upgrade to fastmcp 4 if this is one); on fastmcp 4: " + on4
 
     def _mcp2_context(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
         root = self.root_name(recv)
@@ -222,64 +256,131 @@ class _Visitor(CatalogVisitor):
             return found[0]
         return None
 
-    def _plan(self, node: cst.Call, kind: str, helper: str, event: str, gen: str | None, ctx: str | None,
-              uri: cst.BaseExpression | None, via_notification: bool,
-              fn: FunctionInfo | None) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
+    def _plan(
+        self,
+        node: cst.Call,
+        kind: str,
+        helper: str,
+        event: str,
+        gen: str | None,
+        ctx: str | None,
+        uri: cst.BaseExpression | None,
+        via_notification: bool,
+        fn: FunctionInfo | None,
+    ) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
         if gen != S.MCP2:
             if gen == S.FASTMCP:
                 new, _pin = fastmcp_pinned(self.a)
-                return None, ("fastmcp has no listen-stream helper to pair this with: "
-                              + ("" if new else "on fastmcp 4, ")
-                              + "register a ListenHandler on the low-level server and publish on its bus by hand"), {}
+                return (
+                    None,
+                    (
+                        "fastmcp has no listen-stream helper to pair this with: "
+                        + ("" if new else "on fastmcp 4, ")
+                        + "register a ListenHandler on the low-level server and publish on its bus by hand"
+                    ),
+                    {},
+                )
             sdk = "mcp 1.x" if gen == S.MCP1 else "this SDK"
-            return None, f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send", {}
+            return (
+                None,
+                f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send",
+                {},
+            )
         if id(node) not in self.bare:
-            return None, (self.SHARED_LINE if self.shares_line(node)
-                          else "the send is part of a larger expression: add the listen-stream send by hand"), {}
+            return (
+                None,
+                (
+                    self.SHARED_LINE
+                    if self.shares_line(node)
+                    else "the send is part of a larger expression: add the listen-stream send by hand"
+                ),
+                {},
+            )
         if fn is not None and not fn.is_async:
             # the added `await …` needs an async function (found by the fuzz harness)
             return None, f"`{fn.qualname}` is not async: add the listen-stream send by hand", {}
         if kind == "resource" and not _simple(uri):
             return None, "the uri is not a plain name or literal: add the listen-stream send by hand", {}
         if ctx is not None:
-            return (FixInfo(Safety.SAFE, "subscription",
-                            f"keep the session send for legacy clients and add `await {ctx}.{helper}(…)` for 2026 listen streams"),
-                    None, {"form": "context", "ctx": ctx, "helper": helper, "uri": uri, "stmt": self.stmt_of[id(node)]})
+            return (
+                FixInfo(
+                    Safety.SAFE,
+                    "subscription",
+                    f"keep the session send for legacy clients and add `await {ctx}.{helper}(…)` for 2026 listen streams",
+                ),
+                None,
+                {"form": "context", "ctx": ctx, "helper": helper, "uri": uri, "stmt": self.stmt_of[id(node)]},
+            )
         # low-level server (2.x): publish on a bus that the server's listen handler serves
         if fn is None:
             return None, "no request context here: publish on the server's subscription bus by hand", {}
         servers = self._lowlevel_servers()
         if len(servers) != 1:
-            return None, "the low-level Server is not constructed once at module level: wire `on_subscriptions_listen=ListenHandler(bus)` by hand", {}
+            return (
+                None,
+                "the low-level Server is not constructed once at module level: wire `on_subscriptions_listen=ListenHandler(bus)` by hand",
+                {},
+            )
         server_call = servers[0]
-        listen = next((a for a in server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None)
+        listen = next(
+            (a for a in server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None
+        )
         bus: str | None = None
         if listen is not None:
             v = listen.value
-            if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LISTEN_HANDLER) and v.args and isinstance(v.args[0].value, cst.Name):
+            if (
+                isinstance(v, cst.Call)
+                and self.a.resolves_to(v.func, S.LISTEN_HANDLER)
+                and v.args
+                and isinstance(v.args[0].value, cst.Name)
+            ):
                 bus = v.args[0].value.value
             else:
                 return None, "the server's listen handler is not `ListenHandler(<bus>)`: publish on its bus by hand", {}
-        return (FixInfo(Safety.SAFE, "subscription",
-                        f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by `on_subscriptions_listen`"),
-                None, {"form": "bus", "bus": bus, "event": event, "uri": uri, "server_call": server_call,
-                       "stmt": self.stmt_of[id(node)]})
+        return (
+            FixInfo(
+                Safety.SAFE,
+                "subscription",
+                f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by `on_subscriptions_listen`",
+            ),
+            None,
+            {
+                "form": "bus",
+                "bus": bus,
+                "event": event,
+                "uri": uri,
+                "server_call": server_call,
+                "stmt": self.stmt_of[id(node)],
+            },
+        )
 
     def _lowlevel_servers(self) -> list[cst.Call]:
-        return [v for _n, v in self.a.module_assigns
-                if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LOWLEVEL_SERVERS)]
+        return [
+            v
+            for _n, v in self.a.module_assigns
+            if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LOWLEVEL_SERVERS)
+        ]
 
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")
         method = string_value(m.value) if m is not None else None
         if method in S.LIST_CHANGED_METHODS and dict_get(node, "jsonrpc") is not None and not self.client_module:
-            self.report("MCP301", node, _MSG_301.format(
-                send=f"A hand-built `{method}`",
-                todo="Send it only on a `subscriptions/listen` stream the client opened (tagged with its subscriptionId)."),
-                manual="hand-rolled JSON-RPC servers are not rewritten automatically")
+            self.report(
+                "MCP301",
+                node,
+                _MSG_301.format(
+                    send=f"A hand-built `{method}`",
+                    todo="Send it only on a `subscriptions/listen` stream the client opened (tagged with its subscriptionId).",
+                ),
+                manual="hand-rolled JSON-RPC servers are not rewritten automatically",
+            )
         if m is None and not self.client_module:
             for el in node.elements:
-                if isinstance(el, cst.DictElement) and string_value(el.key) in S.SUBSCRIBE_METHODS and self.is_route_handler(el.value):
+                if (
+                    isinstance(el, cst.DictElement)
+                    and string_value(el.key) in S.SUBSCRIBE_METHODS
+                    and self.is_route_handler(el.value)
+                ):
                     self.report("MCP302", el, _MSG_302, manual=_MANUAL_302)
 
     # -- MCP302 ---------------------------------------------------------------------------
@@ -295,7 +396,11 @@ class _Visitor(CatalogVisitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
             tgt = t.target
-            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "request_handlers":
+            if (
+                isinstance(tgt, cst.Subscript)
+                and isinstance(tgt.value, cst.Attribute)
+                and tgt.value.attr.value == "request_handlers"
+            ):
                 for el in tgt.slice:
                     if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.SUBSCRIBE_REQUESTS):
                         self.report("MCP302", node, _MSG_302, manual=_MANUAL_302)

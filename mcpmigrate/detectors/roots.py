@@ -45,16 +45,24 @@ class RootsDetector(Detector):
         reports = visitor.reports
         # A capability guard goes away only with a roots request the param fix removes in the
         # same function; when that request is left for a human, so is its guard.
-        fixed_fns = {id(self.analysis.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.fix is not None}
+        fixed_fns = {
+            id(self.analysis.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.fix is not None
+        }
         for r in reports:
-            if r.rule == "MCP102" and r.data.get("guards_roots") and id(self.analysis.enclosing_function(r.node)) not in fixed_fns:
+            if (
+                r.rule == "MCP102"
+                and r.data.get("guards_roots")
+                and id(self.analysis.enclosing_function(r.node)) not in fixed_fns
+            ):
                 r.fix = None
                 r.message = _msg_102(_GUARD_LEFT)
                 r.manual = "it guards a roots request that is left for a human: remove it together with that request"
             elif r.rule == "MCP102" and r.fix is not None and not param_fix.removable_guard(self.analysis, r.node):
                 r.fix = None
-                r.manual = ("the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
-                            "together with the roots request")
+                r.manual = (
+                    "the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
+                    "together with the roots request"
+                )
         # A roots list_changed handler that invalidates a cache a roots request fills goes with that
         # request, when the param fix removes it (same safety); never alone while the cache stays.
         requests = {id(self.analysis.enclosing_function(r.node)): r for r in reports if r.rule == "MCP101"}
@@ -63,8 +71,11 @@ class RootsDetector(Detector):
             filler = self.analysis.function_named(cache[2]) if cache else None
             request = requests.get(id(filler)) if filler is not None else None
             if cache and request is not None and request.fix is not None and request.fix.strategy == "param":
-                r.fix = FixInfo(request.fix.safety, "param",
-                                f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates")
+                r.fix = FixInfo(
+                    request.fix.safety,
+                    "param",
+                    f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates",
+                )
                 r.data["filler"] = cache[2]
         return plan_legacy_only(self.config, reports, lambda r: roots_cache_blocker(self.analysis, r.node))
 
@@ -77,7 +88,6 @@ class _RootsVisitor(RequestVisitor):
 
     # -- helpers ---------------------------------------------------------------------------
 
-
     # -- calls -----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -89,7 +99,9 @@ class _RootsVisitor(RequestVisitor):
                 self._list_roots_call(node, func, fn)
             elif attr == "check_client_capability":
                 if self.a.kind_of(func.value, fn) is Kind.SESSION or self._session_like(func.value):
-                    guards_roots = any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node))
+                    guards_roots = any(
+                        isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node)
+                    )
                     if not guards_roots and self._per_request_session(func.value, fn):
                         # mcp 2.x: the session is a per-request proxy and checks the capabilities
                         # this request declared (ServerSession.check_client_capability ->
@@ -97,16 +109,20 @@ class _RootsVisitor(RequestVisitor):
                         # request's _meta), so the read is already the per-request one.
                         return
                     self.report(
-                        "MCP102", node,
+                        "MCP102",
+                        node,
                         _msg_102(_GUARD_REMOVED if guards_roots else ""),
                         fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
-                        manual=None if guards_roots else "read the capability from the request (`ctx.client_capabilities`) instead",
+                        manual=None
+                        if guards_roots
+                        else "read the capability from the request (`ctx.client_capabilities`) instead",
                         guards_roots=guards_roots,
                     )
             elif attr == "send_request":
                 if self._contains_roots_request(node):
                     self.report(
-                        "MCP101", node,
+                        "MCP101",
+                        node,
                         "A raw `roots/list` request is sent to the client; servers cannot send requests on "
                         "2026-07-28. Take the directory as a documented tool parameter, or return an "
                         "`InputRequiredResult` carrying a `ListRootsRequest`.",
@@ -214,10 +230,16 @@ class _RootsVisitor(RequestVisitor):
         if isinstance(parent, cst.Attribute) and parent.value is node:
             subject = code_of(node)
             return {parent.attr.value}, subject, self._none_tested(subject, fn)
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name) and fn is not None:
+        if (
+            isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+            and fn is not None
+        ):
             local = parent.targets[0].target.value
             fields = {
-                n.attr.value for n in walk(fn.node)
+                n.attr.value
+                for n in walk(fn.node)
                 if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == local
             }
             return fields, local, self._none_tested(local, fn)
@@ -229,8 +251,12 @@ class _RootsVisitor(RequestVisitor):
             return False
         for n in walk(fn.node):
             if isinstance(n, cst.Comparison) and code_of(n.left) == subject:
-                if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) and isinstance(c.comparator, cst.Name)
-                       and c.comparator.value == "None" for c in n.comparisons):
+                if any(
+                    isinstance(c.operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual))
+                    and isinstance(c.comparator, cst.Name)
+                    and c.comparator.value == "None"
+                    for c in n.comparisons
+                ):
                     return True
             test = None
             if isinstance(n, (cst.If, cst.While, cst.IfExp)):
@@ -256,15 +282,25 @@ class _RootsVisitor(RequestVisitor):
             old_spelling = "clientInfo" in info
             if modern and guarded and not old_spelling:
                 return  # the mcp 2.x per-request read, None-guarded: right on both eras
-            unguarded = "" if guarded else (
-                f" `{subject}` is None when the request carries no client info, so this line raises "
-                "AttributeError; test it for None first.")
-            rename = " mcp 2.x names the field `client_info` (`clientInfo` raises AttributeError there)." if old_spelling else ""
+            unguarded = (
+                ""
+                if guarded
+                else (
+                    f" `{subject}` is None when the request carries no client info, so this line raises "
+                    "AttributeError; test it for None first."
+                )
+            )
+            rename = (
+                " mcp 2.x names the field `client_info` (`clientInfo` raises AttributeError there)."
+                if old_spelling
+                else ""
+            )
             self.report(
-                "MCP102", node,
+                "MCP102",
+                node,
                 "This reads the client's name/version (clientInfo), not its capabilities: on 2026-07-28 "
                 "there is no initialize, and client info travels in each request's "
-                "`_meta[\"io.modelcontextprotocol/clientInfo\"]`, optional; mcp 2.x rebuilds "
+                '`_meta["io.modelcontextprotocol/clientInfo"]`, optional; mcp 2.x rebuilds '
                 "`session.client_params` per request (None when the request sent none)."
                 + (unguarded or " This read is None-guarded, so without client info it degrades instead of failing.")
                 + rename,
@@ -277,7 +313,8 @@ class _RootsVisitor(RequestVisitor):
         if modern and guarded and not fields & {"capabilities"} and fields:
             return  # a None-guarded per-request read of other initialize data on mcp 2.x
         self.report(
-            "MCP102", node,
+            "MCP102",
+            node,
             "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
             "and capabilities arrive in every request's _meta. Read them per request "
             "(`ctx.client_capabilities` in mcp 2.x).",
@@ -306,7 +343,11 @@ class _RootsVisitor(RequestVisitor):
     def _list_roots_call(self, call: cst.Call | None, func: cst.Attribute, fn: FunctionInfo | None) -> None:
         kind = self.a.kind_of(func.value, fn)
         named_session = isinstance(func.value, cst.Name) and func.value.value in ("session", "server_session")
-        if kind is Kind.SESSION or kind is Kind.CONTEXT_FASTMCP or (kind is None and (self._session_like(func.value) or named_session)):
+        if (
+            kind is Kind.SESSION
+            or kind is Kind.CONTEXT_FASTMCP
+            or (kind is None and (self._session_like(func.value) or named_session))
+        ):
             pass
         else:
             return
@@ -329,13 +370,16 @@ class _RootsVisitor(RequestVisitor):
 
     def _roots_interim(self, node: cst.Call, fn: FunctionInfo | None) -> None:
         plan = param_fix.plan_roots_interim(self.a, self.det.config, node, fn)
-        self.reports.append(Report.planned(
-            "MCP106", node,
-            "Roots are asked through an interim result: this works on 2026-07-28, but roots are "
-            "deprecated (SEP-2577, removal on or after 2027-07-28). Take the directory as a documented "
-            "tool parameter instead (`fix --strategy param`).",
-            plan,
-        ))
+        self.reports.append(
+            Report.planned(
+                "MCP106",
+                node,
+                "Roots are asked through an interim result: this works on 2026-07-28, but roots are "
+                "deprecated (SEP-2577, removal on or after 2027-07-28). Take the directory as a documented "
+                "tool parameter instead (`fix --strategy param`).",
+                plan,
+            )
+        )
 
     def _expects_failure(self, node: cst.CSTNode) -> bool:
         """``node`` is built inside ``with pytest.raises(...)`` / ``with self.assertRaises(...)``
@@ -363,7 +407,8 @@ class _RootsVisitor(RequestVisitor):
                 return
         if text is not None and not text.startswith("file://"):
             self.report(
-                "MCP105", value,
+                "MCP105",
+                value,
                 f"A Root's uri must be a file:// URI; {text.split(':', 1)[0]!r} is not. Expose other "
                 "locations as resources (resources accept any URI scheme).",
             )
@@ -378,16 +423,24 @@ class _RootsVisitor(RequestVisitor):
                 if self.det.config.strategy == "interim":  # `fix --strategy interim`: label that rewrite
                     plan = interim_jsonrpc.plan(self.a, self.det.config, node, S.ROOTS_METHOD)
                 else:
-                    plan = FixPlan(manual="hand-rolled JSON-RPC servers get no `param` fix" + (
-                        "; `fix --strategy interim` rewrites this request into an interim result"
-                        if interim_jsonrpc.rewritable(self.a, node, S.ROOTS_METHOD) else ""))
-                self.reports.append(Report.planned(
-                    "MCP101", node,
-                    "A hand-built JSON-RPC `roots/list` request is sent to the client; on 2026-07-28 servers "
-                    "cannot send requests. Take the directory as a documented tool parameter, or answer "
-                    "the tools/call with `{\"resultType\": \"input_required\", \"inputRequests\": {...}}`.",
-                    plan,
-                ))
+                    plan = FixPlan(
+                        manual="hand-rolled JSON-RPC servers get no `param` fix"
+                        + (
+                            "; `fix --strategy interim` rewrites this request into an interim result"
+                            if interim_jsonrpc.rewritable(self.a, node, S.ROOTS_METHOD)
+                            else ""
+                        )
+                    )
+                self.reports.append(
+                    Report.planned(
+                        "MCP101",
+                        node,
+                        "A hand-built JSON-RPC `roots/list` request is sent to the client; on 2026-07-28 servers "
+                        "cannot send requests. Take the directory as a documented tool parameter, or answer "
+                        'the tools/call with `{"resultType": "input_required", "inputRequests": {...}}`.',
+                        plan,
+                    )
+                )
         roots = dict_get(node, "roots")
         if roots is not None and isinstance(roots.value, cst.Dict):
             lc = dict_get(roots.value, "listChanged")
@@ -402,7 +455,8 @@ class _RootsVisitor(RequestVisitor):
 
     def _roots_interim_dict(self, node: cst.Dict) -> None:
         self.report(
-            "MCP106", node,
+            "MCP106",
+            node,
             "Roots are asked through an interim result (`inputRequests`): this works on 2026-07-28, but "
             "roots are deprecated (SEP-2577). Take the directory as a documented tool parameter instead.",
             manual="hand-rolled interim results are not rewritten automatically",
@@ -412,30 +466,55 @@ class _RootsVisitor(RequestVisitor):
         if not branch_condition(self.a.parents, node):
             return
         for target in node.comparisons:
-            if isinstance(target.operator, (cst.Equal, cst.In)) and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD:
-                self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists", route=True)
+            if (
+                isinstance(target.operator, (cst.Equal, cst.In))
+                and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD
+            ):
+                self.report(
+                    "MCP103",
+                    node,
+                    _MSG_103,
+                    manual="remove this dispatch branch; the notification no longer exists",
+                    route=True,
+                )
         if string_value(node.left) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report("MCP103", node, _MSG_103, manual="remove this dispatch branch; the notification no longer exists", route=True)
+            self.report(
+                "MCP103",
+                node,
+                _MSG_103,
+                manual="remove this dispatch branch; the notification no longer exists",
+                route=True,
+            )
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
         if string_value(node.value) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report("MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists", route=True)
+            self.report(
+                "MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists", route=True
+            )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
             tgt = t.target
-            if isinstance(tgt, cst.Subscript) and isinstance(tgt.value, cst.Attribute) and tgt.value.attr.value == "notification_handlers":
+            if (
+                isinstance(tgt, cst.Subscript)
+                and isinstance(tgt.value, cst.Attribute)
+                and tgt.value.attr.value == "notification_handlers"
+            ):
                 for el in tgt.slice:
-                    if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.ROOTS_LIST_CHANGED_NOTIFICATION):
+                    if isinstance(el.slice, cst.Index) and self.a.resolves_to(
+                        el.slice.value, S.ROOTS_LIST_CHANGED_NOTIFICATION
+                    ):
                         self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
 
 
 def _msg_102(guard: str = "") -> str:
     """The MCP102 message for a capability read from the session; ``guard`` says what becomes of
     a guard around a roots request (:data:`_GUARD_REMOVED`, :data:`_GUARD_LEFT`)."""
-    return ("Client capabilities are read from the session; on 2026-07-28 they arrive in every "
-            f"request's _meta and must not be inferred from the connection{guard}. Read them per request "
-            "(`ctx.client_capabilities` in mcp 2.x).")
+    return (
+        "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
+        f"request's _meta and must not be inferred from the connection{guard}. Read them per request "
+        "(`ctx.client_capabilities` in mcp 2.x)."
+    )
 
 
 _GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
@@ -446,22 +525,22 @@ def _raises_call(call: cst.Call) -> bool:
     """``pytest.raises(...)``, ``raises(...)``, ``self.assertRaises(...)``, ``assertRaisesRegex(...)``."""
     name = get_full_name_for_node(call.func) or ""
     last = name.rsplit(".", 1)[-1]
-    return last in ("raises", "assertRaises", "assertRaisesRegex") and (last != "raises" or name in ("raises", "pytest.raises"))
+    return last in ("raises", "assertRaises", "assertRaisesRegex") and (
+        last != "raises" or name in ("raises", "pytest.raises")
+    )
 
 
-_MOCK_FACTORIES = frozenset({"MagicMock", "AsyncMock", "Mock", "NonCallableMock", "NonCallableMagicMock", "create_autospec", "PropertyMock"})
+_MOCK_FACTORIES = frozenset(
+    {"MagicMock", "AsyncMock", "Mock", "NonCallableMock", "NonCallableMagicMock", "create_autospec", "PropertyMock"}
+)
 
 _MSG_103 = (
     "`notifications/roots/list_changed` is removed in 2026-07-28: a modern client never sends it, but legacy "
     "clients still do. Remove the handler once the project no longer serves them; if it refreshes cached roots, "
     "it goes with the roots request (take the path as a tool parameter instead)."
 )
-_MSG_104 = (
-    "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
-)
+_MSG_104 = "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
 _MANUAL_104_CLIENT = (
     "this is client code (it imports the SDK client): a client that also talks to legacy servers still "
     "declares `listChanged` to them; send it only on legacy connections, by hand"
 )
-
-

@@ -48,8 +48,6 @@ _MSG_207 = (
 )
 
 
-
-
 class SamplingElicitationDetector(Detector):
     rules = ("MCP201", "MCP202", "MCP206", "MCP207")
     tokens = S.SAMPLING_ELICITATION_TOKENS
@@ -66,8 +64,6 @@ class _Visitor(RequestVisitor):
         super().__init__(det)
         self._methods: dict[int, set[str]] | None = None
 
-
-
     # -- calls -----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -78,36 +74,56 @@ class _Visitor(RequestVisitor):
         where = f" in `{fn.qualname}`" if fn else ""
         if kind == interim.SAMPLING:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.reports.append(Report.planned("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), plan))
+            self.reports.append(
+                Report.planned("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), plan)
+            )
         elif kind == interim.ELICITATION:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
-            self.reports.append(Report.planned("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), plan))
+            self.reports.append(
+                Report.planned("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), plan)
+            )
             self._fail_open(node, fn, plan)
         if isinstance(func, cst.Attribute) and func.attr.value == "send_request" and not self.interim_depth:
             raw = self._raw_kind(node)
             if raw == interim.SAMPLING:
-                self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)),
-                            manual="a raw send_request cannot be rewritten automatically: use `ctx.session.create_message` "
-                                   "in an mcp 2.x tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
+                self.report(
+                    "MCP201",
+                    node,
+                    _MSG_201.format(subject=_SAMPLES.format(where=where)),
+                    manual="a raw send_request cannot be rewritten automatically: use `ctx.session.create_message` "
+                    "in an mcp 2.x tool and run `fix --strategy interim`, or return an `InputRequiredResult`",
+                )
             elif raw == interim.ELICITATION:
-                self.report("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)),
-                            manual="a raw send_request cannot be rewritten automatically: use `ctx.elicit` in an mcp 2.x "
-                                   "tool and run `fix --strategy interim`, or return an `InputRequiredResult`")
+                self.report(
+                    "MCP202",
+                    node,
+                    _MSG_202.format(subject=_ELICITS.format(where=where)),
+                    manual="a raw send_request cannot be rewritten automatically: use `ctx.elicit` in an mcp 2.x "
+                    "tool and run `fix --strategy interim`, or return an `InputRequiredResult`",
+                )
         q = self.a.qualname(func)
         if q in S.SESSION_SAMPLING_WRAPPERS:
             if any(self._is_session(arg.value, fn) for arg in node.args):
-                self.report("MCP201", node, _MSG_201.format(
-                    subject=f"A server session is handed to `{q.split('.')[-1]}`, which samples through it{where}"),
+                self.report(
+                    "MCP201",
+                    node,
+                    _MSG_201.format(
+                        subject=f"A server session is handed to `{q.split('.')[-1]}`, which samples through it{where}"
+                    ),
                     manual="the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
-                           "provider (e.g. a pydantic-ai provider model), which needs no client round trip")
+                    "provider (e.g. a pydantic-ai provider model), which needs no client round trip",
+                )
         if q in S.HIGH_LEVEL_SERVERS:
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == S.SAMPLING_HANDLER_KWARG:
-                    self.report("MCP201", arg,
-                                "`sampling_handler=` serves `ctx.sample` when the client cannot: fastmcp 4 rejects it "
-                                "(TypeError: server-initiated sampling is deprecated) and sampling is deprecated "
-                                "(SEP-2577). Call the LLM provider directly where the tool samples.",
-                                manual="replace the `ctx.sample` calls it backs with direct provider calls, then remove it")
+                    self.report(
+                        "MCP201",
+                        arg,
+                        "`sampling_handler=` serves `ctx.sample` when the client cannot: fastmcp 4 rejects it "
+                        "(TypeError: server-initiated sampling is deprecated) and sampling is deprecated "
+                        "(SEP-2577). Call the LLM provider directly where the tool samples.",
+                        manual="replace the `ctx.sample` calls it backs with direct provider calls, then remove it",
+                    )
         if q in S.INPUT_REQUIRED_RESULT:
             self._unsupported_interim(node)
 
@@ -158,12 +174,22 @@ class _Visitor(RequestVisitor):
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
                 # the interim fix closes the gate by rewriting the request it guards: the same site
-                self.reports.append(Report.planned("MCP207", handler, _MSG_207.format(tool=tool, runs=runs),
-                                                   FixPlan(fix207, None, {"request": call}, plan.site)))
+                self.reports.append(
+                    Report.planned(
+                        "MCP207",
+                        handler,
+                        _MSG_207.format(tool=tool, runs=runs),
+                        FixPlan(fix207, None, {"request": call}, plan.site),
+                    )
+                )
             else:
-                self.report("MCP207", handler, _MSG_207.format(tool=tool, runs=runs),
-                            manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
-                            request=call)
+                self.report(
+                    "MCP207",
+                    handler,
+                    _MSG_207.format(tool=tool, runs=runs),
+                    manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
+                    request=call,
+                )
             return
 
     def _catches_no_back_channel(self, handler: cst.ExceptHandler) -> bool:
@@ -211,7 +237,11 @@ class _Visitor(RequestVisitor):
         (``except Exception: return default`` with ``confirm(ctx, "…", default=True)``)."""
         body = handler.body
         last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
-        stmt = last.body[-1] if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and last.body else None
+        stmt = (
+            last.body[-1]
+            if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and last.body
+            else None
+        )
         if isinstance(body, cst.SimpleStatementSuite) and body.body:
             stmt = body.body[-1]
         if not isinstance(stmt, cst.Return) or not isinstance(stmt.value, cst.Name):
@@ -288,13 +318,17 @@ class _Visitor(RequestVisitor):
             self._unsupported_interim(node)
         method = dict_get(node, "method")
         value = string_value(method.value) if method is not None else None
-        if value in (S.SAMPLING_METHOD, S.ELICITATION_METHOD) and not self.interim_depth and (
-            dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None
+        if (
+            value in (S.SAMPLING_METHOD, S.ELICITATION_METHOD)
+            and not self.interim_depth
+            and (dict_get(node, "jsonrpc") is not None or dict_get(node, "id") is not None)
         ):
             rule = "MCP201" if value == S.SAMPLING_METHOD else "MCP202"
-            msg = (_MSG_201.format(subject="A hand-built JSON-RPC request asks the client's model to sample")
-                   if rule == "MCP201" else
-                   _MSG_202.format(subject="A hand-built JSON-RPC request pushes an elicitation to the client"))
+            msg = (
+                _MSG_201.format(subject="A hand-built JSON-RPC request asks the client's model to sample")
+                if rule == "MCP201"
+                else _MSG_202.format(subject="A hand-built JSON-RPC request pushes an elicitation to the client")
+            )
             plan = interim_jsonrpc.plan(self.a, self.det.config, node, value)
             self.reports.append(Report.planned(rule, node, msg, plan))
 
@@ -376,8 +410,12 @@ class _Visitor(RequestVisitor):
                 methods = self._methods_of(fn)
         bad = sorted(m for m in methods if m not in S.INTERIM_METHODS)
         if bad:
-            self.report("MCP206", node, _MSG_206.format(method=", ".join(f"`{m}`" for m in bad)),
-                        manual="no automatic fix: the request must be answered completely")
+            self.report(
+                "MCP206",
+                node,
+                _MSG_206.format(method=", ".join(f"`{m}`" for m in bad)),
+                manual="no automatic fix: the request must be answered completely",
+            )
 
 
 def _can_complete(block: cst.BaseSuite) -> bool:

@@ -97,8 +97,13 @@ class _Visitor(CatalogVisitor):
                 self._send_request(node)
             elif attr == S.SEND_ELICIT_COMPLETE_ATTR and self.is_session(func.value, fn):
                 self._removable("MCP205", node, _MSG_205, "delete the send", id_arg=_id_arg(node))
-            elif attr == S.SEND_NOTIFICATION_ATTR and (self.is_session(func.value, fn) or self.context_kind(func.value, fn)):
-                if any(isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.ELICIT_COMPLETE_NOTIFICATION) for n in walk(node)):
+            elif attr == S.SEND_NOTIFICATION_ATTR and (
+                self.is_session(func.value, fn) or self.context_kind(func.value, fn)
+            ):
+                if any(
+                    isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.ELICIT_COMPLETE_NOTIFICATION)
+                    for n in walk(node)
+                ):
                     self._removable("MCP205", node, _MSG_205, "delete the send")
         q = self.a.qualname(func)
         if q in S.ELICIT_URL_PARAMS:
@@ -112,10 +117,18 @@ class _Visitor(CatalogVisitor):
             elif method is not None and string_value(method.value) == S.PING_METHOD:
                 self.report("MCP203", node, _MSG_PING, manual="delete the hand-built ping and the code that sends it")
 
-    def _removable(self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None) -> None:
+    def _removable(
+        self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None
+    ) -> None:
         if id(node) not in self.bare:
-            self.report(rule, node, message, manual=self.SHARED_LINE if self.shares_line(node)
-                        else "its result is used: remove the call and what depends on it by hand")
+            self.report(
+                rule,
+                node,
+                message,
+                manual=self.SHARED_LINE
+                if self.shares_line(node)
+                else "its result is used: remove the call and what depends on it by hand",
+            )
             return
         if rule == "MCP203":
             loop_exit = ping_is_loop_exit(self.a, node)
@@ -148,10 +161,13 @@ class _Visitor(CatalogVisitor):
                 elif s in S.CLIENT_BOUND_WITH_OWN_RULE:
                     kinds.add("other-rule")
         if "ping" in kinds:
-            self.report("MCP203", node, _MSG_PING,
-                        manual="a raw ping request is not rewritten automatically: delete it")
+            self.report(
+                "MCP203", node, _MSG_PING, manual="a raw ping request is not rewritten automatically: delete it"
+            )
         elif not kinds:
-            self.report("MCP204", node, _MSG_204, manual="no automatic rewrite: move the question into an interim result")
+            self.report(
+                "MCP204", node, _MSG_204, manual="no automatic rewrite: move the question into an interim result"
+            )
 
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")
@@ -159,11 +175,19 @@ class _Visitor(CatalogVisitor):
         if id(node) in self._inside_complete:
             return
         if method == S.ELICIT_COMPLETE_METHOD:
-            self.report("MCP205", node, _MSG_205, manual="delete the hand-built notification and the code that sends it")
+            self.report(
+                "MCP205", node, _MSG_205, manual="delete the hand-built notification and the code that sends it"
+            )
             self._inside_complete.update(id(n) for n in walk(node))
             return
-        if (method in S.BIDIRECTIONAL_METHODS and dict_get(node, "id") is not None and self.is_jsonrpc_message(node)
-                and self.serves_requests and not self.client_module and not self._in_test(node)):
+        if (
+            method in S.BIDIRECTIONAL_METHODS
+            and dict_get(node, "id") is not None
+            and self.is_jsonrpc_message(node)
+            and self.serves_requests
+            and not self.client_module
+            and not self._in_test(node)
+        ):
             # ping and tasks/* go both ways: only a module that serves MCP requests itself
             # (dispatches on tools/call, initialize …) is sending them *to the client*
             if method == S.PING_METHOD:

@@ -26,8 +26,12 @@ def render(result: RunReport, fixed: bool = False, diff: str | None = None, base
         "findings": [_shown(f.to_json()) for f in result.findings],
         "errors": [_shown(e.to_json()) for e in sorted(result.errors, key=lambda e: e.path)],
         "unused_suppressions": [
-            {"path": shown_path(path), "line": line, "rule": None if rid == "*" else rid,
-             "reason": "unused" if rid == "*" or rid in catalog else "unknown-rule"}
+            {
+                "path": shown_path(path),
+                "line": line,
+                "rule": None if rid == "*" else rid,
+                "reason": "unused" if rid == "*" or rid in catalog else "unknown-rule",
+            }
             for path, line, rid in result.unused_suppressions
         ],
     }

@@ -28,8 +28,11 @@ def _rule_descriptor(meta: RuleMeta) -> dict[str, Any]:
     if meta.rationale:
         help_lines += [meta.rationale, ""]
     if meta.fix.get("description"):
-        help_lines += [f"Fix ({', '.join(strategies) or 'none'}; safety: {meta.fix.get('safety', 'n/a')}): "
-                       + " ".join(meta.fix["description"].split()), ""]
+        help_lines += [
+            f"Fix ({', '.join(strategies) or 'none'}; safety: {meta.fix.get('safety', 'n/a')}): "
+            + " ".join(meta.fix["description"].split()),
+            "",
+        ]
     help_lines.append(f"Run `mcpmigrate explain {meta.id}` for the full page.")
     help_text = "\n".join(help_lines)
     help_md = help_text
@@ -52,9 +55,13 @@ def _rule_descriptor(meta: RuleMeta) -> dict[str, Any]:
 
 def _pseudo_descriptor(rule: str, name: str, summary: str, level: str) -> dict[str, Any]:
     return {
-        "id": rule, "name": name, "shortDescription": {"text": summary},
-        "fullDescription": {"text": summary}, "help": {"text": summary},
-        "defaultConfiguration": {"level": level}, "properties": {"tags": ["mcpmigrate"]},
+        "id": rule,
+        "name": name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": summary},
+        "help": {"text": summary},
+        "defaultConfiguration": {"level": level},
+        "properties": {"tags": ["mcpmigrate"]},
     }
 
 
@@ -78,10 +85,14 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         "ruleIndex": index,
         "level": LEVELS.get(f.severity.value, "warning"),
         "message": {"text": _message(f)},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": path_uri(f.path), "uriBaseId": "%SRCROOT%"},
-            "region": region,
-        }}],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": path_uri(f.path), "uriBaseId": "%SRCROOT%"},
+                    "region": region,
+                }
+            }
+        ],
         "properties": {"severity": f.severity.value},
     }
     if f.fix is not None:
@@ -99,28 +110,41 @@ def render(result: RunReport, findings: list[Finding] | None = None) -> str:
     for f in findings:
         if f.rule not in index:  # a pseudo-rule such as unused-suppression
             index[f.rule] = len(rules)
-            rules.append(_pseudo_descriptor(f.rule, f.name, f.message.split(":")[0], LEVELS.get(f.severity.value, "note")))
-    notifications = [{
-        "level": "error",
-        "message": {"text": f"{shown_path(e.path)}: {e.message}"},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"},
-            **({"region": {"startLine": e.line, "startColumn": e.column}} if e.line is not None else {}),
-        }}],
-    } for e in sorted(result.errors, key=lambda e: e.path)]
+            rules.append(
+                _pseudo_descriptor(f.rule, f.name, f.message.split(":")[0], LEVELS.get(f.severity.value, "note"))
+            )
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": f"{shown_path(e.path)}: {e.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": path_uri(e.path), "uriBaseId": "%SRCROOT%"},
+                        **({"region": {"startLine": e.line, "startColumn": e.column}} if e.line is not None else {}),
+                    }
+                }
+            ],
+        }
+        for e in sorted(result.errors, key=lambda e: e.path)
+    ]
     run = {
-        "tool": {"driver": {
-            "name": "mcpmigrate",
-            "version": __version__,
-            "semanticVersion": __version__,
-            "rules": rules,
-        }},
+        "tool": {
+            "driver": {
+                "name": "mcpmigrate",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": rules,
+            }
+        },
         "columnKind": "unicodeCodePoints",
         "originalUriBaseIds": {"%SRCROOT%": {"uri": "./"}},
-        "invocations": [{
-            "executionSuccessful": True,
-            "toolExecutionNotifications": notifications,
-        }],
+        "invocations": [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": notifications,
+            }
+        ],
         "results": [_result(f, index[f.rule]) for f in findings],
     }
     doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

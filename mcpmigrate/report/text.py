@@ -49,15 +49,20 @@ def split_message(message: str) -> tuple[str, str]:
             depth += 1
         elif ch in ")]}":
             depth = max(0, depth - 1)
-        elif depth == 0 and message.startswith(". ", i) and i + 2 < len(message) and not message[i + 2].isspace() \
-                and not message[:i].endswith(("e.g", "i.e", "etc", "vs")):
-            if semicolon is not None and len(message[semicolon + 2:i].split()) >= 6:
+        elif (
+            depth == 0
+            and message.startswith(". ", i)
+            and i + 2 < len(message)
+            and not message[i + 2].isspace()
+            and not message[:i].endswith(("e.g", "i.e", "etc", "vs"))
+        ):
+            if semicolon is not None and len(message[semicolon + 2 : i].split()) >= 6:
                 break
-            return message[:i + 1], message[i + 2:]
+            return message[: i + 1], message[i + 2 :]
         elif depth == 0 and semicolon is None and message.startswith("; ", i):
             semicolon = i
-    if semicolon is not None and len(message[semicolon + 2:].split()) >= 6:
-        rest = message[semicolon + 2:]
+    if semicolon is not None and len(message[semicolon + 2 :].split()) >= 6:
+        rest = message[semicolon + 2 :]
         return message[:semicolon] + ".", rest[:1].upper() + rest[1:]
     return message, ""
 
@@ -80,7 +85,7 @@ def render_findings(console: Console, result: RunReport, sources: dict[str, list
     names = {f.rule: f.name for f in result.findings}
     # rule -> (name, its reason); Counter.most_common keeps first-seen order among equal counts
     why_of_rule = {rule: (names[rule], counts.most_common(1)[0][0]) for rule, counts in whys.items()}
-    noted: set[tuple[str, str]] = set()           # other whys, said once each under a finding
+    noted: set[tuple[str, str]] = set()  # other whys, said once each under a finding
     for path, items in by_file.items():
         console.print(f"[bold]{escape(shown_path(path))}[/bold]")
         lines = (sources or {}).get(path)
@@ -103,16 +108,19 @@ def render_findings(console: Console, result: RunReport, sources: dict[str, list
                 else:
                     width = max(1, len(src) - f.column + 1)
                 # keep tabs so the caret lines up under the span however tabs are shown
-                pad = "".join(c if c == "\t" else " " for c in src[:f.column - 1])
+                pad = "".join(c if c == "\t" else " " for c in src[: f.column - 1])
                 console.print(f"      [dim]│[/dim] {pad}[{_SEV_STYLE[sev]}]{'^' * width}[/]", highlight=False)
-            console.print(f"      [green]{escape(_hint(f, f.fix is None or result.applies(f.fix.strategy)))}[/green]",
-                          highlight=False)
+            console.print(
+                f"      [green]{escape(_hint(f, f.fix is None or result.applies(f.fix.strategy)))}[/green]",
+                highlight=False,
+            )
             if own_why:
                 console.print(f"      [dim]note: {escape(own_why)}[/dim]", highlight=False)
         console.print()
     for rule, (name, why) in sorted(why_of_rule.items()):
-        console.print(f"[bold]{rule}[/bold] [dim]{name}[/dim]: {escape(why)} (`mcpmigrate explain {rule}`)",
-                      highlight=False)
+        console.print(
+            f"[bold]{rule}[/bold] [dim]{name}[/dim]: {escape(why)} (`mcpmigrate explain {rule}`)", highlight=False
+        )
     if why_of_rule:
         console.print()
 
@@ -134,8 +142,9 @@ def render_unused_suppressions(console: Console, result: RunReport) -> None:
             what = f"{rid} is not reported on this line"
         else:
             what = f"{rid} is not a rule id; see `mcpmigrate rules`"
-        console.print(f"warning: {shown_path(path)}:{line}: unused suppression `{marker}` ({what})",
-                      highlight=False, markup=False)
+        console.print(
+            f"warning: {shown_path(path)}:{line}: unused suppression `{marker}` ({what})", highlight=False, markup=False
+        )
 
 
 def render_summary(console: Console, result: RunReport, baselined: int | None = None) -> None:
@@ -162,8 +171,11 @@ def render_summary(console: Console, result: RunReport, baselined: int | None = 
         )
     elif result.errors:
         n = len({e.path for e in result.errors})
-        console.print(f"No findings, but {n} path(s) could not be checked (see the errors above); "
-                      f"{result.files_checked} file(s) checked.", highlight=False)
+        console.print(
+            f"No findings, but {n} path(s) could not be checked (see the errors above); "
+            f"{result.files_checked} file(s) checked.",
+            highlight=False,
+        )
     else:
         console.print(f"All checks passed! {result.files_checked} file(s) checked.", highlight=False)
 
@@ -178,4 +190,9 @@ def render_statistics(console: Console, result: RunReport) -> None:
 
 def render_concise(console: Console, result: RunReport) -> None:
     for f in result.findings:
-        console.print(f"{shown_path(f.path)}:{f.line}:{f.column}: {f.rule} {f.message}", highlight=False, markup=False, soft_wrap=True)
+        console.print(
+            f"{shown_path(f.path)}:{f.line}:{f.column}: {f.rule} {f.message}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )

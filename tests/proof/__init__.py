@@ -59,9 +59,7 @@ def run_proof(
     except subprocess.TimeoutExpired as exc:
         raise ProofError(f"proof harness timed out for {file} ({mode})\nstderr:\n{exc.stderr}") from exc
     if proc.returncode != 0:
-        raise ProofError(
-            f"proof harness failed for {file} ({mode}), exit {proc.returncode}\nstderr:\n{proc.stderr}"
-        )
+        raise ProofError(f"proof harness failed for {file} ({mode}), exit {proc.returncode}\nstderr:\n{proc.stderr}")
     try:
         return json.loads(proc.stdout)
     except json.JSONDecodeError as exc:

@@ -40,8 +40,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run_server import CALL_TIMEOUT_S, MODERN_VERSION, _call_record, _fastmcp_server_class, _is_mcp2, _load_module
 
-SDK_LOGGERS = ("mcp", "fastmcp", "anyio", "asyncio", "httpx", "httpcore", "pydantic", "uvicorn", "sse_starlette",
-               "docket", "fakeredis", "key_value", "urllib3", "opentelemetry", "authlib", "openapi", "py")
+SDK_LOGGERS = (
+    "mcp",
+    "fastmcp",
+    "anyio",
+    "asyncio",
+    "httpx",
+    "httpcore",
+    "pydantic",
+    "uvicorn",
+    "sse_starlette",
+    "docket",
+    "fakeredis",
+    "key_value",
+    "urllib3",
+    "opentelemetry",
+    "authlib",
+    "openapi",
+    "py",
+)
 FIXTURE_PREFIX = "_mcpmigrate_fixture_"
 
 
@@ -90,7 +107,9 @@ async def _run_calls(target: Any, calls: list[dict[str, Any]]) -> list[dict[str,
     return records
 
 
-async def _run_mcp2(server: Any, mode: str, calls: list[dict[str, Any]], listen: dict[str, Any] | None) -> dict[str, Any]:
+async def _run_mcp2(
+    server: Any, mode: str, calls: list[dict[str, Any]], listen: dict[str, Any] | None
+) -> dict[str, Any]:
     import anyio
     import mcp
 
@@ -133,11 +152,19 @@ async def _run_mcp2(server: Any, mode: str, calls: list[dict[str, Any]], listen:
         else:
             records = await _run_calls(client, calls)
             await anyio.sleep(0.2)
-    return {"protocol_version": protocol_version, "calls": records, "notifications": notifications,
-            "events": events, "listen_error": listen_error, "client_logs": client_logs}
+    return {
+        "protocol_version": protocol_version,
+        "calls": records,
+        "notifications": notifications,
+        "events": events,
+        "listen_error": listen_error,
+        "client_logs": client_logs,
+    }
 
 
-async def _run_mcp1(server: Any, mode: str, calls: list[dict[str, Any]], listen: dict[str, Any] | None) -> dict[str, Any]:
+async def _run_mcp1(
+    server: Any, mode: str, calls: list[dict[str, Any]], listen: dict[str, Any] | None
+) -> dict[str, Any]:
     import anyio
     from mcp.client.session import ClientSession
     from mcp.server.lowlevel import Server as LowLevelServer
@@ -167,9 +194,13 @@ async def _run_mcp1(server: Any, mode: str, calls: list[dict[str, Any]], listen:
             await anyio.sleep(0.2)
     else:
         lowlevel = server if isinstance(server, LowLevelServer) else server._mcp_server
-        async with create_client_server_memory_streams() as (client_streams, server_streams), \
-                anyio.create_task_group() as tg:
-            tg.start_soon(lambda: lowlevel.run(server_streams[0], server_streams[1], lowlevel.create_initialization_options()))
+        async with (
+            create_client_server_memory_streams() as (client_streams, server_streams),
+            anyio.create_task_group() as tg,
+        ):
+            tg.start_soon(
+                lambda: lowlevel.run(server_streams[0], server_streams[1], lowlevel.create_initialization_options())
+            )
             try:
                 async with ClientSession(client_streams[0], client_streams[1], **session_kwargs) as session:
                     init = await session.initialize()
@@ -177,8 +208,14 @@ async def _run_mcp1(server: Any, mode: str, calls: list[dict[str, Any]], listen:
                     await anyio.sleep(0.2)
             finally:
                 tg.cancel_scope.cancel()
-    return {"protocol_version": str(init.protocolVersion), "calls": records, "notifications": notifications,
-            "events": [], "listen_error": None, "client_logs": client_logs}
+    return {
+        "protocol_version": str(init.protocolVersion),
+        "calls": records,
+        "notifications": notifications,
+        "events": [],
+        "listen_error": None,
+        "client_logs": client_logs,
+    }
 
 
 def main() -> int:
@@ -197,7 +234,9 @@ def main() -> int:
         import anyio
 
         runner = _run_mcp2 if _is_mcp2() else _run_mcp1
-        answer = anyio.run(runner, server, request.get("mode", "legacy"), list(request.get("calls", [])), request.get("listen"))
+        answer = anyio.run(
+            runner, server, request.get("mode", "legacy"), list(request.get("calls", [])), request.get("listen")
+        )
     except BaseException:
         traceback.print_exc(file=sys.stderr)
         return 1

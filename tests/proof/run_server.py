@@ -106,6 +106,7 @@ def _client_callbacks(types: Any, client: dict[str, Any]) -> dict[str, Any]:
         return None
 
     if client.get("sampling"):
+
         async def sampling(context: Any, params: Any) -> Any:
             prefs = field(params, "model_preferences", "modelPreferences")
             hints = [h.name for h in (field(prefs, "hints") or [])] if prefs is not None else None
@@ -117,13 +118,15 @@ def _client_callbacks(types: Any, client: dict[str, Any]) -> dict[str, Any]:
                 "model_hints": hints,
             }
             return types.CreateMessageResult(
-                role="assistant", model="proof-model",
+                role="assistant",
+                model="proof-model",
                 content=types.TextContent(type="text", text=json.dumps(echo, sort_keys=True)),
             )
 
         out["sampling_callback"] = sampling
     elicitation = client.get("elicitation")
     if elicitation:
+
         async def elicit(context: Any, params: Any) -> Any:
             action = elicitation.get("action", "accept")
             if action == "fail":
@@ -171,7 +174,9 @@ def _is_mcp2() -> bool:
     return hasattr(mcp, "Client")
 
 
-async def _run_mcp2(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]) -> dict[str, Any]:
+async def _run_mcp2(
+    server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]
+) -> dict[str, Any]:
     import mcp
     from mcp import types
 
@@ -197,7 +202,9 @@ def _fastmcp_server_class() -> type | None:
     return getattr(fastmcp, "FastMCP", None) if fastmcp is not None else None
 
 
-async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]) -> dict[str, Any]:
+async def _run_mcp1(
+    server: Any, mode: str, roots: list[str], calls: list[dict[str, Any]], client: dict[str, Any]
+) -> dict[str, Any]:
     import anyio
     from mcp import types
     from mcp.client.session import ClientSession
@@ -234,11 +241,11 @@ async def _run_mcp1(server: Any, mode: str, roots: list[str], calls: list[dict[s
         client_read, client_write = client_streams
         server_read, server_write = server_streams
         async with anyio.create_task_group() as tg:
-            tg.start_soon(
-                lambda: lowlevel.run(server_read, server_write, lowlevel.create_initialization_options())
-            )
+            tg.start_soon(lambda: lowlevel.run(server_read, server_write, lowlevel.create_initialization_options()))
             try:
-                async with ClientSession(client_read, client_write, list_roots_callback=list_roots, **callbacks) as session:
+                async with ClientSession(
+                    client_read, client_write, list_roots_callback=list_roots, **callbacks
+                ) as session:
                     init = await session.initialize()
                     tools, records = await _drive(session, calls)
             finally:

@@ -58,8 +58,18 @@ from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import all_name_values, enclosing_stmt
 
-__all__ = ["STRATEGY", "RULES", "ROOTS", "SAMPLING", "ELICITATION", "request_kind", "legacy_only", "plan_request",
-           "fail_open_try", "edits"]
+__all__ = [
+    "STRATEGY",
+    "RULES",
+    "ROOTS",
+    "SAMPLING",
+    "ELICITATION",
+    "request_kind",
+    "legacy_only",
+    "plan_request",
+    "fail_open_try",
+    "edits",
+]
 
 STRATEGY = "interim"
 RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
@@ -69,8 +79,7 @@ RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
 # Planning (called by the detectors)
 
 
-def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None,
-                 kind: str) -> FixPlan:
+def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None, kind: str) -> FixPlan:
     """The interim fix for one pushed request (MCP101/MCP201/MCP202): the fix and its site, or why
     the request is left for a human."""
     site = _site(a, node, fn, kind)
@@ -83,11 +92,14 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
 def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
     """The interim rewrite of one request, or the reason it stays manual."""
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
-        return ("the request is not a direct call inside a request handler (made at module level, or the method "
-                "is passed as a callable): rewrite by hand")
+        return (
+            "the request is not a direct call inside a request handler (made at module level, or the method "
+            "is passed as a callable): rewrite by hand"
+        )
     # the fastmcp 4 advice names the whole path: fastmcp 4 also removed `ctx.sample`, say what replaces it
-    gen, refusal, pin_note = pinned_generation(a, generation(a, call, fn) or callers_generation(a, fn), kind,
-                                               how=upgrade_how(call))
+    gen, refusal, pin_note = pinned_generation(
+        a, generation(a, call, fn) or callers_generation(a, fn), kind, how=upgrade_how(call)
+    )
     if refusal:
         return refusal
     if gen == S.MCP1:
@@ -103,8 +115,10 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     helper = fn.role not in HL_ROLES | LL_ROLES
     if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
-        return (f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
-                "result can only be returned by the handler; move the request into it (or pass the answer in)")
+        return (
+            f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
+            "result can only be returned by the handler; move the request into it (or pass the answer in)"
+        )
     if gen not in (S.MCP2, S.FASTMCP):
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
     stmt = enclosing_stmt(a, call)
@@ -116,9 +130,15 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
     site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)
     small = pm.get(id(aw))
-    if (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(small, cst.Assign)
-            and small is stmt.body[0] and small.value is aw and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)):
+    if (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(small, cst.Assign)
+        and small is stmt.body[0]
+        and small.value is aw
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
         name = small.targets[0].target.value
         if sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
             site.result = name
@@ -129,24 +149,30 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
-            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
-                               "every call")
+            site.unsafe.append(
+                f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
+            )
         return helper_reason(a, site) or site
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":
         direct = a.callers(fn)
         if direct:
             caller = direct[0][0].qualname
-            return (f"`{fn.name}` is also called directly (in `{caller}`): a `Resolve` parameter would have to be "
-                    "passed at that call too; rewrite by hand (or call a plain helper from both)")
+            return (
+                f"`{fn.name}` is also called directly (in `{caller}`): a `Resolve` parameter would have to be "
+                "passed at that call too; rewrite by hand (or call a plain helper from both)"
+            )
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
-            site.unsafe.append(f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on "
-                               "every call")
+            site.unsafe.append(
+                f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
+            )
         reason = resolver_reason(a, site)
     else:
+
         def member(c: cst.Call) -> Site | str:  # another request of the handler, checked as one of its group
             return _site(a, c, fn, request_kind(a, c, fn) or "", alone=True)
+
         reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
         reason = reason or lowlevel_reason(a, site, member)
     return reason or site
@@ -157,24 +183,32 @@ def _describe(site: Site) -> str:
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     if site.callers is not None:
         tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
-        desc = (f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "
-                f"call, injected into {tools} with `Annotated[..., Resolve(fn)]` and handed to the helper in place of "
-                "the request (works on both eras)")
+        desc = (
+            f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "
+            f"call, injected into {tools} with `Annotated[..., Resolve(fn)]` and handed to the helper in place of "
+            "the request (works on both eras)"
+        )
     elif site.form == "resolver":
-        desc = (f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
-                "`Annotated[..., Resolve(fn)]` (works on both eras)")
+        desc = (
+            f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
+            "`Annotated[..., Resolve(fn)]` (works on both eras)"
+        )
     else:
         names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
         where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
         if site.group:
             reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
-            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
-                    f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
-                    "(no requestState is written); legacy keeps the requests")
+            desc = (
+                f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
+                f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
+                "(no requestState is written); legacy keeps the requests"
+            )
         else:
-            desc = (f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
-                    f"under key {site.result!r} and reads the answer from {where} on the retry "
-                    "(no requestState is written); legacy keeps the request")
+            desc = (
+                f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
+                f"under key {site.result!r} and reads the answer from {where} on the retry "
+                "(no requestState is written); legacy keeps the request"
+            )
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
     if site.pin and site.form != "fastmcp":

@@ -29,9 +29,9 @@ class FunctionEdit:
     def __init__(self, edits: Edits, node: cst.FunctionDef) -> None:
         self.edits = edits
         self.params: list[tuple[str, cst.Param]] = []  # (the context parameter it goes before, parameter)
-        self.ctx: str | None = None                    # the context parameter, dropped when unused
-        self.force_drop: bool | None = None            # drop the context parameter (decided in advance)
-        self.returns: str | None = None                # the new return annotation
+        self.ctx: str | None = None  # the context parameter, dropped when unused
+        self.force_drop: bool | None = None  # drop the context parameter (decided in advance)
+        self.returns: str | None = None  # the new return annotation
         self.aliases: list[cst.SimpleStatementLine] | None = None
         edits.transform(node, self)
 
@@ -92,7 +92,6 @@ def function_edit(ed: Edits, node: cst.FunctionDef) -> FunctionEdit:
     return FunctionEdit(ed, node)
 
 
-
 def take_out(site: Site, ed: Edits, name: str) -> None:
     """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
     ``name``; a ``try`` around it is unwrapped."""
@@ -107,6 +106,7 @@ def take_out(site: Site, ed: Edits, name: str) -> None:
 def unwrap_try(ed: Edits, node: cst.Try) -> None:
     """The ``try`` gives way to its body (its leading lines go to the first statement); it goes
     when every statement of its body is removed."""
+
     def flatten(original: cst.CSTNode, updated: cst.CSTNode) -> Any:
         assert isinstance(original, cst.Try) and isinstance(updated, cst.Try)
         if all(ed.removed(s) for s in original.body.body):
@@ -114,6 +114,7 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
         body = list(updated.body.body)
         body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
         return cst.FlattenSentinel(body)
+
     ed.transform(node, flatten)
 
 
@@ -124,11 +125,14 @@ def place_resolver(ed: Edits, tool: cst.FunctionDef, resolver: cst.BaseStatement
     blank = [cst.EmptyLine(), cst.EmptyLine()]
     ed.insert_before(tool, [resolver.with_changes(leading_lines=list(tool.leading_lines) if first else blank)])
     if first:
-        ed.transform(tool, lambda original, updated: updated.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
+        ed.transform(
+            tool, lambda original, updated: updated.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+        )
 
 
-def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None,
-                   force_drop: bool | None = None) -> cst.Parameters:
+def _insert_params(
+    fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: str | None, force_drop: bool | None = None
+) -> cst.Parameters:
     """``fn``'s parameters with the new ones right before the context parameter ``ctx``, which goes
     when the function no longer uses it (or as ``force_drop`` says)."""
     params = fn.params
@@ -146,7 +150,7 @@ def _insert_params(fn: cst.FunctionDef, ops: list[tuple[str, cst.Param]], ctx: s
         if drop:
             last = new[-1].with_changes(comma=template.comma)
             new[-1] = last
-            lst[idx:idx + 1] = new
+            lst[idx : idx + 1] = new
         else:
             lst[idx:idx] = new
         return params.with_changes(**{field_name: lst})

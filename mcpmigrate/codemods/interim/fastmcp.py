@@ -33,12 +33,14 @@ FASTMCP_REFUSE = (
 # fastmcp 2.x/3.x context methods fastmcp 4 removed, and what a fastmcp 4 tool does instead.
 _FASTMCP3_ONLY = {
     "sample": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
-              "sampling is deprecated)",
+    "sampling is deprecated)",
     "sample_step": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
-                   "sampling is deprecated)",
+    "sampling is deprecated)",
     "list_roots": ", ask through `ctx.session.list_roots()` (or take the directory as a tool parameter with "
-                  "`fix --strategy param`)",
-    "send_tool_list_changed": "", "send_resource_list_changed": "", "send_prompt_list_changed": "",
+    "`fix --strategy param`)",
+    "send_tool_list_changed": "",
+    "send_resource_list_changed": "",
+    "send_prompt_list_changed": "",
 }
 
 
@@ -55,7 +57,9 @@ def upgrade_how(call: cst.Call) -> str:
     return ""
 
 
-def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: str | None = None) -> str | None:
+def fastmcp3_reason(
+    a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str, pinned: str | None = None
+) -> str | None:
     """Why this fastmcp code is 2.x/3.x code (no interim form), else None. fastmcp 4 removed
     ``ctx.sample``/``sample_step``/``list_roots``/``send_*_list_changed`` and ``sampling_handler=``,
     made ``elicit``'s response type required, and runs on mcp 2.x only. ``pinned``: the pin note when
@@ -63,14 +67,21 @@ def fastmcp3_reason(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: s
     attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if attr in _FASTMCP3_ONLY and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP:  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
         if pinned and _FASTMCP3_ONLY[attr]:  # already on fastmcp 4: no upgrade to advise
-            return (f"`ctx.{attr}` does not exist in fastmcp 4 ({pinned}), so this call fails there; "
-                    f"{_FASTMCP3_ONLY[attr][2:]}, then run `fix --strategy interim` again")
+            return (
+                f"`ctx.{attr}` does not exist in fastmcp 4 ({pinned}), so this call fails there; "
+                f"{_FASTMCP3_ONLY[attr][2:]}, then run `fix --strategy interim` again"
+            )
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
-    if (kind == ELICITATION and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
-            and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
-            and sum(1 for x in call.args if x.keyword is None) < 2):
-        return FASTMCP_REFUSE.format(why="`ctx.elicit` without a response type, which fastmcp 4 requires",
-                                     how=" and pass the response type (`bool` for a confirmation)")
+    if (
+        kind == ELICITATION
+        and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+        and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
+        and sum(1 for x in call.args if x.keyword is None) < 2
+    ):
+        return FASTMCP_REFUSE.format(
+            why="`ctx.elicit` without a response type, which fastmcp 4 requires",
+            how=" and pass the response type (`bool` for a confirmation)",
+        )
     evidence = None if pinned else _fastmcp3_evidence(a)
     if evidence:
         return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
@@ -95,7 +106,8 @@ def _find_fastmcp3(a: ModuleAnalysis) -> str | None:
             if a.kind_of(n.func.value, a.enclosing_function(n)) is Kind.CONTEXT_FASTMCP:
                 found = f"`ctx.{n.func.attr.value}`, which fastmcp 4 removed"
         elif a.qualname(n.func) in S.FASTMCP_SERVER and any(
-                x.keyword is not None and x.keyword.value == S.SAMPLING_HANDLER_KWARG for x in n.args):
+            x.keyword is not None and x.keyword.value == S.SAMPLING_HANDLER_KWARG for x in n.args
+        ):
             found = "`sampling_handler=`, which fastmcp 4 rejects"
     return found
 
@@ -111,15 +123,22 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
-        return (f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
-                "`ctx.session.create_message(...)`" + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
-                + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
-                "request through it, then run the fix again")
+        return (
+            f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
+            "`ctx.session.create_message(...)`"
+            + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
+            + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
+            "request through it, then run the fix again"
+        )
     site.ctx_param = base
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(arg_map(call, ["message", "response_type"]))
-        if not {"message", "response_type"} <= names or names - {"message", "response_type", "response_title",
-                                                                  "response_description"}:
+        if not {"message", "response_type"} <= names or names - {
+            "message",
+            "response_type",
+            "response_title",
+            "response_description",
+        }:
             return "`ctx.elicit` is not called with a message and a response type: rewrite by hand"
     return None
 
@@ -149,5 +168,7 @@ def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set
         f'        else {fe("DeclinedElicitation")}() if {key}.action == "decline" else {fe("CancelledElicitation")}()\n'
         f"    )\n"
     )
-    return code, {("fastmcp.server.elicitation", n) for n in ("handle_elicit_accept", "DeclinedElicitation",
-                                                              "CancelledElicitation")}
+    return code, {
+        ("fastmcp.server.elicitation", n)
+        for n in ("handle_elicit_accept", "DeclinedElicitation", "CancelledElicitation")
+    }

@@ -55,8 +55,10 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if helper.class_name is None and helper.node not in a.module.body:
         return f"{intro}, which is not a module-level function: move the request into the tool by hand"
     if a.references_outside_calls(helper):
-        return (f"{intro}, which is used other than by direct calls in this module (passed as a callable, "
-                "stored or exported): its callers cannot all be rewritten; move the request into the tools by hand")
+        return (
+            f"{intro}, which is used other than by direct calls in this module (passed as a callable, "
+            "stored or exported): its callers cannot all be rewritten; move the request into the tools by hand"
+        )
     if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
         return f"{intro}, which makes several requests: move them into the tools by hand"
     # The helper's side: the context it asks through, and what the request is built from.
@@ -77,8 +79,10 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, helper, [x.value for x in call.args], ctx_name)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (f"{intro}, built from {names}, which {exist(blocking)} mid-body of the helper (its locals, the context, or "
-                "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand")
+        return (
+            f"{intro}, built from {names}, which {exist(blocking)} mid-body of the helper (its locals, the context, or "
+            "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand"
+        )
     if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
     site.helper_params = [p for p in hparams if p in needed]
@@ -103,7 +107,9 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     the tool does before the call is added to ``site.unsafe``."""
     helper = site.fn
     if tool.role != "tool":
-        return "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
+        return (
+            "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
+        )
     if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
         return "is in a tool that is not a module-level function: add the resolver by hand"
     aw = a.parents.get(id(hcall))
@@ -120,8 +126,11 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         return f"does not pass `{ctx_name}`: rewrite by hand"
     owner = context_of(a, tool, ctx_arg.value)
     if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) is not Kind.CONTEXT_MCP2:
-        return (f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
-                + (f" ({owner})" if isinstance(owner, str) else "") + ": rewrite by hand")
+        return (
+            f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
+            + (f" ({owner})" if isinstance(owner, str) else "")
+            + ": rewrite by hand"
+        )
     caller = Caller(tool, hcall, ctx_arg, owner[0], {}, aliases=owner[1])
     module = module_names(a)
     blocking: list[str] = []
@@ -130,22 +139,29 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         arg = values.get(name)
         if arg is None:
             default = hparams[name].default
-            if default is None or not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) \
-                    or (isinstance(default, cst.Name) and default.value not in module | BUILTINS):
+            if (
+                default is None
+                or not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float))
+                or (isinstance(default, cst.Name) and default.value not in module | BUILTINS)
+            ):
                 return f"leaves `{name}` to a default the resolver cannot rebuild: rewrite by hand"
             caller.values[name] = default
             continue
         expr = arg.value
         if has_effect(expr):
-            return (f"computes `{name}` as `{code_of(expr)}`, which does something (the resolver would run it "
-                    "again on every round): compute it in a module-level function of the tool's arguments first")
+            return (
+                f"computes `{name}` as `{code_of(expr)}`, which does something (the resolver would run it "
+                "again on every round): compute it in a module-level function of the tool's arguments first"
+            )
         caller.values[name] = expr
     used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
     if blocking:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (f"passes {names}, which {exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
-                "arguments): a resolver may only use the tool's arguments and module-level names; move that "
-                "computation into a module-level function of the arguments, then run the fix again")
+        return (
+            f"passes {names}, which {exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
+            "arguments): a resolver may only use the tool's arguments and module-level names; move that "
+            "computation into a module-level function of the arguments, then run the fix again"
+        )
     caller.args = [p for p in tool.param_names() if p in used]
     slot = slot_reason(tool, caller.ctx_param)
     if slot:
@@ -161,12 +177,16 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         notes += side_effects_before(a, probe, "the question is now asked before the tool body runs")
         exits = exits_before(a, stmt, tool)
         if exits:
-            notes.append(f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
-                         "asked on every call")
+            notes.append(
+                f"`{exits}` can end the call before `{helper.name}` is called today; the question is now "
+                "asked on every call"
+            )
         head = stmt.test if isinstance(stmt, cst.If) else stmt
     if has_effect(without(head, aw)) or any(has_effect(x.value) for x in hcall.args):
-        notes.append(f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
-                     "now asked first")
+        notes.append(
+            f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
+            "now asked first"
+        )
     site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
     return caller
 
@@ -228,8 +248,9 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             else:
                 bindings.append((name, value))
         if bindings and renames:  # simultaneous: bind everything at once
-            bindings = [(n, v) for n in site.helper_params if not (
-                isinstance(v := c.values[n], cst.Name) and v.value == n)]
+            bindings = [
+                (n, v) for n in site.helper_params if not (isinstance(v := c.values[n], cst.Name) and v.value == n)
+            ]
             renames = {}
         call = site.call
         if renames:
@@ -240,33 +261,46 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             rewritten = rewrite(site.call, subst)
             assert isinstance(rewritten, cst.Call)  # only names inside the call's arguments are renamed
             call = rewritten
-        ret_ann, ret_expr, tool_ann, _ = resolver_parts(Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell)
+        ret_ann, ret_expr, tool_ann, _ = resolver_parts(
+            Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell
+        )
         # The tool's parameter only has to be new in the tool (the names it binds or reads).
         local = tool_names.get(id(tool.node))
         if local is None:
             local = tool_names[id(tool.node)] = {n.value for n in name_nodes(tool.node)}
         tname = fresh(local, hname)
         rname = fresh(taken, f"{tool.name}_{site.kind}")
-        params = [p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
-                  for p in tool.params if p.name.value in c.args]
+        params = [
+            p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
+            for p in tool.params
+            if p.name.value in c.args
+        ]
         body = ""
         read = {n.value for _, v in bindings for n in ref_names(v)}
         if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
             body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
             body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
-        resolver = cst.parse_statement(f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n"
-                                       f"{body}    return {ret_expr}\n")
+        resolver = cst.parse_statement(
+            f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
+        )
         place_resolver(ed, tool.node, resolver)
-        new_param = cst.Param(cst.Name(tname), cst.Annotation(cst.parse_expression(
-            f"{spell('typing', 'Annotated')}[{tool_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]")))
+        new_param = cst.Param(
+            cst.Name(tname),
+            cst.Annotation(
+                cst.parse_expression(
+                    f"{spell('typing', 'Annotated')}[{tool_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]"
+                )
+            ),
+        )
         fe = function_edit(ed, tool.node)
         fe.params.append((c.ctx_param, new_param))
         fe.ctx = c.ctx_param
         fe.add_aliases(c.aliases)
         # The call hands the answer over where it handed the context (or right before it).
-        answer = c.ctx_arg.with_changes(value=cst.Name(tname),
-                                        keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None)
+        answer = c.ctx_arg.with_changes(
+            value=cst.Name(tname), keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None
+        )
         if drop:
             ed.replace(c.ctx_arg, answer)
         else:

@@ -54,8 +54,10 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
             return _PATHS_REASON  # the blocking reason first: renaming the answer would not help
         return unassigned_reason(site)
     if site.kind == ELICITATION and attr == "elicit_url":
-        return ("URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
-                "`ElicitRequestURLParams` request and its correlation through `requestState` by hand")
+        return (
+            "URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
+            "`ElicitRequestURLParams` request and its correlation through `requestState` by hand"
+        )
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
     ann = fn.node.returns
@@ -104,8 +106,10 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> 
 
 
 #: Why a handler whose requests sit on different paths (one per call) gets no interim round.
-_PATHS_REASON = ("the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
-                "needs its own interim result, which this fix does not write yet: rewrite them by hand")
+_PATHS_REASON = (
+    "the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
+    "needs its own interim result, which this fix does not write yet: rewrite them by hand"
+)
 
 
 def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member) -> list[Site] | str:
@@ -133,26 +137,31 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
     start = body.index(first.stmt)
     stmts = {id(m.stmt) for m in members}
     for m in members[1:]:
-        earlier = body[start:body.index(m.stmt)]
+        earlier = body[start : body.index(m.stmt)]
         bound = set().union(*(assigned(x) for x in earlier))
         used = {n.value for n in ref_names(m.call)}
         blocked = sorted(used & bound)
         if blocked:
             names = ", ".join(f"`{b}`" for b in blocked)
-            return (f"{intro}, but `{first_line(m.stmt)}` is built from {names}, which is set after the first "
-                    f"request (`{first_line(first.stmt)}`), from its answer or later: the questions cannot be asked "
-                    "together; ask them in one go by hand (or carry the earlier answer in an integrity-protected "
-                    "requestState)")
+            return (
+                f"{intro}, but `{first_line(m.stmt)}` is built from {names}, which is set after the first "
+                f"request (`{first_line(first.stmt)}`), from its answer or later: the questions cannot be asked "
+                "together; ask them in one go by hand (or carry the earlier answer in an integrity-protected "
+                "requestState)"
+            )
     notes: list[str] = []
-    for x in body[start:body.index(members[-1].stmt)]:
+    for x in body[start : body.index(members[-1].stmt)]:
         if id(x) in stmts:
             continue
         if can_leave(x):
-            notes.append(f"`{first_line(x)}` can end the call between the requests today; on 2026-07-28 all the "
-                         "questions are asked together, before it runs")
+            notes.append(
+                f"`{first_line(x)}` can end the call between the requests today; on 2026-07-28 all the "
+                "questions are asked together, before it runs"
+            )
         elif has_effect(x):
-            notes.append(f"`{first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are "
-                         "answered")
+            notes.append(
+                f"`{first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are answered"
+            )
     unsafe = list(first.unsafe) + notes
     for m in members:
         m.group, m.unsafe = members, unsafe
@@ -173,28 +182,47 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
     t = partial(spell, "mcp.types")
     attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ROOTS:
-        return f"{t('ListRootsRequest')}()", t("ListRootsResult"), {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")}
+        return (
+            f"{t('ListRootsRequest')}()",
+            t("ListRootsResult"),
+            {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")},
+        )
     if context_elicit(site):
         m = arg_map(call, ["message", "response_type"])
-        req = (f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
-               f"requested_schema={elicit_config(site, spell)}.schema))")
-        return req, t("ElicitResult"), {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")} | {
-            ("fastmcp.server.elicitation", "parse_elicit_response_type")}
+        req = (
+            f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
+            f"requested_schema={elicit_config(site, spell)}.schema))"
+        )
+        return (
+            req,
+            t("ElicitResult"),
+            {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
+            | {("fastmcp.server.elicitation", "parse_elicit_response_type")},
+        )
     if site.kind == ELICITATION:
         m = arg_map(call, ["message", "requested_schema"])
         if "requestedSchema" in m:
             m["requested_schema"] = m.pop("requestedSchema")
-        req = (f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
-               f"requested_schema={code_of(m['requested_schema'])}))")
-        return req, t("ElicitResult"), {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
+        req = (
+            f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
+            f"requested_schema={code_of(m['requested_schema'])}))"
+        )
+        return (
+            req,
+            t("ElicitResult"),
+            {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")},
+        )
     assert attr == "create_message"
     m = arg_map(call, ["messages"])
     m.pop("related_request_id", None)
     inner = ", ".join(f"{k}={code_of(v)}" for k, v in m.items())
     with_tools = "tools" in m or "tool_choice" in m
     result = "CreateMessageResultWithTools" if with_tools else "CreateMessageResult"
-    return (f"{t('CreateMessageRequest')}(params={t('CreateMessageRequestParams')}({inner}))", t(result),
-            {("mcp.types", n) for n in ("CreateMessageRequest", "CreateMessageRequestParams", result)})
+    return (
+        f"{t('CreateMessageRequest')}(params={t('CreateMessageRequestParams')}({inner}))",
+        t(result),
+        {("mcp.types", n) for n in ("CreateMessageRequest", "CreateMessageRequestParams", result)},
+    )
 
 
 def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
@@ -222,8 +250,9 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
     if len(parts) == 1:
         _, key, req, answer_type = parts[0]
-        code += (f"    if not isinstance({key}, {answer_type}):\n"
-                 f'        return {irr}(input_requests={{"{key}": {req}}})\n')
+        code += (
+            f'    if not isinstance({key}, {answer_type}):\n        return {irr}(input_requests={{"{key}": {req}}})\n'
+        )
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
         code += f"    if not ({missing}):\n        return {irr}(\n            input_requests={{\n"
@@ -249,10 +278,13 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
             ed.remove(m.stmt)
         else:
             rest.append(m)
-    legacy = new_stmt.orelse.body.with_changes(body=[x.with_changes(leading_lines=[]) if x is stmt else x
-                                                     for x in legacy_stmts])
-    new_stmt = new_stmt.with_changes(leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
-                                     orelse=new_stmt.orelse.with_changes(body=legacy))
+    legacy = new_stmt.orelse.body.with_changes(
+        body=[x.with_changes(leading_lines=[]) if x is stmt else x for x in legacy_stmts]
+    )
+    new_stmt = new_stmt.with_changes(
+        leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
+        orelse=new_stmt.orelse.with_changes(body=legacy),
+    )
     ed.replace(stmt, new_stmt)
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')

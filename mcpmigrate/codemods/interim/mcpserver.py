@@ -37,7 +37,7 @@ from mcpmigrate.names import base_name, fresh
 MCPSERVER_NOT_TOOL = (
     "mcp 2.x `MCPServer` injects `Resolve(...)` parameters into tools only (a {role} would require it as an "
     "argument): in the {role}, return `InputRequiredResult(input_requests={{…}})` on 2026-07-28 "
-    "(`is_version_at_least(ctx.protocol_version, \"2026-07-28\")`) while `ctx.input_responses` lacks the answer, "
+    '(`is_version_at_least(ctx.protocol_version, "2026-07-28")`) while `ctx.input_responses` lacks the answer, '
     "read it on the retry, and keep the request on legacy connections; rewrite by hand"
 )
 #: The name the answer gets where the request had no variable of its own.
@@ -69,16 +69,28 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
         names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
         related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
         if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:
-            return (f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
-                    "related request id (the SDK routes it): drop that argument, then run the fix again")
-        return (f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
-                "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
-                "move that computation into a module-level function of the arguments, then run the fix again")
+            return (
+                f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
+                "related request id (the SDK routes it): drop that argument, then run the fix again"
+            )
+        return (
+            f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
+            "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
+            "move that computation into a module-level function of the arguments, then run the fix again"
+        )
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
     if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
-        where = f"inside `{fn.parent.qualname}`" if fn.parent is not None else "in a class" if fn.class_name else "not at module level"
-        return (f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
-                "the tool, in the same scope, works too (mcp 2.3): add it by hand")
+        where = (
+            f"inside `{fn.parent.qualname}`"
+            if fn.parent is not None
+            else "in a class"
+            if fn.class_name
+            else "not at module level"
+        )
+        return (
+            f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
+            "the tool, in the same scope, works too (mcp 2.3): add it by hand"
+        )
     # The new parameter goes right before the context parameter.
     slot = slot_reason(fn, base)
     return f"{slot}: add the resolver parameter by hand" if slot else None
@@ -90,11 +102,15 @@ def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
     attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ELICITATION:
         if attr == "elicit_url":
-            return ("URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
-                    "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand")
+            return (
+                "URL-mode elicitation has no resolver marker (`Elicit` is form mode only): return an "
+                "`InputRequiredResult` with `ElicitRequestURLParams` from the tool by hand"
+            )
         if a.kind_of(call.func.value, site.fn) is Kind.SESSION:  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
-            return ("the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
-                    "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again")
+            return (
+                "the session form takes a JSON-schema dict; the resolver marker `Elicit(message, Schema)` "
+                "needs a pydantic model: switch to `ctx.elicit(message, Schema)` first, then run the fix again"
+            )
         if len(call.args) != 2 or any(x.star for x in call.args):
             return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
     if any(x.star for x in call.args):
@@ -120,7 +136,12 @@ def resolver_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, str, set
         message, schema = (code_of(x.value) for x in call.args)
         imports |= {("mcp.server.mcpserver", "Elicit"), ("mcp.server.mcpserver", "ElicitationResult")}
         el = spell("mcp.server.mcpserver", "Elicit")
-        return f"{el}[{schema}]", f"{el}({message}, {schema})", f"{spell('mcp.server.mcpserver', 'ElicitationResult')}[{schema}]", imports
+        return (
+            f"{el}[{schema}]",
+            f"{el}({message}, {schema})",
+            f"{spell('mcp.server.mcpserver', 'ElicitationResult')}[{schema}]",
+            imports,
+        )
     args = [_strip(x) for x in call.args if not (x.keyword is not None and x.keyword.value == "related_request_id")]
     positional = [x for x in args if x.keyword is None]
     keywords = [x for x in args if x.keyword is not None]
@@ -148,12 +169,22 @@ def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) ->
     params = []
     for p in fn.params:
         if p.name.value in site.args:
-            params.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star=""))
+            params.append(
+                p.with_changes(
+                    comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star=""
+                )
+            )
     plist = ", ".join(code_of(p) for p in params)
     resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
     place_resolver(ed, fn.node, resolver)
-    new_param = cst.Param(cst.Name(pname), cst.Annotation(cst.parse_expression(
-        f"{spell('typing', 'Annotated')}[{param_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]")))
+    new_param = cst.Param(
+        cst.Name(pname),
+        cst.Annotation(
+            cst.parse_expression(
+                f"{spell('typing', 'Annotated')}[{param_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]"
+            )
+        ),
+    )
     fe = function_edit(ed, fn.node)
     fe.params.append((site.ctx_param or "", new_param))
     fe.ctx = site.ctx_param or ""

@@ -38,8 +38,9 @@ def project_pins(a: ModuleAnalysis) -> pins.Pins:
     return a.memo("interim.pins", lambda: pins.project_pins(a.path or Path.cwd()))
 
 
-def pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str, how: str = ""
-                      ) -> tuple[str | None, str | None, str | None]:
+def pinned_generation(
+    a: ModuleAnalysis, gen: str | None, kind: str, how: str = ""
+) -> tuple[str | None, str | None, str | None]:
     """The generation once the project's pins are heard: ``(generation, refusal, pin note)``.
 
     ``mcp<2`` refuses (no interim form; for fastmcp code: fastmcp 4 needs mcp 2). fastmcp code under
@@ -52,7 +53,9 @@ def pinned_generation(a: ModuleAnalysis, gen: str | None, kind: str, how: str = 
     if gen == S.FASTMCP:
         old = fast if fast is not None and not fast.new else mcp if mcp is not None and not mcp.new else None
         if old is not None:
-            why = f"the project pins {old.describe()}" + (", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else "")
+            why = f"the project pins {old.describe()}" + (
+                ", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else ""
+            )
             return gen, FASTMCP_REFUSE.format(why=why, how=how), None
         new = fast if fast is not None else mcp
         return gen, None, (f"the project pins {new.describe()}" if new is not None and new.new else None)
@@ -69,10 +72,15 @@ def mcp1_refusal(a: ModuleAnalysis, kind: str) -> str:
     strategy, which works on both)."""
     if not _dual_sdk_fallback(a):
         return REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1
-    return ("this module also supports mcp 1.x (the `except ImportError` fallback to `mcp.server.fastmcp`); "
-            "resolvers exist only in mcp 2.x: drop the 1.x fallback to use `fix --strategy interim`"
-            + (", or take the directory as a tool parameter with `fix --strategy param`, which works on both"
-               if kind == ROOTS else ""))
+    return (
+        "this module also supports mcp 1.x (the `except ImportError` fallback to `mcp.server.fastmcp`); "
+        "resolvers exist only in mcp 2.x: drop the 1.x fallback to use `fix --strategy interim`"
+        + (
+            ", or take the directory as a tool parameter with `fix --strategy param`, which works on both"
+            if kind == ROOTS
+            else ""
+        )
+    )
 
 
 def _dual_sdk_fallback(a: ModuleAnalysis) -> bool:
@@ -82,9 +90,14 @@ def _dual_sdk_fallback(a: ModuleAnalysis) -> bool:
         if not isinstance(stmt, cst.Try):
             continue
         tried = {code_of(n.module) for n in walk(stmt.body) if isinstance(n, cst.ImportFrom) and n.module is not None}
-        fallback = {code_of(n.module) for h in stmt.handlers for n in walk(h.body)
-                    if isinstance(n, cst.ImportFrom) and n.module is not None}
-        if (any(m.startswith("mcp.server.mcpserver") for m in tried)
-                and any(m.startswith("mcp.server.fastmcp") for m in fallback)):
+        fallback = {
+            code_of(n.module)
+            for h in stmt.handlers
+            for n in walk(h.body)
+            if isinstance(n, cst.ImportFrom) and n.module is not None
+        }
+        if any(m.startswith("mcp.server.mcpserver") for m in tried) and any(
+            m.startswith("mcp.server.fastmcp") for m in fallback
+        ):
             return True
     return False

@@ -43,7 +43,9 @@ def request_kind(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> 
     attr = call.func.attr.value
     recv = call.func.value
     kind = a.kind_of(recv, fn)
-    session = kind is Kind.SESSION or (kind is None and isinstance(recv, cst.Attribute) and recv.attr.value == "session" and a.imports_mcp())
+    session = kind is Kind.SESSION or (
+        kind is None and isinstance(recv, cst.Attribute) and recv.attr.value == "session" and a.imports_mcp()
+    )
     if attr == "list_roots" and (session or kind is Kind.CONTEXT_FASTMCP):
         return ROOTS
     if attr in S.SESSION_SAMPLING_METHODS and session:
@@ -69,8 +71,13 @@ def legacy_only(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
             parent_if = pm.get(id(cur))
             if isinstance(parent_if, cst.If) and _modern_test(parent_if.test):
                 return True
-        if isinstance(cur, cst.If) and child is cur.body and isinstance(cur.test, cst.UnaryOperation) \
-                and isinstance(cur.test.operator, cst.Not) and _modern_test(cur.test.expression):
+        if (
+            isinstance(cur, cst.If)
+            and child is cur.body
+            and isinstance(cur.test, cst.UnaryOperation)
+            and isinstance(cur.test.operator, cst.Not)
+            and _modern_test(cur.test.expression)
+        ):
             return True
         child, cur = cur, pm.get(id(cur))
     return False
@@ -81,8 +88,12 @@ def _modern_test(test: cst.BaseExpression) -> bool:
         return False
     f = test.func
     name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
-    return name == "is_version_at_least" and len(test.args) == 2 and isinstance(test.args[1].value, cst.SimpleString) \
+    return (
+        name == "is_version_at_least"
+        and len(test.args) == 2
+        and isinstance(test.args[1].value, cst.SimpleString)
         and "2026-07-28" in test.args[1].value.value
+    )
 
 
 def generation(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo) -> str | None:
@@ -135,23 +146,23 @@ class Site:
     its statement, and what the checks found on the way. Built while planning; the rewrite only
     reads it."""
 
-    form: str                      # resolver | lowlevel | fastmcp
+    form: str  # resolver | lowlevel | fastmcp
     kind: str
     fn: FunctionInfo
     call: cst.Call
     stmt: cst.BaseStatement
     await_node: cst.Await
-    result: str | None = None      # the variable the statement assigns (`x = await …`)
+    result: str | None = None  # the variable the statement assigns (`x = await …`)
     unsafe: list[str] = field(default_factory=list)
-    args: list[str] = field(default_factory=list)        # resolver: tool arguments it takes
+    args: list[str] = field(default_factory=list)  # resolver: tool arguments it takes
     unwrap: cst.Try | None = None
     ctx_param: str | None = None
-    alone: bool = False            # checked as a member of a group (no group check of its own)
+    alone: bool = False  # checked as a member of a group (no group check of its own)
     group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way
     callers: list[Caller] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
-    pin: str | None = None         # the dependency pin the SDK generation was decided by, when one was
+    pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
 
 
 @dataclass(eq=False)
@@ -160,8 +171,8 @@ class Caller:
 
     fn: FunctionInfo
     call: cst.Call
-    ctx_arg: cst.Arg                       # the argument that hands the helper the context
-    ctx_param: str                         # the tool's own context parameter
+    ctx_arg: cst.Arg  # the argument that hands the helper the context
+    ctx_param: str  # the tool's own context parameter
     values: dict[str, cst.BaseExpression]  # helper parameter -> what this call gives it
     args: list[str] = field(default_factory=list)  # tool arguments the resolver takes
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
@@ -185,8 +196,10 @@ def unassigned_reason(site: Site) -> str:
         return "the request's answer is not assigned to a variable (`x = await …`): assign it first, then run the fix again"
     if name in site.fn.param_names():
         return f"the answer is stored in `{name}`, a parameter of `{site.fn.name}`: give it a name of its own, then run the fix again"
-    return (f"the answer's name `{name}` is bound more than once in `{site.fn.name}`: give this answer a name that is "
-            "bound only here, then run the fix again")
+    return (
+        f"the answer's name `{name}` is bound more than once in `{site.fn.name}`: give this answer a name that is "
+        "bound only here, then run the fix again"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -211,20 +224,27 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
             for s in rest:
                 if any(n.value in uses for n in ref_names(s)):
                     uses |= assigned(s)
-            if site.result is None or not all(
-                any(n.value in uses for n in ref_names(s)) for s in rest
-            ) or pm.get(id(child)) is None:
-                return ("the `try` around the request also guards statements that do not use its answer: "
-                        "unwrap it by hand")
+            if (
+                site.result is None
+                or not all(any(n.value in uses for n in ref_names(s)) for s in rest)
+                or pm.get(id(child)) is None
+            ):
+                return (
+                    "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
+                )
             site.unwrap = cur
             handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in cur.handlers)
-            site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is "
-                               "dropped (on 2026-07-28 it ran the rest of the body without the answer)")
+            site.unsafe.append(
+                f"the `try` around the request is unwrapped and its `except {handlers}` fallback is "
+                "dropped (on 2026-07-28 it ran the rest of the body without the answer)"
+            )
         elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
             return "the request is made in a loop: each round would need its own stable key; rewrite by hand"
         elif isinstance(cur, (cst.If, cst.Else, cst.With, cst.Match, cst.MatchCase)) and site.form == "resolver":
-            return ("the request runs only on some paths (inside `if`/`with`/`match`): a resolver would ask on "
-                    "every call; rewrite by hand")
+            return (
+                "the request runs only on some paths (inside `if`/`with`/`match`): a resolver would ask on "
+                "every call; rewrite by hand"
+            )
         elif isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             return "the request is made in a nested function: rewrite by hand"
         child, cur = cur, pm.get(id(cur))
@@ -262,8 +282,11 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
                 found.append(f"`{code_of(stmt).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []
-    when = when or ("the question is now asked before the tool body runs" if site.form == "resolver"
-                    else "on 2026-07-28 the code before the request runs once per round")
+    when = when or (
+        "the question is now asked before the tool body runs"
+        if site.form == "resolver"
+        else "on 2026-07-28 the code before the request runs once per round"
+    )
     return [f"{'; '.join(found[:2])} — {when}"]
 
 
@@ -299,7 +322,9 @@ def always_runs(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo) -> str |
             return "it runs only on some paths (inside `if`)"
         if isinstance(cur, (cst.Else, cst.With, cst.Match, cst.MatchCase, cst.Try, cst.ExceptHandler, cst.Finally)):
             return "it runs only on some paths, or under a `with`/`try`"
-        if isinstance(cur, (cst.For, cst.While, cst.CompFor, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+        if isinstance(
+            cur, (cst.For, cst.While, cst.CompFor, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+        ):
             return "it is in a loop (each round would need its own question)"
         if isinstance(cur, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             return "it is in a nested function"
@@ -316,8 +341,9 @@ def can_leave(stmt: cst.CSTNode) -> bool:
 # What the request is built from, and which names are the context
 
 
-def inputs(a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str
-            ) -> tuple[list[str], list[str]]:
+def inputs(
+    a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str
+) -> tuple[list[str], list[str]]:
     """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
     parameter counts when it is not the context, not reassigned and not an MCP object; module-level
     names and builtins are free; anything else (a local, the context) blocks a resolver."""
@@ -354,8 +380,9 @@ def slot_reason(fn: FunctionInfo, ctx_name: str) -> str | None:
 _ALIAS_ATTRS = {"session", "request_context"}
 
 
-def context_of(a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
-                ) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+def context_of(
+    a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
+) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
     """``expr`` (``ctx``, ``ctx.session``, an alias of either) is ``fn``'s own context parameter,
     reached through ``.session``/``.request_context`` only: ``(parameter, alias statements)``."""
     e = expr
@@ -368,7 +395,9 @@ def context_of(a: ModuleAnalysis, fn: FunctionInfo, expr: cst.BaseExpression
     return context_alias(a, fn, e.value)
 
 
-def context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
+def context_alias(
+    a: ModuleAnalysis, fn: FunctionInfo, name: str
+) -> tuple[str, list[cst.SimpleStatementLine]] | str | None:
     """``name`` is a local alias of the function's context parameter (``c = ctx``, ``session =
     ctx.session``, ``s = session``): ``(context parameter, the alias statements)``; a reason when it
     is an alias that cannot be followed; None when it is not an alias of a context at all.
@@ -396,11 +425,20 @@ def context_alias(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> tuple[str, 
         if len(values) != 1:
             return f"the request goes through `{cur}`, which is assigned more than once: rewrite by hand"
         stmt = enclosing_stmt(a, value)
-        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
-                and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
-                and stmt.body[0].value is value and isinstance(body, cst.IndentedBlock) and stmt in body.body):
-            return (f"the request goes through the alias `{cur}`, which is not bound by a plain assignment at the top "
-                    "of the tool: rewrite by hand")
+        if not (
+            isinstance(stmt, cst.SimpleStatementLine)
+            and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Assign)
+            and len(stmt.body[0].targets) == 1
+            and isinstance(stmt.body[0].targets[0].target, cst.Name)
+            and stmt.body[0].value is value
+            and isinstance(body, cst.IndentedBlock)
+            and stmt in body.body
+        ):
+            return (
+                f"the request goes through the alias `{cur}`, which is not bound by a plain assignment at the top "
+                "of the tool: rewrite by hand"
+            )
         stmts.append(stmt)
         cur = head
     if fn.kinds.get(cur) not in CONTEXTS:

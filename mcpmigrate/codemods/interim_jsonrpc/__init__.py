@@ -55,9 +55,9 @@ STRATEGY = "interim"
 RULES = ("MCP101", "MCP201", "MCP202")
 
 MANUAL = (
-    "{reason}. By hand: answer the `tools/call` with `{{\"resultType\": \"input_required\", \"inputRequests\": "
-    "{{\"{key}\": {{\"method\": \"{method}\", \"params\": {{…}}}}}}}}` and read the answer from the retried "
-    "call's `params[\"inputResponses\"][\"{key}\"]` (write no `requestState`, or sign it: it is attacker-controlled)"
+    '{reason}. By hand: answer the `tools/call` with `{{"resultType": "input_required", "inputRequests": '
+    '{{"{key}": {{"method": "{method}", "params": {{…}}}}}}}}` and read the answer from the retried '
+    'call\'s `params["inputResponses"]["{key}"]` (write no `requestState`, or sign it: it is attacker-controlled)'
 )
 
 
@@ -83,24 +83,32 @@ def rewritable(a: ModuleAnalysis, node: cst.Dict, method: str) -> bool:
 def _describe(site: Site, older: list[str]) -> str:
     unsafe = list(site.unsafe)
     if older:  # the first review point (legacy clients) becomes: the server negotiates an older version
-        unsafe[0] = (f"this server answers `initialize` with protocolVersion {', '.join(map(repr, older))}: every "
-                     "client then speaks that version, where an interim result is not valid, so the tool stops "
-                     "working until the server also negotiates 2026-07-28 (keep the old version for legacy "
-                     "clients with an era switch)")
+        unsafe[0] = (
+            f"this server answers `initialize` with protocolVersion {', '.join(map(repr, older))}: every "
+            "client then speaks that version, where an interim result is not valid, so the tool stops "
+            "working until the server also negotiates 2026-07-28 (keep the old version for legacy "
+            "clients with an era switch)"
+        )
     if site.shape == "sync":
-        where = f"in place of `{site.result_var}[\"result\"]`, the response it read from the client"
+        where = f'in place of `{site.result_var}["result"]`, the response it read from the client'
     elif site.shape == "helper":
-        where = (f"where `{code_of(site.replaced).strip()}` stood (the helper `{site.helper}`, which sent the request and "
-                 "read the response, goes)")
+        where = (
+            f"where `{code_of(site.replaced).strip()}` stood (the helper `{site.helper}`, which sent the request and "
+            "read the response, goes)"
+        )
     else:
-        where = ("running what the response branch did with it (the response branch, the pending map and its "
-                 "bookkeeping go" + (f", with the helper `{site.helper}`)" if site.helper else ")"))
-    return (f"the `tools/call` branch answers `{{\"resultType\": \"input_required\", \"inputRequests\": "
-            f"{{\"{site.key}\": {{\"method\": \"{site.method}\", …}}}}}}` until the retried call's "
-            f"`params[\"inputResponses\"][\"{site.key}\"]` holds the answer, then goes on with it {where}; "
-            f"no requestState is written (review: {'; '.join(unsafe)}; like before, it asks without checking "
-            f"that the call's `_meta` declares the client's `{site.key}` capability, which 2026-07-28 requires "
-            "(error -32021 otherwise): add that check by hand)")
+        where = (
+            "running what the response branch did with it (the response branch, the pending map and its "
+            "bookkeeping go" + (f", with the helper `{site.helper}`)" if site.helper else ")")
+        )
+    return (
+        f'the `tools/call` branch answers `{{"resultType": "input_required", "inputRequests": '
+        f'{{"{site.key}": {{"method": "{site.method}", …}}}}}}` until the retried call\'s '
+        f'`params["inputResponses"]["{site.key}"]` holds the answer, then goes on with it {where}; '
+        f"no requestState is written (review: {'; '.join(unsafe)}; like before, it asks without checking "
+        f"that the call's `_meta` declares the client's `{site.key}` capability, which 2026-07-28 requires "
+        "(error -32021 otherwise): add that check by hand)"
+    )
 
 
 def _older_protocol_versions(a: ModuleAnalysis) -> list[str]:

@@ -29,7 +29,7 @@ _READ_HINTS = ("read", "recv", "stdin", "loads", "receive")
 def short(node: cst.CSTNode, limit: int = 80) -> str:
     """The first line of ``node``'s code, cut at ``limit`` characters (for messages)."""
     line = code_of(node).strip().splitlines()[0]
-    return line if len(line) <= limit else line[:limit - 1] + "…"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def block_of(a: ModuleAnalysis, stmt: cst.CSTNode) -> list[cst.BaseStatement] | None:
@@ -72,16 +72,24 @@ def result_use(a: ModuleAnalysis, name: cst.CSTNode) -> cst.BaseExpression | Non
             return parent
     if isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value == "get":
         call = a.parents.get(id(parent))
-        if isinstance(call, cst.Call) and call.func is parent and len(call.args) == 1 \
-                and string_value(call.args[0].value) == "result":
+        if (
+            isinstance(call, cst.Call)
+            and call.func is parent
+            and len(call.args) == 1
+            and string_value(call.args[0].value) == "result"
+        ):
             return call
     return None
 
 
-def find_send(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine, cst.CSTNode, cst.SimpleStatementLine | None] | str:
+def find_send(
+    a: ModuleAnalysis, req: cst.Dict
+) -> tuple[cst.SimpleStatementLine, cst.CSTNode, cst.SimpleStatementLine | None] | str:
     """(the send statement, what it sends, the ``request = {...}`` line before it or None)."""
-    not_sent = ("the request dict is not sent by a statement of its own right where it is built (`send({...})`, "
-                "or `request = {...}` then `send(request)`): rewrite by hand")
+    not_sent = (
+        "the request dict is not sent by a statement of its own right where it is built (`send({...})`, "
+        "or `request = {...}` then `send(request)`): rewrite by hand"
+    )
     stmt = enclosing_stmt(a, req)
     if stmt is None or not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
         return not_sent
@@ -98,8 +106,12 @@ def find_send(a: ModuleAnalysis, req: cst.Dict) -> tuple[cst.SimpleStatementLine
     nxt = body[body.index(stmt) + 1]
     uses = spelled(nxt, name)
     sending = single(nxt, cst.Expr)
-    if not isinstance(nxt, cst.SimpleStatementLine) or sending is None or not isinstance(sending.value, (cst.Call, cst.Await)) \
-            or len(uses) != 1:
+    if (
+        not isinstance(nxt, cst.SimpleStatementLine)
+        or sending is None
+        or not isinstance(sending.value, (cst.Call, cst.Await))
+        or len(uses) != 1
+    ):
         return not_sent
     scope = a.enclosing_function(stmt)
     total = len(spelled(scope.node if scope else a.module, name))
@@ -128,19 +140,34 @@ def _method_source(a: ModuleAnalysis, expr: cst.BaseExpression, scope: cst.CSTNo
         idx = expr.slice[0].slice
         if isinstance(idx, cst.Index) and string_value(idx.value) == "method":
             return expr.value.value
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get" \
-            and isinstance(expr.func.value, cst.Name) and expr.args and string_value(expr.args[0].value) == "method":
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and isinstance(expr.func.value, cst.Name)
+        and expr.args
+        and string_value(expr.args[0].value) == "method"
+    ):
         return expr.func.value.value
     if isinstance(expr, cst.Name):
-        found = {src for n in walk(scope) if isinstance(n, cst.Assign) and len(n.targets) == 1
-                 and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == expr.value
-                 for src in [_method_source(a, n.value, scope)] if src}
+        found = {
+            src
+            for n in walk(scope)
+            if isinstance(n, cst.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0].target, cst.Name)
+            and n.targets[0].target.value == expr.value
+            for src in [_method_source(a, n.value, scope)]
+            if src
+        }
         if len(found) == 1:
             return found.pop()
     return None
 
 
-def find_branch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, skip: set[int]) -> tuple[str, cst.IndentedBlock, list[str]] | str:
+def find_branch(
+    a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, skip: set[int]
+) -> tuple[str, cst.IndentedBlock, list[str]] | str:
     """Climb from ``stmt`` to the ``tools/call`` branch around it: (message variable, branch body,
     side effects before ``stmt``). ``stmt`` and every block around it up to the branch must be in
     tail position (nothing after them in the branch runs once the interim reply is sent)."""
@@ -152,15 +179,19 @@ def find_branch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, ski
     while True:
         parent = a.parents.get(id(node))
         if parent is None or isinstance(parent, cst.Module):
-            return ("the request is not made in a `tools/call` branch (`if method == \"tools/call\":`) of the "
-                    "function that sends it")
+            return (
+                'the request is not made in a `tools/call` branch (`if method == "tools/call":`) of the '
+                "function that sends it"
+            )
         if isinstance(parent, cst.IndentedBlock):
             body: list[cst.CSTNode] = list(parent.body)
             idx = body.index(node)
-            after = [s for s in body[idx + 1:] if id(s) not in skip]
+            after = [s for s in body[idx + 1 :] if id(s) not in skip]
             if after and (tail_from_start or not first):
-                return (f"`{short(after[0])}` follows the request in the `tools/call` branch "
-                        "and would also run after the interim reply: rewrite by hand")
+                return (
+                    f"`{short(after[0])}` follows the request in the `tools/call` branch "
+                    "and would also run after the interim reply: rewrite by hand"
+                )
             for s in body[:idx]:
                 if id(s) not in skip and has_effect(s):
                     effects.append(f"`{short(s)}`")
@@ -170,18 +201,25 @@ def find_branch(a: ModuleAnalysis, stmt: cst.CSTNode, tail_from_start: bool, ski
                 if message is not None:
                     return message, parent, effects
                 if any(string_value(n) == TOOLS_CALL for n in walk(owner.test)):
-                    return ("cannot tell which variable holds the `tools/call` request (the dispatch reads its "
-                            "method in a way the fix does not follow): rewrite by hand")
-            if isinstance(owner, cst.MatchCase) and isinstance(owner.pattern, cst.MatchValue) \
-                    and string_value(owner.pattern.value) == TOOLS_CALL:
+                    return (
+                        "cannot tell which variable holds the `tools/call` request (the dispatch reads its "
+                        "method in a way the fix does not follow): rewrite by hand"
+                    )
+            if (
+                isinstance(owner, cst.MatchCase)
+                and isinstance(owner.pattern, cst.MatchValue)
+                and string_value(owner.pattern.value) == TOOLS_CALL
+            ):
                 match = a.parents.get(id(owner))
                 message = _method_source(a, match.subject, scope) if isinstance(match, cst.Match) else None
                 if message is not None:
                     return message, parent, effects
                 return "cannot tell which variable holds the `tools/call` request (`match` subject): rewrite by hand"
             if isinstance(owner, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
-                return ("the request is not made in a `tools/call` branch (`if method == \"tools/call\":`) of the "
-                        "function that sends it")
+                return (
+                    'the request is not made in a `tools/call` branch (`if method == "tools/call":`) of the '
+                    "function that sends it"
+                )
             first = False
         elif isinstance(parent, (cst.Lambda, cst.CompFor)):
             return "the request is made inside an expression: rewrite by hand"
@@ -232,7 +270,9 @@ def is_docstring(stmt: cst.CSTNode) -> bool:
 def is_attr_name(a: ModuleAnalysis, n: cst.Name) -> bool:
     """Whether ``n`` names an attribute or a keyword (not a variable)."""
     parent = a.parents.get(id(n))
-    return (isinstance(parent, cst.Attribute) and parent.attr is n) or (isinstance(parent, cst.Arg) and parent.keyword is n)
+    return (isinstance(parent, cst.Attribute) and parent.attr is n) or (
+        isinstance(parent, cst.Arg) and parent.keyword is n
+    )
 
 
 def in_nested_def(top: cst.CSTNode, node: cst.CSTNode) -> bool:

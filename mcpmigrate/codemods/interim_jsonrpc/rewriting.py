@@ -103,15 +103,21 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
     lookup = cst.parse_statement(f'{answer} = {site.message}["params"].get("inputResponses", {{}}).get("{site.key}")\n')
     # every statement has leading_lines, though libcst declares them on its two kinds, not BaseStatement
     lookup = lookup.with_changes(leading_lines=site.lead.leading_lines)  # type: ignore[attr-defined]
-    inner = site.request.with_changes(elements=[el for el in site.request.elements
-                                                if not isinstance(el, cst.DictElement) or string_value(el.key) not in ("jsonrpc", "id")])
+    inner = site.request.with_changes(
+        elements=[
+            el
+            for el in site.request.elements
+            if not isinstance(el, cst.DictElement) or string_value(el.key) not in ("jsonrpc", "id")
+        ]
+    )
     jsonrpc = dict_get(site.request, "jsonrpc")
     framing = f'"jsonrpc": {code_of(jsonrpc.value)}, ' if jsonrpc is not None else ""
     response: cst.CSTNode = cst.parse_expression(
         f'{{{framing}"id": {site.message}["id"], "result": {{\n'
         f'    "resultType": "input_required",\n'
         f'    "inputRequests": {{"{site.key}": __request__}},\n'
-        f'}}}}')
+        f"}}}}"
+    )
     request = _indented(inner)
     response = _swapped(response, [(n, request) for n in spelled(response, "__request__")])
     reply = _swapped(site.send, [(site.sent, response)]).with_changes(leading_lines=[])
@@ -129,16 +135,26 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
     if site.call_line is not None:  # helper: `x = <what it returned, the answer for the response>`
         assert site.answer_expr is not None and site.read_call is not None
         r = result_use(a, site.read_call)
-        swap = [(r, cst.Name(answer))] if r is not None else [(site.read_call, cst.parse_expression(f'{{"result": {answer}}}'))]
+        swap = (
+            [(r, cst.Name(answer))]
+            if r is not None
+            else [(site.read_call, cst.parse_expression(f'{{"result": {answer}}}'))]
+        )
         small = site.call_line.body[0]
-        later.append(site.call_line.with_changes(body=[small.with_changes(value=_swapped(site.answer_expr, swap))],
-                                                 leading_lines=[]))
+        later.append(
+            site.call_line.with_changes(
+                body=[small.with_changes(value=_swapped(site.answer_expr, swap))], leading_lines=[]
+            )
+        )
     if rest:
-        rest[0] = rest[0].with_changes(leading_lines=[line for line in rest[0].leading_lines if line.comment is not None])  # type: ignore[attr-defined]  # as above
+        kept = [line for line in rest[0].leading_lines if line.comment is not None]  # type: ignore[attr-defined]  # as above
+        rest[0] = rest[0].with_changes(leading_lines=kept)
     branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
     assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
     branch = branch.with_changes(
         body=branch.body.with_changes(body=[reply] + ([site.exit] if site.exit is not None else [])),
-        orelse=branch.orelse.with_changes(body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])),
+        orelse=branch.orelse.with_changes(
+            body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])
+        ),
     )
     return [lookup, branch]

@@ -54,36 +54,74 @@ from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
-__all__ = ["STRATEGY", "RULES", "ENTRY_ROLES", "plan_roots_request", "plan_roots_interim", "reaching_entries",
-           "removable_guard", "edits"]
+__all__ = [
+    "STRATEGY",
+    "RULES",
+    "ENTRY_ROLES",
+    "plan_roots_request",
+    "plan_roots_interim",
+    "reaching_entries",
+    "removable_guard",
+    "edits",
+]
 
 STRATEGY = "param"
 RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
 
 
 # -- MCP101: a roots request -------------------------------------------------------------------
-def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> tuple[Site | None, str | None, list, list]:
+def _request_plan_site(
+    a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None
+) -> tuple[Site | None, str | None, list, list]:
     """The site a roots request turns into, or the reason it stays manual; the entry points
     reaching it and their call chains."""
     if fn is None:
         return None, "the request is made outside any function: there is no tool to give a parameter", [], []
     if not isinstance(node, cst.Call):
-        return None, ("`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
-                      "in a request handler: rewrite by hand so the tool takes the path as a parameter"), [], []
+        return (
+            None,
+            (
+                "`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
+                "in a request handler: rewrite by hand so the tool takes the path as a parameter"
+            ),
+            [],
+            [],
+        )
     if not fn.is_async or id(node) not in a.awaited:
-        return None, ("the request is not awaited inside an async request handler (a sync tool bridging into "
-                      "the event loop, or a background task): rewrite by hand"), [], []
+        return (
+            None,
+            (
+                "the request is not awaited inside an async request handler (a sync tool bridging into "
+                "the event loop, or a background task): rewrite by hand"
+            ),
+            [],
+            [],
+        )
     recv = node.func.value if isinstance(node.func, cst.Attribute) else None
     if recv is not None and from_registry(a, recv, fn):
-        return None, ("the session was captured outside the request (a module-level registry) and is used "
-                      "outside any tool call: there is no request to carry a parameter"), [], []
+        return (
+            None,
+            (
+                "the session was captured outside the request (a module-level registry) and is used "
+                "outside any tool call: there is no request to carry a parameter"
+            ),
+            [],
+            [],
+        )
     entries, chains, leaves = reaching_entries(a, fn)
     if leaves:
         return None, f"the call chain leaves the module: {leaves}", [], []
     if not entries:
-        return None, (f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
-                      "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
-                      "path in from where it is needed"), [], []
+        return (
+            None,
+            (
+                f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
+                "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
+                "path in from where it is needed"
+            ),
+            [],
+            [],
+        )
     funcs, edges = closure(a, fn)
     first_reason = None
     for cfg in name_candidates(config):
@@ -100,7 +138,7 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     unwrapped = drop_capability_guards(a, site)
     memo = drop_memo(a, site)
     if memo and memo.startswith("manual:"):
-        return None, memo[len("manual:"):], [], []
+        return None, memo[len("manual:") :], [], []
     # A memo of the roots answer goes with the request: its `if` is not a fallback.
     optional = None if memo else conditional_ancestor(a, node, fn)
     if optional in unwrapped:
@@ -109,20 +147,29 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if guard and optional:
         # The code already has a server-side boundary for when the roots are missing: the fix that
         # keeps the fence is to use it, which only a human can decide.
-        return None, (f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
-                      f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
-                      "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
-                      "fallback's configuration) and drop the roots request by hand"), [], []
+        return (
+            None,
+            (
+                f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
+                f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
+                "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
+                "fallback's configuration) and drop the roots request by hand"
+            ),
+            [],
+            [],
+        )
     if optional and fn.role in ("tool", "prompt") and funcs == [fn] and make_optional(a, site):
         optional = None  # an optional parameter used only where the roots were: calls that worked keep working
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
-            "required on every call, so callers that relied on the other path must now pass it")
+            "required on every call, so callers that relied on the other path must now pass it"
+        )
     if guard:
         site.unsafe.append(
             f"the roots bound what the tool may touch (an allow-list check in `{guard}`); as a parameter the caller "
-            "chooses that boundary, so enforce it with server configuration instead")
+            "chooses that boundary, so enforce it with server configuration instead"
+        )
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
     return site, None, entries, chains
 
@@ -142,8 +189,10 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         return FixPlan(manual=reason)
     names = ", ".join(site.labels)
     if site.optional:
-        desc = (f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
-                "is not given, and drop the roots request")
+        desc = (
+            f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
+            "is not given, and drop the roots request"
+        )
     else:
         desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"
     if site.unsafe:
@@ -233,8 +282,11 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
             if gfn is not None and id(gfn) in touched and guard is not None:
                 rnd.edits.remove(guard)
     # A roots list_changed handler that invalidates the cache a removed request filled goes with it.
-    fixed_fns = {fn.name for f in findings if f.rule == "MCP101" and f.node is not None
-                 and (fn := a.enclosing_function(f.node)) is not None}
+    fixed_fns = {
+        fn.name
+        for f in findings
+        if f.rule == "MCP101" and f.node is not None and (fn := a.enclosing_function(f.node)) is not None
+    }
     delete_handlers(rnd.edits, a, [f for f in findings if f.rule == "MCP103" and f.data.get("filler") in fixed_fns])
     thread_all(a, config, need, request_sites, rnd)
     # Functions whose roots parameter or interim round is replaced without threading keep their
@@ -242,6 +294,12 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     for f in findings:
         interim = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
         if interim is not None:
-            for fi in (interim.tools if interim.kind == "resolve" else [interim.fn] if interim.kind == "irr" and interim.fn else []):
+            for fi in (
+                interim.tools
+                if interim.kind == "resolve"
+                else [interim.fn]
+                if interim.kind == "irr" and interim.fn
+                else []
+            ):
                 keep_comments(rnd, fi.node)
     return rnd.edits

@@ -42,8 +42,10 @@ def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[Function
         callers = a.callers(cur)
         if a.references_outside_calls(cur) and leaves is None:
             if cur is fn and not callers:
-                leaves = (f"`{cur.qualname}` is not called from a tool but passed on as a value (a lifespan, "
-                          "a callback, a registered handler)")
+                leaves = (
+                    f"`{cur.qualname}` is not called from a tool but passed on as a value (a lifespan, "
+                    "a callback, a registered handler)"
+                )
             else:
                 leaves = f"`{cur.qualname}` is also used other than by a direct call in this module (chain: {' <- '.join(chain)})"
         for caller, _call in callers:
@@ -98,10 +100,14 @@ def chain_reason(a: ModuleAnalysis, site: Site, funcs: list[FunctionInfo], edges
     dead = set(site.changes)
     for f in funcs:
         if f.role == "resource":
-            return (f"`{f.qualname}` is a resource: its parameters come from its URI template; put the path in the "
-                    "template (or make it a tool) by hand")
+            return (
+                f"`{f.qualname}` is a resource: its parameters come from its URI template; put the path in the "
+                "template (or make it a tool) by hand"
+            )
         if f.role in ("lowlevel-prompt", "lowlevel-resource"):
-            return f"`{f.qualname}` is a low-level {f.role[9:]} handler: there is no inputSchema to carry a path parameter"
+            return (
+                f"`{f.qualname}` is a low-level {f.role[9:]} handler: there is no inputSchema to carry a path parameter"
+            )
         if f.role == "prompt" and site.mode == "list":
             return f"`{f.qualname}` is a prompt and prompt arguments are strings: a list of paths cannot be passed"
         if f.role == "lowlevel-tool":
@@ -110,9 +116,15 @@ def chain_reason(a: ModuleAnalysis, site: Site, funcs: list[FunctionInfo], edges
                 target = lowlevel_target(a, f, n, site.name)
                 if isinstance(target, str):
                     return target
-        if site.name in f.param_names() or name_refs(f.node.params, site.name) or name_refs(f.node.body, site.name, dead):
-            return (f"`{site.name}` is already a name in `{f.qualname}`: set another name with "
-                    "`[tool.mcpmigrate] path-parameter` or rename it")
+        if (
+            site.name in f.param_names()
+            or name_refs(f.node.params, site.name)
+            or name_refs(f.node.body, site.name, dead)
+        ):
+            return (
+                f"`{site.name}` is already a name in `{f.qualname}`: set another name with "
+                "`[tool.mcpmigrate] path-parameter` or rename it"
+            )
     return None
 
 
@@ -170,7 +182,8 @@ def _is_tool_dispatch(test: cst.BaseExpression) -> bool:
         return False
     for side, other in ((test.left, target.comparator), (target.comparator, test.left)):
         named = (isinstance(side, cst.Attribute) and side.attr.value == "name") or (
-            isinstance(side, cst.Name) and side.value in ("name", "tool_name", "tool"))
+            isinstance(side, cst.Name) and side.value in ("name", "tool_name", "tool")
+        )
         if named and isinstance(other, (cst.SimpleString, cst.ConcatenatedString)):
             return True
     return False
@@ -187,8 +200,9 @@ def _boundary_call(call: cst.Call) -> bool:
     if name in _BOUNDARY_CHECKS:
         return True
     if name == "startswith" and isinstance(func, cst.Attribute):
-        return bool(call.args) and not isinstance(call.args[0].value, (cst.SimpleString, cst.ConcatenatedString,
-                                                                       cst.FormattedString))
+        return bool(call.args) and not isinstance(
+            call.args[0].value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+        )
     return bool(_GUARD_NAME.search(name))
 
 

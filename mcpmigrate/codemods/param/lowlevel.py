@@ -46,6 +46,7 @@ def _compared_literal(test: cst.BaseExpression, op: type) -> str | None:
 
 def _tool_calls(a: ModuleAnalysis) -> list[tuple[str | None, cst.Call]]:
     """Every ``Tool(...)`` call of the module, with its literal ``name=`` (memoized)."""
+
     def compute() -> list[tuple[str | None, cst.Call]]:
         found: list[tuple[str | None, cst.Call]] = []
         stack: list[cst.CSTNode] = [a.module]
@@ -53,7 +54,11 @@ def _tool_calls(a: ModuleAnalysis) -> list[tuple[str | None, cst.Call]]:
             n = stack.pop()
             if isinstance(n, cst.Call) and a.qualname(n.func) in TOOL_TYPES:
                 name_arg = next((x for x in n.args if x.keyword is not None and x.keyword.value == "name"), None)
-                value = name_arg.value.evaluated_value if name_arg is not None and isinstance(name_arg.value, cst.SimpleString) else None
+                value = (
+                    name_arg.value.evaluated_value
+                    if name_arg is not None and isinstance(name_arg.value, cst.SimpleString)
+                    else None
+                )
                 found.append((value if isinstance(value, str) else None, n))
             stack.extend(n.children)
         return found
@@ -83,13 +88,18 @@ def lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, n
     tools = _tool_calls(a)
     if tool is None:
         if len(tools) != 1 or tools[0][0] is None:
-            return (f"cannot tell which tool of the low-level handler `{entry.qualname}` reaches the roots request "
-                    "(no `if name == \"…\"` branch around it): add the path parameter to its inputSchema by hand")
+            return (
+                f"cannot tell which tool of the low-level handler `{entry.qualname}` reaches the roots request "
+                '(no `if name == "…"` branch around it): add the path parameter to its inputSchema by hand'
+            )
         tool = tools[0][0]
     matches = [c for t, c in tools if t == tool]
     if len(matches) != 1:
         return f"no single `Tool(name={tool!r}, …)` literal found in this module: add the `{name}` property to its inputSchema by hand"
-    schema_arg = next((x for x in matches[0].args if x.keyword is not None and x.keyword.value in ("inputSchema", "input_schema")), None)
+    schema_arg = next(
+        (x for x in matches[0].args if x.keyword is not None and x.keyword.value in ("inputSchema", "input_schema")),
+        None,
+    )
     if schema_arg is None or not isinstance(schema_arg.value, cst.Dict):
         return f"the inputSchema of tool {tool!r} is not a dict literal: add the `{name}` property by hand"
     schema = schema_arg.value
@@ -112,24 +122,34 @@ def lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, n
 def _add_to_dict(rnd: Round, d: cst.Dict, element: cst.DictElement, after: str | None = None) -> None:
     """Insert ``element`` into the dict display ``d``: after the (last) plain-string key
     ``after``, or at the end."""
+
     def add(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Dict)
         idx = len(node.elements)
         if after is not None:
             for i, e in enumerate(node.elements):
-                if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and string_value(e.key) == after:
+                if (
+                    isinstance(e, cst.DictElement)
+                    and isinstance(e.key, cst.SimpleString)
+                    and string_value(e.key) == after
+                ):
                     idx = i + 1
-        return node.with_changes(elements=insert_element(list(node.elements), idx, element, node.lbrace.whitespace_after))
+        return node.with_changes(
+            elements=insert_element(list(node.elements), idx, element, node.lbrace.whitespace_after)
+        )
 
     rnd.edits.transform(d, add)
 
 
 def _add_to_list(rnd: Round, lst: cst.List, name: str) -> None:
     """Append the string ``name`` to the list display ``lst``."""
+
     def add(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.List)
         el = cst.Element(cst.SimpleString(f'"{name}"'))
-        return node.with_changes(elements=insert_element(list(node.elements), len(node.elements), el, node.lbracket.whitespace_after))
+        return node.with_changes(
+            elements=insert_element(list(node.elements), len(node.elements), el, node.lbracket.whitespace_after)
+        )
 
     rnd.edits.transform(lst, add)
 
@@ -140,7 +160,9 @@ def schema_edit(rnd: Round, target: LowLevelTarget, name: str, mode: str, descri
     if not rnd.once(("schema", id(target.schema), name)):
         return
     if mode == "list":
-        prop = f'{{"{name}": {{"type": "array", "items": {{"type": "string"}}, "description": {str_lit(description)}}}}}'
+        prop = (
+            f'{{"{name}": {{"type": "array", "items": {{"type": "string"}}, "description": {str_lit(description)}}}}}'
+        )
     else:
         prop = f'{{"{name}": {{"type": "string", "description": {str_lit(description)}}}}}'
     element = cst.ensure_type(cst.ensure_type(cst.parse_expression(prop), cst.Dict).elements[0], cst.DictElement)
@@ -148,8 +170,9 @@ def schema_edit(rnd: Round, target: LowLevelTarget, name: str, mode: str, descri
     if target.required is not None:
         _add_to_list(rnd, target.required, name)
     else:
-        req = cst.ensure_type(cst.ensure_type(cst.parse_expression(f'{{"required": ["{name}"]}}'), cst.Dict).elements[0],
-                              cst.DictElement)
+        req = cst.ensure_type(
+            cst.ensure_type(cst.parse_expression(f'{{"required": ["{name}"]}}'), cst.Dict).elements[0], cst.DictElement
+        )
         _add_to_dict(rnd, target.schema, req, after="properties")
 
 

@@ -36,8 +36,11 @@ def name_candidates(config: Config) -> Iterator[Config]:
     function on the path (``root`` → ``root_path`` → ``root_dir`` → ``workspace_root``)."""
     p = config.path_parameter
     yield config
-    for single, plural in ((f"{p.name}_path", f"{p.name}_paths"), (f"{p.name}_dir", f"{p.name}_dirs"),
-                           (f"workspace_{p.name}", f"workspace_{p.plural}")):
+    for single, plural in (
+        (f"{p.name}_path", f"{p.name}_paths"),
+        (f"{p.name}_dir", f"{p.name}_dirs"),
+        (f"workspace_{p.name}", f"workspace_{p.plural}"),
+    ):
         yield dataclasses.replace(config, path_parameter=dataclasses.replace(p, name=single, list_name=plural))
 
 
@@ -46,8 +49,14 @@ def str_lit(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def documented_param(config: Config, mode: str, name: str | None = None,
-                     annotated: str = "Annotated", field: str = "Field", optional: str | None = None) -> cst.Param:
+def documented_param(
+    config: Config,
+    mode: str,
+    name: str | None = None,
+    annotated: str = "Annotated",
+    field: str = "Field",
+    optional: str | None = None,
+) -> cst.Param:
     """``root: Annotated[str, Field(description=…)]`` (``list[str]`` in list mode): a tool's or a
     prompt's parameter, described in its schema. ``annotated`` and ``field`` are the local names
     of ``typing.Annotated`` and ``pydantic.Field`` (``codemods.edits.import_name``). With
@@ -60,15 +69,21 @@ def documented_param(config: Config, mode: str, name: str | None = None,
     ann = f"{annotated}[{typ}, {field}(description={str_lit(desc)})]"
     param = cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
     if optional is not None:
-        param = param.with_changes(default=cst.Name("None"),
-                                   equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(" "),
-                                                         whitespace_after=cst.SimpleWhitespace(" ")))
+        param = param.with_changes(
+            default=cst.Name("None"),
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(" "), whitespace_after=cst.SimpleWhitespace(" ")
+            ),
+        )
     return param
 
 
 def plain_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
     """``root: str`` (``list[str]`` in list mode): a helper's parameter."""
-    return cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")))
+    return cst.Param(
+        cst.Name(name or param_name(config, mode)),
+        cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")),
+    )
 
 
 def like(orig: cst.CSTNode, new: cst.BaseExpression) -> cst.BaseExpression:
@@ -82,14 +97,18 @@ def insert_element(els: list, idx: int, new: Any, open_ws: Any) -> list:
     """Insert ``new`` into a dict/list/parameter element list, keeping its layout (one line, or
     one element per line with or without a trailing comma)."""
     multiline = isinstance(open_ws, cst.ParenthesizedWhitespace)
-    default_sep = cst.Comma(whitespace_after=open_ws) if multiline else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    default_sep = (
+        cst.Comma(whitespace_after=open_ws) if multiline else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    )
     if not els:
         return [new.with_changes(comma=cst.MaybeSentinel.DEFAULT)]
     if idx >= len(els):
         last = els[-1]
         sep = els[-2].comma if len(els) > 1 and isinstance(els[-2].comma, cst.Comma) else default_sep
         els[-1] = last.with_changes(comma=sep)
-        els.append(new.with_changes(comma=last.comma if isinstance(last.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT))
+        els.append(
+            new.with_changes(comma=last.comma if isinstance(last.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT)
+        )
         return els
     sep = els[idx - 1].comma if idx > 0 and isinstance(els[idx - 1].comma, cst.Comma) else default_sep
     els.insert(idx, new.with_changes(comma=sep))
@@ -115,25 +134,47 @@ def keep_comments_in_place(original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTN
             return ws.with_changes(first_line=cst.TrailingWhitespace(newline=ws.first_line.newline))
         return ws
 
-    old_names = {p.name.value for p in (*original.params.posonly_params, *original.params.params,
-                                        *original.params.kwonly_params)}
+    old_names = {
+        p.name.value for p in (*original.params.posonly_params, *original.params.params, *original.params.kwonly_params)
+    }
     params = node.params
     for kind in ("posonly_params", "params", "kwonly_params"):
-        lst = [p if p.name.value in old_names else p.with_changes(
-            comma=p.comma.with_changes(whitespace_after=bare(p.comma.whitespace_after)) if isinstance(p.comma, cst.Comma) else p.comma,
-            whitespace_after_param=bare(p.whitespace_after_param)) for p in getattr(params, kind)]
+        lst = [
+            p
+            if p.name.value in old_names
+            else p.with_changes(
+                comma=p.comma.with_changes(whitespace_after=bare(p.comma.whitespace_after))
+                if isinstance(p.comma, cst.Comma)
+                else p.comma,
+                whitespace_after_param=bare(p.whitespace_after_param),
+            )
+            for p in getattr(params, kind)
+        ]
         params = params.with_changes(**{kind: lst})
     node = node.with_changes(params=params)
     old_body, new_body = original.body, node.body
-    if isinstance(old_body, cst.IndentedBlock) and isinstance(new_body, cst.IndentedBlock) and old_body.body and new_body.body:
+    if (
+        isinstance(old_body, cst.IndentedBlock)
+        and isinstance(new_body, cst.IndentedBlock)
+        and old_body.body
+        and new_body.body
+    ):
         old_first, first = old_body.body[0], new_body.body[0]
         # every BaseStatement is one of these (only they declare leading_lines)
         assert isinstance(old_first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
         assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
-        kept = [ln for ln in old_first.leading_lines
-                if ln.comment is not None and _FUNCTION_TYPE_COMMENT.match(ln.comment.value)]
+        kept = [
+            ln
+            for ln in old_first.leading_lines
+            if ln.comment is not None and _FUNCTION_TYPE_COMMENT.match(ln.comment.value)
+        ]
         head = kept[0].comment if kept else None  # kept lines all have a comment
-        if head is not None and not any(ln.comment is not None and ln.comment.value == head.value for ln in first.leading_lines):
-            node = node.with_changes(body=new_body.with_changes(body=[first.with_changes(
-                leading_lines=[*kept, *first.leading_lines]), *new_body.body[1:]]))
+        if head is not None and not any(
+            ln.comment is not None and ln.comment.value == head.value for ln in first.leading_lines
+        ):
+            node = node.with_changes(
+                body=new_body.with_changes(
+                    body=[first.with_changes(leading_lines=[*kept, *first.leading_lines]), *new_body.body[1:]]
+                )
+            )
     return node

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from mcpmigrate.codemods.edits import Edits, Result, _Remove
+from mcpmigrate.codemods.edits import Edits, RemoveMarker, Result
 
 #: What a site does to one node: replace it, remove it (``REMOVE``), or rewrite it from its
 #: updated form (``fn(updated) -> new``).
-Change = cst.CSTNode | _Remove | Callable[[cst.CSTNode], Result]
+Change = cst.CSTNode | RemoveMarker | Callable[[cst.CSTNode], Result]
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Round:
 
     def change(self, node: cst.CSTNode, change: Change) -> None:
         """Record one :data:`Change` of ``node``."""
-        if isinstance(change, _Remove):  # REMOVE is its only instance
+        if isinstance(change, RemoveMarker):  # REMOVE is its only instance
             self.edits.remove(node)
         elif isinstance(change, cst.CSTNode):
             self.edits.replace(node, change)

@@ -38,14 +38,14 @@ class Site:
 
     fn: FunctionInfo | None
     node: cst.CSTNode
-    kind: str = "request"               # request | resolve | irr
+    kind: str = "request"  # request | resolve | irr
     name: str = ""
-    mode: str = "single"                # single | list
+    mode: str = "single"  # single | list
     changes: Changes = field(default_factory=dict)
     imports: set[tuple[str, str]] = field(default_factory=set)
     receiver: cst.BaseExpression | None = None
     site_stmt: cst.CSTNode | None = None  # where a low-level handler reads the argument
-    replace_site_stmt: bool = False       # the read statement replaces site_stmt (else goes before)
+    replace_site_stmt: bool = False  # the read statement replaces site_stmt (else goes before)
     unsafe: list[str] = field(default_factory=list)
     tools: list[FunctionInfo] = field(default_factory=list)  # resolve form: tools whose parameter is replaced
     reason: str | None = None
@@ -90,7 +90,11 @@ def _unquoted(a: ModuleAnalysis, path: cst.CSTNode) -> cst.CSTNode:
     """``unquote(<path>)`` decodes the URI's percent-escapes; the parameter is already a plain
     path, so the whole call is what the parameter replaces."""
     call = _sole_arg_of(a.parents, path)
-    if call is not None and (a.qualname(call.func) or "") in ("urllib.parse.unquote", "unquote", "urllib.parse.unquote_plus"):
+    if call is not None and (a.qualname(call.func) or "") in (
+        "urllib.parse.unquote",
+        "unquote",
+        "urllib.parse.unquote_plus",
+    ):
         return call
     return path
 
@@ -140,7 +144,9 @@ def _loop_over(a: ModuleAnalysis, r: cst.CSTNode) -> tuple[str, list[cst.CSTNode
     return target.value, uses
 
 
-def classify(a: ModuleAnalysis, occurrences: Sequence[cst.CSTNode], fastmcp: bool, single: str, plural: str) -> tuple[bool, str, Changes]:
+def classify(
+    a: ModuleAnalysis, occurrences: Sequence[cst.CSTNode], fastmcp: bool, single: str, plural: str
+) -> tuple[bool, str, Changes]:
     """Classify the uses of a roots result. ``occurrences`` evaluate to the result
     (``ListRootsResult``, or ``list[Root]`` for fastmcp). Returns ``(idiomatic, mode,
     changes)``: idiomatic uses are the first root's path (single mode) and loops over
@@ -203,13 +209,24 @@ def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
         return True
     if isinstance(p, cst.Arg):
         call = pm.get(id(p))
-        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "len" and len(call.args) == 1
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Name)
+            and call.func.value == "len"
+            and len(call.args) == 1
+        )
     return False
 
 
-def _fallback_value(a: ModuleAnalysis, mode: str, name: str, fastmcp: bool) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
+def _fallback_value(
+    a: ModuleAnalysis, mode: str, name: str, fastmcp: bool
+) -> tuple[cst.BaseExpression, set[tuple[str, str]]]:
     root, path = import_name(a, "mcp.types", "Root"), import_name(a, "pathlib", "Path")
-    roots = f"[{root}(uri={path}({name}).as_uri())]" if mode == "single" else f"[{root}(uri={path}(p).as_uri()) for p in {name}]"
+    roots = (
+        f"[{root}(uri={path}({name}).as_uri())]"
+        if mode == "single"
+        else f"[{root}(uri={path}(p).as_uri()) for p in {name}]"
+    )
     imports = {("mcp.types", "Root"), ("pathlib", "Path")}
     if fastmcp:
         return cst.parse_expression(roots), imports
@@ -229,9 +246,15 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     small = pm.get(id(aw))
     single_line = isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and pm.get(id(small)) is stmt
     p = config.path_parameter
-    if single_line and isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is aw and (
-        isinstance(small, cst.AnnAssign) or len(small.targets) == 1
-    ) and isinstance(target := (small.target if isinstance(small, cst.AnnAssign) else small.targets[0].target), cst.Name):
+    if (
+        single_line
+        and isinstance(small, (cst.Assign, cst.AnnAssign))
+        and small.value is aw
+        and (isinstance(small, cst.AnnAssign) or len(small.targets) == 1)
+        and isinstance(
+            target := (small.target if isinstance(small, cst.AnnAssign) else small.targets[0].target), cst.Name
+        )
+    ):
         var = target.value
         stores = [n for n, _ in fn.assigns if n == var]
         refs = [r for r in name_refs(fn.node.body, var) if r is not target]
@@ -324,18 +347,31 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
         return site
     body = [s for s in fn.node.body.body]
-    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+    if (
+        body
+        and isinstance(body[0], cst.SimpleStatementLine)
+        and isinstance(body[0].body[0], cst.Expr)
+        and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    ):
         body = body[1:]
     ret = pm.get(id(node))
     if len(body) != 1 or not isinstance(ret, cst.Return) or pm.get(id(ret)) is not body[0]:
-        site.reason = (f"the resolver `{fn.name}` does more than return `ListRoots()` (a hybrid or conditional resolver): "
-                       "replace it with a documented path parameter by hand")
+        site.reason = (
+            f"the resolver `{fn.name}` does more than return `ListRoots()` (a hybrid or conditional resolver): "
+            "replace it with a documented path parameter by hand"
+        )
         return site
     markers: list[cst.Call] = []
     stack: list[cst.CSTNode] = [a.module]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.Call) and a.qualname(n.func) in S.RESOLVE_MARKER and n.args and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == fn.name:
+        if (
+            isinstance(n, cst.Call)
+            and a.qualname(n.func) in S.RESOLVE_MARKER
+            and n.args
+            and isinstance(n.args[0].value, cst.Name)
+            and n.args[0].value.value == fn.name
+        ):
             markers.append(n)
         stack.extend(n.children)
     if not markers:
@@ -349,7 +385,12 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
             chain.append(pm.get(id(chain[-1])))  # Index, SubscriptElement, Subscript, Annotation, Param
         param = chain[-1]
         ann = chain[3]
-        if not isinstance(param, cst.Param) or not isinstance(ann, cst.Subscript) or (get_full_name_for_node(ann.value) or "").split(".")[-1] != "Annotated" or param.default is not None:
+        if (
+            not isinstance(param, cst.Param)
+            or not isinstance(ann, cst.Subscript)
+            or (get_full_name_for_node(ann.value) or "").split(".")[-1] != "Annotated"
+            or param.default is not None
+        ):
             site.reason = f"`Resolve({fn.name})` is not the marker of a tool parameter `Annotated[ListRootsResult, Resolve({fn.name})]`: rewrite by hand"
             return site
         tool = a.enclosing_function(param)
@@ -363,17 +404,33 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
             return site
         ok, mode, changes = classify(a, refs, False, p.name, p.plural)
         if not ok:
-            site.reason = (f"`{tool.qualname}` uses `{pname}` other than through the first root's path or a loop over the "
-                           "roots' paths: replace it with a documented path parameter by hand")
+            site.reason = (
+                f"`{tool.qualname}` uses `{pname}` other than through the first root's path or a loop over the "
+                "roots' paths: replace it with a documented path parameter by hand"
+            )
             return site
         modes.add(mode)
         name = param_name(config, mode)
         site.changes.update(changes)
-        site.set(param, partial(_keep_comma, documented_param(config, mode, annotated=import_name(a, "typing", "Annotated"),
-                                                              field=import_name(a, "pydantic", "Field"))))
+        site.set(
+            param,
+            partial(
+                _keep_comma,
+                documented_param(
+                    config,
+                    mode,
+                    annotated=import_name(a, "typing", "Annotated"),
+                    field=import_name(a, "pydantic", "Field"),
+                ),
+            ),
+        )
         site.tools.append(tool)
         dead = set(site.changes)
-        if (name in tool.param_names() and name != pname) or name_refs(tool.node.params, name, dead) or name_refs(tool.node.body, name, dead):
+        if (
+            (name in tool.param_names() and name != pname)
+            or name_refs(tool.node.params, name, dead)
+            or name_refs(tool.node.body, name, dead)
+        ):
             site.reason = f"`{name}` is already a name in `{tool.qualname}`: set another name with `[tool.mcpmigrate] path-parameter`"
             return site
     site.mode = "list" if "list" in modes else "single"
@@ -391,7 +448,9 @@ def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo
     site = Site(fn, node, "irr")
     pm = a.parents
     if fn is None or fn.role != "lowlevel-tool":
-        site.reason = "only a low-level tools/call handler's interim roots request is rewritten automatically: rewrite by hand"
+        site.reason = (
+            "only a low-level tools/call handler's interim roots request is rewritten automatically: rewrite by hand"
+        )
         return site
     el = pm.get(id(node))
     d = pm.get(id(el))
@@ -401,11 +460,23 @@ def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo
     line = pm.get(id(ret))
     block = pm.get(id(line))
     guard = pm.get(id(block))
-    if not (isinstance(el, cst.DictElement) and isinstance(d, cst.Dict) and len(d.elements) == 1 and isinstance(arg, cst.Arg)
-            and isinstance(irr, cst.Call) and isinstance(ret, cst.Return) and isinstance(line, cst.SimpleStatementLine)
-            and isinstance(block, cst.IndentedBlock) and len(block.body) == 1 and isinstance(guard, cst.If) and guard.orelse is None):
-        site.reason = ("the interim result is not the only statement of an `if <no answer yet>:` guard asking for roots alone: "
-                         "rewrite by hand")
+    if not (
+        isinstance(el, cst.DictElement)
+        and isinstance(d, cst.Dict)
+        and len(d.elements) == 1
+        and isinstance(arg, cst.Arg)
+        and isinstance(irr, cst.Call)
+        and isinstance(ret, cst.Return)
+        and isinstance(line, cst.SimpleStatementLine)
+        and isinstance(block, cst.IndentedBlock)
+        and len(block.body) == 1
+        and isinstance(guard, cst.If)
+        and guard.orelse is None
+    ):
+        site.reason = (
+            "the interim result is not the only statement of an `if <no answer yet>:` guard asking for roots alone: "
+            "rewrite by hand"
+        )
         return site
     answer_names = {n.value for n in name_nodes(guard.test)}
     assign_stmt = None
@@ -413,11 +484,20 @@ def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo
     for stmt in _stmts_before(a, guard):
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
             asg = stmt.body[0]
-            if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value in answer_names:
-                if any(isinstance(n, cst.Attribute) and n.attr.value in ("input_responses", "inputResponses") for n in walk(asg.value)):
+            if (
+                len(asg.targets) == 1
+                and isinstance(asg.targets[0].target, cst.Name)
+                and asg.targets[0].target.value in answer_names
+            ):
+                if any(
+                    isinstance(n, cst.Attribute) and n.attr.value in ("input_responses", "inputResponses")
+                    for n in walk(asg.value)
+                ):
                     assign_stmt, var = stmt, asg.targets[0].target
     if assign_stmt is None or var is None:
-        site.reason = "the answer is not read from `input_responses` into a local just before the guard: rewrite by hand"
+        site.reason = (
+            "the answer is not read from `input_responses` into a local just before the guard: rewrite by hand"
+        )
         return site
     if sum(1 for n, _ in fn.assigns if n == var.value) != 1:
         site.reason = f"`{var.value}` is reassigned: rewrite by hand"
@@ -426,8 +506,10 @@ def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo
     p = config.path_parameter
     ok, mode, changes = classify(a, refs, False, p.name, p.plural)
     if not ok:
-        site.reason = (f"`{var.value}` is used other than through the first root's path or a loop over the roots' "
-                         "paths: rewrite by hand")
+        site.reason = (
+            f"`{var.value}` is used other than through the first root's path or a loop over the roots' "
+            "paths: rewrite by hand"
+        )
         return site
     site.mode = mode
     site.name = param_name(config, mode)
@@ -453,8 +535,13 @@ def _tested_param(test: cst.BaseExpression, fn: FunctionInfo) -> str | None:
     """``x is None`` / ``not x`` where ``x`` is a parameter of ``fn`` with a default: its name."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         x: cst.BaseExpression = test.expression
-    elif (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
-          and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+    elif (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
         x = test.left
     else:
         return None
@@ -470,7 +557,12 @@ def make_optional(a: ModuleAnalysis, site: Site) -> bool:
     where the roots were; calls that pass ``folder`` keep working without it. The site must sit
     directly (no other branch, ``try`` or loop between) in the body of that ``if``."""
     fn, stmt = site.fn, site.site_stmt
-    if fn is None or stmt is None or not site.replace_site_stmt or site.changes.get(id(stmt), (None, None))[1] is not REMOVE:
+    if (
+        fn is None
+        or stmt is None
+        or not site.replace_site_stmt
+        or site.changes.get(id(stmt), (None, None))[1] is not REMOVE
+    ):
         return False
     block = a.parents.get(id(stmt))
     branch = a.parents.get(id(block))
@@ -489,11 +581,20 @@ def make_optional(a: ModuleAnalysis, site: Site) -> bool:
 
 def _memo_test(test: cst.BaseExpression) -> str | None:
     """``M is None`` / ``not M``: the name ``M``."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+    if (
+        isinstance(test, cst.UnaryOperation)
+        and isinstance(test.operator, cst.Not)
+        and isinstance(test.expression, cst.Name)
+    ):
         return test.expression.value
-    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
-            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
-            and isinstance(test.left, cst.Name)):
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+        and isinstance(test.left, cst.Name)
+    ):
         return test.left.value
     return None
 
@@ -516,30 +617,53 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
         return None
     block = a.parents.get(id(stmt))
     branch = a.parents.get(id(block))
-    if not (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block
-            and branch.orelse is None):
+    if not (
+        isinstance(block, cst.IndentedBlock)
+        and isinstance(branch, cst.If)
+        and branch.body is block
+        and branch.orelse is None
+    ):
         return None
     memo = _memo_test(branch.test)
-    globals_ = [g for g in walk(fn.node.body) if isinstance(g, cst.Global) and any(n.name.value == memo for n in g.names)]
+    globals_ = [
+        g for g in walk(fn.node.body) if isinstance(g, cst.Global) and any(n.name.value == memo for n in g.names)
+    ]
     if memo is None or not globals_:
         return None
     rest = [x for x in block.body if x is not stmt]
     if len(rest) != 1 or not isinstance(rest[0], cst.SimpleStatementLine) or len(rest[0].body) != 1:
         return None
     store = rest[0].body[0]
-    if not (isinstance(store, cst.Assign) and len(store.targets) == 1 and isinstance(store.targets[0].target, cst.Name)
-            and store.targets[0].target.value == memo and id(store.value) in site.changes):
+    if not (
+        isinstance(store, cst.Assign)
+        and len(store.targets) == 1
+        and isinstance(store.targets[0].target, cst.Name)
+        and store.targets[0].target.value == memo
+        and id(store.value) in site.changes
+    ):
         return None
     in_fn = [n for n in walk(fn.node) if isinstance(n, cst.Name) and n.value == memo]
-    module_stmts = [x for x in a.module.body if isinstance(x, cst.SimpleStatementLine) and len(x.body) == 1
-                    and isinstance(x.body[0], (cst.Assign, cst.AnnAssign))
-                    and memo in {t.target.value for t in getattr(x.body[0], "targets", ()) if isinstance(t.target, cst.Name)}
-                    | ({x.body[0].target.value} if isinstance(x.body[0], cst.AnnAssign) and isinstance(x.body[0].target, cst.Name) else set())]
+    module_stmts = [
+        x
+        for x in a.module.body
+        if isinstance(x, cst.SimpleStatementLine)
+        and len(x.body) == 1
+        and isinstance(x.body[0], (cst.Assign, cst.AnnAssign))
+        and memo
+        in {t.target.value for t in getattr(x.body[0], "targets", ()) if isinstance(t.target, cst.Name)}
+        | (
+            {x.body[0].target.value}
+            if isinstance(x.body[0], cst.AnnAssign) and isinstance(x.body[0].target, cst.Name)
+            else set()
+        )
+    ]
     elsewhere = a.name_counts.get(memo, 0) - len(in_fn) - len(module_stmts)
     if elsewhere > 0:
-        return (f"manual:the roots answer is memoised in the module-level `{memo}`, which code other than "
-                f"`{fn.qualname}` also uses: with a parameter each call has its own directory, so replace the memo "
-                "by the parameter there too, by hand")
+        return (
+            f"manual:the roots answer is memoised in the module-level `{memo}`, which code other than "
+            f"`{fn.qualname}` also uses: with a parameter each call has its own directory, so replace the memo "
+            "by the parameter there too, by hand"
+        )
     dead = {id(branch), *(id(g) for g in globals_)}
     reads = name_refs(fn.node.body, memo, dead)
     if any(isinstance(a.parents.get(id(r)), cst.AssignTarget) for r in reads):
@@ -550,7 +674,12 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
     site.set(branch, REMOVE)
     for g in globals_:
         names = [n for n in g.names if n.name.value != memo]
-        site.set(g, REMOVE if not names else g.with_changes(names=[*names[:-1], names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
+        site.set(
+            g,
+            REMOVE
+            if not names
+            else g.with_changes(names=[*names[:-1], names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]),
+        )
     for r in reads:
         site.set(r, cst.Name(site.name))
     for x in module_stmts:
@@ -561,8 +690,9 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
 _CAPABILITY_ATTRS = {"client_params", "capabilities", "client_capabilities"}
 
 
-def _reads_capability(a: ModuleAnalysis, expr: cst.CSTNode, fn: FunctionInfo, locals_: dict[str, cst.CSTNode],
-                      depth: int = 0) -> bool:
+def _reads_capability(
+    a: ModuleAnalysis, expr: cst.CSTNode, fn: FunctionInfo, locals_: dict[str, cst.CSTNode], depth: int = 0
+) -> bool:
     """``expr`` asks whether the client can answer a roots request: ``check_client_capability``,
     a read of ``client_params`` / ``capabilities``, ``isinstance(<session>, …)``, a local bound
     to one of these, or a module helper that returns one."""
@@ -578,9 +708,14 @@ def _reads_capability(a: ModuleAnalysis, expr: cst.CSTNode, fn: FunctionInfo, lo
             callee = a.callee_of(n, fn)
             if callee is not None and depth == 0 and not callee.is_async:
                 body = callee.node.body
-                if (isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and isinstance(body.body[0], cst.SimpleStatementLine)
-                        and isinstance(ret := body.body[0].body[0], cst.Return) and ret.value is not None
-                        and _reads_capability(a, ret.value, callee, {}, 1)):
+                if (
+                    isinstance(body, cst.IndentedBlock)
+                    and len(body.body) == 1
+                    and isinstance(body.body[0], cst.SimpleStatementLine)
+                    and isinstance(ret := body.body[0].body[0], cst.Return)
+                    and ret.value is not None
+                    and _reads_capability(a, ret.value, callee, {}, 1)
+                ):
                     return True
     return False
 
@@ -601,40 +736,62 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     if not isinstance(top, cst.BaseStatement):  # None, or (being in the body) a statement
         return []
     body = list(fn.node.body.body)
-    before = body[:body.index(top)]
+    before = body[: body.index(top)]
     locals_: dict[str, tuple[cst.CSTNode, cst.SimpleStatementLine]] = {}
     for x in before:
-        if (isinstance(x, cst.SimpleStatementLine) and len(x.body) == 1 and isinstance(x.body[0], cst.Assign)
-                and len(x.body[0].targets) == 1 and isinstance(x.body[0].targets[0].target, cst.Name)):
+        if (
+            isinstance(x, cst.SimpleStatementLine)
+            and len(x.body) == 1
+            and isinstance(x.body[0], cst.Assign)
+            and len(x.body[0].targets) == 1
+            and isinstance(x.body[0].targets[0].target, cst.Name)
+        ):
             locals_[x.body[0].targets[0].target.value] = (x.body[0].value, x)
     values = {k: v for k, (v, _) in locals_.items()}
     dropped: list[str] = []
     for x in before:
-        if not (isinstance(x, cst.If) and x.orelse is None and isinstance(x.body, cst.IndentedBlock)
-                and all(isinstance(y, cst.SimpleStatementLine) and all(isinstance(z, (cst.Return, cst.Raise)) for z in y.body)
-                        for y in x.body.body)):
+        if not (
+            isinstance(x, cst.If)
+            and x.orelse is None
+            and isinstance(x.body, cst.IndentedBlock)
+            and all(
+                isinstance(y, cst.SimpleStatementLine) and all(isinstance(z, (cst.Return, cst.Raise)) for z in y.body)
+                for y in x.body.body
+            )
+        ):
             continue
-        if any(isinstance(n, cst.BooleanOperation) for n in walk(x.test)) or not _reads_capability(a, x.test, fn, values):
+        if any(isinstance(n, cst.BooleanOperation) for n in walk(x.test)) or not _reads_capability(
+            a, x.test, fn, values
+        ):
             continue  # `if not ok or not has_roots`: the guard also checks something else
         site.set(x, REMOVE)
         dropped.append(code_of(x.test))
     # `if <capability>:` around the request (the positive spelling): its body stays, unwrapped.
     block = a.parents.get(id(stmt))
     branch = a.parents.get(id(block))
-    if (isinstance(block, cst.IndentedBlock) and isinstance(branch, cst.If) and branch.body is block and branch.orelse is None
-            and a.parents.get(id(branch)) is fn.node.body
-            and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
-            and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
-            and _reads_capability(a, branch.test, fn, values)):
+    if (
+        isinstance(block, cst.IndentedBlock)
+        and isinstance(branch, cst.If)
+        and branch.body is block
+        and branch.orelse is None
+        and a.parents.get(id(branch)) is fn.node.body
+        and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
+        and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
+        and _reads_capability(a, branch.test, fn, values)
+    ):
         site.set(branch, partial(_unwrap_if, branch.leading_lines))
         dropped.append("if " + code_of(branch.test))
         last = block.body[-1]
         if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):
             # what followed the `if` ran only for clients without roots: unreachable once unwrapped
-            for x in body[body.index(branch) + 1:]:
+            for x in body[body.index(branch) + 1 :]:
                 site.set(x, REMOVE)
     dead = {k for k in site.changes}
     for name, (_value, line) in locals_.items():
-        if line in before and _reads_capability(a, _value, fn, {}, 1) and not name_refs(fn.node.body, name, dead | {id(line)}):
+        if (
+            line in before
+            and _reads_capability(a, _value, fn, {}, 1)
+            and not name_refs(fn.node.body, name, dead | {id(line)})
+        ):
             site.set(line, REMOVE)
     return dropped

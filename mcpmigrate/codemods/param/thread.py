@@ -65,8 +65,14 @@ def thread_all(a: ModuleAnalysis, config: Config, need: Needs, sites: list[Site]
     pending = sorted(need.names, key=lambda k: order_index.get(k, 0))
     by_id = need.functions
     while pending:
-        ready = [k for k in pending if not any(caller is by_id[k] and id(callee) in pending and callee is not by_id[k]
-                                               for caller, _, callee, _ in need.edges)]
+        ready = [
+            k
+            for k in pending
+            if not any(
+                caller is by_id[k] and id(callee) in pending and callee is not by_id[k]
+                for caller, _, callee, _ in need.edges
+            )
+        ]
         k = (ready or pending)[0]
         pending.remove(k)
         _thread(a, config, by_id[k], need.names[k], sites, need.edges, rnd)
@@ -107,7 +113,11 @@ def _alias_stmts(f: FunctionInfo, name: str) -> dict[int, cst.SimpleStatementLin
     for s in walk(f.node.body):
         if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Assign):
             asg = s.body[0]
-            if len(asg.targets) == 1 and isinstance(asg.targets[0].target, cst.Name) and asg.targets[0].target.value == name:
+            if (
+                len(asg.targets) == 1
+                and isinstance(asg.targets[0].target, cst.Name)
+                and asg.targets[0].target.value == name
+            ):
                 out[id(s)] = s
     return out
 
@@ -165,8 +175,15 @@ def keep_comments(rnd: Round, fn: cst.FunctionDef) -> None:
         rnd.edits.transform(fn, keep_comments_in_place)
 
 
-def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
-            edges: list[NamedEdge], rnd: Round) -> None:
+def _thread(
+    a: ModuleAnalysis,
+    config: Config,
+    f: FunctionInfo,
+    names: dict[str, str],
+    sites: list[Site],
+    edges: list[NamedEdge],
+    rnd: Round,
+) -> None:
     """Give ``f`` the names it needs (:func:`_give_names`), then keep its comments in place: the
     parameter swap and the deleted roots request must not move a comment onto another line's
     subject (:func:`keep_comments`)."""
@@ -174,8 +191,15 @@ def _thread(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str,
     keep_comments(rnd, f.node)
 
 
-def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[str, str], sites: list[Site],
-                edges: list[NamedEdge], rnd: Round) -> None:
+def _give_names(
+    a: ModuleAnalysis,
+    config: Config,
+    f: FunctionInfo,
+    names: dict[str, str],
+    sites: list[Site],
+    edges: list[NamedEdge],
+    rnd: Round,
+) -> None:
     """Give ``f`` the names it needs: a documented parameter (decorator tools and prompts), an
     argument read (low-level handlers) or a plain parameter (helpers, whose callers then pass it)."""
     my_sites = [s for s in sites if s.fn is f]
@@ -202,22 +226,36 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
     documented = f.role in DECORATOR_ROLES
     spell: dict[str, str] = {}
     if documented:
-        spell = {"annotated": rnd.edits.import_name(a, "typing", "Annotated"),
-                 "field": rnd.edits.import_name(a, "pydantic", "Field")}
+        spell = {
+            "annotated": rnd.edits.import_name(a, "typing", "Annotated"),
+            "field": rnd.edits.import_name(a, "pydantic", "Field"),
+        }
     # Names passed to callees in place of a context argument are candidates for removal too.
     bases += [b for b in rnd.replaced_args.get(id(f), []) if b]
     used: set[str] = set()
     for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
         optional = next((s.optional for s in my_sites if s.name == name and s.optional), None)
-        new_param = (documented_param(config, mode, name, optional=optional, **spell) if documented
-                     else plain_param(config, mode, name))
+        new_param = (
+            documented_param(config, mode, name, optional=optional, **spell)
+            if documented
+            else plain_param(config, mode, name)
+        )
         op: tuple
         # Where callers pass the name: in place of the argument bound to ``replaced``, else
         # positionally at ``pos`` (``None``: by keyword).
         replaced: str | None = None
         pos: int | None = None
-        cand = next((b for b in bases if b in f.param_names() and b not in used and b not in ("self", "cls")
-                     and not name_refs(f.node.body, b, rnd.dead)), None)
+        cand = next(
+            (
+                b
+                for b in bases
+                if b in f.param_names()
+                and b not in used
+                and b not in ("self", "cls")
+                and not name_refs(f.node.body, b, rnd.dead)
+            ),
+            None,
+        )
         if optional is not None:
             # `root: … = None` after every other positional parameter (it has a default); the
             # context it no longer needs goes. A tool, so nothing in the module calls it.
@@ -231,7 +269,10 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
             op = ("replace", cand, new_param)
             replaced = cand
         else:
-            ctxp = next((p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used), None)
+            ctxp = next(
+                (p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used),
+                None,
+            )
             if ctxp is not None:
                 op = ("before", ctxp, new_param)
                 pos = _param_index(f, ctxp)
@@ -242,7 +283,12 @@ def _give_names(a: ModuleAnalysis, config: Config, f: FunctionInfo, names: dict[
                         idx = i + 1
                 op = ("end_required", None, new_param)
                 pos = len(f.node.params.posonly_params) + idx
-        if op[0] in ("replace", "before") and op[1] is not None and _after_a_default(f, op[1]) and not any(callee is f for _, _, callee, _ in edges):
+        if (
+            op[0] in ("replace", "before")
+            and op[1] is not None
+            and _after_a_default(f, op[1])
+            and not any(callee is f for _, _, callee, _ in edges)
+        ):
             # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
             # default cannot go where ctx is; put it before the first parameter with a default
             if op[0] == "replace":
@@ -287,6 +333,7 @@ def _param_op(rnd: Round, f: FunctionInfo, op: tuple) -> None:
     """Record one change of ``f``'s parameter list: ``("remove", name, None)``, ``("replace",
     name, param)``, ``("before", name, param)``, ``("end_required", None, param)`` (after the
     last parameter without a default) or ``("end", None, param)`` (after every positional one)."""
+
     def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
         return node.with_changes(params=_apply_param_op(node.params, op, node.whitespace_before_params))
@@ -325,14 +372,20 @@ def _apply_param_op(params: cst.Parameters, op: tuple, open_ws: cst.BaseParenthe
 
 def _call_op(rnd: Round, call: cst.Call, pos: int | None, name: str) -> None:
     """Pass ``name`` in ``call``: positionally at ``pos``, or as ``name=name`` (before a ``**``)."""
+
     def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Call)
         args = list(node.args)
         if pos is not None:
             args = insert_element(args, pos, cst.Arg(cst.Name(name)), node.whitespace_before_args)
         else:
-            new = cst.Arg(cst.Name(name), keyword=cst.Name(name),
-                          equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+            new = cst.Arg(
+                cst.Name(name),
+                keyword=cst.Name(name),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                ),
+            )
             at = next((i for i, x in enumerate(args) if x.star == "**"), len(args))
             args = insert_element(args, at, new, node.whitespace_before_args)
         return node.with_changes(args=args)
