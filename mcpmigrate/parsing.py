@@ -4,14 +4,19 @@ syntax errors in Python's own words with one position (README, "Usage": what is 
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
-from mcpmigrate.config import Config
+if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
+    import libcst as cst
+
+    from mcpmigrate.config import Config
 
 
 def parse_module(source: bytes, config: Config) -> cst.Module:
     """libcst's parse with the grammar of the project's Python (``target-version``, else the
     lowest ``requires-python``; without either, the running interpreter's)."""
+    import libcst as cst
+
     if config.target_version is None:
         return cst.parse_module(source)
     return cst.parse_module(source, config=cst.PartialParserConfig(python_version=config.target_version))
