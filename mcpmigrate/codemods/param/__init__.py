@@ -40,15 +40,8 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
-from mcpmigrate.codemods.param.sites import (
-    Site,
-    drop_capability_guards,
-    drop_memo,
-    irr_site,
-    make_optional,
-    request_site,
-    resolve_site,
-)
+from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
+from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
 from mcpmigrate.codemods.remove import delete_handlers
 from mcpmigrate.config import Config
