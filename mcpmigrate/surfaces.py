@@ -1,6 +1,6 @@
 """The MCP names every rule matches, per SDK generation (one table, shared by every rule).
 
-Source: ``shared/mcp-python-surfaces.md`` §2–§7 and §10; SDKs: mcp 1.27 (``mcp.server.fastmcp``,
+Source: the SDKs themselves, mcp 1.27 (``mcp.server.fastmcp``,
 low-level ``mcp.server.lowlevel.Server`` with decorators), mcp 2.3 (``mcp.server.mcpserver``,
 low-level ``Server(on_…=…)``), fastmcp 2.x–4.x (``fastmcp``).
 
@@ -126,8 +126,9 @@ ROOTS_TOKENS = (
 
 # =============================================================================================
 # --- sampling and elicitation (MCP201, MCP202, MCP206, MCP207) --------------------------------
-# Source: mcp-python-surfaces.md §3 (1.x Context/session), §5.1–§5.3 (2.x MCPServer, resolver
-# markers), §6.1 (low-level MRTR), §7 (fastmcp), §9 R2/R2b, §11 pitfalls 2, 5, 6, 10, 11.
+# Source: mcp 1.27 ``mcp.server.fastmcp.Context`` / ``ServerSession``, mcp 2.3
+# ``mcp.server.mcpserver`` (Context, the ``Sample``/``Elicit``/``ListRoots`` resolver markers) and the
+# low-level ``InputRequiredResult`` round, fastmcp 2.x–4.x ``Context``.
 SAMPLING_METHOD = "sampling/createMessage"
 ELICITATION_METHOD = "elicitation/create"
 # Session methods that push a request to the client (1.x and 2.x ServerSession).
@@ -197,8 +198,8 @@ SAMPLING_ELICITATION_TOKENS = (
 
 # ============================================================================================
 # Catalog: pings, raw requests, change notifications, subscriptions, logging (MCP203–205,
-# MCP301–302, MCP401–402). Source: ``shared/mcp-python-surfaces.md`` §1.1, §3, §4, §5.1, §6,
-# §6.2, §7, §9 (R2c, R4, R5), §10, §11.
+# MCP301–302, MCP401–402). Source: the sessions and contexts of mcp 1.27, mcp 2.3 and fastmcp
+# 2.x–4.x, and the 2026-07-28 changelog.
 # ============================================================================================
 
 # --- MCP203 server-ping / MCP204 raw-server-request / MCP205 elicitation-complete ------------

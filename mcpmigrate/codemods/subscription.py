@@ -1,6 +1,6 @@
 """The ``subscription`` fix (MCP301): a pushed change notification also reaches 2026-07-28
 ``subscriptions/listen`` streams, and the session send stays for legacy clients (the listen-side
-send never reaches a legacy client: ``mcp-python-surfaces.md`` §11.1, so a one-for-one rewrite
+send never reaches a legacy client — mcp 2.3 ``ListenHandler`` streams exist only for 2026-07-28 clients — so a one-for-one rewrite
 would silently deafen them).
 
 - mcp 2.x ``MCPServer``: ``await ctx.session.send_tool_list_changed()`` is followed by

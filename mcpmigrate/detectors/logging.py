@@ -2,10 +2,9 @@
 
 Spec: 2026-07-28 changelog (Logging deprecated by SEP-2577; ``notifications/message`` is
 request-scoped and sent only when the request carried the ``io.modelcontextprotocol/logLevel``
-``_meta`` key; ``logging/setLevel`` removed). SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (ctx
-logging is silently dropped at 2026 without the opt-in), §6, §6.2, §7 (fastmcp argument order),
-§9 R5, §10 (never match ``logging``/``loguru``/``structlog`` loggers or a click/typer ``ctx``: only
-a receiver typed as an MCP context or session is matched), §11.3, §11.16.
+``_meta`` key; ``logging/setLevel`` removed). SDK: mcp 2.3 drops ctx logging at 2026-07-28 without the opt-in; fastmcp's argument order differs;
+never match ``logging``/``loguru``/``structlog`` loggers or a click/typer ``ctx``: only a receiver
+typed as an MCP context or session is matched (names in ``mcpmigrate/surfaces.py``).
 """
 
 from __future__ import annotations

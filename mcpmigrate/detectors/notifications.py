@@ -4,9 +4,9 @@ resource-subscribe-handler.
 Spec: 2026-07-28 changelog (``notifications/*/list_changed`` and ``notifications/resources/updated``
 reach a client only on a ``subscriptions/listen`` stream it opened; ``resources/subscribe`` and
 ``resources/unsubscribe`` are removed, replaced by the listen filter ``resourceSubscriptions``).
-SDK: ``mcp-python-surfaces.md`` §3, §4, §5.1 (the session sends are silently dropped at 2026; the
-``ctx.notify_*`` helpers reach listen streams only), §6 (low-level ``ListenHandler(bus)``), §9 R4,
-§11.1 (emit both sends, or legacy clients go deaf).
+SDK: mcp 2.3 drops the session sends at 2026-07-28; the ``ctx.notify_*`` helpers reach listen
+streams only; low-level servers publish through ``ListenHandler(bus)``; emit both sends, or legacy
+clients go deaf (names in ``mcpmigrate/surfaces.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Spec: 2026-07-28 changelog (server-to-client requests removed; roots deprecated by SEP-2577;
 ``notifications/roots/list_changed`` removed; ``RootsCapability`` is ``{}``), schema
 ``schema/2026-07-28/schema.ts`` (``Root.uri`` is a ``file://`` URI; ``ListRootsRequest`` only
-inside ``InputRequiredResult.inputRequests``). SDK surfaces: ``mcp-python-surfaces.md`` §3–§7, §10.
+inside ``InputRequiredResult.inputRequests``). SDK surfaces: the tables in ``mcpmigrate/surfaces.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Spec: 2026-07-28 changelog (server-to-client requests removed: ``sampling/create
 ``elicitation/create`` appear only inside ``InputRequiredResult.inputRequests``; sampling is
 deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/call``,
 ``prompts/get`` and ``resources/read`` may return an ``InputRequiredResult``). SDK surfaces:
-``mcp-python-surfaces.md`` §3, §5.1–§5.3, §6.1, §7, §9 R2/R2b, §11.
+the tables in ``mcpmigrate/surfaces.py`` (mcp 1.27, mcp 2.3, fastmcp 2.x–4.x).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ MCP204 raw-server-request, MCP205 elicitation-complete.
 
 Spec: 2026-07-28 changelog (no server-to-client requests; ``ping`` removed;
 ``notifications/elicitation/complete`` removed; a URL elicitation has no ``elicitationId``).
-SDK: ``mcp-python-surfaces.md`` §3, §5.1, §6.2 (``send_ping`` / ``send_request`` raise
-``NoBackChannelError`` on a 2026 connection, ``send_elicit_complete`` is dropped), §9 R2c, §11.10.
+SDK: mcp 2.3 (``send_ping`` / ``send_request`` raise ``NoBackChannelError`` on a 2026
+connection, ``send_elicit_complete`` is dropped); names in ``mcpmigrate/surfaces.py``.
 """
 
 from __future__ import annotations
