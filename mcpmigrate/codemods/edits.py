@@ -23,7 +23,7 @@ applier on any subtree (a fix trying its edits on one function, or rewriting a n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -158,6 +158,22 @@ def rewrite(node: cst.CSTNode, edits: Edits) -> Result:
     its edits on before deciding — with the edits made (no imports are added). Returns ``node``
     itself when there is nothing to do."""
     return node.visit(_Applier(edits)) if edits else node
+
+
+def flatten_body(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
+    """A ``try``/``if``/``with`` … giving way to the statements of its indented body, ``leading``
+    (its own leading lines) going to the first of them; it leaves its parent when the body is
+    empty. Meant for a :meth:`Edits.transform` of such a statement (bound with ``partial`` where
+    the plan must pickle)."""
+    body_block = getattr(updated, "body", None)
+    assert isinstance(body_block, cst.IndentedBlock)  # recorded only on a statement with a block body
+    body = list(body_block.body)
+    if not body:
+        return cst.RemoveFromParent()
+    first = body[0]
+    assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # every BaseStatement is one
+    body[0] = first.with_changes(leading_lines=[*leading, *first.leading_lines])
+    return cst.FlattenSentinel(body)
 
 
 def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:

@@ -15,7 +15,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.edits import Edits, flatten_body
 from mcpmigrate.codemods.interim.sites import Site
 from mcpmigrate.names import binds, uses
 
@@ -111,9 +111,7 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
         assert isinstance(original, cst.Try) and isinstance(updated, cst.Try)
         if all(ed.removed(s) for s in original.body.body):
             return cst.RemoveFromParent()
-        body = list(updated.body.body)
-        body[0] = body[0].with_changes(leading_lines=[*original.leading_lines, *body[0].leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
-        return cst.FlattenSentinel(body)
+        return flatten_body(original.leading_lines, updated)
 
     ed.transform(node, flatten)
 

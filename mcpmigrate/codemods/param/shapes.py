@@ -13,9 +13,9 @@ from functools import partial
 import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.edits import REMOVE
+from mcpmigrate.codemods.edits import REMOVE, flatten_body
 from mcpmigrate.codemods.param.parameter import str_lit
-from mcpmigrate.codemods.param.sites import Site, unwrap_if
+from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.names import name_refs
 
 
@@ -267,7 +267,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
         and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
         and _reads_capability(a, branch.test, fn, values)
     ):
-        site.set(branch, partial(unwrap_if, branch.leading_lines))
+        site.set(branch, partial(flatten_body, branch.leading_lines))
         dropped.append("if " + code_of(branch.test))
         last = block.body[-1]
         if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise)):

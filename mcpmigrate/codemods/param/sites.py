@@ -22,7 +22,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.edits import REMOVE, import_name
+from mcpmigrate.codemods.edits import REMOVE, flatten_body, import_name
 from mcpmigrate.codemods.param.parameter import documented_param, like, param_name
 from mcpmigrate.codemods.param.round import Change
 from mcpmigrate.config import Config
@@ -302,37 +302,14 @@ def _maybe_unwrap(a: ModuleAnalysis, site: Site, stmt: cst.SimpleStatementLine) 
     uses = {k for k, (_, change) in site.changes.items() if change is not REMOVE}
     if not rest or not all(contains_any(s, uses) for s in rest):
         return
-    site.set(tr, partial(_unwrap, tr.leading_lines))
+    site.set(tr, partial(flatten_body, tr.leading_lines))
     handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in tr.handlers)
     site.unsafe.append(f"the `try` around the request is unwrapped and its `except {handlers}` fallback is dropped")
 
 
 # The changes that rewrite a node from its updated form are module-level functions bound with
-# ``partial``: a site travels with its finding, which the engine may pickle (a process pool).
-def _unwrap(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
-    """The statements of the ``try`` body ``updated`` in its place (its leading lines on the first)."""
-    assert isinstance(updated, cst.Try) and isinstance(updated.body, cst.IndentedBlock)  # set only on such a try
-    body = list(updated.body.body)
-    if not body:
-        return cst.RemoveFromParent()
-    first = body[0]
-    assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # every BaseStatement is one
-    body[0] = first.with_changes(leading_lines=[*leading, *first.leading_lines])
-    return cst.FlattenSentinel(body)
-
-
-def unwrap_if(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.RemovalSentinel | cst.FlattenSentinel:
-    """The statements of the ``if`` body ``updated`` in its place (its leading lines on the first)."""
-    assert isinstance(updated, cst.If) and isinstance(updated.body, cst.IndentedBlock)  # set only on such an if
-    body = list(updated.body.body)
-    if not body:
-        return cst.RemoveFromParent()
-    first = body[0]
-    assert isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # every BaseStatement is one
-    body[0] = first.with_changes(leading_lines=[*leading, *first.leading_lines])
-    return cst.FlattenSentinel(body)
-
-
+# ``partial`` (edits.flatten_body, _keep_comma): a site travels with its finding, which the engine
+# may pickle (a process pool).
 def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
     """``new`` in place of the parameter ``updated``, keeping the comma that follows it."""
     assert isinstance(updated, cst.Param)
