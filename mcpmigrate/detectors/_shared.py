@@ -22,8 +22,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
 from mcpmigrate.codemods.deletions import LEGACY_RULES, plan_legacy_removal
 from mcpmigrate.config import Config
-from mcpmigrate.detectors.base import Report, dict_get, string_value
-from mcpmigrate.model import FixInfo, Severity
+from mcpmigrate.detectors.base import Report, ReportingVisitor, dict_get, string_value
 
 __all__ = [
     "CatalogVisitor",
@@ -50,13 +49,12 @@ def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool
     return False
 
 
-class CatalogVisitor(cst.CSTVisitor):
+class CatalogVisitor(ReportingVisitor):
     """Base visitor: ``bare`` holds the ids of calls that are a whole expression statement
     (``await s.send_ping()`` / ``s.send_ping()``), filled before the calls inside are visited."""
 
     def __init__(self, analysis: ModuleAnalysis) -> None:
-        self.a = analysis
-        self.reports: list[Report] = []
+        super().__init__(analysis)
         self.bare: set[int] = set()
         self.stmt_of: dict[int, cst.SimpleStatementLine] = {}
         self._line: list[cst.SimpleStatementLine] = []
@@ -74,22 +72,6 @@ class CatalogVisitor(cst.CSTVisitor):
 
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine) -> None:
         self._line.pop()
-
-    def report(
-        self,
-        rule: str,
-        node: cst.CSTNode,
-        message: str,
-        fix: FixInfo | None = None,
-        manual: str | None = None,
-        severity: Severity | None = None,
-        **data: object,
-    ) -> None:
-        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
-
-    def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
-        return self.a.enclosing_function(node)
 
     def shares_line(self, call: cst.Call) -> bool:
         """``call`` (or ``await call``) is a whole expression statement, but on a line with other

@@ -64,20 +64,16 @@ class Detector:
         raise NotImplementedError
 
 
-class RequestVisitor(cst.CSTVisitor):
-    """Base visitor of the request detectors (roots, sampling, elicitation): reports, the
-    enclosing function, and ``interim_depth`` — how many interim-result containers
-    (``InputRequiredResult(...)``, an ``input_requests=`` argument, an ``"inputRequests"`` key)
-    the visited node is inside; a request built there is already the 2026-07-28 form."""
+class ReportingVisitor(cst.CSTVisitor):
+    r"""A visitor that collects :class:`Report`\ s over one module's analysis ``a``; the base of
+    every detector's visitor."""
 
-    def __init__(self, det: Detector) -> None:
-        self.det = det
-        self.a = det.analysis
+    def __init__(self, analysis: ModuleAnalysis) -> None:
+        self.a = analysis
         self.reports: list[Report] = []
-        self.interim_depth = 0
-        self._interim_nodes: list[cst.CSTNode] = []
 
     def fn(self, node: cst.CSTNode) -> FunctionInfo | None:
+        """The function around ``node`` (None at module level)."""
         return self.a.enclosing_function(node)
 
     def report(
@@ -90,7 +86,21 @@ class RequestVisitor(cst.CSTVisitor):
         severity: Severity | None = None,
         **data: object,
     ) -> None:
+        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
         self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
+
+
+class RequestVisitor(ReportingVisitor):
+    """Base visitor of the request detectors (roots, sampling, elicitation): reports, the
+    enclosing function, and ``interim_depth`` — how many interim-result containers
+    (``InputRequiredResult(...)``, an ``input_requests=`` argument, an ``"inputRequests"`` key)
+    the visited node is inside; a request built there is already the 2026-07-28 form."""
+
+    def __init__(self, det: Detector) -> None:
+        super().__init__(det.analysis)
+        self.det = det
+        self.interim_depth = 0
+        self._interim_nodes: list[cst.CSTNode] = []
 
     def _is_interim_container(self, node: cst.CSTNode) -> bool:
         t = type(node)  # exact types: this runs on every node, and isinstance on libcst's ABCs is slow
