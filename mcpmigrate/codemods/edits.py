@@ -254,12 +254,6 @@ def _names(analysis: ModuleAnalysis) -> tuple[set[str], dict[str, int], dict[str
     return analysis.memo("edits.names", compute)
 
 
-def identifiers(analysis: ModuleAnalysis) -> tuple[set[str], dict[str, int]]:
-    """Every identifier the module binds or reads, and how many times each is bound (memoized)."""
-    ids, bound, _ = _names(analysis)
-    return ids, bound
-
-
 def _prefix(module: str) -> str:
     """``pydantic`` → ``Pydantic``, ``mcp.server.mcpserver`` → ``Mcp``: an alias's prefix."""
     head = module.split(".")[0].strip("_")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -62,6 +63,23 @@ def _configures(tree: ast.AST) -> str:
     return ""
 
 
+#: What :func:`_configures` looks for, in text: for a module newer than the running Python's grammar.
+_CONFIGURES_TEXT = re.compile(
+    rb"\b(basicConfig|dictConfig|fileConfig|addHandler)\s*\(|^\s*(?:from|import)\s+mcp\.server\.(?:fastmcp|mcpserver)\b",
+    re.MULTILINE,
+)
+
+
+def _configures_source(source: bytes) -> str:
+    """:func:`_configures` of a module's text; a module the running Python cannot parse (newer
+    syntax) is read as text."""
+    try:
+        return _configures(ast.parse(source))
+    except (SyntaxError, ValueError):
+        m = _CONFIGURES_TEXT.search(source)
+        return "" if m is None else (m.group(1) or b"mcp.server").decode()
+
+
 def _test_file(name: str) -> bool:
     return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
 
@@ -85,12 +103,7 @@ def _scan_project(root: Path, skip: str | None) -> str:
                 found = _SCANNED.get(key)
                 if found is None:
                     source = Path(f).read_bytes()
-                    found = ""
-                    if any(t in source for t in _TOKENS):
-                        try:
-                            found = _configures(ast.parse(source))
-                        except (SyntaxError, ValueError):
-                            found = ""
+                    found = _configures_source(source) if any(t in source for t in _TOKENS) else ""
                     _SCANNED[key] = found
             except (OSError, RuntimeError):
                 continue
@@ -103,11 +116,8 @@ def configured(analysis: ModuleAnalysis, config: Config) -> bool:
     """Whether something in the module or the project configures logging (module docstring)."""
 
     def compute() -> bool:
-        try:
-            if _configures(ast.parse(analysis.module.code)):
-                return True
-        except (SyntaxError, ValueError):
-            return True  # not this check's business: claim nothing
+        if _configures_source(analysis.module.code.encode("utf-8", "surrogatepass")):
+            return True
         skip = os.path.realpath(analysis.path) if analysis.path is not None else None
         root = config.root if analysis.path is not None else None
         return bool(root is not None and _scan_project(root, skip))

@@ -17,7 +17,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods import log_handlers
-from mcpmigrate.codemods.edits import Edits, identifiers
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 
@@ -38,22 +38,24 @@ def module_name(analysis: ModuleAnalysis, module: str) -> tuple[str, bool]:
     are made (memoized per module)."""
 
     def compute() -> tuple[str, bool]:
-        used, bound = identifiers(analysis)
-        as_module: dict[str, int] = {}  # local -> how many `import module [as local]` bind it
-        top: list[str] = []  # what module-level `import module [as x]` statements bind
-        for node in walk(analysis.module):
-            if isinstance(node, cst.Import):
-                for al in node.names:
+        # libcst only: the module may use syntax newer than the running Python (no `ast.parse`)
+        used = set(analysis.name_counts)  # every Name node, attribute names and import names included
+        rebound = {n for n, _v in analysis.module_assigns}
+        for fn in analysis.functions:
+            rebound |= {fn.name, *fn.param_names(), *(n for n, _v in fn.assigns)}
+        rebound |= {n.name.value for n in walk(analysis.module) if isinstance(n, cst.ClassDef)}
+        for stmt in analysis.module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if not isinstance(small, cst.Import):
+                    continue
+                for al in small.names:
                     full = code_of(al.name)
                     if full == module or (al.asname is None and full.split(".")[0] == module):
                         local = code_of(al.asname.name) if al.asname else module
-                        as_module[local] = as_module.get(local, 0) + 1
-                        line = analysis.parents.get(id(node))
-                        if any(line is stmt for stmt in analysis.module.body):
-                            top.append(local)
-        for local in top:
-            if bound.get(local, 0) == as_module[local]:  # nothing else rebinds it
-                return local, False
+                        if local not in rebound and analysis.imports.get(local) in (module, full):
+                            return local, False
         if module not in used:
             return module, True
         base = f"stdlib_{module}"
