@@ -4,7 +4,7 @@ the MCP401 fix can add one.
 A record that reaches no handler goes to ``logging.lastResort`` (``logging.Logger.callHandlers``),
 which passes WARNING and above only: in a program that configures nothing, the INFO and DEBUG
 lines a client used to receive as protocol log messages are printed nowhere. Logging counts as
-configured when a module of the project calls ``basicConfig`` / ``dictConfig`` / ``fileConfig`` /
+configured when a module of its package (or, outside a package, of its directory) calls ``basicConfig`` / ``dictConfig`` / ``fileConfig`` /
 ``addHandler``, or builds its server with an SDK class whose constructor configures the root
 logger: mcp 1.x ``mcp.server.fastmcp.FastMCP`` and mcp 2.x ``mcp.server.mcpserver.MCPServer``
 call ``configure_logging`` (``mcp/server/fastmcp/utilities/logging.py``,
@@ -84,10 +84,24 @@ def _test_file(name: str) -> bool:
     return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
 
 
-def _scan_project(root: Path, skip: str | None) -> str:
-    """What configures logging in a module of the project under ``root`` other than ``skip``
-    (test modules, which configure only their own runs, are not the server's)."""
-    for d, dirs, files in os.walk(root):
+def _package_dir(path: Path, root: Path) -> tuple[Path, bool]:
+    """Where the modules of ``path``'s program live: its top-level package directory (walking up
+    while ``__init__.py`` is there, not above ``root``), searched recursively; for a module
+    outside a package, its own directory only (a folder of example scripts is not one program)."""
+    d = path.parent
+    in_package = (d / "__init__.py").is_file()
+    # a namespace subpackage (no `__init__.py`) inside a regular package belongs to it too
+    while d != root and d.parent != d and (d.parent / "__init__.py").is_file():
+        d, in_package = d.parent, True
+    return d, in_package
+
+
+def _scan_package(top: Path, recursive: bool, skip: str | None) -> str:
+    """What configures logging in a module under ``top`` other than ``skip`` (test modules, which
+    configure only their own runs, are not the server's)."""
+    for d, dirs, files in os.walk(top):
+        if not recursive:
+            dirs[:] = []
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS)
         for name in sorted(files):
             if not name.endswith(".py") or _test_file(name):
@@ -113,14 +127,18 @@ def _scan_project(root: Path, skip: str | None) -> str:
 
 
 def configured(analysis: ModuleAnalysis, config: Config) -> bool:
-    """Whether something in the module or the project configures logging (module docstring)."""
+    """Whether something in the module or its package configures logging (module docstring)."""
 
     def compute() -> bool:
         if _configures_source(analysis.module.code.encode("utf-8", "surrogatepass")):
             return True
-        skip = os.path.realpath(analysis.path) if analysis.path is not None else None
-        root = config.root if analysis.path is not None else None
-        return bool(root is not None and _scan_project(root, skip))
+        if analysis.path is None:
+            return False
+        path, root = Path(os.path.realpath(analysis.path)), Path(os.path.realpath(config.root))
+        top, recursive = _package_dir(path, root)
+        skip = str(path)
+        # and the project root's own scripts (`main.py` next to `pyproject.toml` runs the package)
+        return bool(_scan_package(top, recursive, skip) or (top != root and _scan_package(root, False, skip)))
 
     return analysis.memo("log_handlers.configured", compute)
 
