@@ -416,3 +416,20 @@ async def process(item: str, ctx: Context) -> str:
     cli(["fix", "s.py"], tmp_path)
     assert '    log.getLogger("timing").warning("slow")\n' in (tmp_path / "s.py").read_text()
     assert "import logging\n" not in (tmp_path / "s.py").read_text()
+
+
+def test_the_package_is_the_program_a_sibling_example_is_not(tmp_path: Path) -> None:
+    """A namespace subpackage belongs to the package above it (configured there); a folder of
+    example scripts is not one program (another folder's basicConfig does not count)."""
+    ns = tmp_path / "app" / "tools"
+    ns.mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "cli.py").write_text("import logging\n\nlogging.basicConfig()\n", encoding="utf-8")
+    shutil.copyfile(DATA / "notify_09.py", ns / "index.py")
+    examples = tmp_path / "examples"
+    (examples / "a").mkdir(parents=True)
+    (examples / "b").mkdir()
+    (examples / "a" / "other.py").write_text("import logging\n\nlogging.basicConfig()\n", encoding="utf-8")
+    shutil.copyfile(DATA / "notify_09.py", examples / "b" / "server.py")
+    assert {f[3][0] for f in _findings(tmp_path, "app/tools/index.py")} == {"safe"}
+    assert {f[3][0] for f in _findings(tmp_path, "examples/b/server.py")} == {"unsafe"}
