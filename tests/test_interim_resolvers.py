@@ -82,3 +82,189 @@ def test_fixed_server_answers_like_the_original_in_both_eras(tmp_path: Path, nam
             got = run_proof(mcp2_python, after, attr, mode, [], calls, client=client)
             assert got["protocol_version"] == ("2026-07-28" if mode == "modern" else "2025-11-25")
             assert _texts(got) == _texts(legacy), f"{name} ({mode}, {client}): {got['calls']} vs {legacy['calls']}"
+
+
+# -- the edges of each kind -------------------------------------------------------------------
+
+HEAD = """from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import SamplingMessage, TextContent
+
+mcp = MCPServer("x")
+STYLE = "haiku"
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+"""
+
+
+def _check(tmp_path: Path, body: str, head: str = HEAD) -> list[dict]:
+    (tmp_path / "server.py").write_text(head + body, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    res = cli(["check", "--no-cache", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None, str(res)
+    return [f for f in res.json["findings"] if f["rule"] in ("MCP201", "MCP202")]
+
+
+def _fixed(tmp_path: Path) -> str:
+    res = cli(["fix", "--strategy", "interim", "--unsafe-fixes", "server.py"], tmp_path)
+    assert res.exception is None, str(res)
+    return (tmp_path / "server.py").read_text(encoding="utf-8")
+
+
+def test_a_chain_of_pure_locals_is_copied_in_order_and_leaves_the_tool(tmp_path: Path) -> None:
+    body = """@mcp.tool()
+async def poem(topic: str, lines: int, ctx: Context) -> str:
+    subject = topic.strip()
+    prompt: str = f"Write {lines} lines of {STYLE} about {subject}"
+    result = await ctx.session.create_message(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=80
+    )
+    return f"{subject}: {result.content.text}"
+"""
+    [f] = _check(tmp_path, body)
+    assert f["fix"]["safety"] == "safe", f
+    after = _fixed(tmp_path)
+    assert after.endswith(
+        """def poem_sampling(topic: str, lines: int) -> Sample:
+    subject = topic.strip()
+    prompt: str = f"Write {lines} lines of {STYLE} about {subject}"
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=80)
+
+
+@mcp.tool()
+async def poem(topic: str, lines: int, result: Annotated[CreateMessageResult, Resolve(poem_sampling)]) -> str:
+    subject = topic.strip()
+    return f"{subject}: {result.content.text}"
+"""
+    )
+
+
+@pytest.mark.parametrize(
+    ("setup", "why"),
+    [
+        ("    prompt = render(topic)\n", "`prompt` is computed by `render(topic)`, which calls or awaits something"),
+        ('    prompt = "a"\n    prompt = topic\n', "`prompt` is bound more than once in the tool"),
+        (
+            "    prompt = [topic]\n    prompt.append(STYLE)\n",
+            "`prompt` is used by `prompt.append(STYLE)` before the request, which may change it",
+        ),
+        (
+            "    prompt = ctx.request_id\n",
+            "`ctx` is the context (or an MCP object), which exists only while the tool runs",
+        ),
+        (
+            "    if topic:\n        prompt = topic\n",
+            "`prompt` is not bound by a plain assignment at the top of the tool",
+        ),
+        ("    topic = topic.strip()\n    prompt = topic\n", "`topic` is an argument the tool reassigns"),
+    ],
+)
+def test_a_local_a_resolver_cannot_recompute_stays_manual(tmp_path: Path, setup: str, why: str) -> None:
+    body = f"""def render(topic: str) -> str:
+    return topic
+
+
+@mcp.tool()
+async def poem(topic: str, ctx: Context) -> str:
+{setup}    result = await ctx.session.create_message([SamplingMessage(role="user", content=prompt)], max_tokens=8)
+    return result.model
+"""
+    [f] = _check(tmp_path, body)
+    assert f["fix"] is None
+    assert f["manual"].startswith("the request is built from "), f["manual"]
+    assert f"which a resolver cannot recompute ({why}" in f["manual"]
+
+
+def test_a_related_request_id_of_another_request_stays_manual(tmp_path: Path) -> None:
+    body = """@mcp.tool()
+async def label(item: str, other: str, ctx: Context) -> str:
+    result = await ctx.session.create_message([], max_tokens=8, related_request_id=other)
+    return result.model
+"""
+    [f] = _check(tmp_path, body)
+    assert f["manual"] == (
+        "the request passes `related_request_id=other`, not the tool's own request id: a resolver's request always "
+        "goes with the tool call's request (mcp.server.mcpserver.resolve); rewrite by hand"
+    )
+
+
+def test_the_own_request_id_through_an_alias_goes_with_the_alias(tmp_path: Path) -> None:
+    body = """@mcp.tool()
+async def label(item: str, ctx: Context) -> str:
+    c = ctx
+    result = await c.session.create_message([], max_tokens=8, related_request_id=c.request_context.request_id)
+    return result.model
+"""
+    [f] = _check(tmp_path, body)
+    assert f["fix"]["safety"] == "safe", f
+    assert _fixed(tmp_path).endswith(
+        """def label_sampling() -> Sample:
+    return Sample([], max_tokens=8)
+
+
+@mcp.tool()
+async def label(item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]) -> str:
+    return result.model
+"""
+    )
+
+
+FACTORY = """def build(prefix: str) -> MCPServer:
+    app = MCPServer("janitor")
+    question = prefix + " {}?"
+
+    @app.tool()
+    async def wipe(name: str, ctx: Context) -> str:
+        answer = await ctx.elicit(question.format(name), Confirm)
+        return answer.action
+
+    return app
+"""
+
+
+def test_a_nested_tool_reads_what_the_factory_bound_before_it(tmp_path: Path) -> None:
+    [f] = _check(tmp_path, FACTORY)
+    assert f["fix"]["safety"] == "safe", f
+    assert _fixed(tmp_path).endswith(
+        """    question = prefix + " {}?"
+
+    def wipe_elicitation(name: str) -> Elicit[Confirm]:
+        return Elicit(question.format(name), Confirm)
+
+    @app.tool()
+    async def wipe(name: str, answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)]) -> str:
+        return answer.action
+
+    return app
+"""
+    )
+
+
+def test_a_nested_tool_reading_a_name_the_factory_binds_later_stays_manual(tmp_path: Path) -> None:
+    late = FACTORY.replace('    question = prefix + " {}?"\n', "").replace(
+        "    return app\n", '    question = prefix + " {}?"\n    return app\n'
+    )
+    [f] = _check(tmp_path, late)
+    assert f["fix"] is None and "(`question` is bound in `build` after the tool)" in f["manual"]
+
+
+def test_a_nested_tool_under_future_annotations_stays_manual(tmp_path: Path) -> None:
+    [f] = _check(tmp_path, FACTORY, head="from __future__ import annotations\n\n" + HEAD)
+    assert f["fix"] is None
+    assert f["manual"].startswith(
+        "the tool is defined inside `build` and the module has `from __future__ import annotations`"
+    )
+
+
+def test_the_dropped_fallback_is_what_the_review_note_says(tmp_path: Path, mcp2_python: str) -> None:
+    # bugs-10's note: "a legacy client that cannot answer gets a tool error instead of" the fallback
+    server, calls, _ = CASES["bugs_10"]
+    before = run_proof(mcp2_python, DATA / "bugs_10.py", server, "legacy", [], calls)
+    after = run_proof(mcp2_python, DATA / "bugs_10.fixed.py", server, "legacy", [], calls)
+    assert _texts(before) == ["refused: client cannot confirm"]
+    assert _texts(after) == [ERROR]
