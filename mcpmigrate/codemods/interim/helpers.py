@@ -24,6 +24,7 @@ from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
+from mcpmigrate.codemods.interim.scope import inputs
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     Caller,
@@ -33,7 +34,6 @@ from mcpmigrate.codemods.interim.sites import (
     exist,
     exits_before,
     first_line,
-    inputs,
     request_kind,
     side_effects_before,
     slot_reason,

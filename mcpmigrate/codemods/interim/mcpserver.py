@@ -20,7 +20,7 @@ import libcst as cst
 from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.scope import copy_locals, future_annotations, outer_scope
+from mcpmigrate.codemods.interim.scope import copy_locals, future_annotations, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
@@ -28,7 +28,6 @@ from mcpmigrate.codemods.interim.sites import (
     Site,
     context_alias,
     context_of,
-    inputs,
     slot_reason,
 )
 from mcpmigrate.names import base_name, fresh

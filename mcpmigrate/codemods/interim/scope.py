@@ -138,6 +138,30 @@ def free_name(a: ModuleAnalysis, name: str, outer: Outer) -> bool:
     return name in outer.visible or name in module_names(a) or name in BUILTINS
 
 
+def inputs(
+    a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str, outer: Outer | None = None
+) -> tuple[list[str], list[str]]:
+    """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
+    parameter counts when it is not the context, not reassigned and not an MCP object; module-level
+    names and builtins are free, and so are the names ``outer`` scopes bind before a nested ``fn``
+    (:func:`free_name`); anything else (a local, the context) blocks a resolver."""
+    params = set(fn.param_names())
+    module = module_names(a) - (outer.late if outer else set()) | (outer.visible if outer else set())
+    reassigned = {n for n, _ in fn.assigns}
+    needed: list[str] = []
+    blocking: list[str] = []
+    for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
+        v = n.value
+        if v == "_" and "_" not in params and "_" not in reassigned:
+            continue
+        if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
+            if v not in needed:
+                needed.append(v)
+        elif v in params or v in reassigned or not (v in module or v in BUILTINS):
+            blocking.append(v)
+    return needed, blocking
+
+
 def copy_locals(
     a: ModuleAnalysis, fn: FunctionInfo, names: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer
 ) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:

@@ -8,8 +8,8 @@
 - the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers),
   and why its answer has no name of its own when it has none (:func:`unassigned_reason`);
 - the checks every form makes: where in the handler the request may sit (a loop, a branch, a
-  ``try`` around it), what runs before it (side effects, early exits), what it is built from,
-  and which local names are aliases of the context.
+  ``try`` around it), what runs before it (side effects, early exits), and which local names are
+  aliases of the context (what a resolver may read is :mod:`.scope`'s).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.codemods.interim.scope import Outer, bindings
-from mcpmigrate.names import BUILTINS, assigned, base_name, contains_any, enclosing_stmt, module_names, ref_names
+from mcpmigrate.codemods.interim.scope import bindings
+from mcpmigrate.names import assigned, base_name, contains_any, enclosing_stmt, ref_names
 
 #: The request kinds (what :func:`request_kind` returns).
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
@@ -356,30 +356,6 @@ def can_leave(stmt: cst.CSTNode) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # What the request is built from, and which names are the context
-
-
-def inputs(
-    a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str, outer: Outer | None = None
-) -> tuple[list[str], list[str]]:
-    """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
-    parameter counts when it is not the context, not reassigned and not an MCP object; module-level
-    names and builtins are free, and so are the names ``outer`` scopes bind before a nested ``fn``
-    (:func:`.scope.free_name`); anything else (a local, the context) blocks a resolver."""
-    params = set(fn.param_names())
-    module = module_names(a) - (outer.late if outer else set()) | (outer.visible if outer else set())
-    reassigned = {n for n, _ in fn.assigns}
-    needed: list[str] = []
-    blocking: list[str] = []
-    for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
-        v = n.value
-        if v == "_" and "_" not in params and "_" not in reassigned:
-            continue
-        if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
-            if v not in needed:
-                needed.append(v)
-        elif v in params or v in reassigned or not (v in module or v in BUILTINS):
-            blocking.append(v)
-    return needed, blocking
 
 
 def slot_reason(fn: FunctionInfo, ctx_name: str) -> str | None:
