@@ -246,7 +246,8 @@ async def delete(path: str, ctx: Context) -> str:
     assert "`LOG.append(what)` runs before the request today" in f["fix"]["description"]
 
 
-def test_a_value_that_exists_only_mid_body_of_the_tool_is_manual(tmp_path: Path) -> None:
+def test_a_pure_local_of_the_tool_is_recomputed_in_the_resolver(tmp_path: Path) -> None:
+    # requests-06's kind through a helper (qgis-mcp's delete_features passes `target` to its consent helper)
     body = (
         CONFIRM
         + """@mcp.tool()
@@ -256,8 +257,27 @@ async def delete(path: str, ctx: Context) -> str:
 """
     )
     [f] = _findings(tmp_path, body)
+    assert f["fix"]["safety"] == "safe", f
+    assert _fix(tmp_path).endswith(
+        """def delete_elicitation(path: str) -> Elicit[Confirm]:
+    target = path.strip("/")
+    what = target
+    return Elicit(f"Delete {what}?", Confirm)
+
+
+@mcp.tool()
+async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    target = path.strip("/")
+    return str(await confirm(r, target))
+"""
+    )
+    called = body.replace('target = path.strip("/")', "target = describe(path)")
+    [f] = _findings(tmp_path, "def describe(path: str) -> str:\n    return path\n\n\n" + called)
     assert f["fix"] is None
-    assert "`confirm(ctx, target)` in `delete` passes `target`, which only exists mid-body of the tool" in f["manual"]
+    assert (
+        "`confirm(ctx, target)` in `delete` passes `target`, which a resolver cannot recompute (`target` is computed "
+        "by `describe(path)`, which calls or awaits something" in f["manual"]
+    )
 
 
 def test_a_value_computed_by_a_call_is_manual(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
-from mcpmigrate.codemods.interim.scope import inputs
+from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     Caller,
@@ -154,21 +154,25 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
                 "again on every round): compute it in a module-level function of the tool's arguments first"
             )
         caller.values[name] = expr
+    stmt = enclosing_stmt(a, hcall)
+    assert stmt is not None  # the helper call sits in a statement of the tool
     used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
-    if blocking:
-        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (
-            f"passes {names}, which {exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
-            "arguments): a resolver may only use the tool's arguments and module-level names; move that "
-            "computation into a module-level function of the arguments, then run the fix again"
-        )
+    if blocking:  # pure locals of the tool are recomputed in the resolver
+        copied = copy_locals(a, tool, list(dict.fromkeys(blocking)), stmt, caller.ctx_param, Outer())
+        if isinstance(copied, str):
+            names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
+            return (
+                f"passes {names}, which a resolver cannot recompute ({copied}): a resolver may only use the "
+                "tool's arguments, module-level names and locals assigned once from them, without calls, before "
+                "the call; rewrite by hand"
+            )
+        caller.copied, more = copied
+        used += [n for n in more if n not in used]
     caller.args = [p for p in tool.param_names() if p in used]
     slot = slot_reason(tool, caller.ctx_param)
     if slot:
         return f"is in a tool where {slot}: add the resolver by hand"
     # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
-    stmt = enclosing_stmt(a, hcall)
-    assert stmt is not None  # the helper call sits in a statement of the tool
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
@@ -281,6 +285,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
             body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
+        body = "".join("    " + code_of(x.with_changes(leading_lines=[])) for x in c.copied) + body
         resolver = cst.parse_statement(
             f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
         )
@@ -296,7 +301,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
         fe = function_edit(ed, tool.node)
         fe.params.append((c.ctx_param, new_param))
         fe.ctx = c.ctx_param
-        fe.add_aliases(c.aliases)
+        fe.add_aliases(c.aliases + c.copied)  # each goes when the call no longer uses it
         # The call hands the answer over where it handed the context (or right before it).
         answer = c.ctx_arg.with_changes(
             value=cst.Name(tname), keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None

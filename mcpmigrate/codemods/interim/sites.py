@@ -178,6 +178,7 @@ class Caller:
     values: dict[str, cst.BaseExpression]  # helper parameter -> what this call gives it
     args: list[str] = field(default_factory=list)  # tool arguments the resolver takes
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
+    copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # pure locals the resolver recomputes
 
 
 def answer_name(site: Site) -> str | None:
