@@ -158,14 +158,9 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     assert stmt is not None  # the helper call sits in a statement of the tool
     used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
     if blocking:  # pure locals of the tool are recomputed in the resolver
-        copied = copy_locals(a, tool, list(dict.fromkeys(blocking)), stmt, caller.ctx_param, Outer())
+        copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, Outer())
         if isinstance(copied, str):
-            names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-            return (
-                f"passes {names}, which a resolver cannot recompute ({copied}): a resolver may only use the "
-                "tool's arguments, module-level names and locals assigned once from them, without calls, before "
-                "the call; rewrite by hand"
-            )
+            return f"passes {copied}"
         caller.copied, more = copied
         used += [n for n in more if n not in used]
     caller.args = [p for p in tool.param_names() if p in used]

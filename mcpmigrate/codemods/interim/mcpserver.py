@@ -85,14 +85,9 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, fn, [x.value for x in call.args if x not in related], base, outer)
     if blocking:
         anchor = site.unwrap if site.unwrap is not None else site.stmt
-        copied = copy_locals(a, fn, list(dict.fromkeys(blocking)), anchor, base, outer)
+        copied = copy_locals(a, fn, blocking, anchor, base, outer)
         if isinstance(copied, str):
-            names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-            return (
-                f"the request is built from {names}, which a resolver cannot recompute ({copied}): "
-                "a resolver may only use the tool's arguments, module-level names and locals assigned once "
-                "from them, without calls, before the request; rewrite by hand"
-            )
+            return f"the request is built from {copied}"
         site.copied, more = copied
         needed += [n for n in more if n not in needed]
     site.args = [p.name.value for p in fn.params if p.name.value in needed]

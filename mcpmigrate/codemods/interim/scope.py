@@ -163,11 +163,26 @@ def inputs(
 
 
 def copy_locals(
+    a: ModuleAnalysis, fn: FunctionInfo, blocking: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer
+) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
+    """The assignments of the pure locals ``blocking`` (and the pure locals they read) to copy into
+    the resolver, in the tool's order, and the tool arguments they read; or the manual reason,
+    naming them and why the first that cannot be recomputed cannot (it follows "the request is built
+    from " / "passes "). ``anchor`` is the top-level statement that makes the request."""
+    names = list(dict.fromkeys(blocking))
+    why = _copy(a, fn, names, anchor, ctx_name, outer)
+    if not isinstance(why, str):
+        return why
+    return (
+        f"{', '.join(f'`{n}`' for n in names)}, which a resolver cannot recompute ({why}): a resolver may only "
+        "use the tool's arguments, module-level names and locals assigned once from them, without calls, before "
+        "the request; rewrite by hand"
+    )
+
+
+def _copy(
     a: ModuleAnalysis, fn: FunctionInfo, names: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer
 ) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
-    """The assignments of the pure locals ``names`` (and the pure locals they read) to copy into the
-    resolver, in the tool's order, and the tool arguments they read; or why the first name that
-    cannot be recomputed cannot ("`name` …"). ``anchor`` is the top-level statement holding the request."""
     body = fn.node.body
     if not isinstance(body, cst.IndentedBlock) or anchor not in body.body:
         return f"`{names[0]}` exists only mid-body"
