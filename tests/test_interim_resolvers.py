@@ -268,3 +268,64 @@ def test_the_dropped_fallback_is_what_the_review_note_says(tmp_path: Path, mcp2_
     after = run_proof(mcp2_python, DATA / "bugs_10.fixed.py", server, "legacy", [], calls)
     assert _texts(before) == ["refused: client cannot confirm"]
     assert _texts(after) == [ERROR]
+
+
+HELPER_LOCALS = """from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("consent")
+PREFIX = "Delete"
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    label = f"{PREFIX} {what.upper()}?"
+    r = await ctx.elicit(label, Confirm)
+    return r.action == "accept" and r.data.ok
+
+
+@mcp.tool()
+async def delete(path: str, ctx: Context) -> str:
+    target = path.strip("/")
+    if not await confirm(ctx, target):
+        return "kept"
+    return f"deleted {target}"
+"""
+
+
+def test_pure_locals_around_a_helper_keep_the_answers_in_both_eras(tmp_path: Path, mcp2_python: str) -> None:
+    # requests-06's kind through a consent helper: a local of the tool passed to it, a local of the helper
+    (tmp_path / "before").mkdir()
+    before = tmp_path / "before" / "server.py"
+    before.write_text(HELPER_LOCALS, encoding="utf-8")
+    shutil.copyfile(before, tmp_path / "server.py")
+    res = cli(["fix", "--strategy", "interim", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None and res.json["findings"] == [], res.json
+    after = tmp_path / "server.py"
+    assert after.read_text(encoding="utf-8").endswith("""def delete_elicitation(path: str) -> Elicit[Confirm]:
+    target = path.strip("/")
+    what = target
+    label = f"{PREFIX} {what.upper()}?"
+    return Elicit(label, Confirm)
+
+
+@mcp.tool()
+async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    target = path.strip("/")
+    if not await confirm(r, target):
+        return "kept"
+    return f"deleted {target}"
+""")
+    calls = [{"tool": "delete", "arguments": {"path": "/tmp/x/"}}]
+    for client in (ACCEPT, REFUSE, DECLINE):
+        legacy = _texts(run_proof(mcp2_python, before, "mcp", "legacy", [], calls, client=client))
+        assert ERROR not in legacy
+        for mode in ("legacy", "modern"):
+            assert _texts(run_proof(mcp2_python, after, "mcp", mode, [], calls, client=client)) == legacy, (
+                mode,
+                client,
+            )

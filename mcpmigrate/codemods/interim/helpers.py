@@ -31,7 +31,6 @@ from mcpmigrate.codemods.interim.sites import (
     Site,
     always_runs,
     context_of,
-    exist,
     exits_before,
     first_line,
     request_kind,
@@ -77,12 +76,13 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return reason
     hparams = helper.param_names()
     needed, blocking = inputs(a, helper, [x.value for x in call.args], ctx_name)
-    if blocking:
-        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (
-            f"{intro}, built from {names}, which {exist(blocking)} mid-body of the helper (its locals, the context, or "
-            "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand"
-        )
+    if blocking:  # pure locals of the helper are recomputed in each resolver, after its parameters
+        anchor = site.unwrap if site.unwrap is not None else site.stmt
+        copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper")
+        if isinstance(copied, str):
+            return f"{intro}, built from {copied}"
+        site.copied, more = copied
+        needed += [n for n in more if n not in needed]
     if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
     site.helper_params = [p for p in hparams if p in needed]
@@ -230,7 +230,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
     drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[union-attr]
     take_out(site, ed, hname)
     fe = function_edit(ed, helper.node)
-    fe.add_aliases(site.aliases)
+    fe.add_aliases(site.aliases + site.copied)
     fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
     fe.ctx = ctx
     fe.force_drop = drop
@@ -246,7 +246,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
                     renames[name] = value.value
             else:
                 bindings.append((name, value))
-        if bindings and renames:  # simultaneous: bind everything at once
+        if (bindings or site.copied) and renames:  # simultaneous: bind everything at once
             bindings = [
                 (n, v) for n in site.helper_params if not (isinstance(v := c.values[n], cst.Name) and v.value == n)
             ]
@@ -280,7 +280,12 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
             body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
-        body = "".join("    " + code_of(x.with_changes(leading_lines=[])) for x in c.copied) + body
+        copy = [code_of(x.with_changes(leading_lines=[])) for x in c.copied]
+        body = (
+            "".join(f"    {x}" for x in copy)
+            + body
+            + "".join(f"    {code_of(x.with_changes(leading_lines=[]))}" for x in site.copied)
+        )
         resolver = cst.parse_statement(
             f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
         )

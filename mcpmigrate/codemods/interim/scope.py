@@ -163,25 +163,32 @@ def inputs(
 
 
 def copy_locals(
-    a: ModuleAnalysis, fn: FunctionInfo, blocking: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer
+    a: ModuleAnalysis,
+    fn: FunctionInfo,
+    blocking: list[str],
+    anchor: cst.CSTNode,
+    ctx_name: str,
+    outer: Outer,
+    where: str = "tool",
 ) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
     """The assignments of the pure locals ``blocking`` (and the pure locals they read) to copy into
     the resolver, in the tool's order, and the tool arguments they read; or the manual reason,
     naming them and why the first that cannot be recomputed cannot (it follows "the request is built
-    from " / "passes "). ``anchor`` is the top-level statement that makes the request."""
+    from " / "passes "). ``anchor`` is the top-level statement that makes the request; ``where``
+    names ``fn`` in the reason (the tool, or the helper that makes the request)."""
     names = list(dict.fromkeys(blocking))
-    why = _copy(a, fn, names, anchor, ctx_name, outer)
+    why = _copy(a, fn, names, anchor, ctx_name, outer, where)
     if not isinstance(why, str):
         return why
     return (
         f"{', '.join(f'`{n}`' for n in names)}, which a resolver cannot recompute ({why}): a resolver may only "
-        "use the tool's arguments, module-level names and locals assigned once from them, without calls, before "
-        "the request; rewrite by hand"
+        f"use the {where}'s arguments, module-level names and locals assigned once from them, without calls, "
+        "before the request; rewrite by hand"
     )
 
 
 def _copy(
-    a: ModuleAnalysis, fn: FunctionInfo, names: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer
+    a: ModuleAnalysis, fn: FunctionInfo, names: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer, where: str
 ) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
     body = fn.node.body
     if not isinstance(body, cst.IndentedBlock) or anchor not in body.body:
@@ -197,18 +204,18 @@ def _copy(
         name = todo.pop(0)
         if name in chosen:
             continue
-        why = _why_not(fn, name, ctx_name, outer)
+        why = _why_not(fn, name, ctx_name, outer, where)
         if why:
             return f"`{name}` {why}"
         found = bindings(body, name)
         if len(found) != 1:
             return f"`{name}` " + (
-                "is bound more than once in the tool" if found else "is not defined where the resolver goes"
+                f"is bound more than once in the {where}" if found else "is not defined where the resolver goes"
             )
         stmt = next((s for s in top[:end] if _inside(found[0], s)), None)
         value = _plain_value(stmt, name)
         if stmt is None or value is None:
-            return f"`{name}` is not bound by a plain assignment at the top of the tool before the request"
+            return f"`{name}` is not bound by a plain assignment at the top of the {where} before the request"
         assert isinstance(stmt, cst.SimpleStatementLine)  # what _plain_value accepts
         if has_effect(value):
             return (
@@ -229,12 +236,12 @@ def _copy(
     return [c for s in top for c in chosen.values() if s is c], needed
 
 
-def _why_not(fn: FunctionInfo, name: str, ctx_name: str, outer: Outer) -> str | None:
+def _why_not(fn: FunctionInfo, name: str, ctx_name: str, outer: Outer, where: str) -> str | None:
     """Why ``name`` is not a local a resolver could recompute, before looking at its assignment."""
     if name == ctx_name or fn.kinds.get(name) is not None:
-        return "is the context (or an MCP object), which exists only while the tool runs"
+        return f"is the context (or an MCP object), which exists only while the {where} runs"
     if name in fn.param_names():
-        return "is an argument the tool reassigns"
+        return f"is an argument the {where} reassigns"
     if name in outer.late:
         return f"is bound in `{fn.parent.qualname if fn.parent else ''}` after the tool"
     return None
