@@ -329,3 +329,78 @@ async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(del
                 mode,
                 client,
             )
+
+
+FACTORY_HELPER = """from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, MCPServer
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    r = await ctx.elicit(f"Delete {what}?", Confirm)
+    return r.action == "accept" and r.data.ok
+
+
+def build(root: str) -> MCPServer:
+    app = MCPServer("x")
+
+    @app.tool()
+    async def delete(path: str, ctx: Context) -> str:
+        target = root + path
+        if not await confirm(ctx, target):
+            return "kept"
+        return f"deleted {target}"
+
+    return app
+
+
+mcp = build("/srv")
+"""
+
+
+def test_a_factory_tool_calling_a_helper_gets_its_resolver_in_the_factory(tmp_path: Path, mcp2_python: str) -> None:
+    (tmp_path / "before").mkdir()
+    before = tmp_path / "before" / "server.py"
+    before.write_text(FACTORY_HELPER, encoding="utf-8")
+    shutil.copyfile(before, tmp_path / "server.py")
+    res = cli(["fix", "--strategy", "interim", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None and res.json["findings"] == [], res.json
+    after = tmp_path / "server.py"
+    assert """def build(root: str) -> MCPServer:
+    app = MCPServer("x")
+
+    def delete_elicitation(path: str) -> Elicit[Confirm]:
+        target = root + path
+        what = target
+        return Elicit(f"Delete {what}?", Confirm)
+
+    @app.tool()
+    async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+        target = root + path
+        if not await confirm(r, target):
+""" in after.read_text(encoding="utf-8")
+    calls = [{"tool": "delete", "arguments": {"path": "/a/"}}]
+    for client in (ACCEPT, REFUSE):
+        legacy = _texts(run_proof(mcp2_python, before, "mcp", "legacy", [], calls, client=client))
+        assert ERROR not in legacy
+        for mode in ("legacy", "modern"):
+            assert _texts(run_proof(mcp2_python, after, "mcp", mode, [], calls, client=client)) == legacy, (
+                mode,
+                client,
+            )
+
+
+def test_a_factory_that_shadows_a_name_of_the_helper_request_stays_manual(tmp_path: Path) -> None:
+    shadowing = FACTORY_HELPER.replace('    app = MCPServer("x")\n', '    app = MCPServer("x")\n    Confirm = None\n')
+    (tmp_path / "server.py").write_text(shadowing, encoding="utf-8")
+    res = cli(["check", "--no-cache", "--output-format", "json", "server.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP202"]
+    assert f["fix"] is None
+    assert f["manual"].endswith(
+        "`confirm(ctx, target)` in `build.delete` is in a tool defined inside `build`, which binds `Confirm` too: "
+        "a resolver next to the tool would read that one, not the module's; rewrite by hand"
+    )

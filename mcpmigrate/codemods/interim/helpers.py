@@ -23,8 +23,8 @@ from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
-from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, place_reason, resolver_parts
+from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     Caller,
@@ -38,7 +38,17 @@ from mcpmigrate.codemods.interim.sites import (
     slot_reason,
     without,
 )
-from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
+from mcpmigrate.names import (
+    BUILTINS,
+    assigned,
+    base_name,
+    enclosing_stmt,
+    fresh,
+    module_names,
+    name_nodes,
+    ref_names,
+    uses,
+)
 
 
 def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
@@ -110,8 +120,16 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         return (
             "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
         )
-    if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
-        return "is in a tool that is not a module-level function: add the resolver by hand"
+    where = place_reason(a, tool)
+    if where:
+        return f"is in a tool that cannot have a resolver next to it ({where})"
+    outer = outer_scope(tool)
+    shadowed = sorted(_helper_reads(site) & (outer.visible | outer.late))
+    if shadowed:
+        return (
+            f"is in a tool defined inside `{tool.parent.qualname if tool.parent else ''}`, which binds "
+            f"`{shadowed[0]}` too: a resolver next to the tool would read that one, not the module's; rewrite by hand"
+        )
     aw = a.parents.get(id(hcall))
     if not (isinstance(aw, cst.Await) and aw.expression is hcall) or not tool.is_async:
         return "is not awaited directly in an async tool: rewrite by hand"
@@ -156,9 +174,9 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         caller.values[name] = expr
     stmt = enclosing_stmt(a, hcall)
     assert stmt is not None  # the helper call sits in a statement of the tool
-    used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
+    used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param, outer)
     if blocking:  # pure locals of the tool are recomputed in the resolver
-        copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, Outer())
+        copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, outer)
         if isinstance(copied, str):
             return f"passes {copied}"
         caller.copied, more = copied
@@ -188,6 +206,13 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         )
     site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
     return caller
+
+
+def _helper_reads(site: Site) -> set[str]:
+    """The module-level names the moved request (and the helper's locals copied with it) read."""
+    local = set(site.fn.param_names()) | {n for s in site.copied for n in assigned(s)}
+    exprs: list[cst.CSTNode] = [*site.call.args, *site.copied]
+    return {n.value for e in exprs for n in ref_names(e)} - local
 
 
 def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
@@ -289,7 +314,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
         resolver = cst.parse_statement(
             f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
         )
-        place_resolver(ed, tool.node, resolver)
+        place_resolver(ed, tool.node, resolver, nested=tool.parent is not None)
         new_param = cst.Param(
             cst.Name(tname),
             cst.Annotation(

@@ -17,7 +17,7 @@ from functools import partial
 
 import libcst as cst
 
-from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.scope import copy_locals, future_annotations, inputs, outer_scope
@@ -64,7 +64,7 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if reason:
         return reason
     # Where the resolver goes: right before the tool, in the tool's own scope.
-    reason = _place_reason(a, site)
+    reason = place_reason(a, fn)
     if reason:
         return reason
     outer = outer_scope(fn)
@@ -96,11 +96,10 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     return f"{slot}: add the resolver parameter by hand" if slot else None
 
 
-def _place_reason(a: ModuleAnalysis, site: Site) -> str | None:
-    """Why no resolver can be defined right before the tool, in its scope: a method, a tool whose
-    definition is not a statement of a block, or a nested tool whose annotations mcp 2.x evaluates
-    in the module's namespace (``from __future__ import annotations``)."""
-    fn = site.fn
+def place_reason(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """Why no resolver can be defined right before the tool ``fn``, in its scope: a method, or a
+    nested tool whose annotations mcp 2.x evaluates in the module's namespace (``from __future__
+    import annotations``)."""
     if fn.class_name is not None:
         return "the tool is a method of a class: this fix writes resolvers next to functions only; add it by hand"
     if fn.parent is None:
