@@ -270,6 +270,24 @@ def test_the_dropped_fallback_is_what_the_review_note_says(tmp_path: Path, mcp2_
     assert _texts(after) == [ERROR]
 
 
+def _fix_and_prove(tmp_path: Path, source: str, python: str, calls: list[dict[str, Any]]) -> str:
+    """Fix ``source`` (safe fixes only, nothing left), then serve both: the fixed server gives the
+    original's legacy answers in both eras, whatever the client answers. Returns the fixed text."""
+    (tmp_path / "before").mkdir()
+    before = tmp_path / "before" / "server.py"
+    before.write_text(source, encoding="utf-8")
+    shutil.copyfile(before, tmp_path / "server.py")
+    res = cli(["fix", "--strategy", "interim", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None and res.json["findings"] == [], res.json
+    after = tmp_path / "server.py"
+    for client in (ACCEPT, REFUSE, DECLINE):
+        legacy = _texts(run_proof(python, before, "mcp", "legacy", [], calls, client=client))
+        assert ERROR not in legacy
+        for mode in ("legacy", "modern"):
+            assert _texts(run_proof(python, after, "mcp", mode, [], calls, client=client)) == legacy, (mode, client)
+    return after.read_text(encoding="utf-8")
+
+
 HELPER_LOCALS = """from pydantic import BaseModel
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -299,14 +317,8 @@ async def delete(path: str, ctx: Context) -> str:
 
 def test_pure_locals_around_a_helper_keep_the_answers_in_both_eras(tmp_path: Path, mcp2_python: str) -> None:
     # requests-06's kind through a consent helper: a local of the tool passed to it, a local of the helper
-    (tmp_path / "before").mkdir()
-    before = tmp_path / "before" / "server.py"
-    before.write_text(HELPER_LOCALS, encoding="utf-8")
-    shutil.copyfile(before, tmp_path / "server.py")
-    res = cli(["fix", "--strategy", "interim", "--output-format", "json", "server.py"], tmp_path)
-    assert res.exception is None and res.json["findings"] == [], res.json
-    after = tmp_path / "server.py"
-    assert after.read_text(encoding="utf-8").endswith("""def delete_elicitation(path: str) -> Elicit[Confirm]:
+    calls = [{"tool": "delete", "arguments": {"path": "/tmp/x/"}}]
+    assert _fix_and_prove(tmp_path, HELPER_LOCALS, mcp2_python, calls).endswith("""def delete_elicitation(path: str) -> Elicit[Confirm]:
     target = path.strip("/")
     what = target
     label = f"{PREFIX} {what.upper()}?"
@@ -320,15 +332,6 @@ async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(del
         return "kept"
     return f"deleted {target}"
 """)
-    calls = [{"tool": "delete", "arguments": {"path": "/tmp/x/"}}]
-    for client in (ACCEPT, REFUSE, DECLINE):
-        legacy = _texts(run_proof(mcp2_python, before, "mcp", "legacy", [], calls, client=client))
-        assert ERROR not in legacy
-        for mode in ("legacy", "modern"):
-            assert _texts(run_proof(mcp2_python, after, "mcp", mode, [], calls, client=client)) == legacy, (
-                mode,
-                client,
-            )
 
 
 FACTORY_HELPER = """from pydantic import BaseModel
@@ -363,13 +366,7 @@ mcp = build("/srv")
 
 
 def test_a_factory_tool_calling_a_helper_gets_its_resolver_in_the_factory(tmp_path: Path, mcp2_python: str) -> None:
-    (tmp_path / "before").mkdir()
-    before = tmp_path / "before" / "server.py"
-    before.write_text(FACTORY_HELPER, encoding="utf-8")
-    shutil.copyfile(before, tmp_path / "server.py")
-    res = cli(["fix", "--strategy", "interim", "--output-format", "json", "server.py"], tmp_path)
-    assert res.exception is None and res.json["findings"] == [], res.json
-    after = tmp_path / "server.py"
+    calls = [{"tool": "delete", "arguments": {"path": "/a/"}}]
     assert """def build(root: str) -> MCPServer:
     app = MCPServer("x")
 
@@ -382,16 +379,7 @@ def test_a_factory_tool_calling_a_helper_gets_its_resolver_in_the_factory(tmp_pa
     async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
         target = root + path
         if not await confirm(r, target):
-""" in after.read_text(encoding="utf-8")
-    calls = [{"tool": "delete", "arguments": {"path": "/a/"}}]
-    for client in (ACCEPT, REFUSE):
-        legacy = _texts(run_proof(mcp2_python, before, "mcp", "legacy", [], calls, client=client))
-        assert ERROR not in legacy
-        for mode in ("legacy", "modern"):
-            assert _texts(run_proof(mcp2_python, after, "mcp", mode, [], calls, client=client)) == legacy, (
-                mode,
-                client,
-            )
+""" in _fix_and_prove(tmp_path, FACTORY_HELPER, mcp2_python, calls)
 
 
 def test_a_factory_that_shadows_a_name_of_the_helper_request_stays_manual(tmp_path: Path) -> None:
