@@ -200,31 +200,39 @@ def _copy(
     chosen: dict[str, cst.SimpleStatementLine] = {}
     needed: list[str] = []
     todo = list(names)
+    via: dict[str, str] = {}  # a local read by another one -> that one (named when it fails)
+
+    def fail(name: str, why: str) -> str:
+        return f"`{name}` {why}" + (f"; `{via[name]}` is computed from it" if name in via else "")
+
     while todo:
         name = todo.pop(0)
         if name in chosen:
             continue
         why = _why_not(fn, name, ctx_name, outer, where)
         if why:
-            return f"`{name}` {why}"
+            return fail(name, why)
         found = bindings(body, name)
         if len(found) != 1:
-            return f"`{name}` " + (
-                f"is bound more than once in the {where}" if found else "is not defined where the resolver goes"
+            return fail(
+                name, f"is bound more than once in the {where}" if found else "is not defined where the resolver goes"
             )
         stmt = next((s for s in top[:end] if _inside(found[0], s)), None)
         value = _plain_value(stmt, name)
         if stmt is None or value is None:
-            return f"`{name}` is not bound by a plain assignment at the top of the {where} before the request"
+            return fail(name, f"is not bound by a plain assignment at the top of the {where} before the request")
         assert isinstance(stmt, cst.SimpleStatementLine)  # what _plain_value accepts
         if has_effect(value):
-            return (
-                f"`{name}` is computed by `{code_of(value)}`, which calls or awaits something (the resolver would do it "
-                "again on every round)"
+            return fail(
+                name,
+                f"is computed by `{code_of(value)}`, which calls or awaits something (the resolver would do it again "
+                "on every round)",
             )
         for s in top[top.index(stmt) + 1 : end]:
             if any(n.value == name for n in ref_names(s)) and has_effect(s):
-                return f"`{name}` is used by `{code_of(s).strip().splitlines()[0]}` before the request, which may change it"
+                return fail(
+                    name, f"is used by `{code_of(s).strip().splitlines()[0]}` before the request, which may change it"
+                )
         chosen[name] = stmt
         for ref in ref_names(value):
             v = ref.value
@@ -233,6 +241,7 @@ def _copy(
                     needed.append(v)
             elif v in params or v in reassigned or not free_name(a, v, outer):
                 todo.append(v)
+                via.setdefault(v, name)
     return [c for s in top for c in chosen.values() if s is c], needed
 
 
