@@ -162,6 +162,10 @@ async def poem(topic: str, lines: int, result: Annotated[CreateMessageResult, Re
             "`prompt` is not bound by a plain assignment at the top of the tool",
         ),
         ("    topic = topic.strip()\n    prompt = topic\n", "`topic` is an argument the tool reassigns"),
+        (
+            "    rid = ctx.request_id\n    prompt = f'{rid}: {topic}'\n",
+            "`ctx` is the context (or an MCP object), which exists only while the tool runs; `rid` is computed from it)",
+        ),
     ],
 )
 def test_a_local_a_resolver_cannot_recompute_stays_manual(tmp_path: Path, setup: str, why: str) -> None:
