@@ -396,3 +396,36 @@ def test_a_factory_that_shadows_a_name_of_the_helper_request_stays_manual(tmp_pa
         "`confirm(ctx, target)` in `build.delete` is in a tool defined inside `build`, which binds `Confirm` too: "
         "a resolver next to the tool would read that one, not the module's; rewrite by hand"
     )
+
+
+def test_a_helper_request_with_the_own_related_request_id_is_moved(tmp_path: Path) -> None:
+    body = """async def ask(ctx: Context, topic: str) -> str:
+    result = await ctx.session.create_message([], max_tokens=8, related_request_id=ctx.request_id)
+    return result.model
+
+
+@mcp.tool()
+async def label(item: str, ctx: Context) -> str:
+    return await ask(ctx, item)
+"""
+    [f] = _check(tmp_path, body)
+    assert f["fix"]["safety"] == "safe", f
+    assert _fixed(tmp_path).endswith(
+        """async def ask(result: CreateMessageResult, topic: str) -> str:
+    return result.model
+
+
+def label_sampling() -> Sample:
+    return Sample([], max_tokens=8)
+
+
+@mcp.tool()
+async def label(item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]) -> str:
+    return await ask(result, item)
+"""
+    )
+    other = body.replace("related_request_id=ctx.request_id", "related_request_id=topic")
+    [f] = _check(tmp_path, other)
+    assert f["manual"].startswith(
+        "the request is made in the helper `ask`; the request passes `related_request_id=topic`, not the tool's own"
+    )

@@ -23,7 +23,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, place_reason, resolver_parts
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, place_reason, related_args, resolver_parts
 from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
@@ -85,7 +85,10 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if reason:
         return reason
     hparams = helper.param_names()
-    needed, blocking = inputs(a, helper, [x.value for x in call.args], ctx_name)
+    related = related_args(a, site)
+    if isinstance(related, str):
+        return f"{intro}; {related}"
+    needed, blocking = inputs(a, helper, [x.value for x in call.args if x not in related], ctx_name)
     if blocking:  # pure locals of the helper are recomputed in each resolver, after its parameters
         anchor = site.unwrap if site.unwrap is not None else site.stmt
         copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper")

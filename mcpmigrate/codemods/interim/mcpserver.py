@@ -69,19 +69,9 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return reason
     outer = outer_scope(fn)
     # What the request is built from (a `related_request_id=` is the SDK's own routing: it goes).
-    related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
-    for x in related:
-        own = x.value
-        owner = (
-            context_of(a, fn, own.value) if isinstance(own, cst.Attribute) and own.attr.value == "request_id" else None
-        )
-        if not (isinstance(owner, tuple) and owner[0] == base):
-            return (
-                f"the request passes `related_request_id={code_of(own)}`, not the tool's own request id: a "
-                "resolver's request always goes with the tool call's request (mcp.server.mcpserver.resolve); "
-                "rewrite by hand"
-            )
-        site.aliases += owner[1]
+    related = related_args(a, site)
+    if isinstance(related, str):
+        return related
     needed, blocking = inputs(a, fn, [x.value for x in call.args if x not in related], base, outer)
     if blocking:
         anchor = site.unwrap if site.unwrap is not None else site.stmt
@@ -94,6 +84,32 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     # The new parameter goes right before the context parameter.
     slot = slot_reason(fn, base)
     return f"{slot}: add the resolver parameter by hand" if slot else None
+
+
+def related_args(a: ModuleAnalysis, site: Site) -> list[cst.Arg] | str:
+    """The request's ``related_request_id=`` arguments, which the resolver drops: mcp 2.x sends a
+    resolver's request with the tool call's own request id (``mcp.server.mcpserver.resolve``), so only
+    ``<context>.request_id`` of the context the request goes through may go (its aliases are recorded
+    on ``site``); another id is manual."""
+    out: list[cst.Arg] = []
+    for x in site.call.args:
+        if x.keyword is None or x.keyword.value != "related_request_id":
+            continue
+        own = x.value
+        owner = (
+            context_of(a, site.fn, own.value)
+            if isinstance(own, cst.Attribute) and own.attr.value == "request_id"
+            else None
+        )
+        if not (isinstance(owner, tuple) and owner[0] == site.ctx_param):
+            return (
+                f"the request passes `related_request_id={code_of(own)}`, not the tool's own request id: a "
+                "resolver's request always goes with the tool call's request (mcp.server.mcpserver.resolve); "
+                "rewrite by hand"
+            )
+        site.aliases += owner[1]
+        out.append(x)
+    return out
 
 
 def place_reason(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
