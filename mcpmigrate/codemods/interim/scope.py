@@ -1,7 +1,9 @@
 """What an mcp 2.x resolver may read besides the tool's arguments and module-level names.
 
 mcp 2.x (``mcp.server.mcpserver.resolve``) calls a resolver with the tool arguments it names, before
-the tool body runs, and again on every round of a 2026-07-28 call. So a resolver may also:
+the tool body runs, and again on every round of a 2026-07-28 call. :func:`inputs` sorts what a
+request reads into the tool arguments the resolver takes and the names that block it; a resolver
+may also:
 
 - recompute a **pure local** of the tool (:func:`copy_locals`): a local bound once, by a plain
   assignment at the top of the tool body before the request, from an expression that reads only
