@@ -10,7 +10,12 @@ better. Read, in the nearest directory at or above the start that has any of the
   ``>=4,<5``, ``||`` alternatives), ``[dependency-groups]`` (PEP 735);
 - ``requirements*.txt`` (up to four files: comments, ``\\`` continuations, extras and markers are
   handled; ``-r``/``-c``/``-e`` and other option lines are skipped, not followed);
-- ``setup.cfg``: ``[options] install_requires``.
+- ``setup.cfg``: ``[options] install_requires``;
+- the lockfile that resolves the project, when there is one: ``uv.lock``, ``poetry.lock`` or
+  ``pdm.lock`` next to those files, or the ``uv.lock`` of a uv workspace above them that lists the
+  project among its ``[manifest] members`` (uv locks a whole workspace in its root). Each is TOML
+  with one ``[[package]]`` table (``name``, ``version``) per resolved distribution, read with
+  ``tomllib``.
 
 Versions and specifiers are parsed by ``packaging`` (PEP 440/508); poetry's caret and tilde are
 translated to PEP 440 ranges first. A requirement decides a generation only when *every* version it
@@ -18,10 +23,12 @@ allows is on one side of the boundary (``fastmcp>=4``, ``fastmcp==4.2.3`` → 4;
 ``fastmcp==2.14.*``, ``~=3.0`` → 2.x/3.x; ``fastmcp>=2`` or an unpinned ``fastmcp`` → nothing).
 Requirements that disagree (``fastmcp>=4`` in one file, ``fastmcp<3`` in another) decide nothing.
 Markers are not evaluated: the declarations are constraints of the project, not of this process.
+A locked version is what the project actually runs on: it decides before the declarations (a
+lower bound such as ``fastmcp>=3.2.0`` decides nothing; its lock's ``fastmcp 3.4.3`` does).
 
 Cheap by construction: the files are found with a few ``stat`` calls and parsed once per directory
 and file state per process (``functools.lru_cache``); a handful of small files (each read only if
-under 256 KiB); callers ask only when a finding needs the generation (once per module).
+under 256 KiB, a lockfile under 8 MiB and only parsed when it names an SDK); callers ask only when a finding needs the generation (once per module).
 """
 
 from __future__ import annotations
@@ -47,6 +54,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 MAX_BYTES = 256 * 1024
+MAX_LOCK_BYTES = 8 * 1024 * 1024
+LOCKFILES = ("uv.lock", "poetry.lock", "pdm.lock")
 MAX_REQUIREMENTS_FILES = 4
 MAX_LEVELS = 12
 # Package name (canonical) -> the SDK it is, and the first major of the new generation.
@@ -64,6 +73,7 @@ class Pin:
     text: str  # e.g. "fastmcp>=4", "fastmcp = ^4.2"
     source: str  # e.g. "pyproject.toml [project.dependencies]"
     alternatives: tuple[SpecifierSet, ...]  # any one of them (poetry `||`); usually one
+    locked: bool = False  # a resolved version from a lockfile, not a declaration
 
     def side(self) -> str | None:
         """``AT_LEAST`` / ``BELOW`` the package's boundary major for every allowed version, else None."""
@@ -71,7 +81,12 @@ class Pin:
         return sides.pop() if len(sides) == 1 else None
 
     def describe(self) -> str:
-        return f"`{self.text}` in {self.source}"
+        return f"`{self.text}` (locked in {self.source})" if self.locked else f"`{self.text}` in {self.source}"
+
+    def stated(self) -> str:
+        """What the project says, as a verb phrase: ``pins `fastmcp>=4` in pyproject.toml`` or
+        ``locks `fastmcp==3.4.3` in uv.lock``."""
+        return f"{'locks' if self.locked else 'pins'} `{self.text}` in {self.source}"
 
 
 @dataclass(frozen=True)
@@ -90,17 +105,34 @@ class Verdict:
 class Pins:
     directory: Path | None  # where the project files were found (None: nowhere)
     pins: tuple[Pin, ...] = ()
+    locked: tuple[Pin, ...] = ()  # the versions the project's lockfile resolves
 
     def verdict(self, package: str) -> Verdict | None:
-        """The generation every requirement of ``package`` agrees on, with the first deciding pin;
-        None when none decides or they disagree."""
-        decided = [(p, p.side()) for p in self.pins if p.package == package]
-        sides = {side for _, side in decided if side is not None}
-        if len(sides) != 1:
+        """The generation of ``package`` the project runs on: the locked version(s) when the lockfile
+        has the package, else what every declared requirement agrees on; with the first deciding
+        pin. None when nothing decides or the pins disagree."""
+        return _agree([p for p in self.locked if p.package == package], package) or _agree(
+            [p for p in self.pins if p.package == package], package
+        )
+
+    def open_pin(self, package: str) -> Pin | None:
+        """A declared requirement of ``package`` that admits both generations (``fastmcp>=3.2.0``),
+        when nothing decides the generation; else None."""
+        if self.verdict(package) is not None:
             return None
-        side = sides.pop()
-        pin = next(p for p, s in decided if s == side)
-        return Verdict(package, side == AT_LEAST, pin)
+        return next((p for p in self.pins if p.package == package and p.side() is None), None)
+
+
+def _agree(found: list[Pin], package: str) -> Verdict | None:
+    if not found:
+        return None
+    decided = [(p, p.side()) for p in found]
+    sides = {side for _, side in decided if side is not None}
+    if len(sides) != 1:
+        return None
+    side = sides.pop()
+    pin = next(p for p, s in decided if s == side)
+    return Verdict(package, side == AT_LEAST, pin)
 
 
 def _side(spec: SpecifierSet, boundary: int) -> str | None:
@@ -132,9 +164,9 @@ def _side(spec: SpecifierSet, boundary: int) -> str | None:
 # Reading the files
 
 
-def _read_text(path: Path) -> str | None:
+def _read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
     try:
-        if path.stat().st_size > MAX_BYTES:
+        if path.stat().st_size > limit:
             return None
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -301,6 +333,76 @@ def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
             yield pin
 
 
+def _project_name(directory: Path) -> str | None:
+    """``[project].name`` (or poetry's ``[tool.poetry].name``) of the pyproject in ``directory``."""
+    text = _read_text(directory / "pyproject.toml") if (directory / "pyproject.toml").is_file() else None
+    try:
+        data = tomllib.loads(text) if text is not None else {}
+    except tomllib.TOMLDecodeError:
+        return None
+    for table in (
+        data.get("project"),
+        (data.get("tool") or {}).get("poetry") if isinstance(data.get("tool"), dict) else None,
+    ):
+        if isinstance(table, dict) and isinstance(table.get("name"), str):
+            return str(table["name"])
+    return None
+
+
+def _lockfile(directory: Path) -> tuple[Path, str | None] | None:
+    """The lockfile that resolves the project declared in ``directory``, and the project name a
+    workspace lock must list as a member (None: the lock is the project's own). A ``uv.lock``,
+    ``poetry.lock`` or ``pdm.lock`` next to the declarations; else the ``uv.lock`` of the nearest
+    directory above (within the repository), which uv writes at a workspace root."""
+    for name in LOCKFILES:
+        if (directory / name).is_file():
+            return directory / name, None
+    current = directory
+    for _ in range(MAX_LEVELS):
+        if (current / ".git").exists() or current.parent == current:
+            return None
+        current = current.parent
+        if (current / "uv.lock").is_file():
+            member = _project_name(directory)
+            return (current / "uv.lock", member) if member else None
+    return None
+
+
+def _from_lock(path: Path, label: str, member: str | None) -> Iterator[Pin]:
+    """The SDK versions a lockfile resolves: its ``[[package]]`` tables (uv, poetry and pdm all
+    write ``name`` and ``version`` there). A workspace lock counts only when ``member`` is among its
+    ``[manifest] members`` (uv.lock)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.utils import canonicalize_name
+
+    text = _read_text(path, MAX_LOCK_BYTES)
+    if text is None or not any(f'name = "{name}"' in text for name in PACKAGES):
+        return  # no SDK in it: not worth parsing (locks are large)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return
+    if member is not None:
+        manifest = data.get("manifest")
+        members = manifest.get("members") if isinstance(manifest, dict) else None
+        if not isinstance(members, list) or canonicalize_name(member) not in {
+            canonicalize_name(str(m)) for m in members
+        }:
+            return
+    packages = data.get("package")
+    for entry in packages if isinstance(packages, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        package, version = PACKAGES.get(canonicalize_name(entry["name"])), entry.get("version")
+        if package is None or not isinstance(version, str):
+            continue
+        try:
+            spec = SpecifierSet(f"=={version}")
+        except InvalidSpecifier:
+            continue
+        yield Pin(package, f"{entry['name']}=={version}", label, (spec,), locked=True)
+
+
 def _project_files(directory: Path) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for name, kind in (("pyproject.toml", "pyproject"), ("setup.cfg", "setup.cfg")):
@@ -314,16 +416,20 @@ def _project_files(directory: Path) -> list[tuple[Path, str]]:
     return out
 
 
+def _label(path: Path, start: Path, cwd: Path) -> str:
+    """A project file's path as the user sees it: relative to the working directory ``cwd`` when
+    under it, else relative to ``start``."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return os.path.relpath(path, start) if path.is_absolute() else str(path)
+
+
 def _pins_in(files: Iterable[tuple[Path, str]], start: Path, cwd: Path) -> Iterator[Pin]:
-    """The pins the ``files`` declare, each labelled with its file's path as the user sees it:
-    relative to the working directory ``cwd`` when under it, else relative to ``start``."""
+    """The pins the ``files`` declare, each labelled with :func:`_label`."""
     readers = {"pyproject": _from_pyproject, "setup.cfg": _from_setup_cfg, "requirements": _from_requirements}
     for path, kind in files:
-        try:
-            label = path.relative_to(cwd).as_posix()
-        except ValueError:
-            label = os.path.relpath(path, start) if path.is_absolute() else str(path)
-        yield from readers[kind](path, label)
+        yield from readers[kind](path, _label(path, start, cwd))
 
 
 def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
@@ -351,6 +457,12 @@ def _read(start: str, cwd: str, files: tuple[tuple[str, str, tuple[int, int]], .
     return tuple(_pins_in([(Path(p), kind) for p, kind, _ in files], Path(start), Path(cwd)))
 
 
+@lru_cache(maxsize=64)
+def _read_lock(start: str, cwd: str, lock: str, member: str | None, _stamp: tuple[int, int]) -> tuple[Pin, ...]:
+    path = Path(lock)
+    return tuple(_from_lock(path, _label(path, Path(start), Path(cwd)), member))
+
+
 def signature(start: Path) -> str:
     """A digest of the project files :func:`project_pins` would read for ``start`` (for cache keys:
     it changes when a pin may have; reads the files, parses nothing)."""
@@ -359,15 +471,17 @@ def signature(start: Path) -> str:
         directory, files = _nearest(Path(start).resolve())
     except OSError:
         return "-"
-    for path, _kind in files:
-        h.update(str(path).encode() + b"\0" + (_read_text(path) or "").encode() + b"\0")
+    lock = _lockfile(directory) if directory is not None else None
+    for path, limit in [(p, MAX_BYTES) for p, _kind in files] + ([(lock[0], MAX_LOCK_BYTES)] if lock else []):
+        h.update(str(path).encode() + b"\0" + (_read_text(path, limit) or "").encode() + b"\0")
     return h.hexdigest() if directory is not None else "-"
 
 
 def project_pins(start: Path) -> Pins:
     """The SDK pins of the project ``start`` (a directory, or a file: its directory) belongs to:
     those declared in the nearest directory at or above it that has a ``pyproject.toml``,
-    ``setup.cfg`` or ``requirements*.txt``. Cached per directory."""
+    ``setup.cfg`` or ``requirements*.txt``, and the versions its lockfile resolves. Cached per
+    directory."""
     try:
         path = Path(start).resolve()
     except OSError:
@@ -381,8 +495,11 @@ def project_pins(start: Path) -> Pins:
         cwd = str(Path.cwd().resolve())
     except OSError:
         cwd = "/"
-    return Pins(directory, _read(str(path), cwd, key))
+    lock = _lockfile(directory) if directory is not None else None
+    locked = _read_lock(str(path), cwd, str(lock[0]), lock[1], _stamp(lock[0])) if lock else ()
+    return Pins(directory, _read(str(path), cwd, key), locked)
 
 
 def clear_cache() -> None:
     _read.cache_clear()
+    _read_lock.cache_clear()

@@ -38,7 +38,7 @@ from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason,
 from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
-from mcpmigrate.codemods.interim.refusals import mcp1_refusal, pinned_generation
+from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     HL_ROLES,
@@ -129,6 +129,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
     site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)
+    site.unsafe += [risk] if (risk := open_pin_risk(a, gen)) else []
     small = pm.get(id(aw))
     if (
         isinstance(stmt, cst.SimpleStatementLine)
