@@ -119,7 +119,7 @@ def code_generation(a: ModuleAnalysis) -> tuple[str | None, str | None]:
 
     def compute() -> tuple[str | None, str | None]:
         seen: dict[str, str] = {}
-        for qualified in a.imports.values():
+        for qualified in _imported_names(a):
             if qualified in _MCP1_ONLY or qualified.startswith(_MCP1_PREFIXES):
                 seen.setdefault(S.MCP1, _MCP1_ONLY.get(qualified) or f"`{qualified}`")
             elif qualified in _MCP2_ONLY or qualified.startswith(_MCP2_PREFIXES):
@@ -129,6 +129,23 @@ def code_generation(a: ModuleAnalysis) -> tuple[str | None, str | None]:
         return next(iter(seen.items()))
 
     return a.memo("interim.code_generation", compute)
+
+
+def _imported_names(a: ModuleAnalysis) -> list[str]:
+    """Every absolute name the module imports (``mcp.shared.exceptions.McpError``; a module for
+    ``import m``), each import statement on its own: a fallback that rebinds the same local name
+    (``except ImportError: from … import McpError as MCPError``) is kept too."""
+    out: list[str] = []
+    for n in walk(a.module):
+        if isinstance(n, cst.ImportFrom) and n.module is not None and not n.relative:
+            mod = code_of(n.module)
+            if isinstance(n.names, cst.ImportStar):
+                out.append(mod)
+            else:
+                out += [f"{mod}.{code_of(alias.name)}" for alias in n.names]
+        elif isinstance(n, cst.Import):
+            out += [code_of(alias.name) for alias in n.names]
+    return out
 
 
 def mcp1_refusal(a: ModuleAnalysis, kind: str) -> str:
