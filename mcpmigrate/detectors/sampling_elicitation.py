@@ -169,7 +169,7 @@ class _Visitor(RequestVisitor):
                 # the failure path falls into code the answered path never reaches (the try body
                 # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
                 continue
-            tool, several = self._unconfirmed(fn)
+            tool, several, outside = self._unconfirmed(fn)
             runs = "run" if several else "runs"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
@@ -187,7 +187,13 @@ class _Visitor(RequestVisitor):
                     "MCP207",
                     handler,
                     _MSG_207.format(tool=tool, runs=runs),
-                    manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
+                    manual="make the failure path stop (return or raise) instead of going on; "
+                    + (
+                        f"`{fn.qualname}` is not registered in this module, so the interim fix cannot tell whether "
+                        "it is the tool itself or a helper: move the question into the tool by hand"
+                        if outside and fn is not None
+                        else str(manual)
+                    ),
                     request=call,
                 )
             return
@@ -204,16 +210,24 @@ class _Visitor(RequestVisitor):
                 return True
         return False
 
-    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool]:
-        """What runs without the user's confirmation, and whether that is several tools: ``fn``
-        when it is a tool (or handler); for a consent helper, the tools that call it (through
-        other helpers too)."""
+    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool, bool]:
+        """What runs without the user's confirmation, whether that is several tools, and whether
+        ``fn`` is an entry point of this module's callers unseen: ``fn`` when it is a tool (or
+        handler); for a consent helper, the tools that call it, through other helpers too; where a
+        chain of callers ends in a function nothing in this module registers or calls (a tool
+        registered by another module: ``server.tool()(get_data)``), that function."""
         if fn is None:
-            return "the guarded action", False
+            return "the guarded action", False, False
         if fn.role is not None:
-            return f"`{fn.qualname}`", False
-        tools: list[str] = []
-        seen: set[int] = set()
+            return f"`{fn.qualname}`", False, False
+        if not self.a.callers(fn):
+            return (
+                f"`{fn.qualname}` (no tool of this module calls it: it is registered or called elsewhere)",
+                False,
+                True,
+            )
+        entries: list[str] = []
+        seen: set[int] = {id(fn)}
         todo = [fn]
         while todo:
             f = todo.pop()
@@ -221,15 +235,13 @@ class _Visitor(RequestVisitor):
                 if id(caller) in seen:
                     continue
                 seen.add(id(caller))
-                if caller.role is not None:
-                    tools.append(caller.qualname)
+                if caller.role is not None or not self.a.callers(caller):
+                    entries.append(caller.qualname)  # a tool, or the end of the chain in this module
                 else:
                     todo.append(caller)
-        if not tools:
-            return f"what `{fn.qualname}` guards", False
-        unique = list(dict.fromkeys(tools))
+        unique = list(dict.fromkeys(entries))
         names = ", ".join(f"`{t}`" for t in unique)
-        return f"{names} (through `{fn.qualname}`)", len(unique) > 1
+        return f"{names} (through `{fn.qualname}`)", len(unique) > 1, False
 
     def _says_yes(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
         """The handler ends with ``return True`` (answers "confirmed"), or returns a parameter
