@@ -81,7 +81,7 @@ class Pin:
         return sides.pop() if len(sides) == 1 else None
 
     def describe(self) -> str:
-        return f"`{self.text}` (locked in {self.source})" if self.locked else f"`{self.text}` in {self.source}"
+        return f"`{self.text}` locked in {self.source}" if self.locked else f"`{self.text}` in {self.source}"
 
     def stated(self) -> str:
         """What the project says, as a verb phrase: ``pins `fastmcp>=4` in pyproject.toml`` or

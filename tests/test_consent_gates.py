@@ -5,6 +5,9 @@ advice, not mcp ``MCPServer``/``Resolve`` advice nor "cannot tell which SDK"."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,3 +168,55 @@ def test_requests16_resource_with_its_context_gets_the_guard_pattern(tmp_path: P
     assert f["fix"] is not None and f["fix"]["safety"] == "safe", f
     assert "`story` returns `InputRequiredResult`" in f["fix"]["description"]
     assert "fastmcp 4's guard pattern" in f["fix"]["description"]
+
+
+DRIVE_RESOURCE = """\
+import json, sys
+import anyio
+import mcp
+from mcp import types
+import server
+
+
+async def sampling(context, params):
+    text = "once upon " + params.messages[0].content.text
+    return types.CreateMessageResult(role="assistant", model="m", content=types.TextContent(type="text", text=text))
+
+
+async def main(mode):
+    async with mcp.Client(server.app._mcp_server, mode=mode, sampling_callback=sampling) as c:
+        r = await c.read_resource("story://cats")
+        print(json.dumps([c.protocol_version, [x.text for x in r.contents]]))
+
+
+for mode in sys.argv[1:]:
+    anyio.run(main, mode)
+"""
+
+
+def test_requests16_fixed_resource_reads_on_fastmcp4_in_both_eras(tmp_path: Path) -> None:
+    """The guard pattern on a fastmcp 4 resource template, run on fastmcp 4 / mcp 2.x: on 2026-07-28
+    the read returns an InputRequiredResult the SDK client answers with its sampling callback and
+    retries; a legacy client is sampled as before. Both read the same text."""
+    server = REQUESTS_16.replace(
+        "async def story(topic: str) -> str:", "async def story(topic: str, ctx: Context) -> str:"
+    ).replace("await get_context().session.create_message", "await ctx.session.create_message")
+    _check(tmp_path, server, FASTMCP4 + '\n[tool.mcpmigrate]\nstrategy = "interim"\n')
+    res = cli(["fix", "--select", "MCP201", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None, str(res)
+    fixed = (tmp_path / "server.py").read_text(encoding="utf-8")
+    assert 'return InputRequiredResult(input_requests={"reply": CreateMessageRequest(' in fixed
+    (tmp_path / "drive.py").write_text(DRIVE_RESOURCE, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "drive.py", "2026-07-28", "legacy"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == [
+        ["2026-07-28", ["once upon cats"]],
+        ["2025-11-25", ["once upon cats"]],
+    ]

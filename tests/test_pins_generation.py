@@ -249,3 +249,47 @@ def test_the_mcp1_name_is_mcp1_only(tmp_path: Path, legacy_python: str) -> None:
     assert _imports(legacy_python, tmp_path).returncode == 0
     modern = _imports(sys.executable, tmp_path)
     assert modern.returncode != 0 and "cannot import name 'McpError'" in modern.stderr
+
+
+# -- notify-10: MCP301's advice follows the fastmcp the project runs on -------------------------------
+
+NOTIFY_10 = (DATA / "notify10_server.py").read_text(encoding="utf-8")
+
+
+def _list_changed(tmp_path: Path, pyproject: str, lock: str | None = None) -> dict:
+    _case(tmp_path, NOTIFY_10, lock=lock, pyproject=pyproject)
+    res = cli(["check", "--output-format", "json", "server.py"], tmp_path)
+    assert res.exception is None, str(res)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP301"]
+    assert (f["line"], f["column"]) == (34, 11)
+    return f
+
+
+@pytest.mark.parametrize(
+    "pyproject, lock, pin",
+    [
+        (
+            LOWER_BOUNDS.replace('"mcp>=1.23.0", "fastmcp>=3.2.0"', '"fastmcp>=4.2", "mcp>=2.3"'),
+            None,
+            "`fastmcp>=4.2` in pyproject.toml [project.dependencies]",
+        ),
+        (LOWER_BOUNDS, _lock({"fastmcp": "4.2.3", "mcp": "2.3.0"}), "`fastmcp==4.2.3` locked in uv.lock"),
+    ],
+    ids=["pinned", "locked"],
+)
+def test_notify10_on_fastmcp4_says_what_works_there(tmp_path: Path, pyproject: str, lock: str | None, pin: str) -> None:
+    """fastmcp 4.2 serves no ``subscriptions/listen`` (FastMCP registers no listen handler) and its
+    ``Context.send_notification`` relates the notification to the request in flight, so it rides that
+    request's stream: the advice names both, and no upgrade to the version the project is on."""
+    f = _list_changed(tmp_path, pyproject, lock)
+    assert f"On fastmcp 4 ({pin}): keep it for legacy clients" in f["message"]
+    assert "ListenHandler(bus)" in f["message"] and "ctx.send_notification(" in f["message"]
+    assert "upgrade" not in f["message"].lower() and "upgrade" not in f["manual"].lower()
+    assert "on fastmcp 4," not in f["manual"]
+
+
+def test_notify10_on_a_fastmcp3_lock_says_upgrade(tmp_path: Path) -> None:
+    f = _list_changed(tmp_path, LOWER_BOUNDS, (DATA / "aws-api-mcp-server.uv.lock").read_text(encoding="utf-8"))
+    assert (
+        "fastmcp 2.x/3.x (`fastmcp==3.4.3` locked in uv.lock) runs on mcp<2 and cannot serve 2026-07-28" in f["message"]
+    )
