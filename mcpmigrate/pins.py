@@ -458,7 +458,8 @@ def _read(start: str, cwd: str, files: tuple[tuple[str, str, tuple[int, int]], .
 
 
 @lru_cache(maxsize=64)
-def _read_lock(start: str, cwd: str, lock: str, member: str | None, _stamp: tuple[int, int]) -> tuple[Pin, ...]:
+def _read_lock(start: str, cwd: str, lock: str, member: str | None, stamp: tuple[int, int]) -> tuple[Pin, ...]:
+    """The pins of a lockfile (cached per lock path, member and file state ``stamp``)."""
     path = Path(lock)
     return tuple(_from_lock(path, _label(path, Path(start), Path(cwd)), member))
 

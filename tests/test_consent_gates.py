@@ -117,16 +117,19 @@ async def _get_data(intent: str, ctx: Context) -> dict:
 
 
 def test_a_function_registered_by_another_module_is_named_not_called_a_helper(tmp_path: Path) -> None:
-    f = _gate_finding(_check(tmp_path, REGISTERED_ELSEWHERE))
+    findings = _check(tmp_path, REGISTERED_ELSEWHERE)
+    f = _gate_finding(findings)
     assert (f["line"], f["column"]) == (11, 5)
     assert _unconfirmed(f["message"]) == (
         "`_get_data` (no tool of this module calls it: it is registered or called elsewhere) runs"
     )
     assert f["manual"] == (
-        "make the failure path stop (return or raise) instead of going on; `_get_data` is not registered in "
-        "this module, so the interim fix cannot tell whether it is the tool itself or a helper: move the "
-        "question into the tool by hand"
+        "make the failure path stop (return or raise) instead of going on; `_get_data` is neither registered nor "
+        "called in this module (a tool registered by another module?): the interim fix cannot tell whether it is "
+        "the tool itself or a helper; move the question into the tool by hand"
     )
+    [request] = [x for x in findings if x["rule"] == "MCP202"]
+    assert request["manual"] == f["manual"].split("going on; ", 1)[1]  # the request's own finding says the same
 
 
 def test_a_chain_that_leaves_the_module_names_its_last_function(tmp_path: Path) -> None:

@@ -169,7 +169,7 @@ class _Visitor(RequestVisitor):
                 # the failure path falls into code the answered path never reaches (the try body
                 # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
                 continue
-            tool, several, outside = self._unconfirmed(fn)
+            tool, several = self._unconfirmed(fn)
             runs = "run" if several else "runs"
             if fix is not None:
                 fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
@@ -187,13 +187,7 @@ class _Visitor(RequestVisitor):
                     "MCP207",
                     handler,
                     _MSG_207.format(tool=tool, runs=runs),
-                    manual="make the failure path stop (return or raise) instead of going on; "
-                    + (
-                        f"`{fn.qualname}` is not registered in this module, so the interim fix cannot tell whether "
-                        "it is the tool itself or a helper: move the question into the tool by hand"
-                        if outside and fn is not None
-                        else str(manual)
-                    ),
+                    manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
                     request=call,
                 )
             return
@@ -210,21 +204,20 @@ class _Visitor(RequestVisitor):
                 return True
         return False
 
-    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool, bool]:
-        """What runs without the user's confirmation, whether that is several tools, and whether
-        ``fn`` is an entry point of this module's callers unseen: ``fn`` when it is a tool (or
-        handler); for a consent helper, the tools that call it, through other helpers too; where a
-        chain of callers ends in a function nothing in this module registers or calls (a tool
-        registered by another module: ``server.tool()(get_data)``), that function."""
+    def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool]:
+        """What runs without the user's confirmation, and whether that is several tools: ``fn``
+        when it is a tool (or handler); for a consent helper, the tools that call it, through
+        other helpers too; where a chain of callers ends in a function nothing in this module
+        registers or calls (a tool registered by another module: ``server.tool()(get_data)``),
+        that function."""
         if fn is None:
-            return "the guarded action", False, False
+            return "the guarded action", False
         if fn.role is not None:
-            return f"`{fn.qualname}`", False, False
+            return f"`{fn.qualname}`", False
         if not self.a.callers(fn):
             return (
                 f"`{fn.qualname}` (no tool of this module calls it: it is registered or called elsewhere)",
                 False,
-                True,
             )
         entries: list[str] = []
         seen: set[int] = {id(fn)}
@@ -241,7 +234,7 @@ class _Visitor(RequestVisitor):
                     todo.append(caller)
         unique = list(dict.fromkeys(entries))
         names = ", ".join(f"`{t}`" for t in unique)
-        return f"{names} (through `{fn.qualname}`)", len(unique) > 1, False
+        return f"{names} (through `{fn.qualname}`)", len(unique) > 1
 
     def _says_yes(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
         """The handler ends with ``return True`` (answers "confirmed"), or returns a parameter

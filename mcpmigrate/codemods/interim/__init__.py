@@ -115,6 +115,12 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     helper = fn.role not in HL_ROLES | LL_ROLES
     if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
+        if not a.callers(fn) and not a.references_outside_calls(fn):
+            return (
+                f"{where} is neither registered nor called in this module (a tool registered by another module?): "
+                "the interim fix cannot tell whether it is the tool itself or a helper; move the question into the "
+                "tool by hand"
+            )
         return (
             f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
             "result can only be returned by the handler; move the request into it (or pass the answer in)"
