@@ -5,6 +5,7 @@ whose ``mcp_types`` imports the project may not have is never labelled safe."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -293,3 +294,79 @@ def test_notify10_on_a_fastmcp3_lock_says_upgrade(tmp_path: Path) -> None:
     assert (
         "fastmcp 2.x/3.x (`fastmcp==3.4.3` locked in uv.lock) runs on mcp<2 and cannot serve 2026-07-28" in f["message"]
     )
+
+
+OBSERVE = Path(__file__).resolve().parent / "proof" / "observe.py"
+
+
+def _observe(file: Path, mode: str) -> dict:
+    request = {
+        "file": str(file),
+        "server": "srv",
+        "mode": mode,
+        "listen": {"tools_list_changed": True},
+        "calls": [{"tool": "toggle_beta", "arguments": {}}],
+    }
+    proc = subprocess.run(
+        [sys.executable, str(OBSERVE)],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=file.parent,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    answer = json.loads(proc.stdout)
+    assert [c["text"] for c in answer["calls"]] == [["beta=on"]]
+    return answer
+
+
+def test_notify10_the_advice_works_on_fastmcp4(tmp_path: Path) -> None:
+    """notify-10 on fastmcp 4.2 / mcp 2.3, observed with the SDK client: as written, a 2026-07-28
+    client's ``subscriptions/listen`` is "Method not found" and the send reaches only legacy clients;
+    with the advised listen handler and bus publish, the 2026-07-28 listen stream gets
+    ``ToolsListChanged`` and legacy clients still get the notification; the request-scoped
+    ``send_notification`` stopgap reaches both connections (on the tools/call stream), though no
+    listen stream exists."""
+    base = NOTIFY_10 + "\nsrv = app._mcp_server\n"
+    listen = (
+        base.replace(
+            'app = FastMCP(name="feature-flags")\n',
+            'app = FastMCP(name="feature-flags")\nbus = InMemorySubscriptionBus()\n'
+            'app._mcp_server.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, '
+            "ListenHandler(bus))\n",
+        )
+        .replace(
+            "from fastmcp.server.dependencies import get_context\n",
+            "from fastmcp.server.dependencies import get_context\n"
+            "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged\n"
+            "from mcp_types import SubscriptionsListenRequestParams\n",
+        )
+        .replace(
+            "    await get_context().session.send_tool_list_changed()\n",
+            "    await get_context().session.send_tool_list_changed()\n    await bus.publish(ToolsListChanged())\n",
+        )
+    )
+    stopgap = base.replace(
+        "    await get_context().session.send_tool_list_changed()\n",
+        "    await get_context().send_notification(mcp.types.ToolListChangedNotification())\n",
+    ).replace("from fastmcp import FastMCP\n", "import mcp.types\nfrom fastmcp import FastMCP\n")
+    seen = {}
+    for name, source in (("asis", base), ("listen", listen), ("stopgap", stopgap)):
+        file = _write(tmp_path / f"{name}.py", source)
+        for mode in ("legacy", "modern"):
+            a = _observe(file, mode)
+            seen[name, mode] = (
+                "notifications/tools/list_changed" in a["notifications"],
+                [e["type"] for e in a["events"]],
+                a["listen_error"],
+            )
+    assert seen == {
+        ("asis", "legacy"): (True, [], None),
+        ("asis", "modern"): (False, [], "MCPError: Method not found"),
+        ("listen", "legacy"): (True, [], None),
+        ("listen", "modern"): (True, ["ToolsListChanged"], None),
+        ("stopgap", "legacy"): (True, [], None),
+        ("stopgap", "modern"): (True, [], "MCPError: Method not found"),
+    }

@@ -229,8 +229,9 @@ class _Visitor(CatalogVisitor):
         on4 = (
             f"keep it for legacy clients; for 2026-07-28 clients register a listen handler on the low-level "
             f'server (`{app}._mcp_server.add_request_handler("subscriptions/listen", '
-            f"SubscriptionsListenRequestParams, ListenHandler(bus))`) and publish `{event}` on that bus (fastmcp 4 "
-            "serves no `subscriptions/listen` itself)"
+            f"SubscriptionsListenRequestParams, ListenHandler(bus))`, `bus = InMemorySubscriptionBus()`, both from "
+            f"`mcp.server.subscriptions`) and publish `{event}` on that bus (fastmcp 4 serves no `subscriptions/listen` "
+            "itself)"
             + (
                 f", or, as a stopgap the SDK delivers but the specification does not bless, send it request-scoped "
                 f"with `await ctx.send_notification({notification}())`."
