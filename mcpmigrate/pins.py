@@ -109,11 +109,14 @@ class Pins:
 
     def verdict(self, package: str) -> Verdict | None:
         """The generation of ``package`` the project runs on: the locked version(s) when the lockfile
-        has the package, else what every declared requirement agrees on; with the first deciding
-        pin. None when nothing decides or the pins disagree."""
-        return _agree([p for p in self.locked if p.package == package], package) or _agree(
-            [p for p in self.pins if p.package == package], package
-        )
+        has the package, else what every declared requirement agrees on; None when nothing decides
+        or the pins disagree. The pin named is the declaration when it agrees with the lock (that
+        is what a user edits to upgrade), else the locked version."""
+        locked = _agree([p for p in self.locked if p.package == package], package)
+        declared = _agree([p for p in self.pins if p.package == package], package)
+        if locked is None or (declared is not None and declared.new == locked.new):
+            return declared or locked
+        return locked
 
     def open_pin(self, package: str) -> Pin | None:
         """A declared requirement of ``package`` that admits both generations (``fastmcp>=3.2.0``),

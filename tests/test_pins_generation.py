@@ -76,6 +76,20 @@ def test_the_lock_wins_over_the_declarations(tmp_path: Path) -> None:
     assert _stated(tmp_path, "fastmcp") == (False, "locks `fastmcp==2.12.4` in uv.lock")
 
 
+def test_a_declaration_the_lock_agrees_with_is_named(tmp_path: Path) -> None:
+    """awslabs/mcp's sap server: `mcp[cli]>=1.23.0,<2.0.0` and a lock of mcp 1.29.0. The pin is what
+    the user edits to upgrade, so the message names it."""
+    _write(
+        tmp_path / "pyproject.toml",
+        '[project]\nname = "x"\nversion = "1"\ndependencies = ["mcp[cli]>=1.23.0,<2.0.0"]\n',
+    )
+    _write(tmp_path / "uv.lock", _lock({"mcp": "1.29.0"}))
+    assert _stated(tmp_path, "mcp") == (
+        False,
+        "pins `mcp[cli]>=1.23.0,<2.0.0` in pyproject.toml [project.dependencies]",
+    )
+
+
 def test_a_lock_without_the_package_leaves_the_declarations(tmp_path: Path) -> None:
     _write(tmp_path / "pyproject.toml", LOWER_BOUNDS.replace("fastmcp>=3.2.0", "fastmcp>=4"))
     _write(tmp_path / "uv.lock", _lock({"httpx": "0.28.1"}))
