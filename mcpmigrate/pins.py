@@ -11,11 +11,8 @@ better. Read, in the nearest directory at or above the start that has any of the
 - ``requirements*.txt`` (up to four files: comments, ``\\`` continuations, extras and markers are
   handled; ``-r``/``-c``/``-e`` and other option lines are skipped, not followed);
 - ``setup.cfg``: ``[options] install_requires``;
-- the lockfile that resolves the project, when there is one: ``uv.lock``, ``poetry.lock`` or
-  ``pdm.lock`` next to those files, or the ``uv.lock`` of a uv workspace above them that lists the
-  project among its ``[manifest] members`` (uv locks a whole workspace in its root). Each is TOML
-  with one ``[[package]]`` table (``name``, ``version``) per resolved distribution, read with
-  ``tomllib``.
+- the lockfile that resolves the project, when there is one (:mod:`mcpmigrate.lockfiles`:
+  ``uv.lock``, ``poetry.lock``, ``pdm.lock``, or a uv workspace's root ``uv.lock``).
 
 Versions and specifiers are parsed by ``packaging`` (PEP 440/508); poetry's caret and tilde are
 translated to PEP 440 ranges first. A requirement decides a generation only when *every* version it
@@ -43,6 +40,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mcpmigrate import lockfiles
+
 # `packaging` is imported where a pin is read (only for files with a finding): a warm run that
 # only computes the cache key (:func:`signature`) never pays for it.
 if TYPE_CHECKING:
@@ -54,8 +53,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 MAX_BYTES = 256 * 1024
-MAX_LOCK_BYTES = 8 * 1024 * 1024
-LOCKFILES = ("uv.lock", "poetry.lock", "pdm.lock")
 MAX_REQUIREMENTS_FILES = 4
 MAX_LEVELS = 12
 # Package name (canonical) -> the SDK it is, and the first major of the new generation.
@@ -336,74 +333,20 @@ def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
             yield pin
 
 
-def _project_name(directory: Path) -> str | None:
-    """``[project].name`` (or poetry's ``[tool.poetry].name``) of the pyproject in ``directory``."""
-    text = _read_text(directory / "pyproject.toml") if (directory / "pyproject.toml").is_file() else None
-    try:
-        data = tomllib.loads(text) if text is not None else {}
-    except tomllib.TOMLDecodeError:
-        return None
-    for table in (
-        data.get("project"),
-        (data.get("tool") or {}).get("poetry") if isinstance(data.get("tool"), dict) else None,
-    ):
-        if isinstance(table, dict) and isinstance(table.get("name"), str):
-            return str(table["name"])
-    return None
-
-
-def _lockfile(directory: Path) -> tuple[Path, str | None] | None:
-    """The lockfile that resolves the project declared in ``directory``, and the project name a
-    workspace lock must list as a member (None: the lock is the project's own). A ``uv.lock``,
-    ``poetry.lock`` or ``pdm.lock`` next to the declarations; else the ``uv.lock`` of the nearest
-    directory above (within the repository), which uv writes at a workspace root."""
-    for name in LOCKFILES:
-        if (directory / name).is_file():
-            return directory / name, None
-    current = directory
-    for _ in range(MAX_LEVELS):
-        if (current / ".git").exists() or current.parent == current:
-            return None
-        current = current.parent
-        if (current / "uv.lock").is_file():
-            member = _project_name(directory)
-            return (current / "uv.lock", member) if member else None
-    return None
-
-
 def _from_lock(path: Path, label: str, member: str | None) -> Iterator[Pin]:
-    """The SDK versions a lockfile resolves: its ``[[package]]`` tables (uv, poetry and pdm all
-    write ``name`` and ``version`` there). A workspace lock counts only when ``member`` is among its
-    ``[manifest] members`` (uv.lock)."""
+    """The SDK versions the lockfile at ``path`` resolves (:func:`.lockfiles.locked_versions`)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.utils import canonicalize_name
 
-    text = _read_text(path, MAX_LOCK_BYTES)
-    if text is None or not any(f'name = "{name}"' in text for name in PACKAGES):
-        return  # no SDK in it: not worth parsing (locks are large)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    text = _read_text(path, lockfiles.MAX_BYTES)
+    if text is None:
         return
-    if member is not None:
-        manifest = data.get("manifest")
-        members = manifest.get("members") if isinstance(manifest, dict) else None
-        if not isinstance(members, list) or canonicalize_name(member) not in {
-            canonicalize_name(str(m)) for m in members
-        }:
-            return
-    packages = data.get("package")
-    for entry in packages if isinstance(packages, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            continue
-        package, version = PACKAGES.get(canonicalize_name(entry["name"])), entry.get("version")
-        if package is None or not isinstance(version, str):
-            continue
+    for name, version in lockfiles.locked_versions(text, PACKAGES, member):
         try:
             spec = SpecifierSet(f"=={version}")
         except InvalidSpecifier:
             continue
-        yield Pin(package, f"{entry['name']}=={version}", label, (spec,), locked=True)
+        yield Pin(PACKAGES[canonicalize_name(name)], f"{name}=={version}", label, (spec,), locked=True)
 
 
 def _project_files(directory: Path) -> list[tuple[Path, str]]:
@@ -475,8 +418,8 @@ def signature(start: Path) -> str:
         directory, files = _nearest(Path(start).resolve())
     except OSError:
         return "-"
-    lock = _lockfile(directory) if directory is not None else None
-    for path, limit in [(p, MAX_BYTES) for p, _kind in files] + ([(lock[0], MAX_LOCK_BYTES)] if lock else []):
+    lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
+    for path, limit in [(p, MAX_BYTES) for p, _kind in files] + ([(lock[0], lockfiles.MAX_BYTES)] if lock else []):
         h.update(str(path).encode() + b"\0" + (_read_text(path, limit) or "").encode() + b"\0")
     return h.hexdigest() if directory is not None else "-"
 
@@ -499,7 +442,7 @@ def project_pins(start: Path) -> Pins:
         cwd = str(Path.cwd().resolve())
     except OSError:
         cwd = "/"
-    lock = _lockfile(directory) if directory is not None else None
+    lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
     locked = _read_lock(str(path), cwd, str(lock[0]), lock[1], _stamp(lock[0])) if lock else ()
     return Pins(directory, _read(str(path), cwd, key), locked)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpmigrate import pins
+from mcpmigrate import lockfiles, pins
 from tests.helpers import cli
 
 DATA = Path(__file__).parent / "data" / "pins"
@@ -117,7 +117,7 @@ def test_broken_and_huge_locks_decide_nothing(tmp_path: Path) -> None:
     _write(tmp_path / "pyproject.toml", LOWER_BOUNDS)
     _write(tmp_path / "uv.lock", '[[package]\nname = "fastmcp"\nversion = "3.4.3"\n')
     assert _stated(tmp_path, "fastmcp") is None
-    _write(tmp_path / "uv.lock", _lock({"fastmcp": "3.4.3"}) + "# padding\n" * (pins.MAX_LOCK_BYTES // 10 + 1))
+    _write(tmp_path / "uv.lock", _lock({"fastmcp": "3.4.3"}) + "# padding\n" * (lockfiles.MAX_BYTES // 10 + 1))
     assert _stated(tmp_path, "fastmcp") is None
 
 
