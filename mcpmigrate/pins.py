@@ -418,10 +418,19 @@ def signature(start: Path) -> str:
         directory, files = _nearest(Path(start).resolve())
     except OSError:
         return "-"
+    for path, _kind in files:
+        h.update(str(path).encode() + b"\0" + (_read_text(path) or "").encode() + b"\0")
     lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
-    for path, limit in [(p, MAX_BYTES) for p, _kind in files] + ([(lock[0], lockfiles.MAX_BYTES)] if lock else []):
-        h.update(str(path).encode() + b"\0" + (_read_text(path, limit) or "").encode() + b"\0")
+    if lock is not None:
+        h.update(_lock_digest(str(lock[0]), _stamp(lock[0])) + (lock[1] or "").encode())
     return h.hexdigest() if directory is not None else "-"
+
+
+@lru_cache(maxsize=64)
+def _lock_digest(path: str, stamp: tuple[int, int]) -> bytes:
+    """The digest of a lockfile's text, once per file state: a lock (up to ~1 MiB) is shared by
+    every directory of its project, each of which asks for a :func:`signature`."""
+    return hashlib.blake2b((_read_text(Path(path), lockfiles.MAX_BYTES) or "").encode(), digest_size=8).digest()
 
 
 def project_pins(start: Path) -> Pins:
@@ -450,3 +459,4 @@ def project_pins(start: Path) -> Pins:
 def clear_cache() -> None:
     _read.cache_clear()
     _read_lock.cache_clear()
+    _lock_digest.cache_clear()
