@@ -224,6 +224,12 @@ def test_mcp2_imports_in_the_module_settle_a_lower_bound(tmp_path: Path) -> None
     assert f["fix"] is not None and f["fix"]["safety"] == "safe", f
 
 
+def test_the_mcp_package_reexport_is_evidence_too(tmp_path: Path) -> None:
+    _case(tmp_path, REQUESTS_15.replace("from mcp.shared.exceptions import McpError", "from mcp import McpError"))
+    f = _elicit(tmp_path)
+    assert f["fix"] is None and "the module imports `McpError` from `mcp`, an mcp 1.x name" in f["manual"]
+
+
 def test_a_fallback_import_of_both_generations_is_no_evidence(tmp_path: Path) -> None:
     server = NO_EVIDENCE.replace(
         "from pydantic import BaseModel\n",

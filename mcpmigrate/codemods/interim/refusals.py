@@ -36,12 +36,17 @@ REFUSE_MCP1 = (
 )
 REFUSE_MCP1_ROOTS = REFUSE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`"
 
-# Names that exist in one mcp generation only (mcp 1.29 / mcp 2.0 ``mcp.shared.exceptions``:
-# ``McpError`` became ``MCPError``, ``NoBackChannelError`` is new), and module prefixes.
-_MCP1_ONLY = {"mcp.shared.exceptions.McpError": "`McpError` from `mcp.shared.exceptions`"}
+# Names that exist in one mcp generation only (mcp 1.29 / mcp 2.0 ``mcp.shared.exceptions`` and
+# the ``mcp`` package's re-exports: ``McpError`` became ``MCPError``, ``NoBackChannelError`` is new),
+# and module prefixes.
+_MCP1_ONLY = {
+    "mcp.shared.exceptions.McpError": "`McpError` from `mcp.shared.exceptions`",
+    "mcp.McpError": "`McpError` from `mcp`",
+}
 _MCP2_ONLY = {
     "mcp.shared.exceptions.MCPError": "`MCPError` from `mcp.shared.exceptions`",
     "mcp.shared.exceptions.NoBackChannelError": "`NoBackChannelError` from `mcp.shared.exceptions`",
+    "mcp.MCPError": "`MCPError` from `mcp`",
 }
 _MCP1_PREFIXES = ("mcp.server.fastmcp",)
 _MCP2_PREFIXES = ("mcp.server.mcpserver", "mcp_types")
