@@ -230,6 +230,18 @@ def test_the_mcp_package_reexport_is_evidence_too(tmp_path: Path) -> None:
     assert f["fix"] is None and "the module imports `McpError` from `mcp`, an mcp 1.x name" in f["manual"]
 
 
+def test_a_fastmcp3_only_call_elsewhere_is_evidence_too(tmp_path: Path) -> None:
+    """``ctx.sample`` (removed in fastmcp 4) in another tool of the module, under the lower bound."""
+    server = NO_EVIDENCE + (
+        "\n\n@app.tool\nasync def summarize(text: str, ctx: Context) -> str:\n"
+        "    reply = await ctx.sample(text)\n    return str(reply)\n"
+    )
+    _case(tmp_path, server)
+    f = _elicit(tmp_path)
+    assert f["fix"] is None
+    assert f["manual"].startswith("fastmcp 2.x/3.x code (the module uses `ctx.sample`, which fastmcp 4 removed)")
+
+
 def test_a_fallback_import_of_both_generations_is_no_evidence(tmp_path: Path) -> None:
     server = NO_EVIDENCE.replace(
         "from pydantic import BaseModel\n",
