@@ -402,3 +402,28 @@ def test_notify10_the_advice_works_on_fastmcp4(tmp_path: Path) -> None:
         ("stopgap", "legacy"): (True, [], None),
         ("stopgap", "modern"): (True, [], "MCPError: Method not found"),
     }
+
+
+def test_notify10_a_request_scoped_send_on_fastmcp4_is_not_told_to_do_itself(tmp_path: Path) -> None:
+    """fastmcp 4's ``ctx.send_notification(ToolListChangedNotification())`` is the stopgap the advice
+    names (it reached the 2026-07-28 client above): the message says it is delivered there but not
+    where the specification puts it, and advises only the listen handler."""
+    server = (
+        NOTIFY_10.replace("from fastmcp import FastMCP\n", "import mcp.types\nfrom fastmcp import Context, FastMCP\n")
+        .replace("async def toggle_beta() -> str:", "async def toggle_beta(ctx: Context) -> str:")
+        .replace(
+            "    await get_context().session.send_tool_list_changed()\n",
+            "    await ctx.send_notification(mcp.types.ToolListChangedNotification())\n",
+        )
+    )
+    _case(tmp_path, server, pyproject=LOWER_BOUNDS.replace('"mcp>=1.23.0", "fastmcp>=3.2.0"', '"fastmcp>=4.2"'))
+    res = cli(["check", "--output-format", "json", "server.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP301"]
+    assert (f["line"], f["column"]) == (35, 11)
+    assert f["message"].startswith(
+        "`ctx.send_notification(…)` sends a change notification on the current request's stream; on 2026-07-28 "
+        "the specification delivers change notifications only on a `subscriptions/listen` stream. On fastmcp 4 "
+        "(`fastmcp>=4.2` in pyproject.toml [project.dependencies]) it does reach 2026-07-28 clients that way, "
+        "which the specification does not bless; to conform, register a listen handler"
+    )
+    assert "silently drops" not in f["message"] and "stopgap" not in f["message"]
