@@ -116,11 +116,15 @@ class Pins:
         return locked
 
     def open_pin(self, package: str) -> Pin | None:
-        """A declared requirement of ``package`` that admits both generations (``fastmcp>=3.2.0``),
-        when nothing decides the generation; else None."""
+        """A declared requirement of ``package`` whose versions admit both generations
+        (``fastmcp>=3.2.0``), when nothing decides the generation; else None. A requirement without
+        a version (``fastmcp``) names no generation at all: not one of these."""
         if self.verdict(package) is not None:
             return None
-        return next((p for p in self.pins if p.package == package and p.side() is None), None)
+        return next(
+            (p for p in self.pins if p.package == package and p.side() is None and any(len(a) for a in p.alternatives)),
+            None,
+        )
 
 
 def _agree(found: list[Pin], package: str) -> Verdict | None:

@@ -136,6 +136,10 @@ def test_open_pin_is_the_lower_bound_nothing_decides(tmp_path: Path) -> None:
     _write(tmp_path / "uv.lock", _lock({"fastmcp": "3.4.3"}))
     pins.clear_cache()
     assert pins.project_pins(tmp_path).open_pin("fastmcp") is None  # the lock decides
+    (tmp_path / "uv.lock").unlink()
+    _write(tmp_path / "pyproject.toml", LOWER_BOUNDS.replace("fastmcp>=3.2.0", "fastmcp"))
+    pins.clear_cache()
+    assert pins.project_pins(tmp_path).open_pin("fastmcp") is None  # no version: names no generation
 
 
 # -- the CLI: requests-15 ----------------------------------------------------------------------------
