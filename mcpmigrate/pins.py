@@ -10,7 +10,9 @@ better. Read, in the nearest directory at or above the start that has any of the
   ``>=4,<5``, ``||`` alternatives), ``[dependency-groups]`` (PEP 735);
 - ``requirements*.txt`` (up to four files: comments, ``\\`` continuations, extras and markers are
   handled; ``-r``/``-c``/``-e`` and other option lines are skipped, not followed);
-- ``setup.cfg``: ``[options] install_requires``.
+- ``setup.cfg``: ``[options] install_requires``;
+- the lockfile that resolves the project, when there is one (:mod:`mcpmigrate.lockfiles`:
+  ``uv.lock``, ``poetry.lock``, ``pdm.lock``, or a uv workspace's root ``uv.lock``).
 
 Versions and specifiers are parsed by ``packaging`` (PEP 440/508); poetry's caret and tilde are
 translated to PEP 440 ranges first. A requirement decides a generation only when *every* version it
@@ -18,10 +20,12 @@ allows is on one side of the boundary (``fastmcp>=4``, ``fastmcp==4.2.3`` → 4;
 ``fastmcp==2.14.*``, ``~=3.0`` → 2.x/3.x; ``fastmcp>=2`` or an unpinned ``fastmcp`` → nothing).
 Requirements that disagree (``fastmcp>=4`` in one file, ``fastmcp<3`` in another) decide nothing.
 Markers are not evaluated: the declarations are constraints of the project, not of this process.
+A locked version is what the project actually runs on: it decides before the declarations (a
+lower bound such as ``fastmcp>=3.2.0`` decides nothing; its lock's ``fastmcp 3.4.3`` does).
 
 Cheap by construction: the files are found with a few ``stat`` calls and parsed once per directory
 and file state per process (``functools.lru_cache``); a handful of small files (each read only if
-under 256 KiB); callers ask only when a finding needs the generation (once per module).
+under 256 KiB, a lockfile under 8 MiB and only parsed when it names an SDK); callers ask only when a finding needs the generation (once per module).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from mcpmigrate import lockfiles
 
 # `packaging` is imported where a pin is read (only for files with a finding): a warm run that
 # only computes the cache key (:func:`signature`) never pays for it.
@@ -64,6 +70,7 @@ class Pin:
     text: str  # e.g. "fastmcp>=4", "fastmcp = ^4.2"
     source: str  # e.g. "pyproject.toml [project.dependencies]"
     alternatives: tuple[SpecifierSet, ...]  # any one of them (poetry `||`); usually one
+    locked: bool = False  # a resolved version from a lockfile, not a declaration
 
     def side(self) -> str | None:
         """``AT_LEAST`` / ``BELOW`` the package's boundary major for every allowed version, else None."""
@@ -71,7 +78,12 @@ class Pin:
         return sides.pop() if len(sides) == 1 else None
 
     def describe(self) -> str:
-        return f"`{self.text}` in {self.source}"
+        return f"`{self.text}` locked in {self.source}" if self.locked else f"`{self.text}` in {self.source}"
+
+    def stated(self) -> str:
+        """What the project says, as a verb phrase: ``pins `fastmcp>=4` in pyproject.toml`` or
+        ``locks `fastmcp==3.4.3` in uv.lock``."""
+        return f"{'locks' if self.locked else 'pins'} `{self.text}` in {self.source}"
 
 
 @dataclass(frozen=True)
@@ -90,17 +102,41 @@ class Verdict:
 class Pins:
     directory: Path | None  # where the project files were found (None: nowhere)
     pins: tuple[Pin, ...] = ()
+    locked: tuple[Pin, ...] = ()  # the versions the project's lockfile resolves
 
     def verdict(self, package: str) -> Verdict | None:
-        """The generation every requirement of ``package`` agrees on, with the first deciding pin;
-        None when none decides or they disagree."""
-        decided = [(p, p.side()) for p in self.pins if p.package == package]
-        sides = {side for _, side in decided if side is not None}
-        if len(sides) != 1:
+        """The generation of ``package`` the project runs on: the locked version(s) when the lockfile
+        has the package, else what every declared requirement agrees on; None when nothing decides
+        or the pins disagree. The pin named is the declaration when it agrees with the lock (that
+        is what a user edits to upgrade), else the locked version."""
+        locked = _agree([p for p in self.locked if p.package == package], package)
+        declared = _agree([p for p in self.pins if p.package == package], package)
+        if locked is None or (declared is not None and declared.new == locked.new):
+            return declared or locked
+        return locked
+
+    def open_pin(self, package: str) -> Pin | None:
+        """A declared requirement of ``package`` whose versions admit both generations
+        (``fastmcp>=3.2.0``), when nothing decides the generation; else None. A requirement without
+        a version (``fastmcp``) names no generation at all: not one of these."""
+        if self.verdict(package) is not None:
             return None
-        side = sides.pop()
-        pin = next(p for p, s in decided if s == side)
-        return Verdict(package, side == AT_LEAST, pin)
+        return next(
+            (p for p in self.pins if p.package == package and p.side() is None and any(len(a) for a in p.alternatives)),
+            None,
+        )
+
+
+def _agree(found: list[Pin], package: str) -> Verdict | None:
+    if not found:
+        return None
+    decided = [(p, p.side()) for p in found]
+    sides = {side for _, side in decided if side is not None}
+    if len(sides) != 1:
+        return None
+    side = sides.pop()
+    pin = next(p for p, s in decided if s == side)
+    return Verdict(package, side == AT_LEAST, pin)
 
 
 def _side(spec: SpecifierSet, boundary: int) -> str | None:
@@ -132,9 +168,9 @@ def _side(spec: SpecifierSet, boundary: int) -> str | None:
 # Reading the files
 
 
-def _read_text(path: Path) -> str | None:
+def _read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
     try:
-        if path.stat().st_size > MAX_BYTES:
+        if path.stat().st_size > limit:
             return None
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -301,6 +337,22 @@ def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
             yield pin
 
 
+def _from_lock(path: Path, label: str, member: str | None) -> Iterator[Pin]:
+    """The SDK versions the lockfile at ``path`` resolves (:func:`.lockfiles.locked_versions`)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.utils import canonicalize_name
+
+    text = _read_text(path, lockfiles.MAX_BYTES)
+    if text is None:
+        return
+    for name, version in lockfiles.locked_versions(text, PACKAGES, member):
+        try:
+            spec = SpecifierSet(f"=={version}")
+        except InvalidSpecifier:
+            continue
+        yield Pin(PACKAGES[canonicalize_name(name)], f"{name}=={version}", label, (spec,), locked=True)
+
+
 def _project_files(directory: Path) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for name, kind in (("pyproject.toml", "pyproject"), ("setup.cfg", "setup.cfg")):
@@ -314,16 +366,20 @@ def _project_files(directory: Path) -> list[tuple[Path, str]]:
     return out
 
 
+def _label(path: Path, start: Path, cwd: Path) -> str:
+    """A project file's path as the user sees it: relative to the working directory ``cwd`` when
+    under it, else relative to ``start``."""
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return os.path.relpath(path, start) if path.is_absolute() else str(path)
+
+
 def _pins_in(files: Iterable[tuple[Path, str]], start: Path, cwd: Path) -> Iterator[Pin]:
-    """The pins the ``files`` declare, each labelled with its file's path as the user sees it:
-    relative to the working directory ``cwd`` when under it, else relative to ``start``."""
+    """The pins the ``files`` declare, each labelled with :func:`_label`."""
     readers = {"pyproject": _from_pyproject, "setup.cfg": _from_setup_cfg, "requirements": _from_requirements}
     for path, kind in files:
-        try:
-            label = path.relative_to(cwd).as_posix()
-        except ValueError:
-            label = os.path.relpath(path, start) if path.is_absolute() else str(path)
-        yield from readers[kind](path, label)
+        yield from readers[kind](path, _label(path, start, cwd))
 
 
 def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
@@ -351,6 +407,13 @@ def _read(start: str, cwd: str, files: tuple[tuple[str, str, tuple[int, int]], .
     return tuple(_pins_in([(Path(p), kind) for p, kind, _ in files], Path(start), Path(cwd)))
 
 
+@lru_cache(maxsize=64)
+def _read_lock(start: str, cwd: str, lock: str, member: str | None, stamp: tuple[int, int]) -> tuple[Pin, ...]:
+    """The pins of a lockfile (cached per lock path, member and file state ``stamp``)."""
+    path = Path(lock)
+    return tuple(_from_lock(path, _label(path, Path(start), Path(cwd)), member))
+
+
 def signature(start: Path) -> str:
     """A digest of the project files :func:`project_pins` would read for ``start`` (for cache keys:
     it changes when a pin may have; reads the files, parses nothing)."""
@@ -361,13 +424,24 @@ def signature(start: Path) -> str:
         return "-"
     for path, _kind in files:
         h.update(str(path).encode() + b"\0" + (_read_text(path) or "").encode() + b"\0")
+    lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
+    if lock is not None:
+        h.update(_lock_digest(str(lock[0]), _stamp(lock[0])) + (lock[1] or "").encode())
     return h.hexdigest() if directory is not None else "-"
+
+
+@lru_cache(maxsize=64)
+def _lock_digest(path: str, stamp: tuple[int, int]) -> bytes:
+    """The digest of a lockfile's text, once per file state: a lock (up to ~1 MiB) is shared by
+    every directory of its project, each of which asks for a :func:`signature`."""
+    return hashlib.blake2b((_read_text(Path(path), lockfiles.MAX_BYTES) or "").encode(), digest_size=8).digest()
 
 
 def project_pins(start: Path) -> Pins:
     """The SDK pins of the project ``start`` (a directory, or a file: its directory) belongs to:
     those declared in the nearest directory at or above it that has a ``pyproject.toml``,
-    ``setup.cfg`` or ``requirements*.txt``. Cached per directory."""
+    ``setup.cfg`` or ``requirements*.txt``, and the versions its lockfile resolves. Cached per
+    directory."""
     try:
         path = Path(start).resolve()
     except OSError:
@@ -381,8 +455,12 @@ def project_pins(start: Path) -> Pins:
         cwd = str(Path.cwd().resolve())
     except OSError:
         cwd = "/"
-    return Pins(directory, _read(str(path), cwd, key))
+    lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
+    locked = _read_lock(str(path), cwd, str(lock[0]), lock[1], _stamp(lock[0])) if lock else ()
+    return Pins(directory, _read(str(path), cwd, key), locked)
 
 
 def clear_cache() -> None:
     _read.cache_clear()
+    _read_lock.cache_clear()
+    _lock_digest.cache_clear()

@@ -40,6 +40,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.catalog": "base",
     "mcpmigrate.files": "base",
     "mcpmigrate.pins": "base",
+    "mcpmigrate.lockfiles": "base",
     "mcpmigrate.suppress": "base",
     "mcpmigrate.cache": "base",
     "mcpmigrate": "base",

@@ -48,6 +48,11 @@ _MSG_301 = (
     "{send} pushes a change notification on the session; on 2026-07-28 it reaches a client only on a "
     "`subscriptions/listen` stream, so mcp 2.x silently drops this send on modern connections. {todo}"
 )
+# fastmcp 4's request-scoped `ctx.send_notification(...)`: delivered, but not where 2026-07-28 puts it
+_MSG_301_SCOPED = (
+    "{send} sends a change notification on the current request's stream; on 2026-07-28 the specification "
+    "delivers change notifications only on a `subscriptions/listen` stream. {todo}"
+)
 _TODO_MCP2 = "Keep it for legacy clients and also call `await {ctx}.{helper}({args})` for 2026 listen streams."
 _TODO_LL = (
     "Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
@@ -200,6 +205,7 @@ class _Visitor(CatalogVisitor):
         gen = self.generation(recv, fn)
         args = code_of(uri) if uri is not None else ("uri" if kind == "resource" else "")
         ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
+        request_scoped = False
         if gen == S.MCP2 and ctx is not None:
             todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
         elif gen == S.MCP2:
@@ -207,30 +213,38 @@ class _Visitor(CatalogVisitor):
         elif gen == S.MCP1:
             todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
         elif gen == S.FASTMCP:
-            todo = self._fastmcp_todo(kind, event, helper)
+            request_scoped = (
+                via_notification and isinstance(recv, cst.Name) and self.a.kind_of(recv, fn) is Kind.CONTEXT_FASTMCP
+            )
+            todo = self._fastmcp_todo(kind, event, helper, request_scoped)
         else:
             todo = (
                 "Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
                 f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`)."
             )
-        message = _MSG_301.format(send=f"`{shown}`", todo=todo)
+        new, _pin = fastmcp_pinned(self.a) if request_scoped else (None, None)
+        message = (_MSG_301_SCOPED if new else _MSG_301).format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
 
-    def _fastmcp_todo(self, kind: str, event: str, helper: str) -> str:
+    def _fastmcp_todo(self, kind: str, event: str, helper: str, request_scoped: bool = False) -> str:
         """What works on the fastmcp the project pins. fastmcp 4 (on mcp 2.x) serves no
         `subscriptions/listen` of its own (-32601), has no `ctx.notify_*` helper, and its
         `ctx.send_notification(...)` relates the notification to the current request, so it rides
-        that request's stream (fastmcp.server.context.Context.send_notification)."""
+        that request's stream (fastmcp.server.context.Context.send_notification): when the send is
+        already that (``request_scoped``), it is not advised again."""
         new, pin = fastmcp_pinned(self.a)
         notification = S.LIST_CHANGED_NOTIFICATION_OF.get(kind)
         servers = [n for n, k in self.a.module_kinds.items() if k is Kind.SERVER_HL]
         app = servers[0] if len(servers) == 1 else "app"
+        listen = (
+            f'register a listen handler on the low-level server (`{app}._mcp_server.add_request_handler("subscriptions/'
+            'listen", SubscriptionsListenRequestParams, ListenHandler(bus))`, `bus = InMemorySubscriptionBus()`, both '
+            f"from `mcp.server.subscriptions`) and publish `{event}` on that bus"
+        )
         on4 = (
-            f"keep it for legacy clients; for 2026-07-28 clients register a listen handler on the low-level "
-            f'server (`{app}._mcp_server.add_request_handler("subscriptions/listen", '
-            f"SubscriptionsListenRequestParams, ListenHandler(bus))`) and publish `{event}` on that bus (fastmcp 4 "
-            "serves no `subscriptions/listen` itself)"
+            f"keep it for legacy clients; for 2026-07-28 clients {listen} (fastmcp 4 serves no `subscriptions/listen` "
+            "itself)"
             + (
                 f", or, as a stopgap the SDK delivers but the specification does not bless, send it request-scoped "
                 f"with `await ctx.send_notification({notification}())`."
@@ -238,6 +252,11 @@ class _Visitor(CatalogVisitor):
                 else "."
             )
         )
+        if new and request_scoped:
+            return (
+                f"On fastmcp 4 ({pin}) it does reach 2026-07-28 clients that way, which the specification does not "
+                f"bless; to conform, {listen} as well."
+            )
         if new:
             return f"On fastmcp 4 ({pin}): " + on4
         if new is False:

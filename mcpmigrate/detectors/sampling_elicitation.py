@@ -206,14 +206,21 @@ class _Visitor(RequestVisitor):
 
     def _unconfirmed(self, fn: FunctionInfo | None) -> tuple[str, bool]:
         """What runs without the user's confirmation, and whether that is several tools: ``fn``
-        when it is a tool (or handler); for a consent helper, the tools that call it (through
-        other helpers too)."""
+        when it is a tool (or handler); for a consent helper, the tools that call it, through
+        other helpers too; where a chain of callers ends in a function nothing in this module
+        registers or calls (a tool registered by another module: ``server.tool()(get_data)``),
+        that function."""
         if fn is None:
             return "the guarded action", False
         if fn.role is not None:
             return f"`{fn.qualname}`", False
-        tools: list[str] = []
-        seen: set[int] = set()
+        if not self.a.callers(fn):
+            return (
+                f"`{fn.qualname}` (no tool of this module calls it: it is registered or called elsewhere)",
+                False,
+            )
+        entries: list[str] = []
+        seen: set[int] = {id(fn)}
         todo = [fn]
         while todo:
             f = todo.pop()
@@ -221,13 +228,11 @@ class _Visitor(RequestVisitor):
                 if id(caller) in seen:
                     continue
                 seen.add(id(caller))
-                if caller.role is not None:
-                    tools.append(caller.qualname)
+                if caller.role is not None or not self.a.callers(caller):
+                    entries.append(caller.qualname)  # a tool, or the end of the chain in this module
                 else:
                     todo.append(caller)
-        if not tools:
-            return f"what `{fn.qualname}` guards", False
-        unique = list(dict.fromkeys(tools))
+        unique = list(dict.fromkeys(entries))
         names = ", ".join(f"`{t}`" for t in unique)
         return f"{names} (through `{fn.qualname}`)", len(unique) > 1
 

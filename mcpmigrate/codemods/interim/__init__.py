@@ -39,7 +39,7 @@ from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason,
 from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
-from mcpmigrate.codemods.interim.refusals import mcp1_refusal, pinned_generation
+from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     HL_ROLES,
@@ -116,6 +116,12 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     helper = fn.role not in HL_ROLES | LL_ROLES
     if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
+        if not a.callers(fn) and not a.references_outside_calls(fn):
+            return (
+                f"{where} is neither registered nor called in this module (a tool registered by another module?): "
+                "the interim fix cannot tell whether it is the tool itself or a helper; move the question into the "
+                "tool by hand"
+            )
         return (
             f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
             "result can only be returned by the handler; move the request into it (or pass the answer in)"
@@ -130,6 +136,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
     site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)
+    site.unsafe += [risk] if (risk := open_pin_risk(a, gen)) else []
     small = pm.get(id(aw))
     if (
         isinstance(stmt, cst.SimpleStatementLine)

@@ -9,6 +9,13 @@ whatever else the module uses (a call fastmcp 4 removed is still refused at its 
 has no interim form at all (it cannot serve 2026-07-28): refused, naming the SDK upgrade and, for
 roots, the ``param`` strategy (README, "Fix strategies"); a module that imports mcp 2.x and keeps
 an ``except ImportError`` fallback to mcp 1.x is told to drop the fallback.
+
+A pin that admits both generations (``fastmcp>=3.2.0``, with no lockfile to say what it resolves
+to) decides nothing; then names only one generation has decide (:func:`code_generation`): mcp 1.x's
+``mcp.shared.exceptions.McpError`` and ``mcp.server.fastmcp`` (fastmcp 2.x/3.x run on mcp 1.x),
+mcp 2.x's ``MCPError``/``NoBackChannelError``, ``mcp.server.mcpserver`` and ``mcp_types``. fastmcp
+code on mcp 1.x is refused as under ``fastmcp<4``: the guard pattern's imports (``mcp_types``) do
+not exist there.
 """
 
 from __future__ import annotations
@@ -28,6 +35,21 @@ REFUSE_MCP1 = (
     "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again"
 )
 REFUSE_MCP1_ROOTS = REFUSE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`"
+
+# Names that exist in one mcp generation only (mcp 1.29 / mcp 2.0 ``mcp.shared.exceptions`` and
+# the ``mcp`` package's re-exports: ``McpError`` became ``MCPError``, ``NoBackChannelError`` is new),
+# and module prefixes.
+_MCP1_ONLY = {
+    "mcp.shared.exceptions.McpError": "`McpError` from `mcp.shared.exceptions`",
+    "mcp.McpError": "`McpError` from `mcp`",
+}
+_MCP2_ONLY = {
+    "mcp.shared.exceptions.MCPError": "`MCPError` from `mcp.shared.exceptions`",
+    "mcp.shared.exceptions.NoBackChannelError": "`NoBackChannelError` from `mcp.shared.exceptions`",
+    "mcp.MCPError": "`MCPError` from `mcp`",
+}
+_MCP1_PREFIXES = ("mcp.server.fastmcp",)
+_MCP2_PREFIXES = ("mcp.server.mcpserver", "mcp_types")
 
 
 def project_pins(a: ModuleAnalysis) -> pins.Pins:
@@ -50,20 +72,85 @@ def pinned_generation(
     fastmcp 4 upgrade advice adds for this call (:func:`.fastmcp.upgrade_how`)."""
     found = project_pins(a)
     mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
+    if fast is None and mcp is None:
+        code_gen, shown = code_generation(a)
+        if code_gen == S.MCP1 and gen == S.FASTMCP:
+            open_pin = found.open_pin("fastmcp") or found.open_pin("mcp")
+            why = (
+                f"the project pins {open_pin.describe()}, which admits fastmcp 2.x/3.x, and the module imports {shown}"
+                if open_pin is not None
+                else f"the module imports {shown}"
+            ) + ", an mcp 1.x name: fastmcp 4 runs on mcp 2.x"
+            rename = " (mcp 2.x calls `McpError` `MCPError`)" if "McpError" in (shown or "") else ""
+            return gen, FASTMCP_REFUSE.format(why=why, how=how + rename), None
+        if code_gen == S.MCP1 and gen is None:
+            return S.MCP1, None, None
     if gen == S.FASTMCP:
         old = fast if fast is not None and not fast.new else mcp if mcp is not None and not mcp.new else None
         if old is not None:
-            why = f"the project pins {old.describe()}" + (
-                ", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else ""
-            )
+            why = f"the project {old.pin.stated()}" + (", and fastmcp 4 needs mcp 2.x" if old.package == "mcp" else "")
             return gen, FASTMCP_REFUSE.format(why=why, how=how), None
         new = fast if fast is not None else mcp
-        return gen, None, (f"the project pins {new.describe()}" if new is not None and new.new else None)
+        return gen, None, (f"the project {new.pin.stated()}" if new is not None and new.new else None)
     if mcp is not None and not mcp.new:
-        return gen, f"the project pins {mcp.describe()}: " + (REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1), None
+        return gen, f"the project {mcp.pin.stated()}: " + (REFUSE_MCP1_ROOTS if kind == ROOTS else REFUSE_MCP1), None
     if gen is None and mcp is not None:
-        return S.MCP2, None, f"the project pins {mcp.describe()}"
+        return S.MCP2, None, f"the project {mcp.pin.stated()}"
     return gen, None, None
+
+
+def open_pin_risk(a: ModuleAnalysis, gen: str | None) -> str | None:
+    """The review note of a fastmcp guard-pattern fix whose project pins admit fastmcp 2.x/3.x
+    (``fastmcp>=3.2.0``, no lockfile) while nothing in the module says which generation it runs
+    on: the fixed module imports ``mcp_types``, which only fastmcp 4's mcp 2.x has. None when the
+    pins or the module's imports decide."""
+    if gen != S.FASTMCP:
+        return None
+    found = project_pins(a)
+    open_pin = found.open_pin("fastmcp") or found.open_pin("mcp")
+    if open_pin is None or found.verdict("fastmcp") or found.verdict("mcp") or code_generation(a)[0] == S.MCP2:
+        return None
+    return (
+        f"the project pins {open_pin.describe()}, which also admits fastmcp 2.x/3.x (mcp 1.x), where the fixed "
+        "module's `mcp_types` imports do not exist: pin `fastmcp>=4` (or lock it) before applying this"
+    )
+
+
+def code_generation(a: ModuleAnalysis) -> tuple[str | None, str | None]:
+    """The mcp generation the module's own imports say it runs on, from names only that generation
+    has (``_MCP1_ONLY``/``_MCP2_ONLY``, ``mcp.server.fastmcp`` vs ``mcp.server.mcpserver``/``mcp_types``),
+    with the first such import, described; ``(None, None)`` when none or both are imported (a
+    fallback import for the other generation). Memoized per module."""
+
+    def compute() -> tuple[str | None, str | None]:
+        seen: dict[str, str] = {}
+        for qualified in _imported_names(a):
+            if qualified in _MCP1_ONLY or qualified.startswith(_MCP1_PREFIXES):
+                seen.setdefault(S.MCP1, _MCP1_ONLY.get(qualified) or f"`{qualified}`")
+            elif qualified in _MCP2_ONLY or qualified.startswith(_MCP2_PREFIXES):
+                seen.setdefault(S.MCP2, _MCP2_ONLY.get(qualified) or f"`{qualified}`")
+        if len(seen) != 1:
+            return None, None
+        return next(iter(seen.items()))
+
+    return a.memo("interim.code_generation", compute)
+
+
+def _imported_names(a: ModuleAnalysis) -> list[str]:
+    """Every absolute name the module imports (``mcp.shared.exceptions.McpError``; a module for
+    ``import m``), each import statement on its own: a fallback that rebinds the same local name
+    (``except ImportError: from … import McpError as MCPError``) is kept too."""
+    out: list[str] = []
+    for n in walk(a.module):
+        if isinstance(n, cst.ImportFrom) and n.module is not None and not n.relative:
+            mod = code_of(n.module)
+            if isinstance(n.names, cst.ImportStar):
+                out.append(mod)
+            else:
+                out += [f"{mod}.{code_of(alias.name)}" for alias in n.names]
+        elif isinstance(n, cst.Import):
+            out += [code_of(alias.name) for alias in n.names]
+    return out
 
 
 def mcp1_refusal(a: ModuleAnalysis, kind: str) -> str:
