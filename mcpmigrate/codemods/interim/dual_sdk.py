@@ -8,7 +8,8 @@ has (``Resolve``/``Elicit`` from ``mcp.server.mcpserver``, ``InputRequiredResult
 ``is_version_at_least`` from ``mcp.types``), and the rewritten tool's signature reads them when
 the module is imported, so the fixed module would no longer import under mcp 1.x. The fix is
 refused, saying so, unless the project's pins already exclude mcp 1.x (``mcp>=2``, or ``fastmcp>=4``,
-which runs on mcp 2.x only); then the 1.x branch is dead code and the fix goes ahead.
+which runs on mcp 2.x only), or the module imports an mcp 2.x-only name outside the compatibility
+blocks (it never imported under mcp 1.x); then the 1.x branch is dead code and the fix goes ahead.
 """
 
 from __future__ import annotations
@@ -83,9 +84,15 @@ def dual_sdk_refusal(a: ModuleAnalysis) -> str | None:
     return a.memo("interim.dual_sdk", lambda: _refusal(a))
 
 
+def _needs_mcp2(a: ModuleAnalysis) -> bool:
+    """The module imports an mcp 2.x-only name outside any ``try`` (it never imported under 1.x)."""
+    plain = [s for s in a.module.body if isinstance(s, cst.SimpleStatementLine)]
+    return any("2" in _generations(s)[0] for s in plain)
+
+
 def _refusal(a: ModuleAnalysis) -> str | None:
     block = _compat_block(a)
-    if block is None:
+    if block is None or _needs_mcp2(a):
         return None
     found = project_pins(a)
     mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
