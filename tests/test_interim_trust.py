@@ -451,3 +451,47 @@ def test_request_state_key_is_per_process_unless_shared() -> None:
     assert (
         RequestStateSecurity(keys=[shared]).codec.unseal(RequestStateSecurity(keys=[shared]).codec.seal(b"s")) == b"s"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# requests-14's kind on a hand-rolled JSON-RPC server
+
+
+@pytest.mark.parametrize(
+    ("case", "tool", "arguments", "key"),
+    [
+        ("elicitation/handrolled_read_helper", "delete_file", {"name": "a.txt"}, "elicitation"),
+        ("sampling/handrolled_sync_stdin", "summarize", {"text": "abc"}, "sampling"),
+    ],
+)
+def test_handrolled_input_request_needs_the_declared_capability(
+    case: str, tool: str, arguments: dict[str, Any], key: str
+) -> None:
+    """after_interim.py of the hand-rolled fixtures, over stdio: a 2026-07-28 call whose ``_meta``
+    declares every capability gets the interim result (tests/test_proof_handrolled.py proves the
+    rest); one that declares none of ``key`` gets -32021 and no ``inputRequests``."""
+    from tests.test_proof_handrolled import META, Server
+
+    after = Path(__file__).resolve().parent.parent / "fixtures" / case / "after_interim.py"
+    required = {"elicitation": {"form": {}}} if key == "elicitation" else {key: {}}
+    name = "form elicitation" if key == "elicitation" else key
+    without = {**META, "io.modelcontextprotocol/clientCapabilities": {}}
+    server = Server(after)
+    try:
+        for request_id, meta in ((1, META), (2, without)):
+            params = {"name": tool, "arguments": arguments, "_meta": meta}
+            server.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+            reply = server.receive()
+            assert reply is not None and reply["id"] == request_id
+            if meta is META:
+                assert reply["result"]["resultType"] == "input_required"
+                assert list(reply["result"]["inputRequests"]) == [key]
+            else:
+                assert "result" not in reply
+                assert reply["error"] == {
+                    "code": MISSING_CAPABILITY,
+                    "message": f"Client did not declare the {name} capability required by input request {key!r}",
+                    "data": {"requiredCapabilities": required},
+                }
+    finally:
+        server.close()
