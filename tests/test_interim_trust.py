@@ -340,8 +340,10 @@ def test_requests_12_pinned_to_mcp2_is_fixed_without_a_hollow_try(tmp_path: Path
 # ---------------------------------------------------------------------------------------------
 # bugs-15: stateless HTTP
 
+#: ``{code}``: the code that serves stateless HTTP, its closing backtick, and "(only on some paths)"
+#: when an ``if`` guards it.
 STATELESS_NOTE = (
-    "2026-07-28 clients only: a stateless legacy connection has no back-channel, and `{code}` serves "
+    "2026-07-28 clients only: a stateless legacy connection has no back-channel, and `{code} serves "
     "stateless HTTP, so legacy clients fail there as before"
 )
 REQUEST_STATE_NOTE = (
@@ -360,7 +362,7 @@ def test_bugs_15_stateless_label(tmp_path: Path) -> None:
         "safety": "safe",
         "strategy": "interim",
         "description": "move the request into a resolver returning `Elicit(...)`, injected into `book` with "
-        f"`Annotated[..., Resolve(fn)]` ({STATELESS_NOTE.format(code=code)}{REQUEST_STATE_NOTE})",
+        f"`Annotated[..., Resolve(fn)]` ({STATELESS_NOTE.format(code=code + '`')}{REQUEST_STATE_NOTE})",
     }
     assert "both eras" not in finding["fix"]["description"]
 
@@ -387,7 +389,7 @@ def test_stateless_spellings(tmp_path: Path, tail: str, code: str | None) -> Non
     if code is None:
         assert description.endswith("(works on both eras)")
     else:
-        assert STATELESS_NOTE.format(code=code) in description
+        assert STATELESS_NOTE.format(code=code + "`") in description
 
 
 def test_lowlevel_stateless_label_has_no_request_state_note(tmp_path: Path) -> None:
@@ -397,7 +399,7 @@ def test_lowlevel_stateless_label_has_no_request_state_note(tmp_path: Path) -> N
     target.write_text(source, encoding="utf-8")
     [finding] = _check(target.parent)
     code = "server.streamable_http_app(stateless_http=True)"
-    assert finding["fix"]["description"] == f"{R14_LABEL} ({STATELESS_NOTE.format(code=code)})"
+    assert finding["fix"]["description"] == f"{R14_LABEL} ({STATELESS_NOTE.format(code=code + '`')})"
 
 
 def _serve_stateless(app_module: Any) -> tuple[Any, str]:
@@ -495,3 +497,19 @@ def test_handrolled_input_request_needs_the_declared_capability(
                 }
     finally:
         server.close()
+
+
+def test_stateless_only_on_some_paths_says_so(tmp_path: Path) -> None:
+    """A server that serves stateless HTTP only when asked (a test fixture's parameter, a flag)."""
+    source = (
+        (DATA / "bugs_15.py")
+        .read_text(encoding="utf-8")
+        .replace(
+            BOOK_TAIL, "\n\ndef app(stateless: bool):\n    if stateless:\n        mcp.settings.stateless_http = True\n"
+        )
+    )
+    target = tmp_path / "server.py"
+    target.write_text(source, encoding="utf-8")
+    [finding] = _check(target.parent)
+    code = "mcp.settings.stateless_http = True` (only on some paths)"
+    assert STATELESS_NOTE.format(code=code) in finding["fix"]["description"]

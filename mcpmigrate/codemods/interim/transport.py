@@ -27,15 +27,34 @@ _SDK_HEADS = ("mcp.", "fastmcp.")
 
 
 def stateless_http(a: ModuleAnalysis) -> str | None:
-    """The code that makes the module serve stateless HTTP (memoized per module), else None."""
-    return a.memo("interim.stateless_http", lambda: _find(a))
+    """The code that makes the module serve stateless HTTP (memoized per module), else None; with
+    ``(only on some paths)`` after it when an ``if`` (other than ``if __name__ == "__main__":``)
+    guards it."""
+    return a.memo("interim.stateless_http", lambda: _found(a))
+
+
+def _found(a: ModuleAnalysis) -> str | None:
+    node = _find(a)
+    if node is None:
+        return None
+    shown = code_of(node).strip().splitlines()[0]
+    return f"{shown}` (only on some paths)" if _conditional(a, node) else f"{shown}`"
+
+
+def _conditional(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
+    cur = a.parents.get(id(node))
+    while cur is not None and not isinstance(cur, cst.Module):
+        if isinstance(cur, (cst.If, cst.IfExp)) and "__main__" not in code_of(cur.test):
+            return True
+        cur = a.parents.get(id(cur))
+    return False
 
 
 def _true(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "True"
 
 
-def _find(a: ModuleAnalysis) -> str | None:
+def _find(a: ModuleAnalysis) -> cst.CSTNode | None:
     for n in walk(a.module):
         if isinstance(n, cst.Call):
             head = a.qualname(n.func) or ""
@@ -45,9 +64,9 @@ def _find(a: ModuleAnalysis) -> str | None:
                 if not _true(arg.value):
                     continue
                 if key == "stateless_http" and (method in _RUNNERS or head.startswith(_SDK_HEADS)):
-                    return code_of(n)
+                    return n
                 if key == "stateless" and head.endswith("StreamableHTTPSessionManager"):
-                    return code_of(n)
+                    return n
         elif isinstance(n, cst.Assign) and _true(n.value):
             for t in n.targets:
                 target = t.target
@@ -57,17 +76,17 @@ def _find(a: ModuleAnalysis) -> str | None:
                     and isinstance(target.value, cst.Attribute)
                     and target.value.attr.value == "settings"
                 ):
-                    return code_of(n)
+                    return n
     return None
 
 
 def stateless_note(evidence: str, writes_state: bool) -> str:
-    """What the fix's description says on a stateless HTTP server: the era it serves and, when the
-    fix writes ``requestState``, the key a multi-worker deployment needs."""
-    shown = evidence.strip().splitlines()[0]
+    """What the fix's description says on a stateless HTTP server (``evidence``: what
+    :func:`stateless_http` found): the era it serves and, when the fix writes ``requestState``, the
+    key a multi-worker deployment needs."""
     note = (
         "2026-07-28 clients only: a stateless legacy connection has no back-channel, and "
-        f"`{shown}` serves stateless HTTP, so legacy clients fail there as before"
+        f"`{evidence} serves stateless HTTP, so legacy clients fail there as before"
     )
     if writes_state:
         note += (
