@@ -20,6 +20,9 @@ logic:
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
 - :mod:`.fastmcp` — fastmcp 4's guard-pattern pieces; fastmcp 2.x/3.x code refused;
+- :mod:`.capability` — the capability check before an ``InputRequiredResult`` (-32021 otherwise);
+- :mod:`.dual_sdk` — a module that also supports mcp 1.x, refused while the pins allow it;
+- :mod:`.transport` — stateless HTTP, which limits the fix to 2026-07-28 clients (the label says so);
 - :mod:`.common_edits` — the edits all forms share.
 
 Fixes that change the order of side effects (the question is asked before the body, or the code
