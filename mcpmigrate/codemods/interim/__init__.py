@@ -110,13 +110,13 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return refusal
     if gen == S.MCP1:
         return mcp1_refusal(a, kind)
-    dual = dual_sdk_refusal(a)
-    if dual:
-        return dual
     if gen == S.FASTMCP:
         reason = fastmcp3_reason(a, call, fn, kind, pinned=pin_note)
         if reason:
             return reason
+    dual = dual_sdk_refusal(a)
+    if dual:
+        return dual
     pm = a.parents
     aw = pm.get(id(call))
     if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
