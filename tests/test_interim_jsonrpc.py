@@ -178,7 +178,7 @@ def test_a_rewrite_is_unsafe_and_names_why(tmp_path: Path) -> None:
     assert f["manual"] is None and f["fix"]["safety"] == "unsafe" and f["fix"]["strategy"] == "interim"
     desc = f["fix"]["description"]
     assert '{"elicitation": {"method": "elicitation/create", …}}' in desc and "no requestState is written" in desc
-    assert "legacy (2025-11-25) clients get the interim result too" in desc
+    assert "legacy (2025-11-25) clients, whose calls declare no capabilities in `_meta`, now get error -32021" in desc
     assert (
         '`AUDIT.append(msg["params"]["name"])` runs before the request today; on 2026-07-28 it runs once per round'
         in desc

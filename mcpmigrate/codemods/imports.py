@@ -94,6 +94,19 @@ class _Pruner(cst.CSTTransformer):
             return cst.RemoveFromParent()
         return updated_node
 
+    # A compatibility `try: import … / except ImportError: import …` whose imports are all removed
+    # disappears too, instead of staying as `try: pass / except ImportError: pass`.
+    def leave_Try(self, original_node, updated_node):
+        blocks = [original_node.body] + [h.body for h in original_node.handlers]
+        if (
+            original_node.orelse is None
+            and original_node.finalbody is None
+            and all(isinstance(b, cst.IndentedBlock) and all(id(s) in self.removed for s in b.body) for b in blocks)
+        ):
+            self.removed[id(original_node)] = list(original_node.leading_lines)
+            return cst.RemoveFromParent()
+        return updated_node
+
     def _carry(self, original_body, updated_body):
         if not any(id(s) in self.removed for s in original_body):
             return updated_body

@@ -21,6 +21,9 @@ logic:
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
 - :mod:`.fastmcp` — fastmcp 4's guard-pattern pieces; fastmcp 2.x/3.x code refused;
+- :mod:`.capability` — the capability check before an ``InputRequiredResult`` (-32021 otherwise);
+- :mod:`.dual_sdk` — a module that also supports mcp 1.x, refused while the pins allow it;
+- :mod:`.transport` — stateless HTTP, which limits the fix to 2026-07-28 clients (the label says so);
 - :mod:`.common_edits` — the edits all forms share.
 
 Fixes that change the order of side effects (the question is asked before the body, or the code
@@ -35,6 +38,8 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.interim.capability import capability_names
+from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
@@ -55,6 +60,7 @@ from mcpmigrate.codemods.interim.sites import (
     side_effects_before,
     where_reason,
 )
+from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import all_name_values, enclosing_stmt
@@ -109,6 +115,9 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         reason = fastmcp3_reason(a, call, fn, kind, pinned=pin_note)
         if reason:
             return reason
+    dual = dual_sdk_refusal(a)
+    if dual:
+        return dual
     pm = a.parents
     aw = pm.get(id(call))
     if not (isinstance(aw, cst.Await) and aw.expression is call) or not fn.is_async:
@@ -135,7 +144,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
-    site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note)
+    site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note, stateless=stateless_http(a))
     site.unsafe += [risk] if (risk := open_pin_risk(a, gen)) else []
     small = pm.get(id(aw))
     if (
@@ -189,34 +198,41 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
 def _describe(site: Site) -> str:
     """The fix's one-line description (what ``check`` prints): the form, where, and what to review."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
+    eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
     if site.callers is not None:
         tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
         desc = (
             f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "
             f"call, injected into {tools} with `Annotated[..., Resolve(fn)]` and handed to the helper in place of "
-            "the request (works on both eras)"
+            f"the request ({eras})"
         )
     elif site.form == "resolver":
         desc = (
             f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
-            "`Annotated[..., Resolve(fn)]` (works on both eras)"
+            f"`Annotated[..., Resolve(fn)]` ({eras})"
         )
     else:
         names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
         where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
+        refused = (
+            f"a client that did not declare {capability_names(site.group or [site])} gets error -32021 instead, "
+            "as from the SDK's resolvers"
+        )
         if site.group:
             reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
                 f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
-                "(no requestState is written); legacy keeps the requests"
+                f"({refused}; no requestState is written); legacy keeps the requests"
             )
         else:
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
                 f"under key {site.result!r} and reads the answer from {where} on the retry "
-                "(no requestState is written); legacy keeps the request"
+                f"({refused}; no requestState is written); legacy keeps the request"
             )
+        if site.stateless:
+            desc += f" ({stateless_note(site.stateless, writes_state=False)})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
     if site.pin and site.form != "fastmcp":

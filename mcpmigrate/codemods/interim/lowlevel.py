@@ -23,6 +23,7 @@ import libcst as cst
 from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.codemods.interim.capability import capability_check
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
 from mcpmigrate.codemods.interim.sites import (
@@ -35,7 +36,7 @@ from mcpmigrate.codemods.interim.sites import (
     request_kind,
     unassigned_reason,
 )
-from mcpmigrate.names import assigned, ref_names
+from mcpmigrate.names import all_name_values, assigned, fresh, ref_names
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
 Member = Callable[[cst.Call], "Site | str"]
@@ -237,9 +238,13 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     if site.form == "fastmcp":
         version = f"{site.ctx_param}.request_context.protocol_version"
         responses = f"{site.ctx_param}.input_responses"
+        session = f"{site.ctx_param}.session"
     else:
         version = f"{fn.params[0].name.value}.protocol_version"
         responses = f"{fn.params[1].name.value}.input_responses"
+        session = f"{fn.params[0].name.value}.session"
+    declared = fresh(set(all_name_values(a)), "declared")
+    check = capability_check(group, session, declared, types, spell)
     parts = []
     for m in group:
         req, answer_type, _imports = lowlevel_parts(m, spell)
@@ -250,12 +255,11 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
     if len(parts) == 1:
         _, key, req, answer_type = parts[0]
-        code += (
-            f'    if not isinstance({key}, {answer_type}):\n        return {irr}(input_requests={{"{key}": {req}}})\n'
-        )
+        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
+        code += f'        return {irr}(input_requests={{"{key}": {req}}})\n'
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
-        code += f"    if not ({missing}):\n        return {irr}(\n            input_requests={{\n"
+        code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
         code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
         code += "            }\n        )\n"
     for m, key, _, _ in parts:

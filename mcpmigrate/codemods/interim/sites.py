@@ -164,6 +164,7 @@ class Site:
     callers: list[Caller] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
+    stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
 
 

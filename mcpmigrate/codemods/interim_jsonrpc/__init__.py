@@ -29,8 +29,13 @@ Shapes rewritten (``plan`` decides once, while the rules run, and returns the de
   the branch runs that continuation itself with the answer from the retry; the helper, the
   response branch and the map go.
 
+The input request is sent only when the call's ``_meta`` declares the capability it needs
+(``io.modelcontextprotocol/clientCapabilities``; spec 2026-07-28, basic/patterns: "Servers MUST NOT
+send an inputRequests that the client has not declared support for"); otherwise the call gets the
+error mcp 2.x's resolvers answer (-32021 with ``requiredCapabilities``).
+
 Every rewrite is labelled **unsafe**: a hand-rolled server has no era switch, so a legacy
-(2025-11-25) client gets the interim result too; code with side effects before the request now runs
+(2025-11-25) client, whose calls declare no capabilities, gets that error instead of the request; code with side effects before the request now runs
 once per round. Anything else stays manual with the reason (``plan`` returns it).
 
 The package: ``branch`` reads where the request is sent and read and which ``tools/call`` branch
@@ -105,9 +110,8 @@ def _describe(site: Site, older: list[str]) -> str:
         f'the `tools/call` branch answers `{{"resultType": "input_required", "inputRequests": '
         f'{{"{site.key}": {{"method": "{site.method}", …}}}}}}` until the retried call\'s '
         f'`params["inputResponses"]["{site.key}"]` holds the answer, then goes on with it {where}; '
-        f"no requestState is written (review: {'; '.join(unsafe)}; like before, it asks without checking "
-        f"that the call's `_meta` declares the client's `{site.key}` capability, which 2026-07-28 requires "
-        "(error -32021 otherwise): add that check by hand)"
+        f"no requestState is written; a call whose `_meta` does not declare the client's `{site.key}` "
+        f"capability gets error -32021 instead, as from mcp 2.x's resolvers (review: {'; '.join(unsafe)})"
     )
 
 

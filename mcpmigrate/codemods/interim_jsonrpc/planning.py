@@ -33,8 +33,9 @@ from mcpmigrate.codemods.interim_jsonrpc.branch import (
 from mcpmigrate.names import BUILTINS, assigned, dict_get, enclosing_stmt, module_names, ref_names, string_value
 
 _LEGACY = (
-    "legacy (2025-11-25) clients get the interim result too: the hand-rolled server has no era "
-    "switch, so add one by hand if it must keep serving them"
+    "legacy (2025-11-25) clients, whose calls declare no capabilities in `_meta`, now get error -32021 "
+    "instead of the request: the hand-rolled server has no era switch, so add one by hand if it must keep "
+    "serving them"
 )
 
 

@@ -149,12 +149,43 @@ def _new_statements(a: ModuleAnalysis, site: Site, answer: str) -> list[cst.Base
     if rest:
         kept = [line for line in rest[0].leading_lines if line.comment is not None]  # type: ignore[attr-defined]  # as above
         rest[0] = rest[0].with_changes(leading_lines=kept)
-    branch = cst.parse_statement(f"if {answer} is None:\n    pass\nelse:\n    pass\n")
-    assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.Else)
-    branch = branch.with_changes(
-        body=branch.body.with_changes(body=[reply] + ([site.exit] if site.exit is not None else [])),
-        orelse=branch.orelse.with_changes(
-            body=branch.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])
+    refusal = _swapped(site.send, [(site.sent, _capability_error(site, framing))]).with_changes(leading_lines=[])
+    declared = f'{site.message}["params"].get("_meta", {{}}).get("{CLIENT_CAPABILITIES}", {{}})'
+    branch = cst.parse_statement(
+        f'if {answer} is None and "{site.key}" not in {declared}:\n    pass\n'
+        f"elif {answer} is None:\n    pass\nelse:\n    pass\n"
+    )
+    assert isinstance(branch, cst.If) and isinstance(branch.orelse, cst.If)
+    asking = branch.orelse
+    assert isinstance(asking.orelse, cst.Else)
+    leave = [site.exit] if site.exit is not None else []
+    asking = asking.with_changes(
+        body=asking.body.with_changes(body=[reply, *leave]),
+        orelse=asking.orelse.with_changes(
+            body=asking.orelse.body.with_changes(body=later + rest or [cst.parse_statement("pass\n")])
         ),
     )
+    branch = branch.with_changes(body=branch.body.with_changes(body=[refusal, *leave]), orelse=asking)
     return [lookup, branch]
+
+
+#: Where a 2026-07-28 request carries the client's capabilities (spec 2026-07-28, basic/lifecycle;
+#: ``mcp_types.CLIENT_CAPABILITIES_META_KEY``).
+CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+#: What the error data names as required, per ``inputRequests`` key.
+_REQUIRED = {"roots": "{}", "sampling": "{}", "elicitation": '{"form": {}}'}
+
+
+def _capability_error(site: Site, framing: str) -> cst.BaseExpression:
+    """The error reply to a call whose ``_meta`` does not declare the capability the input request
+    needs: what mcp 2.x's resolvers answer (``MISSING_REQUIRED_CLIENT_CAPABILITY``, -32021, with
+    ``requiredCapabilities``; mcp/server/mcpserver/resolve.py). Spec 2026-07-28, basic/patterns:
+    "Servers MUST NOT send an inputRequests that the client has not declared support for"."""
+    name = "form elicitation" if site.key == "elicitation" else site.key
+    return cst.parse_expression(
+        f'{{{framing}"id": {site.message}["id"], "error": {{\n'
+        '    "code": -32021,\n'
+        f'    "message": "Client did not declare the {name} capability required by input request {site.key!r}",\n'
+        f'    "data": {{"requiredCapabilities": {{"{site.key}": {_REQUIRED[site.key]}}}}},\n'
+        "}}"
+    )
