@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from libcst.metadata import CodeRange
 
     from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.analysis.project import Incoming
     from mcpmigrate.screen import Facts
 
 MAX_FIX_ROUNDS = 4  # passes over the codemods while one enables another
@@ -159,15 +160,17 @@ def detect(
     source: bytes | None = None,
     top_lines: list[int] | None = None,
     path: Path | None = None,
+    incoming: Incoming | None = None,
 ) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet).
     ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
     statement (:func:`node_positions`). ``path`` (the file's) is where the project's dependency pins
-    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory."""
+    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory. ``incoming``: the
+    calls other modules of the project make into this one (:mod:`mcpmigrate.analysis.project`)."""
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
-    analysis = ModuleAnalysis.build(module)
+    analysis = ModuleAnalysis.build(module, incoming)
     analysis.path = path
     reports = []
     for det_cls in all_detectors():
@@ -309,6 +312,7 @@ def _apply_codemods(
     findings: list[Finding],
     analysis: ModuleAnalysis,
     path: Path | None = None,
+    incoming: Incoming | None = None,
 ) -> cst.Module:
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
@@ -334,7 +338,7 @@ def _apply_codemods(
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
-                findings, analysis = detect(module, display, config, rules, path=path)
+                findings, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
                 findings = active(findings, module.bytes)
         if not changed:
             break
@@ -352,12 +356,14 @@ def process_file(
     rules: set[str],
     prefilter: re.Pattern[bytes] | None,
     source: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> FileResult:
     """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
     or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
-    (in fix mode the file is then left untouched)."""
+    (in fix mode the file is then left untouched). ``incoming``: the calls other modules of the
+    project make into this one (:mod:`mcpmigrate.analysis.project`)."""
     try:
-        return _process_file(path, display, config, options, rules, prefilter, source)
+        return _process_file(path, display, config, options, rules, prefilter, source, incoming)
     except Exception as exc:  # a bug of ours must not lose the other files' results
         import traceback
 
@@ -379,6 +385,7 @@ def _process_file(
     rules: set[str],
     prefilter: re.Pattern[bytes] | None,
     source: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> FileResult:
     res = FileResult(display)
     if source is None:
@@ -426,7 +433,7 @@ def _process_file(
     res.parsed = True
     try:
         findings, analysis = detect(
-            module, display, config, run_rules, source, facts.top_lines if facts else None, path
+            module, display, config, run_rules, source, facts.top_lines if facts else None, path, incoming
         )
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
@@ -435,7 +442,9 @@ def _process_file(
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
     if options.mode == "fix" and any(fixable(f, options) for f in findings):
         try:
-            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis, path).bytes
+            new_source = _apply_codemods(
+                module, display, config, run_rules, options, findings, analysis, path, incoming
+            ).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
 
@@ -446,7 +455,7 @@ def _process_file(
             )
             new_source = source
         if new_source != source:
-            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source)
+            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
@@ -496,6 +505,7 @@ def _verify(
     options: Options,
     path: Path | None = None,
     original: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> tuple[str | None, list[Finding]]:
     """``(problem, findings)``: why the fixed text must not be written (it does not parse or
     compile, it has a name problem the ``original`` text did not have (:func:`_name_problem`), or a
@@ -519,10 +529,10 @@ def _verify(
         problem = name_problem(original, new_source, display, path, config.root)
         if problem:
             return problem, []
-    found, analysis = detect(module, display, config, rules, path=path)
+    found, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
     findings = active(found, new_source)
     if any(fixable(f, options) for f in findings):
-        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path)
+        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path, incoming)
         if again.bytes != new_source:
             return "a second fix would change the file again (not idempotent); please report this", found
     return None, found

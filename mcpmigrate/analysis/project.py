@@ -1,0 +1,458 @@
+"""Project-wide facts: which functions of a checked module are called from other modules of the
+project, by whom, and which arguments of those calls are contexts or sessions.
+
+One pass over the project (its root: where the configuration is), before the per-file pipeline:
+
+1. The *targets* are the files the byte prefilter lets through (the only ones a rule can report
+   on); a regular expression reads their top-level ``def`` names and ``__all__``.
+2. A file of the project can call into a target only when an import statement in it names the
+   target's module (its file stem, or its package for an ``__init__.py``) and it mentions one of
+   the target's function names: only those files are parsed, with Python's own ``ast``, into a
+   :class:`ModuleSummary` (imports, star imports, and every call of an imported name with the
+   kinds of its arguments). Summaries are cached per file content with the results.
+3. Each call is resolved through the caller's imports — ``from pkg.paths import album_dir``,
+   ``import pkg.paths as p; p.album_dir(ctx)``, relative imports, ``from pkg.paths import *``
+   (``__all__`` when the target has one, else its public names), and one level of re-export
+   through a package ``__init__`` — to a target's function: :class:`ExternalCall`.
+
+What a checked module receives is its :data:`Incoming` slice (function name → calls from other
+modules); the slice is part of the module's cache key, so a change in a caller re-checks the
+callee. Nothing here imports libcst: a warm run stays cheap.
+
+Kinds are :class:`mcpmigrate.analysis.kinds.Kind` values (strings), read off the caller's
+parameter annotations through its imports (the SDK classes of :mod:`mcpmigrate.surfaces`), and
+``ctx.session`` / ``ctx.request_context`` on such a parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from mcpmigrate import surfaces as S
+
+if TYPE_CHECKING:
+    from mcpmigrate.cache import Cache
+
+#: Kind values (``analysis.kinds.Kind``) of the SDK classes an annotation can name, in order.
+_ANNOTATION_KINDS = (
+    (S.MCP_CONTEXT_V1, "mcp1-context"),
+    (S.MCP_CONTEXT_V2, "mcp2-context"),
+    (S.FASTMCP_CONTEXT, "fastmcp-context"),
+    (S.LOWLEVEL_CONTEXT, "request-context"),
+    (S.SESSION_TYPES, "session"),
+)
+_CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
+SUMMARY_FORMAT = b"project-summary-1"  # part of a summary's cache key
+#: A module can be a target only when one of these occurs in it: the requests a context or a
+#: session passed in from another module can make (roots, sampling, elicitation, ping).
+TARGET_TOKENS = re.compile(
+    b"|".join(sorted(set(S.ROOTS_TOKENS) | set(S.SAMPLING_ELICITATION_TOKENS) | set(S.CATALOG_SEND_TOKENS)))
+)
+
+
+@dataclass(frozen=True)
+class ExternalCall:
+    """A call of a target's function from another module of the project."""
+
+    path: str  # the calling file, relative to the project root
+    caller: str  # the calling function's qualname (``count_photos``, ``Tools.run``)
+    role: str | None  # ``tool``/``prompt``/``resource``, another MCP method it serves, or None
+    kinds: tuple[tuple[int | str, str], ...]  # (argument position or keyword, Kind value)
+
+    @property
+    def label(self) -> str:
+        """How a finding names the caller: the caller in backquotes, then its file (``in tools/photos.py``)."""
+        return f"`{self.caller}` in {self.path}"
+
+
+#: What one checked module receives: its function name → the calls of it from other modules.
+Incoming = dict[str, tuple[ExternalCall, ...]]
+
+
+@dataclass
+class ModuleSummary:
+    """What :func:`summarize` reads off a possible caller with ``ast``."""
+
+    imports: list[tuple[str, str, str | None, int]] = field(default_factory=list)  # (local, module, name, level)
+    stars: list[tuple[str, int]] = field(default_factory=list)  # (module, level) of `from m import *`
+    defs: set[str] = field(default_factory=set)  # module-level names it defines
+    calls: list[tuple[str, str | None, str, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
+
+
+# -- reading one file ------------------------------------------------------------------------
+_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_ALL = re.compile(rb"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*([\[(][^\])]*[\])])", re.MULTILINE)
+
+
+def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
+    """The top-level function names of a target and its literal ``__all__`` (None: none)."""
+    defs = {m.decode() for m in _DEF.findall(source)}
+    exported: set[str] | None = None
+    m = _ALL.search(source)
+    if m is not None:
+        try:
+            value = ast.literal_eval(m.group(1).decode("utf-8", "replace"))
+            exported = {v for v in value if isinstance(v, str)}
+        except (ValueError, SyntaxError):
+            exported = None
+    return defs, exported
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | None:
+    """The Kind value of the first SDK class an annotation names (``Optional``, ``Annotated``,
+    unions, string annotations looked into)."""
+    if ann is None:
+        return None
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(ann, ast.BinOp):
+        return _annotation_kind(ann.left, imports) or _annotation_kind(ann.right, imports)
+    if isinstance(ann, ast.Subscript):
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        head = (_dotted(ann.value) or "").rsplit(".", 1)[-1]
+        if head == "Annotated":
+            inner = inner[:1]
+        elif head not in ("Optional", "Union"):
+            inner = []
+        for el in inner:
+            k = _annotation_kind(el, imports)
+            if k:
+                return k
+        return None
+    name = _dotted(ann)
+    if not name:
+        return None
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    for names, kind in _ANNOTATION_KINDS:
+        if full in names:
+            return kind
+    return None
+
+
+def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
+    """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
+    name = _dotted(expr)
+    if not name:
+        return None
+    parts = name.split(".")
+    k = params.get(parts[0])
+    if k is None:
+        return None
+    for attr in parts[1:]:
+        if attr == "session" and k in (*_CONTEXT_KINDS, "request-context"):
+            k = "session"
+        elif attr == "request_context" and k in _CONTEXT_KINDS:
+            k = "request-context"
+        else:
+            return None
+    return k
+
+
+def _role(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute):
+            attr = target.attr
+            if attr in S.HANDLER_DECORATORS:
+                return S.HANDLER_DECORATORS[attr]
+            if attr in S.DECORATOR_METHODS and isinstance(dec, ast.Call):
+                return S.DECORATOR_METHODS[attr]
+    return None
+
+
+def summarize(source: bytes) -> ModuleSummary | None:
+    """The :class:`ModuleSummary` of a file (None: ``ast`` cannot parse it)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    out = ModuleSummary()
+    imports: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for al in node.names:
+                local = al.asname or al.name.split(".")[0]
+                imports[local] = al.name if al.asname else local
+                out.imports.append((local, al.name if al.asname else local, None, 0))
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            for al in node.names:
+                if al.name == "*":
+                    out.stars.append((mod, node.level))
+                    continue
+                local = al.asname or al.name
+                if not node.level:
+                    imports[local] = f"{mod}.{al.name}"
+                out.imports.append((local, mod, al.name, node.level))
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.defs.add(stmt.name)
+    bound = {local for local, *_ in out.imports}
+    _calls(tree.body, "", None, {}, imports, bound | (out.defs if out.stars else set()), out)
+    return out
+
+
+def _calls(
+    body: list[ast.stmt],
+    prefix: str,
+    fn: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    params: dict[str, str],
+    imports: dict[str, str],
+    bound: set[str],
+    out: ModuleSummary,
+) -> None:
+    """Record the calls of imported names in ``body`` (a function's, with its ``params`` kinds)."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = dict(params)
+            args = node.args
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                k = _annotation_kind(a.annotation, imports)
+                if k:
+                    inner[a.arg] = k
+                else:
+                    inner.pop(a.arg, None)
+            _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, bound, out)
+            stack.extend(reversed(node.decorator_list))
+            continue
+        if isinstance(node, ast.ClassDef):
+            _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, bound, out)
+            continue
+        if isinstance(node, ast.Call) and fn is not None:
+            name = _dotted(node.func)
+            if name and (name.split(".")[0] in bound or (out.stars and "." not in name)):
+                kinds: list[tuple[int | str, str]] = []
+                for i, arg in enumerate(node.args):
+                    if isinstance(arg, ast.Starred):
+                        break
+                    k = _arg_kind(arg, params)
+                    if k:
+                        kinds.append((i, k))
+                for kw in node.keywords:
+                    k = _arg_kind(kw.value, params) if kw.arg else None
+                    if k and kw.arg:
+                        kinds.append((kw.arg, k))
+                out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+# -- the project ---------------------------------------------------------------------------------
+def module_names(path: Path, root: Path) -> list[str]:
+    """The dotted names a file can be imported by, longest first: every suffix of its path
+    below ``root`` (``src/pkg/paths.py``: ``src.pkg.paths``, ``pkg.paths``, ``paths``)."""
+    try:
+        rel = PurePosixPath(os.path.relpath(path, root))
+    except ValueError:
+        rel = PurePosixPath(path.name)
+    parts = [*rel.parts[:-1], rel.stem] if rel.stem != "__init__" else list(rel.parts[:-1])
+    if not parts or not all(p.isidentifier() for p in parts) or parts[0] == "..":
+        return []
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def import_screen(stems: set[str], functions: set[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]] | None:
+    """Two byte patterns a caller of a target matches: an import statement naming one of the
+    targets' module ``stems``, and one of their function names."""
+    if not stems or not functions:
+        return None
+    alt = b"|".join(re.escape(s.encode()) for s in sorted(stems))
+    imp = re.compile(rb"(?:from[ \t]+[\w.]*\b(?:" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*\b(?:" + alt + rb")\b)")
+    fns = re.compile(rb"\b(?:" + b"|".join(re.escape(f.encode()) for f in sorted(functions)) + rb")\b")
+    return imp, fns
+
+
+@dataclass
+class Target:
+    path: Path
+    names: list[str]  # module_names
+    defs: set[str]
+    exported: set[str] | None  # __all__
+
+
+class Resolver:
+    """Resolves the calls of the summarized callers to the targets' functions."""
+
+    def __init__(self, root: Path, targets: list[Target], summaries: dict[Path, ModuleSummary]) -> None:
+        self.root = root
+        self.by_name: dict[str, list[Target]] = {}
+        self.by_path = {t.path: t for t in targets}
+        for t in targets:
+            for n in t.names:
+                self.by_name.setdefault(n, []).append(t)
+        self.summaries = summaries
+
+    def module(self, caller: Path, mod: str, level: int) -> Path | None:
+        """The file a module reference in ``caller`` names (a target's or a summarized one's)."""
+        if level:
+            base = caller.parent
+            for _ in range(level - 1):
+                base = base.parent
+            stem = base.joinpath(*mod.split(".")) if mod else base
+            for cand in (stem.with_suffix(".py") if mod else None, stem / "__init__.py"):
+                if cand is not None and (cand in self.by_path or cand in self.summaries):
+                    return cand
+            return None
+        found = self.by_name.get(mod)
+        if found:
+            # the nearest one: the longest directory prefix shared with the caller
+            return max(found, key=lambda t: len(os.path.commonpath([t.path.parent, caller.parent]))).path
+        for p in self.summaries:
+            if p.stem == "__init__" and mod in module_names(p, self.root):
+                return p
+        return None
+
+    def name_in(self, caller: Path, mod: str, level: int, name: str, depth: int = 0) -> tuple[Target, str] | None:
+        """The target function ``from mod import name`` binds, through one package re-export."""
+        p = self.module(caller, mod, level)
+        if p is None:
+            return None
+        t = self.by_path.get(p)
+        if t is not None and name in t.defs:
+            return t, name
+        s = self.summaries.get(p)
+        if s is None or depth:
+            return None
+        for local, m, n, lv in s.imports:  # pkg/__init__.py: from .paths import album_dir
+            if local == name and n is not None:
+                return self.name_in(p, m, lv, n, depth + 1)
+        for m, lv in s.stars:
+            hit = self.name_in(p, m, lv, name, depth + 1)
+            if hit is not None:
+                return hit
+        return None
+
+    def incoming(self) -> dict[Path, dict[str, list[ExternalCall]]]:
+        out: dict[Path, dict[str, list[ExternalCall]]] = {}
+        for caller, s in self.summaries.items():
+            functions: dict[str, tuple[Target, str]] = {}
+            modules: dict[str, Target] = {}
+            for local, mod, name, level in s.imports:
+                if name is None:
+                    p = self.module(caller, mod, level)
+                    if p in self.by_path:
+                        modules[local] = self.by_path[p]
+                    continue
+                hit = self.name_in(caller, mod, level, name)
+                if hit is not None:
+                    functions[local] = hit
+                    continue
+                sub = f"{mod}.{name}" if mod else name
+                p = self.module(caller, sub, level)
+                if p in self.by_path:  # from pkg import paths
+                    modules[local] = self.by_path[p]
+            starred: dict[str, Target] = {}
+            for mod, level in s.stars:
+                p = self.module(caller, mod, level)
+                t = self.by_path.get(p) if p is not None else None
+                if t is not None:
+                    public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
+                    for d in public & t.defs:
+                        starred.setdefault(d, t)
+            try:
+                shown = PurePosixPath(os.path.relpath(caller, self.root)).as_posix()
+            except ValueError:
+                shown = caller.name
+            for qual, role, name, kinds in s.calls:
+                head, _, rest = name.partition(".")
+                target: tuple[Target, str] | None = None
+                if head in functions and not rest:
+                    target = functions[head]
+                elif head in modules and rest and "." not in rest and rest in modules[head].defs:
+                    target = modules[head], rest
+                elif not rest and head in starred and head not in s.defs:
+                    target = starred[head], head
+                if target is None or target[0].path == caller:
+                    continue
+                out.setdefault(target[0].path, {}).setdefault(target[1], []).append(
+                    ExternalCall(shown, qual, role, kinds)
+                )
+        return out
+
+
+def digest(incoming: Incoming | None) -> str:
+    """A stable digest of a module's slice (part of its cache key)."""
+    if not incoming:
+        return ""
+    h = hashlib.blake2b(repr(sorted(incoming.items())).encode(), digest_size=8)
+    return h.hexdigest()
+
+
+def build(
+    root: Path,
+    sources: dict[Path, bytes],
+    rest: list[Path],
+    cache: Cache | None = None,
+) -> dict[Path, Incoming]:
+    """The :data:`Incoming` slice of each checked file that other modules call into. ``sources``:
+    the checked files (absolute paths) and their bytes (the targets are those
+    :data:`TARGET_TOKENS` lets through); ``rest``: the project's other Python files (read here,
+    e.g. when a pre-commit hook passes only the staged files). Summaries are read from and
+    written to ``cache``."""
+    found: list[Target] = []
+    for p in (p for p, src in sources.items() if TARGET_TOKENS.search(src)):
+        names = module_names(p, root)
+        if not names:
+            continue
+        defs, exported = target_names(sources[p])
+        if defs:
+            found.append(Target(p, names, defs, exported))
+    screen = import_screen({t.names[-1] for t in found}, set().union(*(t.defs for t in found)) if found else set())
+    if screen is None:
+        return {}
+    imp, fns = screen
+    summaries: dict[Path, ModuleSummary] = {}
+
+    def consider(p: Path, src: bytes) -> None:
+        if not (imp.search(src) and fns.search(src)):
+            return
+        key = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16]).digest()
+        s = cache.get(key) if cache is not None else None
+        if not isinstance(s, ModuleSummary):
+            s = summarize(src)
+            if s is None:
+                return
+            if cache is not None:
+                cache.put(key, s)
+        summaries[p] = s
+
+    for p, src in sources.items():
+        consider(p, src)
+    for p in rest:
+        if p in sources:
+            continue
+        try:
+            if os.path.getsize(p) > 2_000_000:
+                continue
+            src = p.read_bytes()
+        except OSError:
+            continue
+        consider(p, src)
+    resolved = Resolver(root, found, summaries).incoming()
+    return {p: {name: tuple(calls) for name, calls in fns_.items()} for p, fns_ in resolved.items()}
