@@ -49,10 +49,17 @@ _ANNOTATION_KINDS = (
 )
 _CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
 SUMMARY_FORMAT = b"project-summary-1"  # part of a summary's cache key
-#: A module can be a target only when one of these occurs in it: the requests a context or a
-#: session passed in from another module can make (roots, sampling, elicitation, ping).
-TARGET_TOKENS = re.compile(
-    b"|".join(sorted(set(S.ROOTS_TOKENS) | set(S.SAMPLING_ELICITATION_TOKENS) | set(S.CATALOG_SEND_TOKENS)))
+#: The requests a context or a session passed in from another module can make (roots, sampling,
+#: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
+#: other modules are looked for) only when one of these occurs in it, or it calls such a function.
+REQUEST_TOKENS = (
+    b"list_roots",
+    b"create_message",
+    b".sample",
+    b"elicit",
+    b"MCPSamplingModel",
+    b"send_ping",
+    b"send_request",
 )
 
 
@@ -86,13 +93,28 @@ class ModuleSummary:
 
 
 # -- reading one file ------------------------------------------------------------------------
-_DEF = re.compile(rb"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_TOP = re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)", re.MULTILINE)
 _ALL = re.compile(rb"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*([\[(][^\])]*[\])])", re.MULTILINE)
 
 
+def is_target(source: bytes) -> bool:
+    return any(tok in source for tok in REQUEST_TOKENS)
+
+
 def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
-    """The top-level function names of a target and its literal ``__all__`` (None: none)."""
-    defs = {m.decode() for m in _DEF.findall(source)}
+    """The top-level functions of a checked module that make a request (:data:`REQUEST_TOKENS`
+    occur in their text) or call one that does, by name; and its literal ``__all__`` (None: none)."""
+    starts = [(m.start(), m.group(0).startswith(b"class"), m.group(1).decode()) for m in _TOP.finditer(source)]
+    chunks: dict[str, bytes] = {}
+    for i, (at, is_class, name) in enumerate(starts):
+        if not is_class:
+            chunks[name] = source[at : starts[i + 1][0] if i + 1 < len(starts) else len(source)]
+    defs = {n for n, text in chunks.items() if is_target(text)}
+    grew = bool(defs)
+    while grew:  # a helper that calls a requesting function (one pass per level)
+        more = {n for n, text in chunks.items() if n not in defs and any(d.encode() in text for d in defs)}
+        defs |= more
+        grew = bool(more)
     exported: set[str] | None = None
     m = _ALL.search(source)
     if m is not None:
@@ -181,8 +203,10 @@ def _role(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     return None
 
 
-def summarize(source: bytes) -> ModuleSummary | None:
-    """The :class:`ModuleSummary` of a file (None: ``ast`` cannot parse it)."""
+def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
+    """The :class:`ModuleSummary` of a file (None: ``ast`` cannot parse it): its imports, and its
+    calls of a name in ``names`` (the targets' functions it mentions), directly or as an
+    attribute (``paths.album_dir``)."""
     import warnings
 
     try:
@@ -192,29 +216,32 @@ def summarize(source: bytes) -> ModuleSummary | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     out = ModuleSummary()
-    imports: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for al in node.names:
-                local = al.asname or al.name.split(".")[0]
-                imports[local] = al.name if al.asname else local
-                out.imports.append((local, al.name if al.asname else local, None, 0))
-        elif isinstance(node, ast.ImportFrom):
-            mod = node.module or ""
-            for al in node.names:
-                if al.name == "*":
-                    out.stars.append((mod, node.level))
-                    continue
-                local = al.asname or al.name
-                if not node.level:
-                    imports[local] = f"{mod}.{al.name}"
-                out.imports.append((local, mod, al.name, node.level))
+    imports: dict[str, str] = {}  # local name -> dotted name, for annotations
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.defs.add(stmt.name)
-    bound = {local for local, *_ in out.imports}
-    _calls(tree.body, "", None, {}, imports, bound | (out.defs if out.stars else set()), out)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            _note_import(stmt, out, imports)
+    _calls(tree.body, "", None, {}, imports, names, out)
     return out
+
+
+def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:
+    if isinstance(node, ast.Import):
+        for al in node.names:
+            local = al.asname or al.name  # `import pkg.paths`: calls spell `pkg.paths.f`
+            imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+            out.imports.append((local, al.name, None, 0))
+        return
+    mod = node.module or ""
+    for al in node.names:
+        if al.name == "*":
+            out.stars.append((mod, node.level))
+            continue
+        local = al.asname or al.name
+        if not node.level:
+            imports[local] = f"{mod}.{al.name}"
+        out.imports.append((local, mod, al.name, node.level))
 
 
 def _calls(
@@ -223,10 +250,11 @@ def _calls(
     fn: ast.FunctionDef | ast.AsyncFunctionDef | None,
     params: dict[str, str],
     imports: dict[str, str],
-    bound: set[str],
+    names: set[str],
     out: ModuleSummary,
 ) -> None:
-    """Record the calls of imported names in ``body`` (a function's, with its ``params`` kinds)."""
+    """Record the calls of ``names`` in ``body`` (a function's, with its ``params`` kinds), and
+    the imports inside functions."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
@@ -239,15 +267,21 @@ def _calls(
                     inner[a.arg] = k
                 else:
                     inner.pop(a.arg, None)
-            _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, bound, out)
+            _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, names, out)
             stack.extend(reversed(node.decorator_list))
             continue
         if isinstance(node, ast.ClassDef):
-            _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, bound, out)
+            _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, names, out)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if fn is not None:
+                _note_import(node, out, {})
             continue
         if isinstance(node, ast.Call) and fn is not None:
-            name = _dotted(node.func)
-            if name and (name.split(".")[0] in bound or (out.stars and "." not in name)):
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            name = _dotted(func) if last in names else None
+            if name:
                 kinds: list[tuple[int | str, str]] = []
                 for i, arg in enumerate(node.args):
                     if isinstance(arg, ast.Starred):
@@ -260,7 +294,7 @@ def _calls(
                     if k and kw.arg:
                         kinds.append((kw.arg, k))
                 out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        stack.extend(ast.iter_child_nodes(node))
 
 
 # -- the project ---------------------------------------------------------------------------------
@@ -277,15 +311,13 @@ def module_names(path: Path, root: Path) -> list[str]:
     return [".".join(parts[i:]) for i in range(len(parts))]
 
 
-def import_screen(stems: set[str], functions: set[str]) -> tuple[re.Pattern[bytes], re.Pattern[bytes]] | None:
-    """Two byte patterns a caller of a target matches: an import statement naming one of the
-    targets' module ``stems``, and one of their function names."""
-    if not stems or not functions:
+def import_screen(stems: set[str]) -> re.Pattern[bytes] | None:
+    """The byte pattern of an import statement that names one of the targets' module ``stems``
+    (group 1 or 2: the stem)."""
+    if not stems:
         return None
     alt = b"|".join(re.escape(s.encode()) for s in sorted(stems))
-    imp = re.compile(rb"(?:from[ \t]+[\w.]*\b(?:" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*\b(?:" + alt + rb")\b)")
-    fns = re.compile(rb"\b(?:" + b"|".join(re.escape(f.encode()) for f in sorted(functions)) + rb")\b")
-    return imp, fns
+    return re.compile(rb"from[ \t]+[\w.]*?\b(" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*?\b(" + alt + rb")\b")
 
 
 @dataclass
@@ -307,9 +339,21 @@ class Resolver:
             for n in t.names:
                 self.by_name.setdefault(n, []).append(t)
         self.summaries = summaries
+        self.packages: dict[str, Path] = {}  # dotted name -> a summarized package __init__.py
+        for p in summaries:
+            if p.name == "__init__.py":
+                for n in module_names(p, root):
+                    self.packages.setdefault(n, p)
+        self._modules: dict[tuple[Path, str, int], Path | None] = {}
 
     def module(self, caller: Path, mod: str, level: int) -> Path | None:
         """The file a module reference in ``caller`` names (a target's or a summarized one's)."""
+        key = (caller.parent, mod, level)
+        if key not in self._modules:
+            self._modules[key] = self._module(caller, mod, level)
+        return self._modules[key]
+
+    def _module(self, caller: Path, mod: str, level: int) -> Path | None:
         if level:
             base = caller.parent
             for _ in range(level - 1):
@@ -323,10 +367,7 @@ class Resolver:
         if found:
             # the nearest one: the longest directory prefix shared with the caller
             return max(found, key=lambda t: len(os.path.commonpath([t.path.parent, caller.parent]))).path
-        for p in self.summaries:
-            if p.stem == "__init__" and mod in module_names(p, self.root):
-                return p
-        return None
+        return self.packages.get(mod)
 
     def name_in(self, caller: Path, mod: str, level: int, name: str, depth: int = 0) -> tuple[Target, str] | None:
         """The target function ``from mod import name`` binds, through one package re-export."""
@@ -380,14 +421,14 @@ class Resolver:
             except ValueError:
                 shown = caller.name
             for qual, role, name, kinds in s.calls:
-                head, _, rest = name.partition(".")
+                owner, _, last = name.rpartition(".")
                 target: tuple[Target, str] | None = None
-                if head in functions and not rest:
-                    target = functions[head]
-                elif head in modules and rest and "." not in rest and rest in modules[head].defs:
-                    target = modules[head], rest
-                elif not rest and head in starred and head not in s.defs:
-                    target = starred[head], head
+                if not owner and name in functions:
+                    target = functions[name]
+                elif owner in modules and last in modules[owner].defs:
+                    target = modules[owner], last
+                elif not owner and name in starred and name not in s.defs:
+                    target = starred[name], name
                 if target is None or target[0].path == caller:
                     continue
                 out.setdefault(target[0].path, {}).setdefault(target[1], []).append(
@@ -412,47 +453,72 @@ def build(
 ) -> dict[Path, Incoming]:
     """The :data:`Incoming` slice of each checked file that other modules call into. ``sources``:
     the checked files (absolute paths) and their bytes (the targets are those
-    :data:`TARGET_TOKENS` lets through); ``rest``: the project's other Python files (read here,
+    :data:`REQUEST_TOKENS` occur in); ``rest``: the project's other Python files (read here,
     e.g. when a pre-commit hook passes only the staged files). Summaries are read from and
     written to ``cache``."""
+    everything = dict(sources)
+    for p in rest:
+        if p not in everything:
+            try:
+                if os.path.getsize(p) <= 2_000_000:
+                    everything[p] = p.read_bytes()
+            except OSError:
+                continue
+    # the whole pass is cached by the project's files and contents (a warm run reads it back)
+    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-1")
+    whole.update(str(root).encode() + b"\0")
+    for p in sorted(everything):
+        whole.update(str(p).encode() + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
+    key = whole.digest()
+    hit = cache.get(key) if cache is not None else None
+    if isinstance(hit, dict):
+        return hit
+    result = _build(root, sources, everything, cache)
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def _build(
+    root: Path, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None
+) -> dict[Path, Incoming]:
     found: list[Target] = []
-    for p in (p for p, src in sources.items() if TARGET_TOKENS.search(src)):
+    for p in (p for p, src in sources.items() if is_target(src)):
         names = module_names(p, root)
         if not names:
             continue
         defs, exported = target_names(sources[p])
         if defs:
             found.append(Target(p, names, defs, exported))
-    screen = import_screen({t.names[-1] for t in found}, set().union(*(t.defs for t in found)) if found else set())
-    if screen is None:
+    by_stem: dict[bytes, set[str]] = {}  # a module's name, and its package's (a re-export)
+    for t in found:
+        for stem in {t.names[-1], *t.names[-2].split(".")[-2:-1]} if len(t.names) > 1 else {t.names[-1]}:
+            by_stem.setdefault(stem.encode(), set()).update(t.defs)
+    imp = import_screen({stem.decode() for stem in by_stem})
+    if imp is None:
         return {}
-    imp, fns = screen
     summaries: dict[Path, ModuleSummary] = {}
 
     def consider(p: Path, src: bytes) -> None:
-        if not (imp.search(src) and fns.search(src)):
+        stems = {a or b for a, b in imp.findall(src)}
+        if not stems:
             return
-        key = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16]).digest()
+        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
+        if not names:
+            return
+        h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
+        h.update(b"\0" + ",".join(sorted(names)).encode())
+        key = h.digest()
         s = cache.get(key) if cache is not None else None
         if not isinstance(s, ModuleSummary):
-            s = summarize(src)
+            s = summarize(src, names)
             if s is None:
                 return
             if cache is not None:
                 cache.put(key, s)
         summaries[p] = s
 
-    for p, src in sources.items():
-        consider(p, src)
-    for p in rest:
-        if p in sources:
-            continue
-        try:
-            if os.path.getsize(p) > 2_000_000:
-                continue
-            src = p.read_bytes()
-        except OSError:
-            continue
+    for p, src in everything.items():
         consider(p, src)
     resolved = Resolver(root, found, summaries).incoming()
     return {p: {name: tuple(calls) for name, calls in fns_.items()} for p, fns_ in resolved.items()}
