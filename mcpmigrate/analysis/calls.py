@@ -35,7 +35,7 @@ class CallGraph(Facts):
         """``" (called from `count_photos` in tools.py)"``: the callers in other modules of the
         project of ``target`` or of the module functions that call it, for a finding's message;
         ``""`` when there are none."""
-        labels: list[str] = []
+        calls: list[ExternalCall] = []
         seen: set[int] = set()
         todo = [target]
         while todo:
@@ -43,10 +43,11 @@ class CallGraph(Facts):
             if id(f) in seen:
                 continue
             seen.add(id(f))
-            labels.extend(c.label for c in self.external_callers(f) if c.label not in labels)
+            calls.extend(self.external_callers(f))
             todo.extend(caller for caller, _call in self.callers(f))
-        if not labels:
+        if not calls:
             return ""
+        labels = list(dict.fromkeys(c.label for c in sorted(calls, key=lambda c: c.rank)))
         more = f" and {len(labels) - limit} more" if len(labels) > limit else ""
         return f" (called from {', '.join(labels[:limit])}{more})"
 

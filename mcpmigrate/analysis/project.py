@@ -77,6 +77,14 @@ class ExternalCall:
         """How a finding names the caller: the caller in backquotes, then its file (``in tools/photos.py``)."""
         return f"`{self.caller}` in {self.path}"
 
+    @property
+    def rank(self) -> tuple[bool, bool]:
+        """Sort key of what a finding names first: registered tools and handlers, then other
+        code, then tests."""
+        parts = PurePosixPath(self.path).parts
+        test = any(p.startswith("test") or p == "conftest.py" or p.endswith("_test.py") for p in parts)
+        return self.role is None, test
+
 
 #: What one checked module receives: its function name → the calls of it from other modules.
 Incoming = dict[str, tuple[ExternalCall, ...]]
@@ -122,7 +130,7 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
             value = ast.literal_eval(m.group(1).decode("utf-8", "replace"))
             exported = {v for v in value if isinstance(v, str)}
         except (ValueError, SyntaxError):
-            exported = None
+            exported = set(defs)  # computed (`[n for n in globals() ...]`): any of them may be exported
     return defs, exported
 
 
@@ -300,13 +308,19 @@ def _calls(
 # -- the project ---------------------------------------------------------------------------------
 def module_names(path: Path, root: Path) -> list[str]:
     """The dotted names a file can be imported by, longest first: every suffix of its path
-    below ``root`` (``src/pkg/paths.py``: ``src.pkg.paths``, ``pkg.paths``, ``paths``)."""
+    below ``root`` made of identifiers (``src/pkg/paths.py``: ``src.pkg.paths``, ``pkg.paths``,
+    ``paths``)."""
     try:
         rel = PurePosixPath(os.path.relpath(path, root))
     except ValueError:
         rel = PurePosixPath(path.name)
     parts = [*rel.parts[:-1], rel.stem] if rel.stem != "__init__" else list(rel.parts[:-1])
-    if not parts or not all(p.isidentifier() for p in parts) or parts[0] == "..":
+    # only the identifiers nearest the file can be a module path (`src/my-server/pkg/x.py`: pkg.x)
+    first = len(parts)
+    while first > 0 and parts[first - 1].isidentifier():
+        first -= 1
+    parts = parts[first:]
+    if not parts:
         return []
     return [".".join(parts[i:]) for i in range(len(parts))]
 

@@ -150,11 +150,15 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
             f"reached from {reached}): rewrite by hand so the tool takes the path as a parameter"
         )
     if r.external:
-        tools = [c.caller for c in r.external if c.role in ENTRY_ROLES]
-        whom = ", ".join(f"`{t}`" for t in dict.fromkeys(tools)) if tools else "the tools that reach it"
+        tools = list(dict.fromkeys(c.caller for c in r.external if c.role in ENTRY_ROLES))
+        whom = ", ".join(f"`{t}`" for t in tools[:3]) if tools else "the tools that reach it"
+        labels = list(dict.fromkeys(c.label for c in sorted(r.external, key=lambda c: c.rank)))
+        shown = ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+        if len(tools) > 3:
+            whom += f" and {len(tools) - 3} more tools"
         return (
-            f"called from another module ({', '.join(c.label for c in r.external)}); cross-module rewrite not "
-            f"supported: give {whom} a documented path parameter and pass it to `{fn.qualname}` by hand"
+            f"called from another module ({shown}); cross-module rewrite not supported: give {whom} a "
+            f"documented path parameter and pass it to `{fn.qualname}` by hand"
         )
     if r.leaves:
         return f"the call chain leaves the module: {r.leaves}"
