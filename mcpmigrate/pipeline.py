@@ -119,11 +119,13 @@ def screen_passes(source: bytes, rules: set[str]) -> set[str]:
     return _screen(source, rules)[0]
 
 
-def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
+def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) -> tuple[set[str], Facts | None]:
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
     report something. Only those detectors run on the file; when none is left, libcst never
-    parses it. A detector without a screen counts as "could"."""
+    parses it. A detector without a screen counts as "could"; so does every detector when
+    ``typed_from_outside`` (other modules pass a context or a session into this one: its own
+    imports need not name the SDK)."""
     from mcpmigrate.detectors import all_detectors
     from mcpmigrate.screen import facts_of
 
@@ -139,7 +141,7 @@ def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
         if not rx.search(source):
             continue
         screen = getattr(det, "screen", None)
-        if screen is None:
+        if screen is None or typed_from_outside:
             keep |= mine
         else:
             screened.append((det, screen))
@@ -398,8 +400,9 @@ def _process_file(
             res.error = str(exc)
             return res
     file_rules = rules_for_file(path, display, config, rules)
+    typed_from_outside = bool(incoming) and any(c.kinds for calls in incoming.values() for c in calls)
     run_rules, facts = (
-        _screen(source, file_rules)
+        _screen(source, file_rules, typed_from_outside)
         if prefilter is not None and file_rules and prefilter.search(source)
         else (set(), None)
     )

@@ -303,3 +303,68 @@ def test_the_cache_follows_the_callers(tmp_path: Path) -> None:
     tools = root / "roots-04.py"
     tools.write_text(tools.read_text().replace("await album_dir(ctx)", '"."'), encoding="utf-8")
     assert manual().startswith("no tool, prompt or resource reaches `album_dir`")
+
+
+def test_computed_all_star_import_and_a_server_folder_that_is_no_identifier(tmp_path: Path) -> None:
+    """telegram-mcp's shape: ``runtime.py`` ends with ``__all__ = [n for n in globals() …]``, the tool
+    modules star-import it and call its ``_``-helpers; awslabs' shape: the package sits in a folder
+    named ``my-server`` and a tool method passes its ``ctx`` third."""
+    root = _tree(
+        tmp_path,
+        {
+            "my-server/shop/__init__.py": "",
+            "my-server/shop/runtime.py": HELPER.replace("album_dir", "_granted")
+            + """
+
+async def _ensure(ctx: Context) -> str:
+    return await _granted(ctx)
+
+
+__all__ = [name for name in globals() if not name.startswith("__")]
+""",
+            "my-server/shop/tools/__init__.py": "",
+            "my-server/shop/tools/files.py": """\
+                from mcp.server.fastmcp import Context, FastMCP
+
+                from shop.runtime import *
+
+                mcp = FastMCP("files")
+
+
+                @mcp.tool()
+                async def upload(name: str, ctx: Context) -> str:
+                    return await _ensure(ctx) + name
+            """,
+            "my-server/shop/consent.py": """\
+                async def request_consent(what: str, text: str, ctx) -> None:
+                    from pydantic import BaseModel
+
+                    class Ack(BaseModel):
+                        ok: bool
+
+                    await ctx.elicit(message=what + text, schema=Ack)
+            """,
+            "my-server/shop/tools/orders.py": """\
+                from mcp.server.fastmcp import Context
+
+                from shop.consent import request_consent
+
+
+                class OrderTools:
+                    def register(self, mcp) -> None:
+                        mcp.tool()(self.cancel)
+
+                    async def cancel(self, order: str, ctx: Context) -> str:
+                        await request_consent("Cancel?", order, ctx)
+                        return "cancelled"
+            """,
+        },
+    )
+    findings = _findings(root)
+    roots = _one(findings, "MCP101", "my-server/shop/runtime.py")
+    assert roots["manual"] == CROSS.format(
+        callers="`upload` in my-server/shop/tools/files.py", tools="`upload`", fn="_granted"
+    )
+    consent = _one(findings, "MCP202", "my-server/shop/consent.py")
+    assert (consent["line"], consent["column"]) == (7, 11)
+    assert "(called from `OrderTools.cancel` in my-server/shop/tools/orders.py)" in consent["message"]
