@@ -400,7 +400,7 @@ def _process_file(
             res.error = str(exc)
             return res
     file_rules = rules_for_file(path, display, config, rules)
-    typed_from_outside = bool(incoming) and any(c.kinds for calls in incoming.values() for c in calls)
+    typed_from_outside = any(c.kinds for calls in (incoming or {}).values() for c in calls)
     run_rules, facts = (
         _screen(source, file_rules, typed_from_outside)
         if prefilter is not None and file_rules and prefilter.search(source)
