@@ -480,9 +480,9 @@ def build(
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
     whole = hashlib.blake2b(digest_size=16, person=b"project-pass-1")
-    whole.update(str(root).encode() + b"\0")
+    whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
-        whole.update(str(p).encode() + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
+        whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
     key = whole.digest()
     hit = cache.get(key) if cache is not None else None
     if isinstance(hit, dict):
@@ -514,6 +514,10 @@ def _build(
     summaries: dict[Path, ModuleSummary] = {}
 
     def consider(p: Path, src: bytes) -> None:
+        try:
+            str(p).encode("utf-8")
+        except UnicodeEncodeError:
+            return  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
         stems = {a or b for a, b in imp.findall(src)}
         if not stems:
             return
