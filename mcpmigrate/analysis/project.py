@@ -81,9 +81,18 @@ class ExternalCall:
     def rank(self) -> tuple[bool, bool]:
         """Sort key of what a finding names first: registered tools and handlers, then other
         code, then tests."""
-        parts = PurePosixPath(self.path).parts
-        test = any(p.startswith("test") or p == "conftest.py" or p.endswith("_test.py") for p in parts)
-        return self.role is None, test
+        return self.role is None, _is_test(PurePosixPath(self.path))
+
+
+def _is_test(path: PurePosixPath | Path) -> bool:
+    """A test module: ``test_*.py``, ``*_test.py``, ``conftest.py``, or under a ``tests`` folder."""
+    name = path.name
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+        or any(part in ("tests", "test") for part in path.parts[:-1])
+    )
 
 
 #: What one checked module receives: its function name → the calls of it from other modules.
@@ -511,9 +520,25 @@ def _build(
     imp = import_screen({stem.decode() for stem in by_stem})
     if imp is None:
         return {}
+    # a call of one of them (not a method of the caller's own object): one pattern per name, each
+    # with a literal prefix (fast), made when a file first needs it
+    calls_of: dict[str, re.Pattern[bytes]] = {}
+
+    def calls(name: str, src: bytes) -> bool:
+        rx = calls_of.get(name)
+        if rx is None:
+            rx = calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
+        for m in rx.finditer(src):
+            before = src[max(0, m.start() - 5) : m.start()]
+            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
+                return True
+        return False
+
     summaries: dict[Path, ModuleSummary] = {}
 
     def consider(p: Path, src: bytes) -> None:
+        if _is_test(p):
+            return  # tests call helpers, but never serve a client: not a caller that matters here
         try:
             str(p).encode("utf-8")
         except UnicodeEncodeError:
@@ -522,6 +547,8 @@ def _build(
         if not stems:
             return
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
+        if p.name != "__init__.py":  # a package's __init__ re-exports without calling
+            names = {d for d in names if calls(d, src)}
         if not names:
             return
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
