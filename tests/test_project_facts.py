@@ -368,3 +368,52 @@ __all__ = [name for name in globals() if not name.startswith("__")]
     consent = _one(findings, "MCP202", "my-server/shop/consent.py")
     assert (consent["line"], consent["column"]) == (7, 11)
     assert "(called from `OrderTools.cancel` in my-server/shop/tools/orders.py)" in consent["message"]
+
+
+def test_interim_fix_keeps_a_helper_another_module_calls(tmp_path: Path) -> None:
+    """The interim fix would give the helper the answer in place of the context: the call in the
+    other module, which still passes its context, would break. Manual, naming it."""
+    consent = """\
+        from mcp.server.mcpserver import Context, MCPServer
+        from pydantic import BaseModel
+
+
+        class Ack(BaseModel):
+            ack: bool
+
+
+        async def require_ack(summary: str, ctx: Context) -> bool:
+            reply = await ctx.elicit(message=summary, schema=Ack)
+            return reply.action == "accept"
+
+
+        local = MCPServer("l")
+
+
+        @local.tool()
+        async def wipe(ctx: Context) -> str:
+            return "wiped" if await require_ack("Wipe?", ctx) else "kept"
+    """
+    tools = """\
+        from mcp.server.mcpserver import Context, MCPServer
+
+        from consent import require_ack
+
+        app = MCPServer("b")
+
+
+        @app.tool()
+        async def delete_bucket(name: str, ctx: Context) -> str:
+            return "deleted" if await require_ack(name, ctx) else "kept"
+    """
+    root = _tree(
+        tmp_path,
+        {"pyproject.toml": '[tool.mcpmigrate]\nstrategy = "interim"\n', "consent.py": consent, "tools.py": tools},
+    )
+    f = _one(_findings(root), "MCP202", "consent.py")
+    assert (f["line"], f["column"]) == (10, 19)
+    assert f["fix"] is None
+    assert f["manual"] == (
+        "the request is made in the helper `require_ack`, which is also called from another module "
+        "(`delete_bucket` in tools.py); cross-module rewrite not supported"
+    )
