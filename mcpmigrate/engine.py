@@ -33,6 +33,7 @@ from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-expo
 __all__ = ["FileResult", "Options", "RunResult", "enabled_rules", "run"]
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
+    from mcpmigrate.analysis.project import Incoming
     from mcpmigrate.cache import Cache
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
@@ -78,6 +79,7 @@ def run(
     """Run check or fix over ``paths``. Writes files only in fix mode without ``diff``.
     ``progress(done, total)`` is called as files are processed (the CLI's progress bar)."""
     cwd = cwd or Path.cwd()
+    paths = list(paths)
     if options.mode == "fix" and options.strategy != config.strategy:
         # detectors label each finding's fix for the strategy in force (`fix --strategy`)
         config = dataclasses.replace(config, strategy=options.strategy)
@@ -99,7 +101,9 @@ def run(
     candidates: list[F.SourceFile] = list(found)
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules)
-    done, tasks, task_keys = _triage(candidates, config, options, rules, cache)
+    sources = _read_all(candidates)
+    incoming = _project_facts(list(paths), config, options, cwd, sources, cache)
+    done, tasks, task_keys = _triage(candidates, config, options, rules, cache, sources, incoming)
     if progress is not None:
         progress(len(done), len(candidates))
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
@@ -159,8 +163,11 @@ def run(
             for res in result.changed:  # written: the remaining findings are the new content's
                 assert res.new_source is not None  # what `changed` selects
                 after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
+                path = by_display[res.display]
                 cache.put(
-                    content_key(res.new_source, by_rules[res.display], _pins_signature(by_display[res.display])),
+                    content_key(
+                        res.new_source, by_rules[res.display], _context(path, incoming.get(Path(os.path.abspath(path))))
+                    ),
                     _for_cache(after),
                 )
     if cache is not None and not (options.mode == "fix" and options.diff):
@@ -176,8 +183,46 @@ def _open_cache(config: Config, options: Options, rules: set[str]) -> Cache | No
     return Cache.open(config.root, f"{config.fingerprint()}|{sorted(rules)}")
 
 
+def _read_all(found: list[F.SourceFile]) -> dict[Path, bytes]:
+    """The bytes of every readable file, by absolute path (an unreadable one is reported by
+    :func:`_triage`)."""
+    out: dict[Path, bytes] = {}
+    for sf in found:
+        try:
+            out[Path(os.path.abspath(sf.path))] = F.read_source(sf.path)
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _project_facts(
+    paths: list[Path], config: Config, options: Options, cwd: Path, sources: dict[Path, bytes], cache: Cache | None
+) -> dict[Path, Incoming]:
+    """The project pass (:mod:`mcpmigrate.analysis.project`): which functions of the checked
+    files other modules of the project call, and with what. The project is the configuration
+    root; when the checked paths do not cover it (a pre-commit hook passing staged files), the
+    rest of it is read too."""
+    from mcpmigrate.analysis.project import build
+
+    root = Path(os.path.abspath(config.root))
+    covered = any(Path(os.path.abspath(cwd / p)) in (root, *root.parents) for p in paths) if paths else True
+    rest: list[Path] = []
+    if not covered:
+        more, _errors = F.discover(
+            [root], root, config.exclude, cwd, respect_gitignore=config.respect_gitignore, force_exclude=True
+        )
+        rest = [Path(os.path.abspath(sf.path)) for sf in more]
+    return build(root, sources, rest, cache)
+
+
 def _triage(
-    found: list[F.SourceFile], config: Config, options: Options, rules: set[str], cache: Cache | None
+    found: list[F.SourceFile],
+    config: Config,
+    options: Options,
+    rules: set[str],
+    cache: Cache | None,
+    sources: dict[Path, bytes],
+    incoming: dict[Path, Incoming],
 ) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
     """Results known without a parse (cache hits, files without any token, unreadable files),
     and the tasks for the workers with the index of each."""
@@ -189,15 +234,16 @@ def _triage(
     prefilter: re.Pattern[bytes] | None = None
     built = False
     for i, sf in enumerate(found):
-        try:
-            source = F.read_source(sf.path)
-        except (OSError, ValueError):
+        absolute = Path(os.path.abspath(sf.path))
+        source = sources.get(absolute)
+        if source is None:
             done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
             continue
+        mine = incoming.get(absolute)
         file_rules = rules_for_file(sf.path, sf.display, config, rules)
         key: bytes | None = None
         if cache is not None:
-            key = content_key(source, file_rules, _pins_signature(sf.path))
+            key = content_key(source, file_rules, _context(sf.path, mine))
             hit = cache.get(key)
             if hit is not None and (options.mode != "fix" or not any(fixable(f, options) for f in hit.findings)):
                 done[i] = _from_cache(hit, sf.display)
@@ -209,12 +255,20 @@ def _triage(
             res.cache_key = key
             done[i] = res
             continue
-        tasks.append((sf.path, sf.display, config, options, rules, prefilter, source))
+        tasks.append((sf.path, sf.display, config, options, rules, prefilter, source, mine))
         index.append((i, key))
     return done, tasks, index
 
 
 _PIN_SIGNATURES: dict[Path, str] = {}
+
+
+def _context(path: Path, incoming: Incoming | None) -> str:
+    """What a file's result depends on besides its bytes and rules: its project's dependency
+    pins and the calls other modules make into it (:func:`mcpmigrate.analysis.project.digest`)."""
+    from mcpmigrate.analysis.project import digest
+
+    return _pins_signature(path) + ("|" + digest(incoming) if incoming else "")
 
 
 def _pins_signature(path: Path) -> str:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from libcst.metadata import CodeRange
 
     from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.analysis.project import Incoming
     from mcpmigrate.screen import Facts
 
 MAX_FIX_ROUNDS = 4  # passes over the codemods while one enables another
@@ -118,11 +119,13 @@ def screen_passes(source: bytes, rules: set[str]) -> set[str]:
     return _screen(source, rules)[0]
 
 
-def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
+def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) -> tuple[set[str], Facts | None]:
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
     report something. Only those detectors run on the file; when none is left, libcst never
-    parses it. A detector without a screen counts as "could"."""
+    parses it. A detector without a screen counts as "could"; so does every detector when
+    ``typed_from_outside`` (other modules pass a context or a session into this one: its own
+    imports need not name the SDK)."""
     from mcpmigrate.detectors import all_detectors
     from mcpmigrate.screen import facts_of
 
@@ -138,7 +141,7 @@ def _screen(source: bytes, rules: set[str]) -> tuple[set[str], Facts | None]:
         if not rx.search(source):
             continue
         screen = getattr(det, "screen", None)
-        if screen is None:
+        if screen is None or typed_from_outside:
             keep |= mine
         else:
             screened.append((det, screen))
@@ -159,15 +162,17 @@ def detect(
     source: bytes | None = None,
     top_lines: list[int] | None = None,
     path: Path | None = None,
+    incoming: Incoming | None = None,
 ) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet).
     ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
     statement (:func:`node_positions`). ``path`` (the file's) is where the project's dependency pins
-    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory."""
+    are looked up (:mod:`mcpmigrate.pins`); without it, the working directory. ``incoming``: the
+    calls other modules of the project make into this one (:mod:`mcpmigrate.analysis.project`)."""
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
-    analysis = ModuleAnalysis.build(module)
+    analysis = ModuleAnalysis.build(module, incoming)
     analysis.path = path
     reports = []
     for det_cls in all_detectors():
@@ -309,6 +314,7 @@ def _apply_codemods(
     findings: list[Finding],
     analysis: ModuleAnalysis,
     path: Path | None = None,
+    incoming: Incoming | None = None,
 ) -> cst.Module:
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
@@ -334,7 +340,7 @@ def _apply_codemods(
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
-                findings, analysis = detect(module, display, config, rules, path=path)
+                findings, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
                 findings = active(findings, module.bytes)
         if not changed:
             break
@@ -352,12 +358,14 @@ def process_file(
     rules: set[str],
     prefilter: re.Pattern[bytes] | None,
     source: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> FileResult:
     """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
     or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
-    (in fix mode the file is then left untouched)."""
+    (in fix mode the file is then left untouched). ``incoming``: the calls other modules of the
+    project make into this one (:mod:`mcpmigrate.analysis.project`)."""
     try:
-        return _process_file(path, display, config, options, rules, prefilter, source)
+        return _process_file(path, display, config, options, rules, prefilter, source, incoming)
     except Exception as exc:  # a bug of ours must not lose the other files' results
         import traceback
 
@@ -379,6 +387,7 @@ def _process_file(
     rules: set[str],
     prefilter: re.Pattern[bytes] | None,
     source: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> FileResult:
     res = FileResult(display)
     if source is None:
@@ -391,8 +400,9 @@ def _process_file(
             res.error = str(exc)
             return res
     file_rules = rules_for_file(path, display, config, rules)
+    typed_from_outside = any(c.kinds for calls in (incoming or {}).values() for c in calls)
     run_rules, facts = (
-        _screen(source, file_rules)
+        _screen(source, file_rules, typed_from_outside)
         if prefilter is not None and file_rules and prefilter.search(source)
         else (set(), None)
     )
@@ -426,7 +436,7 @@ def _process_file(
     res.parsed = True
     try:
         findings, analysis = detect(
-            module, display, config, run_rules, source, facts.top_lines if facts else None, path
+            module, display, config, run_rules, source, facts.top_lines if facts else None, path, incoming
         )
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"
@@ -440,7 +450,9 @@ def _process_file(
         res.error = f"fix not applied: {newer}"
     elif options.mode == "fix" and any(fixable(f, options) for f in findings):
         try:
-            new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis, path).bytes
+            new_source = _apply_codemods(
+                module, display, config, run_rules, options, findings, analysis, path, incoming
+            ).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
 
@@ -451,7 +463,7 @@ def _process_file(
             )
             new_source = source
         if new_source != source:
-            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source)
+            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
             if problem:
                 res.error = f"fix not applied: {problem}"
             else:
@@ -501,6 +513,7 @@ def _verify(
     options: Options,
     path: Path | None = None,
     original: bytes | None = None,
+    incoming: Incoming | None = None,
 ) -> tuple[str | None, list[Finding]]:
     """``(problem, findings)``: why the fixed text must not be written (it does not parse or
     compile, it has a name problem the ``original`` text did not have (:func:`_name_problem`), or a
@@ -520,10 +533,10 @@ def _verify(
         problem = name_problem(original, new_source, display, path, config.root)
         if problem:
             return problem, []
-    found, analysis = detect(module, display, config, rules, path=path)
+    found, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
     findings = active(found, new_source)
     if any(fixable(f, options) for f in findings):
-        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path)
+        again = _apply_codemods(module, display, config, rules, options, findings, analysis, path, incoming)
         if again.bytes != new_source:
             return "a second fix would change the file again (not idempotent); please report this", found
     return None, found

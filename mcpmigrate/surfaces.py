@@ -182,6 +182,20 @@ DECORATOR_METHODS = {
     "list_resource_templates": "resources/templates/list",
     "completion": "completion/complete",
 }
+# Request classes a low-level handler is registered for (``server.request_handlers[T] = fn``).
+REQUEST_TYPE_METHODS = {
+    "CallToolRequest": "tools/call",
+    "GetPromptRequest": "prompts/get",
+    "ReadResourceRequest": "resources/read",
+    "ListToolsRequest": "tools/list",
+    "ListPromptsRequest": "prompts/list",
+    "ListResourcesRequest": "resources/list",
+    "ListResourceTemplatesRequest": "resources/templates/list",
+    "CompleteRequest": "completion/complete",
+    "SubscribeRequest": "resources/subscribe",
+    "UnsubscribeRequest": "resources/unsubscribe",
+    "SetLevelRequest": "logging/setLevel",
+}
 INPUT_REQUIRED = "input_required"
 SAMPLING_ELICITATION_TOKENS = (
     rb"create_message",

@@ -23,9 +23,34 @@ This package re-exports the names the rules and fixes import.
 
 from __future__ import annotations
 
-from mcpmigrate.analysis.facts import FunctionInfo, code_of
-from mcpmigrate.analysis.kinds import CONTEXTS, Kind
-from mcpmigrate.analysis.module import ModuleAnalysis
-from mcpmigrate.fastwalk import walk  # re-exported: the read-only subtree walk the rules and codemods share
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpmigrate.analysis.facts import FunctionInfo, code_of
+    from mcpmigrate.analysis.kinds import CONTEXTS, Kind
+    from mcpmigrate.analysis.module import ModuleAnalysis
+    from mcpmigrate.fastwalk import walk  # the read-only subtree walk the rules and codemods share
 
 __all__ = ["CONTEXTS", "FunctionInfo", "Kind", "ModuleAnalysis", "code_of", "walk"]
+
+# Imported on first use (PEP 562): ``mcpmigrate.analysis.project`` is read on a warm (cached) run,
+# which must not load libcst through the other modules of this package.
+_HOME = {
+    "FunctionInfo": "mcpmigrate.analysis.facts",
+    "code_of": "mcpmigrate.analysis.facts",
+    "CONTEXTS": "mcpmigrate.analysis.kinds",
+    "Kind": "mcpmigrate.analysis.kinds",
+    "ModuleAnalysis": "mcpmigrate.analysis.module",
+    "walk": "mcpmigrate.fastwalk",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

@@ -1,7 +1,8 @@
 """The call graph of one module: which module function a call invokes (``callee_of``), who calls
 a function (``callers``), whether its name escapes direct calls, which function a node is in
 (``enclosing_function``), and which function an expression names (``function_for_expr``).
-Only functions defined in the module are known; calls into other modules have no callee."""
+Only functions defined in the module are callees; the calls other modules of the project make
+into it are ``external_callers`` (:mod:`mcpmigrate.analysis.project`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate.analysis.facts import Facts, FunctionInfo
+from mcpmigrate.analysis.project import ExternalCall, Incoming
 
 
 class CallGraph(Facts):
@@ -20,6 +22,34 @@ class CallGraph(Facts):
         self._owner: dict[int, FunctionInfo] | None = None  # see enclosing_function
         self._fn_index: tuple[int, tuple[dict, dict, dict]] | None = None  # see _function_index
         self._callers: dict[int, list[tuple[FunctionInfo, cst.Call]]] | None = None  # see callers
+        self.incoming: Incoming = {}  # function name -> calls from other modules (analysis.project)
+
+    def external_callers(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
+        """The calls of a module-level function from other modules of the project
+        (:mod:`mcpmigrate.analysis.project`)."""
+        if target.parent is not None or target.class_name is not None:
+            return ()
+        return self.incoming.get(target.name, ())
+
+    def external_chain(self, target: FunctionInfo, limit: int = 3) -> str:
+        """``" (called from `count_photos` in tools.py)"``: the callers in other modules of the
+        project of ``target`` or of the module functions that call it, for a finding's message;
+        ``""`` when there are none."""
+        calls: list[ExternalCall] = []
+        seen: set[int] = set()
+        todo = [target]
+        while todo:
+            f = todo.pop()
+            if id(f) in seen:
+                continue
+            seen.add(id(f))
+            calls.extend(self.external_callers(f))
+            todo.extend(caller for caller, _call in self.callers(f))
+        if not calls:
+            return ""
+        labels = list(dict.fromkeys(c.label for c in sorted(calls, key=lambda c: c.rank)))
+        more = f" and {len(labels) - limit} more" if len(labels) > limit else ""
+        return f" (called from {', '.join(labels[:limit])}{more})"
 
     def function_named(self, name: str, class_name: str | None = None) -> FunctionInfo | None:
         for f in self.functions:
@@ -109,8 +139,10 @@ class CallGraph(Facts):
         (passed as a callback, stored, exported): its callers cannot all be seen."""
         loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
         direct = len(self.callers(target))
-        registered = sum(
-            1 for reg in self.registrations if get_full_name_for_node(reg[1]) in (target.name, f"self.{target.name}")
+        names = (target.name, f"self.{target.name}")
+        registered = len(
+            {id(e) for _m, e in self.handlers if get_full_name_for_node(e) in names}
+            | {id(reg[1]) for reg in self.registrations if get_full_name_for_node(reg[1]) in names}
         )
         return loads > direct + registered
 

@@ -43,6 +43,7 @@ class FunctionInfo:
     role: str | None = None  # tool | prompt | resource | lowlevel-tool | list-tools | handler
     server_generation: str | None = None
     registered_name: str | None = None  # the MCP name of the tool/prompt/resource, when literal
+    method: str | None = None  # the MCP method a registered handler serves (``tools/list``), any registration
 
     @property
     def is_async(self) -> bool:
@@ -67,6 +68,8 @@ class Facts:
         self.class_bases: dict[str, list[str]] = {}
         self.server_generation: dict[str, str] = {}  # server variable -> generation
         self.registrations: list[tuple[str, cst.CSTNode, str, str | None]] = []  # (role, fn expr, gen, server)
+        # every handler registration, whatever its method: (MCP method, fn expr) — entry points
+        self.handlers: list[tuple[str, cst.CSTNode]] = []
         self.generations: set[str] = set()
         self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
         self.awaited: set[int] = set()  # ids of expressions directly under `await`
@@ -114,6 +117,7 @@ class Collector(cst.CSTVisitor):
         self.class_stack: list[str] = []
         # per entry of fn_stack: whether entering it pushed an empty class scope ("")
         self.pushed_empty: list[bool] = []
+        self.aliases: dict[str, cst.BaseExpression] = {}  # module-level decorator aliases (_alias)
 
     # imports
     def visit_Import(self, node: cst.Import) -> None:
@@ -191,13 +195,24 @@ class Collector(cst.CSTVisitor):
         if self.pushed_empty.pop():
             self.class_stack.pop()
 
-    def _decorator_role(self, dec: cst.BaseExpression, fn: cst.FunctionDef) -> None:
+    def _decorator_role(self, dec: cst.BaseExpression, fn: cst.CSTNode) -> None:
+        """Record the registration ``dec`` makes of ``fn``: ``@server.tool()``, ``@server.list_tools()``,
+        ``@self.server.call_tool()``, or a module-level alias of either (``tool = server.tool``,
+        ``register = server.call_tool()``)."""
         call = dec if isinstance(dec, cst.Call) else None
         target = call.func if call else dec
+        if isinstance(target, cst.Name):
+            alias = self._alias(target.value)
+            if isinstance(alias, cst.Attribute):  # tool = server.tool; @tool()
+                target = alias
+            elif isinstance(alias, cst.Call) and call is None:  # register = server.call_tool(); @register
+                call, target = alias, alias.func
         if not isinstance(target, cst.Attribute):
             return
         attr = target.attr.value
         server_name = get_full_name_for_node(target.value)
+        if attr in S.DECORATOR_METHODS and (call is not None or attr in S.HANDLER_DECORATORS):
+            self.a.handlers.append((S.DECORATOR_METHODS[attr], fn))
         if attr in S.HANDLER_DECORATORS:
             self.a.registrations.append((S.HANDLER_DECORATORS[attr], fn, "", server_name))
         elif attr in S.LOWLEVEL_CALL_TOOL_DECORATORS and call is not None:
@@ -205,10 +220,28 @@ class Collector(cst.CSTVisitor):
         elif attr == S.LOWLEVEL_LIST_TOOLS_DECORATOR and call is not None:
             self.a.registrations.append(("list-tools", fn, S.MCP1, server_name))
 
+    def _alias(self, name: str) -> cst.BaseExpression | None:
+        """The registration decorator a module-level ``name`` was last assigned before this point
+        (``tool = server.tool``, ``register = server.call_tool()``), if any."""
+        return self.aliases.get(name)
+
     # statements
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
             self._assign(t.target, node.value)
+            # server.request_handlers[types.ListToolsRequest] = handler
+            tgt = t.target
+            if (
+                isinstance(tgt, cst.Subscript)
+                and isinstance(tgt.value, cst.Attribute)
+                and tgt.value.attr.value == "request_handlers"
+                and len(tgt.slice) == 1
+                and isinstance(tgt.slice[0].slice, cst.Index)
+            ):
+                request = (get_full_name_for_node(tgt.slice[0].slice.value) or "").rsplit(".", 1)[-1]
+                method = S.REQUEST_TYPE_METHODS.get(request)
+                if method is not None:
+                    self.a.handlers.append((method, node.value))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -241,6 +274,11 @@ class Collector(cst.CSTVisitor):
             self.fn_stack[-1].assigns.append((name, value))
         elif not self.class_stack or self.class_stack[-1] == "":
             self.a.module_assigns.append((name, value))
+            deco = value.func if isinstance(value, cst.Call) else value
+            if isinstance(deco, cst.Attribute) and deco.attr.value in S.DECORATOR_METHODS:
+                self.aliases[name] = value
+            else:
+                self.aliases.pop(name, None)
 
     def visit_Name(self, node: cst.Name) -> None:
         counts = self.a.name_counts
@@ -254,6 +292,9 @@ class Collector(cst.CSTVisitor):
             self.fn_stack[-1].calls.append(node)
         # 2.x low-level constructor keywords: Server("x", on_call_tool=handler)
         for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in S.LOWLEVEL_REQUEST_KWARGS:
+                if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
+                    self.a.handlers.append((S.LOWLEVEL_REQUEST_KWARGS[arg.keyword.value], arg.value))
             if arg.keyword is not None and arg.keyword.value in S.LOWLEVEL_HANDLER_KWARGS:
                 if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
                     self.a.registrations.append(
@@ -262,23 +303,15 @@ class Collector(cst.CSTVisitor):
             elif arg.keyword is not None and arg.keyword.value == "on_list_tools":
                 if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
                     self.a.registrations.append(("list-tools", arg.value, S.MCP2, None))
-        # mcp.add_tool(fn) / mcp.tool()(fn)
+        # mcp.add_tool(fn) / mcp.tool()(fn) / server.call_tool()(fn) / server.list_tools()(self.fn)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "add_prompt") and node.args:
             self.a.registrations.append(
                 (func.attr.value[4:], node.args[0].value, "", get_full_name_for_node(func.value))
             )
-        if (
-            isinstance(func, cst.Call)
-            and isinstance(func.func, cst.Attribute)
-            and func.func.attr.value in S.HANDLER_DECORATORS
-            and node.args
-        ):
-            self.a.registrations.append(
-                (
-                    S.HANDLER_DECORATORS[func.func.attr.value],
-                    node.args[0].value,
-                    "",
-                    get_full_name_for_node(func.func.value),
-                )
-            )
+            self.a.handlers.append((S.DECORATOR_METHODS[func.attr.value[4:]], node.args[0].value))
+        if node.args and not node.args[0].keyword:
+            if isinstance(func, cst.Call):
+                self._decorator_role(func, node.args[0].value)
+            elif isinstance(func, cst.Name) and isinstance(self.aliases.get(func.value), cst.Call):
+                self._decorator_role(func, node.args[0].value)  # register = server.call_tool(); register(fn)

@@ -8,7 +8,7 @@ and the registered functions their role — plus the per-module memo the rules a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
 
@@ -17,6 +17,9 @@ from mcpmigrate.analysis.calls import CallGraph
 from mcpmigrate.analysis.facts import Collector
 from mcpmigrate.analysis.kinds import Kind, Kinds
 from mcpmigrate.fastwalk import Flat
+
+if TYPE_CHECKING:
+    from mcpmigrate.analysis.project import Incoming
 
 T = TypeVar("T")
 
@@ -39,13 +42,36 @@ class ModuleAnalysis(Kinds, CallGraph):
             return value
 
     @classmethod
-    def build(cls, module: cst.Module) -> ModuleAnalysis:
+    def build(cls, module: cst.Module, incoming: Incoming | None = None) -> ModuleAnalysis:
+        """Analyse ``module``; ``incoming``: the calls other modules of the project make into it
+        (:mod:`mcpmigrate.analysis.project`), which type the parameters they pass a context to."""
         self = cls(module)
+        self.incoming = incoming or {}
         self.flat = Flat(module)  # one traversal; the detectors replay it
         self.parents = self.flat.parents
         self.flat.visit(Collector(self))
         self._infer()
         return self
+
+    def _seed_from_callers(self) -> None:
+        """Parameters that callers in other modules pass a context or a session to, when
+        unannotated or annotated ``Any``: ``async def require_ack(summary, ctx)`` called as
+        ``require_ack(text, ctx)`` from a tool whose ``ctx: Context``."""
+        for f in self.functions:
+            calls = self.external_callers(f)
+            if not calls:
+                continue
+            names = f.param_names()
+            for call in calls:
+                for where, value in call.kinds:
+                    pname = names[where] if isinstance(where, int) and where < len(names) else where
+                    param = next((p for p in f.params if p.name.value == pname), None)
+                    if param is None or pname in f.kinds:
+                        continue
+                    ann = param.annotation
+                    if ann is not None and self.qualname(ann.annotation) not in ("typing.Any", "Any"):
+                        continue  # annotated with something else: trust the annotation
+                    f.kinds[param.name.value] = Kind(value)
 
     # -- inference ---------------------------------------------------------------------------
     def _infer(self) -> None:
@@ -56,6 +82,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                     k = self.kind_of_annotation(p.annotation.annotation)
                     if k is not None:
                         f.kinds[p.name.value] = k
+        self._seed_from_callers()
         # Assignments, a few rounds for chains (session = ctx.session; s2 = session).
         for _ in range(3):
             changed = False
@@ -119,6 +146,11 @@ class ModuleAnalysis(Kinds, CallGraph):
             if target is not None and target.role is None:
                 target.role = role
                 target.server_generation = gen
+        # Every registered handler is an entry point, whatever it serves.
+        for method, fexpr in self.handlers:
+            target = self.function_for_expr(fexpr)
+            if target is not None and target.method is None:
+                target.method = method
 
     def _guess_generation(self) -> str:
         return self.module_generation() or S.MCP1

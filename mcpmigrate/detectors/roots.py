@@ -344,7 +344,7 @@ class _RootsVisitor(RequestVisitor):
             plan = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
         base = (
             "The server asks the client for its roots"
-            + (f" in `{fn.qualname}`" if fn else "")
+            + (f" in `{fn.qualname}`{self.a.external_chain(fn)}" if fn else "")
             + "; on 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots "
             "are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`)."
         )

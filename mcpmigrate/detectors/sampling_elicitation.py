@@ -71,7 +71,7 @@ class _Visitor(RequestVisitor):
         kind = interim.request_kind(self.a, node, fn)
         if kind is not None and legacy_era_only(self.a.parents, node):
             return  # the legacy half of a server written for both eras (behind an era test)
-        where = f" in `{fn.qualname}`" if fn else ""
+        where = f" in `{fn.qualname}`{self.a.external_chain(fn)}" if fn else ""
         if kind == interim.SAMPLING:
             plan = interim.plan_request(self.a, self.det.config, node, fn, kind)
             self.reports.append(

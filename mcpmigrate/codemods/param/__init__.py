@@ -34,8 +34,9 @@ from mcpmigrate.codemods.param.chains import (
     closure,
     conditional_ancestor,
     from_registry,
+    manual_reason,
+    reach,
     reaching_entries,
-    unreached_description,
 )
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
@@ -101,20 +102,11 @@ def _request_plan_site(
             [],
             [],
         )
-    entries, chains, leaves = reaching_entries(a, fn)
-    if leaves:
-        return None, f"the call chain leaves the module: {leaves}", [], []
-    if not entries:
-        return (
-            None,
-            (
-                f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
-                "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
-                "path in from where it is needed"
-            ),
-            [],
-            [],
-        )
+    r = reach(a, fn)
+    why = manual_reason(a, fn, r)
+    if why:
+        return None, why, [], []
+    entries, chains = r.entries, r.chains
     funcs, edges = closure(a, fn)
     first_reason = None
     for cfg in name_candidates(config):

@@ -6,10 +6,13 @@ fix need review (a request made only on some paths; roots used as an allow-list)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import libcst as cst
 
+from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
+from mcpmigrate.analysis.project import ExternalCall
 from mcpmigrate.codemods.param.lowlevel import lowlevel_target
 from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.names import name_refs
@@ -20,14 +23,38 @@ ENTRY_ROLES = {"tool", "prompt", "resource", "lowlevel-tool", "lowlevel-prompt",
 Edge = tuple[FunctionInfo, cst.Call, FunctionInfo]
 
 
-def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], list[list[str]], str | None]:
+#: Calls that run a coroutine from sync code (a sync tool bridging into the event loop).
+SYNC_BRIDGES = {
+    "anyio.from_thread.run",
+    "anyio.run",
+    "asyncio.run",
+    "asyncio.run_coroutine_threadsafe",
+    "trio.from_thread.run",
+    "trio.run",
+}
+
+
+@dataclass
+class Reach:
+    """What reaches a function with a roots request, within the module and from the project."""
+
+    entries: list[FunctionInfo] = field(default_factory=list)  # tools, prompts, resources, low-level handlers
+    chains: list[list[str]] = field(default_factory=list)  # per entry: qualnames, entry first
+    leaves: str | None = None  # why the chain leaves the module (a callback, an export)
+    handlers: list[tuple[FunctionInfo, list[str]]] = field(default_factory=list)  # other registered handlers
+    bridge: tuple[str, str, str] | None = None  # (coroutine, bridge call, function bridging) of a sync bridge
+    external: list[ExternalCall] = field(default_factory=list)  # callers in other modules of the project
+
+
+def reach(a: ModuleAnalysis, fn: FunctionInfo) -> Reach:
     """Entry points (tools, prompts, resources, low-level handlers) whose call path reaches
-    ``fn`` within the module, the call chains (as qualnames), and, when some function on the way
-    is also used other than by a direct call (a callback, an export), the reason the chain leaves
-    the module."""
-    entries: list[FunctionInfo] = []
-    chains: list[list[str]] = []
-    leaves: str | None = None
+    ``fn`` within the module and their call chains; the other registered handlers on the way
+    (any registration is an entry point: ``tools/list``, ``request_handlers[...] =``, ``on_*=``);
+    a coroutine run from sync code on the way (``anyio.from_thread.run(_ask)``); the callers in
+    other modules of the project (:mod:`mcpmigrate.analysis.project`); and, when some function on
+    the way is also used other than by a direct call (a callback, an export), the reason the
+    chain leaves the module."""
+    out = Reach()
     seen: set[int] = set()
     stack: list[tuple[FunctionInfo, list[str]]] = [(fn, [fn.qualname])]
     while stack:
@@ -36,21 +63,112 @@ def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[Function
             continue
         seen.add(id(cur))
         if cur.role in ENTRY_ROLES:
-            entries.append(cur)
-            chains.append(list(reversed(chain)))
+            out.entries.append(cur)
+            out.chains.append(list(reversed(chain)))
             continue
+        if cur.method is not None:
+            out.handlers.append((cur, list(reversed(chain))))
+            continue
+        bridged = _bridged_from(a, cur) if cur.is_async else None
+        if bridged is not None:
+            bridge, outer = bridged
+            if out.bridge is None:
+                out.bridge = (cur.qualname, bridge, outer.qualname)
+            stack.append((outer, chain + [outer.qualname]))
+            continue
+        out.external.extend(c for c in a.external_callers(cur) if c not in out.external)
         callers = a.callers(cur)
-        if a.references_outside_calls(cur) and leaves is None:
+        if a.references_outside_calls(cur) and out.leaves is None and not a.external_callers(cur):
             if cur is fn and not callers:
-                leaves = (
+                out.leaves = (
                     f"`{cur.qualname}` is not called from a tool but passed on as a value (a lifespan, "
                     "a callback, a registered handler)"
                 )
             else:
-                leaves = f"`{cur.qualname}` is also used other than by a direct call in this module (chain: {' <- '.join(chain)})"
+                out.leaves = (
+                    f"`{cur.qualname}` is also used other than by a direct call in this module "
+                    f"(chain: {' <- '.join(chain)})"
+                )
         for caller, _call in callers:
             stack.append((caller, chain + [caller.qualname]))
-    return entries, chains, leaves
+    return out
+
+
+def _bridged_from(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[str, FunctionInfo] | None:
+    """``(bridge call, function)`` when a function runs the coroutine ``fn`` from sync code
+    (``anyio.from_thread.run(_ask)``, ``asyncio.run(_ask())``,
+    ``asyncio.run_coroutine_threadsafe(_ask(), loop)``)."""
+    scopes = [fn.parent] if fn.parent is not None else [f for f in a.functions if f.parent is None]
+    for scope in scopes:
+        if scope is None or scope.is_async:
+            continue
+        for call in scope.calls:
+            q = a.qualname(call.func)
+            if q not in SYNC_BRIDGES or not call.args:
+                continue
+            arg = call.args[0].value
+            target = arg.func if isinstance(arg, cst.Call) else arg
+            if isinstance(target, cst.Name) and target.value == fn.name:
+                return q, scope
+    return None
+
+
+def reaching_entries(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], list[list[str]], str | None]:
+    """:func:`reach`'s entry points, their chains and the reason the chain leaves the module."""
+    r = reach(a, fn)
+    return r.entries, r.chains, r.leaves
+
+
+def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
+    """Why the path cannot be given to the entry points that reach ``fn`` (None: it can, as
+    far as the entries go): a handler that takes no arguments, a sync bridge, callers in
+    another module, a chain that leaves the module — or no entry point at all."""
+    for h, chain in r.handlers:
+        if h.method in S.INTERIM_METHODS:
+            continue
+        where = (
+            f"the {h.method} handler `{h.qualname}`"
+            if h is fn
+            else f"`{fn.qualname}`, called from the {h.method} handler `{h.qualname}` ({' -> '.join(chain)})"
+        )
+        what = "the listing" if h.method and h.method.endswith("/list") else "what it needs"
+        return (
+            f"the request sits in {where}, which can take no tool arguments and may not return an interim "
+            "result (only tools/call, prompts/get and resources/read can); "
+            f"derive {what} from server configuration instead"
+        )
+    for h, _chain in r.handlers:
+        return (
+            f"`{h.qualname}` is registered for {h.method} as a raw request handler (`request_handlers[...]`): "
+            "its arguments arrive in the request itself; rewrite by hand so the tool takes the path as an argument"
+        )
+    if r.bridge is not None:
+        coro, bridge, outer = r.bridge
+        reached = ", ".join(f"`{e.qualname}`" for e in r.entries) or "no tool in this module"
+        return (
+            f"`{coro}` runs through `{bridge}` in the sync function `{outer}` (a bridge into the event loop, "
+            f"reached from {reached}): rewrite by hand so the tool takes the path as a parameter"
+        )
+    if r.external:
+        tools = list(dict.fromkeys(c.caller for c in r.external if c.role in ENTRY_ROLES))
+        whom = ", ".join(f"`{t}`" for t in tools[:3]) if tools else "the tools that reach it"
+        labels = list(dict.fromkeys(c.label for c in sorted(r.external, key=lambda c: c.rank)))
+        shown = ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+        if len(tools) > 3:
+            whom += f" and {len(tools) - 3} more tools"
+        return (
+            f"called from another module ({shown}); cross-module rewrite not supported: give {whom} a "
+            f"documented path parameter and pass it to `{fn.qualname}` by hand"
+        )
+    if r.leaves:
+        return f"the call chain leaves the module: {r.leaves}"
+    if not r.entries:
+        return (
+            f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
+            "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
+            "path in from where it is needed"
+        )
+    return None
 
 
 def unreached_description(a: ModuleAnalysis, fn: FunctionInfo) -> str:

@@ -1,0 +1,569 @@
+"""Project-wide facts: which functions of a checked module are called from other modules of the
+project, by whom, and which arguments of those calls are contexts or sessions.
+
+One pass over the project (its root: where the configuration is), before the per-file pipeline:
+
+1. The *targets* are the files the byte prefilter lets through (the only ones a rule can report
+   on); a regular expression reads their top-level ``def`` names and ``__all__``.
+2. A file of the project can call into a target only when an import statement in it names the
+   target's module (its file stem, or its package for an ``__init__.py``) and it mentions one of
+   the target's function names: only those files are parsed, with Python's own ``ast``, into a
+   :class:`ModuleSummary` (imports, star imports, and every call of an imported name with the
+   kinds of its arguments). Summaries are cached per file content with the results.
+3. Each call is resolved through the caller's imports — ``from pkg.paths import album_dir``,
+   ``import pkg.paths as p; p.album_dir(ctx)``, relative imports, ``from pkg.paths import *``
+   (``__all__`` when the target has one, else its public names), and one level of re-export
+   through a package ``__init__`` — to a target's function: :class:`ExternalCall`.
+
+What a checked module receives is its :data:`Incoming` slice (function name → calls from other
+modules); the slice is part of the module's cache key, so a change in a caller re-checks the
+callee. Nothing here imports libcst: a warm run stays cheap.
+
+Kinds are :class:`mcpmigrate.analysis.kinds.Kind` values (strings), read off the caller's
+parameter annotations through its imports (the SDK classes of :mod:`mcpmigrate.surfaces`), and
+``ctx.session`` / ``ctx.request_context`` on such a parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from mcpmigrate import surfaces as S
+
+if TYPE_CHECKING:
+    from mcpmigrate.cache import Cache
+
+#: Kind values (``analysis.kinds.Kind``) of the SDK classes an annotation can name, in order.
+_ANNOTATION_KINDS = (
+    (S.MCP_CONTEXT_V1, "mcp1-context"),
+    (S.MCP_CONTEXT_V2, "mcp2-context"),
+    (S.FASTMCP_CONTEXT, "fastmcp-context"),
+    (S.LOWLEVEL_CONTEXT, "request-context"),
+    (S.SESSION_TYPES, "session"),
+)
+_CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
+SUMMARY_FORMAT = b"project-summary-1"  # part of a summary's cache key
+#: The requests a context or a session passed in from another module can make (roots, sampling,
+#: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
+#: other modules are looked for) only when one of these occurs in it, or it calls such a function.
+REQUEST_TOKENS = (
+    b"list_roots",
+    b"create_message",
+    b".sample",
+    b"elicit",
+    b"MCPSamplingModel",
+    b"send_ping",
+    b"send_request",
+)
+
+
+@dataclass(frozen=True)
+class ExternalCall:
+    """A call of a target's function from another module of the project."""
+
+    path: str  # the calling file, relative to the project root
+    caller: str  # the calling function's qualname (``count_photos``, ``Tools.run``)
+    role: str | None  # ``tool``/``prompt``/``resource``, another MCP method it serves, or None
+    kinds: tuple[tuple[int | str, str], ...]  # (argument position or keyword, Kind value)
+
+    @property
+    def label(self) -> str:
+        """How a finding names the caller: the caller in backquotes, then its file (``in tools/photos.py``)."""
+        return f"`{self.caller}` in {self.path}"
+
+    @property
+    def rank(self) -> tuple[bool, bool]:
+        """Sort key of what a finding names first: registered tools and handlers, then other
+        code, then tests."""
+        return self.role is None, _is_test(PurePosixPath(self.path))
+
+
+def _is_test(path: PurePosixPath | Path) -> bool:
+    """A test module: ``test_*.py``, ``*_test.py``, ``conftest.py``, or under a ``tests`` folder."""
+    name = path.name
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+        or any(part in ("tests", "test") for part in path.parts[:-1])
+    )
+
+
+#: What one checked module receives: its function name → the calls of it from other modules.
+Incoming = dict[str, tuple[ExternalCall, ...]]
+
+
+@dataclass
+class ModuleSummary:
+    """What :func:`summarize` reads off a possible caller with ``ast``."""
+
+    imports: list[tuple[str, str, str | None, int]] = field(default_factory=list)  # (local, module, name, level)
+    stars: list[tuple[str, int]] = field(default_factory=list)  # (module, level) of `from m import *`
+    defs: set[str] = field(default_factory=set)  # module-level names it defines
+    calls: list[tuple[str, str | None, str, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
+
+
+# -- reading one file ------------------------------------------------------------------------
+_TOP = re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)", re.MULTILINE)
+_ALL = re.compile(rb"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*([\[(][^\])]*[\])])", re.MULTILINE)
+
+
+def is_target(source: bytes) -> bool:
+    return any(tok in source for tok in REQUEST_TOKENS)
+
+
+def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
+    """The top-level functions of a checked module that make a request (:data:`REQUEST_TOKENS`
+    occur in their text) or call one that does, by name; and its literal ``__all__`` (None: none)."""
+    starts = [(m.start(), m.group(0).startswith(b"class"), m.group(1).decode()) for m in _TOP.finditer(source)]
+    chunks: dict[str, bytes] = {}
+    for i, (at, is_class, name) in enumerate(starts):
+        if not is_class:
+            chunks[name] = source[at : starts[i + 1][0] if i + 1 < len(starts) else len(source)]
+    defs = {n for n, text in chunks.items() if is_target(text)}
+    grew = bool(defs)
+    while grew:  # a helper that calls a requesting function (one pass per level)
+        more = {n for n, text in chunks.items() if n not in defs and any(d.encode() in text for d in defs)}
+        defs |= more
+        grew = bool(more)
+    exported: set[str] | None = None
+    m = _ALL.search(source)
+    if m is not None:
+        try:
+            value = ast.literal_eval(m.group(1).decode("utf-8", "replace"))
+            exported = {v for v in value if isinstance(v, str)}
+        except (ValueError, SyntaxError):
+            exported = set(defs)  # computed (`[n for n in globals() ...]`): any of them may be exported
+    return defs, exported
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | None:
+    """The Kind value of the first SDK class an annotation names (``Optional``, ``Annotated``,
+    unions, string annotations looked into)."""
+    if ann is None:
+        return None
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(ann, ast.BinOp):
+        return _annotation_kind(ann.left, imports) or _annotation_kind(ann.right, imports)
+    if isinstance(ann, ast.Subscript):
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        head = (_dotted(ann.value) or "").rsplit(".", 1)[-1]
+        if head == "Annotated":
+            inner = inner[:1]
+        elif head not in ("Optional", "Union"):
+            inner = []
+        for el in inner:
+            k = _annotation_kind(el, imports)
+            if k:
+                return k
+        return None
+    name = _dotted(ann)
+    if not name:
+        return None
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    for names, kind in _ANNOTATION_KINDS:
+        if full in names:
+            return kind
+    return None
+
+
+def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
+    """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
+    name = _dotted(expr)
+    if not name:
+        return None
+    parts = name.split(".")
+    k = params.get(parts[0])
+    if k is None:
+        return None
+    for attr in parts[1:]:
+        if attr == "session" and k in (*_CONTEXT_KINDS, "request-context"):
+            k = "session"
+        elif attr == "request_context" and k in _CONTEXT_KINDS:
+            k = "request-context"
+        else:
+            return None
+    return k
+
+
+def _role(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    for dec in fn.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute):
+            attr = target.attr
+            if attr in S.HANDLER_DECORATORS:
+                return S.HANDLER_DECORATORS[attr]
+            if attr in S.DECORATOR_METHODS and isinstance(dec, ast.Call):
+                return S.DECORATOR_METHODS[attr]
+    return None
+
+
+def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
+    """The :class:`ModuleSummary` of a file (None: ``ast`` cannot parse it): its imports, and its
+    calls of a name in ``names`` (the targets' functions it mentions), directly or as an
+    attribute (``paths.album_dir``)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    out = ModuleSummary()
+    imports: dict[str, str] = {}  # local name -> dotted name, for annotations
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.defs.add(stmt.name)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            _note_import(stmt, out, imports)
+    _calls(tree.body, "", None, {}, imports, names, out)
+    return out
+
+
+def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:
+    if isinstance(node, ast.Import):
+        for al in node.names:
+            local = al.asname or al.name  # `import pkg.paths`: calls spell `pkg.paths.f`
+            imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+            out.imports.append((local, al.name, None, 0))
+        return
+    mod = node.module or ""
+    for al in node.names:
+        if al.name == "*":
+            out.stars.append((mod, node.level))
+            continue
+        local = al.asname or al.name
+        if not node.level:
+            imports[local] = f"{mod}.{al.name}"
+        out.imports.append((local, mod, al.name, node.level))
+
+
+def _calls(
+    body: list[ast.stmt],
+    prefix: str,
+    fn: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    params: dict[str, str],
+    imports: dict[str, str],
+    names: set[str],
+    out: ModuleSummary,
+) -> None:
+    """Record the calls of ``names`` in ``body`` (a function's, with its ``params`` kinds), and
+    the imports inside functions."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = dict(params)
+            args = node.args
+            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                k = _annotation_kind(a.annotation, imports)
+                if k:
+                    inner[a.arg] = k
+                else:
+                    inner.pop(a.arg, None)
+            _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, names, out)
+            stack.extend(reversed(node.decorator_list))
+            continue
+        if isinstance(node, ast.ClassDef):
+            _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, names, out)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if fn is not None:
+                _note_import(node, out, {})
+            continue
+        if isinstance(node, ast.Call) and fn is not None:
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            name = _dotted(func) if last in names else None
+            if name:
+                kinds: list[tuple[int | str, str]] = []
+                for i, arg in enumerate(node.args):
+                    if isinstance(arg, ast.Starred):
+                        break
+                    k = _arg_kind(arg, params)
+                    if k:
+                        kinds.append((i, k))
+                for kw in node.keywords:
+                    k = _arg_kind(kw.value, params) if kw.arg else None
+                    if k and kw.arg:
+                        kinds.append((kw.arg, k))
+                out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
+        stack.extend(ast.iter_child_nodes(node))
+
+
+# -- the project ---------------------------------------------------------------------------------
+def module_names(path: Path, root: Path) -> list[str]:
+    """The dotted names a file can be imported by, longest first: every suffix of its path
+    below ``root`` made of identifiers (``src/pkg/paths.py``: ``src.pkg.paths``, ``pkg.paths``,
+    ``paths``)."""
+    try:
+        rel = PurePosixPath(os.path.relpath(path, root))
+    except ValueError:
+        rel = PurePosixPath(path.name)
+    parts = [*rel.parts[:-1], rel.stem] if rel.stem != "__init__" else list(rel.parts[:-1])
+    # only the identifiers nearest the file can be a module path (`src/my-server/pkg/x.py`: pkg.x)
+    first = len(parts)
+    while first > 0 and parts[first - 1].isidentifier():
+        first -= 1
+    parts = parts[first:]
+    if not parts:
+        return []
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def import_screen(stems: set[str]) -> re.Pattern[bytes] | None:
+    """The byte pattern of an import statement that names one of the targets' module ``stems``
+    (group 1 or 2: the stem)."""
+    if not stems:
+        return None
+    alt = b"|".join(re.escape(s.encode()) for s in sorted(stems))
+    return re.compile(rb"from[ \t]+[\w.]*?\b(" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*?\b(" + alt + rb")\b")
+
+
+@dataclass
+class Target:
+    path: Path
+    names: list[str]  # module_names
+    defs: set[str]
+    exported: set[str] | None  # __all__
+
+
+class Resolver:
+    """Resolves the calls of the summarized callers to the targets' functions."""
+
+    def __init__(self, root: Path, targets: list[Target], summaries: dict[Path, ModuleSummary]) -> None:
+        self.root = root
+        self.by_name: dict[str, list[Target]] = {}
+        self.by_path = {t.path: t for t in targets}
+        for t in targets:
+            for n in t.names:
+                self.by_name.setdefault(n, []).append(t)
+        self.summaries = summaries
+        self.packages: dict[str, Path] = {}  # dotted name -> a summarized package __init__.py
+        for p in summaries:
+            if p.name == "__init__.py":
+                for n in module_names(p, root):
+                    self.packages.setdefault(n, p)
+        self._modules: dict[tuple[Path, str, int], Path | None] = {}
+
+    def module(self, caller: Path, mod: str, level: int) -> Path | None:
+        """The file a module reference in ``caller`` names (a target's or a summarized one's)."""
+        key = (caller.parent, mod, level)
+        if key not in self._modules:
+            self._modules[key] = self._module(caller, mod, level)
+        return self._modules[key]
+
+    def _module(self, caller: Path, mod: str, level: int) -> Path | None:
+        if level:
+            base = caller.parent
+            for _ in range(level - 1):
+                base = base.parent
+            stem = base.joinpath(*mod.split(".")) if mod else base
+            for cand in (stem.with_suffix(".py") if mod else None, stem / "__init__.py"):
+                if cand is not None and (cand in self.by_path or cand in self.summaries):
+                    return cand
+            return None
+        found = self.by_name.get(mod)
+        if found:
+            # the nearest one: the longest directory prefix shared with the caller
+            return max(found, key=lambda t: len(os.path.commonpath([t.path.parent, caller.parent]))).path
+        return self.packages.get(mod)
+
+    def name_in(self, caller: Path, mod: str, level: int, name: str, depth: int = 0) -> tuple[Target, str] | None:
+        """The target function ``from mod import name`` binds, through one package re-export."""
+        p = self.module(caller, mod, level)
+        if p is None:
+            return None
+        t = self.by_path.get(p)
+        if t is not None and name in t.defs:
+            return t, name
+        s = self.summaries.get(p)
+        if s is None or depth:
+            return None
+        for local, m, n, lv in s.imports:  # pkg/__init__.py: from .paths import album_dir
+            if local == name and n is not None:
+                return self.name_in(p, m, lv, n, depth + 1)
+        for m, lv in s.stars:
+            hit = self.name_in(p, m, lv, name, depth + 1)
+            if hit is not None:
+                return hit
+        return None
+
+    def incoming(self) -> dict[Path, dict[str, list[ExternalCall]]]:
+        out: dict[Path, dict[str, list[ExternalCall]]] = {}
+        for caller, s in self.summaries.items():
+            functions: dict[str, tuple[Target, str]] = {}
+            modules: dict[str, Target] = {}
+            for local, mod, name, level in s.imports:
+                if name is None:
+                    p = self.module(caller, mod, level)
+                    if p in self.by_path:
+                        modules[local] = self.by_path[p]
+                    continue
+                hit = self.name_in(caller, mod, level, name)
+                if hit is not None:
+                    functions[local] = hit
+                    continue
+                sub = f"{mod}.{name}" if mod else name
+                p = self.module(caller, sub, level)
+                if p in self.by_path:  # from pkg import paths
+                    modules[local] = self.by_path[p]
+            starred: dict[str, Target] = {}
+            for mod, level in s.stars:
+                p = self.module(caller, mod, level)
+                t = self.by_path.get(p) if p is not None else None
+                if t is not None:
+                    public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
+                    for d in public & t.defs:
+                        starred.setdefault(d, t)
+            try:
+                shown = PurePosixPath(os.path.relpath(caller, self.root)).as_posix()
+            except ValueError:
+                shown = caller.name
+            for qual, role, name, kinds in s.calls:
+                owner, _, last = name.rpartition(".")
+                target: tuple[Target, str] | None = None
+                if not owner and name in functions:
+                    target = functions[name]
+                elif owner in modules and last in modules[owner].defs:
+                    target = modules[owner], last
+                elif not owner and name in starred and name not in s.defs:
+                    target = starred[name], name
+                if target is None or target[0].path == caller:
+                    continue
+                out.setdefault(target[0].path, {}).setdefault(target[1], []).append(
+                    ExternalCall(shown, qual, role, kinds)
+                )
+        return out
+
+
+def digest(incoming: Incoming | None) -> str:
+    """A stable digest of a module's slice (part of its cache key)."""
+    if not incoming:
+        return ""
+    h = hashlib.blake2b(repr(sorted(incoming.items())).encode(), digest_size=8)
+    return h.hexdigest()
+
+
+def build(
+    root: Path,
+    sources: dict[Path, bytes],
+    rest: list[Path],
+    cache: Cache | None = None,
+) -> dict[Path, Incoming]:
+    """The :data:`Incoming` slice of each checked file that other modules call into. ``sources``:
+    the checked files (absolute paths) and their bytes (the targets are those
+    :data:`REQUEST_TOKENS` occur in); ``rest``: the project's other Python files (read here,
+    e.g. when a pre-commit hook passes only the staged files). Summaries are read from and
+    written to ``cache``."""
+    everything = dict(sources)
+    for p in rest:
+        if p not in everything:
+            try:
+                if os.path.getsize(p) <= 2_000_000:
+                    everything[p] = p.read_bytes()
+            except OSError:
+                continue
+    # the whole pass is cached by the project's files and contents (a warm run reads it back)
+    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-1")
+    whole.update(os.fsencode(root) + b"\0")
+    for p in sorted(everything):
+        whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
+    key = whole.digest()
+    hit = cache.get(key) if cache is not None else None
+    if isinstance(hit, dict):
+        return hit
+    result = _build(root, sources, everything, cache)
+    if cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def _build(
+    root: Path, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None
+) -> dict[Path, Incoming]:
+    found: list[Target] = []
+    for p in (p for p, src in sources.items() if is_target(src)):
+        names = module_names(p, root)
+        if not names:
+            continue
+        defs, exported = target_names(sources[p])
+        if defs:
+            found.append(Target(p, names, defs, exported))
+    by_stem: dict[bytes, set[str]] = {}  # a module's name, and its package's (a re-export)
+    for t in found:
+        for stem in {t.names[-1], *t.names[-2].split(".")[-2:-1]} if len(t.names) > 1 else {t.names[-1]}:
+            by_stem.setdefault(stem.encode(), set()).update(t.defs)
+    imp = import_screen({stem.decode() for stem in by_stem})
+    if imp is None:
+        return {}
+    # a call of one of them (not a method of the caller's own object): one pattern per name, each
+    # with a literal prefix (fast), made when a file first needs it
+    calls_of: dict[str, re.Pattern[bytes]] = {}
+
+    def calls(name: str, src: bytes) -> bool:
+        rx = calls_of.get(name)
+        if rx is None:
+            rx = calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
+        for m in rx.finditer(src):
+            before = src[max(0, m.start() - 5) : m.start()]
+            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
+                return True
+        return False
+
+    summaries: dict[Path, ModuleSummary] = {}
+
+    def consider(p: Path, src: bytes) -> None:
+        if _is_test(p):
+            return  # tests call helpers, but never serve a client: not a caller that matters here
+        try:
+            str(p).encode("utf-8")
+        except UnicodeEncodeError:
+            return  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
+        stems = {a or b for a, b in imp.findall(src)}
+        if not stems:
+            return
+        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
+        if p.name != "__init__.py":  # a package's __init__ re-exports without calling
+            names = {d for d in names if calls(d, src)}
+        if not names:
+            return
+        h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
+        h.update(b"\0" + ",".join(sorted(names)).encode())
+        key = h.digest()
+        s = cache.get(key) if cache is not None else None
+        if not isinstance(s, ModuleSummary):
+            s = summarize(src, names)
+            if s is None:
+                return
+            if cache is not None:
+                cache.put(key, s)
+        summaries[p] = s
+
+    for p, src in everything.items():
+        consider(p, src)
+    resolved = Resolver(root, found, summaries).incoming()
+    return {p: {name: tuple(calls) for name, calls in fns_.items()} for p, fns_ in resolved.items()}
