@@ -71,6 +71,76 @@ GET_CONTEXT_FUNCTIONS = {
 # Unannotated names conventionally holding an MCP context (``ctx.session`` in a module that
 # imports MCP is taken as a session; the screens treat them as possible contexts too).
 CONTEXT_NAMES = frozenset({"ctx", "context", "mcp_ctx", "request_context"})
+
+# Frameworks built on the SDK whose source is not in the project: their class → the SDK class it
+# subclasses (it gets that class's kind). mcp-use: ``mcp_use.server.Context(mcp.server.fastmcp.
+# Context)`` and ``mcp_use.server.MCPServer(FastMCP)`` (mcp_use/server/context.py, server.py).
+FRAMEWORK_CLASSES = {
+    "mcp_use.server.Context": "mcp.server.fastmcp.Context",
+    "mcp_use.server.context.Context": "mcp.server.fastmcp.Context",
+    "mcp_use.server.MCPServer": "mcp.server.fastmcp.FastMCP",
+    "mcp_use.server.server.MCPServer": "mcp.server.fastmcp.FastMCP",
+}
+# Request-pushing methods a framework adds to its context: class → method → what it pushes.
+# mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
+FRAMEWORK_CONTEXT_METHODS = {
+    "mcp_use.server.Context": {"sample": "sampling"},
+    "mcp_use.server.context.Context": {"sample": "sampling"},
+}
+# Attributes that hold the SDK ServerSession in a framework, by the framework's top-level package:
+# mcp-agent ``Context.upstream_session`` (mcp_agent/core/context.py) is the session of the client
+# the agent app serves.
+FRAMEWORK_SESSION_ATTRS = {"mcp_agent": frozenset({"upstream_session"})}
+# Calls that start a task or a thread with a function and its arguments: the function's
+# parameters receive those arguments (``tg.start_soon(fn, ctx.session)``). Last name of the
+# callee → index of the function argument (anyio/trio task groups, asyncio, executors,
+# functools.partial).
+TASK_STARTERS = {
+    "start_soon": 0,
+    "start": 0,
+    "to_thread": 0,
+    "run_sync": 0,
+    "submit": 0,
+    "partial": 0,
+    "run_in_executor": 1,
+}
+# Methods that put a value into a container (``registry.add(ctx.session)``): the value is the
+# last positional argument.
+CONTAINER_PUTS = frozenset({"add", "append", "appendleft", "insert", "setdefault", "put_nowait"})
+# Calls that read a container's elements as another iterable or value (``list(registry)``,
+# ``registry.values()``, ``registry.get(key)``).
+CONTAINER_VIEWS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "reversed", "iter"})
+CONTAINER_METHODS = frozenset({"copy", "values", "get", "pop"})
+# Generic container types whose last type argument is the element (``set[ServerSession]``,
+# ``dict[str, ServerSession]``, ``weakref.WeakSet[ServerSession]``).
+CONTAINER_TYPES = frozenset(
+    {
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "MutableSet",
+        "AbstractSet",
+        "list",
+        "List",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Collection",
+        "deque",
+        "Deque",
+        "dict",
+        "Dict",
+        "Mapping",
+        "MutableMapping",
+        "DefaultDict",
+        "defaultdict",
+        "OrderedDict",
+        "WeakSet",
+        "WeakValueDictionary",
+        "WeakKeyDictionary",
+    }
+)
 REQUEST_CTX_VARS = {"mcp.server.lowlevel.server.request_ctx", "mcp.server.lowlevel.request_ctx"}
 
 # --- roots ----------------------------------------------------------------------------------

@@ -95,6 +95,52 @@ class CatalogVisitor(ReportingVisitor):
     def is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         return self.a.kind_of(expr, fn) is Kind.SESSION
 
+    def session_by_method(self, expr: cst.BaseExpression, fn: FunctionInfo | None, method: str) -> bool:
+        """``expr.<method>(…)`` where only an SDK ``ServerSession`` has ``method`` (the change
+        sends of ``surfaces.LIST_CHANGED_SENDS``): ``expr`` is a session unless it is provably
+        something else — another MCP kind, an element of a container annotated with another
+        type, a parameter annotated with another type, or this module defines ``method`` itself.
+        A module that names nothing from MCP, or is client code, has no sessions."""
+        if self.a.kind_of(expr, fn) is not None or self.client_module:
+            return False
+        if not (self.a.imports_mcp() or self.a.framework_imported()):
+            return False
+        if self.a.holds_other(expr, fn) or method in self.own_methods():
+            return False
+        return not (isinstance(expr, cst.Name) and self._annotated_other(expr.value, fn))
+
+    def own_methods(self) -> frozenset[str]:
+        """The names of the methods the module's own classes define."""
+        return self.a.memo(
+            "shared.own_methods", lambda: frozenset(f.name for f in self.a.functions if f.class_name is not None)
+        )
+
+    def _annotated_other(self, name: str, fn: FunctionInfo | None) -> bool:
+        scope = fn
+        while scope is not None:
+            for p in scope.params:
+                if p.name.value == name:
+                    ann = p.annotation.annotation if p.annotation is not None else None
+                    spelled = (get_full_name_for_node(ann) or "").rsplit(".", 1)[-1] if ann is not None else "Any"
+                    return spelled not in ("Any", "object")
+            scope = scope.parent
+        return False
+
+    def in_request(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The call runs where a request's context is at hand: the receiver hangs off a context,
+        or the function (or one around it) has a context or a low-level request context."""
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) in (CONTEXTS | {Kind.LL_CONTEXT}):
+            return True
+        if self.context_in_scope(fn) is not None:
+            return True
+        scope = fn
+        while scope is not None:
+            if Kind.LL_CONTEXT in scope.kinds.values() or (scope.role or "").startswith("lowlevel-"):
+                return True
+            scope = scope.parent
+        return False
+
     def context_kind(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Kind | None:
         k = self.a.kind_of(expr, fn)
         return k if k in CONTEXTS else None

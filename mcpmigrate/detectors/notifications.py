@@ -53,6 +53,13 @@ _TODO_LL = (
     "Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
     "`Server(..., on_subscriptions_listen=ListenHandler(bus))`."
 )
+_TODO_HELD = (
+    "This session was kept from an earlier request and is used outside one: 2026-07-28 has no session to "
+    "hold (mcp 2.x hands each request a proxy of its own), so the broadcast becomes a publish on the "
+    "server's subscription bus: create `bus = InMemorySubscriptionBus()` (`mcp.server.subscriptions`), pass it "
+    "as `MCPServer(..., subscriptions=bus)` and call `await bus.publish({event})` here; keep the session send "
+    "only for legacy clients."
+)
 _TODO_V1 = (
     "{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
     "legacy clients and add `await ctx.{helper}({args})` for listen streams."
@@ -122,7 +129,11 @@ class _Visitor(CatalogVisitor):
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr in S.LIST_CHANGED_SENDS:
-                if self.is_session(func.value, fn) or self.context_kind(func.value, fn) is Kind.CONTEXT_FASTMCP:
+                if (
+                    self.is_session(func.value, fn)
+                    or self.context_kind(func.value, fn) is Kind.CONTEXT_FASTMCP
+                    or self.session_by_method(func.value, fn, attr)
+                ):
                     uri = node.args[0].value if node.args and attr == "send_resource_updated" else None
                     self._push(node, attr, func.value, fn, uri)
             elif attr == S.SEND_NOTIFICATION_ATTR and node.args:
@@ -200,10 +211,16 @@ class _Visitor(CatalogVisitor):
         gen = self.generation(recv, fn)
         args = code_of(uri) if uri is not None else ("uri" if kind == "resource" else "")
         ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
-        if gen == S.MCP2 and ctx is not None:
+        held = not self.in_request(recv, fn) and not (gen == S.MCP2 and self._lowlevel_servers())
+        event_call = f"{event}({'uri=' + args if kind == 'resource' else ''})"
+        if held and gen in (S.MCP1, S.MCP2, None):
+            todo = _TODO_HELD.format(event=event_call)
+            if gen != S.MCP2:
+                todo = f"{'mcp 1.x' if gen == S.MCP1 else 'An SDK before mcp 2.3'} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3. {todo}"
+        elif gen == S.MCP2 and ctx is not None:
             todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
         elif gen == S.MCP2:
-            todo = _TODO_LL.format(event=f"{event}({'uri=' + args if kind == 'resource' else ''})")
+            todo = _TODO_LL.format(event=event_call)
         elif gen == S.MCP1:
             todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
         elif gen == S.FASTMCP:
@@ -215,6 +232,8 @@ class _Visitor(CatalogVisitor):
             )
         message = _MSG_301.format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
+        if held and manual is not None and gen == S.MCP2:
+            manual = "the session is held outside a request: publish on the server's subscription bus (`MCPServer(subscriptions=bus)`) by hand"
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
 
     def _fastmcp_todo(self, kind: str, event: str, helper: str) -> str:
