@@ -207,6 +207,17 @@ SESSION_ELICIT_METHODS = {"elicit", "elicit_form", "elicit_url"}
 # Context methods (1.x FastMCP / 2.x MCPServer Context: elicit, elicit_url; fastmcp: elicit, sample).
 CONTEXT_ELICIT_METHODS = {"elicit", "elicit_url"}
 FASTMCP_SAMPLING_METHODS = {"sample", "sample_step"}
+# The SDK's module-level elicitation helpers (mcp 1.27 and 2.3 ``mcp.server.elicitation``): they call
+# ``session.elicit_form`` / ``session.elicit_url`` on the session passed first. Qualified name →
+# (mode, index of the ``elicitation_id`` argument or None).
+SDK_ELICIT_HELPERS = {
+    "mcp.server.elicitation.elicit_with_validation": ("form", None),
+    "mcp.server.elicitation.elicit_url": ("url", 3),
+}
+# ``session.elicit_url(message, url, elicitation_id)`` / ``ctx.elicit_url(...)`` (mcp 1.27, 2.3):
+# the position of the elicitation id.
+ELICIT_URL_METHOD = "elicit_url"
+ELICIT_URL_ID_INDEX = 2
 # Server constructor keyword (fastmcp 2.x/3.x; TypeError in fastmcp 4).
 SAMPLING_HANDLER_KWARG = "sampling_handler"
 # Third-party wrappers that sample through a server session handed to them.
@@ -371,12 +382,14 @@ CATALOG_SEND_TOKENS = (
     rb"elicitation/complete",
     rb"elicitationId",
     rb"elicitation_id",
+    rb"elicit_url",
     rb'"ping"',
     rb"'ping'",
     rb"tasks/",
 )
 NOTIFICATION_TOKENS = (
-    rb"_list_changed",
+    rb"list_changed",
+    rb"resources/updated",
     rb"send_resource_updated",
     rb"ListChangedNotification",
     rb"ResourceUpdatedNotification",

@@ -27,6 +27,7 @@ from mcpmigrate.detectors.base import Report, ReportingVisitor, dict_get, string
 __all__ = [
     "CatalogVisitor",
     "branch_condition",
+    "sent_payloads",
     "dict_get",
     "fastmcp_pinned",
     "legacy_era_only",
@@ -47,6 +48,25 @@ def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool
     if isinstance(parent, (cst.If, cst.While, cst.IfExp)):
         return parent.test is child
     return False
+
+
+def sent_payloads(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> list[cst.CSTNode]:
+    """What ``x.send_request(...)`` sends: the call itself, plus the values a name passed as the
+    request (``request=req`` or the first argument) was assigned in the function or the module
+    (``req = types.ServerRequest(types.CreateMessageRequest(...))``). Walk each for the request
+    types (mcp ``ServerSession.send_request(request, result_type)``)."""
+    out: list[cst.CSTNode] = [call]
+    arg = next((x for x in call.args if x.keyword is not None and x.keyword.value == "request"), None)
+    if arg is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+        arg = call.args[0]
+    if arg is not None and isinstance(arg.value, cst.Name):
+        name = arg.value.value
+        scope = fn
+        while scope is not None:
+            out.extend(v for n, v in scope.assigns if n == name)
+            scope = scope.parent
+        out.extend(v for n, v in a.module_assigns if n == name)
+    return out
 
 
 class CatalogVisitor(ReportingVisitor):
@@ -238,6 +258,10 @@ class CatalogVisitor(ReportingVisitor):
                     s = string_value(target.comparator)
                     if s is not None:
                         yield node, s
+                elif isinstance(target.operator, cst.NotEqual) and self.guards_rest(node):
+                    s = string_value(target.comparator)  # `if method != "x": return error`, then x is served
+                    if s is not None:
+                        yield node, s
                 elif isinstance(target.operator, cst.In) and isinstance(
                     target.comparator, (cst.Tuple, cst.List, cst.Set)
                 ):
@@ -252,6 +276,17 @@ class CatalogVisitor(ReportingVisitor):
             s = string_value(node.value)
             if s is not None:
                 yield node, s
+
+    def guards_rest(self, node: cst.Comparison) -> bool:
+        """``node`` is the test of an ``if`` without ``else`` whose body returns or raises (alone or
+        in an ``or``): the code after it serves only what the test rejects (``if method !=
+        "resources/subscribe": return error`` guards a subscribe route)."""
+        pm = self.a.parents
+        child: cst.CSTNode = node
+        parent = pm.get(id(node))
+        while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or):
+            child, parent = parent, pm.get(id(parent))
+        return isinstance(parent, cst.If) and parent.test is child and parent.orelse is None and _exits(parent.body)
 
     def short(self, expr: cst.BaseExpression | None) -> str | None:
         """The last component of the name ``expr`` resolves to, when it comes from mcp."""
