@@ -272,6 +272,8 @@ SAMPLING_ELICITATION_TOKENS = (
     rb"elicitation/create",
     rb"sampling_handler",
     rb"MCPSamplingModel",
+    rb"CreateMessageRequest",
+    rb"ElicitRequest",
     rb"InputRequiredResult",
     rb"input_required",
 )

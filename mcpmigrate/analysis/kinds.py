@@ -310,6 +310,15 @@ class Kinds(Facts):
         if isinstance(expr, cst.Subscript):
             key = self.container_key(self.unwrap_container(expr.value), fn)
             return key in self.other_containers
+        if isinstance(expr, cst.Name):  # `for c in clients:` — the loop target's value
+            scope = fn
+            while scope is not None:
+                values = [v for n, v in scope.assigns if n == expr.value]
+                if values:
+                    return all(isinstance(v, cst.Subscript) and self.holds_other(v, scope) for v in values)
+                scope = scope.parent
+            values = [v for n, v in self.module_assigns if n == expr.value]
+            return bool(values) and all(isinstance(v, cst.Subscript) and self.holds_other(v, None) for v in values)
         return False
 
     def framework_imported(self) -> bool:

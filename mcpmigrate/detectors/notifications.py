@@ -390,7 +390,12 @@ class _Visitor(CatalogVisitor):
         method = string_value(m.value) if m is not None else None
         if m is not None and isinstance(m.value, cst.FormattedString):
             method = next((x for x in sorted(self._formatted(m.value, self.fn(node))) if _is_change(x)), None)
-        if method in S.LIST_CHANGED_METHODS and dict_get(node, "jsonrpc") is not None and not self.client_module:
+        if (
+            method is not None
+            and _is_change(method)
+            and dict_get(node, "jsonrpc") is not None
+            and not self.client_module
+        ):
             self.report(
                 "MCP301",
                 node,
@@ -563,7 +568,10 @@ _NOT_FORWARDING = frozenset({"debug", "info", "warning", "warn", "error", "excep
 
 def _is_change(method: str) -> bool:
     """A change notification's method (an f-string's possible value)."""
-    return method in S.LIST_CHANGED_METHODS
+    if method in S.LIST_CHANGED_METHODS:
+        return True
+    # `f"notifications/{kind}/list_changed"` with a kind not known here (never roots: a client's)
+    return method.startswith("notifications/") and method.endswith("/list_changed") and "roots" not in method
 
 
 def _simple(expr: cst.BaseExpression | None) -> bool:
