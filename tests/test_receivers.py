@@ -467,3 +467,41 @@ def unsubscribe_route(body: dict) -> dict:
 @pytest.mark.parametrize("rule, line, column", [("MCP402", 2, 8), ("MCP302", 8, 20)])
 def test_not_equal_guards_are_dispatches(tmp_path: Path, rule: str, line: int, column: int) -> None:
     assert (rule, line, column) in sites(run(tmp_path, GUARDS))
+
+
+SUBCLASSES = """\
+import fastmcp
+from mcp.server.fastmcp import Context as V1Context
+from mcp.server.session import ServerSession
+
+app = fastmcp.FastMCP("x")
+
+
+class MyCtx(fastmcp.Context):
+    pass
+
+
+class AppCtx(V1Context):
+    pass
+
+
+class MySession(ServerSession):
+    pass
+
+
+@app.tool()
+async def a(ctx: MyCtx) -> str:
+    return str(await ctx.sample("hi"))
+
+
+async def b(c: AppCtx) -> str:
+    return str(await c.session.create_message(messages=[], max_tokens=5))
+
+
+async def c(s: "MySession") -> None:
+    await s.send_ping()
+"""
+
+
+def test_subclasses_of_sdk_contexts_and_sessions(tmp_path: Path) -> None:
+    assert sites(run(tmp_path, SUBCLASSES)) == [("MCP201", 22, 22), ("MCP201", 26, 22), ("MCP203", 30, 11)]
