@@ -104,9 +104,9 @@ TASK_STARTERS = {
     "partial": 0,
     "run_in_executor": 1,
 }
-# Methods that put a value into a container (``registry.add(ctx.session)``): the value is the
-# last positional argument.
-CONTAINER_PUTS = frozenset({"add", "append", "appendleft", "insert", "setdefault", "put_nowait"})
+# Methods that put a value into a container (``registry.add(ctx.session)``, a queue's
+# ``put(session)`` read back with ``get()``): the value is the last positional argument.
+CONTAINER_PUTS = frozenset({"add", "append", "appendleft", "insert", "setdefault", "put", "put_nowait"})
 # Calls that read a container's elements as another iterable or value (``list(registry)``,
 # ``registry.values()``, ``registry.get(key)``).
 CONTAINER_VIEWS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "reversed", "iter"})

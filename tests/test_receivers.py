@@ -505,3 +505,67 @@ async def c(s: "MySession") -> None:
 
 def test_subclasses_of_sdk_contexts_and_sessions(tmp_path: Path) -> None:
     assert sites(run(tmp_path, SUBCLASSES)) == [("MCP201", 22, 22), ("MCP201", 26, 22), ("MCP203", 30, 11)]
+
+
+HELD_ELSEWHERE = """\
+import asyncio
+
+from mcp.server.fastmcp import Context, FastMCP
+
+app = FastMCP("held")
+state = object()
+inbox: asyncio.Queue = asyncio.Queue()
+everyone = set()
+
+
+@app.tool()
+async def hello(ctx: Context) -> str:
+    state.session = ctx.session
+    await inbox.put(ctx.session)
+    everyone.add(ctx.session)
+    asyncio.create_task(later(ctx.session))
+    return "hi"
+
+
+async def later(session) -> None:
+    await session.send_ping()
+
+
+async def keepalive() -> None:
+    await state.session.send_ping()
+    s = await inbox.get()
+    await s.create_message(messages=[], max_tokens=5)
+    for peer in everyone:
+        await peer.list_roots()
+"""
+
+
+def test_sessions_held_reach_every_rule(tmp_path: Path) -> None:
+    assert sites(run(tmp_path, HELD_ELSEWHERE)) == [
+        ("MCP101", 29, 15),
+        ("MCP201", 27, 11),
+        ("MCP203", 21, 11),
+        ("MCP203", 25, 11),
+    ]
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "tg.start_soon(beat, ctx.session)",
+        "await tg.start(beat, ctx.session)",
+        "await anyio.to_thread.run_sync(beat, ctx.session)",
+        "await asyncio.to_thread(beat, ctx.session)",
+        "pool.submit(beat, ctx.session)",
+        "await asyncio.get_running_loop().run_in_executor(None, beat, ctx.session)",
+        "functools.partial(beat, ctx.session)",
+        "asyncio.create_task(beat(ctx.session))",
+    ],
+)
+def test_every_task_starter(tmp_path: Path, start: str) -> None:
+    source = (
+        "import asyncio\nimport functools\n\nimport anyio\nfrom mcp.server.fastmcp import Context\n\n\n"
+        "def beat(session):\n    session.send_ping()\n\n\n"
+        f"async def tool(ctx: Context, tg, pool) -> None:\n    {start}\n"
+    )
+    assert sites(run(tmp_path, source)) == [("MCP203", 9, 5)]

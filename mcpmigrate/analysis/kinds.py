@@ -106,6 +106,8 @@ class Kinds(Facts):
         self.container_kinds: dict[str, Kind] = {}
         # containers annotated with elements of a type that is not an MCP one (``set[Client]``)
         self.other_containers: set[str] = set()
+        # attributes of other objects assigned a kind anywhere (``state.session = ctx.session``)
+        self.dotted_kinds: dict[str, Kind] = {}
         self._spawns: dict[int, list[cst.Call]] = {}
         self._loops: list[tuple[cst.BaseExpression, cst.BaseExpression, FunctionInfo | None]] | None = None
         self._stores: list[tuple[cst.BaseExpression, cst.BaseExpression, FunctionInfo | None]] | None = None
@@ -224,6 +226,10 @@ class Kinds(Facts):
                     return Kind.SERVER_LL
             if attr in self._framework_session_attrs():
                 return Kind.SESSION
+            if self.dotted_kinds:
+                dotted = self.dotted_kinds.get(get_full_name_for_node(expr) or "")
+                if dotted is not None:
+                    return dotted
             base = self.kind_of(expr.value, fn)
             if attr == "session":
                 if base in CONTEXTS or base is Kind.LL_CONTEXT:
@@ -370,7 +376,22 @@ class Kinds(Facts):
                 changed = True
         for target, iterable, fn in self._loops or ():
             changed |= self._type_loop_target(target, iterable, fn)
+        for name, value, scope in self._dotted_assigns():
+            k = self.kind_of(value, scope)
+            if k is not None and self.dotted_kinds.get(name) != k:
+                self.dotted_kinds[name] = k
+                changed = True
         return changed
+
+    def _dotted_assigns(self) -> Iterator[tuple[str, cst.BaseExpression, FunctionInfo | None]]:
+        """``state.session = ctx.session`` (not ``self.…``: those are the class's attributes)."""
+        for name, value in self.module_assigns:
+            if "." in name:
+                yield name, value, None
+        for f in self.functions:
+            for name, value in f.assigns:
+                if "." in name and not name.startswith(("self.", "cls.")):
+                    yield name, value, f
 
     def _collect_stores(
         self,
