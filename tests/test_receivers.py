@@ -569,3 +569,50 @@ def test_every_task_starter(tmp_path: Path, start: str) -> None:
         f"async def tool(ctx: Context, tg, pool) -> None:\n    {start}\n"
     )
     assert sites(run(tmp_path, source)) == [("MCP203", 9, 5)]
+
+
+SAME_NAME_ELSEWHERE = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+app = FastMCP("x")
+
+
+@app.tool()
+async def remember(ctx: Context) -> str:
+    sessions = []
+    sessions.append(ctx.session)
+
+    async def later() -> None:
+        for s in sessions:
+            await s.send_ping()
+
+    await later()
+    return "ok"
+
+
+async def database_work(pool) -> None:
+    sessions = pool.all()
+    for s in sessions:
+        await s.send_ping()
+"""
+
+
+def test_a_local_container_is_not_another_functions(tmp_path: Path) -> None:
+    assert sites(run(tmp_path, SAME_NAME_ELSEWHERE)) == [("MCP203", 13, 19)]
+
+
+ANNOTATED_LOCALS = """\
+from mcp.server.session import ServerSession
+
+
+async def broadcast(everyone: list[ServerSession]) -> None:
+    seen: set[ServerSession] = set(everyone)
+    for s in seen:
+        await s.send_ping()
+    for t in everyone:
+        await t.send_ping()
+"""
+
+
+def test_annotated_local_and_parameter_containers(tmp_path: Path) -> None:
+    assert sites(run(tmp_path, ANNOTATED_LOCALS)) == [("MCP203", 7, 15), ("MCP203", 9, 15)]

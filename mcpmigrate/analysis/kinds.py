@@ -269,9 +269,16 @@ class Kinds(Facts):
 
     # -- receivers held in containers, attributes and started tasks ------------------------------
     def container_key(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
-        """The name a container is known by: ``registry``, ``Class.attr`` for ``self.attr``
-        (the class of ``fn``), ``state.sessions`` for another attribute chain."""
+        """The name a container is known by: ``registry`` (module level), ``fn.<locals>.registry``
+        (assigned in ``fn`` or a function around it), ``Class.attr`` for ``self.attr`` (the class
+        of ``fn``), ``state.sessions`` for another attribute chain."""
         if isinstance(expr, cst.Name):
+            # a function's own container (assigned there) is not another function's of that name
+            scope = fn
+            while scope is not None:
+                if any(n == expr.value for n, _v in scope.assigns):
+                    return f"{scope.qualname}.<locals>.{expr.value}"
+                scope = scope.parent
             return expr.value
         if isinstance(expr, cst.Attribute):
             if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
@@ -473,6 +480,9 @@ class Kinds(Facts):
                 cls, attr = self._class_of(fn), target.attr.value
             elif isinstance(target, cst.Name) and fn is None:
                 cls, attr = self._class_around(node), target.value
+            elif isinstance(target, cst.Name):  # a local: `seen: set[ServerSession] = set()`
+                changed |= self._note_container(self.container_key(target, fn) or target.value, ann)
+                continue
             else:
                 continue
             key = f"{cls}.{attr}" if cls else attr
