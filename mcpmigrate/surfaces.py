@@ -214,10 +214,6 @@ SDK_ELICIT_HELPERS = {
     "mcp.server.elicitation.elicit_with_validation": ("form", None),
     "mcp.server.elicitation.elicit_url": ("url", 3),
 }
-# ``session.elicit_url(message, url, elicitation_id)`` / ``ctx.elicit_url(...)`` (mcp 1.27, 2.3):
-# the position of the elicitation id.
-ELICIT_URL_METHOD = "elicit_url"
-ELICIT_URL_ID_INDEX = 2
 # Server constructor keyword (fastmcp 2.x/3.x; TypeError in fastmcp 4).
 SAMPLING_HANDLER_KWARG = "sampling_handler"
 # Third-party wrappers that sample through a server session handed to them.

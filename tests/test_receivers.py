@@ -389,7 +389,6 @@ def test_elicitation_helpers_every_spelling(tmp_path: Path) -> None:
         ("MCP202", 22, 18),
         ("MCP202", 28, 18),
         ("MCP205", 22, 62),
-        ("MCP205", 28, 81),
     ]
 
 

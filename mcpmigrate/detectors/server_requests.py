@@ -115,10 +115,9 @@ class _Visitor(CatalogVisitor):
                 ):
                     self._removable("MCP205", node, _MSG_205, "delete the send")
         q = self.a.qualname(func)
+        # the SDK helper's id (requests-04); on `ctx.elicit_url` / `session.elicit_url` the id is a
+        # required parameter of the push MCP202 reports, and goes with it
         id_at = S.SDK_ELICIT_HELPERS.get(q or "", (None, None))[1]
-        if id_at is None and isinstance(func, cst.Attribute) and func.attr.value == S.ELICIT_URL_METHOD:
-            if self.is_session(func.value, fn) or self.context_kind(func.value, fn):
-                id_at = S.ELICIT_URL_ID_INDEX
         if id_at is not None:
             self._elicitation_id(node, id_at)
         if q in S.ELICIT_URL_PARAMS:
