@@ -615,3 +615,27 @@ async def broadcast(everyone: list[ServerSession]) -> None:
 
 def test_annotated_local_and_parameter_containers(tmp_path: Path) -> None:
     assert sites(run(tmp_path, ANNOTATED_LOCALS)) == [("MCP203", 7, 15), ("MCP203", 9, 15)]
+
+
+BROADCAST_IN_A_TOOL = """\
+from mcp.server.mcpserver import Context, MCPServer
+
+app = MCPServer("hub")
+joined = set()
+
+
+@app.tool()
+async def join(ctx: Context) -> str:
+    joined.add(ctx.session)
+    for s in joined:
+        await s.send_tool_list_changed()
+    return "ok"
+"""
+
+
+def test_a_broadcast_loop_in_a_tool_gets_no_per_session_fix(tmp_path: Path) -> None:
+    (finding,) = run(tmp_path, BROADCAST_IN_A_TOOL)
+    assert (finding["rule"], finding["line"], finding["column"]) == ("MCP301", 11, 15)
+    assert finding["fix"] is None
+    assert finding["manual"].startswith("the send is in a loop over held sessions")
+    assert "`await ctx.notify_tools_changed()`" in finding["message"]

@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind, code_of
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, code_of
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     branch_condition,
@@ -239,7 +239,24 @@ class _Visitor(CatalogVisitor):
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
         if held and manual is not None and gen == S.MCP2:
             manual = "the session is held outside a request: publish on the server's subscription bus (`MCPServer(subscriptions=bus)`) by hand"
+        elif fix is not None and self._broadcast_loop(node, recv, fn):
+            # one listen-stream publish reaches every subscriber: the fix would add one per session
+            fix, data = None, {}
+            manual = f"the send is in a loop over held sessions: add one `await {ctx or 'ctx'}.{helper}(…)` (or bus publish) after the loop by hand"
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
+
+    def _broadcast_loop(self, node: cst.Call, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The send goes to a session other than the request's own (not rooted at a context),
+        inside a loop or comprehension of its function: a broadcast to held sessions."""
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) in (CONTEXTS | {Kind.LL_CONTEXT}):
+            return False
+        cur = self.a.parents.get(id(node))
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+            if isinstance(cur, (cst.For, cst.While, cst.CompFor)):
+                return True
+            cur = self.a.parents.get(id(cur))
+        return False
 
     def _fastmcp_todo(self, kind: str, event: str, helper: str) -> str:
         """What works on the fastmcp the project pins. fastmcp 4 (on mcp 2.x) serves no
