@@ -6,7 +6,13 @@ reach a client only on a ``subscriptions/listen`` stream it opened; ``resources/
 ``resources/unsubscribe`` are removed, replaced by the listen filter ``resourceSubscriptions``).
 SDK: mcp 2.3 drops the session sends at 2026-07-28; the ``ctx.notify_*`` helpers reach listen
 streams only; low-level servers publish through ``ListenHandler(bus)``; emit both sends, or legacy
-clients go deaf (names in ``mcpmigrate/surfaces.py``).
+clients go deaf (names in ``mcpmigrate/surfaces.py``). A session kept from an earlier request and
+used outside one (a registry broadcast) has no 2026-07-28 counterpart: mcp 2.x hands each request a
+proxy, and the broadcast becomes ``bus.publish(ToolsListChanged())`` on the bus passed as
+``MCPServer(subscriptions=bus)`` (``mcp.server.subscriptions``). The four change sends exist only on
+``ServerSession`` (and mcp 2.x ``Connection``), so an untyped receiver of one is a session unless it
+is provably something else. Hand-rolled servers: a relay that forwards messages whose method is a
+change notification, and notifications whose method is an f-string, are pushes too.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Spec: 2026-07-28 changelog (server-to-client requests removed: ``sampling/create
 ``elicitation/create`` appear only inside ``InputRequiredResult.inputRequests``; sampling is
 deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/call``,
 ``prompts/get`` and ``resources/read`` may return an ``InputRequiredResult``). SDK surfaces:
-the tables in ``mcpmigrate/surfaces.py`` (mcp 1.27, mcp 2.3, fastmcp 2.x–4.x).
+the tables in ``mcpmigrate/surfaces.py`` (mcp 1.27, mcp 2.3, fastmcp 2.x–4.x), including the SDK's
+``mcp.server.elicitation`` helpers and the request methods frameworks built on the SDK add to their
+contexts (mcp-use ``Context.sample``).
 """
 
 from __future__ import annotations

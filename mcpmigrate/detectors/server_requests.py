@@ -4,7 +4,11 @@ MCP204 raw-server-request, MCP205 elicitation-complete.
 Spec: 2026-07-28 changelog (no server-to-client requests; ``ping`` removed;
 ``notifications/elicitation/complete`` removed; a URL elicitation has no ``elicitationId``).
 SDK: mcp 2.3 (``send_ping`` / ``send_request`` raise ``NoBackChannelError`` on a 2026
-connection, ``send_elicit_complete`` is dropped); names in ``mcpmigrate/surfaces.py``.
+connection, ``send_elicit_complete`` is dropped); names in ``mcpmigrate/surfaces.py``. A raw
+request says what it is whatever the receiver: ``types.ServerRequest(...)`` (mcp 1.x, the union of
+server-to-client requests) or a ``PingRequest`` outside client code, also through a local name
+(``req = …; send_request(req, …)``). The SDK helper ``mcp.server.elicitation.elicit_url(session,
+message, url, elicitation_id)`` carries the id MCP205 reports.
 """
 
 from __future__ import annotations
