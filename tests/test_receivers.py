@@ -639,3 +639,44 @@ def test_a_broadcast_loop_in_a_tool_gets_no_per_session_fix(tmp_path: Path) -> N
     assert finding["fix"] is None
     assert finding["manual"].startswith("the send is in a loop over held sessions")
     assert "`await ctx.notify_tools_changed()`" in finding["message"]
+
+
+# -- the SDK names the messages and tables rely on ----------------------------------------------
+
+
+def test_the_bus_a_broadcast_becomes_exists_in_mcp2() -> None:
+    """The MCP301 broadcast message: `MCPServer(..., subscriptions=bus)` and `await
+    bus.publish(ToolsListChanged())` / `ResourceUpdated(uri=...)` (mcp 2.3)."""
+    import inspect
+
+    import anyio
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated, ToolsListChanged
+
+    assert "subscriptions" in inspect.signature(MCPServer).parameters
+    bus = InMemorySubscriptionBus()
+    MCPServer("hub", subscriptions=bus)
+    got: list = []
+    bus.subscribe(got.append)
+    anyio.run(bus.publish, ToolsListChanged())
+    anyio.run(bus.publish, ResourceUpdated(uri="catalog://a"))
+    assert got == [ToolsListChanged(), ResourceUpdated(uri="catalog://a")]
+
+
+HELPER_SIGNATURES = """\
+import inspect
+from mcp.server import elicitation
+print(list(inspect.signature(elicitation.elicit_with_validation).parameters)[:3])
+print(list(inspect.signature(elicitation.elicit_url).parameters)[:4])
+"""
+
+
+def test_the_sdk_elicitation_helpers_in_both_generations(legacy_python: str) -> None:
+    """``surfaces.SDK_ELICIT_HELPERS``: the same helpers, the id fourth, in mcp 1.27 and 2.3."""
+    import subprocess
+    import sys
+
+    expected = "['session', 'message', 'schema']\n['session', 'message', 'url', 'elicitation_id']\n"
+    for python in (sys.executable, legacy_python):
+        out = subprocess.run([python, "-c", HELPER_SIGNATURES], capture_output=True, text=True, check=True)
+        assert out.stdout == expected
