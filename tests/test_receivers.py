@@ -680,3 +680,21 @@ def test_the_sdk_elicitation_helpers_in_both_generations(legacy_python: str) -> 
     for python in (sys.executable, legacy_python):
         out = subprocess.run([python, "-c", HELPER_SIGNATURES], capture_output=True, text=True, check=True)
         assert out.stdout == expected
+
+
+MATCH_RELAY = """\
+async def pump(client, msg: dict) -> None:
+    match msg["method"]:
+        case "notifications/tools/list_changed" | "notifications/prompts/list_changed":
+            await client.send(msg)
+        case "notifications/resources/updated":
+            print(msg)
+        case _:
+            pass
+"""
+
+
+def test_a_match_relay(tmp_path: Path) -> None:
+    (finding,) = run(tmp_path, MATCH_RELAY)
+    assert (finding["rule"], finding["line"], finding["column"]) == ("MCP301", 3, 14)
+    assert "`notifications/prompts/list_changed`" in finding["message"]

@@ -523,14 +523,33 @@ class _Visitor(CatalogVisitor):
                 methods += sorted(self._elements(target.comparator, fn))
             elif isinstance(target.operator, cst.Equal):
                 methods += [s for s in (string_value(target.comparator),) if s is not None]
-        changes = [m for m in methods if m in S.LIST_CHANGED_METHODS]
-        if not changes:
-            return
-        message = self._message_of(node.left, fn)
         parent = self.a.parents.get(id(node))
         while isinstance(parent, cst.BooleanOperation):
             parent = self.a.parents.get(id(parent))
-        if message is None or not isinstance(parent, cst.If) or not self._passes_on(parent.body, message):
+        if isinstance(parent, cst.If):
+            self._report_relay(node, methods, node.left, parent.body, fn)
+
+    def visit_MatchCase(self, node: cst.MatchCase) -> None:
+        """``match msg["method"]: case "notifications/tools/list_changed" | …: forward(msg)``."""
+        match = self.a.parents.get(id(node))
+        if self.client_module or not isinstance(match, cst.Match):
+            return
+        methods = [s for n in walk(node.pattern) if isinstance(n, cst.MatchValue) for _n, s in self.dispatch_literal(n)]
+        self._report_relay(node.pattern, methods, match.subject, node.body, self.fn(node))
+
+    def _report_relay(
+        self,
+        node: cst.CSTNode,
+        methods: list[str],
+        subject: cst.BaseExpression,
+        body: cst.BaseSuite,
+        fn: FunctionInfo | None,
+    ) -> None:
+        changes = [m for m in methods if m in S.LIST_CHANGED_METHODS]
+        if not changes:
+            return
+        message = self._message_of(subject, fn)
+        if message is None or not self._passes_on(body, message):
             return
         shown = ", ".join(f"`{m}`" for m in changes)
         self.report(
