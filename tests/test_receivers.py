@@ -698,3 +698,22 @@ def test_a_match_relay(tmp_path: Path) -> None:
     (finding,) = run(tmp_path, MATCH_RELAY)
     assert (finding["rule"], finding["line"], finding["column"]) == ("MCP301", 3, 14)
     assert "`notifications/prompts/list_changed`" in finding["message"]
+
+
+UNRESOLVED_CONTEXT = """\
+from mcp.server.lowlevel import Server
+from myapp.types import Ctx
+
+server = Server("x")
+
+
+async def emit(ctx: Ctx, params) -> dict:
+    await ctx.session.send_tool_list_changed()
+    return {}
+"""
+
+
+def test_ctx_session_of_an_unresolved_context_is_in_a_request(tmp_path: Path) -> None:
+    (finding,) = run(tmp_path, UNRESOLVED_CONTEXT)
+    assert (finding["rule"], finding["line"], finding["column"]) == ("MCP301", 8, 11)
+    assert "no session to hold" not in finding["message"]

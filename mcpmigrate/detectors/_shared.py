@@ -147,11 +147,19 @@ class CatalogVisitor(ReportingVisitor):
         return False
 
     def in_request(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
-        """The call runs where a request's context is at hand: the receiver hangs off a context,
-        or the function (or one around it) has a context or a low-level request context."""
+        """The call runs where a request's context is at hand: the receiver hangs off a context
+        (``ctx.session`` also when ``ctx``'s type is not resolved), or the function (or one around
+        it) has a context or a low-level request context."""
         root = self.root_name(recv)
         if root is not None and self.a.kind_of(root, fn) in (CONTEXTS | {Kind.LL_CONTEXT}):
             return True
+        if isinstance(recv, cst.Attribute) and recv.attr.value == "session":
+            # `ctx.session` / `….request_context.session` on a context whose type is not resolved
+            base = recv.value
+            if (isinstance(base, cst.Name) and base.value in S.CONTEXT_NAMES) or (
+                isinstance(base, cst.Attribute) and base.attr.value in ("request_context", "ctx", "context")
+            ):
+                return True
         if self.context_in_scope(fn) is not None:
             return True
         scope = fn
