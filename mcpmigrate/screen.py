@@ -413,6 +413,8 @@ def sampling_elicitation(f: Facts) -> bool:
         return True  # a raw send_request of a sampling / elicitation request
     if f.called & f.spelled({w.rsplit(".", 1)[-1] for w in S.SESSION_SAMPLING_WRAPPERS}):
         return True
+    if f.called & f.spelled({h.rsplit(".", 1)[-1] for h in S.SDK_ELICIT_HELPERS}):
+        return True  # elicit_with_validation(session, …) / elicit_url(session, …)
     return bool(f.called & f.spelled({"InputRequiredResult"}) and _serves_non_interim_method(f))
 
 
@@ -441,7 +443,7 @@ def server_requests(f: Facts) -> bool:
         return True  # a hand-rolled server building ping / tasks/*
     if not f.names_mcp:
         return False
-    if f.called & {S.SEND_PING_ATTR, S.SEND_REQUEST_ATTR, S.SEND_ELICIT_COMPLETE_ATTR}:
+    if f.called & ({S.SEND_PING_ATTR, S.SEND_REQUEST_ATTR, S.SEND_ELICIT_COMPLETE_ATTR} | f.spelled({"elicit_url"})):
         return True  # session.send_ping() / send_request / send_elicit_complete
     if S.SEND_NOTIFICATION_ATTR in f.called and f.mentions({"ElicitCompleteNotification"}):
         return True
@@ -455,6 +457,10 @@ def notifications(f: Facts) -> bool:
         return True  # dispatch on / routes for resources/subscribe
     if S.LIST_CHANGED_METHODS & f.strings and {"method", "jsonrpc"} <= f.dict_keys:
         return True  # a hand-built list_changed notification
+    if "method" in f.strings | f.dict_keys and any(
+        "list_changed" in x or x.endswith("resources/updated") for x in f.strings
+    ):
+        return True  # a relay matching change notifications, or one built with an f-string method
     if not f.names_mcp:
         return False
     if f.called & set(S.LIST_CHANGED_SENDS):

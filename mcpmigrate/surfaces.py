@@ -71,6 +71,76 @@ GET_CONTEXT_FUNCTIONS = {
 # Unannotated names conventionally holding an MCP context (``ctx.session`` in a module that
 # imports MCP is taken as a session; the screens treat them as possible contexts too).
 CONTEXT_NAMES = frozenset({"ctx", "context", "mcp_ctx", "request_context"})
+
+# Frameworks built on the SDK whose source is not in the project: their class → the SDK class it
+# subclasses (it gets that class's kind). mcp-use: ``mcp_use.server.Context(mcp.server.fastmcp.
+# Context)`` and ``mcp_use.server.MCPServer(FastMCP)`` (mcp_use/server/context.py, server.py).
+FRAMEWORK_CLASSES = {
+    "mcp_use.server.Context": "mcp.server.fastmcp.Context",
+    "mcp_use.server.context.Context": "mcp.server.fastmcp.Context",
+    "mcp_use.server.MCPServer": "mcp.server.fastmcp.FastMCP",
+    "mcp_use.server.server.MCPServer": "mcp.server.fastmcp.FastMCP",
+}
+# Request-pushing methods a framework adds to its context: class → method → what it pushes.
+# mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
+FRAMEWORK_CONTEXT_METHODS = {
+    "mcp_use.server.Context": {"sample": "sampling"},
+    "mcp_use.server.context.Context": {"sample": "sampling"},
+}
+# Attributes that hold the SDK ServerSession in a framework, by the framework's top-level package:
+# mcp-agent ``Context.upstream_session`` (mcp_agent/core/context.py) is the session of the client
+# the agent app serves.
+FRAMEWORK_SESSION_ATTRS = {"mcp_agent": frozenset({"upstream_session"})}
+# Calls that start a task or a thread with a function and its arguments: the function's
+# parameters receive those arguments (``tg.start_soon(fn, ctx.session)``). Last name of the
+# callee → index of the function argument (anyio/trio task groups, asyncio, executors,
+# functools.partial).
+TASK_STARTERS = {
+    "start_soon": 0,
+    "start": 0,
+    "to_thread": 0,
+    "run_sync": 0,
+    "submit": 0,
+    "partial": 0,
+    "run_in_executor": 1,
+}
+# Methods that put a value into a container (``registry.add(ctx.session)``, a queue's
+# ``put(session)`` read back with ``get()``): the value is the last positional argument.
+CONTAINER_PUTS = frozenset({"add", "append", "appendleft", "insert", "setdefault", "put", "put_nowait"})
+# Calls that read a container's elements as another iterable or value (``list(registry)``,
+# ``registry.values()``, ``registry.get(key)``).
+CONTAINER_VIEWS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "reversed", "iter"})
+CONTAINER_METHODS = frozenset({"copy", "values", "get", "pop"})
+# Generic container types whose last type argument is the element (``set[ServerSession]``,
+# ``dict[str, ServerSession]``, ``weakref.WeakSet[ServerSession]``).
+CONTAINER_TYPES = frozenset(
+    {
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "MutableSet",
+        "AbstractSet",
+        "list",
+        "List",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Collection",
+        "deque",
+        "Deque",
+        "dict",
+        "Dict",
+        "Mapping",
+        "MutableMapping",
+        "DefaultDict",
+        "defaultdict",
+        "OrderedDict",
+        "WeakSet",
+        "WeakValueDictionary",
+        "WeakKeyDictionary",
+    }
+)
 REQUEST_CTX_VARS = {"mcp.server.lowlevel.server.request_ctx", "mcp.server.lowlevel.request_ctx"}
 
 # --- roots ----------------------------------------------------------------------------------
@@ -137,6 +207,13 @@ SESSION_ELICIT_METHODS = {"elicit", "elicit_form", "elicit_url"}
 # Context methods (1.x FastMCP / 2.x MCPServer Context: elicit, elicit_url; fastmcp: elicit, sample).
 CONTEXT_ELICIT_METHODS = {"elicit", "elicit_url"}
 FASTMCP_SAMPLING_METHODS = {"sample", "sample_step"}
+# The SDK's module-level elicitation helpers (mcp 1.27 and 2.3 ``mcp.server.elicitation``): they call
+# ``session.elicit_form`` / ``session.elicit_url`` on the session passed first. Qualified name →
+# (mode, index of the ``elicitation_id`` argument or None).
+SDK_ELICIT_HELPERS = {
+    "mcp.server.elicitation.elicit_with_validation": ("form", None),
+    "mcp.server.elicitation.elicit_url": ("url", 3),
+}
 # Server constructor keyword (fastmcp 2.x/3.x; TypeError in fastmcp 4).
 SAMPLING_HANDLER_KWARG = "sampling_handler"
 # Third-party wrappers that sample through a server session handed to them.
@@ -205,6 +282,8 @@ SAMPLING_ELICITATION_TOKENS = (
     rb"elicitation/create",
     rb"sampling_handler",
     rb"MCPSamplingModel",
+    rb"CreateMessageRequest",
+    rb"ElicitRequest",
     rb"InputRequiredResult",
     rb"input_required",
 )
@@ -315,12 +394,14 @@ CATALOG_SEND_TOKENS = (
     rb"elicitation/complete",
     rb"elicitationId",
     rb"elicitation_id",
+    rb"elicit_url",
     rb'"ping"',
     rb"'ping'",
     rb"tasks/",
 )
 NOTIFICATION_TOKENS = (
-    rb"_list_changed",
+    rb"list_changed",
+    rb"resources/updated",
     rb"send_resource_updated",
     rb"ListChangedNotification",
     rb"ResourceUpdatedNotification",

@@ -13,6 +13,8 @@ One job per module:
   registrations, assignments) and name resolution through the imports;
 - :mod:`~mcpmigrate.analysis.kinds` — what an expression is (contexts, sessions, servers),
   annotations, SDK generations;
+- :mod:`~mcpmigrate.analysis.held` — what containers, attributes and started tasks hold
+  (``registry.add(ctx.session)`` then ``for s in registry``; ``tg.start_soon(fn, ctx.session)``);
 - :mod:`~mcpmigrate.analysis.calls` — the call graph (``callee_of``, ``callers``, the function
   around a node);
 - :mod:`~mcpmigrate.analysis.module` — :class:`ModuleAnalysis`: the pass, then the fixed point

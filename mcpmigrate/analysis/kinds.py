@@ -14,7 +14,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis.facts import Facts, FunctionInfo
+from mcpmigrate.analysis.facts import FunctionInfo
+from mcpmigrate.analysis.held import Held
 
 
 class Kind(str, Enum):
@@ -57,6 +58,30 @@ def annotation_names(ann: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
         yield ann
 
 
+def _container_annotations(ann: cst.BaseExpression) -> Iterator[cst.Subscript]:
+    """The subscripted types in an annotation, through ``Optional``/``Union``/``X | None`` and
+    string annotations (``"weakref.WeakSet[ServerSession]"``)."""
+    if isinstance(ann, cst.BinaryOperation):
+        yield from _container_annotations(ann.left)
+        yield from _container_annotations(ann.right)
+    elif isinstance(ann, cst.SimpleString):
+        try:
+            inner = cst.parse_expression(ann.evaluated_value)  # type: ignore[arg-type]
+        except Exception:
+            return
+        yield from _container_annotations(inner)
+    elif isinstance(ann, cst.Subscript):
+        head = (get_full_name_for_node(ann.value) or "").rsplit(".", 1)[-1]
+        if head in ("Optional", "Union", "Annotated"):
+            for el in ann.slice:
+                if isinstance(el.slice, cst.Index):
+                    yield from _container_annotations(el.slice.value)
+                if head == "Annotated":
+                    break
+        else:
+            yield ann
+
+
 # The SDK classes an annotation can name, in the order they are tried (surfaces.py holds the names
 # per SDK generation).
 _ANNOTATION_KINDS = (
@@ -70,24 +95,73 @@ _ANNOTATION_KINDS = (
 )
 
 
-class Kinds(Facts):
+class Kinds(Held):
     """The typing half of :class:`~mcpmigrate.analysis.ModuleAnalysis`: kinds and generations
-    read from the collected facts."""
+    read from the collected facts (what is held in containers and handed to tasks:
+    :class:`~mcpmigrate.analysis.held.Held`)."""
 
     def kind_of_annotation(self, ann: cst.BaseExpression) -> Kind | None:
         """The kind of the first SDK class an annotation names (``Optional``, ``Annotated``,
         unions and string annotations are looked into)."""
         for cand in annotation_names(ann):
-            q = self.qualname(cand)
-            for names, kind in _ANNOTATION_KINDS:
-                if q in names:
-                    return kind
+            k = self._kind_of_class(self.qualname(cand))
+            if k is not None:
+                return k
         return None
+
+    def _kind_of_class(self, q: str | None, depth: int = 0) -> Kind | None:
+        """The kind of instances of the class ``q`` names: an SDK class, a framework class built
+        on one (``surfaces.FRAMEWORK_CLASSES``), or a class of this module subclassing either."""
+        if q is None or depth > 5:
+            return None
+        q = S.FRAMEWORK_CLASSES.get(q, q)
+        for names, kind in _ANNOTATION_KINDS:
+            if q in names:
+                return kind
+        for base in self.class_bases.get(q, ()):
+            k = self._kind_of_class(base, depth + 1)
+            if k is not None:
+                return k
+        return None
+
+    def element_kind(self, ann: cst.BaseExpression) -> tuple[bool, Kind | None]:
+        """For a container annotation (``set[ServerSession]``, ``dict[str, ServerSession]``,
+        ``"weakref.WeakSet[ServerSession]"``, ``Optional[list[X]]``): whether it is one, and the
+        kind of its elements (None: not an MCP object)."""
+        for cand in _container_annotations(ann):
+            head = (get_full_name_for_node(cand.value) or "").rsplit(".", 1)[-1]
+            if head in S.CONTAINER_TYPES and cand.slice:
+                last = cand.slice[-1].slice
+                if isinstance(last, cst.Index):
+                    return True, self.kind_of_annotation(last.value)
+        return False, None
+
+    def framework_methods(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> dict[str, str]:
+        """The request-pushing methods a framework adds to the context ``expr`` is annotated as
+        (``surfaces.FRAMEWORK_CONTEXT_METHODS``; a parameter of ``fn`` or an enclosing function)."""
+        if not isinstance(expr, cst.Name):
+            return {}
+        scope = fn
+        while scope is not None:
+            for p in scope.params:
+                if p.name.value == expr.value and p.annotation is not None:
+                    for cand in annotation_names(p.annotation.annotation):
+                        q = self.qualname(cand)
+                        for _ in range(5):  # a subclass in this module
+                            if q in S.FRAMEWORK_CONTEXT_METHODS or q not in self.class_bases:
+                                break
+                            q = next(iter(self.class_bases[q]), None)
+                        if q in S.FRAMEWORK_CONTEXT_METHODS:
+                            return S.FRAMEWORK_CONTEXT_METHODS[q]
+                    return {}
+            scope = scope.parent
+        return {}
 
     def _constructed_kind(self, call: cst.Call) -> Kind | None:
         q = self.qualname(call.func)
         if q is None:
             return None
+        q = S.FRAMEWORK_CLASSES.get(q, q)
         if q in S.HIGH_LEVEL_SERVERS:
             return Kind.SERVER_HL
         if q in S.LOWLEVEL_SERVERS:
@@ -134,6 +208,12 @@ class Kinds(Facts):
                     return self.class_kinds[cls_name][attr]
                 if cls_name and self._class_is(cls_name, S.HIGH_LEVEL_SERVERS) and attr == "_mcp_server":
                     return Kind.SERVER_LL
+            if attr in self._framework_session_attrs():
+                return Kind.SESSION
+            if self.dotted_kinds:
+                dotted = self.dotted_kinds.get(get_full_name_for_node(expr) or "")
+                if dotted is not None:
+                    return dotted
             base = self.kind_of(expr.value, fn)
             if attr == "session":
                 if base in CONTEXTS or base is Kind.LL_CONTEXT:
@@ -148,19 +228,14 @@ class Kinds(Facts):
                 return base
             return None
         if isinstance(expr, cst.Subscript):
-            # an element of a container: SESSIONS[0], or a for-loop target over it
-            container: cst.BaseExpression = expr.value
-            while (
-                isinstance(container, cst.Call)
-                and get_full_name_for_node(container.func) in ("list", "tuple", "sorted", "set", "reversed")
-                and container.args
-            ):
-                container = container.args[0].value
-            if isinstance(container, cst.Name):
-                return self.elem_kinds.get(container.value)
-            return None
+            # an element of a container: SESSIONS[0], registry[sid], or a for-loop target over it
+            return self.element_of(expr.value, fn)
         if isinstance(expr, cst.Call):
             func = expr.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("get", "pop"):
+                k = self.element_of(func.value, fn)  # registry.get(sid)
+                if k is not None:
+                    return k
             q = self.qualname(func)
             if q in S.GET_CONTEXT_FUNCTIONS:
                 return Kind.CONTEXT_FASTMCP

@@ -85,7 +85,7 @@ class ModuleAnalysis(Kinds, CallGraph):
         self._seed_from_callers()
         # Assignments, a few rounds for chains (session = ctx.session; s2 = session).
         for _ in range(3):
-            changed = False
+            changed = self.infer_receivers()  # containers, loops over them, annotated attributes
             for name, value in self.module_assigns:
                 k = self.kind_of(value, None)
                 if k is not None and self.module_kinds.get(name) != k:
@@ -107,7 +107,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                         changed = True
             # Interprocedural: an unannotated parameter receives a context/session at a call site.
             for f in self.functions:
-                for call in f.calls:
+                for call in self.calls_of(f):  # with `tg.start_soon(fn, session)` as `fn(session)`
                     callee = self.callee_of(call, f)
                     if callee is None:
                         continue

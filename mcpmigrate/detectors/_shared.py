@@ -27,6 +27,7 @@ from mcpmigrate.detectors.base import Report, ReportingVisitor, dict_get, string
 __all__ = [
     "CatalogVisitor",
     "branch_condition",
+    "sent_payloads",
     "dict_get",
     "fastmcp_pinned",
     "legacy_era_only",
@@ -47,6 +48,25 @@ def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool
     if isinstance(parent, (cst.If, cst.While, cst.IfExp)):
         return parent.test is child
     return False
+
+
+def sent_payloads(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> list[cst.CSTNode]:
+    """What ``x.send_request(...)`` sends: the call itself, plus the values a name passed as the
+    request (``request=req`` or the first argument) was assigned in the function or the module
+    (``req = types.ServerRequest(types.CreateMessageRequest(...))``). Walk each for the request
+    types (mcp ``ServerSession.send_request(request, result_type)``)."""
+    out: list[cst.CSTNode] = [call]
+    arg = next((x for x in call.args if x.keyword is not None and x.keyword.value == "request"), None)
+    if arg is None and call.args and call.args[0].keyword is None and not call.args[0].star:
+        arg = call.args[0]
+    if arg is not None and isinstance(arg.value, cst.Name):
+        name = arg.value.value
+        scope = fn
+        while scope is not None:
+            out.extend(v for n, v in scope.assigns if n == name)
+            scope = scope.parent
+        out.extend(v for n, v in a.module_assigns if n == name)
+    return out
 
 
 class CatalogVisitor(ReportingVisitor):
@@ -94,6 +114,60 @@ class CatalogVisitor(ReportingVisitor):
     # -- receivers ------------------------------------------------------------------------
     def is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         return self.a.kind_of(expr, fn) is Kind.SESSION
+
+    def session_by_method(self, expr: cst.BaseExpression, fn: FunctionInfo | None, method: str) -> bool:
+        """``expr.<method>(…)`` where only an SDK ``ServerSession`` has ``method`` (the change
+        sends of ``surfaces.LIST_CHANGED_SENDS``): ``expr`` is a session unless it is provably
+        something else — another MCP kind, an element of a container annotated with another
+        type, a parameter annotated with another type, or this module defines ``method`` itself.
+        A module that names nothing from MCP, or is client code, has no sessions."""
+        if self.a.kind_of(expr, fn) is not None or self.client_module:
+            return False
+        if not (self.a.imports_mcp() or self.a.framework_imported()):
+            return False
+        if self.a.holds_other(expr, fn) or method in self.own_methods():
+            return False
+        return not (isinstance(expr, cst.Name) and self._annotated_other(expr.value, fn))
+
+    def own_methods(self) -> frozenset[str]:
+        """The names of the methods the module's own classes define."""
+        return self.a.memo(
+            "shared.own_methods", lambda: frozenset(f.name for f in self.a.functions if f.class_name is not None)
+        )
+
+    def _annotated_other(self, name: str, fn: FunctionInfo | None) -> bool:
+        scope = fn
+        while scope is not None:
+            for p in scope.params:
+                if p.name.value == name:
+                    ann = p.annotation.annotation if p.annotation is not None else None
+                    spelled = (get_full_name_for_node(ann) or "").rsplit(".", 1)[-1] if ann is not None else "Any"
+                    return spelled not in ("Any", "object")
+            scope = scope.parent
+        return False
+
+    def in_request(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The call runs where a request's context is at hand: the receiver hangs off a context
+        (``ctx.session`` also when ``ctx``'s type is not resolved), or the function (or one around
+        it) has a context or a low-level request context."""
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) in (CONTEXTS | {Kind.LL_CONTEXT}):
+            return True
+        if isinstance(recv, cst.Attribute) and recv.attr.value == "session":
+            # `ctx.session` / `….request_context.session` on a context whose type is not resolved
+            base = recv.value
+            if (isinstance(base, cst.Name) and base.value in S.CONTEXT_NAMES) or (
+                isinstance(base, cst.Attribute) and base.attr.value in ("request_context", "ctx", "context")
+            ):
+                return True
+        if self.context_in_scope(fn) is not None:
+            return True
+        scope = fn
+        while scope is not None:
+            if Kind.LL_CONTEXT in scope.kinds.values() or (scope.role or "").startswith("lowlevel-"):
+                return True
+            scope = scope.parent
+        return False
 
     def context_kind(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Kind | None:
         k = self.a.kind_of(expr, fn)
@@ -192,6 +266,10 @@ class CatalogVisitor(ReportingVisitor):
                     s = string_value(target.comparator)
                     if s is not None:
                         yield node, s
+                elif isinstance(target.operator, cst.NotEqual) and self.guards_rest(node):
+                    s = string_value(target.comparator)  # `if method != "x": return error`, then x is served
+                    if s is not None:
+                        yield node, s
                 elif isinstance(target.operator, cst.In) and isinstance(
                     target.comparator, (cst.Tuple, cst.List, cst.Set)
                 ):
@@ -206,6 +284,17 @@ class CatalogVisitor(ReportingVisitor):
             s = string_value(node.value)
             if s is not None:
                 yield node, s
+
+    def guards_rest(self, node: cst.Comparison) -> bool:
+        """``node`` is the test of an ``if`` without ``else`` whose body returns or raises (alone or
+        in an ``or``): the code after it serves only what the test rejects (``if method !=
+        "resources/subscribe": return error`` guards a subscribe route)."""
+        pm = self.a.parents
+        child: cst.CSTNode = node
+        parent = pm.get(id(node))
+        while isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or):
+            child, parent = parent, pm.get(id(parent))
+        return isinstance(parent, cst.If) and parent.test is child and parent.orelse is None and _exits(parent.body)
 
     def short(self, expr: cst.BaseExpression | None) -> str | None:
         """The last component of the name ``expr`` resolves to, when it comes from mcp."""

@@ -6,7 +6,13 @@ reach a client only on a ``subscriptions/listen`` stream it opened; ``resources/
 ``resources/unsubscribe`` are removed, replaced by the listen filter ``resourceSubscriptions``).
 SDK: mcp 2.3 drops the session sends at 2026-07-28; the ``ctx.notify_*`` helpers reach listen
 streams only; low-level servers publish through ``ListenHandler(bus)``; emit both sends, or legacy
-clients go deaf (names in ``mcpmigrate/surfaces.py``).
+clients go deaf (names in ``mcpmigrate/surfaces.py``). A session kept from an earlier request and
+used outside one (a registry broadcast) has no 2026-07-28 counterpart: mcp 2.x hands each request a
+proxy, and the broadcast becomes ``bus.publish(ToolsListChanged())`` on the bus passed as
+``MCPServer(subscriptions=bus)`` (``mcp.server.subscriptions``). The four change sends exist only on
+``ServerSession`` (and mcp 2.x ``Connection``), so an untyped receiver of one is a session unless it
+is provably something else. Hand-rolled servers: a relay that forwards messages whose method is a
+change notification, and notifications whose method is an f-string, are pushes too.
 """
 
 from __future__ import annotations
@@ -17,9 +23,9 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind, code_of
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, code_of
+from mcpmigrate.detectors._relays import RelayVisitor, is_change
 from mcpmigrate.detectors._shared import (
-    CatalogVisitor,
     branch_condition,
     dict_get,
     fastmcp_pinned,
@@ -58,6 +64,13 @@ _TODO_LL = (
     "Keep it for legacy clients and also publish `{event}` on a subscription bus served with "
     "`Server(..., on_subscriptions_listen=ListenHandler(bus))`."
 )
+_TODO_HELD = (
+    "This session was kept from an earlier request and is used outside one: 2026-07-28 has no session to "
+    "hold (mcp 2.x hands each request a proxy of its own), so the broadcast becomes a publish on the "
+    "server's subscription bus: create `bus = InMemorySubscriptionBus()` (`mcp.server.subscriptions`), pass it "
+    "as `MCPServer(..., subscriptions=bus)` and call `await bus.publish({event})` here; keep the session send "
+    "only for legacy clients."
+)
 _TODO_V1 = (
     "{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
     "legacy clients and add `await ctx.{helper}({args})` for listen streams."
@@ -94,7 +107,7 @@ def _manual_302_route(found: list[str], legacy_clients: bool) -> str:
     return f"{keep}stop routing {names}; serve `subscriptions/listen` instead"
 
 
-class _Visitor(CatalogVisitor):
+class _Visitor(RelayVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self._migrated: dict[int, set[str]] = {}
@@ -127,7 +140,11 @@ class _Visitor(CatalogVisitor):
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr in S.LIST_CHANGED_SENDS:
-                if self.is_session(func.value, fn) or self.context_kind(func.value, fn) is Kind.CONTEXT_FASTMCP:
+                if (
+                    self.is_session(func.value, fn)
+                    or self.context_kind(func.value, fn) is Kind.CONTEXT_FASTMCP
+                    or self.session_by_method(func.value, fn, attr)
+                ):
                     uri = node.args[0].value if node.args and attr == "send_resource_updated" else None
                     self._push(node, attr, func.value, fn, uri)
             elif attr == S.SEND_NOTIFICATION_ATTR and node.args:
@@ -206,10 +223,16 @@ class _Visitor(CatalogVisitor):
         args = code_of(uri) if uri is not None else ("uri" if kind == "resource" else "")
         ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
         request_scoped = False
-        if gen == S.MCP2 and ctx is not None:
+        held = not self.in_request(recv, fn) and not (gen == S.MCP2 and self._lowlevel_servers())
+        event_call = f"{event}({'uri=' + args if kind == 'resource' else ''})"
+        if held and gen in (S.MCP1, S.MCP2, None):
+            todo = _TODO_HELD.format(event=event_call)
+            if gen != S.MCP2:
+                todo = f"{'mcp 1.x' if gen == S.MCP1 else 'An SDK before mcp 2.3'} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3. {todo}"
+        elif gen == S.MCP2 and ctx is not None:
             todo = _TODO_MCP2.format(ctx=ctx, helper=helper, args=args)
         elif gen == S.MCP2:
-            todo = _TODO_LL.format(event=f"{event}({'uri=' + args if kind == 'resource' else ''})")
+            todo = _TODO_LL.format(event=event_call)
         elif gen == S.MCP1:
             todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
         elif gen == S.FASTMCP:
@@ -225,7 +248,26 @@ class _Visitor(CatalogVisitor):
         new, _pin = fastmcp_pinned(self.a) if request_scoped else (None, None)
         message = (_MSG_301_SCOPED if new else _MSG_301).format(send=f"`{shown}`", todo=todo)
         fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
+        if held and manual is not None and gen == S.MCP2:
+            manual = "the session is held outside a request: publish on the server's subscription bus (`MCPServer(subscriptions=bus)`) by hand"
+        elif fix is not None and self._broadcast_loop(node, recv, fn):
+            # one listen-stream publish reaches every subscriber: the fix would add one per session
+            fix, data = None, {}
+            manual = f"the send is in a loop over held sessions: add one `await {ctx or 'ctx'}.{helper}(…)` (or bus publish) after the loop by hand"
         self.report("MCP301", node, message, fix=fix, manual=manual, **data)
+
+    def _broadcast_loop(self, node: cst.Call, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The send goes to a session other than the request's own (not rooted at a context),
+        inside a loop or comprehension of its function: a broadcast to held sessions."""
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) in (CONTEXTS | {Kind.LL_CONTEXT}):
+            return False
+        cur = self.a.parents.get(id(node))
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+            if isinstance(cur, (cst.For, cst.While, cst.CompFor)):
+                return True
+            cur = self.a.parents.get(id(cur))
+        return False
 
     def _fastmcp_todo(self, kind: str, event: str, helper: str, request_scoped: bool = False) -> str:
         """What works on the fastmcp the project pins. fastmcp 4 (on mcp 2.x) serves no
@@ -383,12 +425,21 @@ class _Visitor(CatalogVisitor):
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")
         method = string_value(m.value) if m is not None else None
-        if method in S.LIST_CHANGED_METHODS and dict_get(node, "jsonrpc") is not None and not self.client_module:
+        if m is not None and isinstance(m.value, cst.FormattedString):
+            method = next((x for x in sorted(self._formatted(m.value, self.fn(node))) if is_change(x)), None)
+        if (
+            method is not None
+            and is_change(method)
+            and dict_get(node, "jsonrpc") is not None
+            and not self.client_module
+        ):
             self.report(
                 "MCP301",
                 node,
                 _MSG_301.format(
-                    send=f"A hand-built `{method}`",
+                    send=f"A hand-built `{method}`"
+                    if isinstance(m and m.value, cst.SimpleString)
+                    else f"A hand-built `{method}` (method built with an f-string)",
                     todo="Send it only on a `subscriptions/listen` stream the client opened (tagged with its subscriptionId).",
                 ),
                 manual="hand-rolled JSON-RPC servers are not rewritten automatically",
@@ -427,6 +478,7 @@ class _Visitor(CatalogVisitor):
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if self.client_module or not branch_condition(self.a.parents, node):
             return
+        self._relay(node)
         found = [s for _n, s in self.dispatch_literal(node)]
         if any(s in S.SUBSCRIBE_METHODS for s in found):
             self.report("MCP302", node, _MSG_302, manual=_manual_302_route(found, self.legacy_clients))

@@ -18,7 +18,13 @@ from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.codemods.remove import roots_cache_blocker, roots_cache_of
-from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only, plan_legacy_only
+from mcpmigrate.detectors._shared import (
+    branch_condition,
+    fastmcp_pinned,
+    legacy_era_only,
+    plan_legacy_only,
+    sent_payloads,
+)
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.detectors.roots_guards import GUARD_REMOVED, msg_102, plan_guards
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
@@ -101,7 +107,7 @@ class _RootsVisitor(RequestVisitor):
                         guards_roots=guards_roots,
                     )
             elif attr == "send_request":
-                if self._contains_roots_request(node):
+                if any(self._contains_roots_request(p) for p in sent_payloads(self.a, node, fn)):
                     self.report(
                         "MCP101",
                         node,

@@ -4,7 +4,9 @@ Spec: 2026-07-28 changelog (server-to-client requests removed: ``sampling/create
 ``elicitation/create`` appear only inside ``InputRequiredResult.inputRequests``; sampling is
 deprecated by SEP-2577), schema ``schema/2026-07-28/schema.ts`` (only ``tools/call``,
 ``prompts/get`` and ``resources/read`` may return an ``InputRequiredResult``). SDK surfaces:
-the tables in ``mcpmigrate/surfaces.py`` (mcp 1.27, mcp 2.3, fastmcp 2.x–4.x).
+the tables in ``mcpmigrate/surfaces.py`` (mcp 1.27, mcp 2.3, fastmcp 2.x–4.x), including the SDK's
+``mcp.server.elicitation`` helpers and the request methods frameworks built on the SDK add to their
+contexts (mcp-use ``Context.sample``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim, interim_jsonrpc
-from mcpmigrate.detectors._shared import legacy_era_only
+from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
@@ -84,7 +86,7 @@ class _Visitor(RequestVisitor):
             )
             self._fail_open(node, fn, plan)
         if isinstance(func, cst.Attribute) and func.attr.value == "send_request" and not self.interim_depth:
-            raw = self._raw_kind(node)
+            raw = next(filter(None, (self._raw_kind(p) for p in sent_payloads(self.a, node, fn))), None)
             if raw == interim.SAMPLING:
                 self.report(
                     "MCP201",
@@ -102,6 +104,8 @@ class _Visitor(RequestVisitor):
                     "tool and run `fix --strategy interim`, or return an `InputRequiredResult`",
                 )
         q = self.a.qualname(func)
+        if kind is None:
+            self._receiver_elsewhere(node, fn, q, where)
         if q in S.SESSION_SAMPLING_WRAPPERS:
             if any(self._is_session(arg.value, fn) for arg in node.args):
                 self.report(
@@ -126,6 +130,41 @@ class _Visitor(RequestVisitor):
                     )
         if q in S.INPUT_REQUIRED_RESULT:
             self._unsupported_interim(node)
+
+    def _receiver_elsewhere(self, node: cst.Call, fn: FunctionInfo | None, q: str | None, where: str) -> None:
+        """Requests whose receiver is not an SDK session or context the request kinds know: the
+        SDK's module-level helpers (``elicit_with_validation(session, …)``, ``elicit_url(session,
+        …)``; ``surfaces.SDK_ELICIT_HELPERS``), and the request methods a framework adds to its
+        context (mcp-use ``ctx.sample(...)``; ``surfaces.FRAMEWORK_CONTEXT_METHODS``)."""
+        if legacy_era_only(self.a.parents, node):
+            return
+        if q in S.SDK_ELICIT_HELPERS:
+            name = q.rsplit(".", 1)[-1]
+            form = S.SDK_ELICIT_HELPERS[q][0] == "form"
+            self.report(
+                "MCP202",
+                node,
+                _MSG_202.format(subject=_ELICITS.format(where=f" through the SDK helper `{name}`{where}")),
+                manual=(
+                    "call `ctx.elicit(message, Model)` in an mcp 2.x `MCPServer` tool instead (then "
+                    "`fix --strategy interim` asks it through an interim result), or return an `InputRequiredResult`"
+                    if form
+                    else "a URL elicitation pushed through the helper is not rewritten automatically: return an "
+                    "`InputRequiredResult` carrying the URL elicitation and correlate through `requestState`"
+                ),
+            )
+            return
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            pushed = self.a.framework_methods(func.value, fn).get(func.attr.value)
+            if pushed == interim.SAMPLING:
+                self.report(
+                    "MCP201",
+                    node,
+                    _MSG_201.format(subject=_SAMPLES.format(where=where)),
+                    manual="the framework's `sample` sends `sampling/createMessage` through the SDK session: call an "
+                    "LLM provider directly (no automatic rewrite for a framework context)",
+                )
 
     def _is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         if self.a.kind_of(expr, fn) is Kind.SESSION:

@@ -4,7 +4,11 @@ MCP204 raw-server-request, MCP205 elicitation-complete.
 Spec: 2026-07-28 changelog (no server-to-client requests; ``ping`` removed;
 ``notifications/elicitation/complete`` removed; a URL elicitation has no ``elicitationId``).
 SDK: mcp 2.3 (``send_ping`` / ``send_request`` raise ``NoBackChannelError`` on a 2026
-connection, ``send_elicit_complete`` is dropped); names in ``mcpmigrate/surfaces.py``.
+connection, ``send_elicit_complete`` is dropped); names in ``mcpmigrate/surfaces.py``. A raw
+request says what it is whatever the receiver: ``types.ServerRequest(...)`` (mcp 1.x, the union of
+server-to-client requests) or a ``PingRequest`` outside client code, also through a local name
+(``req = …; send_request(req, …)``). The SDK helper ``mcp.server.elicitation.elicit_url(session,
+message, url, elicitation_id)`` carries the id MCP205 reports.
 """
 
 from __future__ import annotations
@@ -14,8 +18,17 @@ from collections.abc import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo
 from mcpmigrate.codemods.drop import ping_is_loop_exit
-from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, legacy_era_only, plan_legacy_only, string_value, walk
+from mcpmigrate.detectors._shared import (
+    CatalogVisitor,
+    dict_get,
+    legacy_era_only,
+    plan_legacy_only,
+    sent_payloads,
+    string_value,
+    walk,
+)
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import server_requests as screen_server_requests
@@ -93,8 +106,8 @@ class _Visitor(CatalogVisitor):
             attr = func.attr.value
             if attr == S.SEND_PING_ATTR and self.is_session(func.value, fn):
                 self._removable("MCP203", node, _MSG_PING, "delete the ping")
-            elif attr == S.SEND_REQUEST_ATTR and self.is_session(func.value, fn):
-                self._send_request(node)
+            elif attr == S.SEND_REQUEST_ATTR:
+                self._send_request(node, fn, self.is_session(func.value, fn))
             elif attr == S.SEND_ELICIT_COMPLETE_ATTR and self.is_session(func.value, fn):
                 self._removable("MCP205", node, _MSG_205, "delete the send", id_arg=_id_arg(node))
             elif attr == S.SEND_NOTIFICATION_ATTR and (
@@ -106,6 +119,11 @@ class _Visitor(CatalogVisitor):
                 ):
                     self._removable("MCP205", node, _MSG_205, "delete the send")
         q = self.a.qualname(func)
+        # the SDK helper's id (requests-04); on `ctx.elicit_url` / `session.elicit_url` the id is a
+        # required parameter of the push MCP202 reports, and goes with it
+        id_at = S.SDK_ELICIT_HELPERS.get(q or "", (None, None))[1]
+        if id_at is not None:
+            self._elicitation_id(node, id_at)
         if q in S.ELICIT_URL_PARAMS:
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in S.ELICITATION_ID_KEYS:
@@ -116,6 +134,16 @@ class _Visitor(CatalogVisitor):
                 self.report("MCP204", node, _MSG_204, manual="a hand-built request cannot be rewritten automatically")
             elif method is not None and string_value(method.value) == S.PING_METHOD:
                 self.report("MCP203", node, _MSG_PING, manual="delete the hand-built ping and the code that sends it")
+
+    def _elicitation_id(self, node: cst.Call, index: int) -> None:
+        """The ``elicitation_id`` a URL elicitation is pushed with (``session.elicit_url(message,
+        url, elicitation_id)``, ``elicit_url(session, message, url, elicitation_id)``)."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "elicitation_id"), None)
+        if arg is None and len(positional) > index:
+            arg = positional[index]
+        if arg is not None:
+            self.report("MCP205", arg, _MSG_205_ID, manual="drop the id and correlate through requestState")
 
     def _removable(
         self, rule: str, node: cst.Call, message: str, what: str, id_arg: cst.BaseExpression | None = None
@@ -143,16 +171,27 @@ class _Visitor(CatalogVisitor):
             message += f" `{id_arg.value}` is also used elsewhere: that correlation no longer happens at 2026-07-28."
         self.report(rule, node, message, fix=FixInfo(safety, "remove", description))
 
-    def _send_request(self, node: cst.Call) -> None:
-        payload = node.args[0].value if node.args else None
+    def _send_request(self, node: cst.Call, fn: FunctionInfo | None, session: bool) -> None:
+        """A raw request sent to the client: on a session, or on any receiver when the request
+        says so itself — ``types.ServerRequest(...)`` (mcp 1.x: the union of server-to-client
+        requests) or a ``PingRequest`` in a module that is not client code."""
+        payloads = sent_payloads(self.a, node, fn)[1:]
+        if not payloads:
+            payload = next(
+                (a.value for a in node.args if a.keyword is not None and a.keyword.value == "request"),
+                node.args[0].value if node.args else None,
+            )
+            payloads = [payload] if payload is not None else []
         kinds = set()
-        for n in walk(payload) if payload is not None else ():
+        for n in (n for p in payloads for n in walk(p)):
             if isinstance(n, cst.Call):
                 q = self.a.qualname(n.func)
                 if q in S.PING_REQUEST:
                     kinds.add("ping")
                 elif q in S.REQUEST_TYPES_WITH_OWN_RULE:
                     kinds.add("other-rule")
+                elif q in S.SERVER_REQUEST:
+                    kinds.add("server-request")
             elif isinstance(n, cst.Dict):
                 m = dict_get(n, "method")
                 s = string_value(m.value) if m is not None else None
@@ -160,11 +199,13 @@ class _Visitor(CatalogVisitor):
                     kinds.add("ping")
                 elif s in S.CLIENT_BOUND_WITH_OWN_RULE:
                     kinds.add("other-rule")
+        if not session and not ("server-request" in kinds or ("ping" in kinds and not self.client_module)):
+            return
         if "ping" in kinds:
             self.report(
                 "MCP203", node, _MSG_PING, manual="a raw ping request is not rewritten automatically: delete it"
             )
-        elif not kinds:
+        elif not kinds - {"server-request"}:
             self.report(
                 "MCP204", node, _MSG_204, manual="no automatic rewrite: move the question into an interim result"
             )
