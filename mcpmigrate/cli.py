@@ -19,6 +19,7 @@ MACHINE_FORMATS = ("json", "sarif", "github")
 # A progress bar is shown for runs over this many files (stderr a TTY, not CI, human output).
 PROGRESS_MIN_FILES = 300
 UNUSED_SUPPRESSION = "unused-suppression"
+TARGET_SDKS = ("mcp2",)  # mcpmigrate.config.TARGET_SDKS (not imported: `--help` stays fast)
 
 
 def _console(stderr: bool = False):
@@ -40,8 +41,9 @@ def _split(values: tuple[str, ...]) -> list[str] | None:
     return out or None
 
 
-def _load(config_path: str | None, legacy_clients: bool | None = None):
-    """The configuration; ``--legacy-clients`` / ``--no-legacy-clients`` override its key."""
+def _load(config_path: str | None, legacy_clients: bool | None = None, target_sdk: str | None = None):
+    """The configuration; ``--legacy-clients`` / ``--no-legacy-clients`` and ``--target-sdk``
+    override its keys."""
     import dataclasses
 
     from mcpmigrate.config import ConfigError, load_config
@@ -52,6 +54,8 @@ def _load(config_path: str | None, legacy_clients: bool | None = None):
         _fail(str(exc))
     if legacy_clients is not None:
         config = dataclasses.replace(config, legacy_clients=legacy_clients)
+    if target_sdk is not None:
+        config = dataclasses.replace(config, target_sdk=target_sdk)
     return config
 
 
@@ -321,6 +325,13 @@ def _common(f):
         "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
         "offered for removal.",
     )(f)
+    f = click.option(
+        "--target-sdk",
+        type=click.Choice(TARGET_SDKS),
+        default=None,
+        help="Port the project to this SDK generation (default: the `target-sdk` config key, else no "
+        "port): turns on the port rules (MCP5xx); `fix` ports every file of the project or none.",
+    )(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
 
@@ -431,6 +442,7 @@ def check(
     output_format,
     statistics,
     legacy_clients,
+    target_sdk,
     no_cache,
     add_noqa,
     baseline_path,
@@ -438,7 +450,7 @@ def check(
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
-    config = _load(config_path, legacy_clients)
+    config = _load(config_path, legacy_clients, target_sdk)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
     if no_cache and hasattr(options, "no_cache"):  # the result cache, when the engine has one
@@ -475,6 +487,7 @@ def fix(
     output_format,
     statistics,
     legacy_clients,
+    target_sdk,
     diff,
     strategy,
     unsafe_fixes,
@@ -483,7 +496,7 @@ def fix(
     from mcpmigrate.engine import Options
     from mcpmigrate.report.paths import shown_path
 
-    config = _load(config_path, legacy_clients)
+    config = _load(config_path, legacy_clients, target_sdk)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(
         mode="fix",

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.codemods.namecheck import name_problem
-from mcpmigrate.config import Config, strategy_applies
+from mcpmigrate.config import Config, port_rules_off, strategy_applies
 from mcpmigrate.model import Finding, Safety
 from mcpmigrate.parsing import compiles, parse_module, syntax_error, syntax_message
 from mcpmigrate.suppress import find_suppressions, is_suppressed
@@ -77,7 +77,7 @@ class FileResult:
 def enabled_rules(config: Config, options: Options) -> set[str]:
     select = options.select if options.select else config.select
     ignore = list(config.ignore) + list(options.ignore or [])
-    return select_rules(select, ignore)
+    return port_rules_off(select_rules(select, ignore), config.target_sdk)
 
 
 def prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:

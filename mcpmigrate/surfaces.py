@@ -328,3 +328,85 @@ LOGGING_TOKENS = (
     rb"logging/setLevel",
     rb"SetLevelRequest",
 )
+
+
+# ============================================================================================
+# Port of mcp 1.x to mcp 2.x (MCP5xx, opt-in with ``--target-sdk mcp2``). Source: mcp 1.27's
+# ``mcp.server.fastmcp``, ``mcp.shared.exceptions`` and low-level ``Server`` against mcp 2.3's
+# ``mcp.server.mcpserver``, ``mcp.shared.exceptions`` and ``Server(on_…=…)`` (and the SDK's
+# docs/migration.md, whose section titles the findings name).
+# ============================================================================================
+MIGRATION_GUIDE = "the python-sdk migration guide (docs/migration.md)"
+FASTMCP_V1_MODULE = "mcp.server.fastmcp"
+MCPSERVER_V2_MODULE = "mcp.server.mcpserver"
+# Names renamed inside the moved package (every other public name keeps its name and submodule).
+MCPSERVER_RENAMES = {"FastMCP": "MCPServer", "FastMCPError": "MCPServerError"}
+# Names a 1.x submodule re-exported that its 2.x counterpart no longer has (import → manual).
+MCPSERVER_GONE = {
+    "mcp.server.fastmcp.exceptions": {"ValidationError"},
+    "mcp.server.fastmcp.server": {"RequestContext", "ServerSession", "StreamableHTTPASGIApp", "UrlElicitationResult"},
+    "mcp.server.fastmcp.tools.base": {"UrlElicitationRequiredError"},
+}
+# ``McpError`` → ``MCPError`` (same modules); ``McpError(ErrorData(...))`` → ``MCPError.from_error_data(...)``.
+MCP_ERROR_V1 = {"mcp.shared.exceptions.McpError", "mcp.McpError"}
+MCP_ERROR_RENAME = ("McpError", "MCPError")
+# ``McpError.error.<field>`` → ``MCPError.<field>`` (2.x has no ``.error``).
+MCP_ERROR_FIELDS = ("code", "message", "data")
+# 1.x ``FastMCP(...)`` keywords that 2.x takes on ``run()`` / the app factories instead.
+TRANSPORT_KWARGS = (
+    "host",
+    "port",
+    "sse_path",
+    "message_path",
+    "streamable_http_path",
+    "json_response",
+    "stateless_http",
+    "event_store",
+    "retry_interval",
+    "transport_security",
+)
+# Removed from the constructor and from ``run()`` (SSE mounting uses ASGI's root_path).
+REMOVED_KWARGS = ("mount_path",)
+# v1 positional order name, instructions, website_url, icons, auth_server_provider,
+# token_verifier, event_store, retry_interval → the keyword each position becomes in 2.x.
+FASTMCP_V1_POSITIONAL = (
+    "name",
+    "instructions",
+    "website_url",
+    "icons",
+    "auth_server_provider",
+    "token_verifier",
+    "event_store",
+    "retry_interval",
+)
+# 1.x low-level decorators → (method, 2.x params type, 2.x result type, v1 call shape).
+LOWLEVEL_DECORATOR_PORTS = {
+    "list_tools": ("tools/list", "PaginatedRequestParams", "ListToolsResult", "tools"),
+    "list_prompts": ("prompts/list", "PaginatedRequestParams", "ListPromptsResult", "prompts"),
+    "list_resources": ("resources/list", "PaginatedRequestParams", "ListResourcesResult", "resources"),
+    "list_resource_templates": (
+        "resources/templates/list",
+        "PaginatedRequestParams",
+        "ListResourceTemplatesResult",
+        "resource_templates",
+    ),
+    "call_tool": ("tools/call", "CallToolRequestParams", "CallToolResult", "call"),
+    "get_prompt": ("prompts/get", "GetPromptRequestParams", "GetPromptResult", "get"),
+}
+# 1.x low-level decorators reported with their guide section, without a codemod.
+LOWLEVEL_DECORATORS_MANUAL = (
+    "read_resource",
+    "subscribe_resource",
+    "unsubscribe_resource",
+    "set_logging_level",
+    "completion",
+    "progress_notification",
+)
+PORT_TOKENS = (
+    rb"fastmcp",
+    rb"FastMCP",
+    rb"McpError",
+    rb"get_context",
+    rb"request_context",
+    rb"@[\w.]+\.(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)\(",
+)
