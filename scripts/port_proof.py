@@ -32,7 +32,13 @@ from typing import Any
 import anyio
 
 MODERN = "2026-07-28"
-LAUNCH = "import runpy, sys; ns = runpy.run_path(sys.argv[1], run_name='port_proof'); ns[sys.argv[2]].run()"
+# A module-level server: run its ``run()`` (FastMCP/MCPServer, stdio), or run the file as
+# ``__main__`` (a low-level server started by the file's own main block).
+LAUNCH = (
+    "import runpy, sys\n"
+    "if sys.argv[2] == '__main__':\n    runpy.run_path(sys.argv[1], run_name='__main__')\n"
+    "else:\n    runpy.run_path(sys.argv[1], run_name='port_proof')[sys.argv[2]].run()"
+)
 # Values that change between two runs of the same server (clock readings, temporary paths).
 VOLATILE = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)?"), "<datetime>"),
@@ -110,15 +116,27 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
             prompts=[("fetch", {})],
         ),
     ]
-    for rel, server, calls in (
-        ("basic_tool.py", "mcp", [("sum", {"a": 1, "b": 2}), ("get_weather", {"city": "Paris"}), ("sum", {"a": "x"})]),
-        ("structured_output.py", "mcp", [("get_weather", {"city": "Paris"}), ("list_cities", {})]),
-        ("tool_errors.py", "mcp", []),
-        ("basic_prompt.py", "mcp", []),
-        ("lowlevel/basic.py", "server", []),
-        ("lowlevel/structured_output.py", "server", [("get_weather", {"city": "Paris"})]),
+    for rel, server, calls, prompts in (
+        ("basic_tool.py", "mcp", [("sum", {"a": 1, "b": 2}), ("get_weather", {"city": "Paris"}), ("sum", {"a": "x"})], []),
+        (
+            "structured_output.py",
+            "mcp",
+            [("get_weather", {"city": "Paris"}), ("get_statistics", {"data_type": "x"}), ("list_cities", {})],
+            [],
+        ),
+        (
+            "tool_errors.py",
+            "mcp",
+            [("divide", {"a": 1, "b": 0}), ("read_config", {"path": "/nonexistent"}), ("validate_input", {"data": ""})],
+            [],
+        ),
+        ("basic_prompt.py", "mcp", [], [("review_code", {"code": "x = 1"}), ("debug_error", {"error": "boom"})]),
+        ("lowlevel/basic.py", "__main__", [], [("example-prompt", {"arg1": "v"}), ("other", {})]),
+        ("lowlevel/structured_output.py", "__main__", [("get_weather", {"city": "Paris"})], []),
     ):
-        out.append(Spec(f"python-sdk v1.27.0 snippets/servers/{rel}", snip, rel, ["{file}", server], calls=calls))
+        out.append(
+            Spec(f"python-sdk v1.27.0 snippets/servers/{rel}", snip, rel, ["{file}", server], calls=calls, prompts=prompts)
+        )
     return out
 
 
@@ -132,11 +150,14 @@ async def _drive(
     try:
         with anyio.fail_after(60):
             async with Client(params, mode=mode) as client:
-                tools = await client.list_tools()
-                out["tools"] = sorted(
-                    json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
-                    for t in tools.tools
-                )
+                try:
+                    tools = await client.list_tools()
+                    out["tools"] = sorted(
+                        json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
+                        for t in tools.tools
+                    )
+                except Exception as exc:  # a server without tools: compared by message
+                    out["tools"] = {"error": str(exc)}
                 for tool, arguments in spec.calls:
                     args = json.loads(_subst(json.dumps(arguments), subs))
                     try:
@@ -172,7 +193,13 @@ def _subst(text: str, subs: dict[str, str]) -> str:
     return text
 
 
+SERVER_INFO_STAMP = "io.modelcontextprotocol/serverInfo"  # 2026-07-28 results carry it in _meta
+
+
 def _norm(value: Any, subs: dict[str, str]) -> Any:
+    if isinstance(value, dict) and isinstance(value.get("_meta"), dict):
+        meta = {k: v for k, v in value["_meta"].items() if k != SERVER_INFO_STAMP}
+        value = {k: v for k, v in value.items() if k != "_meta"} | ({"_meta": meta} if meta else {})
     text = json.dumps(value, sort_keys=True)
     for k, v in subs.items():
         text = text.replace(v, "{" + k + "}")

@@ -31,6 +31,7 @@ from mcpmigrate.names import all_name_values, assigned, fresh, name_refs, ref_na
 GUIDE_DECORATORS = "Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params"
 TYPES = "mcp.types"
 CONTEXT_MODULE = "mcp.server"
+ERRORS_MODULE = "mcp.shared.exceptions"
 # 1.x ``Server(name, version, instructions, website_url, icons, lifespan)``: 2.x keeps ``name``
 # positional and takes the rest by keyword.
 LL_V1_POSITIONAL = ("name", "version", "instructions", "website_url", "icons", "lifespan")
@@ -66,6 +67,8 @@ class LowlevelPort:
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
         spell["ServerRequestContext"] = edits.import_name(analysis, CONTEXT_MODULE, "ServerRequestContext")
+        if any(h.decorator == "get_prompt" for h in self.handlers):
+            spell["MCPError"] = edits.import_name(analysis, ERRORS_MODULE, "MCPError")
         if any(h.decorator == "call_tool" for h in self.handlers):
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
             if _lister(self) is not None:
@@ -143,7 +146,14 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         )
     head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
     if shape == "get":
-        return head + f"    return await {f}(params.name, params.arguments)\n"
+        # 1.x answered an exception with the error `(0, str(exc))` in every era; 2.x keeps an
+        # MCPError's code and message but hides any other exception's text on 2026-07-28
+        err = spell["MCPError"]
+        return head + (
+            f"    try:\n        return await {f}(params.name, params.arguments)\n"
+            f"    except {err}:\n        raise\n"
+            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
+        )
     text = spell["TextContent"]
     lister = _lister(port)
     body = "    arguments = params.arguments or {}\n    try:\n"
@@ -268,7 +278,7 @@ def plan(
     port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)))
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
-    for n in (*_type_names(port), "ServerRequestContext", "TextContent"):
+    for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
     return FixPlan(fix=FIX, site=port)
 
