@@ -104,6 +104,14 @@ def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
     return "".join(out)
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is inside it (as files are displayed)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
     """Why ``fix`` left a finding, naming only options ``fix`` accepts: the ``--strategy`` its
     fix needs (only ``param`` or ``interim``; removals, stdlib logging and subscriptions apply
@@ -512,7 +520,7 @@ def fix(
         patch = "".join(
             _unified_diff(res.original, res.new_source, res.display)
             for res in sorted(result.changed, key=lambda r: r.display)
-        )
+        ) + "".join(_unified_diff(pin.original, pin.new, _shown(pin.path)) for pin in result.pins)
         if output_format == "json":
             # one JSON document on stdout: the diff goes inside it
             from mcpmigrate.report.jsonfmt import render
@@ -550,6 +558,8 @@ def fix(
                 highlight=False,
                 markup=False,
             )
+        for pin in result.pins:
+            out.print(f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target)", highlight=False, markup=False)
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()
