@@ -559,7 +559,9 @@ def fix(
                 markup=False,
             )
         for pin in result.pins:
-            out.print(f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target)", highlight=False, markup=False)
+            out.print(
+                f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target)", highlight=False, markup=False
+            )
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()

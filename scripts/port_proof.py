@@ -117,7 +117,12 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
         ),
     ]
     for rel, server, calls, prompts in (
-        ("basic_tool.py", "mcp", [("sum", {"a": 1, "b": 2}), ("get_weather", {"city": "Paris"}), ("sum", {"a": "x"})], []),
+        (
+            "basic_tool.py",
+            "mcp",
+            [("sum", {"a": 1, "b": 2}), ("get_weather", {"city": "Paris"}), ("sum", {"a": "x"})],
+            [],
+        ),
         (
             "structured_output.py",
             "mcp",
@@ -135,7 +140,14 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
         ("lowlevel/structured_output.py", "__main__", [("get_weather", {"city": "Paris"})], []),
     ):
         out.append(
-            Spec(f"python-sdk v1.27.0 snippets/servers/{rel}", snip, rel, ["{file}", server], calls=calls, prompts=prompts)
+            Spec(
+                f"python-sdk v1.27.0 snippets/servers/{rel}",
+                snip,
+                rel,
+                ["{file}", server],
+                calls=calls,
+                prompts=prompts,
+            )
         )
     return out
 

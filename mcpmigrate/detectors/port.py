@@ -52,7 +52,9 @@ class _RenameVisitor(ReportingVisitor):
                 Report.planned(
                     "MCP501",
                     node,
-                    f"`{mod}` is `{renames.new_module(mod)}` on mcp 2.x; `FastMCP` is `MCPServer` there. "
+                    f"`{mod}` is `{renames.new_module(mod)}` on mcp 2.x"
+                    + "".join(f"; `{o}` is `{n}` there" for o, n in S.MCPSERVER_RENAMES.items() if o in names)
+                    + ". "
                     f"mcp 2.x has no `mcp.server.fastmcp` (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
                     plan,
                 )

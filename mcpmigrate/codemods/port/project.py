@@ -60,7 +60,9 @@ def blockers(results: list, errors: list[FileError]) -> list[FileError]:
                 )
             )
         elif res.display in failed and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.findings + res.fixed):
-            out.append(FileError(res.display, f"blocks the port to mcp 2.x: {failed[res.display]}; nothing was written"))
+            out.append(
+                FileError(res.display, f"blocks the port to mcp 2.x: {failed[res.display]}; nothing was written")
+            )
     return out
 
 
@@ -98,7 +100,9 @@ def pin_changes(root: Path) -> list[PinChange]:
 def repin(text: str, name: str) -> str:
     """``text`` with every ``mcp`` requirement pinned to :data:`PIN`."""
     if name.endswith(".txt") or name == "setup.cfg":
-        text = LINE.sub(lambda m: f"{m['lead']}mcp{m['extras'] or ''}{PIN}{m['ws'] if m['spec'] is None else ''}{m['rest']}", text)
+        text = LINE.sub(
+            lambda m: f"{m['lead']}mcp{m['extras'] or ''}{PIN}{m['ws'] if m['spec'] is None else ''}{m['rest']}", text
+        )
     if name != "setup.cfg" and not name.endswith(".txt"):
         parts = HEADER.split(text)  # [before the first table, header, body, header, body, …]
         for i in range(1, len(parts), 2):
