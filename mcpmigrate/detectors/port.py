@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
-from mcpmigrate.codemods.port import lowlevel, renames
+from mcpmigrate.codemods.port import constructor, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.names import name_refs
@@ -287,3 +287,58 @@ def _unreached(a, fn) -> bool:
             return False
         stack.extend(caller for caller, _call in a.callers(f))
     return True
+
+
+class PortServerDetector(Detector):
+    """MCP503: the ``FastMCP(...)`` constructor on 2.x (transport settings, positional order,
+    default name); MCP504: ``server.get_context()`` (removed in 2.x)."""
+
+    rules = ("MCP503", "MCP504")
+    tokens = (rb"FastMCP\(", rb"get_context\(")
+    screen = staticmethod(_names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _ServerVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _ServerVisitor(ReportingVisitor):
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if self.a.resolves_to(func, S.FASTMCP_V1_SERVER):
+            parent = self.a.parents.get(id(node))
+            server = None
+            if (
+                isinstance(parent, cst.Assign)
+                and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)
+            ):
+                server = parent.targets[0].target.value
+            plan = constructor.plan(self.a, node, server, self.fn(node) is None)
+            if plan is not None:
+                self.reports.append(
+                    Report.planned(
+                        "MCP503",
+                        node,
+                        "`FastMCP(...)` passes arguments `MCPServer(...)` takes elsewhere or in another order on mcp 2.x. "
+                        "Transport settings moved to `run()` and the app factories, the positional order is "
+                        "`name, title, description, instructions, …`, and an unnamed server reports `mcp-server` "
+                        f"(read “{constructor.GUIDE}” in {GUIDE}).",
+                        plan,
+                    )
+                )
+        elif (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get_context"
+            and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
+            and self.a.generation_of_server_expr(func.value, self.fn(node)) in (S.MCP1, None)
+        ):
+            self.report(
+                "MCP504",
+                node,
+                f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
+                "There is no ambient context: the framework injects it into a parameter annotated `Context` "
+                f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
+                manual="add a `ctx: Context` parameter to the tool, resource or prompt that reaches this code and pass it down",
+            )
