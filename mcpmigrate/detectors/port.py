@@ -35,19 +35,29 @@ class PortRenameDetector(Detector):
     screen = staticmethod(_names_mcp)
 
     def detect(self) -> list[Report]:
-        v = _RenameVisitor(self.analysis)
+        v = _RenameVisitor(self.analysis, self.config)
         self.analysis.flat.visit(v)
         return v.reports
 
 
 class _RenameVisitor(ReportingVisitor):
+    def __init__(self, analysis, config) -> None:
+        super().__init__(analysis)
+        self.config = config
+
+    def kept(self) -> set[str]:
+        """Names other modules of the project import from this one (they keep their name)."""
+        from mcpmigrate.codemods.imports import kept_names
+
+        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
             return
         mod = get_full_name_for_node(node.module) or ""
         names = {get_full_name_for_node(a.name) or "" for a in node.names}
         if mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + "."):
-            plan = renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, names)
+            plan = renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, self.kept())
             self.reports.append(
                 Report.planned(
                     "MCP501",
@@ -60,7 +70,7 @@ class _RenameVisitor(ReportingVisitor):
                 )
             )
         elif mod == "mcp.server" and "FastMCP" in names:
-            plan = renames.plan_import(self.a, node, mod, {"FastMCP": "MCPServer"}, names)
+            plan = renames.plan_import(self.a, node, mod, {"FastMCP": "MCPServer"}, self.kept())
             self.reports.append(
                 Report.planned(
                     "MCP501",
@@ -102,7 +112,7 @@ class _RenameVisitor(ReportingVisitor):
     def _mcp_error(self, node: cst.ImportFrom, mod: str) -> None:
         alias = next(a for a in node.names if isinstance(a.name, cst.Name) and a.name.value == "McpError")  # type: ignore[union-attr]
         local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else "McpError"
-        plan = renames.plan_import(self.a, node, mod, {"McpError": "MCPError"}, {"McpError"})
+        plan = renames.plan_import(self.a, node, mod, {"McpError": "MCPError"}, self.kept())
         blockers: list[tuple[cst.CSTNode, str]] = []
         if plan.fix is not None:
             site = plan.site
@@ -283,8 +293,8 @@ def _unreached(a, fn) -> bool:
         if id(f) in seen:
             continue
         seen.add(id(f))
-        if f.role or a.references_outside_calls(f):
-            return False
+        if f.role or f.node.decorators or a.references_outside_calls(f):
+            return False  # a decorated function is registered somewhere
         stack.extend(caller for caller, _call in a.callers(f))
     return True
 
@@ -306,7 +316,9 @@ class PortServerDetector(Detector):
 class _ServerVisitor(ReportingVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if self.a.resolves_to(func, S.FASTMCP_V1_SERVER):
+        v1 = self.a.resolves_to(func, S.FASTMCP_V1_SERVER)
+        moved = {a.keyword.value for a in node.args if a.keyword is not None} & {*S.TRANSPORT_KWARGS, *S.REMOVED_KWARGS}
+        if v1 or (moved and self.a.resolves_to(func, S.MCPSERVER_V2)):  # 2.x raises TypeError on them
             parent = self.a.parents.get(id(node))
             server = None
             if (
@@ -315,7 +327,7 @@ class _ServerVisitor(ReportingVisitor):
                 and isinstance(parent.targets[0].target, cst.Name)
             ):
                 server = parent.targets[0].target.value
-            plan = constructor.plan(self.a, node, server, self.fn(node) is None)
+            plan = constructor.plan(self.a, node, server, self.fn(node) is None, v1)
             if plan is not None:
                 self.reports.append(
                     Report.planned(

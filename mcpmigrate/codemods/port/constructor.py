@@ -67,10 +67,11 @@ class ConstructorPort:
     moved: list[cst.Arg]
     starts: list[tuple[cst.Call, set[str]]] = field(default_factory=list)
     add_name: bool = False
+    v1: bool = True  # FastMCP(...): its positional arguments after the name become keywords
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         moved_ids = {id(a) for a in self.moved}
-        add_name = self.add_name
+        add_name, v1 = self.add_name, self.v1
 
         def ctor(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(upd, cst.Call) and isinstance(orig, cst.Call)
@@ -78,7 +79,7 @@ class ConstructorPort:
             for i, (o, u) in enumerate(zip(orig.args, upd.args)):
                 if id(o) in moved_ids:
                     continue
-                if i and u.keyword is None and not u.star:
+                if i and u.keyword is None and not u.star and v1:
                     u = u.with_changes(keyword=cst.Name(S.FASTMCP_V1_POSITIONAL[i]), equal=_EQ)
                 args.append(u)
             if add_name:
@@ -104,16 +105,23 @@ def _adder(extra: list[cst.Arg]):
     return add
 
 
-def plan(analysis: ModuleAnalysis, call: cst.Call, server: str | None, at_module_level: bool) -> FixPlan | None:
-    """The plan for one ``FastMCP(...)`` call, or None when nothing about it changes on 2.x."""
+def plan(
+    analysis: ModuleAnalysis, call: cst.Call, server: str | None, at_module_level: bool, v1: bool = True
+) -> FixPlan | None:
+    """The plan for one ``FastMCP(...)`` call, or None when nothing about it changes on 2.x. On a
+    2.x ``MCPServer(...)`` call (``v1`` false: a port renamed it) only the transport settings
+    move; its positional order is already 2.x's."""
     section = f"read “{GUIDE}” in {S.MIGRATION_GUIDE}"
     positional = [a for a in call.args if a.keyword is None and not a.star]
     if any(a.star for a in call.args):
         return FixPlan(manual=f"the call passes `*args`/`**kwargs`: check none is a transport setting ({section})")
     keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
     moved = [a for k, a in keywords.items() if k in S.TRANSPORT_KWARGS]
-    moved += [a for a in positional[6:8]]  # event_store, retry_interval passed by position
-    add_name = not positional and "name" not in keywords
+    if v1:
+        moved += [a for a in positional[6:8]]  # event_store, retry_interval passed by position
+    else:
+        positional = positional[:1]
+    add_name = v1 and not positional and "name" not in keywords
     if not moved and len(positional) <= 1 and not add_name and not set(keywords) & set(S.REMOVED_KWARGS):
         return None
     if set(keywords) & set(S.REMOVED_KWARGS):
@@ -122,7 +130,7 @@ def plan(analysis: ModuleAnalysis, call: cst.Call, server: str | None, at_module
         return FixPlan(
             manual=f"`event_store`/`retry_interval` are passed by position: pass them to run() by hand ({section})"
         )
-    site = ConstructorPort(call, moved, add_name=add_name)
+    site = ConstructorPort(call, moved, add_name=add_name, v1=v1)
     if not moved:
         return FixPlan(fix=FIX, site=site)
     if server is None or not at_module_level:

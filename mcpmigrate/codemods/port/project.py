@@ -46,7 +46,7 @@ def blockers(results: list, errors: list[FileError]) -> list[FileError]:
     out = []
     failed = {e.path: e.message for e in errors if e.message.startswith("fix not applied")}
     for res in results:
-        left = [f for f in res.findings if _blocks(f)]
+        left = sorted((f for f in res.findings if _blocks(f)), key=lambda f: (f.manual is None, f.sort_key))
         if left:
             f = left[0]
             why = f.manual or "its fix was not applied"

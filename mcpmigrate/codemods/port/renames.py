@@ -23,27 +23,46 @@ from mcpmigrate.names import name_refs
 
 
 def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
-    """How many times each name is bound anywhere in the module (imports, assignments,
-    definitions, parameters, ``except … as``), memoized."""
+    """How many times each name is bound anywhere in the module (imports, assignment targets,
+    definitions, parameters, ``except … as``, ``with … as``, loop and comprehension targets,
+    ``:=``), memoized. Read off the libcst tree, so any grammar the module parses with counts."""
 
     def compute() -> dict[str, int]:
-        import ast
-
         counts: dict[str, int] = {}
-        for node in ast.walk(ast.parse(analysis.module.code)):
-            name = None
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                name = node.id
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = node.name
-            elif isinstance(node, ast.arg):
-                name = node.arg
-            elif isinstance(node, ast.alias):
-                name = node.asname or node.name.split(".")[0]
-            elif isinstance(node, ast.ExceptHandler):
-                name = node.name
+
+        def bind(name: str | None) -> None:
             if name:
                 counts[name] = counts.get(name, 0) + 1
+
+        def targets(expr: cst.CSTNode) -> None:
+            if isinstance(expr, cst.Name):
+                bind(expr.value)
+            elif isinstance(expr, (cst.Tuple, cst.List)):
+                for el in expr.elements:
+                    targets(el.value)
+            elif isinstance(expr, cst.StarredElement):
+                targets(expr.value)
+
+        stack: list[cst.CSTNode] = [analysis.module]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            if isinstance(n, (cst.FunctionDef, cst.ClassDef)) or isinstance(n, cst.Param):
+                bind(n.name.value)
+            elif isinstance(n, cst.ImportAlias):
+                bind(
+                    get_full_name_for_node(n.asname.name)
+                    if n.asname
+                    else (get_full_name_for_node(n.name) or "").split(".")[0]
+                )
+            elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) or isinstance(
+                n, (cst.For, cst.CompFor)
+            ):
+                targets(n.target)
+            elif isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler, cst.WithItem)):
+                name = n.name if not isinstance(n, cst.WithItem) else n.asname
+                if name is not None:
+                    targets(name.name)
         return counts
 
     return analysis.memo("port.bindings", compute)
@@ -58,21 +77,26 @@ class ImportRename:
     module: str
     names: dict[str, str]
     refs: list[cst.Name] = field(default_factory=list)
+    aliased: set[str] = field(default_factory=set)  # imported from this module elsewhere: `New as Old`
     calls: list[cst.Call] = field(default_factory=list)  # McpError(error_data) → MCPError.from_error_data(…)
     error_reads: list[cst.Attribute] = field(default_factory=list)  # e.error.message → e.message
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         names = self.names
         module = self.module
+        aliased = self.aliased
+
+        def renamed(a: cst.ImportAlias) -> cst.ImportAlias:
+            if not (isinstance(a.name, cst.Name) and a.name.value in names):
+                return a
+            old = a.name.value
+            if old in aliased:
+                return a.with_changes(name=cst.Name(names[old]), asname=cst.AsName(cst.Name(old)))
+            return a.with_changes(name=cst.Name(names[old]))
 
         def rewrite(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(upd, cst.ImportFrom) and not isinstance(upd.names, cst.ImportStar)
-            aliases = [
-                a.with_changes(name=cst.Name(names[a.name.value]))
-                if isinstance(a.name, cst.Name) and a.name.value in names
-                else a
-                for a in upd.names
-            ]
+            aliases = [renamed(a) for a in upd.names]
             return upd.with_changes(module=cst.parse_expression(module), names=aliases)
 
         edits.transform(self.node, rewrite)
@@ -112,12 +136,13 @@ def new_module(module: str) -> str:
 
 
 def plan_import(
-    analysis: ModuleAnalysis, node: cst.ImportFrom, module: str, renames: dict[str, str], rule_names: set[str]
+    analysis: ModuleAnalysis, node: cst.ImportFrom, module: str, renames: dict[str, str], imported_elsewhere: set[str]
 ) -> FixPlan:
     """The plan for one ``from module import …`` of the port: rename the module (already
     decided by the caller, ``module``) and the names of ``renames`` with every reference.
     Manual when a renamed name is bound again elsewhere (a reference could be the other binding),
-    or when the import names something the 2.x module no longer has."""
+    or when the import names something the 2.x module no longer has. A name another module of the
+    project imports from this one (``imported_elsewhere``) keeps its name: ``MCPServer as FastMCP``."""
     assert not isinstance(node.names, cst.ImportStar)
     old_module = get_full_name_for_node(node.module) if node.module is not None else ""
     old_module = old_module or ""
@@ -133,7 +158,9 @@ def plan_import(
             )
         if name in renames:
             site.names[name] = renames[name]
-            if alias.asname is None:
+            if alias.asname is None and name in imported_elsewhere:
+                site.aliased.add(name)
+            elif alias.asname is None:
                 if bindings.get(name, 0) != 1:
                     return FixPlan(
                         manual=f"`{name}` is bound more than once in this module: rename its uses to `{renames[name]}` by hand"
