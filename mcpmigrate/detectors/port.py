@@ -344,7 +344,7 @@ class _ServerVisitor(ReportingVisitor):
             isinstance(func, cst.Attribute)
             and func.attr.value == "get_context"
             and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
-            and self.a.generation_of_server_expr(func.value, self.fn(node)) in (S.MCP1, None)
+            and self.a.generation_of_server_expr(func.value, self.fn(node)) != S.FASTMCP  # gone on MCPServer too
         ):
             self.report(
                 "MCP504",

@@ -47,7 +47,7 @@ def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
         while stack:
             n = stack.pop()
             stack.extend(n.children)
-            if isinstance(n, (cst.FunctionDef, cst.ClassDef)) or isinstance(n, cst.Param):
+            if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
                 bind(n.name.value)
             elif isinstance(n, cst.ImportAlias):
                 bind(
@@ -55,9 +55,7 @@ def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
                     if n.asname
                     else (get_full_name_for_node(n.name) or "").split(".")[0]
                 )
-            elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) or isinstance(
-                n, (cst.For, cst.CompFor)
-            ):
+            elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
                 targets(n.target)
             elif isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler, cst.WithItem)):
                 name = n.name if not isinstance(n, cst.WithItem) else n.asname
@@ -123,6 +121,17 @@ def _drop_error_hop(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
     return upd.with_changes(value=upd.value.value)
 
 
+def _same_imports(analysis: ModuleAnalysis, name: str, module: str) -> int:
+    """How many ``from <module> import <name>`` (no ``as``) the module has: repeating the same
+    import (a test importing it in each function) binds the same object every time."""
+    count = 0
+    for node in analysis.flat.order:
+        if isinstance(node, cst.ImportFrom) and node.module is not None and not isinstance(node.names, cst.ImportStar):
+            if get_full_name_for_node(node.module) == module:
+                count += sum(1 for a in node.names if a.asname is None and get_full_name_for_node(a.name) == name)
+    return count
+
+
 SAFE_RENAME = FixInfo(
     Safety.SAFE,
     "port",
@@ -161,7 +170,7 @@ def plan_import(
             if alias.asname is None and name in imported_elsewhere:
                 site.aliased.add(name)
             elif alias.asname is None:
-                if bindings.get(name, 0) != 1:
+                if bindings.get(name, 0) != _same_imports(analysis, name, old_module):
                     return FixPlan(
                         manual=f"`{name}` is bound more than once in this module: rename its uses to `{renames[name]}` by hand"
                     )
