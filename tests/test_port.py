@@ -120,3 +120,33 @@ def test_diff_shows_the_pin_and_writes_nothing(tmp_path: Path) -> None:
 )
 def test_repin(name: str, before: str, after: str) -> None:
     assert repin(before, name) == after
+
+
+def test_a_manual_site_still_blocks_after_the_rename_round(tmp_path: Path) -> None:
+    """The import is renamed in the first round; the get_context() finding must survive the
+    re-detection on the renamed MCPServer, or the port would write a module that fails."""
+    app = tmp_path / "app.py"
+    app.write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\n'
+        "def who() -> str:\n    return str(mcp.get_context().request_id)\n",
+        encoding="utf-8",
+    )
+    before = app.read_bytes()
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "app.py"], tmp_path)
+    assert app.read_bytes() == before
+    assert [e["message"][:45] for e in res.json["errors"]] == ["blocks the port to mcp 2.x: MCP504 at line 8:"]
+
+
+def test_a_name_another_module_imports_keeps_its_name(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\ntarget-sdk = "mcp2"\n', encoding="utf-8")
+    (tmp_path / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\n\nmcp = FastMCP("x")\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "main.py").write_text("from server import FastMCP, McpError, mcp\n", encoding="utf-8")
+    res = cli(["fix", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "server.py").read_text() == (
+        "from mcp.server.mcpserver import MCPServer as FastMCP\n"
+        "from mcp.shared.exceptions import MCPError as McpError\n\nmcp = FastMCP(\"x\")\n"
+    )
