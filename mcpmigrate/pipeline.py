@@ -169,6 +169,7 @@ def detect(
 
     analysis = ModuleAnalysis.build(module)
     analysis.path = path
+    analysis.target_sdk = config.target_sdk
     reports = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:

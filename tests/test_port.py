@@ -148,5 +148,5 @@ def test_a_name_another_module_imports_keeps_its_name(tmp_path: Path) -> None:
     assert res.exit_code == 0, str(res)
     assert (tmp_path / "server.py").read_text() == (
         "from mcp.server.mcpserver import MCPServer as FastMCP\n"
-        "from mcp.shared.exceptions import MCPError as McpError\n\nmcp = FastMCP(\"x\")\n"
+        'from mcp.shared.exceptions import MCPError as McpError\n\nmcp = FastMCP("x")\n'
     )

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
+from mcpmigrate.pins import PORT_PINS
 
-PIN = ">=2.3,<3"
+PIN = PORT_PINS["mcp2"][1]
 # ``mcp`` (not ``mcp-foo``/``mcp_foo``), its extras, its specifier (up to a marker or the end).
 _REQ = r"(?P<name>mcp)(?P<extras>\[[^\]]*\])?(?P<ws>\s*)(?P<spec>(?:[<>=!~]=?|===)[^;\"'\n#]*?)?"
 QUOTED = re.compile(r"(?P<q>[\"'])" + _REQ + r"(?P<rest>\s*(?:;(?:(?!(?P=q))[^\n])*)?)(?P=q)")
