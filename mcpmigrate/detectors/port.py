@@ -354,3 +354,41 @@ class _ServerVisitor(ReportingVisitor):
                 f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
                 manual="add a `ctx: Context` parameter to the tool, resource or prompt that reaches this code and pass it down",
             )
+
+
+class PortFieldDetector(Detector):
+    """MCP506: a camelCase field of an ``mcp.types`` model read or written where the receiver is
+    resolved to that model (an annotated parameter or variable, or one built with its
+    constructor); mcp 2.x's attribute is the snake_case name."""
+
+    rules = ("MCP506",)
+    tokens = (rb"\.(?:" + b"|".join(sorted({f.encode() for fs in S.CAMEL_FIELDS_V1.values() for f in fs})) + rb")\b",)
+    screen = staticmethod(_names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _FieldVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _FieldVisitor(ReportingVisitor):
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        if not isinstance(node.value, cst.Name) or not any(c.isupper() for c in field):
+            return
+        fn = self.fn(node)
+        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
+        cls = renames.bound_class(self.a, node.value.value, scope)
+        if cls is None or field not in S.CAMEL_FIELDS_V1[cls]:
+            return
+        new = renames.snake(field)
+        self.reports.append(
+            Report.planned(
+                "MCP506",
+                node,
+                f"`{node.value.value}.{field}` is `{node.value.value}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
+                f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
+                f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
+                FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
+            )
+        )

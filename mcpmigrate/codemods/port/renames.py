@@ -190,3 +190,60 @@ class AttrRename:
         edits.transform(
             self.node, lambda o, u: u.with_changes(attr=cst.Name(new)) if isinstance(u, cst.Attribute) else u
         )
+
+
+def snake(name: str) -> str:
+    """``inputSchema`` → ``input_schema`` (mcp 2.x's attribute for each 1.x camelCase field)."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def types_class(analysis: ModuleAnalysis, expr: cst.BaseExpression) -> str | None:
+    """The ``mcp.types`` class an annotation or a constructor call names (``X | None`` and
+    ``Optional[X]`` looked into), or None."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+        parts = [p for p in (expr.left, expr.right) if not (isinstance(p, cst.Name) and p.value == "None")]
+        return types_class(analysis, parts[0]) if len(parts) == 1 else None
+    elif isinstance(expr, cst.Subscript) and (analysis.qualname(expr.value) or "").endswith("Optional"):
+        inner = expr.slice[0].slice if expr.slice else None
+        return types_class(analysis, inner.value) if isinstance(inner, cst.Index) else None
+    q = analysis.qualname(expr) or ""
+    head, _, cls = q.rpartition(".")
+    return cls if (head in S.TYPES_MODULES or head == "mcp") and cls in S.CAMEL_FIELDS_V1 else None
+
+
+def bound_class(analysis: ModuleAnalysis, name: str, scope: cst.CSTNode) -> str | None:
+    """The ``mcp.types`` class every binding of ``name`` in ``scope`` (a function or the module,
+    nested functions and classes excluded) gives it: parameters and ``x: T`` by annotation,
+    ``x = T(...)`` by constructor; None when a binding says nothing or they disagree."""
+    found: set[str | None] = set()
+    stack: list[cst.CSTNode] = list(scope.children) if isinstance(scope, cst.Module) else [scope.params, scope.body]  # type: ignore[attr-defined]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(n.children)
+        if isinstance(n, cst.Param) and n.name.value == name:
+            found.add(types_class(analysis, n.annotation.annotation) if n.annotation else None)
+        elif isinstance(n, cst.AnnAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+            found.add(types_class(analysis, n.annotation.annotation))
+        elif isinstance(n, cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets
+        ):
+            found.add(types_class(analysis, n.value) if isinstance(n.value, cst.Call) else None)
+        elif isinstance(n, (cst.For, cst.CompFor, cst.WithItem, cst.ExceptHandler, cst.NamedExpr, cst.AugAssign)):
+            target = getattr(n, "target", None) or getattr(n, "asname", None) or getattr(n, "name", None)
+            if target is not None and any(isinstance(x, cst.Name) and x.value == name for x in _walk_names(target)):
+                found.add(None)
+    return found.pop() if len(found) == 1 else None
+
+
+def _walk_names(node: cst.CSTNode) -> list[cst.Name]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            out.append(n)
+        stack.extend(n.children)
+    return out
