@@ -468,3 +468,29 @@ CAMEL_FIELDS_V1 = {
     "ToolResultContent": ("isError", "structuredContent", "toolUseId"),
     "ToolsCapability": ("listChanged",),
 }
+# mcp.types models whose ``uri`` is ``str`` on mcp 2.x (``AnyUrl`` on 1.x; ``Root.uri`` stays a FileUrl).
+STR_URI_TYPES = (
+    "Resource",
+    "ResourceLink",
+    "ResourceContents",
+    "TextResourceContents",
+    "BlobResourceContents",
+    "ReadResourceRequestParams",
+    "SubscribeRequestParams",
+    "UnsubscribeRequestParams",
+    "ResourceUpdatedNotificationParams",
+)
+ANY_URL = {"pydantic.AnyUrl", "pydantic.networks.AnyUrl", "pydantic.AnyHttpUrl", "pydantic.networks.AnyHttpUrl"}
+# Parts of a pydantic URL that a ``str`` URI does not have (read with urllib.parse instead).
+URL_PARTS = (
+    "scheme",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "username",
+    "password",
+    "unicode_host",
+    "query_params",
+)

@@ -14,7 +14,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.codemods.port import constructor, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
-from mcpmigrate.model import FixPlan, Severity
+from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.names import name_refs
 from mcpmigrate.screen import Facts
 
@@ -392,3 +392,64 @@ class _FieldVisitor(ReportingVisitor):
                 FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
             )
         )
+
+
+class PortUriDetector(Detector):
+    """MCP508: resource URIs are ``str`` on mcp 2.x, not ``AnyUrl``: an ``AnyUrl(...)`` passed as
+    ``uri=`` to a model (fix: ``str(...)``), and URL parts read off such a model's ``uri`` (manual)."""
+
+    rules = ("MCP508",)
+    tokens = (rb"Any(?:Http)?Url", rb"\.uri\.")
+    screen = staticmethod(_names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _UriVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _UriVisitor(ReportingVisitor):
+    def visit_Call(self, node: cst.Call) -> None:
+        cls = renames.types_class(self.a, node.func)
+        if cls not in S.STR_URI_TYPES:
+            return
+        for arg in node.args:
+            value = arg.value
+            if (
+                arg.keyword is not None
+                and arg.keyword.value == "uri"
+                and isinstance(value, cst.Call)
+                and self.a.resolves_to(value.func, S.ANY_URL)
+            ):
+                self.reports.append(
+                    Report.planned(
+                        "MCP508",
+                        value,
+                        f"`{cls}(uri=AnyUrl(...))`: the field is `str` on mcp 2.x, which rejects an `AnyUrl`. "
+                        f"mcp 2.x types resource URIs as plain strings (read “Resource URI type changed from "
+                        f"`AnyUrl` to `str`” in {GUIDE}).",
+                        FixPlan(fix=WRAP_STR, site=renames.WrapStr(value)),
+                    )
+                )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        inner = node.value
+        if node.attr.value not in S.URL_PARTS or not (
+            isinstance(inner, cst.Attribute) and inner.attr.value == "uri" and isinstance(inner.value, cst.Name)
+        ):
+            return
+        fn = self.fn(node)
+        cls = renames.bound_class(self.a, inner.value.value, fn.node if fn is not None else self.a.module)
+        if cls in S.STR_URI_TYPES:
+            self.report(
+                "MCP508",
+                node,
+                f"`{get_full_name_for_node(node)}` reads a URL part off a `{cls}` URI, a plain `str` on mcp 2.x. "
+                f"mcp 2.x types resource URIs as strings and no longer normalises them (read “Resource URI type "
+                f"changed from `AnyUrl` to `str`” in {GUIDE}).",
+                manual=f"parse it: `urllib.parse.urlparse({get_full_name_for_node(inner)}).{node.attr.value}` "
+                "(pydantic's URL normalised it, so compare the values you rely on)",
+            )
+
+
+WRAP_STR = FixInfo(Safety.SAFE, "port", "pass `str(AnyUrl(...))`: the same normalised URI text mcp 1.x sent")

@@ -247,3 +247,16 @@ def _walk_names(node: cst.CSTNode) -> list[cst.Name]:
             out.append(n)
         stack.extend(n.children)
     return out
+
+
+@dataclass
+class WrapStr:
+    """``uri=AnyUrl(...)`` → ``uri=str(AnyUrl(...))``: the same text 1.x sent (pydantic's
+    normalisation kept), as the ``str`` mcp 2.x's field takes."""
+
+    node: cst.Call
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        edits.transform(
+            self.node, lambda o, u: cst.Call(cst.Name("str"), [cst.Arg(u)]) if isinstance(u, cst.Call) else u
+        )
