@@ -392,10 +392,10 @@ LOWLEVEL_DECORATOR_PORTS = {
     ),
     "call_tool": ("tools/call", "CallToolRequestParams", "CallToolResult", "call"),
     "get_prompt": ("prompts/get", "GetPromptRequestParams", "GetPromptResult", "get"),
+    "read_resource": ("resources/read", "ReadResourceRequestParams", "ReadResourceResult", "read"),
 }
 # 1.x low-level decorators reported with their guide section, without a codemod.
 LOWLEVEL_DECORATORS_MANUAL = (
-    "read_resource",
     "subscribe_resource",
     "unsubscribe_resource",
     "set_logging_level",

@@ -20,9 +20,9 @@ BLOCKED = """from mcp.server import Server
 server = Server("files")
 
 
-@server.read_resource()
-async def read(uri):
-    return "x"
+@server.subscribe_resource()
+async def subscribe(uri):
+    pass
 """
 
 
@@ -63,7 +63,7 @@ def test_a_blocking_file_stops_the_whole_port(tmp_path: Path) -> None:
     (error,) = res.json["errors"]
     assert error["path"] == "files.py" and error["line"] == 6
     assert error["message"].startswith(
-        "blocks the port to mcp 2.x: MCP507 at line 6: `@server.read_resource()` has no automatic port yet"
+        "blocks the port to mcp 2.x: MCP507 at line 6: `@server.subscribe_resource()` has no automatic port yet"
     )
     assert res.json["fixed"] == []
 

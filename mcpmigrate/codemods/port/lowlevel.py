@@ -7,7 +7,10 @@ called as ``handler(ctx: ServerRequestContext, params)`` and returning the full 
 ``list_tools`` function returns ``list[Tool]``; ``call_tool(name, arguments)`` had its arguments
 validated against the listed ``inputSchema`` (``jsonschema``), returned content blocks wrapped
 into a ``CallToolResult``, and an exception turned into ``CallToolResult(isError=True)`` with
-the message as text; ``get_prompt(name, arguments)`` returned the ``GetPromptResult``.
+the message as text; ``get_prompt(name, arguments)`` returned the ``GetPromptResult``;
+``read_resource(uri)`` got the URI as an ``AnyUrl`` and returned ``ReadResourceContents``, sent as
+text or base64 blob contents under that URI; an exception in any handler was the error
+``(0, str(exc))`` in every era (mcp 2.x hides its text on 2026-07-28 unless it is an MCPError).
 
 The port keeps each handler function as written (its decorator removed) and adds next to it an
 ``on_…`` adapter with the 2.x signature that does what the 1.x decorator did; the constructor
@@ -67,8 +70,13 @@ class LowlevelPort:
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
         spell["ServerRequestContext"] = edits.import_name(analysis, CONTEXT_MODULE, "ServerRequestContext")
-        if any(h.decorator == "get_prompt" for h in self.handlers):
+        if any(h.decorator in ("get_prompt", "read_resource") for h in self.handlers):
             spell["MCPError"] = edits.import_name(analysis, ERRORS_MODULE, "MCPError")
+        if any(h.decorator == "read_resource" for h in self.handlers):
+            for n in ("TextResourceContents", "BlobResourceContents"):
+                spell[n] = edits.import_name(analysis, TYPES, n)
+            spell["AnyUrl"] = edits.import_name(analysis, "pydantic", "AnyUrl")
+            edits.add_import("base64")
         if any(h.decorator == "call_tool" for h in self.handlers):
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
             if _lister(self) is not None:
@@ -145,6 +153,26 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
             + f"    result = await {f}()\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
         )
     head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
+    if shape == "read":
+        # 1.x parsed the URI as an AnyUrl (the handler reads it so), answered each
+        # ReadResourceContents as text or base64 blob contents under that (normalised) URI
+        err, any_url = spell["MCPError"], spell["AnyUrl"]
+        text_t, blob_t = spell["TextResourceContents"], spell["BlobResourceContents"]
+        return head + (
+            "    try:\n"
+            f"        uri = {any_url}(params.uri)\n"
+            "        contents = []\n"
+            f"        for item in await {f}(uri):\n"
+            '            meta = {"_meta": item.meta} if getattr(item, "meta", None) is not None else {}\n'
+            "            if isinstance(item.content, str):\n"
+            f'                contents.append({text_t}(uri=str(uri), text=item.content, mime_type=item.mime_type or "text/plain", **meta))\n'
+            "            else:\n"
+            f"                blob = base64.b64encode(item.content).decode()\n"
+            f'                contents.append({blob_t}(uri=str(uri), blob=blob, mime_type=item.mime_type or "application/octet-stream", **meta))\n'
+            f"    except {err}:\n        raise\n"
+            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
+            f"    return {R}(contents=contents)\n"
+        )
     if shape == "get":
         # 1.x answered an exception with the error `(0, str(exc))` in every era; 2.x keeps an
         # MCPError's code and message but hides any other exception's text on 2026-07-28
@@ -261,6 +289,11 @@ def plan(
             params.params or isinstance(params.star_arg, cst.Param) or params.kwonly_params
         ):
             return FixPlan(manual=f"`{h.fn.name.value}` takes the request (the 1.x form returning a result): {section}")
+        if h.decorator == "read_resource" and not _returns_list(h.fn):
+            return FixPlan(
+                manual=f"`{h.fn.name.value}` is not annotated to return a list of `ReadResourceContents` "
+                f"(1.x also took a bare str or bytes): {section}"
+            )
         if h.decorator == "call_tool":
             if not _content_only(h.fn):
                 return FixPlan(
@@ -275,6 +308,9 @@ def plan(
     taken = set(all_name_values(analysis))
     if "jsonschema" in taken and any(h.decorator == "call_tool" for h in handlers):
         return FixPlan(manual=f"the module already uses the name `jsonschema`: {section}")
+    if "base64" in taken and any(h.decorator == "read_resource" for h in handlers):
+        if not _bound_module(analysis, "base64"):
+            return FixPlan(manual=f"the module already uses the name `base64` for something else: {section}")
     port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)))
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
@@ -286,3 +322,8 @@ def plan(
 def _mentions(analysis: ModuleAnalysis, words: tuple[str, ...]) -> bool:
     code = analysis.module.code
     return any(w in code for w in words)
+
+
+def _bound_module(analysis: ModuleAnalysis, name: str) -> bool:
+    """``name`` is bound by a plain ``import name`` of the module and nothing else."""
+    return analysis.imports.get(name) == name
