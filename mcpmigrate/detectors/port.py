@@ -453,3 +453,77 @@ class _UriVisitor(ReportingVisitor):
 
 
 WRAP_STR = FixInfo(Safety.SAFE, "port", "pass `str(AnyUrl(...))`: the same normalised URI text mcp 1.x sent")
+
+
+class PortImportDetector(Detector):
+    """MCP509: an import of an mcp 1.x module or name that mcp 2.x no longer has (the module would
+    not import on 2.x); ``FastMCP`` and ``McpError`` are MCP501/MCP502's."""
+
+    rules = ("MCP509",)
+    tokens = (rb"mcp",)
+    screen = staticmethod(_names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _ImportVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+def _gone(module: str, name: str | None) -> str | None:
+    """Why ``module`` (or ``module.name``) is not importable on mcp 2.x, or None."""
+    if module in S.MCP1_MODULES_GONE:
+        return S.MCP1_GONE_HINTS.get(module) or S.MCP1_GONE_HINTS.get(module.rsplit(".", 1)[0]) or "the module is gone"
+    if name is not None and name in S.MCP1_NAMES_GONE.get(module, ()):
+        return S.MCP1_GONE_HINTS.get(f"{module}.{name}", "the name is gone")
+    return None
+
+
+class _ImportVisitor(ReportingVisitor):
+    def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
+        self.report(
+            "MCP509",
+            node,
+            f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
+            f"moved it (read {GUIDE}, the section that names it).",
+            manual=why,
+        )
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None:
+            return
+        mod = get_full_name_for_node(node.module) or ""
+        if not (mod == "mcp" or mod.startswith("mcp.")):
+            return
+        why = _gone(mod, None)
+        if why is not None:
+            self._found(node, mod, why)
+            return
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = get_full_name_for_node(alias.name) or ""
+            why = _gone(mod, name) or _gone(f"{mod}.{name}", None)
+            if why is not None:
+                self._found(alias, f"{mod}.{name}", why)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = get_full_name_for_node(alias.name) or ""
+            why = _gone(full, None)
+            if why is not None:
+                self._found(alias, full, why)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            return  # the longest chain is checked
+        q = self.a.qualname(node) or ""
+        module, _, name = q.rpartition(".")
+        if not module.startswith("mcp") or isinstance(parent, (cst.Import, cst.ImportFrom, cst.ImportAlias)):
+            return
+        head = get_full_name_for_node(node.value) or ""
+        if head.split(".")[0] not in self.a.imports:
+            return
+        why = _gone(module, name)
+        if why is not None:
+            self._found(node, q, why)
