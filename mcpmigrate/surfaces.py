@@ -480,7 +480,7 @@ STR_URI_TYPES = (
     "UnsubscribeRequestParams",
     "ResourceUpdatedNotificationParams",
 )
-ANY_URL = {"pydantic.AnyUrl", "pydantic.networks.AnyUrl", "pydantic.AnyHttpUrl", "pydantic.networks.AnyHttpUrl"}
+ANY_URL = {f"pydantic{m}.{c}" for m in ("", ".networks") for c in ("AnyUrl", "AnyHttpUrl", "HttpUrl", "FileUrl")}
 # Parts of a pydantic URL that a ``str`` URI does not have (read with urllib.parse instead).
 URL_PARTS = (
     "scheme",

@@ -57,6 +57,7 @@ class Spec:
     pythonpath: str = ""
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     prompts: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    resources: list[str] = field(default_factory=list)
     setup: Any = None  # (tmpdir) -> extra argv
 
 
@@ -116,6 +117,25 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
             prompts=[("fetch", {})],
         ),
     ]
+    out.append(
+        Spec(
+            "python-sdk v1.27.0 servers/simple-resource",
+            examples / "servers" / "simple-resource",
+            "mcp_simple_resource",
+            ["-m", "mcp_simple_resource", "--transport", "stdio"],
+            ".",
+            resources=["file:///greeting.txt", "file:///help.txt", "file:///nope.txt"],
+        )
+    )
+    out.append(
+        Spec(
+            "python-sdk v1.27.0 snippets/servers/basic_resource.py",
+            snip,
+            "basic_resource.py",
+            ["{file}", "mcp"],
+            resources=["file://documents/readme", "config://settings", "config://nope"],
+        )
+    )
     for rel, server, calls, prompts in (
         (
             "basic_tool.py",
@@ -158,7 +178,7 @@ async def _drive(
     from mcp import Client, StdioServerParameters
 
     params = StdioServerParameters(command=python, args=argv, env=env, cwd=str(cwd))
-    out: dict[str, Any] = {"tools": None, "calls": [], "prompts": [], "error": None}
+    out: dict[str, Any] = {"tools": None, "calls": [], "prompts": [], "resources": [], "error": None}
     try:
         with anyio.fail_after(60):
             async with Client(params, mode=mode) as client:
@@ -188,6 +208,27 @@ async def _drive(
                         )
                     except Exception as exc:  # a JSON-RPC error: compared by message
                         out["calls"].append({"error": _norm(str(exc), subs)})
+                if spec.resources:
+                    try:
+                        listed = await client.list_resources()
+                        out["resources"].append(
+                            _norm(
+                                [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in listed.resources],
+                                subs,
+                            )
+                        )
+                    except Exception as exc:
+                        out["resources"].append({"error": _norm(str(exc), subs)})
+                for uri in spec.resources:
+                    try:
+                        r = await client.read_resource(uri)
+                        out["resources"].append(
+                            _norm(
+                                [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in r.contents], subs
+                            )
+                        )
+                    except Exception as exc:
+                        out["resources"].append({"error": _norm(str(exc), subs)})
                 for prompt, arguments in spec.prompts:
                     try:
                         p = await client.get_prompt(prompt, arguments)
@@ -262,6 +303,7 @@ def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
         and rows[label]["tools"] == base["tools"]
         and rows[label]["calls"] == base["calls"]
         and rows[label]["prompts"] == base["prompts"]
+        and rows[label]["resources"] == base["resources"]
         for label in ("mcp2 legacy", "mcp2 2026-07-28")
     }
     return {"name": spec.name, "report": report, "rows": rows, "same": same}

@@ -214,8 +214,8 @@ def _returns_list(fn: cst.FunctionDef) -> bool:
 
 
 def _content_only(fn: cst.FunctionDef) -> bool:
-    """A tool function whose 1.x result is a list of content blocks: annotated so, or every
-    ``return`` of its own body returns a list display or comprehension."""
+    """A handler whose 1.x result is a list (of content blocks, of resource contents): annotated
+    so, or every ``return`` of its own body returns a list display or comprehension."""
     if _returns_list(fn):
         return True
     returns = [n for n in _own_returns(fn.body)]
@@ -289,9 +289,9 @@ def plan(
             params.params or isinstance(params.star_arg, cst.Param) or params.kwonly_params
         ):
             return FixPlan(manual=f"`{h.fn.name.value}` takes the request (the 1.x form returning a result): {section}")
-        if h.decorator == "read_resource" and not _returns_list(h.fn):
+        if h.decorator == "read_resource" and not _content_only(h.fn):
             return FixPlan(
-                manual=f"`{h.fn.name.value}` is not annotated to return a list of `ReadResourceContents` "
+                manual=f"`{h.fn.name.value}` may not return a list of `ReadResourceContents` "
                 f"(1.x also took a bare str or bytes): {section}"
             )
         if h.decorator == "call_tool":
