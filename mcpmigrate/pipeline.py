@@ -481,7 +481,7 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
     catalog = load_catalog()
     for s in sups.values():
         if s.ids is None:
-            if not s.used and file_rules >= set(catalog):
+            if not s.used and file_rules >= set(port_rules_off(set(catalog), None)):  # the port rules are opt-in
                 res.unused_suppressions.append((s.line, "*"))
         else:
             for rid in sorted(s.ids - s.used):
