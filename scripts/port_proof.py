@@ -158,6 +158,12 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
         ("basic_prompt.py", "mcp", [], [("review_code", {"code": "x = 1"}), ("debug_error", {"error": "boom"})]),
         ("lowlevel/basic.py", "__main__", [], [("example-prompt", {"arg1": "v"}), ("other", {})]),
         ("lowlevel/structured_output.py", "__main__", [("get_weather", {"city": "Paris"})], []),
+        (
+            "lowlevel/direct_call_tool_result.py",
+            "__main__",
+            [("advanced_tool", {"message": "hi"}), ("advanced_tool", {}), ("other", {"message": "x"})],
+            [],
+        ),
     ):
         out.append(
             Spec(

@@ -66,6 +66,7 @@ class LowlevelPort:
     server: str
     handlers: list[Handler] = field(default_factory=list)
     adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
+    wrap_results: bool = False  # the tool handler may return more than content: 1.x's full wrapping
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
@@ -81,6 +82,8 @@ class LowlevelPort:
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
             if _lister(self) is not None:
                 edits.add_import("jsonschema")
+            if self.wrap_results:
+                edits.add_import("json")
         kwargs = []
         last = self.handlers[-1].fn
         # blank lines before each added statement: two at module level (PEP 8), one in a function
@@ -194,11 +197,38 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
             "            except jsonschema.ValidationError as exc:\n"
             f'                return {R}(content=[{text}(type="text", text=f"Input validation error: {{exc.message}}")], is_error=True)\n'
         )
+    if not port.wrap_results:
+        body += (
+            f"        content = await {f}(params.name, arguments)\n"
+            "    except Exception as exc:\n"
+            f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
+            f"    return {R}(content=list(content), is_error=False)\n"
+        )
+        return head + body
+    # what 1.x's decorator did with any other result: a CallToolResult as is, (content,
+    # structured), a dict as structured content and its JSON as text; the output schema checked
     body += (
-        f"        content = await {f}(params.name, arguments)\n"
+        f"        result = await {f}(params.name, arguments)\n"
+        f"        if isinstance(result, {R}):\n            return result\n"
+        "        if isinstance(result, tuple) and len(result) == 2:\n            content, structured = result\n"
+        "        elif isinstance(result, dict):\n"
+        f'            content, structured = [{text}(type="text", text=json.dumps(result, indent=2))], result\n'
+        "        else:\n            content, structured = result, None\n"
+    )
+    if lister is not None:
+        body += (
+            "        if tool is not None and tool.output_schema is not None:\n"
+            "            if structured is None:\n"
+            f'                return {R}(content=[{text}(type="text", text="Output validation error: outputSchema defined but no structured output returned")], is_error=True)\n'
+            "            try:\n"
+            "                jsonschema.validate(instance=structured, schema=tool.output_schema)\n"
+            "            except jsonschema.ValidationError as exc:\n"
+            f'                return {R}(content=[{text}(type="text", text=f"Output validation error: {{exc.message}}")], is_error=True)\n'
+        )
+    body += (
         "    except Exception as exc:\n"
         f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
-        f"    return {R}(content=list(content), is_error=False)\n"
+        f"    return {R}(content=list(content), structured_content=structured, is_error=False)\n"
     )
     return head + body
 
@@ -294,24 +324,23 @@ def plan(
                 manual=f"`{h.fn.name.value}` may not return a list of `ReadResourceContents` "
                 f"(1.x also took a bare str or bytes): {section}"
             )
-        if h.decorator == "call_tool":
-            if not _content_only(h.fn):
-                return FixPlan(
-                    manual=f"`{h.fn.name.value}` may return structured content, a tuple or a CallToolResult, "
-                    f"which 1.x wrapped (read “Lowlevel `Server`: automatic return value wrapping removed”): {section}"
-                )
-            if _mentions(analysis, ("outputSchema", "output_schema", "UrlElicitationRequiredError")):
-                return FixPlan(
-                    manual="a tool declares an output schema or raises UrlElicitationRequiredError, which 1.x's "
-                    f"`call_tool` decorator validated or re-raised: {section}"
-                )
+        if h.decorator == "call_tool" and _mentions(analysis, ("UrlElicitationRequiredError",)):
+            return FixPlan(
+                manual=f"a tool raises UrlElicitationRequiredError, which 1.x's `call_tool` decorator re-raised: {section}"
+            )
+    wrap_results = any(h.decorator == "call_tool" and not _content_only(h.fn) for h in handlers) or _mentions(
+        analysis, ("outputSchema", "output_schema")
+    )
     taken = set(all_name_values(analysis))
     if "jsonschema" in taken and any(h.decorator == "call_tool" for h in handlers):
         return FixPlan(manual=f"the module already uses the name `jsonschema`: {section}")
+    if wrap_results and "json" in taken and not _bound_module(analysis, "json"):
+        return FixPlan(manual=f"the module already uses the name `json` for something else: {section}")
     if "base64" in taken and any(h.decorator == "read_resource" for h in handlers):
         if not _bound_module(analysis, "base64"):
             return FixPlan(manual=f"the module already uses the name `base64` for something else: {section}")
     port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)))
+    port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
     for n in (*_type_names(port), "TextContent"):
