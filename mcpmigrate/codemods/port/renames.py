@@ -132,6 +132,7 @@ def _same_imports(analysis: ModuleAnalysis, name: str, module: str) -> int:
     return count
 
 
+WRAP_STR = FixInfo(Safety.SAFE, "port", "pass `str(AnyUrl(...))`: the same normalised URI text mcp 1.x sent")
 SAFE_RENAME = FixInfo(
     Safety.SAFE,
     "port",
