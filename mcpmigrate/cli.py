@@ -19,6 +19,7 @@ MACHINE_FORMATS = ("json", "sarif", "github")
 # A progress bar is shown for runs over this many files (stderr a TTY, not CI, human output).
 PROGRESS_MIN_FILES = 300
 UNUSED_SUPPRESSION = "unused-suppression"
+TARGET_SDKS = ("mcp2",)  # mcpmigrate.config.TARGET_SDKS (not imported: `--help` stays fast)
 
 
 def _console(stderr: bool = False):
@@ -40,8 +41,9 @@ def _split(values: tuple[str, ...]) -> list[str] | None:
     return out or None
 
 
-def _load(config_path: str | None, legacy_clients: bool | None = None):
-    """The configuration; ``--legacy-clients`` / ``--no-legacy-clients`` override its key."""
+def _load(config_path: str | None, legacy_clients: bool | None = None, target_sdk: str | None = None):
+    """The configuration; ``--legacy-clients`` / ``--no-legacy-clients`` and ``--target-sdk``
+    override its keys."""
     import dataclasses
 
     from mcpmigrate.config import ConfigError, load_config
@@ -52,6 +54,8 @@ def _load(config_path: str | None, legacy_clients: bool | None = None):
         _fail(str(exc))
     if legacy_clients is not None:
         config = dataclasses.replace(config, legacy_clients=legacy_clients)
+    if target_sdk is not None:
+        config = dataclasses.replace(config, target_sdk=target_sdk)
     return config
 
 
@@ -98,6 +102,14 @@ def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
         else:
             out.append(line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is inside it (as files are displayed)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
@@ -321,6 +333,13 @@ def _common(f):
         "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
         "offered for removal.",
     )(f)
+    f = click.option(
+        "--target-sdk",
+        type=click.Choice(TARGET_SDKS),
+        default=None,
+        help="Port the project to this SDK generation (default: the `target-sdk` config key, else no "
+        "port): turns on the port rules (MCP5xx); `fix` ports every file of the project or none.",
+    )(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
 
@@ -431,6 +450,7 @@ def check(
     output_format,
     statistics,
     legacy_clients,
+    target_sdk,
     no_cache,
     add_noqa,
     baseline_path,
@@ -438,7 +458,7 @@ def check(
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
-    config = _load(config_path, legacy_clients)
+    config = _load(config_path, legacy_clients, target_sdk)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
     if no_cache and hasattr(options, "no_cache"):  # the result cache, when the engine has one
@@ -475,6 +495,7 @@ def fix(
     output_format,
     statistics,
     legacy_clients,
+    target_sdk,
     diff,
     strategy,
     unsafe_fixes,
@@ -483,7 +504,7 @@ def fix(
     from mcpmigrate.engine import Options
     from mcpmigrate.report.paths import shown_path
 
-    config = _load(config_path, legacy_clients)
+    config = _load(config_path, legacy_clients, target_sdk)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
     options = Options(
         mode="fix",
@@ -499,7 +520,7 @@ def fix(
         patch = "".join(
             _unified_diff(res.original, res.new_source, res.display)
             for res in sorted(result.changed, key=lambda r: r.display)
-        )
+        ) + "".join(_unified_diff(pin.original, pin.new, _shown(pin.path)) for pin in result.pins)
         if output_format == "json":
             # one JSON document on stdout: the diff goes inside it
             from mcpmigrate.report.jsonfmt import render
@@ -536,6 +557,10 @@ def fix(
                 f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}",
                 highlight=False,
                 markup=False,
+            )
+        for pin in result.pins:
+            out.print(
+                f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target)", highlight=False, markup=False
             )
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)

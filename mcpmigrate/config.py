@@ -7,7 +7,9 @@ the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect
 ``path-parameter`` (``{name = "root", description = "…"}``), ``target-version`` (``"py312"``,
 as ruff spells it: the grammar files are parsed with; default: the lowest version
 ``[project].requires-python`` allows) and ``legacy-clients`` (default true: the project still
-serves handshake-era clients, so what only they use is kept; false offers its removal). An unknown key, a wrong type
+serves handshake-era clients, so what only they use is kept; false offers its removal) and
+``target-sdk`` (``"mcp2"``: port the project to that SDK generation — the port rules, ``MCP5xx``,
+run only then). An unknown key, a wrong type
 or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
 expected; the CLI exits 2.
 
@@ -34,6 +36,15 @@ else:  # pragma: no cover
 
 # ``target-version`` values (ruff's spelling): the grammar files are parsed with.
 TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 16))
+# ``target-sdk`` values: the SDK generations a project can be ported to (``--target-sdk``).
+TARGET_SDKS = ("mcp2",)
+# The port rules (``MCP5xx``) run only when a target SDK is set: the port is opt-in.
+PORT_RULE_PREFIX = "MCP5"
+
+
+def port_rules_off(rules: set[str], target_sdk: str | None) -> set[str]:
+    """``rules`` without the port rules when no ``target-sdk`` is set (the port is opt-in)."""
+    return rules if target_sdk else {r for r in rules if not r.startswith(PORT_RULE_PREFIX)}
 
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:
@@ -83,6 +94,8 @@ class Config:
     target_version: str | None = None
     # The project still serves legacy (handshake-era) clients: what only they use is not removed.
     legacy_clients: bool = True
+    # The SDK generation to port the project to (``target-sdk``, ``--target-sdk``); None: no port.
+    target_sdk: str | None = None
 
     def fingerprint(self) -> str:
         """A string that changes whenever a setting that affects results changes (cache key; the
@@ -97,6 +110,7 @@ class Config:
                 self.extend_select,
                 self.target_version,
                 self.legacy_clients,
+                self.target_sdk,
             )
         )
 
@@ -113,6 +127,7 @@ _KEYS = {
     "path-parameter",
     "target-version",
     "legacy-clients",
+    "target-sdk",
 }
 # Checks that are not rules of the catalog and are off unless extend-selected.
 EXTRA_CHECKS = ("unused-suppression",)
@@ -269,6 +284,12 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
                 list_name=value.get("list-name"),
                 list_description=value.get("list-description", DEFAULT_LIST_PARAM_DESCRIPTION),
             )
+        elif key == "target-sdk":
+            if value not in TARGET_SDKS:
+                raise ConfigError(
+                    f"{where}.target-sdk: expected one of {', '.join(TARGET_SDKS)}, got {_describe(value)}"
+                )
+            cfg.target_sdk = value
         elif key == "target-version":
             if value not in TARGET_VERSIONS:
                 raise ConfigError(

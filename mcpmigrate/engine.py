@@ -45,6 +45,7 @@ class RunResult:
     results: list[FileResult] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     strategy: str = "param"  # the fix strategy in force (a plain `fix` applies its fixes)
+    pins: list = field(default_factory=list)  # `fix --target-sdk`: dependency files to re-pin (codemods.port.project)
 
     def applies(self, fix_strategy: str) -> bool:
         """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``
@@ -145,7 +146,13 @@ def run(
         result.results.append(res)
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
+    if options.mode == "fix" and config.target_sdk:
+        from mcpmigrate.codemods.port.project import settle
+
+        result.pins = settle(result, config.root)  # all files ported, or none written
     if options.mode == "fix" and not options.diff:
+        for pin in result.pins:
+            F.atomic_write(pin.path, pin.new)
         by_display = {sf.display: sf.path for sf in candidates}
         for res in result.changed:
             assert res.new_source is not None  # what `changed` selects

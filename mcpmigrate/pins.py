@@ -460,6 +460,22 @@ def project_pins(start: Path) -> Pins:
     return Pins(directory, _read(str(path), cwd, key), locked)
 
 
+# `--target-sdk mcp2`: the requirement the port writes (mcpmigrate.codemods.port.project.PIN).
+PORT_PINS = {"mcp2": ("mcp", ">=2.3,<3")}
+
+
+def ported(found: Pins, target_sdk: str | None) -> Pins:
+    """``found`` as it will be once the port to ``target_sdk`` re-pins the project (the port and
+    the fixes after it run in one ``fix``): its requirement of the ported SDK replaced."""
+    if target_sdk not in PORT_PINS:
+        return found
+    package, spec = PORT_PINS[target_sdk]
+    from packaging.specifiers import SpecifierSet
+
+    pin = Pin(package, f"{package}{spec}", f"the port's target (--target-sdk {target_sdk})", (SpecifierSet(spec),))
+    return Pins(found.directory, (*(p for p in found.pins if p.package != package), pin))
+
+
 def clear_cache() -> None:
     _read.cache_clear()
     _read_lock.cache_clear()

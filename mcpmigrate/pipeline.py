@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.codemods.namecheck import name_problem
-from mcpmigrate.config import Config, strategy_applies
+from mcpmigrate.config import Config, port_rules_off, strategy_applies
 from mcpmigrate.model import Finding, Safety
 from mcpmigrate.parsing import newer_syntax, parse_module, syntax_error, syntax_message
 from mcpmigrate.suppress import find_suppressions, is_suppressed
@@ -78,7 +78,7 @@ class FileResult:
 def enabled_rules(config: Config, options: Options) -> set[str]:
     select = options.select if options.select else config.select
     ignore = list(config.ignore) + list(options.ignore or [])
-    return select_rules(select, ignore)
+    return port_rules_off(select_rules(select, ignore), config.target_sdk)
 
 
 def prefilter_regex(rules: set[str]) -> re.Pattern[bytes] | None:
@@ -174,6 +174,7 @@ def detect(
 
     analysis = ModuleAnalysis.build(module, incoming)
     analysis.path = path
+    analysis.target_sdk = config.target_sdk
     reports = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:
@@ -497,7 +498,7 @@ def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:
     catalog = load_catalog()
     for s in sups.values():
         if s.ids is None:
-            if not s.used and file_rules >= set(catalog):
+            if not s.used and file_rules >= set(port_rules_off(set(catalog), None)):  # the port rules are opt-in
                 res.unused_suppressions.append((s.line, "*"))
         else:
             for rid in sorted(s.ids - s.used):

@@ -423,3 +423,387 @@ LOGGING_TOKENS = (
     rb"logging/setLevel",
     rb"SetLevelRequest",
 )
+
+
+# ============================================================================================
+# Port of mcp 1.x to mcp 2.x (MCP5xx, opt-in with ``--target-sdk mcp2``). Source: mcp 1.27's
+# ``mcp.server.fastmcp``, ``mcp.shared.exceptions`` and low-level ``Server`` against mcp 2.3's
+# ``mcp.server.mcpserver``, ``mcp.shared.exceptions`` and ``Server(on_…=…)`` (and the SDK's
+# docs/migration.md, whose section titles the findings name).
+# ============================================================================================
+MIGRATION_GUIDE = "the python-sdk migration guide (docs/migration.md)"
+FASTMCP_V1_MODULE = "mcp.server.fastmcp"
+MCPSERVER_V2_MODULE = "mcp.server.mcpserver"
+# Names renamed inside the moved package (every other public name keeps its name and submodule).
+MCPSERVER_RENAMES = {"FastMCP": "MCPServer", "FastMCPError": "MCPServerError"}
+# Names a 1.x submodule re-exported that its 2.x counterpart no longer has (import → manual).
+MCPSERVER_GONE = {
+    "mcp.server.fastmcp.exceptions": {"ValidationError"},
+    "mcp.server.fastmcp.server": {"RequestContext", "ServerSession", "StreamableHTTPASGIApp", "UrlElicitationResult"},
+    "mcp.server.fastmcp.tools.base": {"UrlElicitationRequiredError"},
+}
+# ``McpError`` → ``MCPError`` (same modules); ``McpError(ErrorData(...))`` → ``MCPError.from_error_data(...)``.
+MCP_ERROR_V1 = {"mcp.shared.exceptions.McpError", "mcp.McpError"}
+MCP_ERROR_RENAME = ("McpError", "MCPError")
+# ``McpError.error.<field>`` → ``MCPError.<field>`` (2.x has no ``.error``).
+MCP_ERROR_FIELDS = ("code", "message", "data")
+# 1.x ``FastMCP(...)`` keywords that 2.x takes on ``run()`` / the app factories instead.
+TRANSPORT_KWARGS = (
+    "host",
+    "port",
+    "sse_path",
+    "message_path",
+    "streamable_http_path",
+    "json_response",
+    "stateless_http",
+    "event_store",
+    "retry_interval",
+    "transport_security",
+)
+# Removed from the constructor and from ``run()`` (SSE mounting uses ASGI's root_path).
+REMOVED_KWARGS = ("mount_path",)
+# v1 positional order name, instructions, website_url, icons, auth_server_provider,
+# token_verifier, event_store, retry_interval → the keyword each position becomes in 2.x.
+FASTMCP_V1_POSITIONAL = (
+    "name",
+    "instructions",
+    "website_url",
+    "icons",
+    "auth_server_provider",
+    "token_verifier",
+    "event_store",
+    "retry_interval",
+)
+# 1.x low-level decorators → (method, 2.x params type, 2.x result type, v1 call shape).
+LOWLEVEL_DECORATOR_PORTS = {
+    "list_tools": ("tools/list", "PaginatedRequestParams", "ListToolsResult", "tools"),
+    "list_prompts": ("prompts/list", "PaginatedRequestParams", "ListPromptsResult", "prompts"),
+    "list_resources": ("resources/list", "PaginatedRequestParams", "ListResourcesResult", "resources"),
+    "list_resource_templates": (
+        "resources/templates/list",
+        "PaginatedRequestParams",
+        "ListResourceTemplatesResult",
+        "resource_templates",
+    ),
+    "call_tool": ("tools/call", "CallToolRequestParams", "CallToolResult", "call"),
+    "get_prompt": ("prompts/get", "GetPromptRequestParams", "GetPromptResult", "get"),
+    "read_resource": ("resources/read", "ReadResourceRequestParams", "ReadResourceResult", "read"),
+}
+# 1.x low-level decorators reported with their guide section, without a codemod.
+LOWLEVEL_DECORATORS_MANUAL = (
+    "subscribe_resource",
+    "unsubscribe_resource",
+    "set_logging_level",
+    "completion",
+    "progress_notification",
+)
+PORT_TOKENS = (
+    rb"fastmcp",
+    rb"FastMCP",
+    rb"McpError",
+    rb"get_context",
+    rb"request_context",
+    rb"@[\w.]+\.(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)\(",
+)
+
+# mcp.types models of mcp 1.27 → their camelCase fields; mcp 2.x names each field in snake_case
+# (the camelCase spelling stays the wire alias and a constructor keyword, not an attribute).
+CAMEL_FIELDS_V1 = {
+    "AudioContent": ("mimeType",),
+    "BlobResourceContents": ("mimeType",),
+    "CallToolResult": ("isError", "structuredContent"),
+    "CancelTaskRequestParams": ("taskId",),
+    "CancelTaskResult": ("createdAt", "lastUpdatedAt", "pollInterval", "statusMessage", "taskId"),
+    "CancelledNotificationParams": ("requestId",),
+    "Completion": ("hasMore",),
+    "CreateMessageRequestParams": (
+        "includeContext",
+        "maxTokens",
+        "modelPreferences",
+        "stopSequences",
+        "systemPrompt",
+        "toolChoice",
+    ),
+    "CreateMessageResult": ("stopReason",),
+    "CreateMessageResultWithTools": ("stopReason",),
+    "ElicitCompleteNotificationParams": ("elicitationId",),
+    "ElicitRequestFormParams": ("requestedSchema",),
+    "ElicitRequestURLParams": ("elicitationId",),
+    "GetTaskPayloadRequestParams": ("taskId",),
+    "GetTaskRequestParams": ("taskId",),
+    "GetTaskResult": ("createdAt", "lastUpdatedAt", "pollInterval", "statusMessage", "taskId"),
+    "Icon": ("mimeType",),
+    "ImageContent": ("mimeType",),
+    "Implementation": ("websiteUrl",),
+    "InitializeRequestParams": ("clientInfo", "protocolVersion"),
+    "InitializeResult": ("protocolVersion", "serverInfo"),
+    "ListPromptsResult": ("nextCursor",),
+    "ListResourceTemplatesResult": ("nextCursor", "resourceTemplates"),
+    "ListResourcesResult": ("nextCursor",),
+    "ListTasksResult": ("nextCursor",),
+    "ListToolsResult": ("nextCursor",),
+    "ModelPreferences": ("costPriority", "intelligencePriority", "speedPriority"),
+    "PaginatedResult": ("nextCursor",),
+    "ProgressNotificationParams": ("progressToken",),
+    "PromptsCapability": ("listChanged",),
+    "RelatedTaskMetadata": ("taskId",),
+    "Resource": ("mimeType",),
+    "ResourceContents": ("mimeType",),
+    "ResourceLink": ("mimeType",),
+    "ResourceTemplate": ("mimeType", "uriTemplate"),
+    "ResourcesCapability": ("listChanged",),
+    "RootsCapability": ("listChanged",),
+    "Task": ("createdAt", "lastUpdatedAt", "pollInterval", "statusMessage", "taskId"),
+    "TaskStatusNotificationParams": ("createdAt", "lastUpdatedAt", "pollInterval", "statusMessage", "taskId"),
+    "TasksSamplingCapability": ("createMessage",),
+    "TextResourceContents": ("mimeType",),
+    "Tool": ("inputSchema", "outputSchema"),
+    "ToolAnnotations": ("destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"),
+    "ToolExecution": ("taskSupport",),
+    "ToolResultContent": ("isError", "structuredContent", "toolUseId"),
+    "ToolsCapability": ("listChanged",),
+}
+# mcp.types models whose ``uri`` is ``str`` on mcp 2.x (``AnyUrl`` on 1.x; ``Root.uri`` stays a FileUrl).
+STR_URI_TYPES = (
+    "Resource",
+    "ResourceLink",
+    "ResourceContents",
+    "TextResourceContents",
+    "BlobResourceContents",
+    "ReadResourceRequestParams",
+    "SubscribeRequestParams",
+    "UnsubscribeRequestParams",
+    "ResourceUpdatedNotificationParams",
+)
+ANY_URL = {f"pydantic{m}.{c}" for m in ("", ".networks") for c in ("AnyUrl", "AnyHttpUrl", "HttpUrl", "FileUrl")}
+# Parts of a pydantic URL that a ``str`` URI does not have (read with urllib.parse instead).
+URL_PARTS = (
+    "scheme",
+    "host",
+    "port",
+    "path",
+    "query",
+    "fragment",
+    "username",
+    "password",
+    "unicode_host",
+    "query_params",
+)
+
+# mcp 1.27 modules that mcp 2.3 no longer has (import → ImportError).
+MCP1_MODULES_GONE = (
+    "mcp.server.experimental",
+    "mcp.server.experimental.request_context",
+    "mcp.server.experimental.session_features",
+    "mcp.server.experimental.task_context",
+    "mcp.server.experimental.task_result_handler",
+    "mcp.server.experimental.task_support",
+    "mcp.server.lowlevel.experimental",
+    "mcp.server.lowlevel.func_inspection",
+    "mcp.server.websocket",
+    "mcp.shared.experimental",
+    "mcp.shared.experimental.tasks",
+    "mcp.shared.experimental.tasks.capabilities",
+    "mcp.shared.experimental.tasks.context",
+    "mcp.shared.experimental.tasks.helpers",
+    "mcp.shared.experimental.tasks.in_memory_task_store",
+    "mcp.shared.experimental.tasks.message_queue",
+    "mcp.shared.experimental.tasks.polling",
+    "mcp.shared.experimental.tasks.resolver",
+    "mcp.shared.experimental.tasks.store",
+    "mcp.shared.progress",
+    "mcp.shared.response_router",
+    "mcp.shared.session",
+    "mcp.shared.version",
+)
+# Names an mcp 1.27 module had that its mcp 2.3 counterpart no longer has (MCP501/MCP502 handle
+# FastMCP and McpError; re-exports of other packages included: importing them fails the same).
+MCP1_NAMES_GONE = {
+    "mcp.server": frozenset(["experimental"]),
+    "mcp.server.elicitation": frozenset(["Sequence", "Union", "get_args", "get_origin", "types"]),
+    "mcp.server.lowlevel": frozenset(["experimental", "func_inspection"]),
+    "mcp.server.lowlevel.server": frozenset(
+        [
+            "AnyUrl",
+            "AsyncExitStack",
+            "CombinationContent",
+            "Experimental",
+            "ExperimentalHandlers",
+            "Iterable",
+            "MemoryObjectReceiveStream",
+            "MemoryObjectSendStream",
+            "ReadResourceContents",
+            "RequestContext",
+            "RequestResponder",
+            "RequestT",
+            "ServerMessageMetadata",
+            "ServerSession",
+            "StructuredContent",
+            "TypeAlias",
+            "UnstructuredContent",
+            "UrlElicitationRequiredError",
+            "anyio",
+            "base64",
+            "cast",
+            "contextvars",
+            "create_call_wrapper",
+            "json",
+            "jsonschema",
+            "request_ctx",
+            "validate_and_warn_tool_name",
+        ]
+    ),
+    "mcp.server.session": frozenset(
+        [
+            "BaseSession",
+            "Enum",
+            "ExperimentalServerSessionFeatures",
+            "InitializationOptions",
+            "InitializationState",
+            "MemoryObjectReceiveStream",
+            "MemoryObjectSendStream",
+            "RELATED_TASK_METADATA_KEY",
+            "RequestResponder",
+            "SUPPORTED_PROTOCOL_VERSIONS",
+            "ServerRequestResponder",
+            "ServerSessionT",
+            "SessionMessage",
+            "anyio",
+            "check_tasks_capability",
+        ]
+    ),
+    "mcp.server.sse": frozenset(["MemoryObjectReceiveStream", "MemoryObjectSendStream"]),
+    "mcp.server.stdio": frozenset(["MemoryObjectReceiveStream", "MemoryObjectSendStream"]),
+    "mcp.server.streamable_http": frozenset(["SUPPORTED_PROTOCOL_VERSIONS", "json"]),
+    "mcp.server.streamable_http_manager": frozenset(["HTTPStatus", "MCPServer"]),
+    "mcp.server.validation": frozenset(["ErrorData"]),
+    "mcp.shared": frozenset(["experimental", "response_router", "session", "version"]),
+    "mcp.shared.context": frozenset(
+        [
+            "BaseSession",
+            "CloseSSEStreamCallback",
+            "LifespanContextT",
+            "RequestContext",
+            "RequestId",
+            "RequestParams",
+            "RequestT",
+            "SessionT",
+            "dataclass",
+            "field",
+        ]
+    ),
+    "mcp.shared.memory": frozenset(
+        [
+            "Any",
+            "ClientSession",
+            "ElicitationFnT",
+            "ListRootsFnT",
+            "LoggingFnT",
+            "MemoryObjectReceiveStream",
+            "MemoryObjectSendStream",
+            "MessageHandlerFnT",
+            "SamplingFnT",
+            "Server",
+            "anyio",
+            "create_connected_server_and_client_session",
+            "timedelta",
+            "types",
+        ]
+    ),
+    "mcp.types": frozenset(
+        [
+            "Annotated",
+            "Any",
+            "AnyFunction",
+            "AnyUrl",
+            "BaseModel",
+            "Callable",
+            "ClientNotificationType",
+            "ClientRequestType",
+            "ClientResultType",
+            "ConfigDict",
+            "Content",
+            "Cursor",
+            "Field",
+            "FileUrl",
+            "Final",
+            "Generic",
+            "Literal",
+            "MethodT",
+            "NotificationParamsT",
+            "Notification[CancelledNotificationParams, Literal['notifications/cancelled']]",
+            "Notification[ElicitCompleteNotificationParams, Literal['notifications/elicitation/complete']]",
+            "Notification[LoggingMessageNotificationParams, Literal['notifications/message']]",
+            "Notification[ProgressNotificationParams, Literal['notifications/progress']]",
+            "Notification[ResourceUpdatedNotificationParams, Literal['notifications/resources/updated']]",
+            "Notification[TaskStatusNotificationParams, Literal['notifications/tasks/status']]",
+            "Notification[Union[NotificationParams, NoneType], Literal['notifications/initialized']]",
+            "Notification[Union[NotificationParams, NoneType], Literal['notifications/prompts/list_changed']]",
+            "Notification[Union[NotificationParams, NoneType], Literal['notifications/resources/list_changed']]",
+            "Notification[Union[NotificationParams, NoneType], Literal['notifications/roots/list_changed']]",
+            "Notification[Union[NotificationParams, NoneType], Literal['notifications/tools/list_changed']]",
+            "Notification[Union[dict[str, Any], NoneType], str]",
+            "PaginatedRequest[Literal['prompts/list']]",
+            "PaginatedRequest[Literal['resources/list']]",
+            "PaginatedRequest[Literal['resources/templates/list']]",
+            "PaginatedRequest[Literal['tasks/list']]",
+            "PaginatedRequest[Literal['tools/list']]",
+            "RequestParamsT",
+            "Request[CallToolRequestParams, Literal['tools/call']]",
+            "Request[CancelTaskRequestParams, Literal['tasks/cancel']]",
+            "Request[CompleteRequestParams, Literal['completion/complete']]",
+            "Request[CreateMessageRequestParams, Literal['sampling/createMessage']]",
+            "Request[GetPromptRequestParams, Literal['prompts/get']]",
+            "Request[GetTaskPayloadRequestParams, Literal['tasks/result']]",
+            "Request[GetTaskRequestParams, Literal['tasks/get']]",
+            "Request[InitializeRequestParams, Literal['initialize']]",
+            "Request[ReadResourceRequestParams, Literal['resources/read']]",
+            "Request[SetLevelRequestParams, Literal['logging/setLevel']]",
+            "Request[SubscribeRequestParams, Literal['resources/subscribe']]",
+            "Request[Union[ElicitRequestURLParams, ElicitRequestFormParams], Literal['elicitation/create']]",
+            "Request[Union[PaginatedRequestParams, NoneType], ~MethodT]",
+            "Request[Union[RequestParams, NoneType], Literal['ping']]",
+            "Request[Union[RequestParams, NoneType], Literal['roots/list']]",
+            "Request[Union[dict[str, Any], NoneType], str]",
+            "Request[UnsubscribeRequestParams, Literal['resources/unsubscribe']]",
+            "ResourceReference",
+            "RootModel",
+            "RootModel[Union[CancelledNotification, ProgressNotification, InitializedNotification, RootsListChangedNotification, TaskStatusNotification]]",
+            "RootModel[Union[CancelledNotification, ProgressNotification, LoggingMessageNotification, ResourceUpdatedNotification, ResourceListChangedNotification, ToolListChangedNotification, PromptListChangedNotification, ElicitCompleteNotification, TaskStatusNotification]]",
+            "RootModel[Union[EmptyResult, CreateMessageResult, CreateMessageResultWithTools, ListRootsResult, ElicitResult, GetTaskResult, GetTaskPayloadResult, ListTasksResult, CancelTaskResult, CreateTaskResult]]",
+            "RootModel[Union[EmptyResult, InitializeResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, CallToolResult, ListToolsResult, GetTaskResult, GetTaskPayloadResult, ListTasksResult, CancelTaskResult, CreateTaskResult]]",
+            "RootModel[Union[JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, JSONRPCError]]",
+            "RootModel[Union[PingRequest, CreateMessageRequest, ListRootsRequest, ElicitRequest, GetTaskRequest, GetTaskPayloadRequest, ListTasksRequest, CancelTaskRequest]]",
+            "RootModel[Union[PingRequest, InitializeRequest, CompleteRequest, SetLevelRequest, GetPromptRequest, ListPromptsRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, CallToolRequest, ListToolsRequest, GetTaskRequest, GetTaskPayloadRequest, ListTasksRequest, CancelTaskRequest]]",
+            "ServerNotificationType",
+            "ServerRequestType",
+            "ServerResultType",
+            "TASK_FORBIDDEN",
+            "TASK_OPTIONAL",
+            "TASK_REQUIRED",
+            "TASK_STATUS_CANCELLED",
+            "TASK_STATUS_COMPLETED",
+            "TASK_STATUS_FAILED",
+            "TASK_STATUS_INPUT_REQUIRED",
+            "TASK_STATUS_WORKING",
+            "TaskExecutionMode",
+            "TypeAlias",
+            "TypeVar",
+            "UrlConstraints",
+            "datetime",
+            "deprecated",
+        ]
+    ),
+}
+# Where the migration guide sends a removed name (the hint of MCP509).
+MCP1_GONE_HINTS = {
+    "mcp.types.Content": "use `ContentBlock`",
+    "mcp.types.ResourceReference": "use `ResourceTemplateReference`",
+    "mcp.types.Cursor": "use `str`",
+    "mcp.types.AnyFunction": "use `Callable[..., Any]`",
+    "mcp.shared.version": "import the version registry from `mcp.types.version`",
+    "mcp.shared.context.RequestContext": "use `ServerRequestContext` from `mcp.server` (or `ClientRequestContext` from `mcp.client.context`)",
+    "mcp.server.lowlevel.server.request_ctx": "use the `ctx` argument of the `on_…` handler",
+    "mcp.shared.memory.create_connected_server_and_client_session": "use `mcp.Client(server)`",
+    "mcp.server.websocket": "the WebSocket transport is removed: serve streamable HTTP",
+}

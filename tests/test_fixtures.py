@@ -19,8 +19,10 @@ IDS = [f"{p.parent.name}/{p.name}" for p in CASES]
 
 def _flags(case: dict) -> list[str]:
     """``legacy_clients = false`` in case.toml: the case is run as a project that no longer serves
-    legacy clients (the removals of legacy-only rules apply)."""
-    return [] if case.get("legacy_clients", True) else ["--no-legacy-clients"]
+    legacy clients (the removals of legacy-only rules apply); ``target_sdk``: ported to it."""
+    flags = [] if case.get("legacy_clients", True) else ["--no-legacy-clients"]
+    # ``target_sdk = "mcp2"``: a port fixture (fixtures/port/), run with the port rules on
+    return flags + (["--target-sdk", case["target_sdk"]] if "target_sdk" in case else [])
 
 
 def _expected(case: dict, key: str) -> list[tuple[str, int]]:

@@ -97,9 +97,14 @@ def test_a_detector_the_engine_could_never_run_is_an_error() -> None:
         check_runnable(type("BadScreen", (), {**attrs, "tokens": (rb"x",), "screen": "yes"}))
 
 
-def _check(code: str, tmp_path: Path) -> list[dict]:
+def _target(example: dict) -> list[str]:
+    """``target-sdk = "mcp2"`` in an example (the port rules, MCP5xx, run only with it)."""
+    return ["--target-sdk", example["target-sdk"]] if "target-sdk" in example else []
+
+
+def _check(code: str, tmp_path: Path, args: list[str] | None = None) -> list[dict]:
     (tmp_path / "example.py").write_text(code, encoding="utf-8")
-    res = cli(["check", "--output-format", "json", "example.py"], tmp_path)
+    res = cli(["check", *(args or []), "--output-format", "json", "example.py"], tmp_path)
     assert res.exception is None, str(res)
     assert res.json["errors"] == [], str(res)
     return res.json["findings"]
@@ -107,7 +112,7 @@ def _check(code: str, tmp_path: Path) -> list[dict]:
 
 @pytest.mark.parametrize("rule,index,example", INVALID, ids=[f"{r}-invalid-{i}" for r, i, _ in INVALID])
 def test_invalid_example_is_reported(rule: str, index: int, example: dict, tmp_path: Path) -> None:
-    findings = _check(example["code"], tmp_path)
+    findings = _check(example["code"], tmp_path, _target(example))
     lines = sorted(f["line"] for f in findings if f["rule"] == rule)
     assert lines, f"{rule} not reported; got {findings}"
     if "lines" in example:
@@ -123,7 +128,7 @@ def test_invalid_example_fix(rule: str, index: int, example: dict, tmp_path: Pat
     target = tmp_path / "example.py"
     target.write_text(example["code"], encoding="utf-8")
     strategy = example.get("strategy", "param")
-    args = example.get("args", [])  # e.g. --no-legacy-clients for the removals of legacy-only rules
+    args = example.get("args", []) + _target(example)  # e.g. --no-legacy-clients for legacy-only removals
     res = cli(
         ["fix", "--strategy", strategy, "--unsafe-fixes", *args, "--output-format", "json", "example.py"], tmp_path
     )
@@ -141,5 +146,5 @@ def test_invalid_example_fix(rule: str, index: int, example: dict, tmp_path: Pat
 
 @pytest.mark.parametrize("rule,index,example", VALID, ids=[f"{r}-valid-{i}" for r, i, _ in VALID])
 def test_valid_example_is_clean(rule: str, index: int, example: dict, tmp_path: Path) -> None:
-    findings = _check(example["code"], tmp_path)
+    findings = _check(example["code"], tmp_path, _target(example))
     assert [f for f in findings if f["rule"] == rule] == []

@@ -57,7 +57,7 @@ def project_pins(a: ModuleAnalysis) -> pins.Pins:
 
     Looked up from the file's directory upwards (the nearest project files), or from the working
     directory when the module has no path."""
-    return a.memo("interim.pins", lambda: pins.project_pins(a.path or Path.cwd()))
+    return a.memo("interim.pins", lambda: pins.ported(pins.project_pins(a.path or Path.cwd()), a.target_sdk))
 
 
 def pinned_generation(

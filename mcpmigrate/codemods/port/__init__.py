@@ -1,0 +1,32 @@
+"""The port of an mcp 1.x server to mcp 2.x (rules MCP5xx, opt-in with ``--target-sdk mcp2``).
+
+Each finding's ``site`` is the fix module's own record of what changes (``renames``: imports and
+their uses; ``constructor``: the high-level server's constructor and ``run()``; ``lowlevel``:
+decorator handlers → ``Server(on_…=…)``) and knows how to record its edits. Several findings of
+one low-level server share one site, which is recorded once.
+
+The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable one), first in
+``codemods.ORDER``: the roots and interim fixes then see the ported code in the next round.
+"""
+
+from __future__ import annotations
+
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.config import Config
+from mcpmigrate.model import Finding
+
+STRATEGY = "port"
+RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508")  # MCP504, MCP505: manual
+
+
+def edits(analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:
+    out = Edits()
+    seen: set[int] = set()
+    for f in findings:
+        site = f.site
+        if site is None or id(site) in seen:
+            continue
+        seen.add(id(site))
+        site.record(out, analysis)
+    return out

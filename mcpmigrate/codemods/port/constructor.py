@@ -1,0 +1,187 @@
+"""The ``FastMCP(...)`` constructor on mcp 2.x's ``MCPServer`` (MCP503).
+
+mcp 2.3's ``MCPServer.__init__`` (``mcp/server/mcpserver/server.py``) no longer takes the transport
+settings — ``host``, ``port``, ``sse_path``, ``message_path``, ``streamable_http_path``,
+``json_response``, ``stateless_http``, ``event_store``, ``retry_interval``, ``transport_security`` —
+they are keywords of ``run(transport=…)``, ``run_sse_async``/``run_streamable_http_async`` and the
+app factories ``sse_app()``/``streamable_http_app()``, each taking only its own transport's (the
+stdio transport takes none, and 1.x ignored them there). ``mount_path`` is gone. The positional
+order changed (``name, title, description, instructions, …``): a 1.x ``instructions`` passed second
+would silently become the title. And an unnamed server reports ``mcp-server`` instead of
+``FastMCP``.
+
+The fix passes everything after the name by keyword, names an unnamed server ``"FastMCP"`` (what
+clients saw), and moves each transport keyword to every start of this server in the module that
+takes it. Manual when a start's transport is not a literal, when the server is started nowhere
+in the module while it has transport settings (it is started elsewhere), or when a moved value
+reads a name the start cannot see the same way.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.port.renames import module_bindings
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import module_names, name_refs, ref_names, string_value
+
+GUIDE = "Transport-specific parameters moved from MCPServer constructor to run()/app methods"
+_SSE = {"host", "port", "sse_path", "message_path", "transport_security"}
+_HTTP = {
+    "host",
+    "port",
+    "streamable_http_path",
+    "json_response",
+    "stateless_http",
+    "event_store",
+    "retry_interval",
+    "transport_security",
+}
+# What each start of a 2.x MCPServer accepts of the moved keywords.
+STARTS = {
+    "run_sse_async": _SSE,
+    "run_streamable_http_async": _HTTP,
+    "sse_app": _SSE - {"port"},
+    "streamable_http_app": _HTTP - {"port"},
+}
+RUN_TRANSPORTS = {"stdio": set(), "sse": _SSE, "streamable-http": _HTTP}
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "pass the constructor's arguments by keyword and move its transport settings to the server's "
+    "run()/app calls that take them (what the server does is unchanged)",
+)
+
+
+@dataclass
+class ConstructorPort:
+    call: cst.Call
+    moved: list[cst.Arg]
+    starts: list[tuple[cst.Call, set[str]]] = field(default_factory=list)
+    add_name: bool = False
+    v1: bool = True  # FastMCP(...): its positional arguments after the name become keywords
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        moved_ids = {id(a) for a in self.moved}
+        add_name, v1 = self.add_name, self.v1
+
+        def ctor(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(upd, cst.Call) and isinstance(orig, cst.Call)
+            args = []
+            for i, (o, u) in enumerate(zip(orig.args, upd.args)):
+                if id(o) in moved_ids:
+                    continue
+                if i and u.keyword is None and not u.star and v1:
+                    u = u.with_changes(keyword=cst.Name(S.FASTMCP_V1_POSITIONAL[i]), equal=_EQ)
+                args.append(u)
+            if add_name:
+                args.insert(0, cst.Arg(cst.SimpleString('"FastMCP"')))
+            return upd.with_changes(args=_commas(args))
+
+        edits.transform(self.call, ctor)
+        for start, accepted in self.starts:
+            extra = [a for a in self.moved if a.keyword is not None and a.keyword.value in accepted]
+            if extra:
+                edits.transform(start, _adder(extra))
+
+
+def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
+    return [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
+
+
+def _adder(extra: list[cst.Arg]):
+    def add(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(upd, cst.Call)
+        return upd.with_changes(args=_commas([*upd.args, *(a.with_changes(equal=_EQ) for a in extra)]))
+
+    return add
+
+
+def plan(
+    analysis: ModuleAnalysis, call: cst.Call, server: str | None, at_module_level: bool, v1: bool = True
+) -> FixPlan | None:
+    """The plan for one ``FastMCP(...)`` call, or None when nothing about it changes on 2.x. On a
+    2.x ``MCPServer(...)`` call (``v1`` false: a port renamed it) only the transport settings
+    move; its positional order is already 2.x's."""
+    section = f"read “{GUIDE}” in {S.MIGRATION_GUIDE}"
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if any(a.star for a in call.args):
+        return FixPlan(manual=f"the call passes `*args`/`**kwargs`: check none is a transport setting ({section})")
+    keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+    moved = [a for k, a in keywords.items() if k in S.TRANSPORT_KWARGS]
+    if v1:
+        moved += [a for a in positional[6:8]]  # event_store, retry_interval passed by position
+    else:
+        positional = positional[:1]
+    add_name = v1 and not positional and "name" not in keywords
+    if not moved and len(positional) <= 1 and not add_name and not set(keywords) & set(S.REMOVED_KWARGS):
+        return None
+    if set(keywords) & set(S.REMOVED_KWARGS):
+        return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
+    if any(a.keyword is None for a in moved):
+        return FixPlan(
+            manual=f"`event_store`/`retry_interval` are passed by position: pass them to run() by hand ({section})"
+        )
+    site = ConstructorPort(call, moved, add_name=add_name, v1=v1)
+    if not moved:
+        return FixPlan(fix=FIX, site=site)
+    if server is None or not at_module_level:
+        return FixPlan(
+            manual=f"the server is not a module-level name, so its run() calls cannot be followed ({section})"
+        )
+    bindings = module_bindings(analysis)
+    top = module_names(analysis)
+    for arg in moved:
+        for name in ref_names(arg.value):
+            if name.value not in top and name.value not in _BUILTINS or bindings.get(name.value, 0) > 1:
+                return FixPlan(
+                    manual=f"`{arg.keyword.value}=` reads `{name.value}`, which run() may not see the same way: "  # type: ignore[union-attr]
+                    f"pass it to run() by hand ({section})"
+                )
+    for ref in name_refs(analysis.module, server):
+        attr = analysis.parents.get(id(ref))
+        if not (isinstance(attr, cst.Attribute) and attr.value is ref):
+            continue
+        method = attr.attr.value
+        start = analysis.parents.get(id(attr))
+        if method == "settings":
+            return FixPlan(manual=f"`{server}.settings` holds no transport settings on mcp 2.x ({section})")
+        if not (isinstance(start, cst.Call) and start.func is attr):
+            continue
+        if method == "run":
+            transport = _transport(start)
+            if transport not in RUN_TRANSPORTS:
+                return FixPlan(manual=f"`{server}.run()` is called with a transport that is not a literal ({section})")
+            accepted = RUN_TRANSPORTS[transport]
+        elif method in STARTS:
+            accepted = STARTS[method]
+        else:
+            continue
+        taken = {a.keyword.value for a in start.args if a.keyword is not None}
+        if any(a.star for a in start.args) or taken & {a.keyword.value for a in moved}:  # type: ignore[union-attr]
+            return FixPlan(manual=f"a `{server}.{method}()` call already passes a transport setting ({section})")
+        site.starts.append((start, accepted))
+    if not site.starts:
+        return FixPlan(
+            manual=f"`{server}` is not started in this module: pass {', '.join(f'`{a.keyword.value}=`' for a in moved)} "  # type: ignore[union-attr]
+            f"to its run() or app call where it is started ({section})"
+        )
+    return FixPlan(fix=FIX, site=site)
+
+
+def _transport(call: cst.Call) -> str | None:
+    for i, arg in enumerate(call.args):
+        if (arg.keyword is None and i == 0) or (arg.keyword is not None and arg.keyword.value == "transport"):
+            return string_value(arg.value)
+    return "stdio"
+
+
+_BUILTINS = frozenset(dir(builtins))

@@ -1,0 +1,358 @@
+"""Port of a 1.x low-level ``Server`` whose handlers are registered with decorators
+(``@server.list_tools()``, ``@server.call_tool()``, …) to mcp 2.x's ``Server(on_…=…)`` (MCP507).
+
+mcp 2.3's low-level ``Server`` takes its handlers as keyword-only constructor arguments, each
+called as ``handler(ctx: ServerRequestContext, params)`` and returning the full result
+(``mcp/server/lowlevel/server.py``). mcp 1.27's decorators wrapped the function instead: a
+``list_tools`` function returns ``list[Tool]``; ``call_tool(name, arguments)`` had its arguments
+validated against the listed ``inputSchema`` (``jsonschema``), returned content blocks wrapped
+into a ``CallToolResult``, and an exception turned into ``CallToolResult(isError=True)`` with
+the message as text; ``get_prompt(name, arguments)`` returned the ``GetPromptResult``;
+``read_resource(uri)`` got the URI as an ``AnyUrl`` and returned ``ReadResourceContents``, sent as
+text or base64 blob contents under that URI; an exception in any handler was the error
+``(0, str(exc))`` in every era (mcp 2.x hides its text on 2026-07-28 unless it is an MCPError).
+
+The port keeps each handler function as written (its decorator removed) and adds next to it an
+``on_…`` adapter with the 2.x signature that does what the 1.x decorator did; the constructor
+moves below the last handler and names the adapters. Planned only when that is exact: the
+handlers sit in the constructor's block, nothing between them uses the server, the handler
+shapes are the ones the adapters reproduce (content-list tool results, no output schema).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits, import_name
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import all_name_values, assigned, fresh, name_refs, ref_names
+
+GUIDE_DECORATORS = "Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params"
+TYPES = "mcp.types"
+CONTEXT_MODULE = "mcp.server"
+ERRORS_MODULE = "mcp.shared.exceptions"
+# 1.x ``Server(name, version, instructions, website_url, icons, lifespan)``: 2.x keeps ``name``
+# positional and takes the rest by keyword.
+LL_V1_POSITIONAL = ("name", "version", "instructions", "website_url", "icons", "lifespan")
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+LIST_LIKE = ("list", "List", "Sequence", "Iterable", "tuple", "Tuple")
+
+FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "register the handlers as `Server(on_…=…)` through adapters that keep mcp 1.x's wrapping "
+    "(argument validation against the listed inputSchema, content wrapped into CallToolResult, "
+    "exceptions as is_error results)",
+)
+
+
+@dataclass
+class Handler:
+    decorator: str  # list_tools, call_tool, …
+    fn: cst.FunctionDef
+    deco: cst.Decorator
+
+
+@dataclass
+class LowlevelPort:
+    """Everything the port of one low-level server changes (shared by its findings)."""
+
+    ctor_stmt: cst.SimpleStatementLine
+    ctor: cst.Call
+    server: str
+    handlers: list[Handler] = field(default_factory=list)
+    adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
+    wrap_results: bool = False  # the tool handler may return more than content: 1.x's full wrapping
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
+        spell["ServerRequestContext"] = edits.import_name(analysis, CONTEXT_MODULE, "ServerRequestContext")
+        if any(h.decorator in ("get_prompt", "read_resource") for h in self.handlers):
+            spell["MCPError"] = edits.import_name(analysis, ERRORS_MODULE, "MCPError")
+        if any(h.decorator == "read_resource" for h in self.handlers):
+            for n in ("TextResourceContents", "BlobResourceContents"):
+                spell[n] = edits.import_name(analysis, TYPES, n)
+            spell["AnyUrl"] = edits.import_name(analysis, "pydantic", "AnyUrl")
+            edits.add_import("base64")
+        if any(h.decorator == "call_tool" for h in self.handlers):
+            spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
+            if _lister(self) is not None:
+                edits.add_import("jsonschema")
+            if self.wrap_results:
+                edits.add_import("json")
+        kwargs = []
+        last = self.handlers[-1].fn
+        # blank lines before each added statement: two at module level (PEP 8), one in a function
+        gap = [cst.EmptyLine(indent=False)] * (2 if isinstance(analysis.parents.get(id(last)), cst.Module) else 1)
+        for h in self.handlers:
+            adapter = self.adapters[id(h.fn)]
+            code = _adapter_code(h, adapter, spell, self)
+            kwargs.append(cst.Arg(cst.Name(adapter), keyword=cst.Name(f"on_{_kwarg(h.decorator)}"), equal=_EQ))
+            new_ctor = None
+            if h.fn is last:
+                new_ctor = self.ctor_stmt.with_changes(
+                    leading_lines=gap,
+                    body=[self.ctor_stmt.body[0].with_changes(value=_ctor_with(self.ctor, kwargs))],
+                )
+            edits.transform(h.fn, _flatten_with(h.deco, code, new_ctor, gap))
+        edits.remove(self.ctor_stmt)
+
+
+def _kwarg(decorator: str) -> str:
+    return "completion" if decorator == "completion" else decorator
+
+
+def _type_names(port: LowlevelPort) -> list[str]:
+    names: list[str] = []
+    for h in port.handlers:
+        _m, params, result, _shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
+        for n in (params, result):
+            if n not in names:
+                names.append(n)
+    return names
+
+
+def _lister(port: LowlevelPort) -> Handler | None:
+    return next((h for h in port.handlers if h.decorator == "list_tools"), None)
+
+
+def _ctor_with(ctor: cst.Call, kwargs: list[cst.Arg]) -> cst.Call:
+    args = []
+    for i, arg in enumerate(ctor.args):
+        if i and arg.keyword is None and arg.star == "":
+            arg = arg.with_changes(keyword=cst.Name(LL_V1_POSITIONAL[i]), equal=_EQ)
+        args.append(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+    return ctor.with_changes(args=[*args, *kwargs])
+
+
+def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.SimpleStatementLine | None, gap: list[cst.EmptyLine]):
+    def apply(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.FlattenSentinel:
+        assert isinstance(upd, cst.FunctionDef)
+        fn = upd.with_changes(decorators=[d for d, o in zip(upd.decorators, orig.decorators) if o is not deco])  # type: ignore[attr-defined]
+        adapter = cst.parse_statement(code)
+        adapter = adapter.with_changes(leading_lines=gap)
+        out: list[cst.BaseStatement] = [fn, adapter]
+        if ctor is not None:
+            out.append(ctor)
+        return cst.FlattenSentinel(out)
+
+    return apply
+
+
+def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: LowlevelPort) -> str:
+    _m, params_t, result_t, shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
+    ctx_t = spell["ServerRequestContext"]
+    P, R, f = spell[params_t], spell[result_t], h.fn.name.value
+    if params_t == "PaginatedRequestParams":
+        head = f"async def {adapter}(ctx: {ctx_t}, params: {P} | None) -> {R}:\n"
+        if _returns_list(h.fn):
+            return head + f"    return {R}({shape}=list(await {f}()))\n"
+        return (
+            head
+            + f"    result = await {f}()\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
+        )
+    head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
+    if shape == "read":
+        # 1.x parsed the URI as an AnyUrl (the handler reads it so), answered each
+        # ReadResourceContents as text or base64 blob contents under that (normalised) URI
+        err, any_url = spell["MCPError"], spell["AnyUrl"]
+        text_t, blob_t = spell["TextResourceContents"], spell["BlobResourceContents"]
+        return head + (
+            "    try:\n"
+            f"        uri = {any_url}(params.uri)\n"
+            "        contents = []\n"
+            f"        for item in await {f}(uri):\n"
+            '            meta = {"_meta": item.meta} if getattr(item, "meta", None) is not None else {}\n'
+            "            if isinstance(item.content, str):\n"
+            f'                contents.append({text_t}(uri=str(uri), text=item.content, mime_type=item.mime_type or "text/plain", **meta))\n'
+            "            else:\n"
+            f"                blob = base64.b64encode(item.content).decode()\n"
+            f'                contents.append({blob_t}(uri=str(uri), blob=blob, mime_type=item.mime_type or "application/octet-stream", **meta))\n'
+            f"    except {err}:\n        raise\n"
+            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
+            f"    return {R}(contents=contents)\n"
+        )
+    if shape == "get":
+        # 1.x answered an exception with the error `(0, str(exc))` in every era; 2.x keeps an
+        # MCPError's code and message but hides any other exception's text on 2026-07-28
+        err = spell["MCPError"]
+        return head + (
+            f"    try:\n        return await {f}(params.name, params.arguments)\n"
+            f"    except {err}:\n        raise\n"
+            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
+        )
+    text = spell["TextContent"]
+    lister = _lister(port)
+    body = "    arguments = params.arguments or {}\n    try:\n"
+    if lister is not None:
+        body += (
+            f"        tool = next((t for t in await {lister.fn.name.value}() if t.name == params.name), None)\n"
+            "        if tool is not None:\n"
+            "            try:\n"
+            "                jsonschema.validate(instance=arguments, schema=tool.input_schema)\n"
+            "            except jsonschema.ValidationError as exc:\n"
+            f'                return {R}(content=[{text}(type="text", text=f"Input validation error: {{exc.message}}")], is_error=True)\n'
+        )
+    if not port.wrap_results:
+        body += (
+            f"        content = await {f}(params.name, arguments)\n"
+            "    except Exception as exc:\n"
+            f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
+            f"    return {R}(content=list(content), is_error=False)\n"
+        )
+        return head + body
+    # what 1.x's decorator did with any other result: a CallToolResult as is, (content,
+    # structured), a dict as structured content and its JSON as text; the output schema checked
+    body += (
+        f"        result = await {f}(params.name, arguments)\n"
+        f"        if isinstance(result, {R}):\n            return result\n"
+        "        if isinstance(result, tuple) and len(result) == 2:\n            content, structured = result\n"
+        "        elif isinstance(result, dict):\n"
+        f'            content, structured = [{text}(type="text", text=json.dumps(result, indent=2))], result\n'
+        "        else:\n            content, structured = result, None\n"
+    )
+    if lister is not None:
+        body += (
+            "        if tool is not None and tool.output_schema is not None:\n"
+            "            if structured is None:\n"
+            f'                return {R}(content=[{text}(type="text", text="Output validation error: outputSchema defined but no structured output returned")], is_error=True)\n'
+            "            try:\n"
+            "                jsonschema.validate(instance=structured, schema=tool.output_schema)\n"
+            "            except jsonschema.ValidationError as exc:\n"
+            f'                return {R}(content=[{text}(type="text", text=f"Output validation error: {{exc.message}}")], is_error=True)\n'
+        )
+    body += (
+        "    except Exception as exc:\n"
+        f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
+        f"    return {R}(content=list(content), structured_content=structured, is_error=False)\n"
+    )
+    return head + body
+
+
+def _returns_list(fn: cst.FunctionDef) -> bool:
+    """The function is annotated to return a list (or sequence) of items."""
+    ann = fn.returns.annotation if fn.returns else None
+    if isinstance(ann, cst.Subscript):
+        ann = ann.value
+    if isinstance(ann, cst.Attribute):
+        ann = ann.attr
+    return isinstance(ann, cst.Name) and ann.value in LIST_LIKE
+
+
+def _content_only(fn: cst.FunctionDef) -> bool:
+    """A handler whose 1.x result is a list (of content blocks, of resource contents): annotated
+    so, or every ``return`` of its own body returns a list display or comprehension."""
+    if _returns_list(fn):
+        return True
+    returns = [n for n in _own_returns(fn.body)]
+    return bool(returns) and all(isinstance(r.value, (cst.List, cst.ListComp)) for r in returns)
+
+
+def _own_returns(node: cst.CSTNode) -> list[cst.Return]:
+    out: list[cst.Return] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Return):
+            out.append(n)
+        elif not isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(n.children)
+    return out
+
+
+def plan(
+    analysis: ModuleAnalysis, ctor_stmt: cst.SimpleStatementLine | None, server: str, handlers: list[Handler]
+) -> FixPlan:
+    """The port of one low-level server's decorator handlers, or why it is left for a human
+    (the guide section to read is named)."""
+    section = f"read “{GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and move the handlers by hand"
+    manual = [h.decorator for h in handlers if h.decorator not in S.LOWLEVEL_DECORATOR_PORTS]
+    if manual:
+        return FixPlan(manual=f"`@{server}.{manual[0]}()` has no automatic port yet: {section}")
+    if ctor_stmt is None:
+        return FixPlan(
+            manual=f"the `Server(...)` that `{server}` names is not assigned in this module's view "
+            f"(`{server} = Server(...)` in the handlers' block): {section}"
+        )
+    block = analysis.parents.get(id(ctor_stmt))
+    body = list(getattr(block, "body", ()))
+    if ctor_stmt not in body:
+        return FixPlan(manual=f"the `Server(...)` is not a statement of a block: {section}")
+    start = body.index(ctor_stmt)
+    positions = []
+    for h in handlers:
+        if h.fn not in body:
+            return FixPlan(manual=f"`{h.fn.name.value}` is not defined next to `{server} = Server(...)`: {section}")
+        positions.append(body.index(h.fn))
+    if min(positions) < start:
+        return FixPlan(manual=f"a handler is defined before `{server} = Server(...)`: {section}")
+    if len({h.decorator for h in handlers}) != len(handlers):
+        return FixPlan(manual=f"a handler kind is registered twice on `{server}`: {section}")
+    ctor = ctor_stmt.body[0].value  # type: ignore[attr-defined]
+    ctor_names = {n.value for n in ref_names(ctor)}
+    handler_ids = {id(h.fn) for h in handlers}
+    for stmt in body[start + 1 : max(positions) + 1]:
+        if id(stmt) in handler_ids:
+            continue
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            uses = any(name_refs(d, server) for d in stmt.decorators)
+        else:
+            uses = bool(name_refs(stmt, server))
+        if uses:
+            return FixPlan(manual=f"`{server}` is used between its construction and its last handler: {section}")
+        if assigned(stmt) & (ctor_names | {server}):
+            return FixPlan(manual=f"a name the `Server(...)` call reads is rebound before the last handler: {section}")
+    if any(a.star for a in ctor.args) or len([a for a in ctor.args if a.keyword is None]) > len(LL_V1_POSITIONAL):
+        return FixPlan(manual=f"the `Server(...)` call passes `*args`/`**kwargs`: {section}")
+    for h in handlers:
+        if h.fn.asynchronous is None:
+            return FixPlan(manual=f"`{h.fn.name.value}` is not `async`: {section}")
+        deco = h.deco.decorator
+        if isinstance(deco, cst.Call) and deco.args:
+            return FixPlan(manual=f"`@{server}.{h.decorator}(...)` takes arguments the port does not map: {section}")
+        params = h.fn.params
+        if h.decorator.startswith("list_") and (
+            params.params or isinstance(params.star_arg, cst.Param) or params.kwonly_params
+        ):
+            return FixPlan(manual=f"`{h.fn.name.value}` takes the request (the 1.x form returning a result): {section}")
+        if h.decorator == "read_resource" and not _content_only(h.fn):
+            return FixPlan(
+                manual=f"`{h.fn.name.value}` may not return a list of `ReadResourceContents` "
+                f"(1.x also took a bare str or bytes): {section}"
+            )
+        if h.decorator == "call_tool" and _mentions(analysis, ("UrlElicitationRequiredError",)):
+            return FixPlan(
+                manual=f"a tool raises UrlElicitationRequiredError, which 1.x's `call_tool` decorator re-raised: {section}"
+            )
+    wrap_results = any(h.decorator == "call_tool" and not _content_only(h.fn) for h in handlers) or _mentions(
+        analysis, ("outputSchema", "output_schema")
+    )
+    taken = set(all_name_values(analysis))
+    if "jsonschema" in taken and any(h.decorator == "call_tool" for h in handlers):
+        return FixPlan(manual=f"the module already uses the name `jsonschema`: {section}")
+    if wrap_results and "json" in taken and not _bound_module(analysis, "json"):
+        return FixPlan(manual=f"the module already uses the name `json` for something else: {section}")
+    if "base64" in taken and any(h.decorator == "read_resource" for h in handlers):
+        if not _bound_module(analysis, "base64"):
+            return FixPlan(manual=f"the module already uses the name `base64` for something else: {section}")
+    port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)))
+    port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
+    for h in port.handlers:
+        port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
+    for n in (*_type_names(port), "TextContent"):
+        import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
+    return FixPlan(fix=FIX, site=port)
+
+
+def _mentions(analysis: ModuleAnalysis, words: tuple[str, ...]) -> bool:
+    code = analysis.module.code
+    return any(w in code for w in words)
+
+
+def _bound_module(analysis: ModuleAnalysis, name: str) -> bool:
+    """``name`` is bound by a plain ``import name`` of the module and nothing else."""
+    return analysis.imports.get(name) == name

@@ -1,0 +1,187 @@
+"""The port is a project-wide decision (``fix --target-sdk mcp2``): every file of the project is
+ported, or none is written and the run names the files that block it; when it goes through, the
+project's ``mcp`` requirement moves to ``>=2.3,<3`` (the first 2.x with every API the port
+targets: ``Server(on_…=…)``, ``MCPServer``, ``MCPError``; mcp 2.3's ``InputRequiredResult`` is what
+the interim fix needs next).
+
+A file blocks the port when a breaking port finding (MCP5xx) is left in it — a manual site, or
+a fix that was not applied — or when its fix could not be verified: on mcp 2.x that module would
+not import or would fail where mcp 1.x served. Advisory port findings (code nothing reaches)
+do not block.
+
+The requirement is rewritten in the files :mod:`mcpmigrate.pins` reads: ``[project].dependencies``
+and the poetry tables of ``pyproject.toml``, ``requirements*.txt``, ``setup.cfg``'s
+``install_requires`` — every quoted or listed ``mcp`` requirement (extras and markers kept).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpmigrate.config import PORT_RULE_PREFIX
+from mcpmigrate.model import FileError, Finding, Severity
+from mcpmigrate.pins import PORT_PINS
+
+PIN = PORT_PINS["mcp2"][1]
+# ``mcp`` (not ``mcp-foo``/``mcp_foo``), its extras, its specifier (up to a marker or the end).
+_REQ = r"(?P<name>mcp)(?P<extras>\[[^\]]*\])?(?P<ws>\s*)(?P<spec>(?:[<>=!~]=?|===)[^;\"'\n#]*?)?"
+QUOTED = re.compile(r"(?P<q>[\"'])" + _REQ + r"(?P<rest>\s*(?:;(?:(?!(?P=q))[^\n])*)?)(?P=q)")
+POETRY = re.compile(r"^(?P<key>\s*mcp\s*=\s*)(?P<q>[\"'])(?P<spec>[^\"']*)(?P=q)", re.M)
+LINE = re.compile(r"^(?P<lead>[ \t]*)" + _REQ + r"(?P<rest>[ \t]*(?:[;#].*)?)$", re.M)
+HEADER = re.compile(r"^(\[[^\]\n]+\]+[ \t]*)$", re.M)
+POETRY_TABLE = re.compile(r"\[tool\.poetry\.(?:group\.[^.\]]+\.)?dependencies\]")
+FILES = ("pyproject.toml", "setup.cfg")
+
+
+@dataclass
+class PinChange:
+    path: Path
+    original: bytes
+    new: bytes
+
+
+def blockers(results: list, errors: list[FileError]) -> list[FileError]:
+    """One error per file that blocks the port (see the module docstring)."""
+    out = []
+    failed = {e.path: e.message for e in errors if e.message.startswith("fix not applied")}
+    for res in results:
+        left = sorted((f for f in res.findings if _blocks(f)), key=lambda f: (f.manual is None, f.sort_key))
+        if left:
+            f = left[0]
+            why = f.manual or "its fix was not applied"
+            more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
+            out.append(
+                FileError(
+                    res.display,
+                    f"blocks the port to mcp 2.x: {f.rule} at line {f.line}: {why}{more}; nothing was written",
+                    f.line,
+                    f.column,
+                )
+            )
+        elif res.display in failed and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.findings + res.fixed):
+            out.append(
+                FileError(res.display, f"blocks the port to mcp 2.x: {failed[res.display]}; nothing was written")
+            )
+    return out
+
+
+def _blocks(f: Finding) -> bool:
+    return f.rule.startswith(PORT_RULE_PREFIX) and f.severity is not Severity.ADVISORY
+
+
+def hold(results: list) -> None:
+    """Write nothing: every rewritten file keeps its original text and its findings."""
+    for res in results:
+        if res.new_source is not None:
+            res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
+            res.fixed = []
+            res.new_source = None
+
+
+def pin_changes(root: Path) -> list[PinChange]:
+    """The rewrites of the ``mcp`` requirement in the dependency files at the project root."""
+    out = []
+    candidates = [root / name for name in FILES] + sorted(root.glob("requirements*.txt"))
+    for path in candidates:
+        if not path.is_file():
+            continue
+        original = path.read_bytes()
+        try:
+            text = original.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        new = repin(text, path.name)
+        if new != text:
+            out.append(PinChange(path, original, new.encode("utf-8")))
+    return out
+
+
+def repin(text: str, name: str) -> str:
+    """``text`` with every ``mcp`` requirement pinned to :data:`PIN`."""
+    if name.endswith(".txt") or name == "setup.cfg":
+        text = LINE.sub(
+            lambda m: f"{m['lead']}mcp{m['extras'] or ''}{PIN}{m['ws'] if m['spec'] is None else ''}{m['rest']}", text
+        )
+    if name != "setup.cfg" and not name.endswith(".txt"):
+        parts = HEADER.split(text)  # [before the first table, header, body, header, body, …]
+        for i in range(1, len(parts), 2):
+            header, body = parts[i].strip(), parts[i + 1]
+            if POETRY_TABLE.match(header):
+                body = POETRY.sub(lambda m: f"{m['key']}{m['q']}{PIN}{m['q']}", body)
+            elif header in ("[project]", "[project.optional-dependencies]", "[dependency-groups]"):
+                body = _repin_arrays(body, only="dependencies" if header == "[project]" else None)
+            parts[i + 1] = body
+        text = "".join(parts)
+    return text
+
+
+ARRAY_KEY = re.compile(r"^[ \t]*(?P<key>[\w.\"'-]+)[ \t]*=[ \t]*\[", re.M)
+
+
+def _repin_arrays(body: str, only: str | None) -> str:
+    """The quoted ``mcp`` requirements inside the arrays of a table (``only``: of that key)."""
+    out, pos = [], 0
+    for m in ARRAY_KEY.finditer(body):
+        if m.start() < pos or (only is not None and m["key"] != only):
+            continue
+        end = _array_end(body, m.end())
+        out.append(body[pos : m.end()])
+        out.append(QUOTED.sub(lambda q: f"{q['q']}mcp{q['extras'] or ''}{PIN}{q['rest']}{q['q']}", body[m.end() : end]))
+        pos = end
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _array_end(text: str, start: int) -> int:
+    """The index of the ``]`` closing the array whose items start at ``start`` (quotes and
+    nested brackets — extras such as ``mcp[cli]`` — are skipped)."""
+    depth, quote, i = 1, "", start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        i += 1
+    return len(text)
+
+
+def settle(run: object, root: Path) -> list[PinChange]:
+    """The project step of ``fix --target-sdk mcp2`` on a finished run (``engine.RunResult``):
+    when a file blocks the port, nothing is written (each blocking file is reported as an
+    error); otherwise the requirement changes to write with the ported files."""
+    results, errors = run.results, run.errors  # type: ignore[attr-defined]
+    blocking = blockers(results, errors) + _unparsed(errors)
+    if blocking:
+        hold(results)
+        errors.extend(blocking)
+        return []
+    if not any(f.rule.startswith(PORT_RULE_PREFIX) for res in results for f in res.fixed):
+        return []
+    return pin_changes(root)
+
+
+def _unparsed(errors: list[FileError]) -> list[FileError]:
+    """Files that could not be read, parsed or fixed and mention mcp: the port cannot vouch for them."""
+    out = []
+    for e in list(errors):
+        if e.message.startswith(("cannot parse", "internal error", "cannot decode")):
+            try:
+                mentions = b"mcp" in Path(e.path).read_bytes()
+            except OSError:
+                mentions = True
+            if mentions:
+                out.append(FileError(e.path, f"blocks the port to mcp 2.x: {e.message}; nothing was written"))
+    return out

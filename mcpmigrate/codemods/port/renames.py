@@ -1,0 +1,263 @@
+"""The renames of the port to mcp 2.x: ``mcp.server.fastmcp`` → ``mcp.server.mcpserver`` with
+``FastMCP`` → ``MCPServer`` (MCP501), and ``McpError`` → ``MCPError`` (MCP502).
+
+Source: mcp 2.3's ``mcp.server.mcpserver`` (every submodule of 1.27's ``mcp.server.fastmcp``
+under the same name; ``FastMCP`` and ``FastMCPError`` renamed) and ``mcp.shared.exceptions``
+(``MCPError(code, message, data)``, ``MCPError.from_error_data``; no ``.error`` attribute).
+A rename is planned only when every reference to the imported name can be renamed with it:
+the name is bound once, by the import (no shadowing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import name_refs
+
+
+def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
+    """How many times each name is bound anywhere in the module (imports, assignment targets,
+    definitions, parameters, ``except … as``, ``with … as``, loop and comprehension targets,
+    ``:=``), memoized. Read off the libcst tree, so any grammar the module parses with counts."""
+
+    def compute() -> dict[str, int]:
+        counts: dict[str, int] = {}
+
+        def bind(name: str | None) -> None:
+            if name:
+                counts[name] = counts.get(name, 0) + 1
+
+        def targets(expr: cst.CSTNode) -> None:
+            if isinstance(expr, cst.Name):
+                bind(expr.value)
+            elif isinstance(expr, (cst.Tuple, cst.List)):
+                for el in expr.elements:
+                    targets(el.value)
+            elif isinstance(expr, cst.StarredElement):
+                targets(expr.value)
+
+        stack: list[cst.CSTNode] = [analysis.module]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+                bind(n.name.value)
+            elif isinstance(n, cst.ImportAlias):
+                bind(
+                    get_full_name_for_node(n.asname.name)
+                    if n.asname
+                    else (get_full_name_for_node(n.name) or "").split(".")[0]
+                )
+            elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+                targets(n.target)
+            elif isinstance(n, (cst.ExceptHandler, cst.ExceptStarHandler, cst.WithItem)):
+                name = n.name if not isinstance(n, cst.WithItem) else n.asname
+                if name is not None:
+                    targets(name.name)
+        return counts
+
+    return analysis.memo("port.bindings", compute)
+
+
+@dataclass
+class ImportRename:
+    """One ``from <module> import …`` statement to rewrite: its new module, the imported names to
+    rename (old → new) and, for names imported without ``as``, every reference to rename."""
+
+    node: cst.ImportFrom
+    module: str
+    names: dict[str, str]
+    refs: list[cst.Name] = field(default_factory=list)
+    aliased: set[str] = field(default_factory=set)  # imported from this module elsewhere: `New as Old`
+    calls: list[cst.Call] = field(default_factory=list)  # McpError(error_data) → MCPError.from_error_data(…)
+    error_reads: list[cst.Attribute] = field(default_factory=list)  # e.error.message → e.message
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        names = self.names
+        module = self.module
+        aliased = self.aliased
+
+        def renamed(a: cst.ImportAlias) -> cst.ImportAlias:
+            if not (isinstance(a.name, cst.Name) and a.name.value in names):
+                return a
+            old = a.name.value
+            if old in aliased:
+                return a.with_changes(name=cst.Name(names[old]), asname=cst.AsName(cst.Name(old)))
+            return a.with_changes(name=cst.Name(names[old]))
+
+        def rewrite(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(upd, cst.ImportFrom) and not isinstance(upd.names, cst.ImportStar)
+            aliases = [renamed(a) for a in upd.names]
+            return upd.with_changes(module=cst.parse_expression(module), names=aliases)
+
+        edits.transform(self.node, rewrite)
+        for ref in self.refs:
+            new = names.get(ref.value)
+            if new:
+                edits.replace(ref, cst.Name(new))
+        for call in self.calls:
+            edits.transform(
+                call,
+                lambda o, u: (
+                    u.with_changes(func=cst.Attribute(u.func, cst.Name("from_error_data")))
+                    if isinstance(u, cst.Call)
+                    else u
+                ),
+            )
+        for read in self.error_reads:
+            edits.transform(read, _drop_error_hop)
+
+
+def _drop_error_hop(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+    """``e.error.message`` → ``e.message`` (the ``.error`` hop of 1.x's McpError)."""
+    assert isinstance(upd, cst.Attribute) and isinstance(upd.value, cst.Attribute)
+    return upd.with_changes(value=upd.value.value)
+
+
+def _same_imports(analysis: ModuleAnalysis, name: str, module: str) -> int:
+    """How many ``from <module> import <name>`` (no ``as``) the module has: repeating the same
+    import (a test importing it in each function) binds the same object every time."""
+    count = 0
+    for node in analysis.flat.order:
+        if isinstance(node, cst.ImportFrom) and node.module is not None and not isinstance(node.names, cst.ImportStar):
+            if get_full_name_for_node(node.module) == module:
+                count += sum(1 for a in node.names if a.asname is None and get_full_name_for_node(a.name) == name)
+    return count
+
+
+WRAP_STR = FixInfo(Safety.SAFE, "port", "pass `str(AnyUrl(...))`: the same normalised URI text mcp 1.x sent")
+SAFE_RENAME = FixInfo(
+    Safety.SAFE,
+    "port",
+    "rename the import and its uses to mcp 2.x's names (same objects, same behaviour)",
+)
+
+
+def new_module(module: str) -> str:
+    """``mcp.server.fastmcp[.sub]`` → ``mcp.server.mcpserver[.sub]``."""
+    return S.MCPSERVER_V2_MODULE + module[len(S.FASTMCP_V1_MODULE) :]
+
+
+def plan_import(
+    analysis: ModuleAnalysis, node: cst.ImportFrom, module: str, renames: dict[str, str], imported_elsewhere: set[str]
+) -> FixPlan:
+    """The plan for one ``from module import …`` of the port: rename the module (already
+    decided by the caller, ``module``) and the names of ``renames`` with every reference.
+    Manual when a renamed name is bound again elsewhere (a reference could be the other binding),
+    or when the import names something the 2.x module no longer has. A name another module of the
+    project imports from this one (``imported_elsewhere``) keeps its name: ``MCPServer as FastMCP``."""
+    assert not isinstance(node.names, cst.ImportStar)
+    old_module = get_full_name_for_node(node.module) if node.module is not None else ""
+    old_module = old_module or ""
+    gone = S.MCPSERVER_GONE.get(old_module, set())
+    bindings = module_bindings(analysis)
+    site = ImportRename(node, module, {})
+    for alias in node.names:
+        name = get_full_name_for_node(alias.name) or ""
+        if name in gone:
+            return FixPlan(
+                manual=f"`{name}` is no longer in `{old_module}` on mcp 2.x: import it from where mcp 2.x defines it "
+                f"(see {S.MIGRATION_GUIDE})"
+            )
+        if name in renames:
+            site.names[name] = renames[name]
+            if alias.asname is None and name in imported_elsewhere:
+                site.aliased.add(name)
+            elif alias.asname is None:
+                if bindings.get(name, 0) != _same_imports(analysis, name, old_module):
+                    return FixPlan(
+                        manual=f"`{name}` is bound more than once in this module: rename its uses to `{renames[name]}` by hand"
+                    )
+                site.refs.extend(name_refs(analysis.module, name))
+    return FixPlan(fix=SAFE_RENAME, site=site)
+
+
+@dataclass
+class AttrRename:
+    """``ctx.fastmcp`` → ``ctx.mcp_server``."""
+
+    node: cst.Attribute
+    new: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        new = self.new
+        edits.transform(
+            self.node, lambda o, u: u.with_changes(attr=cst.Name(new)) if isinstance(u, cst.Attribute) else u
+        )
+
+
+def snake(name: str) -> str:
+    """``inputSchema`` → ``input_schema`` (mcp 2.x's attribute for each 1.x camelCase field)."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def types_class(analysis: ModuleAnalysis, expr: cst.BaseExpression) -> str | None:
+    """The ``mcp.types`` class an annotation or a constructor call names (``X | None`` and
+    ``Optional[X]`` looked into), or None."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    elif isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+        parts = [p for p in (expr.left, expr.right) if not (isinstance(p, cst.Name) and p.value == "None")]
+        return types_class(analysis, parts[0]) if len(parts) == 1 else None
+    elif isinstance(expr, cst.Subscript) and (analysis.qualname(expr.value) or "").endswith("Optional"):
+        inner = expr.slice[0].slice if expr.slice else None
+        return types_class(analysis, inner.value) if isinstance(inner, cst.Index) else None
+    q = analysis.qualname(expr) or ""
+    head, _, cls = q.rpartition(".")
+    return cls if (head in S.TYPES_MODULES or head == "mcp") and cls in S.CAMEL_FIELDS_V1 else None
+
+
+def bound_class(analysis: ModuleAnalysis, name: str, scope: cst.CSTNode) -> str | None:
+    """The ``mcp.types`` class every binding of ``name`` in ``scope`` (a function or the module,
+    nested functions and classes excluded) gives it: parameters and ``x: T`` by annotation,
+    ``x = T(...)`` by constructor; None when a binding says nothing or they disagree."""
+    found: set[str | None] = set()
+    stack: list[cst.CSTNode] = list(scope.children) if isinstance(scope, cst.Module) else [scope.params, scope.body]  # type: ignore[attr-defined]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(n.children)
+        if isinstance(n, cst.Param) and n.name.value == name:
+            found.add(types_class(analysis, n.annotation.annotation) if n.annotation else None)
+        elif isinstance(n, cst.AnnAssign) and isinstance(n.target, cst.Name) and n.target.value == name:
+            found.add(types_class(analysis, n.annotation.annotation))
+        elif isinstance(n, cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets
+        ):
+            found.add(types_class(analysis, n.value) if isinstance(n.value, cst.Call) else None)
+        elif isinstance(n, (cst.For, cst.CompFor, cst.WithItem, cst.ExceptHandler, cst.NamedExpr, cst.AugAssign)):
+            target = getattr(n, "target", None) or getattr(n, "asname", None) or getattr(n, "name", None)
+            if target is not None and any(isinstance(x, cst.Name) and x.value == name for x in _walk_names(target)):
+                found.add(None)
+    return found.pop() if len(found) == 1 else None
+
+
+def _walk_names(node: cst.CSTNode) -> list[cst.Name]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+@dataclass
+class WrapStr:
+    """``uri=AnyUrl(...)`` → ``uri=str(AnyUrl(...))``: the same text 1.x sent (pydantic's
+    normalisation kept), as the ``str`` mcp 2.x's field takes."""
+
+    node: cst.Call
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        edits.transform(
+            self.node, lambda o, u: cst.Call(cst.Name("str"), [cst.Arg(u)]) if isinstance(u, cst.Call) else u
+        )

@@ -1,0 +1,357 @@
+"""The port of mcp 1.x servers to mcp 2.x (MCP5xx; run only with ``--target-sdk mcp2``).
+
+Each detector finds one API mcp 2.3 renamed, moved or removed (``mcpmigrate/surfaces.py``, the
+port tables) and asks :mod:`mcpmigrate.codemods.port` for the plan; what has no exact codemod
+is reported manual with the section of the SDK's migration guide to read.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import Kind
+from mcpmigrate.codemods.port import constructor, lowlevel, renames
+from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.model import FixPlan, Severity
+from mcpmigrate.names import name_refs
+from mcpmigrate.screen import Facts
+
+
+def names_mcp(facts: Facts) -> bool:
+    """The screen of every port detector: a port site needs a name that resolves into mcp."""
+    return facts.names_mcp
+
+
+GUIDE = S.MIGRATION_GUIDE
+
+
+class PortRenameDetector(Detector):
+    """MCP501 (``mcp.server.fastmcp`` → ``mcp.server.mcpserver``, ``FastMCP`` → ``MCPServer``,
+    ``ctx.fastmcp`` → ``ctx.mcp_server``) and MCP502 (``McpError`` → ``MCPError``)."""
+
+    rules = ("MCP501", "MCP502")
+    tokens = (rb"fastmcp", rb"FastMCP", rb"McpError")
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _RenameVisitor(self.analysis, self.config)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _RenameVisitor(ReportingVisitor):
+    def __init__(self, analysis, config) -> None:
+        super().__init__(analysis)
+        self.config = config
+
+    def kept(self) -> set[str]:
+        """Names other modules of the project import from this one (they keep their name)."""
+        from mcpmigrate.codemods.imports import kept_names
+
+        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            return
+        mod = get_full_name_for_node(node.module) or ""
+        names = {get_full_name_for_node(a.name) or "" for a in node.names}
+        if mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + "."):
+            plan = renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, self.kept())
+            self.reports.append(
+                Report.planned(
+                    "MCP501",
+                    node,
+                    f"`{mod}` is `{renames.new_module(mod)}` on mcp 2.x"
+                    + "".join(f"; `{o}` is `{n}` there" for o, n in S.MCPSERVER_RENAMES.items() if o in names)
+                    + ". "
+                    f"mcp 2.x has no `mcp.server.fastmcp` (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
+                    plan,
+                )
+            )
+        elif mod == "mcp.server" and "FastMCP" in names:
+            plan = renames.plan_import(self.a, node, mod, {"FastMCP": "MCPServer"}, self.kept())
+            self.reports.append(
+                Report.planned(
+                    "MCP501",
+                    node,
+                    "`mcp.server.FastMCP` is `mcp.server.MCPServer` on mcp 2.x. "
+                    f"mcp 2.x has no `FastMCP` (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
+                    plan,
+                )
+            )
+        elif "McpError" in names and f"{mod}.McpError" in S.MCP_ERROR_V1:
+            self._mcp_error(node, mod)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = get_full_name_for_node(alias.name) or ""
+            if full == S.FASTMCP_V1_MODULE or full.startswith(S.FASTMCP_V1_MODULE + "."):
+                self.report(
+                    "MCP501",
+                    node,
+                    f"`import {full}`: the module is `{renames.new_module(full)}` on mcp 2.x. "
+                    f"mcp 2.x has no `mcp.server.fastmcp` (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
+                    manual=f"rewrite the import and its dotted uses by hand (`FastMCP` is `MCPServer`); "
+                    f"the port rewrites `from {S.FASTMCP_V1_MODULE} import …` forms",
+                )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "fastmcp" and self.a.kind_of(node.value, self.fn(node)) is Kind.CONTEXT_MCP1:
+            self.reports.append(
+                Report.planned(
+                    "MCP501",
+                    node,
+                    "`ctx.fastmcp` is `ctx.mcp_server` on mcp 2.x. "
+                    f"The Context property was renamed with the class (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
+                    FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, "mcp_server")),
+                )
+            )
+
+    # -- McpError ---------------------------------------------------------------------------
+    def _mcp_error(self, node: cst.ImportFrom, mod: str) -> None:
+        alias = next(a for a in node.names if isinstance(a.name, cst.Name) and a.name.value == "McpError")  # type: ignore[union-attr]
+        local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else "McpError"
+        plan = renames.plan_import(self.a, node, mod, {"McpError": "MCPError"}, self.kept())
+        blockers: list[tuple[cst.CSTNode, str]] = []
+        if plan.fix is not None:
+            site = plan.site
+            for ref in name_refs(self.a.module, local):
+                parent = self.a.parents.get(id(ref))
+                if isinstance(parent, cst.Call) and parent.func is ref:
+                    if len(parent.args) == 1 and parent.args[0].keyword is None and not parent.args[0].star:
+                        site.calls.append(parent)
+                    else:
+                        blockers.append((parent, "construct it as `MCPError(code, message, data)`"))
+                elif isinstance(parent, cst.Arg) and isinstance(self.a.parents.get(id(parent)), cst.ClassDef):
+                    blockers.append(
+                        (
+                            parent,
+                            "a subclass of `McpError`: mcp 2.x's `MCPError.__init__` takes `(code, message, data)`, not an `ErrorData`",
+                        )
+                    )
+            for handler_name in _caught_as(self.a.module, local):
+                for read, ok in _error_reads(self.a, handler_name):
+                    if ok:
+                        site.error_reads.append(read)
+                    else:
+                        blockers.append(
+                            (read, "mcp 2.x's `MCPError` has no `.error`: read `.code`, `.message`, `.data`")
+                        )
+        if blockers:
+            for where, why in blockers:
+                self.report(
+                    "MCP502",
+                    where,
+                    f"`McpError` is used here in a way mcp 2.x's `MCPError` does not support. "
+                    f"mcp 2.x renamed it and changed its constructor (read “`McpError` renamed to `MCPError`” in {GUIDE}).",
+                    manual=why,
+                )
+            plan = FixPlan(manual="the uses reported next to this import need a hand port first")
+        self.reports.append(
+            Report.planned(
+                "MCP502",
+                node,
+                f"`{mod}.McpError` is `{mod}.MCPError` on mcp 2.x. "
+                f"mcp 2.x renamed the exception and builds it from `(code, message, data)` (read “`McpError` renamed to `MCPError`” in {GUIDE}).",
+                plan,
+            )
+        )
+
+
+def _caught_as(module: cst.Module, local: str) -> set[str]:
+    """The ``as`` names of ``except`` clauses that catch ``local`` (alone or in a tuple)."""
+    out: set[str] = set()
+    for node in _walk(module):
+        if isinstance(node, cst.ExceptHandler) and node.name is not None and node.type is not None:
+            caught = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
+            names = {get_full_name_for_node(getattr(c, "value", c)) for c in caught}
+            if local in names and isinstance(node.name.name, cst.Name):
+                out.add(node.name.name.value)
+    return out
+
+
+def _error_reads(a, name: str) -> list[tuple[cst.Attribute, bool]]:
+    """``name.error.<field>`` reads (portable: ``name.<field>``) and bare ``name.error`` (not)."""
+    out = []
+    for ref in name_refs(a.module, name):
+        parent = a.parents.get(id(ref))
+        if isinstance(parent, cst.Attribute) and parent.value is ref and parent.attr.value == "error":
+            outer = a.parents.get(id(parent))
+            if isinstance(outer, cst.Attribute) and outer.value is parent and outer.attr.value in S.MCP_ERROR_FIELDS:
+                out.append((outer, True))
+            else:
+                out.append((parent, False))
+    return out
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+class PortLowlevelDetector(Detector):
+    """MCP507: 1.x low-level decorator handlers (``@server.call_tool()`` …) → ``Server(on_…=…)``;
+    MCP505: ``server.request_context`` (removed in 2.x)."""
+
+    rules = ("MCP505", "MCP507")
+    tokens = (S.PORT_TOKENS[-1], rb"request_context")
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _LowlevelVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        out = v.reports
+        for server, handlers in v.handlers.items():
+            ctor = v.ctors.get(server)
+            plan = lowlevel.plan(self.analysis, ctor, server[1], handlers)
+            for h in handlers:
+                kw = f"on_{h.decorator}"
+                out.append(
+                    Report.planned(
+                        "MCP507",
+                        h.deco,
+                        f"`@{server[1]}.{h.decorator}()` registers `{h.fn.name.value}` with a decorator mcp 2.x's "
+                        f"low-level `Server` no longer has; handlers are `Server({kw}=…)` arguments there, called "
+                        f"as `(ctx, params)` and returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
+                        plan,
+                    )
+                )
+        return out
+
+
+class _LowlevelVisitor(ReportingVisitor):
+    def __init__(self, analysis) -> None:
+        super().__init__(analysis)
+        self.handlers: dict[tuple[int, str], list[lowlevel.Handler]] = {}
+        self.ctors: dict[tuple[int, str], cst.SimpleStatementLine] = {}
+
+    def _scope(self, node: cst.CSTNode) -> int:
+        fn = self.fn(node)
+        return id(fn) if fn is not None else 0
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
+            return
+        assign = node.body[0]
+        if (
+            len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)
+            and isinstance(assign.value, cst.Call)
+            and self.a.resolves_to(assign.value.func, S.LOWLEVEL_SERVERS)
+        ):
+            self.ctors[(self._scope(node), assign.targets[0].target.value)] = node
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        for deco in node.decorators:
+            call = deco.decorator
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+                continue
+            attr = call.func.attr.value
+            if attr not in S.LOWLEVEL_DECORATOR_PORTS and attr not in S.LOWLEVEL_DECORATORS_MANUAL:
+                continue
+            receiver = call.func.value
+            if not isinstance(receiver, cst.Name):
+                continue
+            if self.a.kind_of(receiver, self.fn(node)) is not Kind.SERVER_LL:
+                continue
+            key = (self._scope(node), receiver.value)
+            self.handlers.setdefault(key, []).append(lowlevel.Handler(attr, node, deco))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value != "request_context":
+            return
+        fn = self.fn(node)
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL:
+            return
+        unreached = fn is not None and _unreached(self.a, fn)
+        self.report(
+            "MCP505",
+            node,
+            f"`{get_full_name_for_node(node)}` is gone on mcp 2.x's low-level `Server`; the request context is the "
+            f"`ctx` argument of each `on_…` handler. Pass it down from the handler "
+            f"(read “Lowlevel `Server`: `request_context` property removed” in {GUIDE}).",
+            manual=(
+                f"nothing calls `{fn.qualname}` (no handler reaches it): it does not block the port, delete it or pass `ctx` down"
+                if unreached and fn is not None
+                else "the context must be passed down from the handler that reaches this code"
+            ),
+            severity=Severity.ADVISORY if unreached else None,
+        )
+
+
+def _unreached(a, fn) -> bool:
+    """No tool, prompt, resource or handler reaches ``fn``: it has no role, is not referenced
+    other than by direct calls, and every caller is unreached too."""
+    seen: set[int] = set()
+    stack = [fn]
+    while stack:
+        f = stack.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        if f.role or f.node.decorators or a.references_outside_calls(f):
+            return False  # a decorated function is registered somewhere
+        stack.extend(caller for caller, _call in a.callers(f))
+    return True
+
+
+class PortServerDetector(Detector):
+    """MCP503: the ``FastMCP(...)`` constructor on 2.x (transport settings, positional order,
+    default name); MCP504: ``server.get_context()`` (removed in 2.x)."""
+
+    rules = ("MCP503", "MCP504")
+    tokens = (rb"FastMCP\(", rb"get_context\(")
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _ServerVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _ServerVisitor(ReportingVisitor):
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        v1 = self.a.resolves_to(func, S.FASTMCP_V1_SERVER)
+        moved = {a.keyword.value for a in node.args if a.keyword is not None} & {*S.TRANSPORT_KWARGS, *S.REMOVED_KWARGS}
+        if v1 or (moved and self.a.resolves_to(func, S.MCPSERVER_V2)):  # 2.x raises TypeError on them
+            parent = self.a.parents.get(id(node))
+            server = None
+            if (
+                isinstance(parent, cst.Assign)
+                and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)
+            ):
+                server = parent.targets[0].target.value
+            plan = constructor.plan(self.a, node, server, self.fn(node) is None, v1)
+            if plan is not None:
+                self.reports.append(
+                    Report.planned(
+                        "MCP503",
+                        node,
+                        "`FastMCP(...)` passes arguments `MCPServer(...)` takes elsewhere or in another order on mcp 2.x. "
+                        "Transport settings moved to `run()` and the app factories, the positional order is "
+                        "`name, title, description, instructions, …`, and an unnamed server reports `mcp-server` "
+                        f"(read “{constructor.GUIDE}” in {GUIDE}).",
+                        plan,
+                    )
+                )
+        elif (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get_context"
+            and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
+            and self.a.generation_of_server_expr(func.value, self.fn(node)) != S.FASTMCP  # gone on MCPServer too
+        ):
+            self.report(
+                "MCP504",
+                node,
+                f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
+                "There is no ambient context: the framework injects it into a parameter annotated `Context` "
+                f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
+                manual="add a `ctx: Context` parameter to the tool, resource or prompt that reaches this code and pass it down",
+            )

@@ -1,0 +1,186 @@
+"""The port to mcp 2.x, the protocol types' side (MCP506, MCP508, MCP509; run only with
+``--target-sdk mcp2``): camelCase fields of ``mcp.types`` models, resource URIs that are ``str`` on
+mcp 2.x, and imports of what mcp 2.x removed (``mcpmigrate/surfaces.py``, the port tables, read
+off mcp 1.27 and mcp 2.3). The server side is :mod:`mcpmigrate.detectors.port`.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.codemods.port import renames
+from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.detectors.port import GUIDE, names_mcp
+from mcpmigrate.model import FixPlan
+
+
+class PortFieldDetector(Detector):
+    """MCP506: a camelCase field of an ``mcp.types`` model read or written where the receiver is
+    resolved to that model (an annotated parameter or variable, or one built with its
+    constructor); mcp 2.x's attribute is the snake_case name."""
+
+    rules = ("MCP506",)
+    tokens = (rb"\.(?:" + b"|".join(sorted({f.encode() for fs in S.CAMEL_FIELDS_V1.values() for f in fs})) + rb")\b",)
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _FieldVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _FieldVisitor(ReportingVisitor):
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        if not isinstance(node.value, cst.Name) or not any(c.isupper() for c in field):
+            return
+        fn = self.fn(node)
+        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
+        cls = renames.bound_class(self.a, node.value.value, scope)
+        if cls is None or field not in S.CAMEL_FIELDS_V1[cls]:
+            return
+        new = renames.snake(field)
+        self.reports.append(
+            Report.planned(
+                "MCP506",
+                node,
+                f"`{node.value.value}.{field}` is `{node.value.value}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
+                f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
+                f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
+                FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
+            )
+        )
+
+
+class PortUriDetector(Detector):
+    """MCP508: resource URIs are ``str`` on mcp 2.x, not ``AnyUrl``: an ``AnyUrl(...)`` passed as
+    ``uri=`` to a model (fix: ``str(...)``), and URL parts read off such a model's ``uri`` (manual)."""
+
+    rules = ("MCP508",)
+    tokens = (rb"Any(?:Http)?Url", rb"\.uri\.")
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _UriVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _UriVisitor(ReportingVisitor):
+    def visit_Call(self, node: cst.Call) -> None:
+        cls = renames.types_class(self.a, node.func)
+        if cls not in S.STR_URI_TYPES:
+            return
+        for arg in node.args:
+            value = arg.value
+            if (
+                arg.keyword is not None
+                and arg.keyword.value == "uri"
+                and isinstance(value, cst.Call)
+                and self.a.resolves_to(value.func, S.ANY_URL)
+            ):
+                self.reports.append(
+                    Report.planned(
+                        "MCP508",
+                        value,
+                        f"`{cls}(uri=AnyUrl(...))`: the field is `str` on mcp 2.x, which rejects an `AnyUrl`. "
+                        f"mcp 2.x types resource URIs as plain strings (read “Resource URI type changed from "
+                        f"`AnyUrl` to `str`” in {GUIDE}).",
+                        FixPlan(fix=renames.WRAP_STR, site=renames.WrapStr(value)),
+                    )
+                )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        inner = node.value
+        if node.attr.value not in S.URL_PARTS or not (
+            isinstance(inner, cst.Attribute) and inner.attr.value == "uri" and isinstance(inner.value, cst.Name)
+        ):
+            return
+        fn = self.fn(node)
+        cls = renames.bound_class(self.a, inner.value.value, fn.node if fn is not None else self.a.module)
+        if cls in S.STR_URI_TYPES:
+            self.report(
+                "MCP508",
+                node,
+                f"`{get_full_name_for_node(node)}` reads a URL part off a `{cls}` URI, a plain `str` on mcp 2.x. "
+                f"mcp 2.x types resource URIs as strings and no longer normalises them (read “Resource URI type "
+                f"changed from `AnyUrl` to `str`” in {GUIDE}).",
+                manual=f"parse it: `urllib.parse.urlparse({get_full_name_for_node(inner)}).{node.attr.value}` "
+                "(pydantic's URL normalised it, so compare the values you rely on)",
+            )
+
+
+class PortImportDetector(Detector):
+    """MCP509: an import of an mcp 1.x module or name that mcp 2.x no longer has (the module would
+    not import on 2.x); ``FastMCP`` and ``McpError`` are MCP501/MCP502's."""
+
+    rules = ("MCP509",)
+    tokens = (rb"mcp",)
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _ImportVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+def _gone(module: str, name: str | None) -> str | None:
+    """Why ``module`` (or ``module.name``) is not importable on mcp 2.x, or None."""
+    if module in S.MCP1_MODULES_GONE:
+        return S.MCP1_GONE_HINTS.get(module) or S.MCP1_GONE_HINTS.get(module.rsplit(".", 1)[0]) or "the module is gone"
+    if name is not None and name in S.MCP1_NAMES_GONE.get(module, ()):
+        return S.MCP1_GONE_HINTS.get(f"{module}.{name}", "the name is gone")
+    return None
+
+
+class _ImportVisitor(ReportingVisitor):
+    def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
+        self.report(
+            "MCP509",
+            node,
+            f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
+            f"moved it (read {GUIDE}, the section that names it).",
+            manual=why,
+        )
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None:
+            return
+        mod = get_full_name_for_node(node.module) or ""
+        if not (mod == "mcp" or mod.startswith("mcp.")):
+            return
+        why = _gone(mod, None)
+        if why is not None:
+            self._found(node, mod, why)
+            return
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = get_full_name_for_node(alias.name) or ""
+            why = _gone(mod, name) or _gone(f"{mod}.{name}", None)
+            if why is not None:
+                self._found(alias, f"{mod}.{name}", why)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = get_full_name_for_node(alias.name) or ""
+            why = _gone(full, None)
+            if why is not None:
+                self._found(alias, full, why)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            return  # the longest chain is checked
+        q = self.a.qualname(node) or ""
+        module, _, name = q.rpartition(".")
+        if not module.startswith("mcp") or isinstance(parent, (cst.Import, cst.ImportFrom, cst.ImportAlias)):
+            return
+        head = get_full_name_for_node(node.value) or ""
+        if head.split(".")[0] not in self.a.imports:
+            return
+        why = _gone(module, name)
+        if why is not None:
+            self._found(node, q, why)

@@ -1,0 +1,362 @@
+"""Proof by execution of ``mcpmigrate fix --target-sdk mcp2`` on real mcp 1.x servers.
+
+For each server: copy its tree to a temporary directory, port the copy with
+``mcpmigrate fix --target-sdk mcp2``, then run the original on mcp 1.x and the port on mcp 2.x
+(a legacy and a 2026-07-28 connection) over stdio, with this interpreter's mcp 2.x ``Client``
+driving each, and compare ``tools/list`` and the results of the same calls. Prints one table row
+per server: what was ported automatically, what was left (and why), and whether tools and calls
+are identical in each era.
+
+Needs the trees (``--real`` for modelcontextprotocol/servers, ``--examples`` for the v1.27.0
+examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``)
+and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp==1.27.0) and
+``--mcp2-python`` (mcp==2.3.0). Nothing of those trees is stored in this repository.
+
+    python scripts/port_proof.py --legacy-python /tmp/v1/bin/python --mcp2-python /tmp/v2/bin/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+MODERN = "2026-07-28"
+# A module-level server: run its ``run()`` (FastMCP/MCPServer, stdio), or run the file as
+# ``__main__`` (a low-level server started by the file's own main block).
+LAUNCH = (
+    "import runpy, sys\n"
+    "if sys.argv[2] == '__main__':\n    runpy.run_path(sys.argv[1], run_name='__main__')\n"
+    "else:\n    runpy.run_path(sys.argv[1], run_name='port_proof')[sys.argv[2]].run()"
+)
+# Values that change between two runs of the same server (clock readings, temporary paths).
+VOLATILE = [
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)?"), "<datetime>"),
+    (re.compile(r"/tmp/[^\s\"']+"), "<tmp>"),
+    (re.compile(r"\b[0-9a-f]{40}\b"), "<sha>"),
+    (re.compile(r"Date:\s+[^\n\"]+"), "Date: <date>"),
+]
+
+
+@dataclass
+class Spec:
+    name: str
+    tree: Path  # copied, then ported
+    target: str  # what `fix` is run on, relative to the copy
+    module: list[str]  # argv after the interpreter (``-m pkg …`` or the launcher's file and server)
+    pythonpath: str = ""
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    prompts: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    resources: list[str] = field(default_factory=list)
+    setup: Any = None  # (tmpdir) -> extra argv
+
+
+def _git_repo(tmp: Path) -> list[str]:
+    repo = tmp / "repo"
+    repo.mkdir()
+    env = {**os.environ, "GIT_AUTHOR_DATE": "2026-01-01T00:00:00", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00"}
+    for cmd in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "-c", "user.name=p", "-c", "user.email=p@e", "commit", "-q", "--allow-empty", "-m", "first"],
+    ):
+        subprocess.run(cmd, cwd=repo, check=True, env=env)
+    (repo / "a.txt").write_text("alpha\n")
+    return ["--repository", str(repo)]
+
+
+def _specs(real: Path, examples: Path) -> list[Spec]:
+    servers = real / "src"
+    snip = examples / "snippets" / "servers"
+    out = [
+        Spec(
+            "servers/time",
+            servers / "time",
+            "src",
+            ["-m", "mcp_server_time", "--local-timezone", "UTC"],
+            "src",
+            calls=[
+                ("get_current_time", {"timezone": "Europe/Paris"}),
+                ("convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}),
+                ("convert_time", {"source_timezone": "Nowhere/City", "time": "12:00", "target_timezone": "UTC"}),
+                ("get_current_time", {}),
+                ("nope", {}),
+            ],
+        ),
+        Spec(
+            "servers/git",
+            servers / "git",
+            "src",
+            ["-m", "mcp_server_git"],
+            "src",
+            calls=[
+                ("git_status", {"repo_path": "{repo}"}),
+                ("git_log", {"repo_path": "{repo}", "max_count": 1}),
+                ("git_branch", {"repo_path": "{repo}", "branch_type": "local"}),
+                ("git_status", {"repo_path": "/nonexistent"}),
+                ("git_status", {}),
+            ],
+            setup=_git_repo,
+        ),
+        Spec(
+            "servers/fetch",
+            servers / "fetch",
+            "src",
+            ["-m", "mcp_server_fetch", "--ignore-robots-txt"],
+            "src",
+            calls=[("fetch", {}), ("fetch", {"url": "not a url"}), ("fetch", {"url": "http://127.0.0.1:9/x"})],
+            prompts=[("fetch", {})],
+        ),
+    ]
+    out.append(
+        Spec(
+            "python-sdk v1.27.0 servers/simple-resource",
+            examples / "servers" / "simple-resource",
+            "mcp_simple_resource",
+            ["-m", "mcp_simple_resource", "--transport", "stdio"],
+            ".",
+            resources=["file:///greeting.txt", "file:///help.txt", "file:///nope.txt"],
+        )
+    )
+    out.append(
+        Spec(
+            "python-sdk v1.27.0 snippets/servers/basic_resource.py",
+            snip,
+            "basic_resource.py",
+            ["{file}", "mcp"],
+            resources=["file://documents/readme", "config://settings", "config://nope"],
+        )
+    )
+    for rel, server, calls, prompts in (
+        (
+            "basic_tool.py",
+            "mcp",
+            [("sum", {"a": 1, "b": 2}), ("get_weather", {"city": "Paris"}), ("sum", {"a": "x"})],
+            [],
+        ),
+        (
+            "structured_output.py",
+            "mcp",
+            [("get_weather", {"city": "Paris"}), ("get_statistics", {"data_type": "x"}), ("list_cities", {})],
+            [],
+        ),
+        (
+            "tool_errors.py",
+            "mcp",
+            [("divide", {"a": 1, "b": 0}), ("read_config", {"path": "/nonexistent"}), ("validate_input", {"data": ""})],
+            [],
+        ),
+        ("basic_prompt.py", "mcp", [], [("review_code", {"code": "x = 1"}), ("debug_error", {"error": "boom"})]),
+        ("lowlevel/basic.py", "__main__", [], [("example-prompt", {"arg1": "v"}), ("other", {})]),
+        ("lowlevel/structured_output.py", "__main__", [("get_weather", {"city": "Paris"})], []),
+        (
+            "lowlevel/direct_call_tool_result.py",
+            "__main__",
+            [("advanced_tool", {"message": "hi"}), ("advanced_tool", {}), ("other", {"message": "x"})],
+            [],
+        ),
+    ):
+        out.append(
+            Spec(
+                f"python-sdk v1.27.0 snippets/servers/{rel}",
+                snip,
+                rel,
+                ["{file}", server],
+                calls=calls,
+                prompts=prompts,
+            )
+        )
+    return out
+
+
+async def _drive(
+    python: str, argv: list[str], env: dict[str, str], cwd: Path, mode: str, spec: Spec, subs: dict
+) -> dict:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=python, args=argv, env=env, cwd=str(cwd))
+    out: dict[str, Any] = {"tools": None, "calls": [], "prompts": [], "resources": [], "error": None}
+    try:
+        with anyio.fail_after(60):
+            async with Client(params, mode=mode) as client:
+                try:
+                    tools = await client.list_tools()
+                    out["tools"] = sorted(
+                        json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
+                        for t in tools.tools
+                    )
+                except Exception as exc:  # a server without tools: compared by message
+                    out["tools"] = {"error": str(exc)}
+                for tool, arguments in spec.calls:
+                    args = json.loads(_subst(json.dumps(arguments), subs))
+                    try:
+                        r = await client.call_tool(tool, args)
+                        out["calls"].append(
+                            _norm(
+                                {
+                                    "is_error": bool(r.is_error),
+                                    "content": [
+                                        c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in r.content
+                                    ],
+                                    "structured": r.structured_content,
+                                },
+                                subs,
+                            )
+                        )
+                    except Exception as exc:  # a JSON-RPC error: compared by message
+                        out["calls"].append({"error": _norm(str(exc), subs)})
+                if spec.resources:
+                    try:
+                        listed = await client.list_resources()
+                        out["resources"].append(
+                            _norm(
+                                [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in listed.resources],
+                                subs,
+                            )
+                        )
+                    except Exception as exc:
+                        out["resources"].append({"error": _norm(str(exc), subs)})
+                for uri in spec.resources:
+                    try:
+                        r = await client.read_resource(uri)
+                        out["resources"].append(
+                            _norm(
+                                [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in r.contents], subs
+                            )
+                        )
+                    except Exception as exc:
+                        out["resources"].append({"error": _norm(str(exc), subs)})
+                for prompt, arguments in spec.prompts:
+                    try:
+                        p = await client.get_prompt(prompt, arguments)
+                        out["prompts"].append(_norm(p.model_dump(mode="json", by_alias=True, exclude_none=True), subs))
+                    except Exception as exc:
+                        out["prompts"].append({"error": _norm(str(exc), subs)})
+    except Exception as exc:
+        out["error"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def _subst(text: str, subs: dict[str, str]) -> str:
+    for k, v in subs.items():
+        text = text.replace("{" + k + "}", v)
+    return text
+
+
+SERVER_INFO_STAMP = "io.modelcontextprotocol/serverInfo"  # 2026-07-28 results carry it in _meta
+
+
+def _norm(value: Any, subs: dict[str, str]) -> Any:
+    if isinstance(value, dict) and isinstance(value.get("_meta"), dict):
+        meta = {k: v for k, v in value["_meta"].items() if k != SERVER_INFO_STAMP}
+        value = {k: v for k, v in value.items() if k != "_meta"} | ({"_meta": meta} if meta else {})
+    text = json.dumps(value, sort_keys=True)
+    for k, v in subs.items():
+        text = text.replace(v, "{" + k + "}")
+    for rx, repl in VOLATILE:
+        text = rx.sub(repl, text)
+    return json.loads(text)
+
+
+def _fix(copy: Path, target: str) -> dict[str, Any]:
+    res = subprocess.run(
+        [sys.executable, "-m", "mcpmigrate", "fix", "--target-sdk", "mcp2", "--output-format", "json", target],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MCPMIGRATE_NO_CACHE": "1"},
+    )
+    try:
+        doc = json.loads(res.stdout)
+    except ValueError:
+        return {"fixed": [], "findings": [], "errors": [{"message": res.stderr.strip()[-300:]}]}
+    return doc
+
+
+def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="port-proof-") as tmp_s:
+        tmp = Path(tmp_s)
+        before, after = tmp / "before", tmp / "after"
+        shutil.copytree(spec.tree, before, ignore=shutil.ignore_patterns(".venv", "__pycache__", "uv.lock"))
+        shutil.copytree(before, after)
+        report = _fix(after, spec.target)
+        extra = spec.setup(tmp) if spec.setup else []
+        subs = {"repo": str(tmp / "repo")}
+        rows: dict[str, Any] = {}
+        for label, root, python, mode in (
+            ("mcp1 legacy", before, legacy, "legacy"),
+            ("mcp2 legacy", after, mcp2, "legacy"),
+            ("mcp2 2026-07-28", after, mcp2, MODERN),
+        ):
+            argv = [a.replace("{file}", str(root / spec.target)) for a in spec.module] + extra
+            if argv[0] != "-m":
+                argv = ["-c", LAUNCH, *argv]
+            env = {**os.environ, "PYTHONPATH": str(root / spec.pythonpath) if spec.pythonpath else ""}
+            rows[label] = anyio.run(_drive, python, argv, env, root, mode, spec, subs)
+    base = rows["mcp1 legacy"]
+    same = {
+        label: base["error"] is None
+        and rows[label]["error"] is None
+        and rows[label]["tools"] == base["tools"]
+        and rows[label]["calls"] == base["calls"]
+        and rows[label]["prompts"] == base["prompts"]
+        and rows[label]["resources"] == base["resources"]
+        for label in ("mcp2 legacy", "mcp2 2026-07-28")
+    }
+    return {"name": spec.name, "report": report, "rows": rows, "same": same}
+
+
+def _summary(result: dict[str, Any]) -> tuple[str, str]:
+    rep = result["report"]
+    fixed: dict[str, int] = {}
+    for f in rep.get("fixed", []):
+        fixed[f["rule"]] = fixed.get(f["rule"], 0) + 1
+    ported = ", ".join(f"{r}×{n}" for r, n in sorted(fixed.items())) or "—"
+    left = [
+        f"{f['rule']} {f['path'].split('/')[-1]}:{f['line']} ({f.get('manual') or 'fix not applied'})"
+        for f in rep.get("findings", [])
+        if f["rule"].startswith("MCP5")
+    ]
+    left += [e["message"] for e in rep.get("errors", [])]
+    return ported, "; ".join(left) or "—"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--real", type=Path, default=Path("/work/real/servers"))
+    ap.add_argument("--examples", type=Path, default=Path("/tmp/port-ex/examples"))
+    ap.add_argument("--legacy-python", required=True)
+    ap.add_argument("--mcp2-python", required=True)
+    ap.add_argument("--only", default=None, help="run the servers whose name contains this")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    print(
+        "| server | ported automatically | left manual (reason) | tools+calls identical, mcp2 legacy | … 2026-07-28 |"
+    )
+    print("|---|---|---|---|---|")
+    for spec in _specs(args.real, args.examples):
+        if args.only and args.only not in spec.name:
+            continue
+        res = prove(spec, args.legacy_python, args.mcp2_python)
+        ported, left = _summary(res)
+        cells = []
+        for label in ("mcp2 legacy", "mcp2 2026-07-28"):
+            row = res["rows"][label]
+            cells.append("yes" if res["same"][label] else f"no ({row['error'] or 'differs'})")
+        print(f"| {spec.name} | {ported} | {left} | {cells[0]} | {cells[1]} |", flush=True)
+        if args.verbose:
+            print(json.dumps(res["rows"], indent=1, sort_keys=True), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

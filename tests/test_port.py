@@ -1,0 +1,152 @@
+"""The port to mcp 2.x is opt-in (``--target-sdk mcp2`` or ``target-sdk = "mcp2"``) and
+project-wide: ``fix`` ports every file or writes none, naming the files that block it, and
+re-pins the project's ``mcp`` requirement when the port goes through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcpmigrate.cli import TARGET_SDKS as CLI_TARGET_SDKS
+from mcpmigrate.codemods.port.project import repin
+from mcpmigrate.config import TARGET_SDKS
+from tests.helpers import FIXTURES, cli, copy_to, findings_of, write_pyproject
+
+CLOCK = FIXTURES / "port" / "lowlevel_clock"
+NOTES = FIXTURES / "port" / "fastmcp_notes"
+BLOCKED = """from mcp.server import Server
+
+server = Server("files")
+
+
+@server.subscribe_resource()
+async def subscribe(uri):
+    pass
+"""
+
+
+def test_the_cli_and_the_config_know_the_same_targets() -> None:
+    assert CLI_TARGET_SDKS == TARGET_SDKS
+
+
+def test_without_a_target_no_port_rule_runs(tmp_path: Path) -> None:
+    copy_to(NOTES / "before.py", tmp_path, "app.py")
+    res = cli(["check", "--select", "MCP5", "--output-format", "json", "app.py"], tmp_path)
+    assert res.json["findings"] == [] and res.exit_code == 0, str(res)
+    fixed = cli(["fix", "app.py"], tmp_path)
+    assert (tmp_path / "app.py").read_bytes() == (NOTES / "before.py").read_bytes(), str(fixed)
+
+
+def test_the_config_key_turns_the_port_on(tmp_path: Path) -> None:
+    copy_to(NOTES / "before.py", tmp_path, "app.py")
+    write_pyproject(tmp_path, 'target-sdk = "mcp2"\n')
+    res = cli(["check", "--output-format", "json", "app.py"], tmp_path)
+    assert findings_of(res) == [("MCP501", 4), ("MCP501", 5), ("MCP501", 6), ("MCP501", 16), ("MCP501", 23)]
+
+
+def test_an_unknown_target_is_a_configuration_error(tmp_path: Path) -> None:
+    write_pyproject(tmp_path, 'target-sdk = "mcp3"\n')
+    res = cli(["check", "."], tmp_path)
+    assert res.exit_code == 2 and "target-sdk: expected one of mcp2" in res.stderr, str(res)
+    assert cli(["check", "--target-sdk", "mcp3", "."], tmp_path).exit_code == 2
+
+
+def test_a_blocking_file_stops_the_whole_port(tmp_path: Path) -> None:
+    copy_to(CLOCK / "before.py", tmp_path, "clock.py")
+    (tmp_path / "files.py").write_text(BLOCKED, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp>=1.2\n", encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 1
+    assert (tmp_path / "clock.py").read_bytes() == (CLOCK / "before.py").read_bytes()  # nothing written
+    assert (tmp_path / "requirements.txt").read_text() == "mcp>=1.2\n"
+    (error,) = res.json["errors"]
+    assert error["path"] == "files.py" and error["line"] == 6
+    assert error["message"].startswith(
+        "blocks the port to mcp 2.x: MCP507 at line 6: `@server.subscribe_resource()` has no automatic port yet"
+    )
+    assert res.json["fixed"] == []
+
+
+def test_the_port_writes_every_file_and_the_pin(tmp_path: Path) -> None:
+    copy_to(CLOCK / "before.py", tmp_path, "clock.py")
+    copy_to(NOTES / "before.py", tmp_path, "notes.py")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nkeywords = ["mcp"]\ndependencies = ["mcp[cli]>=1.2", "mcp-extra>=1"]\n',
+        encoding="utf-8",
+    )
+    res = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "clock.py").read_bytes() == (CLOCK / "after_param.py").read_bytes()
+    assert (tmp_path / "notes.py").read_bytes() == (NOTES / "after_param.py").read_bytes()
+    assert (tmp_path / "pyproject.toml").read_text() == (
+        '[project]\nname = "x"\nkeywords = ["mcp"]\ndependencies = ["mcp[cli]>=2.3,<3", "mcp-extra>=1"]\n'
+    )
+    assert "pinned pyproject.toml: mcp>=2.3,<3" in res.stdout
+
+
+def test_diff_shows_the_pin_and_writes_nothing(tmp_path: Path) -> None:
+    copy_to(NOTES / "before.py", tmp_path, "notes.py")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0  # sdk\n", encoding="utf-8")
+    res = cli(["fix", "--diff", "--target-sdk", "mcp2", "."], tmp_path)
+    assert "-mcp==1.27.0  # sdk\n+mcp>=2.3,<3  # sdk\n" in res.stdout
+    assert (tmp_path / "requirements.txt").read_text() == "mcp==1.27.0  # sdk\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after"),
+    [
+        (
+            "requirements.txt",
+            "mcp\nmcp_other\nmcp[cli]>=1 ; sys_platform=='linux'\n",
+            "mcp>=2.3,<3\nmcp_other\nmcp[cli]>=2.3,<3 ; sys_platform=='linux'\n",
+        ),
+        (
+            "pyproject.toml",
+            '[project]\ndependencies = [\n  "mcp>=1.0.0",  # sdk [x]\n  "mcp[cli] >= 1.2; python_version>\'3.9\'",\n]\n[project.scripts]\nmcp = "pkg:main"\n',
+            '[project]\ndependencies = [\n  "mcp>=2.3,<3",  # sdk [x]\n  "mcp[cli]>=2.3,<3; python_version>\'3.9\'",\n]\n[project.scripts]\nmcp = "pkg:main"\n',
+        ),
+        (
+            "pyproject.toml",
+            '[tool.poetry.dependencies]\nmcp = "^1.2"\n',
+            '[tool.poetry.dependencies]\nmcp = ">=2.3,<3"\n',
+        ),
+        (
+            "pyproject.toml",
+            '[dependency-groups]\ndev = ["mcp==1.27"]\n',
+            '[dependency-groups]\ndev = ["mcp>=2.3,<3"]\n',
+        ),
+    ],
+)
+def test_repin(name: str, before: str, after: str) -> None:
+    assert repin(before, name) == after
+
+
+def test_a_manual_site_still_blocks_after_the_rename_round(tmp_path: Path) -> None:
+    """The import is renamed in the first round; the get_context() finding must survive the
+    re-detection on the renamed MCPServer, or the port would write a module that fails."""
+    app = tmp_path / "app.py"
+    app.write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\n'
+        "def who() -> str:\n    return str(mcp.get_context().request_id)\n",
+        encoding="utf-8",
+    )
+    before = app.read_bytes()
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "app.py"], tmp_path)
+    assert app.read_bytes() == before
+    assert [e["message"][:45] for e in res.json["errors"]] == ["blocks the port to mcp 2.x: MCP504 at line 8:"]
+
+
+def test_a_name_another_module_imports_keeps_its_name(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\ntarget-sdk = "mcp2"\n', encoding="utf-8")
+    (tmp_path / "server.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\n\nmcp = FastMCP("x")\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "main.py").write_text("from server import FastMCP, McpError, mcp\n", encoding="utf-8")
+    res = cli(["fix", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "server.py").read_text() == (
+        "from mcp.server.mcpserver import MCPServer as FastMCP\n"
+        'from mcp.shared.exceptions import MCPError as McpError\n\nmcp = FastMCP("x")\n'
+    )
