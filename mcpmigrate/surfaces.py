@@ -58,6 +58,8 @@ LOWLEVEL_CONTEXT = {
     "mcp.server.lowlevel.server.ServerRequestContext",
     "mcp.server.context.RequestContext",
 }
+# mcp 1.x has neither `mcp.server.context` nor `ServerRequestContext`: importing one is 2.x code.
+LOWLEVEL_CONTEXT_V2 = {q for q in LOWLEVEL_CONTEXT if q.endswith(".ServerRequestContext")}
 SESSION_TYPES = {
     "mcp.server.session.ServerSession",
     "mcp.server.ServerSession",

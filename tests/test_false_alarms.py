@@ -115,6 +115,49 @@ def test_mcp2_check_client_capability_through_a_helper_session(tmp_path: Path) -
     assert sites(run(tmp_path, source)) == [("MCP102", 21, 12), ("MCP102", 26, 9)]
 
 
+LOWLEVEL_MCP2_CAPABILITY = """\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    caps = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+    text = "yes" if ctx.session.check_client_capability(caps) else "no"
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+server = Server("x", on_call_tool=call_tool)
+"""
+
+
+def test_mcp2_lowlevel_capability_check_is_per_request(tmp_path: Path) -> None:
+    """An mcp 2.x low-level handler (its `ServerRequestContext`, or a `Server(on_…=…)` constructor,
+    which mcp 1.x does not have) checks the capabilities of the request it serves: no MCP102, also
+    with an untyped context. The same read through mcp 1.x's `server.request_context` stays."""
+    assert run(tmp_path, LOWLEVEL_MCP2_CAPABILITY) == []
+    untyped = LOWLEVEL_MCP2_CAPABILITY.replace("ServerRequestContext[Any]", "Any").replace(
+        "from mcp.server.context import ServerRequestContext\n", ""
+    )
+    assert run(tmp_path, untyped) == []
+    mcp1 = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("x")
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    caps = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+    ok = server.request_context.session.check_client_capability(caps)
+    return [types.TextContent(type="text", text="yes" if ok else "no")]
+"""
+    assert sites(run(tmp_path, mcp1)) == [("MCP102", 10, 10)]
+
+
 def test_mcp1_capability_reads_stay_breaking(tmp_path: Path) -> None:
     source = """\
 from mcp.server.fastmcp import Context, FastMCP

@@ -212,7 +212,8 @@ def test_requests15_lower_bound_without_evidence_is_unsafe_not_safe(tmp_path: Pa
     assert f["fix"] is not None and f["fix"]["safety"] == "unsafe", f
     assert f["fix"]["description"].endswith(
         "(review: the project pins `fastmcp>=3.2.0` in pyproject.toml [project.dependencies], which also admits "
-        "fastmcp 2.x/3.x (mcp 1.x), where the fixed module's `mcp_types` imports do not exist: pin `fastmcp>=4` "
+        "fastmcp 2.x/3.x (mcp 1.x), where the fixed module's mcp 2.x imports (`mcp_types`, `MCPError`) do not "
+        "exist: pin `fastmcp>=4` "
         "(or lock it) before applying this)"
     )
     _unchanged_by_fix(tmp_path)  # an unsafe fix needs --unsafe-fixes
@@ -254,7 +255,10 @@ def test_a_fallback_import_of_both_generations_is_no_evidence(tmp_path: Path) ->
     )
     _case(tmp_path, server)
     f = _elicit(tmp_path)
-    assert f["fix"] is not None and f["fix"]["safety"] == "unsafe", f  # the open pin still needs review
+    # not evidence of either generation; the compatibility block itself says the module also runs
+    # on mcp 1.x, which the open pin admits: the fix (mcp 2.x only) is refused
+    assert f["fix"] is None, f
+    assert f["manual"].startswith("this module also supports mcp 1.x, which has no resolvers"), f
 
 
 # -- proof: what the refusals and the review note say, on the real SDKs ----------------------------
@@ -267,15 +271,17 @@ def _imports(python: str, directory: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_guard_pattern_fix_does_not_import_on_fastmcp3(tmp_path: Path, legacy_python: str) -> None:
-    """Applied anyway (``--unsafe-fixes``), the fix imports ``mcp_types``, which fastmcp 2.14 / mcp
-    1.27 do not have, while the module imported there before: the review note is true."""
+    """Applied anyway (``--unsafe-fixes``), the fix imports ``mcp_types`` and ``MCPError``, which
+    fastmcp 2.14 / mcp 1.27 do not have, while the module imported there before: the review note is
+    true."""
     _case(tmp_path, NO_EVIDENCE)
     assert _imports(legacy_python, tmp_path).returncode == 0
     res = cli(["fix", "--unsafe-fixes", "--output-format", "json", "server.py"], tmp_path)
     assert res.exception is None, str(res)
     assert "mcp_types" in (tmp_path / "server.py").read_text(encoding="utf-8")
     after = _imports(legacy_python, tmp_path)
-    assert after.returncode != 0 and "No module named 'mcp_types'" in after.stderr
+    assert after.returncode != 0
+    assert "No module named 'mcp_types'" in after.stderr or "cannot import name 'MCPError'" in after.stderr
     assert _imports(sys.executable, tmp_path).returncode == 0  # on fastmcp 4 / mcp 2.x it imports
 
 

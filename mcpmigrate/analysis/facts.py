@@ -148,7 +148,11 @@ class Collector(cst.CSTVisitor):
     def _note_generation(self, name: str) -> None:
         if name.startswith("mcp.server.fastmcp") or name in S.FASTMCP_V1_SERVER:
             self.a.generations.add(S.MCP1)
-        elif name.startswith("mcp.server.mcpserver") or name in S.MCPSERVER_V2 or name.startswith("mcp_types"):
+        elif (
+            name.startswith(("mcp.server.mcpserver", "mcp_types", "mcp.server.context"))
+            or name in S.MCPSERVER_V2
+            or name in S.LOWLEVEL_CONTEXT_V2
+        ):
             self.a.generations.add(S.MCP2)
         elif name == "fastmcp" or name.startswith("fastmcp."):
             self.a.generations.add(S.FASTMCP)
@@ -291,8 +295,12 @@ class Collector(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self.fn_stack:
             self.fn_stack[-1].calls.append(node)
-        # 2.x low-level constructor keywords: Server("x", on_call_tool=handler)
+        # 2.x low-level constructor keywords: Server("x", on_call_tool=handler). mcp 1.x's Server
+        # takes no `on_…` keyword (handlers are registered with decorators), so they are 2.x evidence.
         for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value.startswith("on_"):
+                if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
+                    self.a.generations.add(S.MCP2)
             if arg.keyword is not None and arg.keyword.value in S.LOWLEVEL_REQUEST_KWARGS:
                 if self.a.qualname(node.func) in S.LOWLEVEL_SERVERS:
                     self.a.handlers.append((S.LOWLEVEL_REQUEST_KWARGS[arg.keyword.value], arg.value))

@@ -102,7 +102,8 @@ def pinned_generation(
 def open_pin_risk(a: ModuleAnalysis, gen: str | None) -> str | None:
     """The review note of a fastmcp guard-pattern fix whose project pins admit fastmcp 2.x/3.x
     (``fastmcp>=3.2.0``, no lockfile) while nothing in the module says which generation it runs
-    on: the fixed module imports ``mcp_types``, which only fastmcp 4's mcp 2.x has. None when the
+    on: the fixed module imports ``mcp_types`` and ``MCPError`` (its capability check), which only
+    fastmcp 4's mcp 2.x has. None when the
     pins or the module's imports decide."""
     if gen != S.FASTMCP:
         return None
@@ -112,7 +113,7 @@ def open_pin_risk(a: ModuleAnalysis, gen: str | None) -> str | None:
         return None
     return (
         f"the project pins {open_pin.describe()}, which also admits fastmcp 2.x/3.x (mcp 1.x), where the fixed "
-        "module's `mcp_types` imports do not exist: pin `fastmcp>=4` (or lock it) before applying this"
+        "module's mcp 2.x imports (`mcp_types`, `MCPError`) do not exist: pin `fastmcp>=4` (or lock it) before applying this"
     )
 
 
