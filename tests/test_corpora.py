@@ -1,0 +1,143 @@
+"""scripts/corpora.py: what it counts on a tree, and that it catches what a bypassed verifier lets
+through (a name another module imports removed, a new undefined name, a module that no longer
+imports). The tree is ``tests/data/corpora/recipes`` (see tests/data/README.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TREE = REPO / "tests" / "data" / "corpora" / "recipes"
+
+_spec = importlib.util.spec_from_file_location("corpora", REPO / "scripts" / "corpora.py")
+assert _spec and _spec.loader
+corpora = importlib.util.module_from_spec(_spec)
+sys.modules["corpora"] = corpora
+_spec.loader.exec_module(corpora)
+
+APP = (TREE / "pkg" / "app.py").read_bytes()
+
+
+def _tree(tmp_path: Path) -> Path:
+    root = tmp_path / "recipes"
+    shutil.copytree(TREE, root)
+    return root
+
+
+def _bypass_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipeline as it would be without its verifier: no name check before writing, and the
+    import pruning keeps nothing the rest of the project imports."""
+    import mcpmigrate.codemods.imports as imports
+    import mcpmigrate.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "name_problem", lambda *a, **k: None)
+    monkeypatch.setattr(imports, "kept_names", lambda *a, **k: set())
+
+
+def test_import_graph_resolves_every_spelling(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    graph = corpora.import_graph(root, corpora.snapshot(root))
+    uses = {u.importer: u for u in graph["pkg/app.py"]}
+    assert sorted(uses) == ["pkg/alias.py", "pkg/star.py", "pkg/tools.py"]
+    assert uses["pkg/tools.py"].names == {"Context", "mcp"}  # relative import
+    assert uses["pkg/alias.py"].names == {"Context"}  # `import pkg.app as app` then `app.Context`
+    assert uses["pkg/star.py"].names == set()
+    assert "Context" in uses["pkg/star.py"].star_reads  # read through `from pkg.app import *`
+    assert {u.importer for u in graph["pkg/tools.py"]} == {"main.py"}
+
+
+def test_broken_names_counts_each_importer_of_a_removed_name(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    graph = corpora.import_graph(root, corpora.snapshot(root))
+    pruned = APP.replace(b"import Context, MCPServer", b"import MCPServer").replace(b"ctx: Context", b"ctx")
+    problems = corpora.broken_names("pkg/app.py", APP, pruned, graph["pkg/app.py"], set())
+    assert problems == [
+        "pkg/app.py: the fix removes `Context`, which pkg/alias.py imports from it",
+        "pkg/app.py: the fix removes `Context`, which pkg/star.py reads through `import *`",
+        "pkg/app.py: the fix removes `Context`, which pkg/tools.py imports from it",
+    ]
+
+
+def test_broken_names_counts_a_new_undefined_name() -> None:
+    fixed = APP.replace(b"return str(roots.roots[0].uri)", b"return str(root)")
+    fixed = fixed.replace(b"    roots = await ctx.session.list_roots()\n", b"")
+    (problem,) = corpora.broken_names("pkg/app.py", APP, fixed, [], set())
+    assert problem.startswith("pkg/app.py: the rewritten code reads `root` where it is not defined")
+
+
+def test_an_unchanged_name_set_is_not_broken() -> None:
+    assert corpora.broken_names("pkg/app.py", APP, APP + b"\nEXTRA = 1\n", [], set()) == []
+
+
+def test_the_tree_fixes_with_every_count_zero(tmp_path: Path) -> None:
+    tally = corpora.corpus(_tree(tmp_path), None, tmp_path / "diffs")
+    assert {k: tally.counts[k] for k in corpora.KINDS} == dict.fromkeys(corpora.KINDS, 0), tally.details
+    rule = tally.rules["MCP101"]
+    assert rule["findings"] == 1
+    assert (rule["param unsafe"], rule["param applied unsafe"]) == (1, 1)
+    assert (rule["interim safe"], rule["interim applied safe"]) == (1, 1)
+    # both fixes keep `Context`, which three other modules take from pkg/app.py
+    for strategy in corpora.STRATEGIES:
+        diff = (tmp_path / "diffs" / f"recipes.{strategy}.diff").read_text()
+        assert diff.startswith("--- a/pkg/app.py\n+++ b/pkg/app.py\n")
+        assert "Context, MCPServer\n" in diff
+    lines = corpora.table("recipes", tally)
+    assert lines == [
+        "  recipes MCP101: 1 findings; param: check safe/unsafe/other/manual 0/1/0/0, applied safe/unsafe 0/1; "
+        "interim: check safe/unsafe/other/manual 1/0/0/0, applied safe/unsafe 1/0"
+    ]
+
+
+def test_a_bypassed_verifier_is_caught_statically_and_by_importing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _bypass_verifier(monkeypatch)
+    root = _tree(tmp_path)
+    original = corpora.snapshot(root)
+    tally = corpora.Tally()
+    changed = corpora.fix_and_verify(root, original, "param", {"pkg/app.py"}, tally)
+    assert b"import Context" not in changed["pkg/app.py"]  # the unchecked pruning removed it
+    assert tally.counts["broken imports"] == 3, tally.details
+    assert tally.details == [
+        f"recipes: --strategy param: pkg/app.py: the fix removes `Context`, which pkg/{m}"
+        for m in ("alias.py imports from it", "star.py reads through `import *`", "tools.py imports from it")
+    ]
+    # importing for real (this interpreter has mcp 2.x): the three importers stop importing
+    corpora.check_imports(root, root, original, changed, sys.executable, "param", tally)
+    assert tally.counts["broken imports"] == 6
+    assert tally.notes == ["--strategy param: imported 4 of 4 fixed modules and importers before the fix"]
+    assert tally.details[3:] == [
+        f"recipes: --strategy param: {rel} no longer imports: {error}"
+        for rel, error in (
+            ("pkg/alias.py", "AttributeError: module 'pkg.app' has no attribute 'Context'"),
+            ("pkg/star.py", "NameError: name 'Context' is not defined"),
+            ("pkg/tools.py", f"ImportError: cannot import name 'Context' from 'pkg.app' ({root / 'pkg' / 'app.py'})"),
+        )
+    ]
+
+
+def test_module_name_walks_up_the_packages(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    assert corpora.module_name(root, "pkg/tools.py") == (root, "pkg.tools")
+    assert corpora.module_name(root, "pkg/__init__.py") == (root, "pkg")
+    assert corpora.module_name(root, "main.py") == (root, "main")
+    (root / "not-a-name.py").write_text("")
+    assert corpora.module_name(root, "not-a-name.py") is None
+
+
+def test_tree_options(tmp_path: Path) -> None:
+    ns = corpora.argparse.Namespace
+    base = str(tmp_path)
+    assert corpora.trees_of(ns(trees=[], trees_from=None, real=False, base=base)) == [
+        tmp_path / n for n in corpora.SDK_TREES
+    ]
+    listing = tmp_path / "trees.txt"
+    listing.write_text("# comment\ntaut\n/abs/tree\n")
+    got = corpora.trees_of(ns(trees=["db-mcp"], trees_from=str(listing), real=False, base=base))
+    assert got == [tmp_path / "db-mcp", tmp_path / "taut", Path("/abs/tree")]
+    assert corpora.trees_of(ns(trees=[], trees_from=None, real=True, base=base))[-1] == tmp_path / "mcp"
