@@ -141,3 +141,100 @@ def test_tree_options(tmp_path: Path) -> None:
     got = corpora.trees_of(ns(trees=["db-mcp"], trees_from=str(listing), real=False, base=base))
     assert got == [tmp_path / "db-mcp", tmp_path / "taut", Path("/abs/tree")]
     assert corpora.trees_of(ns(trees=[], trees_from=None, real=True, base=base))[-1] == tmp_path / "mcp"
+
+
+# -- wrong fixes scripts/corpora.py found on the real trees, reduced ---------------------------------
+
+# modelcontextprotocol/python-sdk tests/server/test_stateless_mode.py: the ping is the thing the
+# `pytest.raises` block checks; the MCP203 fix (safe) left `pass` there and the test failed.
+PING_EXPECTED = """\
+import anyio
+import pytest
+from mcp.server.session import ServerSession
+from mcp.shared.exceptions import NoBackChannelError
+
+
+async def test_send_ping_raises(session: ServerSession, case):
+    with pytest.raises(NoBackChannelError) as exc:
+        await session.send_ping()
+    assert exc.value.method == "ping"
+    with case.assertRaisesRegex(NoBackChannelError, "ping"):
+        await session.send_ping()
+
+
+async def keepalive(session: ServerSession):
+    with anyio.fail_after(5):
+        await session.send_ping()
+"""
+PING_FIXED = PING_EXPECTED.replace(
+    "    with anyio.fail_after(5):\n        await session.send_ping()\n",
+    "    with anyio.fail_after(5):\n        pass\n",
+)
+
+
+def test_a_ping_a_raises_block_expects_to_fail_is_manual(tmp_path: Path) -> None:
+    from tests.helpers import cli, write_pyproject
+
+    write_pyproject(tmp_path, "")
+    (tmp_path / "test_ping.py").write_text(PING_EXPECTED)
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    rows = [(f["rule"], f["line"], f["fix"] and f["fix"]["safety"], f["manual"]) for f in res.json["findings"]]
+    expected = (
+        "the ping is expected to fail here (it is inside `with ...raises(...)`); deleting it makes that block "
+        "fail. Remove or rewrite the check of the ping by hand"
+    )
+    assert rows == [("MCP203", 9, None, expected), ("MCP203", 12, None, expected), ("MCP203", 17, "safe", None)]
+    cli(["fix", "."], tmp_path)
+    assert (tmp_path / "test_ping.py").read_text() == PING_FIXED
+
+
+# modelcontextprotocol/python-sdk tests/server/test_connection.py: the MCP104 fix (safe) dropped
+# `list_changed=True` from a capability the client's is checked against, so the check passed for a
+# client that never sends roots list_changed (the SDK's check_capability compares the field).
+CAP_CHECK = """\
+from mcp import types
+from mcp.server.session import ServerSession
+
+
+def notifies_roots_changes(session: ServerSession) -> bool:
+    return session.check_client_capability(
+        types.ClientCapabilities(roots=types.RootsCapability(listChanged=True))
+    )
+
+
+DECLARED = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
+"""
+
+
+def test_listchanged_in_a_capability_check_is_manual(tmp_path: Path) -> None:
+    from tests.helpers import cli, write_pyproject
+
+    write_pyproject(tmp_path, "")
+    (tmp_path / "server.py").write_text(CAP_CHECK)
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    rows = [(f["rule"], f["line"], f["fix"] and f["fix"]["safety"], f["manual"]) for f in res.json["findings"]]
+    assert rows == [
+        ("MCP102", 6, None, "it guards a roots request that is left for a human: remove it together with that request"),
+        (
+            "MCP104",
+            7,
+            None,
+            "this checks whether the client sends roots list_changed notifications (legacy clients can; "
+            "2026-07-28 has none): without `listChanged` the check passes for clients that never send them. "
+            "Remove the check with the code that waits for the notifications, by hand",
+        ),
+        ("MCP104", 11, "safe", None),
+    ]
+    cli(["fix", "."], tmp_path)
+    assert (tmp_path / "server.py").read_text() == CAP_CHECK.replace(
+        "RootsCapability(list_changed=True)", "RootsCapability()"
+    )
+    # the SDK compares the field: the check the fix would have written passes for a client without it
+    from mcp.server.connection import Connection
+    from mcp.types import LATEST_PROTOCOL_VERSION, ClientCapabilities, Implementation, RootsCapability
+
+    conn = Connection.from_envelope(
+        LATEST_PROTOCOL_VERSION, Implementation(name="c", version="0"), ClientCapabilities(roots=RootsCapability())
+    )
+    assert conn.check_capability(ClientCapabilities(roots=RootsCapability(list_changed=True))) is False
+    assert conn.check_capability(ClientCapabilities(roots=RootsCapability())) is True

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.codemods.drop import ping_is_loop_exit
+from mcpmigrate.codemods.drop import ping_failure_expected, ping_is_loop_exit
 from mcpmigrate.detectors._shared import CatalogVisitor, dict_get, legacy_era_only, plan_legacy_only, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
@@ -131,7 +131,7 @@ class _Visitor(CatalogVisitor):
             )
             return
         if rule == "MCP203":
-            loop_exit = ping_is_loop_exit(self.a, node)
+            loop_exit = ping_is_loop_exit(self.a, node) or ping_failure_expected(self.a, node)
             if loop_exit is not None:
                 self.report(rule, node, message, manual=loop_exit)
                 return
