@@ -20,7 +20,9 @@ unsafe, manual), the fixes applied per rule and label, and the counts that must 
   entry gone) the fixed file did not have; a module-level name a fixed file no longer binds while
   another module of the tree imports it (``from m import x``, ``m.x`` after ``import m``, a name a
   ``from m import *`` module reads); a fixed module or one of its importers that imported before
-  the fix and no longer does (``--imports``).
+  the fix and no longer does (``--imports``);
+- calls to a changed signature: a function whose parameters the fix changed (the ``param``
+  strategy swaps ``ctx`` for the path) that the fixed file, or a module importing it, still calls.
 
 The real trees (``--real``; under ``--base``, default ``/work/real``), each at the commit the field
 cases of ``shared/cases/field`` name, else the snapshot fetched with them:
@@ -63,7 +65,15 @@ REAL_TREES = [
     *("thothctl", "telegram-mcp", "openzim-mcp", "db-mcp", "codesteer-atlas", "fast-agent", "taut"),
     *("mcp-server-qdrant", "basic-memory", "dbt-mcp", "mcp"),
 ]
-KINDS = ("crashes", "unparsable", "not idempotent", "changed without a finding", "refused", "broken imports")
+KINDS = (
+    "crashes",
+    "unparsable",
+    "not idempotent",
+    "changed without a finding",
+    "refused",
+    "broken imports",
+    "calls to a changed signature",
+)
 STRATEGIES = ("param", "interim")
 SKIP_DIRS = {".git", ".mcpmigrate_cache", "__pycache__", "node_modules", ".venv", "venv", "site-packages"}
 
@@ -219,6 +229,53 @@ def broken_names(rel: str, before: bytes, after: bytes, uses: list[Use], graph_n
     return out
 
 
+def _signatures(source: bytes) -> dict[str, tuple[str, ...]]:
+    """``{function name: parameter names}`` of the functions defined anywhere in ``source`` (a name
+    defined twice keeps the first)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            params = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+            out.setdefault(node.name, tuple(params))
+    return out
+
+
+def _called(source: bytes, names: set[str], attributes: bool = False) -> set[str]:
+    """Which of ``names`` ``source`` calls: ``f(...)``, and with ``attributes`` ``m.f(...)`` too."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if attributes and isinstance(f, ast.Attribute) else None
+            if name in names:
+                out.add(name)
+    return out
+
+
+def changed_calls(rel: str, before: bytes, after: bytes, uses: list[Use], sources: dict[str, bytes]) -> list[str]:
+    """Functions whose parameters the fix of ``rel`` changed (a tool that took ``ctx`` now takes the
+    path) and that are still called by name: in the fixed file, or by a module that imports them.
+    The call passes what the old signature took; neither pyflakes nor an import sees it."""
+    old, new = _signatures(before), _signatures(after)
+    changed = {n for n in old if n in new and old[n] != new[n]}
+    if not changed:
+        return []
+    out = [f"{rel}: `{n}` changed its parameters and {rel} still calls it" for n in sorted(_called(after, changed))]
+    for use in sorted(uses, key=lambda u: u.importer):
+        for n in sorted(_called(sources.get(use.importer, b""), changed & use.names, True)):
+            out.append(f"{rel}: `{n}` changed its parameters and {use.importer} calls it")
+    return out
+
+
 # -- importing for real --------------------------------------------------------------------------
 
 
@@ -336,6 +393,8 @@ def fix_and_verify(
         for rel, text in changed.items():
             for problem in broken_names(rel, original[rel], text, graph.get(rel, []), names):
                 tally.fail("broken imports", f"{name}: --strategy {strategy}: {problem}")
+            for problem in changed_calls(rel, original[rel], text, graph.get(rel, []), first):
+                tally.fail("calls to a changed signature", f"{name}: --strategy {strategy}: {problem}")
     again = _run(root, "fix", strategy)
     second = snapshot(root)
     for rel in original:

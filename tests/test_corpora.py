@@ -238,3 +238,18 @@ def test_listchanged_in_a_capability_check_is_manual(tmp_path: Path) -> None:
     )
     assert conn.check_capability(ClientCapabilities(roots=RootsCapability(list_changed=True))) is False
     assert conn.check_capability(ClientCapabilities(roots=RootsCapability())) is True
+
+
+def test_a_changed_signature_still_called_is_counted(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    (root / "pkg" / "cli.py").write_text(
+        "from pkg.app import pantry_dir\n\n\nasync def main(ctx):\n    print(await pantry_dir(ctx))\n"
+    )
+    original = corpora.snapshot(root)
+    tally = corpora.Tally()
+    changed = corpora.fix_and_verify(root, original, "param", {"pkg/app.py"}, tally)
+    assert b"async def pantry_dir(root:" in changed["pkg/app.py"]
+    assert tally.details == [
+        "recipes: --strategy param: pkg/app.py: `pantry_dir` changed its parameters and pkg/cli.py calls it"
+    ]
+    assert tally.counts["calls to a changed signature"] == 1
