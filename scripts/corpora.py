@@ -58,6 +58,7 @@ from mcpmigrate.codemods.namecheck import _top_bindings, name_problem
 from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.engine import Options, run
 from mcpmigrate.model import Finding, Safety
+from mcpmigrate.parsing import compiles
 
 SDK_TREES = ["python-sdk", "fastmcp", "servers"]
 REAL_TREES = [
@@ -321,10 +322,11 @@ def import_status(python: str, root: Path, rels: list[str], timeout: float = 60)
     return out
 
 
-def scratch_python(tree: Path, venvs: Path, fixed: list[str]) -> tuple[str | None, str]:
+def scratch_python(tree: Path, venvs: Path, fixed: list[str], extra: tuple[str, ...] = ()) -> tuple[str | None, str]:
     """A venv under ``venvs`` for ``tree`` with the projects that hold the ``fixed`` files installed
     (their dependencies with them: the modules are then imported from the copy, which comes first
-    on ``PYTHONPATH``). ``(python, what happened)``; python is ``None`` when nothing installed."""
+    on ``PYTHONPATH``), and the ``extra`` packages (pytest: many fixed files are tests).
+    ``(python, what happened)``; python is ``None`` when nothing installed."""
     venv = venvs / tree.name
     python = venv / "bin" / "python"
     projects: set[Path] = set()
@@ -338,7 +340,7 @@ def scratch_python(tree: Path, venvs: Path, fixed: list[str]) -> tuple[str | Non
     if not projects:
         return None, "no pyproject.toml or setup.py above the fixed files"
     marker = venv / ".installed"
-    wanted = "\n".join(sorted(str(p) for p in projects))
+    wanted = "\n".join([*sorted(str(p) for p in projects), *extra])
     if marker.is_file() and marker.read_text() == wanted:
         return str(python), f"venv {venv} (reused)"
     if not python.is_file():
@@ -352,14 +354,36 @@ def scratch_python(tree: Path, venvs: Path, fixed: list[str]) -> tuple[str | Non
                 [str(python), "-m", "pip", "install", "-q", str(copy)], capture_output=True, timeout=1200
             )
         if proc.returncode:
-            failed.append(f"{project.relative_to(tree.parent)}: {proc.stderr.decode(errors='replace')[-300:]}")
+            errors = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.startswith("ERROR")]
+            failed.append(f"{project.relative_to(tree.parent)}: {(errors or ['pip failed'])[-1]}")
     if len(failed) == len(projects):
         return None, "install failed: " + "; ".join(failed)
+    if extra:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *extra], capture_output=True, timeout=1200)
     marker.write_text(wanted)
     return str(python), f"venv {venv}" + (f" (not installed: {'; '.join(failed)})" if failed else "")
 
 
 # -- one tree ------------------------------------------------------------------------------------
+
+
+def unparsable(text: bytes, original: bytes, rel: str) -> str | None:
+    """Why the fixed ``text`` is not valid Python, or None. When the running interpreter cannot
+    compile the ``original`` either (3.12 syntax on 3.11), libcst's parse with the latest grammar
+    is the check, as in the pipeline (:func:`mcpmigrate.pipeline._verify`)."""
+    try:
+        compile(text, rel, "exec", dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError) as exc:
+        if compiles(original, rel):
+            return str(exc)
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return str(exc).splitlines()[0]
+    return None
 
 
 def fix_and_verify(
@@ -381,10 +405,9 @@ def fix_and_verify(
     for f in fixed.fixed:
         tally.rules[f.rule][f"{strategy} applied {label(f, strategy)}"] += 1
     for rel, text in changed.items():
-        try:
-            compile(text, rel, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError) as exc:
-            tally.fail("unparsable", f"{name}: --strategy {strategy}: {rel}: {exc}")
+        problem = unparsable(text, original[rel], rel)
+        if problem:
+            tally.fail("unparsable", f"{name}: --strategy {strategy}: {rel}: {problem}")
         if rel not in with_findings:
             tally.fail("changed without a finding", f"{name}: --strategy {strategy}: {rel} changed without a finding")
     if changed:
@@ -451,7 +474,7 @@ def write_diff(out: Path, original: dict[str, bytes], changed: dict[str, bytes])
             fh.writelines(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"))
 
 
-def corpus(tree: Path, venvs: Path | None, diffs: Path | None = None) -> Tally:
+def corpus(tree: Path, venvs: Path | None, diffs: Path | None = None, extra: tuple[str, ...] = ()) -> Tally:
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="mcpmigrate-corpus-") as tmp:
         root = Path(tmp) / tree.name
@@ -481,7 +504,7 @@ def corpus(tree: Path, venvs: Path | None, diffs: Path | None = None) -> Tally:
             if diffs is not None and changed:
                 write_diff(diffs / f"{tree.name}.{strategy}.diff", original, changed)
             if venvs is not None and changed:
-                python, how = scratch_python(tree, venvs, sorted(changed))
+                python, how = scratch_python(tree, venvs, sorted(changed), extra)
                 tally.notes.append(f"--strategy {strategy}: imports: {how}")
                 if python:
                     check_imports(root, tree, original, changed, python, strategy, tally)
@@ -525,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trees-from", metavar="FILE", help="a file of tree paths or names, one a line")
     ap.add_argument("--imports", action="store_true", help="import the fixed modules in a scratch venv per tree")
     ap.add_argument("--diffs", metavar="DIR", help="write each tree's fixes as unified diffs to DIR")
+    ap.add_argument("--extra", action="append", default=["pytest"], help="also install into each venv (repeat)")
     ap.add_argument("--venvs", default="/tmp/mcpmigrate-corpora-venvs", help="where --imports keeps its venvs")
     args = ap.parse_args(argv)
     totals: collections.Counter[str] = collections.Counter()
@@ -534,7 +558,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{tree}: not found; fetch it first (see the module docstring)", file=sys.stderr)
             totals["missing trees"] += 1
             continue
-        tally = corpus(tree, Path(args.venvs) if args.imports else None, Path(args.diffs) if args.diffs else None)
+        tally = corpus(
+            tree,
+            Path(args.venvs) if args.imports else None,
+            Path(args.diffs) if args.diffs else None,
+            tuple(args.extra),
+        )
         print("\n".join(table(tree.name, tally)))
         print(f"  {tree.name}: " + ", ".join(f"{k}: {tally.counts.get(k, 0)}" for k in KINDS))
         for note in tally.notes:

@@ -253,3 +253,11 @@ def test_a_changed_signature_still_called_is_counted(tmp_path: Path) -> None:
         "recipes: --strategy param: pkg/app.py: `pantry_dir` changed its parameters and pkg/cli.py calls it"
     ]
     assert tally.counts["calls to a changed signature"] == 1
+
+
+def test_unparsable_is_judged_by_libcst_when_this_python_cannot_compile_the_original() -> None:
+    py312 = b'x = f"{"\\\\n".join(["a"])}"\n'  # a backslash in an f-string expression: 3.12 only
+    if sys.version_info < (3, 12):
+        assert corpora.unparsable(py312 + b"y = 1\n", py312, "m.py") is None
+    assert corpora.unparsable(b"def f(:\n", b"x = 1\n", "m.py") is not None
+    assert corpora.unparsable(py312 + b"def f(:\n", py312, "m.py") is not None
