@@ -33,7 +33,8 @@ VanL/taut, qdrant/mcp-server-qdrant, basicmachines-co/basic-memory, dbt-labs/dbt
 awslabs/mcp@100b55b6 (2,395 Python files: last).
 
 Usage: python scripts/corpora.py [TREE ...] [--real] [--base DIR] [--trees-from FILE]
-                                 [--imports] [--venvs DIR] [--diffs DIR]
+                                 [--imports] [--venvs DIR] [--extra PKG] [--python TREE=PYTHON]
+                                 [--diffs DIR]
 (default: python-sdk, fastmcp and servers under --base)
 """
 
@@ -317,7 +318,16 @@ def write_diff(out: Path, original: dict[str, bytes], changed: dict[str, bytes])
             fh.writelines(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}"))
 
 
-def corpus(tree: Path, venvs: Path | None, diffs: Path | None = None, extra: tuple[str, ...] = ()) -> Tally:
+def corpus(
+    tree: Path,
+    venvs: Path | None,
+    diffs: Path | None = None,
+    extra: tuple[str, ...] = (),
+    python: str | None = None,
+) -> Tally:
+    """One tree through check, fix and the verifiers. With ``venvs`` the fixed modules are also
+    imported: by ``python`` when given (an interpreter that has the tree's dependencies), else in
+    a venv made for the tree (:func:`scratch_python`)."""
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="mcpmigrate-corpus-") as tmp:
         root = Path(tmp) / tree.name
@@ -347,10 +357,12 @@ def corpus(tree: Path, venvs: Path | None, diffs: Path | None = None, extra: tup
             if diffs is not None and changed:
                 write_diff(diffs / f"{tree.name}.{strategy}.diff", original, changed)
             if venvs is not None and changed:
-                python, how = scratch_python(tree, venvs, sorted(changed), extra)
+                py, how = (
+                    (python, f"interpreter {python}") if python else scratch_python(tree, venvs, sorted(changed), extra)
+                )
                 tally.notes.append(f"--strategy {strategy}: imports: {how}")
-                if python:
-                    check_imports(root, tree, original, changed, python, strategy, tally)
+                if py:
+                    check_imports(root, tree, original, changed, py, strategy, tally)
         line.append(f"{time.perf_counter() - start:.0f} s")
         print("; ".join(line), flush=True)
     return tally
@@ -392,8 +404,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imports", action="store_true", help="import the fixed modules in a scratch venv per tree")
     ap.add_argument("--diffs", metavar="DIR", help="write each tree's fixes as unified diffs to DIR")
     ap.add_argument("--extra", action="append", default=["pytest"], help="also install into each venv (repeat)")
+    ap.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="TREE=PYTHON",
+        help="--imports with this interpreter for that tree (when its own install fails)",
+    )
     ap.add_argument("--venvs", default="/tmp/mcpmigrate-corpora-venvs", help="where --imports keeps its venvs")
     args = ap.parse_args(argv)
+    pythons = dict(p.split("=", 1) for p in args.python)
     totals: collections.Counter[str] = collections.Counter()
     details: list[str] = []
     for tree in trees_of(args):
@@ -406,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.venvs) if args.imports else None,
             Path(args.diffs) if args.diffs else None,
             tuple(args.extra),
+            pythons.get(tree.name),
         )
         print("\n".join(table(tree.name, tally)))
         print(f"  {tree.name}: " + ", ".join(f"{k}: {tally.counts.get(k, 0)}" for k in KINDS))
