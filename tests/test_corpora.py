@@ -190,7 +190,8 @@ def test_a_ping_a_raises_block_expects_to_fail_is_manual(tmp_path: Path) -> None
 
 # modelcontextprotocol/python-sdk tests/server/test_connection.py: the MCP104 fix (safe) dropped
 # `list_changed=True` from a capability the client's is checked against, so the check passed for a
-# client that never sends roots list_changed (the SDK's check_capability compares the field).
+# client that never sends roots list_changed (the SDK's check_capability compares the field); the
+# test's own cases (parametrize values passed to check_capability) are in the same module.
 CAP_CHECK = """\
 from mcp import types
 from mcp.server.session import ServerSession
@@ -206,6 +207,13 @@ DECLARED = types.ClientCapabilities(roots=types.RootsCapability(list_changed=Tru
 """
 
 
+DECLARED_ONLY = """\
+from mcp import types
+
+DECLARED = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
+"""
+
+
 def test_listchanged_in_a_capability_check_is_manual(tmp_path: Path) -> None:
     from tests.helpers import cli, write_pyproject
 
@@ -213,22 +221,23 @@ def test_listchanged_in_a_capability_check_is_manual(tmp_path: Path) -> None:
     (tmp_path / "server.py").write_text(CAP_CHECK)
     res = cli(["check", "--output-format", "json", "."], tmp_path)
     rows = [(f["rule"], f["line"], f["fix"] and f["fix"]["safety"], f["manual"]) for f in res.json["findings"]]
+    check = (
+        "this module compares client capabilities (`check_client_capability`/`check_capability`), which "
+        "compare `listChanged` (legacy clients can send roots list_changed; 2026-07-28 has none): without "
+        "it a check passes for clients that never send them. Remove the check with the code that waits "
+        "for the notifications, by hand"
+    )
     assert rows == [
         ("MCP102", 6, None, "it guards a roots request that is left for a human: remove it together with that request"),
-        (
-            "MCP104",
-            7,
-            None,
-            "this checks whether the client sends roots list_changed notifications (legacy clients can; "
-            "2026-07-28 has none): without `listChanged` the check passes for clients that never send them. "
-            "Remove the check with the code that waits for the notifications, by hand",
-        ),
-        ("MCP104", 11, "safe", None),
+        ("MCP104", 7, None, check),
+        ("MCP104", 11, None, check),  # a value declared in the same module may feed a check (a test's cases)
     ]
     cli(["fix", "."], tmp_path)
-    assert (tmp_path / "server.py").read_text() == CAP_CHECK.replace(
-        "RootsCapability(list_changed=True)", "RootsCapability()"
-    )
+    assert (tmp_path / "server.py").read_text() == CAP_CHECK
+    # a module that only declares the capability keeps the safe fix
+    (tmp_path / "server.py").write_text(DECLARED_ONLY)
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    assert [(f["rule"], f["line"], f["fix"]["safety"]) for f in res.json["findings"]] == [("MCP104", 3, "safe")]
     # the SDK compares the field: the check the fix would have written passes for a client without it
     from mcp.server.connection import Connection
     from mcp.types import LATEST_PROTOCOL_VERSION, ClientCapabilities, Implementation, RootsCapability

@@ -333,9 +333,11 @@ class _RootsVisitor(RequestVisitor):
         return isinstance(expr, cst.Name) and expr.value in ("session", "server_session", "mcp_session")
 
     def _in_capability_check(self, node: cst.CSTNode) -> bool:
-        """``node`` is (inside) an argument of ``check_client_capability(...)`` /
-        ``check_capability(...)`` (mcp ``ServerSession`` / ``Connection``): a capability the
-        client's is compared against, not one declared."""
+        """The module compares capabilities with ``check_client_capability(...)`` /
+        ``check_capability(...)`` (mcp ``ServerSession`` / ``Connection``) and ``node`` feeds one:
+        inside its argument, or anywhere in the module (a value passed along, a test's cases)."""
+        if any(self.a.name_counts.get(n) for n in ("check_client_capability", "check_capability")):
+            return True
         cur = self.a.parents.get(id(node))
         while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
             if isinstance(cur, cst.Call) and isinstance(cur.func, (cst.Attribute, cst.Name)):
@@ -556,9 +558,10 @@ _MSG_103 = (
 )
 _MSG_104 = "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
 _MANUAL_104_CHECK = (
-    "this checks whether the client sends roots list_changed notifications (legacy clients can; "
-    "2026-07-28 has none): without `listChanged` the check passes for clients that never send them. "
-    "Remove the check with the code that waits for the notifications, by hand"
+    "this module compares client capabilities (`check_client_capability`/`check_capability`), which "
+    "compare `listChanged` (legacy clients can send roots list_changed; 2026-07-28 has none): without "
+    "it a check passes for clients that never send them. Remove the check with the code that waits "
+    "for the notifications, by hand"
 )
 _MANUAL_104_CLIENT = (
     "this is client code (it imports the SDK client): a client that also talks to legacy servers still "
