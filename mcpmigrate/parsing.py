@@ -22,12 +22,28 @@ def parse_module(source: bytes, config: Config) -> cst.Module:
     return cst.parse_module(source, config=cst.PartialParserConfig(python_version=config.target_version))
 
 
-def compiles(source: bytes, display: str) -> bool:
+def newer_syntax(source: bytes, display: str, config: Config) -> str | None:
+    """Why a file that libcst parsed cannot be fixed by this interpreter, or ``None``: it uses
+    syntax newer than the running Python (PEP 701 f-strings on 3.11), so the fix could not be
+    compiled or name-checked (pyflakes reads ``ast``) — ``fix`` must run under the project's
+    Python. ``check`` is unaffected: libcst parses with the project's grammar."""
+    import sys
+    import warnings
+
     try:
-        compile(source, display, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, display, "exec", dont_inherit=True)
+    except SyntaxError as err:
+        running = f"{sys.version_info.major}.{sys.version_info.minor}"
+        wanted = f"Python >= {config.target_version}" if config.target_version else "a newer Python"
+        return (
+            f"this file uses syntax newer than Python {running}, the interpreter running mcpmigrate "
+            f"({err.msg}, line {err.lineno}); run mcpmigrate under {wanted} to fix it"
+        )
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def syntax_message(exc: cst.ParserSyntaxError, source: bytes | None = None, display: str = "<file>") -> str:

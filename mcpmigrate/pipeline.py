@@ -30,7 +30,7 @@ from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.codemods.namecheck import name_problem
 from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.model import Finding, Safety
-from mcpmigrate.parsing import compiles, parse_module, syntax_error, syntax_message
+from mcpmigrate.parsing import newer_syntax, parse_module, syntax_error, syntax_message
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
@@ -433,7 +433,12 @@ def _process_file(
         return res
     sups = find_suppressions(source)
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
+    newer = None
     if options.mode == "fix" and any(fixable(f, options) for f in findings):
+        newer = newer_syntax(source, display, config)
+    if newer:
+        res.error = f"fix not applied: {newer}"
+    elif options.mode == "fix" and any(fixable(f, options) for f in findings):
         try:
             new_source = _apply_codemods(module, display, config, run_rules, options, findings, analysis, path).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
@@ -509,12 +514,8 @@ def _verify(
         return f"the rewritten code does not parse ({syntax_message(exc, new_source, display)})", []
     try:
         compile(new_source, display, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        # The running interpreter may be older than the project's Python (3.12 f-strings on
-        # 3.11): then the original does not compile either, and libcst's parse with the
-        # project's grammar (above) is the check.
-        if original is None or compiles(original, display):
-            return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
+    except SyntaxError as exc:  # the original compiles here (process_file refuses it otherwise)
+        return f"the rewritten code is not valid Python ({exc.msg}, line {exc.lineno})", []
     if original is not None:
         problem = name_problem(original, new_source, display, path, config.root)
         if problem:

@@ -239,7 +239,7 @@ async def choose_floor(level: types.LoggingLevel) -> None:
 @server.call_tool()
 async def call(name: str, arguments: dict) -> list[types.TextContent]:
     await server.request_context.session.send_log_message(level="warning", data="upstream is slow", logger="upstream")
-    return [types.TextContent(type="text", text="poked")]
+    return [types.TextContent(type="text", text=f"poked {name}")]
 """
     out, fixed = _run(tmp_path, source, "fix", NO_LEGACY)
     assert out["findings"] == []
@@ -257,7 +257,7 @@ floor = {"level": "debug"}
 @server.call_tool()
 async def call(name: str, arguments: dict) -> list[types.TextContent]:
     logging.getLogger("upstream").warning("upstream is slow")
-    return [types.TextContent(type="text", text="poked")]
+    return [types.TextContent(type="text", text=f"poked {name}")]
 """
     )
 

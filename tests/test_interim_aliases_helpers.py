@@ -246,7 +246,8 @@ async def delete(path: str, ctx: Context) -> str:
     assert "`LOG.append(what)` runs before the request today" in f["fix"]["description"]
 
 
-def test_a_value_that_exists_only_mid_body_of_the_tool_is_manual(tmp_path: Path) -> None:
+def test_a_pure_local_of_the_tool_is_recomputed_in_the_resolver(tmp_path: Path) -> None:
+    # requests-06's kind through a helper (qgis-mcp's delete_features passes `target` to its consent helper)
     body = (
         CONFIRM
         + """@mcp.tool()
@@ -256,8 +257,27 @@ async def delete(path: str, ctx: Context) -> str:
 """
     )
     [f] = _findings(tmp_path, body)
+    assert f["fix"]["safety"] == "safe", f
+    assert _fix(tmp_path).endswith(
+        """def delete_elicitation(path: str) -> Elicit[Confirm]:
+    target = path.strip("/")
+    what = target
+    return Elicit(f"Delete {what}?", Confirm)
+
+
+@mcp.tool()
+async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    target = path.strip("/")
+    return str(await confirm(r, target))
+"""
+    )
+    called = body.replace('target = path.strip("/")', "target = describe(path)")
+    [f] = _findings(tmp_path, "def describe(path: str) -> str:\n    return path\n\n\n" + called)
     assert f["fix"] is None
-    assert "`confirm(ctx, target)` in `delete` passes `target`, which only exists mid-body of the tool" in f["manual"]
+    assert (
+        "`confirm(ctx, target)` in `delete` passes `target`, which a resolver cannot recompute (`target` is computed "
+        "by `describe(path)`, which calls or awaits something" in f["manual"]
+    )
 
 
 def test_a_value_computed_by_a_call_is_manual(tmp_path: Path) -> None:
@@ -276,7 +296,7 @@ async def delete(path: str, ctx: Context) -> str:
     assert f["fix"] is None and "computes `what` as `describe(path)`, which does something" in f["manual"]
 
 
-def test_a_request_built_from_a_helper_local_is_manual(tmp_path: Path) -> None:
+def test_a_pure_local_of_the_helper_is_recomputed_after_its_parameters(tmp_path: Path) -> None:
     body = """async def confirm(ctx: Context, what: str) -> bool:
     label = what.upper()
     r = await ctx.elicit(label, Confirm)
@@ -288,7 +308,29 @@ async def delete(path: str, ctx: Context) -> str:
     return str(await confirm(ctx, path))
 """
     [f] = _findings(tmp_path, body)
-    assert f["fix"] is None and "built from `label`, which only exists mid-body of the helper" in f["manual"]
+    assert f["fix"]["safety"] == "safe", f
+    assert _fix(tmp_path).endswith(
+        """async def confirm(r: ElicitationResult[Confirm], what: str) -> bool:
+    return r.action == "accept"
+
+
+def delete_elicitation(path: str) -> Elicit[Confirm]:
+    what = path
+    label = what.upper()
+    return Elicit(label, Confirm)
+
+
+@mcp.tool()
+async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    return str(await confirm(r, path))
+"""
+    )
+    [f] = _findings(tmp_path, body.replace("label = what.upper()", "label = await describe(what)"))
+    assert f["fix"] is None
+    assert f["manual"].startswith(
+        "the request is made in the helper `confirm`, built from `label`, which a resolver cannot recompute "
+        "(`label` is computed by `await describe(what)`, which calls or awaits something"
+    )
 
 
 def test_a_helper_called_on_some_paths_only_is_manual(tmp_path: Path) -> None:

@@ -86,8 +86,8 @@ class Edits:
         ``alias`` differs from ``name``), added once after all edits (libcst's AddImportsVisitor).
         Code that spells the imported name gets its local name from :meth:`import_name`."""
         self.imports.add((module, name or ""))
-        if alias and name and alias != name:
-            self.aliases[(module, name)] = alias
+        if alias and alias != (name or module):  # `import logging as stdlib_logging` too
+            self.aliases[(module, name or "")] = alias
 
     def import_name(self, analysis: ModuleAnalysis, module: str, name: str) -> str:
         """Import ``name`` from ``module`` and return the local name generated code must spell:

@@ -15,7 +15,8 @@ import re
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods import log_handlers
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
@@ -26,6 +27,44 @@ RULES = ("MCP401",)
 #: Placeholder for the logger expression in the replacement text the MCP401 detector plans;
 #: filled with the module's logger name when the fix is applied.
 LOGGER = "__mcpmigrate_logger__"
+
+
+def module_name(analysis: ModuleAnalysis, module: str) -> tuple[str, bool]:
+    """The local name generated code spells for the standard-library ``module`` (``logging``,
+    ``sys``) and whether ``import module [as name]`` must be added: the name a module-level
+    ``import module [as x]`` binds when nothing else rebinds it; ``module`` itself when the module
+    never uses that identifier; else a free alias (``import logging as stdlib_logging`` where
+    ``logging`` is a local package or a variable). The same answer at planning and when the edits
+    are made (memoized per module)."""
+
+    def compute() -> tuple[str, bool]:
+        # libcst only: the module may use syntax newer than the running Python (no `ast.parse`)
+        used = set(analysis.name_counts)  # every Name node, attribute names and import names included
+        rebound = {n for n, _v in analysis.module_assigns}
+        for fn in analysis.functions:
+            rebound |= {fn.name, *fn.param_names(), *(n for n, _v in fn.assigns)}
+        rebound |= {n.name.value for n in walk(analysis.module) if isinstance(n, cst.ClassDef)}
+        for stmt in analysis.module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if not isinstance(small, cst.Import):
+                    continue
+                for al in small.names:
+                    full = code_of(al.name)
+                    if full == module or (al.asname is None and full.split(".")[0] == module):
+                        local = code_of(al.asname.name) if al.asname else module
+                        if local not in rebound and analysis.imports.get(local) in (module, full):
+                            return local, False
+        if module not in used:
+            return module, True
+        base = f"stdlib_{module}"
+        alias, i = base, 2
+        while alias in used:
+            alias, i = f"{base}{i}", i + 1
+        return alias, True
+
+    return analysis.memo(f"stdlib_logging.name.{module}", compute)
 
 
 def _existing_logger(module: cst.Module, analysis: ModuleAnalysis) -> str | None:
@@ -79,16 +118,19 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     module = analysis.module
     repl: dict[int, tuple[cst.SimpleStatementLine, str]] = {}
     needs_module_logger = False
+    configure: str | None = None  # the level of the stderr handler the entry point gets
     for f in findings:
         stmt, code = f.data.get("stmt"), f.data.get("code")
         if stmt is None or code is None:
             continue
         repl[id(stmt)] = (stmt, code)
         needs_module_logger |= bool(f.data.get("uses_module_logger"))
+        configure = f.data.get("configure") or configure
     ed = Edits()
     if not repl:
         return ed
     existing = _existing_logger(module, analysis) if needs_module_logger else None
+    lg, import_logging = module_name(analysis, "logging")
     logger = existing or _free_name(module)
     for stmt, code in repl.values():
         ed.transform(stmt, lambda _o, u, code=code: _log_line(u, code, logger))  # type: ignore[misc]
@@ -101,7 +143,7 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
                 at = i + 1
             else:
                 break
-        line = cst.parse_statement(f"{logger} = logging.getLogger(__name__)\n")
+        line = cst.parse_statement(f"{logger} = {lg}.getLogger(__name__)\n")
         line = line.with_changes(leading_lines=[cst.EmptyLine()] if at else [])
         if at < len(body):
             if not body[at].leading_lines:
@@ -109,6 +151,13 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
             ed.insert_before(body[at], [line])
         else:
             ed.transform(module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
-    if "logging" not in analysis.imports:
-        ed.add_import("logging")
+    if import_logging:
+        ed.add_import("logging", None, lg)
+    main = log_handlers.main_block(module) if configure else None
+    if main is not None:
+        sys_name, import_sys = module_name(analysis, "sys")
+        setup = cst.parse_statement(f"{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{configure})\n")
+        ed.insert_before(main.body.body[0], [setup])
+        if import_sys:
+            ed.add_import("sys", None, sys_name)
     return ed

@@ -14,8 +14,11 @@ from collections.abc import Iterable
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.codemods.stdlib_logging import LOGGER
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
+from mcpmigrate.codemods import log_handlers
+from mcpmigrate.codemods.effects import PURE_CALLS
+from mcpmigrate.codemods.stdlib_logging import LOGGER, module_name
+from mcpmigrate.config import Config
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     branch_condition,
@@ -28,8 +31,6 @@ from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import logging as screen_logging
 
-# Placeholder for the module-level stdlib logger in rewritten code (the codemod picks the name).
-
 
 class LoggingDetector(Detector):
     rules = ("MCP401", "MCP402")
@@ -40,7 +41,87 @@ class LoggingDetector(Detector):
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
         sends = any(r.rule == "MCP401" for r in v.reports)
+        _plan_fixes(self.analysis, self.config, [r for r in v.reports if r.rule == "MCP401"])
         return plan_legacy_only(self.config, v.reports, lambda _r: _STILL_LOGS if sends else None)
+
+
+def _plan_fixes(a: ModuleAnalysis, config: Config, reports: list[Report]) -> None:
+    """The MCP401 labels, once every call of the module is known: a tool whose only output is
+    its protocol log messages keeps them (manual); a rewrite is unsafe when its messages were
+    deliberately request-scoped (``related_request_id``) or its INFO/DEBUG record would reach no
+    handler; where the module has an entry point, the fix configures a stderr handler there
+    instead (``codemods/log_handlers.py``)."""
+    by_fn: dict[int, list[Report]] = {}
+    for r in reports:
+        fn = a.enclosing_function(r.node)
+        if fn is not None:
+            by_fn.setdefault(id(fn.node), []).append(r)
+    for rs in by_fn.values():
+        fn = a.enclosing_function(rs[0].node)
+        if fn is not None and any(r.fix for r in rs) and _only_output(fn, {id(r.node) for r in rs}):
+            for r in rs:
+                if r.fix is not None:
+                    r.fix, r.manual = None, _ONLY_OUTPUT.format(fn=fn.qualname)
+    fixed = [r for r in reports if r.fix is not None]
+    quiet = [r for r in fixed if r.data["method"] in _BELOW_LAST_RESORT]
+    main = None
+    if quiet and not log_handlers.configured(a, config):
+        main = log_handlers.main_block(a.module)
+        level = "DEBUG" if any(r.data["method"] == "debug" for r in quiet) else "INFO"
+        lg, sys_name = module_name(a, "logging")[0], module_name(a, "sys")[0]
+        setup = f"`{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})`"
+        for r in quiet:
+            if main is not None:
+                r.data["configure"] = level
+                r.fix = FixInfo(r.fix.safety, r.fix.strategy, r.fix.description + _CONFIGURED.format(setup=setup))  # type: ignore[union-attr]
+            else:
+                r.data["reviews"].append(_NO_HANDLER.format(level=r.data["method"].upper(), setup=setup))
+    for r in fixed:
+        reviews = r.data["reviews"]
+        if reviews:
+            assert r.fix is not None
+            r.fix = FixInfo(Safety.UNSAFE, r.fix.strategy, f"{r.fix.description} (review: {'; '.join(reviews)})")
+
+
+def _only_output(fn: FunctionInfo, logs: set[int]) -> bool:
+    """``fn`` is a tool whose protocol log messages (``logs``: ids of the calls) are all it does
+    besides returning a fixed result: no other call than pure ones and sleeps, no store but to
+    locals, and one result, built from literals only (field case notify-08)."""
+    if fn.role not in _TOOL_ROLES or not isinstance(fn.node.body, cst.IndentedBlock):
+        return False
+    stack: list[cst.CSTNode] = list(fn.node.body.body)
+    results: set[str] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in logs:
+            continue
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal, cst.Del, cst.Raise)):
+            return False
+        if isinstance(n, (cst.Yield, cst.AugAssign, cst.With, cst.Try)):
+            return False
+        if isinstance(n, cst.Call):
+            name = (code_of(n.func).rsplit(".", 1)[-1]).strip()
+            if not (name in PURE_CALLS or name in _QUIET_CALLS or name[:1].isupper()):
+                return False
+        if isinstance(n, cst.AssignTarget) and not isinstance(n.target, cst.Name):
+            return False
+        if isinstance(n, cst.Return) and n.value is not None:
+            if _reads_data(n.value):
+                return False
+            results.add(code_of(n.value))
+        stack.extend(n.children)
+    return len(results) <= 1  # `return "invalid"` / `return "ok"`: the result says something
+
+
+def _reads_data(expr: cst.BaseExpression) -> bool:
+    """``expr`` reads a name other than a constructor (``TextContent``, ``types.TextContent``), a
+    keyword or a constant."""
+    calls = [c for c in walk(expr) if isinstance(c, cst.Call)]
+    skip = {id(x) for c in calls if code_of(c.func).rsplit(".", 1)[-1][:1].isupper() for x in walk(c.func)}
+    skip |= {id(arg.keyword) for c in calls for arg in c.args if arg.keyword}
+    return any(
+        isinstance(n, cst.Name) and id(n) not in skip and n.value not in ("None", "True", "False") for n in walk(expr)
+    )
 
 
 _MSG_401 = (
@@ -55,6 +136,30 @@ _MSG_402 = (
     "connection; legacy clients still send it, and the registration declares the `logging` capability to "
     "them. Remove it once the project no longer serves legacy clients."
 )
+_ONLY_OUTPUT = (
+    "these messages are all `{fn}` does besides returning a fixed result, and 2026-07-28 still delivers them on "
+    'the request\'s own stream when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, mcp 2.x '
+    "`Client(log_level=...)`): moved to the standard library, clients would stop seeing them. Keep them while "
+    "clients opt in (deprecated, SEP-2577), or return what they say in the tool's result"
+)
+_RELATED = (
+    "the call passes `related_request_id`: its messages are deliberate output on this request's own stream, "
+    'which 2026-07-28 still delivers when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, '
+    "mcp 2.x `Client(log_level=...)`); after the rewrite clients stop seeing them, only the server's log has them"
+)
+_NO_HANDLER = (
+    "nothing in the project configures logging and the SDK does not (the low-level `Server` and fastmcp leave the "
+    "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
+    "and above: clients saw the message, now nobody does; configure a handler at the entry point, e.g. {setup}"
+)
+_CONFIGURED = (
+    '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
+    "(stderr on stdio servers)"
+)
+_BELOW_LAST_RESORT = ("debug", "info")
+_TOOL_ROLES = ("tool", "lowlevel-tool")
+#: Calls that produce nothing a client sees: waiting, and closing a stream the client reopens.
+_QUIET_CALLS = frozenset({"sleep", "close_sse_stream", "close_standalone_sse_stream"})
 _STILL_LOGS = (
     "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
     "`logging` capability a server that sends them must declare: move them to the standard library first, "
@@ -65,11 +170,8 @@ _STILL_LOGS = (
 class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
-        logging_bound = analysis.imports.get("logging")
-        # `import logging` is the stdlib, or absent; anything else bound to `logging` blocks the fix
-        self.logging_ok = logging_bound in (None, "logging") and not any(
-            n == "logging" for n, _v in analysis.module_assigns
-        )
+        # the local name of the stdlib `logging` (aliased when `logging` is something else here)
+        self.logging_name = module_name(analysis, "logging")[0]
 
     # -- MCP401 ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -169,9 +271,15 @@ class _Visitor(CatalogVisitor):
         for i, a in enumerate(pos[: len(names)]):
             vals[names[i]] = a.value
         unknown = set(vals) - set(names) or any(a.star for a in node.args)
-        self._plan_401(node, vals.get("level"), vals.get("data"), vals.get("logger"), [], None, bool(unknown))
+        related = vals.get("related_request_id")
+        deliberate = related is not None and not (isinstance(related, cst.Name) and related.value == "None")
+        self._plan_401(
+            node, vals.get("level"), vals.get("data"), vals.get("logger"), [], None, bool(unknown), deliberate
+        )
 
-    def _plan_401(self, node: cst.Call, level, msg, logger_name, extra, extra_expr, odd: bool) -> None:
+    def _plan_401(
+        self, node: cst.Call, level, msg, logger_name, extra, extra_expr, odd: bool, related: bool = False
+    ) -> None:
         level_name = level if isinstance(level, str) else string_value(level)
         method = S.MCP_TO_STDLIB_LEVEL.get(level_name or "", None)
         message = _MSG_401.format(call=f"`{_short(node)}`", method=method or "info")
@@ -184,12 +292,10 @@ class _Visitor(CatalogVisitor):
             why = "the level is not a literal MCP log level: pick the stdlib level by hand"
         elif id(node) not in self.bare:
             why = self.SHARED_LINE if self.shares_line(node) else "the call's result is used: rewrite it by hand"
-        elif not self.logging_ok:
-            why = "`logging` is bound to something other than the standard library module here"
         if why:
             self.report("MCP401", node, message, manual=why)
             return
-        target = f"logging.getLogger({code_of(logger_name)})" if logger_name is not None else LOGGER
+        target = f"{self.logging_name}.getLogger({code_of(logger_name)})" if logger_name is not None else LOGGER
         args = _percent_form(msg)
         extra_code = None
         if extra:
@@ -197,18 +303,21 @@ class _Visitor(CatalogVisitor):
         elif extra_expr is not None and not (isinstance(extra_expr, cst.Name) and extra_expr.value == "None"):
             extra_code = code_of(extra_expr)
         call = f"{target}.{method}({', '.join(args)}{', extra=' + extra_code if extra_code else ''})"
-        safety = Safety.UNSAFE if extra_code else Safety.SAFE
+        reviews = ["`extra` keys must not clash with LogRecord attributes"] if extra_code else []
+        if related:
+            reviews.append(_RELATED)
         desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"
-        if extra_code:
-            desc += " (review: `extra` keys must not clash with LogRecord attributes)"
+        # the safety is settled in _plan_fixes, once every call of the module is known
         self.report(
             "MCP401",
             node,
             message,
-            fix=FixInfo(safety, "logging", desc),
+            fix=FixInfo(Safety.SAFE, "logging", desc),
             stmt=self.stmt_of[id(node)],
             code=call,
             uses_module_logger=logger_name is None,
+            method=method,
+            reviews=reviews,
         )
 
     def visit_Dict(self, node: cst.Dict) -> None:

@@ -20,6 +20,7 @@ from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.codemods.remove import roots_cache_blocker, roots_cache_of
 from mcpmigrate.detectors._shared import branch_condition, fastmcp_pinned, legacy_era_only, plan_legacy_only
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
+from mcpmigrate.detectors.roots_guards import GUARD_REMOVED, msg_102, plan_guards
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
 
@@ -43,26 +44,7 @@ class RootsDetector(Detector):
         visitor = _RootsVisitor(self)
         self.analysis.flat.visit(visitor)
         reports = visitor.reports
-        # A capability guard goes away only with a roots request the param fix removes in the
-        # same function; when that request is left for a human, so is its guard.
-        fixed_fns = {
-            id(self.analysis.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.fix is not None
-        }
-        for r in reports:
-            if (
-                r.rule == "MCP102"
-                and r.data.get("guards_roots")
-                and id(self.analysis.enclosing_function(r.node)) not in fixed_fns
-            ):
-                r.fix = None
-                r.message = _msg_102(_GUARD_LEFT)
-                r.manual = "it guards a roots request that is left for a human: remove it together with that request"
-            elif r.rule == "MCP102" and r.fix is not None and not param_fix.removable_guard(self.analysis, r.node):
-                r.fix = None
-                r.manual = (
-                    "the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
-                    "together with the roots request"
-                )
+        plan_guards(self.analysis, reports)
         # A roots list_changed handler that invalidates a cache a roots request fills goes with that
         # request, when the param fix removes it (same safety); never alone while the cache stays.
         requests = {id(self.analysis.enclosing_function(r.node)): r for r in reports if r.rule == "MCP101"}
@@ -111,7 +93,7 @@ class _RootsVisitor(RequestVisitor):
                     self.report(
                         "MCP102",
                         node,
-                        _msg_102(_GUARD_REMOVED if guards_roots else ""),
+                        msg_102(GUARD_REMOVED if guards_roots else ""),
                         fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
                         manual=None
                         if guards_roots
@@ -522,20 +504,6 @@ class _RootsVisitor(RequestVisitor):
                         el.slice.value, S.ROOTS_LIST_CHANGED_NOTIFICATION
                     ):
                         self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
-
-
-def _msg_102(guard: str = "") -> str:
-    """The MCP102 message for a capability read from the session; ``guard`` says what becomes of
-    a guard around a roots request (:data:`_GUARD_REMOVED`, :data:`_GUARD_LEFT`)."""
-    return (
-        "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
-        f"request's _meta and must not be inferred from the connection{guard}. Read them per request "
-        "(`ctx.client_capabilities` in mcp 2.x)."
-    )
-
-
-_GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
-_GUARD_LEFT = " — this guard protects a roots request that is left for a human"
 
 
 def _raises_call(call: cst.Call) -> bool:

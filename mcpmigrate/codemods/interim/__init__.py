@@ -17,6 +17,7 @@ logic:
 - :mod:`.refusals` — the generation once the project's dependency pins are heard; mcp 1.x refused;
 - :mod:`.mcpserver` — mcp 2.x ``MCPServer`` tools: a resolver (``Elicit``/``Sample``/``ListRoots``);
 - :mod:`.helpers` — a request made in a helper the tools call, and context aliases;
+- :mod:`.scope` — what a resolver may read: pure locals it recomputes, a factory's names;
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
 - :mod:`.fastmcp` — fastmcp 4's guard-pattern pieces; fastmcp 2.x/3.x code refused;

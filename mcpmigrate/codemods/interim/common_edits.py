@@ -6,7 +6,7 @@
   users of), made as one transform when the applier leaves the function;
 - :func:`take_out`: the request leaves its function (its statement, or its ``await``);
 - :func:`unwrap_try`: a ``try`` whose ``except`` went on without the answer gives way to its body;
-- :func:`place_resolver`: a resolver goes right before its module-level tool.
+- :func:`place_resolver`: a resolver goes right before its tool, in the tool's scope.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import libcst as cst
 
 from mcpmigrate.codemods.edits import Edits, flatten_body
 from mcpmigrate.codemods.interim.sites import Site
-from mcpmigrate.names import binds, uses
+from mcpmigrate.names import assigned, binds, uses
 
 
 class FunctionEdit:
@@ -36,7 +36,8 @@ class FunctionEdit:
         edits.transform(node, self)
 
     def add_aliases(self, stmts: list[cst.SimpleStatementLine]) -> None:
-        """Alias statements (``session = ctx.session``) to drop when the moved requests were their only use."""
+        """Alias statements (``session = ctx.session``) and pure locals copied into a resolver, to drop
+        when the moved requests were their only use."""
         if self.aliases is None:
             self.aliases = []
         for s in stmts:
@@ -69,7 +70,7 @@ class FunctionEdit:
                 if alias is None or alias not in stmts:
                     continue
                 assert isinstance(alias, cst.SimpleStatementLine)  # what `aliases` holds, kept a statement line
-                name = alias.body[0].targets[0].target.value  # type: ignore[attr-defined]
+                (name,) = assigned(alias)  # `name = …` / `name: T = …`
                 rest = [x for x in stmts if x is not alias]
                 if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
                     continue
@@ -116,16 +117,15 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
     ed.transform(node, flatten)
 
 
-def place_resolver(ed: Edits, tool: cst.FunctionDef, resolver: cst.BaseStatement) -> None:
-    """``resolver`` goes right before the module-level ``tool`` (after the resolvers already placed
-    there): the first takes the tool's leading lines, the others and the tool two blank lines."""
+def place_resolver(ed: Edits, tool: cst.FunctionDef, resolver: cst.BaseStatement, nested: bool = False) -> None:
+    """``resolver`` goes right before ``tool``, in its scope (after the resolvers already placed
+    there): the first takes the tool's leading lines, the others and the tool two blank lines (one
+    inside a function)."""
     first = id(tool) not in ed.before
-    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    blank = [cst.EmptyLine(indent=False)] if nested else [cst.EmptyLine(), cst.EmptyLine()]
     ed.insert_before(tool, [resolver.with_changes(leading_lines=list(tool.leading_lines) if first else blank)])
     if first:
-        ed.transform(
-            tool, lambda original, updated: updated.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-        )
+        ed.transform(tool, lambda original, updated: updated.with_changes(leading_lines=list(blank)))
 
 
 def _insert_params(

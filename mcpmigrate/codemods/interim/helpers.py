@@ -23,23 +23,32 @@ from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
-from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, resolver_parts
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, place_reason, related_args, resolver_parts
+from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     Caller,
     Site,
     always_runs,
     context_of,
-    exist,
     exits_before,
     first_line,
-    inputs,
     request_kind,
     side_effects_before,
     slot_reason,
     without,
 )
-from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
+from mcpmigrate.names import (
+    BUILTINS,
+    assigned,
+    base_name,
+    enclosing_stmt,
+    fresh,
+    module_names,
+    name_nodes,
+    ref_names,
+    uses,
+)
 
 
 def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
@@ -76,13 +85,17 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if reason:
         return reason
     hparams = helper.param_names()
-    needed, blocking = inputs(a, helper, [x.value for x in call.args], ctx_name)
-    if blocking:
-        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (
-            f"{intro}, built from {names}, which {exist(blocking)} mid-body of the helper (its locals, the context, or "
-            "reassigned parameters): a resolver may only use what the tool passes and module-level names; rewrite by hand"
-        )
+    related = related_args(a, site)
+    if isinstance(related, str):
+        return f"{intro}; {related}"
+    needed, blocking = inputs(a, helper, [x.value for x in call.args if x not in related], ctx_name)
+    if blocking:  # pure locals of the helper are recomputed in each resolver, after its parameters
+        anchor = site.unwrap if site.unwrap is not None else site.stmt
+        copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper")
+        if isinstance(copied, str):
+            return f"{intro}, built from {copied}"
+        site.copied, more = copied
+        needed += [n for n in more if n not in needed]
     if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
     site.helper_params = [p for p in hparams if p in needed]
@@ -110,8 +123,16 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         return (
             "is not in an mcp 2.x `MCPServer` tool (only a tool's call can return the interim result): rewrite by hand"
         )
-    if tool.parent is not None or tool.class_name is not None or tool.node not in a.module.body:
-        return "is in a tool that is not a module-level function: add the resolver by hand"
+    where = place_reason(a, tool)
+    if where:
+        return f"is in a tool that cannot have a resolver next to it ({where})"
+    outer = outer_scope(tool)
+    shadowed = sorted(_helper_reads(site) & (outer.visible | outer.late))
+    if shadowed:
+        return (
+            f"is in a tool defined inside `{tool.parent.qualname if tool.parent else ''}`, which binds "
+            f"`{shadowed[0]}` too: a resolver next to the tool would read that one, not the module's; rewrite by hand"
+        )
     aw = a.parents.get(id(hcall))
     if not (isinstance(aw, cst.Await) and aw.expression is hcall) or not tool.is_async:
         return "is not awaited directly in an async tool: rewrite by hand"
@@ -154,21 +175,20 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
                 "again on every round): compute it in a module-level function of the tool's arguments first"
             )
         caller.values[name] = expr
-    used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param)
-    if blocking:
-        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        return (
-            f"passes {names}, which {exist(blocking)} mid-body of the tool (locals, the context, or reassigned "
-            "arguments): a resolver may only use the tool's arguments and module-level names; move that "
-            "computation into a module-level function of the arguments, then run the fix again"
-        )
+    stmt = enclosing_stmt(a, hcall)
+    assert stmt is not None  # the helper call sits in a statement of the tool
+    used, blocking = inputs(a, tool, [v for v in caller.values.values()], caller.ctx_param, outer)
+    if blocking:  # pure locals of the tool are recomputed in the resolver
+        copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, outer)
+        if isinstance(copied, str):
+            return f"passes {copied}"
+        caller.copied, more = copied
+        used += [n for n in more if n not in used]
     caller.args = [p for p in tool.param_names() if p in used]
     slot = slot_reason(tool, caller.ctx_param)
     if slot:
         return f"is in a tool where {slot}: add the resolver by hand"
     # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
-    stmt = enclosing_stmt(a, hcall)
-    assert stmt is not None  # the helper call sits in a statement of the tool
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
@@ -189,6 +209,13 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         )
     site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
     return caller
+
+
+def _helper_reads(site: Site) -> set[str]:
+    """The module-level names the moved request (and the helper's locals copied with it) read."""
+    local = set(site.fn.param_names()) | {n for s in site.copied for n in assigned(s)}
+    exprs: list[cst.CSTNode] = [*site.call.args, *site.copied]
+    return {n.value for e in exprs for n in ref_names(e)} - local
 
 
 def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
@@ -231,7 +258,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
     drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[union-attr]
     take_out(site, ed, hname)
     fe = function_edit(ed, helper.node)
-    fe.add_aliases(site.aliases)
+    fe.add_aliases(site.aliases + site.copied)
     fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
     fe.ctx = ctx
     fe.force_drop = drop
@@ -247,7 +274,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
                     renames[name] = value.value
             else:
                 bindings.append((name, value))
-        if bindings and renames:  # simultaneous: bind everything at once
+        if (bindings or site.copied) and renames:  # simultaneous: bind everything at once
             bindings = [
                 (n, v) for n in site.helper_params if not (isinstance(v := c.values[n], cst.Name) and v.value == n)
             ]
@@ -281,10 +308,16 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
             body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
         else:
             body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
+        copy = [code_of(x.with_changes(leading_lines=[])) for x in c.copied]
+        body = (
+            "".join(f"    {x}" for x in copy)
+            + body
+            + "".join(f"    {code_of(x.with_changes(leading_lines=[]))}" for x in site.copied)
+        )
         resolver = cst.parse_statement(
             f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
         )
-        place_resolver(ed, tool.node, resolver)
+        place_resolver(ed, tool.node, resolver, nested=tool.parent is not None)
         new_param = cst.Param(
             cst.Name(tname),
             cst.Annotation(
@@ -296,7 +329,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
         fe = function_edit(ed, tool.node)
         fe.params.append((c.ctx_param, new_param))
         fe.ctx = c.ctx_param
-        fe.add_aliases(c.aliases)
+        fe.add_aliases(c.aliases + c.copied)  # each goes when the call no longer uses it
         # The call hands the answer over where it handed the context (or right before it).
         answer = c.ctx_arg.with_changes(
             value=cst.Name(tname), keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None

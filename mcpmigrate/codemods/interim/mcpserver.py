@@ -17,17 +17,17 @@ from functools import partial
 
 import libcst as cst
 
-from mcpmigrate.analysis import CONTEXTS, Kind, ModuleAnalysis, code_of
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.scope import copy_locals, future_annotations, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
     SAMPLING,
     Site,
     context_alias,
-    exist,
-    inputs,
+    context_of,
     slot_reason,
 )
 from mcpmigrate.names import base_name, fresh
@@ -63,37 +63,70 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     reason = marker_reason(a, site)
     if reason:
         return reason
-    # What the request is built from.
-    needed, blocking = inputs(a, fn, [x.value for x in call.args], base)
+    # Where the resolver goes: right before the tool, in the tool's own scope.
+    reason = place_reason(a, fn)
+    if reason:
+        return reason
+    outer = outer_scope(fn)
+    # What the request is built from (a `related_request_id=` is the SDK's own routing: it goes).
+    related = related_args(a, site)
+    if isinstance(related, str):
+        return related
+    needed, blocking = inputs(a, fn, [x.value for x in call.args if x not in related], base, outer)
     if blocking:
-        names = ", ".join(f"`{b}`" for b in dict.fromkeys(blocking))
-        related = [x for x in call.args if x.keyword is not None and x.keyword.value == "related_request_id"]
-        if related and not inputs(a, fn, [x.value for x in call.args if x not in related], base)[1]:
-            return (
-                f"only `related_request_id={code_of(related[0].value)}` uses {names}: a resolver's request needs no "
-                "related request id (the SDK routes it): drop that argument, then run the fix again"
-            )
-        return (
-            f"the request is built from {names}, which {exist(blocking)} mid-body (locals, the context, or "
-            "reassigned arguments): a resolver may only use the tool's arguments and module-level names; "
-            "move that computation into a module-level function of the arguments, then run the fix again"
-        )
+        anchor = site.unwrap if site.unwrap is not None else site.stmt
+        copied = copy_locals(a, fn, blocking, anchor, base, outer)
+        if isinstance(copied, str):
+            return f"the request is built from {copied}"
+        site.copied, more = copied
+        needed += [n for n in more if n not in needed]
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
-    if fn.parent is not None or fn.class_name is not None or site.fn.node not in a.module.body:
-        where = (
-            f"inside `{fn.parent.qualname}`"
-            if fn.parent is not None
-            else "in a class"
-            if fn.class_name
-            else "not at module level"
-        )
-        return (
-            f"the tool is defined {where}: this fix only writes module-level resolvers; a resolver defined next to "
-            "the tool, in the same scope, works too (mcp 2.3): add it by hand"
-        )
     # The new parameter goes right before the context parameter.
     slot = slot_reason(fn, base)
     return f"{slot}: add the resolver parameter by hand" if slot else None
+
+
+def related_args(a: ModuleAnalysis, site: Site) -> list[cst.Arg] | str:
+    """The request's ``related_request_id=`` arguments, which the resolver drops: mcp 2.x sends a
+    resolver's request with the tool call's own request id (``mcp.server.mcpserver.resolve``), so only
+    ``<context>.request_id`` of the context the request goes through may go (its aliases are recorded
+    on ``site``); another id is manual."""
+    out: list[cst.Arg] = []
+    for x in site.call.args:
+        if x.keyword is None or x.keyword.value != "related_request_id":
+            continue
+        own = x.value
+        owner = (
+            context_of(a, site.fn, own.value)
+            if isinstance(own, cst.Attribute) and own.attr.value == "request_id"
+            else None
+        )
+        if not (isinstance(owner, tuple) and owner[0] == site.ctx_param):
+            return (
+                f"the request passes `related_request_id={code_of(own)}`, not the tool's own request id: a "
+                "resolver's request always goes with the tool call's request (mcp.server.mcpserver.resolve); "
+                "rewrite by hand"
+            )
+        site.aliases += owner[1]
+        out.append(x)
+    return out
+
+
+def place_reason(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """Why no resolver can be defined right before the tool ``fn``, in its scope: a method, or a
+    nested tool whose annotations mcp 2.x evaluates in the module's namespace (``from __future__
+    import annotations``)."""
+    if fn.class_name is not None:
+        return "the tool is a method of a class: this fix writes resolvers next to functions only; add it by hand"
+    if fn.parent is None:
+        return None
+    if future_annotations(a):
+        return (
+            f"the tool is defined inside `{fn.parent.qualname}` and the module has `from __future__ import "
+            "annotations`: mcp 2.x evaluates the tool's annotations in the module's namespace, where a resolver "
+            "defined next to the tool is not visible; define the resolver at module level by hand"
+        )
+    return None
 
 
 def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
@@ -175,8 +208,9 @@ def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) ->
                 )
             )
     plist = ", ".join(code_of(p) for p in params)
-    resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n    return {ret_expr}\n")
-    place_resolver(ed, fn.node, resolver)
+    body = "".join("    " + code_of(x.with_changes(leading_lines=[])) for x in site.copied)
+    resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n{body}    return {ret_expr}\n")
+    place_resolver(ed, fn.node, resolver, nested=fn.parent is not None)
     new_param = cst.Param(
         cst.Name(pname),
         cst.Annotation(
@@ -188,5 +222,5 @@ def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) ->
     fe = function_edit(ed, fn.node)
     fe.params.append((site.ctx_param or "", new_param))
     fe.ctx = site.ctx_param or ""
-    fe.add_aliases(site.aliases)
+    fe.add_aliases(site.aliases + site.copied)  # each goes when the request was its only use
     take_out(site, ed, pname)

@@ -8,8 +8,8 @@
 - the decided rewrite of one request (:class:`Site`, and :class:`Caller` for a helper's callers),
   and why its answer has no name of its own when it has none (:func:`unassigned_reason`);
 - the checks every form makes: where in the handler the request may sit (a loop, a branch, a
-  ``try`` around it), what runs before it (side effects, early exits), what it is built from,
-  and which local names are aliases of the context.
+  ``try`` around it), what runs before it (side effects, early exits), and which local names are
+  aliases of the context (what a resolver may read is :mod:`.scope`'s).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.names import BUILTINS, assigned, base_name, enclosing_stmt, module_names, ref_names
+from mcpmigrate.codemods.interim.scope import bindings
+from mcpmigrate.names import assigned, base_name, contains_any, enclosing_stmt, ref_names
 
 #: The request kinds (what :func:`request_kind` returns).
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
@@ -163,6 +164,7 @@ class Site:
     callers: list[Caller] | None = None  # a helper's request: one resolver per calling tool
     helper_params: list[str] = field(default_factory=list)  # helper parameters the request is built from
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
+    copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
 
 
 @dataclass(eq=False)
@@ -176,6 +178,7 @@ class Caller:
     values: dict[str, cst.BaseExpression]  # helper parameter -> what this call gives it
     args: list[str] = field(default_factory=list)  # tool arguments the resolver takes
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)
+    copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # pure locals the resolver recomputes
 
 
 def answer_name(site: Site) -> str | None:
@@ -219,7 +222,9 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
             rest = [s for s in cur.body.body if s is not site.stmt]
             if site.result is None and answer_name(site) is not None:
-                return unassigned_reason(site)
+                if not _bound_only_here(site, cur):
+                    return unassigned_reason(site)
+                site.result = answer_name(site)  # its other bindings are in the handlers, which go
             uses = {site.result}  # the answer, and locals computed from it (`text = result.content.text`)
             for s in rest:
                 if any(n.value in uses for n in ref_names(s)):
@@ -233,10 +238,13 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                     "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
                 )
             site.unwrap = cur
-            handlers = ", ".join(code_of(h.type) if h.type is not None else "everything" for h in cur.handlers)
+            handlers = " and ".join(f"`except {code_of(h.type)}`" if h.type else "`except`" for h in cur.handlers)
             site.unsafe.append(
-                f"the `try` around the request is unwrapped and its `except {handlers}` fallback is "
-                "dropped (on 2026-07-28 it ran the rest of the body without the answer)"
+                f"the `try` around the request is unwrapped and its {handlers} "
+                + ("fallbacks are" if len(cur.handlers) > 1 else "fallback is")
+                + " dropped: "
+                "on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
+                "cannot answer gets a tool error instead of it"
             )
         elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
             return "the request is made in a loop: each round would need its own stable key; rewrite by hand"
@@ -251,6 +259,16 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if site.form == "resolver" and site.unwrap is not None and pm.get(id(site.unwrap)) is not body:
         return "the `try` around the request is not at the top level of the tool: rewrite by hand"
     return None
+
+
+def _bound_only_here(site: Site, node: cst.Try) -> bool:
+    """The answer's name is a local bound by the request's statement and, besides, only in the
+    handlers of ``node`` (``except MCPError: answer = None``), which the unwrapping drops."""
+    name = answer_name(site)
+    if name is None or name in site.fn.param_names():
+        return False
+    others = [b for b in bindings(site.fn.node.body, name) if not contains_any(site.stmt, {id(b)})]
+    return all(any(contains_any(h, {id(b)}) for h in node.handlers) for b in others)
 
 
 def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) -> list[str]:
@@ -339,29 +357,6 @@ def can_leave(stmt: cst.CSTNode) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # What the request is built from, and which names are the context
-
-
-def inputs(
-    a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str
-) -> tuple[list[str], list[str]]:
-    """What ``exprs`` read in ``fn``: ``(parameters of fn, names that exist only mid-body)``. A
-    parameter counts when it is not the context, not reassigned and not an MCP object; module-level
-    names and builtins are free; anything else (a local, the context) blocks a resolver."""
-    params = set(fn.param_names())
-    module = module_names(a)
-    reassigned = {n for n, _ in fn.assigns}
-    needed: list[str] = []
-    blocking: list[str] = []
-    for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
-        v = n.value
-        if v == "_" and "_" not in params and "_" not in reassigned:
-            continue
-        if v in params and v != ctx_name and v not in reassigned and fn.kinds.get(v) is None:
-            if v not in needed:
-                needed.append(v)
-        elif v in params or v in reassigned or not (v in module or v in BUILTINS):
-            blocking.append(v)
-    return needed, blocking
 
 
 def slot_reason(fn: FunctionInfo, ctx_name: str) -> str | None:

@@ -282,4 +282,46 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
             and not name_refs(fn.node.body, name, dead | {id(line)})
         ):
             site.set(line, REMOVE)
+    _drop_guard_helpers(a, site, fn)
     return dropped
+
+
+def _drop_guard_helpers(a: ModuleAnalysis, site: Site, fn: FunctionInfo) -> None:
+    """A private module-level helper whose only call sat in a guard (or its local) that goes:
+    ``def _supports_roots(ctx): return ctx.session.check_client_capability(...)`` goes too, or
+    it would stay behind, unused, still reading the capability from the session."""
+    for node, change in list(site.changes.values()):
+        if change is not REMOVE:
+            continue
+        for call in walk(node):
+            if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+                continue
+            helper = a.callee_of(call, fn)
+            if (
+                helper is not None
+                and helper.parent is None
+                and helper.class_name is None
+                and helper.name.startswith("_")
+                and not helper.node.decorators
+                and a.name_counts.get(helper.name, 0) == 2  # its `def` and this call
+                and _reads_capability(a, call, fn, {})
+            ):
+                site.set(helper.node, REMOVE)
+
+
+def removes(a: ModuleAnalysis, site: Site, node: cst.CSTNode) -> bool:
+    """Whether the site's planned changes take ``node``'s text away: ``node`` or an ancestor is
+    removed or replaced, or ``node`` is in the test of an ``if`` the fix unwraps (the capability
+    read of a guard that goes with the request, MCP102)."""
+    child: cst.CSTNode | None = None
+    cur: cst.CSTNode | None = node
+    while cur is not None:
+        entry = site.changes.get(id(cur))
+        if entry is not None:
+            change = entry[1]
+            if change is REMOVE or isinstance(change, cst.CSTNode):
+                return True
+            if isinstance(cur, cst.If) and child is cur.test:
+                return True
+        child, cur = cur, a.parents.get(id(cur))
+    return False
