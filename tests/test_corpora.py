@@ -228,7 +228,13 @@ def test_listchanged_in_a_capability_check_is_manual(tmp_path: Path) -> None:
         "for the notifications, by hand"
     )
     assert rows == [
-        ("MCP102", 6, None, "it guards a roots request that is left for a human: remove it together with that request"),
+        (
+            "MCP102",
+            6,
+            None,
+            "no roots request is left in this module: delete this check if nothing uses it, or read the "
+            "capability from the request (`ctx.client_capabilities`)",
+        ),
         ("MCP104", 7, None, check),
         ("MCP104", 11, None, check),  # a value declared in the same module may feed a check (a test's cases)
     ]
