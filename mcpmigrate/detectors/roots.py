@@ -125,6 +125,8 @@ class _RootsVisitor(RequestVisitor):
                 if arg.keyword is not None and arg.keyword.value in ("listChanged", "list_changed"):
                     if self.a.imports_sdk_client():
                         self.report("MCP104", arg, _MSG_104, manual=_MANUAL_104_CLIENT)
+                    elif self._in_capability_check(node):
+                        self.report("MCP104", arg, _MSG_104, manual=_MANUAL_104_CHECK)
                     else:
                         self.report("MCP104", arg, _MSG_104, fix=_remove_fix("drop the listChanged field"))
         elif q in S.ROOT:
@@ -317,6 +319,21 @@ class _RootsVisitor(RequestVisitor):
         if isinstance(expr, cst.Attribute):
             return expr.attr.value == "session"
         return isinstance(expr, cst.Name) and expr.value in ("session", "server_session", "mcp_session")
+
+    def _in_capability_check(self, node: cst.CSTNode) -> bool:
+        """The module compares capabilities with ``check_client_capability(...)`` /
+        ``check_capability(...)`` (mcp ``ServerSession`` / ``Connection``) and ``node`` feeds one:
+        inside its argument, or anywhere in the module (a value passed along, a test's cases)."""
+        if any(self.a.name_counts.get(n) for n in ("check_client_capability", "check_capability")):
+            return True
+        cur = self.a.parents.get(id(node))
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.Module)):
+            if isinstance(cur, cst.Call) and isinstance(cur.func, (cst.Attribute, cst.Name)):
+                name = cur.func.attr.value if isinstance(cur.func, cst.Attribute) else cur.func.value
+                if name in ("check_client_capability", "check_capability"):
+                    return True
+            cur = self.a.parents.get(id(cur))
+        return False
 
     def _contains_roots_request(self, node: cst.CSTNode) -> bool:
         for n in walk(node):
@@ -514,6 +531,12 @@ _MSG_103 = (
     "it goes with the roots request (take the path as a tool parameter instead)."
 )
 _MSG_104 = "`listChanged` is gone from the roots capability in 2026-07-28 (the capability is `{}`). Drop the field."
+_MANUAL_104_CHECK = (
+    "this module compares client capabilities (`check_client_capability`/`check_capability`), which "
+    "compare `listChanged` (legacy clients can send roots list_changed; 2026-07-28 has none): without "
+    "it a check passes for clients that never send them. Remove the check with the code that waits "
+    "for the notifications, by hand"
+)
 _MANUAL_104_CLIENT = (
     "this is client code (it imports the SDK client): a client that also talks to legacy servers still "
     "declares `listChanged` to them; send it only on legacy connections, by hand"

@@ -19,7 +19,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo
-from mcpmigrate.codemods.drop import ping_is_loop_exit
+from mcpmigrate.codemods.drop import ping_failure_expected, ping_is_loop_exit
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     dict_get,
@@ -159,7 +159,7 @@ class _Visitor(CatalogVisitor):
             )
             return
         if rule == "MCP203":
-            loop_exit = ping_is_loop_exit(self.a, node)
+            loop_exit = ping_is_loop_exit(self.a, node) or ping_failure_expected(self.a, node)
             if loop_exit is not None:
                 self.report(rule, node, message, manual=loop_exit)
                 return
