@@ -21,6 +21,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import cli
 from tests.proof import PROCESS_TIMEOUT_S
 from tests.test_proof_catalog import observe
@@ -349,11 +351,56 @@ def test_fastmcp_configures_only_its_own_logger_so_a_debug_rewrite_is_unsafe(tmp
     assert "this DEBUG record reaches only Python's last-resort handler" in fix[1]
 
 
-def test_mcp1_fastmcp_configures_the_root_logger_so_the_rewrite_stays_safe(tmp_path: Path) -> None:
+def test_mcp1_fastmcp_configures_the_root_logger_at_info_so_only_a_debug_rewrite_is_unsafe(tmp_path: Path) -> None:
+    """mcp 1.x FastMCP (and mcp 2.x MCPServer) call ``configure_logging(settings.log_level)``,
+    INFO by default: an INFO rewrite is printed, a DEBUG one is not unless the server is built
+    with ``log_level="DEBUG"``."""
     (tmp_path / "s.py").write_text(MCP1_FASTMCP, encoding="utf-8")
+    [(_r, line, col, fix, _m)] = _findings(tmp_path, "s.py")
+    assert (line, col, fix[0]) == (8, 11, "unsafe")
+    assert "`FastMCP` configures the root logger at its `log_level`, INFO by default" in fix[1]
+    (tmp_path / "s.py").write_text(MCP1_FASTMCP.replace("ctx.debug", "ctx.info"), encoding="utf-8")
+    assert _findings(tmp_path, "s.py") == [
+        ("MCP401", 8, 11, ("safe", 'log with the standard library: `logger.info("Query: %s", query)`'), None)
+    ]
+    debug_level = MCP1_FASTMCP.replace('FastMCP("qdrant")', 'FastMCP("qdrant", log_level="DEBUG")')
+    (tmp_path / "s.py").write_text(debug_level, encoding="utf-8")
     assert _findings(tmp_path, "s.py") == [
         ("MCP401", 8, 11, ("safe", 'log with the standard library: `logger.debug("Query: %s", query)`'), None)
     ]
+
+
+MCP1_REINDEX = """from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("indexer"{level})
+FILES = ["f"] * 42
+
+
+@mcp.tool()
+async def reindex(ctx: Context) -> str:
+    await ctx.debug("walking the tree")
+    await ctx.info("Indexed 42 files")
+    return str(len(FILES))
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+@pytest.mark.parametrize("level", ["", ', log_level="DEBUG"'])
+def test_mcp1_fastmcp_prints_what_its_log_level_lets_through(tmp_path: Path, legacy_python: str, level: str) -> None:
+    """The labels above, run: after ``fix --unsafe-fixes`` an mcp 1.x FastMCP stdio server prints
+    the INFO line on stderr, and the DEBUG line only with ``log_level="DEBUG"``."""
+    server = tmp_path / "server.py"
+    server.write_text(MCP1_REINDEX.format(level=level), encoding="utf-8")
+    before, _ = _drive(legacy_python, tmp_path, ["server.py"])
+    assert before["client_logs"] == [["debug", "walking the tree"], ["info", "Indexed 42 files"]]
+    cli(["fix", "--unsafe-fixes", "server.py"], tmp_path)
+    after, err = _drive(legacy_python, tmp_path, ["server.py"])
+    assert after == {"text": ["42"], "client_logs": []}
+    assert "Indexed 42 files" in err
+    assert ("walking the tree" in err) is bool(level)
 
 
 # -- a free name for `import logging` ----------------------------------------------------------

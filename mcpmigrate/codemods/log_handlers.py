@@ -45,7 +45,9 @@ _SCANNED: dict[tuple[str, int, int], str] = {}
 
 
 def _configures(tree: ast.AST) -> str:
-    """What in ``tree`` configures logging (``"basicConfig"``, ``"FastMCP"`` …), or ``""``."""
+    """What in ``tree`` configures logging, a configuring call first (``"basicConfig"``) and
+    else an SDK server that does (``"FastMCP"`` …), or ``""``."""
+    sdk = ""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
@@ -55,12 +57,12 @@ def _configures(tree: ast.AST) -> str:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in CONFIGURING_SERVERS:
             for al in node.names:
                 if al.name in CONFIGURING_SERVERS[node.module]:
-                    return al.name
+                    sdk = sdk or al.name
         elif isinstance(node, ast.Import):
             for al in node.names:
                 if al.name.startswith(("mcp.server.fastmcp", "mcp.server.mcpserver")):
-                    return al.name
-    return ""
+                    sdk = sdk or al.name
+    return sdk
 
 
 #: What :func:`_configures` looks for, in text: for a module newer than the running Python's grammar.
@@ -98,7 +100,9 @@ def _package_dir(path: Path, root: Path) -> tuple[Path, bool]:
 
 def _scan_package(top: Path, recursive: bool, skip: str | None) -> str:
     """What configures logging in a module under ``top`` other than ``skip`` (test modules, which
-    configure only their own runs, are not the server's)."""
+    configure only their own runs, are not the server's): a configuring call first, else an SDK
+    server that configures the root logger."""
+    sdk = ""
     for d, dirs, files in os.walk(top):
         if not recursive:
             dirs[:] = []
@@ -121,26 +125,51 @@ def _scan_package(top: Path, recursive: bool, skip: str | None) -> str:
                     _SCANNED[key] = found
             except (OSError, RuntimeError):
                 continue
-            if found:
+            if found in CONFIGURING_CALLS:
                 return found
-    return ""
+            sdk = sdk or found
+    return sdk
 
 
-def configured(analysis: ModuleAnalysis, config: Config) -> bool:
-    """Whether something in the module or its package configures logging (module docstring)."""
+def configured_by(analysis: ModuleAnalysis, config: Config) -> str:
+    """What in the module or its package configures logging (module docstring): a configuring
+    call (``"basicConfig"`` …) when there is one, else the SDK server whose constructor does
+    (``"FastMCP"``, ``"MCPServer"`` …), else ``""``."""
 
-    def compute() -> bool:
-        if _configures_source(analysis.module.code.encode("utf-8", "surrogatepass")):
-            return True
-        if analysis.path is None:
-            return False
+    def compute() -> str:
+        found = _configures_source(analysis.module.code.encode("utf-8", "surrogatepass"))
+        if found in CONFIGURING_CALLS or analysis.path is None:
+            return found
         path, root = Path(os.path.realpath(analysis.path)), Path(os.path.realpath(config.root))
         top, recursive = _package_dir(path, root)
         skip = str(path)
         # and the project root's own scripts (`main.py` next to `pyproject.toml` runs the package)
-        return bool(_scan_package(top, recursive, skip) or (top != root and _scan_package(root, False, skip)))
+        for other in (_scan_package(top, recursive, skip), _scan_package(root, False, skip) if top != root else ""):
+            if other in CONFIGURING_CALLS:
+                return other
+            found = found or other
+        return found
 
-    return analysis.memo("log_handlers.configured", compute)
+    return analysis.memo("log_handlers.configured_by", compute)
+
+
+def configured(analysis: ModuleAnalysis, config: Config) -> bool:
+    """Whether something in the module or its package configures logging."""
+    return bool(configured_by(analysis, config))
+
+
+_DEBUG_LEVEL = re.compile(r"""\blog_level\s*=\s*["']DEBUG["']""")
+
+
+def hides_debug(analysis: ModuleAnalysis, config: Config) -> str | None:
+    """The SDK server that configures the root logger at its ``log_level``, INFO by default, when
+    only it configures logging and the module does not pass ``log_level="DEBUG"``: a DEBUG record
+    then reaches no handler (mcp 1.x ``FastMCP``/mcp 2.x ``MCPServer`` ``configure_logging``
+    with ``settings.log_level``). ``None`` otherwise."""
+    found = configured_by(analysis, config)
+    if not found or found in CONFIGURING_CALLS or _DEBUG_LEVEL.search(analysis.module.code):
+        return None
+    return found.rsplit(".", 1)[-1]
 
 
 def main_block(module: cst.Module) -> cst.If | None:

@@ -76,6 +76,10 @@ def _plan_fixes(a: ModuleAnalysis, config: Config, reports: list[Report]) -> Non
                 r.fix = FixInfo(r.fix.safety, r.fix.strategy, r.fix.description + _CONFIGURED.format(setup=setup))  # type: ignore[union-attr]
             else:
                 r.data["reviews"].append(_NO_HANDLER.format(level=r.data["method"].upper(), setup=setup))
+    sdk = log_handlers.hides_debug(a, config) if any(r.data["method"] == "debug" for r in fixed) else None
+    for r in fixed:
+        if sdk is not None and r.data["method"] == "debug":
+            r.data["reviews"].append(_DEBUG_HIDDEN.format(sdk=sdk))
     for r in fixed:
         reviews = r.data["reviews"]
         if reviews:
@@ -151,6 +155,10 @@ _NO_HANDLER = (
     "nothing in the project configures logging and the SDK does not (the low-level `Server` and fastmcp leave the "
     "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
     "and above: clients saw the message, now nobody does; configure a handler at the entry point, e.g. {setup}"
+)
+_DEBUG_HIDDEN = (
+    "`{sdk}` configures the root logger at its `log_level`, INFO by default, so this DEBUG record is printed "
+    'nowhere: clients saw the message, now nobody does unless the server runs with `log_level="DEBUG"`'
 )
 _CONFIGURED = (
     '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
