@@ -93,3 +93,22 @@ def test_fastmcp4_side_effect_before_the_request_is_unsafe(tmp_path: Path) -> No
     (tmp_path / "server.py").write_text(source, encoding="utf-8")
     [finding] = _json(["check", "server.py"], tmp_path)["findings"]
     assert finding["fix"]["safety"] == "unsafe" and "once per round" in finding["fix"]["description"]
+
+
+@pytest.mark.parametrize("task", ["task=True", 'task=TaskConfig(mode="optional")'])
+def test_fastmcp4_background_task_tool_is_manual(task: str, tmp_path: Path) -> None:
+    """fastmcp 4 runs a ``task=…`` tool in a background worker, where ``ctx.request_context`` is
+    None (the fix's era check would raise) and ``ctx.elicit`` raises ToolError in both eras: the
+    guard pattern has to be written by hand, without the era check."""
+    source = HEAD + 'mcp = FastMCP("x")\n' + BOOK.replace("@mcp.tool\n", f"@mcp.tool({task})\n")
+    (tmp_path / "server.py").write_text(source, encoding="utf-8")
+    report = _json(["fix", "--strategy", "interim", "--unsafe-fixes", "server.py"], tmp_path)
+    assert (tmp_path / "server.py").read_text(encoding="utf-8") == source
+    [finding] = report["findings"]
+    assert finding["fix"] is None
+    assert finding["manual"].startswith(
+        f"`book` is a background task tool (`{task}`): there `ctx.request_context` is None"
+    )
+    plain = source.replace(f"@mcp.tool({task})\n", "@mcp.tool(task=False)\n")
+    (tmp_path / "server.py").write_text(plain, encoding="utf-8")
+    assert _json(["check", "server.py"], tmp_path)["findings"][0]["fix"]["safety"] == "safe"

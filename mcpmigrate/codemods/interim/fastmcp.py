@@ -116,6 +116,22 @@ def _find_fastmcp3(a: ModuleAnalysis) -> str | None:
 # fastmcp 4: the guard pattern
 
 
+def _background_task(fn: FunctionInfo) -> str | None:
+    """The ``task=…`` argument of the fastmcp decorator that registers ``fn`` as a background
+    task tool (fastmcp 4 ``@mcp.tool(task=True)`` / ``task=TaskConfig(...)``), else None. In a
+    task, ``Context.request_context`` is None and ``Context.elicit`` raises ToolError
+    (``fastmcp/server/context.py``: ``_TASK_ELICIT_ERROR``)."""
+    for dec in fn.node.decorators:
+        if isinstance(dec.decorator, cst.Call):
+            for arg in dec.decorator.args:
+                if arg.keyword is not None and arg.keyword.value == "task":
+                    value = arg.value
+                    if isinstance(value, cst.Name) and value.value in ("False", "None"):
+                        return None
+                    return f"task={code_of(value)}"
+    return None
+
+
 def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
     """Why a fastmcp 4 request has no guard-pattern form (not through the tool's fastmcp ``Context``,
     ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``."""
@@ -131,6 +147,14 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
             "request through it, then run the fix again"
         )
     site.ctx_param = base
+    task = _background_task(fn)
+    if task:
+        return (
+            f"`{fn.qualname}` is a background task tool (`{task}`): there `ctx.request_context` is None, so the "
+            "era check of this fix fails, and fastmcp 4 already refuses imperative requests in a task in both eras "
+            "(ToolError); write the guard pattern by hand without the era check (return an `InputRequiredResult`, "
+            "read `ctx.input_responses` when the task re-runs)"
+        )
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(arg_map(call, ["message", "response_type"]))
         if not {"message", "response_type"} <= names or names - {
