@@ -330,3 +330,130 @@ def build() -> Server:
     [(line, _col, fix, manual)] = _301(out)
     assert (line, fix) == (8, None)
     assert manual.startswith("no single low-level `Server(...)` call serves this handler")
+
+
+# --- requests-08: one request per `params.name` branch ------------------------------------------
+def _requests08_branch(question: str, schema: str, key: str) -> str:
+    return f'''\
+        if is_version_at_least(ctx.protocol_version, "2026-07-28"):
+            reply = (params.input_responses or {{}}).get("{key}")
+            if not isinstance(reply, ElicitResult):
+                return InputRequiredResult(input_requests={{"{key}": ElicitRequest(params=ElicitRequestFormParams(message="{question}", requested_schema={schema}))}})
+        else:
+            reply = await ctx.session.elicit_form("{question}", {schema})
+'''
+
+
+def _requests08_expected(source: str) -> str:
+    out = source.replace(
+        "from mcp.server.lowlevel import Server\n",
+        "from mcp.server.lowlevel import Server\n"
+        "from mcp.types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult\n"
+        "from mcp.types.version import is_version_at_least\n",
+    )
+    out = out.replace("-> types.CallToolResult:", "-> types.CallToolResult | InputRequiredResult:")
+    out = out.replace(
+        '        reply = await ctx.session.elicit_form("Pick a nickname", NICK)\n',
+        _requests08_branch("Pick a nickname", "NICK", "reply"),
+    )
+    return out.replace(
+        '        reply = await ctx.session.elicit_form("Where are you from?", CITY)\n',
+        _requests08_branch("Where are you from?", "CITY", "reply_2"),
+    )
+
+
+def _interim_desc(key: str) -> str:
+    return (
+        "on 2026-07-28 `call_tool` returns `InputRequiredResult` with a `ElicitRequest` under key "
+        f"'{key}' and reads the answer from `params.input_responses` on the retry (no requestState is written); "
+        "legacy keeps the request"
+    )
+
+
+INTERIM = ("fix", "--strategy", "interim", "--unsafe-fixes")
+
+
+@pytest.mark.parametrize("spelling", ["if", "elif"])
+def test_requests08_each_dispatch_branch_gets_its_own_interim_round(tmp_path: Path, spelling: str) -> None:
+    source = (DATA / "requests_08.py").read_text(encoding="utf-8")
+    if spelling == "elif":  # the same dispatch as an `if`/`elif` chain
+        source = source.replace('    if params.name == "hometown":', '    elif params.name == "hometown":')
+    out, fixed = _run(tmp_path, source, *INTERIM)
+    assert fixed == _requests08_expected(source)
+    assert [f for f in out["findings"] if f["rule"] == "MCP202"] == []
+
+
+def test_requests08_check_labels_name_each_branchs_key(tmp_path: Path) -> None:
+    source = (DATA / "requests_08.py").read_text(encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    out, _ = _run(tmp_path, source, "check")
+    got = [
+        (
+            f["line"],
+            f["column"],
+            f["fix"]["safety"] if f["fix"] else None,
+            f["fix"] and f["fix"]["description"],
+            f["manual"],
+        )
+        for f in out["findings"]
+        if f["rule"] == "MCP202"
+    ]
+    assert got == [
+        (31, 23, "safe", _interim_desc("reply"), None),
+        (36, 23, "safe", _interim_desc("reply_2"), None),
+    ]
+
+
+def test_requests08_the_rewritten_server_answers_as_before_on_both_eras(tmp_path: Path) -> None:
+    import sys
+
+    from tests.proof import run_proof
+
+    source = (DATA / "requests_08.py").read_text(encoding="utf-8")
+    _out, fixed = _run(tmp_path, source, *INTERIM)
+    before, after = tmp_path / "before_run.py", tmp_path / "after_run.py"
+    # the harness lists the tools first: the field case's server gets an `on_list_tools`
+    listing = """
+
+async def _list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[types.Tool(name=n, input_schema={"type": "object"}) for n in ("nickname", "hometown")])
+
+
+server = Server("profile", on_call_tool=call_tool, on_list_tools=_list_tools)
+"""
+    before.write_text(source + listing, encoding="utf-8")
+    after.write_text(fixed + listing, encoding="utf-8")
+    calls = [{"tool": "nickname"}, {"tool": "hometown"}]
+    client = {"elicitation": {"action": "accept", "content": {"nick": "zed", "city": "Oslo"}}}
+    declines = {"elicitation": {"action": "decline"}}
+
+    def texts(file: Path, mode: str, answers: dict) -> list:
+        answer = run_proof(sys.executable, file, "server", mode, [], calls, client=answers)
+        return [c["error"] and "<error>" or "\n".join(c["text"]) for c in answer["calls"]]
+
+    assert texts(before, "legacy", client) == ["hi zed", "from Oslo"]
+    assert texts(before, "modern", client) == ["<error>", "<error>"]  # no server-originated requests
+    for mode in ("legacy", "modern"):
+        assert texts(after, mode, client) == ["hi zed", "from Oslo"]
+        assert texts(after, mode, declines) == ["no nickname", "no city"]
+
+
+def test_requests08_a_name_bound_twice_on_one_path_is_the_reason(tmp_path: Path) -> None:
+    source = (
+        (DATA / "requests_08.py")
+        .read_text(encoding="utf-8")
+        .replace(
+            '    if params.name == "nickname":\n',
+            '    if params.name == "nickname":\n        reply = None\n',
+        )
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    out, _ = _run(tmp_path, source, "check")
+    got = [(f["line"], f["fix"] is None, f["manual"]) for f in out["findings"] if f["rule"] == "MCP202"]
+    assert got[0] == (
+        32,
+        True,
+        "the answer's name `reply` is bound more than once in `call_tool`: give this answer a name that is bound "
+        "only here, then run the fix again",
+    )
+    assert got[1][:2] == (37, False)  # the other branch is rewritten on its own

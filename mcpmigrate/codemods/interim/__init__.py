@@ -206,7 +206,7 @@ def _describe(site: Site) -> str:
         else:
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
-                f"under key {site.result!r} and reads the answer from {where} on the retry "
+                f"under key {site.key or site.result!r} and reads the answer from {where} on the retry "
                 "(no requestState is written); legacy keeps the request"
             )
         if site.form == "fastmcp":

@@ -7,20 +7,20 @@ and reads it on the retry; on a legacy connection it keeps the original request 
 interim result there is ``-32603``). No ``requestState`` is written: the handler re-runs from its
 arguments and the answers (nothing to protect). Several requests of one handler travel in one
 interim result (each retry carries only the answers to the latest ``inputRequests``) when they
-sit in one block and each is built from values that exist before the first; requests on different
-paths of one handler (a dispatch on ``params.name``) would each need their own round, which is not
-written yet (manual, said first). The code before the request now runs once per round: with side
-effects the fix is unsafe.
+sit in one block and each is built from values that exist before the first; requests on paths no
+single call shares (the ``if params.name == "…": … return`` dispatch of one ``call_tool``) are each
+rewritten on their own, under an ``inputRequests`` key of their own (``reply``, ``reply_2``). The
+code before the request now runs once per round: with side effects the fix is unsafe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
@@ -35,7 +35,7 @@ from mcpmigrate.codemods.interim.sites import (
     request_kind,
     unassigned_reason,
 )
-from mcpmigrate.names import assigned, ref_names
+from mcpmigrate.names import assigned, fresh, ref_names
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
 Member = Callable[[cst.Call], "Site | str"]
@@ -49,10 +49,15 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
+    # requests on paths no single call shares (`if params.name == "…": … return` branches) are
+    # rewritten each on its own, under keys of their own
+    own_path = bool(others) and not site.alone and _exclusive(a, call, others)
+    if own_path and site.result is None:
+        site.result = _path_answer_name(a, site)
     if site.result is None:
-        if others and not site.alone and _exclusive(a, site.call, others):
-            return _PATHS_REASON  # the blocking reason first: renaming the answer would not help
         return unassigned_reason(site)
+    if own_path:
+        site.key = _path_keys(a, fn, [call, *others]).get(id(call))
     if site.kind == ELICITATION and attr == "elicit_url":
         return (
             "URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
@@ -63,14 +68,14 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
-    if others and not site.alone:
+    if others and not site.alone and not own_path:
         group = _group(a, site, others, member)
         if isinstance(group, str):
             return group
     return None
 
 
-def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> bool:
+def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNode]) -> bool:
     """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
     ``if`` and ``else`` of one statement, or the earlier one in an ``if`` whose body ends with
     ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
@@ -105,11 +110,51 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> 
     return all(apart(call, o) for o in others)
 
 
-#: Why a handler whose requests sit on different paths (one per call) gets no interim round.
-_PATHS_REASON = (
-    "the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
-    "needs its own interim result, which this fix does not write yet: rewrite them by hand"
-)
+def _answer(a: ModuleAnalysis, call: cst.Call) -> cst.Name | None:
+    """``x`` of ``x = await <call>``."""
+    aw = a.parents.get(id(call))
+    assign = a.parents.get(id(aw)) if isinstance(aw, cst.Await) else None
+    if isinstance(assign, cst.Assign) and assign.value is aw and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+    return None
+
+
+def _path_answer_name(a: ModuleAnalysis, site: Site) -> str | None:
+    """The answer's name when every other binding of it in the handler is on a path this request
+    never shares (another branch of the dispatch): on its own path the name is bound once."""
+    target = _answer(a, site.call)
+    if target is None or target.value in site.fn.param_names():
+        return None
+    inside = {id(n) for n in walk(site.stmt)}
+    for n in walk(site.fn.node.body):
+        if id(n) in inside or a.enclosing_function(n) is not site.fn or target.value not in _binds_here(n):
+            continue
+        if not _exclusive(a, site.stmt, [n]):
+            return None
+    return target.value
+
+
+def _binds_here(n: cst.CSTNode) -> set[str]:
+    """Names ``n`` itself binds (an assignment target, ``for``/``as``/walrus target)."""
+    if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+        return {x.value for x in walk(n.target) if isinstance(x, cst.Name)}
+    if isinstance(n, cst.AsName):
+        return {x.value for x in walk(n.name) if isinstance(x, cst.Name)}
+    return set()
+
+
+def _path_keys(a: ModuleAnalysis, fn: FunctionInfo, calls: list[cst.Call]) -> dict[int, str]:
+    """An ``inputRequests`` key per request on its own path, in source order: its answer's name, then
+    ``name_2`` … when an earlier path already uses it (a retry that takes another path, e.g. after a
+    state change, then asks anew instead of reading an answer to another question)."""
+    taken: set[str] = set()
+    keys: dict[int, str] = {}
+    for c in sorted(calls, key=fn.calls.index):
+        name = _answer(a, c)
+        if name is not None:
+            keys[id(c)] = fresh(taken, name.value)
+    return keys
 
 
 def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member) -> list[Site] | str:
@@ -126,8 +171,6 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
     pm = a.parents
     block = pm.get(id(site.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
-        if _exclusive(a, site.call, [m.call for m in members if m is not site]):
-            return _PATHS_REASON
         return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
     if any(m.unwrap is not None for m in members):
         return f"{intro}, but one sits in a `try`: combine them by hand"
@@ -241,18 +284,18 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         version = f"{fn.params[0].name.value}.protocol_version"
         responses = f"{fn.params[1].name.value}.input_responses"
     parts = []
+    keys = {}
     for m in group:
         req, answer_type, _imports = lowlevel_parts(m, spell)
         assert m.result is not None
         parts.append((m, m.result, req, answer_type))
+        keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
     for _, key, _, _ in parts:
-        code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
+        code += f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n'
     if len(parts) == 1:
         _, key, req, answer_type = parts[0]
-        code += (
-            f'    if not isinstance({key}, {answer_type}):\n        return {irr}(input_requests={{"{key}": {req}}})\n'
-        )
+        code += f'    if not isinstance({key}, {answer_type}):\n        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
         code += f"    if not ({missing}):\n        return {irr}(\n            input_requests={{\n"
