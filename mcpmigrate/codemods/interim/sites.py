@@ -273,7 +273,7 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
         for s in block.body:
             if s is node:
                 break
-            if has_effect(s) and not _branch_left(s):
+            if has_effect(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for stmt in site.unwrap.body.body:
@@ -293,7 +293,8 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
 
 def _branch_left(s: cst.CSTNode) -> bool:
     """``if <test without effects>: … return`` (no ``else``) before the request: a call that reaches
-    the request never ran that body (another branch of a ``params.name`` dispatch), nor does its retry."""
+    the request never ran that body (another branch of a ``params.name`` dispatch), nor does its retry
+    (an interim round; a resolver, which asks first, keeps the note: ``exits_before`` says the rest)."""
     if not (isinstance(s, cst.If) and s.orelse is None and isinstance(s.body, cst.IndentedBlock) and s.body.body):
         return False
     last = s.body.body[-1]
