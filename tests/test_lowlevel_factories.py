@@ -373,13 +373,29 @@ def _interim_desc(key: str) -> str:
 INTERIM = ("fix", "--strategy", "interim", "--unsafe-fixes")
 
 
-@pytest.mark.parametrize("spelling", ["if", "elif"])
+def _as_match(source: str) -> str:
+    """The same dispatch as `match params.name:` (each case one level deeper)."""
+    head, sep, rest = source.partition('    if params.name == "nickname":\n')
+    body, sep2, tail = rest.partition("    raise ValueError(params.name)\n")
+    body = body.replace('    if params.name == "hometown":\n', 'case "hometown":\n')
+    lines = ["    match params.name:\n", '        case "nickname":\n']
+    lines += [("    " + ln if ln.strip() else ln) for ln in body.splitlines(keepends=True)]
+    lines = [ln.replace('    case "hometown":', '        case "hometown":') for ln in lines]
+    return head + "".join(lines) + sep2 + tail
+
+
+@pytest.mark.parametrize("spelling", ["if", "elif", "match"])
 def test_requests08_each_dispatch_branch_gets_its_own_interim_round(tmp_path: Path, spelling: str) -> None:
     source = (DATA / "requests_08.py").read_text(encoding="utf-8")
+    expected = _requests08_expected(source)
     if spelling == "elif":  # the same dispatch as an `if`/`elif` chain
         source = source.replace('    if params.name == "hometown":', '    elif params.name == "hometown":')
+        expected = expected.replace('    if params.name == "hometown":', '    elif params.name == "hometown":')
+    if spelling == "match":
+        source, expected = _as_match(source), _as_match(expected)
+    compile(source, "requests_08", "exec")
     out, fixed = _run(tmp_path, source, *INTERIM)
-    assert fixed == _requests08_expected(source)
+    assert fixed == expected
     assert [f for f in out["findings"] if f["rule"] == "MCP202"] == []
 
 
@@ -457,3 +473,43 @@ def test_requests08_a_name_bound_twice_on_one_path_is_the_reason(tmp_path: Path)
         "only here, then run the fix again",
     )
     assert got[1][:2] == (37, False)  # the other branch is rewritten on its own
+
+
+MIXED = """\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+ASK: dict[str, Any] = {"type": "object"}
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == "hometown":
+        city = await ctx.session.elicit_form("Where are you from?", ASK)
+        return types.CallToolResult(content=[types.TextContent(text=f"from {city.content}")])
+    if params.name == "profile":
+        nick = await ctx.session.elicit_form("Pick a nickname", ASK)
+        city = await ctx.session.elicit_form("Where are you from?", ASK)
+        return types.CallToolResult(content=[types.TextContent(text=f"{nick.content} {city.content}")])
+    raise ValueError(params.name)
+
+
+server = Server("profile", on_call_tool=call_tool)
+"""
+
+
+def test_a_branch_asking_twice_gets_one_round_and_keys_stay_unique_across_branches(tmp_path: Path) -> None:
+    """The two requests of `profile` travel in one interim result; `hometown` gets its own; the
+    second `city` answer is asked under `city_2`, so no path reads another path's answer."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    out, _ = _run(tmp_path, MIXED, "check")
+    descs = [(f["line"], f["fix"]["description"]) for f in out["findings"] if f["rule"] == "MCP202"]
+    assert descs[0] == (12, _interim_desc("city"))
+    assert descs[1][0] == 15 and "(`ElicitRequest` under 'nick', `ElicitRequest` under 'city_2')" in descs[1][1]
+    assert descs[2] == (16, descs[1][1])
+    _out, fixed = _run(tmp_path, MIXED, *INTERIM)
+    assert fixed.count('.get("city")') == 1 and fixed.count('.get("city_2")') == 1
+    assert '"nick": ElicitRequest(' in fixed and '"city_2": ElicitRequest(' in fixed
+    assert 'input_requests={"city": ElicitRequest(' in fixed

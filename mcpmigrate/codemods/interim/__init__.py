@@ -197,7 +197,7 @@ def _describe(site: Site) -> str:
         names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
         where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
         if site.group:
-            reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
+            reqs = ", ".join(f"`{names[m.kind]}` under {m.key or m.result!r}" for m in site.group)
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
                 f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "

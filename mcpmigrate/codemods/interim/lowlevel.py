@@ -50,13 +50,14 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     # requests on paths no single call shares (`if params.name == "…": … return` branches) are
-    # rewritten each on its own, under keys of their own
-    own_path = bool(others) and not site.alone and _exclusive(a, call, others)
-    if own_path and site.result is None:
+    # rewritten each on its own (a group only with those a call can make with this one), under keys
+    # unique across the handler
+    on_path = [o for o in others if not _exclusive(a, call, [o])]
+    if others and site.result is None:
         site.result = _path_answer_name(a, site)
     if site.result is None:
         return unassigned_reason(site)
-    if own_path:
+    if others:  # keys unique across the handler's paths
         site.key = _path_keys(a, fn, [call, *others]).get(id(call))
     if site.kind == ELICITATION and attr == "elicit_url":
         return (
@@ -68,8 +69,8 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
-    if others and not site.alone and not own_path:
-        group = _group(a, site, others, member)
+    if on_path and not site.alone:
+        group = _group(a, site, on_path, member)
         if isinstance(group, str):
             return group
     return None
@@ -77,7 +78,7 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
 
 def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNode]) -> bool:
     """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
-    ``if`` and ``else`` of one statement, or the earlier one in an ``if`` whose body ends with
+    ``if`` and ``else`` of one statement (or two ``case``s of one ``match``), or the earlier one in an ``if`` whose body ends with
     ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
     pm = a.parents
 
@@ -97,6 +98,8 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNod
         below_y = cy[[id(n) for n in cy].index(id(common)) - 1] if cy[0] is not common else None
         if isinstance(common, cst.If) and {id(below_x), id(below_y)} == {id(common.body), id(common.orelse)}:
             return True
+        if isinstance(common, cst.Match) and isinstance(below_x, cst.MatchCase) and below_x is not below_y:
+            return True  # two cases of one `match params.name:`
         if isinstance(common, cst.IndentedBlock) and below_x is not None and below_y is not None:
             body = list(common.body)
             first = below_x if body.index(below_x) < body.index(below_y) else below_y  # type: ignore[arg-type]
@@ -299,7 +302,7 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
         code += f"    if not ({missing}):\n        return {irr}(\n            input_requests={{\n"
-        code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
+        code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
         code += "            }\n        )\n"
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
