@@ -790,7 +790,9 @@ server = Server("profile", on_call_tool=call_tool)
 """
 
 
-def test_requests_on_different_paths_are_refused_for_that(tmp_path: Path) -> None:
+def test_requests_on_different_paths_are_each_rewritten(tmp_path: Path) -> None:
+    """Each `params.name` branch gets its own interim round (tests/test_lowlevel_factories.py has the
+    exact code and the run on mcp 2.3); neither the shared nor a distinct answer name blocks it."""
     for source in (
         LOWLEVEL_TWO_TOOLS,
         LOWLEVEL_TWO_TOOLS.replace(
@@ -798,10 +800,7 @@ def test_requests_on_different_paths_are_refused_for_that(tmp_path: Path) -> Non
         ).replace("{reply.content}", "{where.content}"),
     ):
         found = run(tmp_path, source, *INTERIM)
-        assert sites(found) == [("MCP202", 13, 23), ("MCP202", 18, 23)]
-        for manual in manual_of(found, "MCP202"):
-            assert manual.startswith("the handler makes several requests on different paths")
-            assert "not assigned to a variable" not in manual
+        assert [f for f in found if f["rule"] == "MCP202"] == []  # both fixed, none left for a human
 
 
 def test_answer_bound_twice_is_named(tmp_path: Path) -> None:

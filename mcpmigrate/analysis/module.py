@@ -14,7 +14,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis.calls import CallGraph
-from mcpmigrate.analysis.facts import Collector
+from mcpmigrate.analysis.facts import Collector, FunctionInfo
 from mcpmigrate.analysis.kinds import Kind, Kinds
 from mcpmigrate.fastwalk import Flat
 
@@ -142,7 +142,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                 self.server_generation.setdefault(name, self._guess_generation())
         # Roles of registered functions.
         for role, fexpr, gen, _server in self.registrations:
-            target = self.function_for_expr(fexpr)
+            target = self._registered_function(fexpr)
             if target is not None and target.role is None:
                 target.role = role
                 target.server_generation = gen
@@ -151,6 +151,19 @@ class ModuleAnalysis(Kinds, CallGraph):
             target = self.function_for_expr(fexpr)
             if target is not None and target.method is None:
                 target.method = method
+
+    def _registered_function(self, fexpr: cst.CSTNode) -> FunctionInfo | None:
+        """The function a registration names: for a bare name, the closure of that name in the
+        scope that registers it (``Server(..., on_call_tool=call_tool)`` in a factory) first."""
+        if isinstance(fexpr, cst.Name):
+            nested = self._function_index()[0]
+            scope = self.enclosing_function(fexpr)
+            while scope is not None:
+                f = nested.get((id(scope), fexpr.value))
+                if f is not None:
+                    return f
+                scope = scope.parent
+        return self.function_for_expr(fexpr)
 
     def _guess_generation(self) -> str:
         return self.module_generation() or S.MCP1

@@ -195,11 +195,17 @@ class CatalogVisitor(ReportingVisitor):
         return self.a.module_generation()
 
     def _constructs_lowlevel_with_kwargs(self) -> bool:
-        for _name, value in self.a.module_assigns:
-            if isinstance(value, cst.Call) and self.a.resolves_to(value.func, S.LOWLEVEL_SERVERS):
-                if any(arg.keyword is not None and arg.keyword.value.startswith("on_") for arg in value.args):
-                    return True
-        return False
+        """``Server(..., on_call_tool=…)`` anywhere in the module (a factory's too): handler
+        keywords exist only in mcp 2.x (``mcp.server.lowlevel.server.Server.__init__``)."""
+        return self.a.memo(
+            "shared.lowlevel_with_kwargs",
+            lambda: any(
+                isinstance(n, cst.Call)
+                and self.a.resolves_to(n.func, S.LOWLEVEL_SERVERS)
+                and any(arg.keyword is not None and arg.keyword.value.startswith("on_") for arg in n.args)
+                for n in self.a.flat.subtree(self.a.module)
+            ),
+        )
 
     def generation(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
         """The SDK generation a call on ``expr`` (a session or a context) is written for."""
@@ -220,7 +226,13 @@ class CatalogVisitor(ReportingVisitor):
             return self.a.generation_of_kind(ctx[1])
         if any(k is Kind.LL_CONTEXT for k in (fn.kinds.values() if fn else ())):
             return self.lowlevel_generation(fn)
-        return self.a.module_generation()
+        scope = fn
+        while scope is not None:  # a registered low-level handler (`ctx: Any`): its server says
+            if scope.role and (scope.role.startswith("lowlevel-") or scope.role == "list-tools"):
+                return self.lowlevel_generation(fn)
+            scope = scope.parent
+        gen = self.a.module_generation()
+        return gen if gen is not None or not self._constructs_lowlevel_with_kwargs() else S.MCP2
 
     def context_in_scope(self, fn: FunctionInfo | None) -> tuple[str, Kind] | None:
         """A name bound to a high-level context in ``fn`` (its own, then enclosing scopes)."""

@@ -24,6 +24,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, code_of
+from mcpmigrate.detectors._lowlevel_bus import all_servers, bus_site
 from mcpmigrate.detectors._relays import RelayVisitor, is_change
 from mcpmigrate.detectors._shared import (
     branch_condition,
@@ -223,7 +224,7 @@ class _Visitor(RelayVisitor):
         args = code_of(uri) if uri is not None else ("uri" if kind == "resource" else "")
         ctx = self._mcp2_context(recv, fn) if gen == S.MCP2 else None
         request_scoped = False
-        held = not self.in_request(recv, fn) and not (gen == S.MCP2 and self._lowlevel_servers())
+        held = not self.in_request(recv, fn) and not (gen == S.MCP2 and all_servers(self.a))
         event_call = f"{event}({'uri=' + args if kind == 'resource' else ''})"
         if held and gen in (S.MCP1, S.MCP2, None):
             todo = _TODO_HELD.format(event=event_call)
@@ -375,16 +376,11 @@ class _Visitor(RelayVisitor):
         # low-level server (2.x): publish on a bus that the server's listen handler serves
         if fn is None:
             return None, "no request context here: publish on the server's subscription bus by hand", {}
-        servers = self._lowlevel_servers()
-        if len(servers) != 1:
-            return (
-                None,
-                "the low-level Server is not constructed once at module level: wire `on_subscriptions_listen=ListenHandler(bus)` by hand",
-                {},
-            )
-        server_call = servers[0]
+        site = bus_site(self.a, fn)
+        if isinstance(site, str):
+            return None, site, {}
         listen = next(
-            (a for a in server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None
+            (a for a in site.server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None
         )
         bus: str | None = None
         if listen is not None:
@@ -398,11 +394,17 @@ class _Visitor(RelayVisitor):
                 bus = v.args[0].value.value
             else:
                 return None, "the server's listen handler is not `ListenHandler(<bus>)`: publish on its bus by hand", {}
+        where = ""
+        if bus is None and site.shared and site.factory is not None:
+            where = f" (a module-level bus, shared by every server `{site.factory.qualname}` builds)"
+        elif bus is None and site.factory is not None:
+            where = f" (a local of `{site.factory.qualname}`, seen by its handlers)"
         return (
             FixInfo(
                 Safety.SAFE,
                 "subscription",
-                f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by `on_subscriptions_listen`",
+                f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by "
+                f"`on_subscriptions_listen`{where}",
             ),
             None,
             {
@@ -410,17 +412,12 @@ class _Visitor(RelayVisitor):
                 "bus": bus,
                 "event": event,
                 "uri": uri,
-                "server_call": server_call,
+                "server_call": site.server_call,
+                "bus_holder": site.holder,
+                "bus_scope": None if site.shared or site.factory is None else site.factory.node,
                 "stmt": self.stmt_of[id(node)],
             },
         )
-
-    def _lowlevel_servers(self) -> list[cst.Call]:
-        return [
-            v
-            for _n, v in self.a.module_assigns
-            if isinstance(v, cst.Call) and self.a.resolves_to(v.func, S.LOWLEVEL_SERVERS)
-        ]
 
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")

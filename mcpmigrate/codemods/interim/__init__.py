@@ -219,7 +219,7 @@ def _describe(site: Site) -> str:
             "as from the SDK's resolvers"
         )
         if site.group:
-            reqs = ", ".join(f"`{names[m.kind]}` under {m.result!r}" for m in site.group)
+            reqs = ", ".join(f"`{names[m.kind]}` under {m.key or m.result!r}" for m in site.group)
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns one `InputRequiredResult` with all "
                 f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
@@ -228,7 +228,7 @@ def _describe(site: Site) -> str:
         else:
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
-                f"under key {site.result!r} and reads the answer from {where} on the retry "
+                f"under key {site.key or site.result!r} and reads the answer from {where} on the retry "
                 f"({refused}; no requestState is written); legacy keeps the request"
             )
         if site.stateless:

@@ -7,20 +7,20 @@ and reads it on the retry; on a legacy connection it keeps the original request 
 interim result there is ``-32603``). No ``requestState`` is written: the handler re-runs from its
 arguments and the answers (nothing to protect). Several requests of one handler travel in one
 interim result (each retry carries only the answers to the latest ``inputRequests``) when they
-sit in one block and each is built from values that exist before the first; requests on different
-paths of one handler (a dispatch on ``params.name``) would each need their own round, which is not
-written yet (manual, said first). The code before the request now runs once per round: with side
-effects the fix is unsafe.
+sit in one block and each is built from values that exist before the first; requests on paths no
+single call shares (the ``if params.name == "…": … return`` dispatch of one ``call_tool``) are each
+rewritten on their own, under an ``inputRequests`` key of their own (``reply``, ``reply_2``). The
+code before the request now runs once per round: with side effects the fix is unsafe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.capability import capability_check
@@ -50,10 +50,16 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     if len(fn.params) < 2 and site.form == "lowlevel":
         return "the handler does not take `(ctx, params)`: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
+    # requests on paths no single call shares (`if params.name == "…": … return` branches) are
+    # rewritten each on its own (a group only with those a call can make with this one), under keys
+    # unique across the handler
+    on_path = [o for o in others if not _exclusive(a, call, [o])]
+    if others and site.result is None:
+        site.result = _path_answer_name(a, site)
     if site.result is None:
-        if others and not site.alone and _exclusive(a, site.call, others):
-            return _PATHS_REASON  # the blocking reason first: renaming the answer would not help
         return unassigned_reason(site)
+    if others:  # keys unique across the handler's paths
+        site.key = _path_keys(a, fn, [call, *others]).get(id(call))
     if site.kind == ELICITATION and attr == "elicit_url":
         return (
             "URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
@@ -64,16 +70,16 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
-    if others and not site.alone:
-        group = _group(a, site, others, member)
+    if on_path and not site.alone:
+        group = _group(a, site, on_path, member)
         if isinstance(group, str):
             return group
     return None
 
 
-def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> bool:
+def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNode]) -> bool:
     """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
-    ``if`` and ``else`` of one statement, or the earlier one in an ``if`` whose body ends with
+    ``if`` and ``else`` of one statement (or two ``case``s of one ``match``), or the earlier one in an ``if`` whose body ends with
     ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
     pm = a.parents
 
@@ -93,6 +99,8 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> 
         below_y = cy[[id(n) for n in cy].index(id(common)) - 1] if cy[0] is not common else None
         if isinstance(common, cst.If) and {id(below_x), id(below_y)} == {id(common.body), id(common.orelse)}:
             return True
+        if isinstance(common, cst.Match) and isinstance(below_x, cst.MatchCase) and below_x is not below_y:
+            return True  # two cases of one `match params.name:`
         if isinstance(common, cst.IndentedBlock) and below_x is not None and below_y is not None:
             body = list(common.body)
             first = below_x if body.index(below_x) < body.index(below_y) else below_y  # type: ignore[arg-type]
@@ -106,11 +114,51 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: list[cst.Call]) -> 
     return all(apart(call, o) for o in others)
 
 
-#: Why a handler whose requests sit on different paths (one per call) gets no interim round.
-_PATHS_REASON = (
-    "the handler makes several requests on different paths (e.g. branches on `params.name`); each path "
-    "needs its own interim result, which this fix does not write yet: rewrite them by hand"
-)
+def _answer(a: ModuleAnalysis, call: cst.Call) -> cst.Name | None:
+    """``x`` of ``x = await <call>``."""
+    aw = a.parents.get(id(call))
+    assign = a.parents.get(id(aw)) if isinstance(aw, cst.Await) else None
+    if isinstance(assign, cst.Assign) and assign.value is aw and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target if isinstance(target, cst.Name) else None
+    return None
+
+
+def _path_answer_name(a: ModuleAnalysis, site: Site) -> str | None:
+    """The answer's name when every other binding of it in the handler is on a path this request
+    never shares (another branch of the dispatch): on its own path the name is bound once."""
+    target = _answer(a, site.call)
+    if target is None or target.value in site.fn.param_names():
+        return None
+    inside = {id(n) for n in walk(site.stmt)}
+    for n in walk(site.fn.node.body):
+        if id(n) in inside or a.enclosing_function(n) is not site.fn or target.value not in _binds_here(n):
+            continue
+        if not _exclusive(a, site.stmt, [n]):
+            return None
+    return target.value
+
+
+def _binds_here(n: cst.CSTNode) -> set[str]:
+    """Names ``n`` itself binds (an assignment target, ``for``/``as``/walrus target)."""
+    if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+        return {x.value for x in walk(n.target) if isinstance(x, cst.Name)}
+    if isinstance(n, cst.AsName):
+        return {x.value for x in walk(n.name) if isinstance(x, cst.Name)}
+    return set()
+
+
+def _path_keys(a: ModuleAnalysis, fn: FunctionInfo, calls: list[cst.Call]) -> dict[int, str]:
+    """An ``inputRequests`` key per request on its own path, in source order: its answer's name, then
+    ``name_2`` … when an earlier path already uses it (a retry that takes another path, e.g. after a
+    state change, then asks anew instead of reading an answer to another question)."""
+    taken: set[str] = set()
+    keys: dict[int, str] = {}
+    for c in sorted(calls, key=fn.calls.index):
+        name = _answer(a, c)
+        if name is not None:
+            keys[id(c)] = fresh(taken, name.value)
+    return keys
 
 
 def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member) -> list[Site] | str:
@@ -127,8 +175,6 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
     pm = a.parents
     block = pm.get(id(site.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(pm.get(id(m.stmt)) is not block for m in members):
-        if _exclusive(a, site.call, [m.call for m in members if m is not site]):
-            return _PATHS_REASON
         return f"{intro}, but they are not in one block (some run only on some paths): combine them by hand"
     if any(m.unwrap is not None for m in members):
         return f"{intro}, but one sits in a `try`: combine them by hand"
@@ -246,21 +292,23 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     declared = fresh(set(all_name_values(a)), "declared")
     check = capability_check(group, session, declared, types, spell)
     parts = []
+    keys = {}
     for m in group:
         req, answer_type, _imports = lowlevel_parts(m, spell)
         assert m.result is not None
         parts.append((m, m.result, req, answer_type))
+        keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
     for _, key, _, _ in parts:
-        code += f'    {key} = ({responses} or {{}}).get("{key}")\n'
+        code += f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n'
     if len(parts) == 1:
         _, key, req, answer_type = parts[0]
         code += f"    if not isinstance({key}, {answer_type}):\n{check}"
-        code += f'        return {irr}(input_requests={{"{key}": {req}}})\n'
+        code += f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
     else:
         missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
         code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
-        code += "".join(f'                "{key}": {req},\n' for _, key, req, _ in parts)
+        code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
         code += "            }\n        )\n"
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does

@@ -154,6 +154,7 @@ class Site:
     stmt: cst.BaseStatement
     await_node: cst.Await
     result: str | None = None  # the variable the statement assigns (`x = await …`)
+    key: str | None = None  # low-level: the inputRequests key, when it is not `result` (a dispatch path's own)
     unsafe: list[str] = field(default_factory=list)
     args: list[str] = field(default_factory=list)  # resolver: tool arguments it takes
     unwrap: cst.Try | None = None
@@ -291,7 +292,7 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
         for s in block.body:
             if s is node:
                 break
-            if has_effect(s):
+            if has_effect(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for stmt in site.unwrap.body.body:
@@ -307,6 +308,17 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
         else "on 2026-07-28 the code before the request runs once per round"
     )
     return [f"{'; '.join(found[:2])} — {when}"]
+
+
+def _branch_left(s: cst.CSTNode) -> bool:
+    """``if <test without effects>: … return`` (no ``else``) before the request: a call that reaches
+    the request never ran that body (another branch of a ``params.name`` dispatch), nor does its retry
+    (an interim round; a resolver, which asks first, keeps the note: ``exits_before`` says the rest)."""
+    if not (isinstance(s, cst.If) and s.orelse is None and isinstance(s.body, cst.IndentedBlock) and s.body.body):
+        return False
+    last = s.body.body[-1]
+    ends = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return ends and not has_effect(cst.Expr(s.test))
 
 
 def exits_before(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:
