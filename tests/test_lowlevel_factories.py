@@ -338,6 +338,13 @@ def _requests08_branch(question: str, schema: str, key: str) -> str:
         if is_version_at_least(ctx.protocol_version, "2026-07-28"):
             reply = (params.input_responses or {{}}).get("{key}")
             if not isinstance(reply, ElicitResult):
+                declared = ctx.session.client_capabilities or ClientCapabilities()
+                if declared.elicitation is None or (declared.elicitation.form is None and declared.elicitation.url is not None):
+                    raise MCPError(
+                        MISSING_REQUIRED_CLIENT_CAPABILITY,
+                        "Client did not declare the form elicitation capability required by input request '{key}'",
+                        {{"requiredCapabilities": {{"elicitation": {{"form": {{}}}}}}}},
+                    )
                 return InputRequiredResult(input_requests={{"{key}": ElicitRequest(params=ElicitRequestFormParams(message="{question}", requested_schema={schema}))}})
         else:
             reply = await ctx.session.elicit_form("{question}", {schema})
@@ -348,7 +355,9 @@ def _requests08_expected(source: str) -> str:
     out = source.replace(
         "from mcp.server.lowlevel import Server\n",
         "from mcp.server.lowlevel import Server\n"
-        "from mcp.types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult\n"
+        "from mcp.shared.exceptions import MCPError\n"
+        "from mcp.types import ClientCapabilities, ElicitRequest, ElicitRequestFormParams, ElicitResult, "
+        "InputRequiredResult, MISSING_REQUIRED_CLIENT_CAPABILITY\n"
         "from mcp.types.version import is_version_at_least\n",
     )
     out = out.replace("-> types.CallToolResult:", "-> types.CallToolResult | InputRequiredResult:")
@@ -365,7 +374,8 @@ def _requests08_expected(source: str) -> str:
 def _interim_desc(key: str) -> str:
     return (
         "on 2026-07-28 `call_tool` returns `InputRequiredResult` with a `ElicitRequest` under key "
-        f"'{key}' and reads the answer from `params.input_responses` on the retry (no requestState is written); "
+        f"'{key}' and reads the answer from `params.input_responses` on the retry (a client that did not declare "
+        "form elicitation gets error -32021 instead, as from the SDK's resolvers; no requestState is written); "
         "legacy keeps the request"
     )
 

@@ -65,7 +65,7 @@ def capability_check(group: list[Site], session: str, declared: str, types: str,
         data[field] = '{"form": {}}' if field == "elicitation" else '{"tools": {}}' if "tools" in when else "{}"
     test = " or ".join(missing.values())
     required = ", ".join(f'"{k}": {v}' for k, v in data.items())
-    keys = ", ".join(repr(m.result) for m in group)
+    keys = ", ".join(repr(m.key or m.result) for m in group)
     which = "input requests" if len(group) > 1 else "input request"
     message = (
         f"Client did not declare the {capability_names(group)} "
