@@ -337,15 +337,20 @@ def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
             yield pin
 
 
+@lru_cache(maxsize=64)
+def _locked(lock: str, member: str | None, stamp: tuple[int, int]) -> tuple[tuple[str, str], ...]:
+    """The ``(name, version)`` SDK entries of a lockfile, parsed once per lock path, member and
+    file state ``stamp`` (a uv.lock is large: every directory of a project shares it)."""
+    text = _read_text(Path(lock), lockfiles.MAX_BYTES)
+    return () if text is None else tuple(lockfiles.locked_versions(text, PACKAGES, member))
+
+
 def _from_lock(path: Path, label: str, member: str | None) -> Iterator[Pin]:
     """The SDK versions the lockfile at ``path`` resolves (:func:`.lockfiles.locked_versions`)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.utils import canonicalize_name
 
-    text = _read_text(path, lockfiles.MAX_BYTES)
-    if text is None:
-        return
-    for name, version in lockfiles.locked_versions(text, PACKAGES, member):
+    for name, version in _locked(str(path), member, _stamp(path)):
         try:
             spec = SpecifierSet(f"=={version}")
         except InvalidSpecifier:

@@ -174,6 +174,7 @@ def detect(
 
     analysis = ModuleAnalysis.build(module, incoming)
     analysis.path = path
+    analysis.source = source
     analysis.target_sdk = config.target_sdk
     reports = []
     for det_cls in all_detectors():

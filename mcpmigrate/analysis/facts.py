@@ -76,6 +76,7 @@ class Facts:
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
         self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
         self.path: Path | None = None  # the file, when known (the interim fix reads its project's pins)
+        self.source: bytes | None = None  # the bytes the module was parsed from, when known (see ModuleAnalysis.code)
         self.target_sdk: str | None = None  # `--target-sdk`: the SDK the port re-pins the project to
 
     # -- name resolution ---------------------------------------------------------------------

@@ -41,6 +41,21 @@ class ModuleAnalysis(Kinds, CallGraph):
             value = self._memo[key] = compute()
             return value
 
+    def code(self) -> str:
+        """The module's text, once: the bytes it was parsed from when the pipeline passed them
+        (libcst round-trips them exactly), else libcst's codegen, which costs about a third of
+        a parse."""
+
+        def compute() -> str:
+            if self.source is not None:
+                try:
+                    return self.source.decode(self.module.encoding)
+                except (UnicodeDecodeError, LookupError):
+                    pass
+            return self.module.code
+
+        return self.memo("module.code", compute)
+
     @classmethod
     def build(cls, module: cst.Module, incoming: Incoming | None = None) -> ModuleAnalysis:
         """Analyse ``module``; ``incoming``: the calls other modules of the project make into it

@@ -220,7 +220,7 @@ def _names(analysis: ModuleAnalysis) -> tuple[set[str], dict[str, int], dict[str
     def compute() -> tuple[set[str], dict[str, int], dict[str, str]]:
         import ast
 
-        tree = ast.parse(analysis.module.code)
+        tree = ast.parse(analysis.code())
         ids: set[str] = set()
         bound: dict[str, int] = {}
 

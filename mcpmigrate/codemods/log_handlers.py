@@ -137,7 +137,7 @@ def configured_by(analysis: ModuleAnalysis, config: Config) -> str:
     (``"FastMCP"``, ``"MCPServer"`` …), else ``""``."""
 
     def compute() -> str:
-        found = _configures_source(analysis.module.code.encode("utf-8", "surrogatepass"))
+        found = _configures_source(analysis.code().encode("utf-8", "surrogatepass"))
         if found in CONFIGURING_CALLS or analysis.path is None:
             return found
         path, root = Path(os.path.realpath(analysis.path)), Path(os.path.realpath(config.root))
@@ -167,7 +167,7 @@ def hides_debug(analysis: ModuleAnalysis, config: Config) -> str | None:
     then reaches no handler (mcp 1.x ``FastMCP``/mcp 2.x ``MCPServer`` ``configure_logging``
     with ``settings.log_level``). ``None`` otherwise."""
     found = configured_by(analysis, config)
-    if not found or found in CONFIGURING_CALLS or _DEBUG_LEVEL.search(analysis.module.code):
+    if not found or found in CONFIGURING_CALLS or _DEBUG_LEVEL.search(analysis.code()):
         return None
     return found.rsplit(".", 1)[-1]
 

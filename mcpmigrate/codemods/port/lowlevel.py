@@ -349,7 +349,7 @@ def plan(
 
 
 def _mentions(analysis: ModuleAnalysis, words: tuple[str, ...]) -> bool:
-    code = analysis.module.code
+    code = analysis.code()
     return any(w in code for w in words)
 
 
