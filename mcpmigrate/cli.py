@@ -127,6 +127,18 @@ def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
     return "fix not applied (see the error for this file)" if file_failed else "fix not applied"
 
 
+def _relock_note(declared: Path) -> str:
+    """What still locks the old SDK after the port re-pins ``declared`` (the lockfile is read
+    before the pins, so a later `fix --strategy interim` would still see mcp 1.x)."""
+    from mcpmigrate.lockfiles import find
+
+    found = find(Path(declared).parent, 3)
+    if found is None:
+        return ""
+    tool = {"uv.lock": "uv lock", "poetry.lock": "poetry lock", "pdm.lock": "pdm lock"}[found[0].name]
+    return f"; {_shown(found[0])} still locks the old version: run `{tool}` before installing"
+
+
 def _exit_code(result) -> int:
     """1 when findings remain or a file could not be read, decoded, parsed or written (it was
     not checked, so the run is not clean); 0 otherwise."""
@@ -560,7 +572,9 @@ def fix(
             )
         for pin in result.pins:
             out.print(
-                f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target)", highlight=False, markup=False
+                f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target){_relock_note(pin.path)}",
+                highlight=False,
+                markup=False,
             )
         if result.fixed:
             out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)

@@ -85,6 +85,22 @@ def test_the_port_writes_every_file_and_the_pin(tmp_path: Path) -> None:
     assert "pinned pyproject.toml: mcp>=2.3,<3" in res.stdout
 
 
+def test_a_lockfile_is_named_for_re_locking(tmp_path: Path) -> None:
+    """The port re-pins the declaration, not the lock: the lock still says mcp 1.x (and is read
+    first by the interim planner), so the `pinned` line says to re-lock."""
+    copy_to(CLOCK / "before.py", tmp_path, "clock.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["mcp>=1.2"]\n', encoding="utf-8")
+    lock = 'version = 1\n\n[[package]]\nname = "mcp"\nversion = "1.27.0"\n'
+    (tmp_path / "uv.lock").write_text(lock, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (
+        "pinned pyproject.toml: mcp>=2.3,<3 (the port's target); uv.lock still locks the old version: "
+        "run `uv lock` before installing"
+    ) in res.stdout
+    assert (tmp_path / "uv.lock").read_text(encoding="utf-8") == lock
+
+
 def test_diff_shows_the_pin_and_writes_nothing(tmp_path: Path) -> None:
     copy_to(NOTES / "before.py", tmp_path, "notes.py")
     (tmp_path / "requirements.txt").write_text("mcp==1.27.0  # sdk\n", encoding="utf-8")
