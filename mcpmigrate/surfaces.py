@@ -449,19 +449,23 @@ MCP_ERROR_V1 = {"mcp.shared.exceptions.McpError", "mcp.McpError"}
 MCP_ERROR_RENAME = ("McpError", "MCPError")
 # ``McpError.error.<field>`` → ``MCPError.<field>`` (2.x has no ``.error``).
 MCP_ERROR_FIELDS = ("code", "message", "data")
-# 1.x ``FastMCP(...)`` keywords that 2.x takes on ``run()`` / the app factories instead.
-TRANSPORT_KWARGS = (
-    "host",
-    "port",
-    "sse_path",
-    "message_path",
-    "streamable_http_path",
-    "json_response",
-    "stateless_http",
-    "event_store",
-    "retry_interval",
-    "transport_security",
+# 1.x ``FastMCP(...)`` keywords that 2.x takes on ``run()`` / the app factories instead: those of
+# the SSE transport and those of streamable HTTP (mcp 2.x ``MCPServer.run_sse_async`` /
+# ``run_streamable_http_async``).
+SSE_KWARGS = frozenset({"host", "port", "sse_path", "message_path", "transport_security"})
+HTTP_KWARGS = frozenset(
+    {
+        "host",
+        "port",
+        "streamable_http_path",
+        "json_response",
+        "stateless_http",
+        "event_store",
+        "retry_interval",
+        "transport_security",
+    }
 )
+TRANSPORT_KWARGS = SSE_KWARGS | HTTP_KWARGS
 # Removed from the constructor and from ``run()`` (SSE mounting uses ASGI's root_path).
 REMOVED_KWARGS = ("mount_path",)
 # v1 positional order name, instructions, website_url, icons, auth_server_provider,

@@ -143,7 +143,8 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
     return defs, exported
 
 
-def _dotted(node: ast.expr) -> str | None:
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for an ``ast`` chain of attributes on a name, else None."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -168,7 +169,7 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
         return _annotation_kind(ann.left, imports) or _annotation_kind(ann.right, imports)
     if isinstance(ann, ast.Subscript):
         inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-        head = (_dotted(ann.value) or "").rsplit(".", 1)[-1]
+        head = (dotted(ann.value) or "").rsplit(".", 1)[-1]
         if head == "Annotated":
             inner = inner[:1]
         elif head not in ("Optional", "Union"):
@@ -178,7 +179,7 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
             if k:
                 return k
         return None
-    name = _dotted(ann)
+    name = dotted(ann)
     if not name:
         return None
     head, _, rest = name.partition(".")
@@ -191,7 +192,7 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
 
 def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
     """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
-    name = _dotted(expr)
+    name = dotted(expr)
     if not name:
         return None
     parts = name.split(".")
@@ -297,7 +298,7 @@ def _calls(
         if isinstance(node, ast.Call) and fn is not None:
             func = node.func
             last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-            name = _dotted(func) if last in names else None
+            name = dotted(func) if last in names else None
             if name:
                 kinds: list[tuple[int | str, str]] = []
                 for i, arg in enumerate(node.args):

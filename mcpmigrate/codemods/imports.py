@@ -11,6 +11,8 @@ from pathlib import Path
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from mcpmigrate.analysis.project import dotted
+
 
 class _Uses(cst.CSTVisitor):
     """Counts loads of each name outside import statements."""
@@ -199,19 +201,6 @@ def _package_of(path: Path, root: Path) -> str:
     return mod if path.stem == "__init__" else mod.rpartition(".")[0]
 
 
-def _dotted(node) -> str | None:
-    import ast
-
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
 def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str, str | None]], set[str]]:
     """``(imports, chains)`` of a file: each import as ``(kind, target, local)`` —
     ``("from", "pkg.app.Context", "Context")`` for ``from pkg.app import Context`` (relative
@@ -241,7 +230,7 @@ def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str
             for al in node.names:
                 imports.append(("import", al.name, al.asname))
         elif isinstance(node, ast.Attribute):
-            chain = _dotted(node)
+            chain = dotted(node)
             if chain:
                 chains.add(chain)
     return imports, chains

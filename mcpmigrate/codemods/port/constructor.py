@@ -20,6 +20,7 @@ reads a name the start cannot see the same way.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -32,17 +33,7 @@ from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import module_names, name_refs, ref_names, string_value
 
 GUIDE = "Transport-specific parameters moved from MCPServer constructor to run()/app methods"
-_SSE = {"host", "port", "sse_path", "message_path", "transport_security"}
-_HTTP = {
-    "host",
-    "port",
-    "streamable_http_path",
-    "json_response",
-    "stateless_http",
-    "event_store",
-    "retry_interval",
-    "transport_security",
-}
+_SSE, _HTTP = S.SSE_KWARGS, S.HTTP_KWARGS
 # What each start of a 2.x MCPServer accepts of the moved keywords.
 STARTS = {
     "run_sse_async": _SSE,
@@ -65,7 +56,7 @@ FIX = FixInfo(
 class ConstructorPort:
     call: cst.Call
     moved: list[cst.Arg]
-    starts: list[tuple[cst.Call, set[str]]] = field(default_factory=list)
+    starts: list[tuple[cst.Call, AbstractSet[str]]] = field(default_factory=list)
     add_name: bool = False
     v1: bool = True  # FastMCP(...): its positional arguments after the name become keywords
 
