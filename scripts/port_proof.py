@@ -8,9 +8,16 @@ per server: what was ported automatically, what was left (and why), and whether 
 are identical in each era.
 
 Needs the trees (``--real`` for modelcontextprotocol/servers, ``--examples`` for the v1.27.0
-examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``)
-and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp==1.27.0) and
+examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``;
+``--field`` for servers named in the "Seen in" lines of the field cases, one directory each:
+``quick-context-mcp``, ``djinnvim``, ``nodestradamus``, each ``git archive`` of its repository)
+and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp 1.x) and
 ``--mcp2-python`` (mcp==2.3.0). Nothing of those trees is stored in this repository.
+
+A server is described by a :class:`Spec`: the tree, what ``fix`` is run on, its start command
+(``-m pkg …``, ``-c code``, or a file and the module-level server the launcher runs), its
+``PYTHONPATH``, extra environment (``{tmp}`` is the run's temporary directory), a setup that
+prepares local data, and the calls.
 
     python scripts/port_proof.py --legacy-python /tmp/v1/bin/python --mcp2-python /tmp/v2/bin/python
 """
@@ -59,6 +66,8 @@ class Spec:
     prompts: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     resources: list[str] = field(default_factory=list)
     setup: Any = None  # (tmpdir) -> extra argv
+    env: dict[str, str] = field(default_factory=dict)  # extra environment; ``{tmp}`` substituted
+    fix_args: list[str] = field(default_factory=list)  # more `fix` options (``--select MCP5``)
 
 
 def _git_repo(tmp: Path) -> list[str]:
@@ -72,6 +81,94 @@ def _git_repo(tmp: Path) -> list[str]:
         subprocess.run(cmd, cwd=repo, check=True, env=env)
     (repo / "a.txt").write_text("alpha\n")
     return ["--repository", str(repo)]
+
+
+def _sample_project(tmp: Path) -> list[str]:
+    """A small local Python project (a git repository with a package, a README and docs) the
+    code-analysis servers work on."""
+    _git_repo(tmp)
+    repo = tmp / "repo"
+    pkg = repo / "shop"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('"""A tiny shop."""\n')
+    (pkg / "cart.py").write_text(
+        "from shop.prices import price_of\n\n\nclass Cart:\n    def __init__(self):\n        self.items = []\n\n"
+        "    def add(self, name):\n        self.items.append(name)\n\n    def total(self):\n"
+        "        return sum(price_of(i) for i in self.items)\n"
+    )
+    (pkg / "prices.py").write_text(
+        'PRICES = {"apple": 3, "pear": 4}\n\n\ndef price_of(name):\n    """Price of one item."""\n'
+        "    return PRICES[name]\n"
+    )
+    (repo / "README.md").write_text("# shop\n\nUse `Cart.add` then `Cart.total`; see `shop/cart.py`.\n")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "prices.md").write_text("# Prices\n\n`price_of` reads `PRICES` in `shop/prices.py`.\n")
+    env = {**os.environ, "GIT_AUTHOR_DATE": "2026-01-02T00:00:00", "GIT_COMMITTER_DATE": "2026-01-02T00:00:00"}
+    for cmd in (
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=p", "-c", "user.email=p@e", "commit", "-q", "-m", "shop"],
+    ):
+        subprocess.run(cmd, cwd=repo, check=True, env=env)
+    return []
+
+
+def _field_specs(field_trees: Path) -> list[Spec]:
+    """Three servers named in the "Seen in" lines of the field cases, on local data only."""
+    qc, dj, ns = field_trees / "quick-context-mcp", field_trees / "djinnvim", field_trees / "nodestradamus"
+    return [
+        Spec(
+            "pleibers/quick-context-mcp",
+            qc,
+            ".",
+            ["-m", "main"],
+            ".",
+            calls=[
+                ("search_repo_context", {"keywords": ["price_of"], "directory": "{repo}"}),
+                ("search_repo_context", {"keywords": ["Cart"], "directory": "{repo}", "output_mode": "full"}),
+                ("search_focused_context", {"keywords": ["total"], "directory": "{repo}"}),
+                ("search_repo_context", {"keywords": ["x"], "directory": "/nonexistent"}),
+                ("search_repo_context", {"keywords": "not a list", "directory": "{repo}"}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+            env={"QUICK_SEARCH_LOG_LEVEL": "ERROR"},
+        ),
+        Spec(
+            "anschnapp/djinnvim",
+            dj,
+            "src",
+            ["-m", "djinnvim"],
+            "src",
+            calls=[
+                ("open", {"path": "{repo}/shop/prices.py"}),
+                ("print", {"command": "1,3p"}),
+                ("motion", {"command": "/price_of"}),
+                ("matches", {"pattern": "PRICES"}),
+                ("open", {"path": "/nonexistent/x.py"}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+            env={"HOME": "{tmp}", "DJINNVIM_ROOT": "{repo}"},
+        ),
+        Spec(
+            "ChristosGrigoras/nodestradamus",
+            ns,
+            "nodestradamus",
+            ["-c", "from nodestradamus.mcp.server import run_server; run_server()"],
+            ".",
+            calls=[
+                ("project_scout", {"repo_path": "{repo}"}),
+                ("analyze_deps", {"repo_path": "{repo}"}),
+                ("analyze_docs", {"repo_path": "{repo}"}),
+                ("get_impact", {"repo_path": "{repo}", "file_path": "shop/prices.py"}),
+                ("project_scout", {"repo_path": "/nonexistent"}),
+                ("project_scout", {}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+            env={"HOME": "{tmp}", "XDG_CACHE_HOME": "{tmp}/cache"},
+        ),
+    ]
 
 
 def _specs(real: Path, examples: Path) -> list[Spec]:
@@ -267,9 +364,20 @@ def _norm(value: Any, subs: dict[str, str]) -> Any:
     return json.loads(text)
 
 
-def _fix(copy: Path, target: str) -> dict[str, Any]:
+def _fix(copy: Path, target: str, more: list[str] | None = None) -> dict[str, Any]:
     res = subprocess.run(
-        [sys.executable, "-m", "mcpmigrate", "fix", "--target-sdk", "mcp2", "--output-format", "json", target],
+        [
+            sys.executable,
+            "-m",
+            "mcpmigrate",
+            "fix",
+            "--target-sdk",
+            "mcp2",
+            "--output-format",
+            "json",
+            *(more or []),
+            target,
+        ],
         cwd=copy,
         capture_output=True,
         text=True,
@@ -288,7 +396,7 @@ def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
         before, after = tmp / "before", tmp / "after"
         shutil.copytree(spec.tree, before, ignore=shutil.ignore_patterns(".venv", "__pycache__", "uv.lock"))
         shutil.copytree(before, after)
-        report = _fix(after, spec.target)
+        report = _fix(after, spec.target, spec.fix_args)
         extra = spec.setup(tmp) if spec.setup else []
         subs = {"repo": str(tmp / "repo")}
         rows: dict[str, Any] = {}
@@ -298,9 +406,10 @@ def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
             ("mcp2 2026-07-28", after, mcp2, MODERN),
         ):
             argv = [a.replace("{file}", str(root / spec.target)) for a in spec.module] + extra
-            if argv[0] != "-m":
+            if argv[0] not in ("-m", "-c"):
                 argv = ["-c", LAUNCH, *argv]
             env = {**os.environ, "PYTHONPATH": str(root / spec.pythonpath) if spec.pythonpath else ""}
+            env |= {k: v.replace("{tmp}", tmp_s).replace("{repo}", subs["repo"]) for k, v in spec.env.items()}
             rows[label] = anyio.run(_drive, python, argv, env, root, mode, spec, subs)
     base = rows["mcp1 legacy"]
     same = {
@@ -336,6 +445,7 @@ def main() -> int:
     ap.add_argument("--examples", type=Path, default=Path("/tmp/port-ex/examples"))
     ap.add_argument("--legacy-python", required=True)
     ap.add_argument("--mcp2-python", required=True)
+    ap.add_argument("--field", type=Path, default=None, help="the field servers' trees (see the docstring)")
     ap.add_argument("--only", default=None, help="run the servers whose name contains this")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
@@ -343,7 +453,8 @@ def main() -> int:
         "| server | ported automatically | left manual (reason) | tools+calls identical, mcp2 legacy | … 2026-07-28 |"
     )
     print("|---|---|---|---|---|")
-    for spec in _specs(args.real, args.examples):
+    specs = _field_specs(args.field) if args.field else _specs(args.real, args.examples)
+    for spec in specs:
         if args.only and args.only not in spec.name:
             continue
         res = prove(spec, args.legacy_python, args.mcp2_python)

@@ -17,6 +17,11 @@ The port keeps each handler function as written (its decorator removed) and adds
 moves below the last handler and names the adapters. Planned only when that is exact: the
 handlers sit in the constructor's block, nothing between them uses the server, the handler
 shapes are the ones the adapters reproduce (content-list tool results, no output schema).
+
+A server built elsewhere (a ``register_tools(server: Server)`` function of another module, a
+server imported from one) keeps its constructor: each adapter is registered where the decorator
+ran, with mcp 2.x's ``server.add_request_handler(method, params_type, handler)``, which fills the
+same table the constructor's ``on_…`` arguments do (capabilities are derived from it).
 """
 
 from __future__ import annotations
@@ -49,6 +54,14 @@ FIX = FixInfo(
     "exceptions as is_error results)",
 )
 
+FIX_IN_PLACE = FixInfo(
+    Safety.SAFE,
+    "port",
+    "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
+    "through adapters that keep mcp 1.x's wrapping (argument validation against the listed inputSchema, "
+    "content wrapped into CallToolResult, exceptions as is_error results)",
+)
+
 
 @dataclass
 class Handler:
@@ -61,8 +74,8 @@ class Handler:
 class LowlevelPort:
     """Everything the port of one low-level server changes (shared by its findings)."""
 
-    ctor_stmt: cst.SimpleStatementLine
-    ctor: cst.Call
+    ctor_stmt: cst.SimpleStatementLine | None  # None: built elsewhere, registered in place
+    ctor: cst.Call | None
     server: str
     handlers: list[Handler] = field(default_factory=list)
     adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
@@ -92,14 +105,21 @@ class LowlevelPort:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
             kwargs.append(cst.Arg(cst.Name(adapter), keyword=cst.Name(f"on_{_kwarg(h.decorator)}"), equal=_EQ))
-            new_ctor = None
-            if h.fn is last:
+            new_ctor: cst.BaseStatement | None = None
+            if self.ctor_stmt is None:
+                method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
+                new_ctor = cst.parse_statement(
+                    f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {adapter})\n'
+                )
+            elif h.fn is last:
+                assert self.ctor is not None
                 new_ctor = self.ctor_stmt.with_changes(
                     leading_lines=gap,
                     body=[self.ctor_stmt.body[0].with_changes(value=_ctor_with(self.ctor, kwargs))],
                 )
             edits.transform(h.fn, _flatten_with(h.deco, code, new_ctor, gap))
-        edits.remove(self.ctor_stmt)
+        if self.ctor_stmt is not None:
+            edits.remove(self.ctor_stmt)
 
 
 def _kwarg(decorator: str) -> str:
@@ -129,7 +149,7 @@ def _ctor_with(ctor: cst.Call, kwargs: list[cst.Arg]) -> cst.Call:
     return ctor.with_changes(args=[*args, *kwargs])
 
 
-def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.SimpleStatementLine | None, gap: list[cst.EmptyLine]):
+def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.BaseStatement | None, gap: list[cst.EmptyLine]):
     def apply(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.FlattenSentinel:
         assert isinstance(upd, cst.FunctionDef)
         fn = upd.with_changes(decorators=[d for d, o in zip(upd.decorators, orig.decorators) if o is not deco])  # type: ignore[attr-defined]
@@ -137,7 +157,7 @@ def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.SimpleStatementLine 
         adapter = adapter.with_changes(leading_lines=gap)
         out: list[cst.BaseStatement] = [fn, adapter]
         if ctor is not None:
-            out.append(ctor)
+            out.append(ctor)  # the moved constructor, or the adapter's registration
         return cst.FlattenSentinel(out)
 
     return apply
@@ -274,40 +294,12 @@ def plan(
     if manual:
         return FixPlan(manual=f"`@{server}.{manual[0]}()` has no automatic port yet: {section}")
     if ctor_stmt is None:
-        return FixPlan(
-            manual=f"the `Server(...)` that `{server}` names is not assigned in this module's view "
-            f"(`{server} = Server(...)` in the handlers' block): {section}"
-        )
-    block = analysis.parents.get(id(ctor_stmt))
-    body = list(getattr(block, "body", ()))
-    if ctor_stmt not in body:
-        return FixPlan(manual=f"the `Server(...)` is not a statement of a block: {section}")
-    start = body.index(ctor_stmt)
-    positions = []
-    for h in handlers:
-        if h.fn not in body:
-            return FixPlan(manual=f"`{h.fn.name.value}` is not defined next to `{server} = Server(...)`: {section}")
-        positions.append(body.index(h.fn))
-    if min(positions) < start:
-        return FixPlan(manual=f"a handler is defined before `{server} = Server(...)`: {section}")
-    if len({h.decorator for h in handlers}) != len(handlers):
-        return FixPlan(manual=f"a handler kind is registered twice on `{server}`: {section}")
-    ctor = ctor_stmt.body[0].value  # type: ignore[attr-defined]
-    ctor_names = {n.value for n in ref_names(ctor)}
-    handler_ids = {id(h.fn) for h in handlers}
-    for stmt in body[start + 1 : max(positions) + 1]:
-        if id(stmt) in handler_ids:
-            continue
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            uses = any(name_refs(d, server) for d in stmt.decorators)
-        else:
-            uses = bool(name_refs(stmt, server))
-        if uses:
-            return FixPlan(manual=f"`{server}` is used between its construction and its last handler: {section}")
-        if assigned(stmt) & (ctor_names | {server}):
-            return FixPlan(manual=f"a name the `Server(...)` call reads is rebound before the last handler: {section}")
-    if any(a.star for a in ctor.args) or len([a for a in ctor.args if a.keyword is None]) > len(LL_V1_POSITIONAL):
-        return FixPlan(manual=f"the `Server(...)` call passes `*args`/`**kwargs`: {section}")
+        why, body = _registered_in_place(analysis, server, handlers, section)
+        ctor = None
+    else:
+        why, body, ctor = _moved_constructor(analysis, ctor_stmt, server, handlers, section)
+    if why is not None:
+        return FixPlan(manual=why)
     for h in handlers:
         if h.fn.asynchronous is None:
             return FixPlan(manual=f"`{h.fn.name.value}` is not `async`: {section}")
@@ -345,7 +337,58 @@ def plan(
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
-    return FixPlan(fix=FIX, site=port)
+    return FixPlan(fix=FIX if ctor_stmt is not None else FIX_IN_PLACE, site=port)
+
+
+def _registered_in_place(
+    analysis: ModuleAnalysis, server: str, handlers: list[Handler], section: str
+) -> tuple[str | None, list]:
+    """A server built outside this module's view: the handlers are statements of one block
+    (each adapter is registered right after it), each kind once."""
+    block = analysis.parents.get(id(handlers[0].fn))
+    body = list(getattr(block, "body", ()))
+    if any(h.fn not in body for h in handlers):
+        return f"the handlers on `{server}` are not statements of one block: {section}", body
+    if len({h.decorator for h in handlers}) != len(handlers):
+        return f"a handler kind is registered twice on `{server}`: {section}", body
+    return None, body
+
+
+def _moved_constructor(
+    analysis: ModuleAnalysis, ctor_stmt: cst.SimpleStatementLine, server: str, handlers: list[Handler], section: str
+) -> tuple[str | None, list, cst.Call]:
+    """The constructor can move below the last handler (nothing between uses the server)."""
+    block = analysis.parents.get(id(ctor_stmt))
+    body = list(getattr(block, "body", ()))
+    ctor = ctor_stmt.body[0].value  # type: ignore[attr-defined]
+    if ctor_stmt not in body:
+        return f"the `Server(...)` is not a statement of a block: {section}", body, ctor
+    start = body.index(ctor_stmt)
+    positions = []
+    for h in handlers:
+        if h.fn not in body:
+            return f"`{h.fn.name.value}` is not defined next to `{server} = Server(...)`: {section}", body, ctor
+        positions.append(body.index(h.fn))
+    if min(positions) < start:
+        return f"a handler is defined before `{server} = Server(...)`: {section}", body, ctor
+    if len({h.decorator for h in handlers}) != len(handlers):
+        return f"a handler kind is registered twice on `{server}`: {section}", body, ctor
+    ctor_names = {n.value for n in ref_names(ctor)}
+    handler_ids = {id(h.fn) for h in handlers}
+    for stmt in body[start + 1 : max(positions) + 1]:
+        if id(stmt) in handler_ids:
+            continue
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            uses = any(name_refs(d, server) for d in stmt.decorators)
+        else:
+            uses = bool(name_refs(stmt, server))
+        if uses:
+            return f"`{server}` is used between its construction and its last handler: {section}", body, ctor
+        if assigned(stmt) & (ctor_names | {server}):
+            return f"a name the `Server(...)` call reads is rebound before the last handler: {section}", body, ctor
+    if any(a.star for a in ctor.args) or len([a for a in ctor.args if a.keyword is None]) > len(LL_V1_POSITIONAL):
+        return f"the `Server(...)` call passes `*args`/`**kwargs`: {section}", body, ctor
+    return None, body, ctor
 
 
 def _mentions(analysis: ModuleAnalysis, words: tuple[str, ...]) -> bool:

@@ -1,0 +1,145 @@
+"""The port to mcp 2.x on shapes seen in real 1.x servers (the "Seen in" servers of the field
+cases): low-level handlers registered on a ``Server`` built elsewhere (nodestradamus's
+``register_graph_tools(server: Server)``), FastMCP's private ``_mcp_server`` handler table
+(djinnvim's roots list_changed handler). Exact findings, exact rewritten code, and the ported
+server run on mcp 2.3 in both eras against the original on mcp 1.x."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+from tests.proof import run_proof
+
+# A server built in one module, its handlers registered by a function of another.
+REGISTER = '''from typing import Any
+
+from mcp.server import Server
+from mcp.types import TextContent, Tool
+
+TOOLS = [Tool(name="echo", description="Echo", inputSchema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})]
+
+
+def register_tools(server: Server) -> None:
+    """Register the tools."""
+
+    @server.list_tools()
+    async def list_tools() -> list[Tool]:
+        return TOOLS
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict[str, Any]) -> list[TextContent]:
+        if name != "echo":
+            raise ValueError(f"unknown tool {name}")
+        return [TextContent(type="text", text=arguments["text"])]
+'''
+APP = """from mcp.server import Server
+
+from tools import register_tools
+
+server = Server("echo")
+register_tools(server)
+"""
+REGISTERED = '''from typing import Any
+
+from mcp.server import ServerRequestContext, Server
+from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams, TextContent, Tool
+import jsonschema
+
+TOOLS = [Tool(name="echo", description="Echo", inputSchema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})]
+
+
+def register_tools(server: Server) -> None:
+    """Register the tools."""
+
+    async def list_tools() -> list[Tool]:
+        return TOOLS
+
+    async def on_list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=list(await list_tools()))
+    server.add_request_handler("tools/list", PaginatedRequestParams, on_list_tools)
+
+    async def call_tool(name: str, arguments: dict[str, Any]) -> list[TextContent]:
+        if name != "echo":
+            raise ValueError(f"unknown tool {name}")
+        return [TextContent(type="text", text=arguments["text"])]
+
+    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
+        arguments = params.arguments or {}
+        try:
+            tool = next((t for t in await list_tools() if t.name == params.name), None)
+            if tool is not None:
+                try:
+                    jsonschema.validate(instance=arguments, schema=tool.input_schema)
+                except jsonschema.ValidationError as exc:
+                    return CallToolResult(content=[TextContent(type="text", text=f"Input validation error: {exc.message}")], is_error=True)
+            content = await call_tool(params.name, arguments)
+        except Exception as exc:
+            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+        return CallToolResult(content=list(content), is_error=False)
+    server.add_request_handler("tools/call", CallToolRequestParams, on_call_tool)
+'''
+# The same in one file: the server is built at module level, the handlers in a function that
+# receives it (so the constructor is outside the handlers' view).
+ONE_FILE = REGISTER + '\n\nserver = Server("echo")\nregister_tools(server)\n'
+CALLS = [
+    {"tool": "echo", "arguments": {"text": "hi"}},
+    {"tool": "echo", "arguments": {}},
+    {"tool": "nope", "arguments": {"text": "x"}},
+]
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp>=1.2\n", encoding="utf-8")
+
+
+def test_handlers_on_a_server_built_elsewhere_are_found(tmp_path: Path) -> None:
+    _project(tmp_path, {"tools.py": REGISTER, "app.py": APP})
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP5", "--output-format", "json", "."], tmp_path)
+    got = [(f["path"], f["rule"], f["line"], f["column"], f["fix"]["safety"]) for f in res.json["findings"]]
+    assert got == [("tools.py", "MCP507", 12, 5, "safe"), ("tools.py", "MCP507", 16, 5, "safe")], str(res)
+
+
+def test_handlers_on_a_server_built_elsewhere_are_registered_in_place(tmp_path: Path) -> None:
+    _project(tmp_path, {"tools.py": REGISTER, "app.py": APP})
+    res = cli(["fix", "--target-sdk", "mcp2", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "tools.py").read_text(encoding="utf-8") == REGISTERED
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == APP  # the constructor is kept as is
+    assert (tmp_path / "requirements.txt").read_text(encoding="utf-8") == "mcp>=2.3,<3\n"
+
+
+def test_a_kind_registered_twice_in_place_is_left_manual(tmp_path: Path) -> None:
+    twice = REGISTER + "\n    @server.list_tools()\n    async def more_tools() -> list[Tool]:\n        return []\n"
+    _project(tmp_path, {"tools.py": twice})
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 1 and (tmp_path / "tools.py").read_text(encoding="utf-8") == twice
+    (error,) = res.json["errors"]
+    assert error["message"].startswith(
+        "blocks the port to mcp 2.x: MCP507 at line 12: a handler kind is registered twice on `server`"
+    )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_handlers_registered_in_place_serve_like_the_original(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    before = tmp_path / "before"
+    before.mkdir()
+    (before / "app.py").write_text(ONE_FILE, encoding="utf-8")
+    after = tmp_path / "after"
+    after.mkdir()
+    (after / "app.py").write_text(ONE_FILE, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "app.py"], after)
+    assert res.exit_code == 0, str(res)
+    assert "add_request_handler" in (after / "app.py").read_text(encoding="utf-8")
+    old = run_proof(legacy_python, before / "app.py", "server", "legacy", [], CALLS)
+    new = run_proof(mcp2_python, after / "app.py", "server", mode, [], CALLS)
+    keys = ("tool", "is_error", "text", "structured", "error")
+    assert [{k: c.get(k) for k in keys} for c in new["calls"]] == [{k: c.get(k) for k in keys} for c in old["calls"]]
+    assert new["tools"] == old["tools"]
+    assert old["calls"][0]["text"] == ["hi"] and old["calls"][1]["is_error"]  # the calls ran
