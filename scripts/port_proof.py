@@ -52,6 +52,7 @@ VOLATILE = [
     (re.compile(r"/tmp/[^\s\"']+"), "<tmp>"),
     (re.compile(r"\b[0-9a-f]{40}\b"), "<sha>"),
     (re.compile(r"Date:\s+[^\n\"]+"), "Date: <date>"),
+    (re.compile(r'(_ms\\?": )\d+(?:\.\d+)?'), r"\1<ms>"),  # timings a server reports (nodestradamus)
 ]
 
 
@@ -448,6 +449,7 @@ def main() -> int:
     ap.add_argument("--field", type=Path, default=None, help="the field servers' trees (see the docstring)")
     ap.add_argument("--only", default=None, help="run the servers whose name contains this")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--dump", type=Path, default=None, help="write each server's answers (JSON) into this directory")
     args = ap.parse_args()
     print(
         "| server | ported automatically | left manual (reason) | tools+calls identical, mcp2 legacy | … 2026-07-28 |"
@@ -466,6 +468,10 @@ def main() -> int:
         print(f"| {spec.name} | {ported} | {left} | {cells[0]} | {cells[1]} |", flush=True)
         if args.verbose:
             print(json.dumps(res["rows"], indent=1, sort_keys=True), file=sys.stderr)
+        if args.dump:
+            args.dump.mkdir(parents=True, exist_ok=True)
+            out = args.dump / (re.sub(r"[^\w.-]+", "_", spec.name) + ".json")
+            out.write_text(json.dumps(res, indent=1, sort_keys=True, default=str), encoding="utf-8")
     return 0
 
 

@@ -143,3 +143,109 @@ def test_handlers_registered_in_place_serve_like_the_original(
     assert [{k: c.get(k) for k in keys} for c in new["calls"]] == [{k: c.get(k) for k in keys} for c in old["calls"]]
     assert new["tools"] == old["tools"]
     assert old["calls"][0]["text"] == ["hi"] and old["calls"][1]["is_error"]  # the calls ran
+
+
+# FastMCP's private low-level server and its notification table (djinnvim's roots list_changed
+# handler, anschnapp/djinnvim src/djinnvim/server.py).
+TABLE = """from mcp import types
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+stale = []
+
+
+async def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:
+    stale.append(True)
+
+
+mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = (
+    _on_roots_changed
+)
+
+
+@mcp.tool()
+def is_stale() -> bool:
+    return bool(stale)
+"""
+TABLE_PORTED = """from mcp import types
+from mcp.server.mcpserver import MCPServer
+from mcp.types import NotificationParams
+
+mcp = MCPServer("notes")
+stale = []
+
+
+async def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:
+    stale.append(True)
+
+
+mcp._lowlevel_server.add_notification_handler("notifications/roots/list_changed", NotificationParams, lambda ctx, params: _on_roots_changed(types.RootsListChangedNotification(params=params)))
+
+
+@mcp.tool()
+def is_stale() -> bool:
+    return bool(stale)
+"""
+LOWLEVEL_TABLE = """import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("progress")
+seen = []
+
+
+async def on_progress(notification: types.ProgressNotification) -> None:
+    seen.append(notification.params.progress)
+
+
+server.notification_handlers[types.ProgressNotification] = on_progress
+server.request_handlers[types.PingRequest] = on_progress
+"""
+
+
+def test_the_private_handler_table_is_found(tmp_path: Path) -> None:
+    _project(tmp_path, {"notes.py": TABLE, "progress.py": LOWLEVEL_TABLE})
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP509", "--output-format", "json", "."], tmp_path)
+    got = [
+        (f["path"], f["line"], f["column"], (f["fix"] or {}).get("safety"), (f["manual"] or "")[:35])
+        for f in res.json["findings"]
+    ]
+    assert got == [
+        ("notes.py", 12, 1, "safe", ""),
+        ("progress.py", 12, 1, "unsafe", ""),
+        ("progress.py", 13, 1, None, "the handler table is read or writte"),
+    ], str(res)
+
+
+def test_the_private_handler_table_is_ported(tmp_path: Path) -> None:
+    _project(tmp_path, {"notes.py": TABLE})
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert (tmp_path / "notes.py").read_text(encoding="utf-8") == TABLE_PORTED
+    # what is left is MCP103's legacy-only note on the handler (kept for legacy clients)
+    assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP103", 13)] and not res.json["errors"]
+
+
+def test_a_request_handler_table_blocks_the_port(tmp_path: Path) -> None:
+    _project(tmp_path, {"progress.py": LOWLEVEL_TABLE})
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 1 and (tmp_path / "progress.py").read_text(encoding="utf-8") == LOWLEVEL_TABLE
+    (error,) = res.json["errors"]
+    assert error["message"].startswith("blocks the port to mcp 2.x: MCP509 at line 13: the handler table is read")
+
+
+def test_the_ported_notification_handler_runs_on_mcp2(tmp_path: Path) -> None:
+    """mcp 2.3 dispatches `notifications/roots/list_changed` to the registered lambda, which calls
+    the 1.x handler with the notification it took (mcp/server/runner.py ``_on_notify``)."""
+    import anyio
+    import importlib.util
+
+    from mcp.types import NotificationParams
+
+    (tmp_path / "notes.py").write_text(TABLE_PORTED, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("notes_ported", tmp_path / "notes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    entry = module.mcp._lowlevel_server.get_notification_handler("notifications/roots/list_changed")
+    assert entry is not None and entry.params_type is NotificationParams
+    anyio.run(entry.handler, None, NotificationParams())
+    assert module.stale == [True]

@@ -236,12 +236,72 @@ def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str
     return imports, chains
 
 
-def _project_files(root: Path) -> list[Path]:
-    out: list[Path] = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS]
-        out.extend(Path(d) / f for f in files if f.endswith(".py"))
+#: root -> {directory: (mtime_ns, its .py files, its subdirectories)}: the project's layout,
+#: listed again only where a directory changed (its mtime moves when an entry is added, removed
+#: or renamed), so asking for every file of a large project does not walk the disk each time
+_LAYOUT: dict[str, dict[str, tuple[int, list[str], list[str]]]] = {}
+#: path -> its real path (compared with the asking module's)
+_REAL: dict[str, str] = {}
+#: (path, mtime_ns, size) -> the source of a file the byte prefilter has read so far
+_SOURCES: dict[tuple[str, int, int], bytes] = {}
+#: (path, mtime_ns, size, root) -> the import index of its records (see :func:`_index`) and the
+#: file as shown (relative to the root)
+_INDEXED: dict[
+    tuple[str, int, int, str], tuple[dict[str, list[str]], dict[str, list[tuple[str | None, str]]], set[str], str]
+] = {}
+
+
+def _project_files(root: Path) -> list[str]:
+    """The ``.py`` files under ``root`` in ``os.walk`` order (top-down, hidden and skipped
+    directories pruned, symlinked directories not entered)."""
+    layout = _LAYOUT.setdefault(str(root), {})
+    out: list[str] = []
+    stack = [str(root)]
+    while stack:
+        d = stack.pop()
+        try:
+            mtime = os.stat(d).st_mtime_ns
+        except OSError:
+            continue
+        entry = layout.get(d)
+        if entry is None or entry[0] != mtime:
+            files, subdirs = [], []
+            try:
+                with os.scandir(d) as it:
+                    for e in it:
+                        try:
+                            is_dir = e.is_dir()
+                        except OSError:
+                            is_dir = False
+                        if is_dir:
+                            if not e.name.startswith(".") and e.name not in _SKIP_DIRS and not e.is_symlink():
+                                subdirs.append(e.path)
+                        elif e.name.endswith(".py"):
+                            files.append(e.path)
+            except OSError:
+                continue
+            entry = layout[d] = (mtime, files, subdirs)
+        out.extend(entry[1])
+        stack.extend(reversed(entry[2]))
     return out
+
+
+def _index(
+    imports: list[tuple[str, str, str | None]],
+) -> tuple[dict[str, list[str]], dict[str, list[tuple[str | None, str]]]]:
+    """``(from_module, modules)`` of a file's import records: the names each ``from M import n``
+    takes from ``M``, and for each module target (``import M``, ``from P import M``) the local
+    names it is bound to, with ``P`` (``None`` for ``import M``)."""
+    from_module: dict[str, list[str]] = {}
+    modules: dict[str, list[tuple[str | None, str]]] = {}
+    for kind, target, local in imports:
+        if kind == "from":
+            mod, _, name = target.rpartition(".")
+            from_module.setdefault(mod, []).append(name)
+            modules.setdefault(target, []).append((mod, local or name))
+        else:
+            modules.setdefault(target, []).append((None, local or target))
+    return from_module, modules
 
 
 def project_imports(path: Path, root: Path) -> dict[str, str]:
@@ -255,37 +315,45 @@ def project_imports(path: Path, root: Path) -> dict[str, str]:
         return {}
     stems = {n.rpartition(".")[2].encode() for n in names}
     out: dict[str, str] = {}
-    for f in _project_files(root):
+    asking = str(path)
+    for fs in _project_files(root):
         try:
-            if os.path.realpath(f) == str(path):
-                continue
-            st = f.stat()
+            st = os.stat(fs)
             if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_BYTES:  # FIFOs, devices, huge files
                 continue
-            key = (str(f), st.st_mtime_ns, st.st_size)
-            rec = _RECORDS.get(key)
-            if rec is None:
-                source = f.read_bytes()
-                if not any(s in source for s in stems):
-                    continue
-                rec = _RECORDS[key] = _records(f, source, root)
+            real = _REAL.get(fs)
+            if real is None:
+                real = _REAL[fs] = os.path.realpath(fs)
+            if real == asking:
+                continue
+            key = (fs, st.st_mtime_ns, st.st_size)
+            ikey = (fs, st.st_mtime_ns, st.st_size, str(root))
+            indexed = _INDEXED.get(ikey)
+            if indexed is None:
+                rec = _RECORDS.get(key)
+                if rec is None:
+                    source = _SOURCES.get(key)
+                    if source is None:
+                        source = _SOURCES[key] = Path(fs).read_bytes()
+                    if not any(s in source for s in stems):
+                        continue
+                    rec = _RECORDS[key] = _records(Path(fs), source, root)
+                    _SOURCES.pop(key, None)
+                try:
+                    shown = Path(fs).relative_to(root).as_posix()
+                except ValueError:
+                    shown = fs
+                from_module, modules = _index(rec[0])
+                indexed = _INDEXED[ikey] = (from_module, modules, rec[1], shown)
         except (OSError, RuntimeError):  # unreadable, a symlink loop
             continue
-        imports, chains = rec
-        try:
-            shown = f.relative_to(root).as_posix()
-        except ValueError:
-            shown = str(f)
+        from_module, modules, chains, shown = indexed
         aliases: set[str] = set()
-        for kind, target, local in imports:
-            if kind == "from":
-                mod, _, name = target.rpartition(".")
-                if mod in names:
-                    out.setdefault(name, shown)
-                elif target in names:  # `from pkg import app`: a module alias
-                    aliases.add(local or name)
-            elif target in names:
-                aliases.add(local or target)
+        for n in names:
+            for name in from_module.get(n, ()):
+                out.setdefault(name, shown)
+            # `import pkg.app`, `from pkg import app`: a module alias
+            aliases.update(local for mod, local in modules.get(n, ()) if mod is None or mod not in names)
         for alias in aliases:
             prefix = alias + "."
             for chain in chains:

@@ -10,10 +10,12 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import Kind
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.model import FixPlan
+from mcpmigrate.names import name_refs
 
 
 class PortFieldDetector(Detector):
@@ -172,6 +174,8 @@ class _ImportVisitor(ReportingVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         parent = self.a.parents.get(id(node))
+        if node.attr.value in HANDLER_TABLE_ATTRS:
+            _handler_table(self, node, parent)
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return  # the longest chain is checked
         q = self.a.qualname(node) or ""
@@ -184,3 +188,95 @@ class _ImportVisitor(ReportingVisitor):
         why = _gone(module, name)
         if why is not None:
             self._found(node, q, why)
+
+
+# FastMCP's private low-level server (``_lowlevel_server`` on mcp 2.x) and the low-level
+# ``Server``'s handler tables keyed by class (gone on mcp 2.x: handlers are keyed by method).
+HANDLER_TABLE_ATTRS = ("_mcp_server", "notification_handlers", "request_handlers")
+TABLES_GUIDE = f"read “Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params” in {GUIDE}"
+
+
+def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
+    """MCP509 for ``app._mcp_server`` (a 1.x FastMCP) and ``server.notification_handlers`` /
+    ``server.request_handlers`` (a 1.x low-level Server): mcp 2.x has neither. A registration
+    ``….notification_handlers[types.X] = handler`` of a notification a client sends is ported
+    (:class:`renames.NotificationHandlerPort`); any other use is manual."""
+    fn = self.fn(node)
+    code = cst.Module([]).code_for_node
+    if node.attr.value == "_mcp_server":
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL:
+            return
+        if self.a.generation_of_server_expr(node.value, fn) != S.MCP1:
+            return
+        server = f"{code(node.value)}._lowlevel_server"
+        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
+            table: cst.Attribute = parent
+        else:
+            self._found(
+                node,
+                f"{code(node)}",
+                f"FastMCP's private `_mcp_server` is `{server}` on mcp 2.x, a low-level `Server` with another "
+                f"API (handlers keyed by method, called as `(ctx, params)`): port this use by hand ({TABLES_GUIDE})",
+            )
+            return
+    else:
+        if isinstance(node.value, cst.Attribute) and node.value.attr.value == "_mcp_server":
+            return  # reported with the `_mcp_server` it is read from
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL or self.a.module_generation() == S.MCP2:
+            return
+        server, table = code(node.value), node
+    plan = _registration(self, table, server)
+    what = f"{code(table)}"
+    if isinstance(plan, str):
+        self._found(table, what, plan)
+        return
+    self.reports.append(
+        Report.planned(
+            "MCP509",
+            self.a.parents.get(id(table)) or table,
+            f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x keys the "
+            f"low-level handlers by method: `{server}.add_notification_handler(method, params_type, handler)`, "
+            f"called as `(ctx, params)` ({TABLES_GUIDE}).",
+            plan,
+        )
+    )
+
+
+def _registration(self: _ImportVisitor, table: cst.Attribute, server: str) -> FixPlan | str:
+    """The port of ``table[types.X] = handler``, or why it is manual."""
+    sub = self.a.parents.get(id(table))
+    target = self.a.parents.get(id(sub))
+    assign = self.a.parents.get(id(target))
+    stmt = self.a.parents.get(id(assign))
+    if not (
+        table.attr.value == "notification_handlers"
+        and isinstance(sub, cst.Subscript)
+        and len(sub.slice) == 1
+        and isinstance(sub.slice[0].slice, cst.Index)
+        and isinstance(target, cst.AssignTarget)
+        and isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+    ):
+        return (
+            "the handler table is read or written other than by `….notification_handlers[types.X] = handler`: "
+            f"register the handler with `add_notification_handler`/`add_request_handler` by hand ({TABLES_GUIDE})"
+        )
+    cls = self.a.qualname(sub.slice[0].slice.value) or ""
+    if cls.rpartition(".")[0] != "mcp.types" or cls.rpartition(".")[2] not in renames.NOTIFICATION_HANDLER_PORTS:
+        return f"`{cls or 'this key'}` is not a notification a client sends that the port maps: register it by hand ({TABLES_GUIDE})"
+    handler = assign.value
+    if not isinstance(handler, cst.Name):
+        return f"the handler is not a name of this module: register it by hand ({TABLES_GUIDE})"
+    fndef = next(
+        (n for n in self.a.module.body if isinstance(n, cst.FunctionDef) and n.name.value == handler.value), None
+    )
+    if fndef is None or fndef.asynchronous is None or renames.module_bindings(self.a).get(handler.value, 0) != 1:
+        return f"the handler is not one `async def` of this module bound once: register it by hand ({TABLES_GUIDE})"
+    params = fndef.params.params
+    if len(params) != 1:
+        return f"`{handler.value}` does not take just the notification: register it by hand ({TABLES_GUIDE})"
+    reads = bool(name_refs(fndef.body, params[0].name.value))
+    site = renames.NotificationHandlerPort(stmt, server, sub.slice[0].slice.value, handler.value)
+    return FixPlan(fix=renames.NOTIFICATION_FIX_READS if reads else renames.NOTIFICATION_FIX, site=site)

@@ -17,7 +17,7 @@ from mcpmigrate.config import Config
 from mcpmigrate.model import Finding
 
 STRATEGY = "port"
-RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508")  # MCP504, MCP505: manual
+RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP509")  # MCP504, MCP505: manual
 
 
 def edits(analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:

@@ -261,3 +261,54 @@ class WrapStr:
         edits.transform(
             self.node, lambda o, u: cst.Call(cst.Name("str"), [cst.Arg(u)]) if isinstance(u, cst.Call) else u
         )
+
+
+# mcp 1.x's low-level ``Server.notification_handlers`` was keyed by the notification class and
+# called ``await handler(notification)`` (``mcp/server/lowlevel/server.py``
+# ``_handle_notification``); mcp 2.3 keys them by method with
+# ``add_notification_handler(method, params_type, handler)`` and calls ``handler(ctx, params)``
+# (``mcp/server/runner.py``). The 1.x classes a client sends, with their 2.x method and params.
+NOTIFICATION_HANDLER_PORTS = {
+    "RootsListChangedNotification": ("notifications/roots/list_changed", "NotificationParams"),
+    "ProgressNotification": ("notifications/progress", "ProgressNotificationParams"),
+    "InitializedNotification": ("notifications/initialized", "NotificationParams"),
+}
+NOTIFICATION_FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "register the handler with mcp 2.x's `add_notification_handler(method, params_type, handler)` on the same "
+    "low-level server, through a lambda that rebuilds the notification it took on mcp 1.x",
+)
+NOTIFICATION_FIX_READS = FixInfo(
+    Safety.UNSAFE,
+    "port",
+    "register the handler with mcp 2.x's `add_notification_handler(method, params_type, handler)` on the same "
+    "low-level server, through a lambda that rebuilds the notification it took on mcp 1.x (review: the handler "
+    "reads its notification; mcp 2.x validates absent params as the params model with its defaults, so "
+    "`notification.params` is that model where mcp 1.x gave `None`)",
+)
+
+
+@dataclass
+class NotificationHandlerPort:
+    """``server.notification_handlers[types.X] = handler`` (a FastMCP's ``_mcp_server`` is the
+    low-level server: ``_lowlevel_server`` on mcp 2.x) → ``server.add_notification_handler(
+    "method", NotificationParams, lambda ctx, params: handler(types.X(params=params)))``."""
+
+    stmt: cst.SimpleStatementLine
+    server: str  # the 2.x spelling of the low-level server expression
+    notification: cst.BaseExpression  # ``types.X`` as written (the class is in mcp 2.x's types too)
+    handler: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        cls = get_full_name_for_node(self.notification) or ""
+        method, params_t = NOTIFICATION_HANDLER_PORTS[cls.rsplit(".", 1)[-1]]
+        params = edits.import_name(analysis, "mcp.types", params_t)
+        note = cst.Module([]).code_for_node(self.notification)
+        code = (
+            f'{self.server}.add_notification_handler("{method}", {params}, '
+            f"lambda ctx, params: {self.handler}({note}(params=params)))\n"
+        )
+        new = cst.parse_statement(code)
+        stmt = self.stmt
+        edits.transform(stmt, lambda o, u: new.with_changes(leading_lines=stmt.leading_lines))
