@@ -12,6 +12,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate.analysis.project import dotted
+from mcpmigrate.fastwalk import Flat
 
 
 class _Uses(cst.CSTVisitor):
@@ -49,8 +50,22 @@ class _Uses(cst.CSTVisitor):
 
 
 def name_uses(module: cst.Module) -> dict[str, int]:
+    """What :class:`_Uses` counts, read off one pre-order flattening of the module
+    (:class:`~mcpmigrate.fastwalk.Flat`, several times faster than a libcst visit)."""
+    flat = Flat(module)
+    order, end = flat.order, flat.end
     v = _Uses()
-    module.visit(v)
+    i, n = 0, len(order)
+    while i < n:
+        node = order[i]
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            i = end[i]  # nothing inside an import statement is a use
+            continue
+        if isinstance(node, cst.Name):
+            v.visit_Name(node)
+        elif isinstance(node, cst.SimpleString):
+            v.visit_SimpleString(node)
+        i += 1
     return v.counts
 
 

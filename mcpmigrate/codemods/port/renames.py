@@ -21,6 +21,22 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import name_refs
 
+_BINDERS = (
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.Param,
+    cst.ImportAlias,
+    cst.AssignTarget,
+    cst.AnnAssign,
+    cst.AugAssign,
+    cst.NamedExpr,
+    cst.For,
+    cst.CompFor,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.WithItem,
+)
+
 
 def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
     """How many times each name is bound anywhere in the module (imports, assignment targets,
@@ -43,10 +59,9 @@ def module_bindings(analysis: ModuleAnalysis) -> dict[str, int]:
             elif isinstance(expr, cst.StarredElement):
                 targets(expr.value)
 
-        stack: list[cst.CSTNode] = [analysis.module]
-        while stack:
-            n = stack.pop()
-            stack.extend(n.children)
+        order = analysis.flat.order  # the module's pre-order, computed once by the analysis
+        for i in analysis.flat.of_types(_BINDERS):
+            n = order[i]
             if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Param)):
                 bind(n.name.value)
             elif isinstance(n, cst.ImportAlias):
