@@ -235,9 +235,9 @@ def test_a_request_handler_table_blocks_the_port(tmp_path: Path) -> None:
 def test_the_ported_notification_handler_runs_on_mcp2(tmp_path: Path) -> None:
     """mcp 2.3 dispatches `notifications/roots/list_changed` to the registered lambda, which calls
     the 1.x handler with the notification it took (mcp/server/runner.py ``_on_notify``)."""
-    import anyio
     import importlib.util
 
+    import anyio
     from mcp.types import NotificationParams
 
     (tmp_path / "notes.py").write_text(TABLE_PORTED, encoding="utf-8")
@@ -249,3 +249,56 @@ def test_the_ported_notification_handler_runs_on_mcp2(tmp_path: Path) -> None:
     assert entry is not None and entry.params_type is NotificationParams
     anyio.run(entry.handler, None, NotificationParams())
     assert module.stale == [True]
+
+
+# Names mcp 1.x's modules only re-exported (djinnvim e2e/e2e_roots.py: `types.FileUrl(...)`).
+REEXPORTED = """from mcp import types
+from mcp.types import Field, Root
+from mcp.types import AnyUrl as Url
+from mcp.shared.memory import MemoryObjectSendStream
+
+root = Root(uri=types.FileUrl("file:///tmp"))
+url = Url("https://example.com")
+size: int = Field(default=1)
+stream: MemoryObjectSendStream | None = None
+"""
+REEXPORTED_PORTED = """from mcp.types import Root
+from pydantic import AnyUrl as Url, Field, FileUrl
+from anyio.streams.memory import MemoryObjectSendStream
+
+root = Root(uri=FileUrl("file:///tmp"))
+url = Url("https://example.com")
+size: int = Field(default=1)
+stream: MemoryObjectSendStream | None = None
+"""
+
+
+def test_re_exported_names_are_found(tmp_path: Path) -> None:
+    _project(tmp_path, {"roots.py": REEXPORTED})
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP509", "--output-format", "json", "."], tmp_path)
+    got = [
+        (f["line"], f["column"], f["fix"]["safety"], f["message"].rsplit(" It is ", 1)[1]) for f in res.json["findings"]
+    ]
+    assert got == [
+        (2, 23, "safe", "`pydantic.Field`."),
+        (3, 23, "safe", "`pydantic.AnyUrl`."),
+        (4, 31, "safe", "`anyio.streams.memory.MemoryObjectSendStream`."),
+        (6, 17, "safe", "`pydantic.FileUrl`."),
+    ], str(res)
+
+
+def test_re_exported_names_are_imported_from_their_package(tmp_path: Path, legacy_python: str) -> None:
+    import subprocess
+    import sys
+
+    _project(tmp_path, {"roots.py": REEXPORTED})
+    res = cli(["fix", "--target-sdk", "mcp2", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "roots.py").read_text(encoding="utf-8") == REEXPORTED_PORTED
+    # the same objects: the port imports on mcp 2.x and builds what the original built on mcp 1.x
+    (tmp_path / "orig.py").write_text(REEXPORTED, encoding="utf-8")
+    probe = "import {m}; print(str({m}.root.uri), str({m}.url), {m}.size)"
+    old = subprocess.run([legacy_python, "-c", probe.format(m="orig")], cwd=tmp_path, capture_output=True, text=True)
+    new = subprocess.run([sys.executable, "-c", probe.format(m="roots")], cwd=tmp_path, capture_output=True, text=True)
+    assert new.returncode == 0 and old.returncode == 0, new.stderr + old.stderr
+    assert new.stdout == old.stdout and new.stdout.startswith("file:///tmp https://example.com/ ")

@@ -139,13 +139,18 @@ def _gone(module: str, name: str | None) -> str | None:
 
 class _ImportVisitor(ReportingVisitor):
     def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
-        self.report(
-            "MCP509",
-            node,
+        message = (
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
-            f"moved it (read {GUIDE}, the section that names it).",
-            manual=why,
+            f"moved it (read {GUIDE}, the section that names it)."
         )
+        origin = renames.REEXPORTS.get(what)
+        if origin is not None and isinstance(node, (cst.ImportAlias, cst.Attribute)):
+            name = what.rpartition(".")[2]
+            site = renames.ReexportMove(node, origin, name)
+            plan = FixPlan(fix=renames.REEXPORT_FIX, site=site)
+            self.reports.append(Report.planned("MCP509", node, message + f" It is `{origin}.{name}`.", plan))
+            return
+        self.report("MCP509", node, message, manual=why)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:

@@ -327,3 +327,83 @@ class NotificationHandlerPort:
         new = cst.parse_statement(code)
         stmt = self.stmt
         edits.transform(stmt, lambda o, u: new.with_changes(leading_lines=stmt.leading_lines))
+
+
+# Names mcp 1.27's modules only re-exported from other packages (their own imports), gone from
+# mcp 2.3's counterparts (surfaces.MCP1_NAMES_GONE): each is imported from the package that
+# defines it (read off mcp 1.27: the object's module, or the public package exporting it).
+_PYDANTIC = ("AnyUrl", "BaseModel", "ConfigDict", "Field", "FileUrl", "RootModel", "UrlConstraints")
+_TYPING = ("Annotated", "Any", "Final", "Generic", "Literal", "TypeAlias", "TypeVar")
+_STREAMS = ("MemoryObjectReceiveStream", "MemoryObjectSendStream")
+REEXPORTS: dict[str, str] = {
+    **{f"mcp.types.{n}": "pydantic" for n in _PYDANTIC},
+    **{f"mcp.types.{n}": "typing" for n in _TYPING},
+    "mcp.types.Callable": "collections.abc",
+    "mcp.types.datetime": "datetime",
+    "mcp.types.deprecated": "typing_extensions",
+    "mcp.server.elicitation.Sequence": "collections.abc",
+    **{f"mcp.server.elicitation.{n}": "typing" for n in ("Union", "get_args", "get_origin")},
+    "mcp.server.lowlevel.server.AnyUrl": "pydantic",
+    "mcp.server.lowlevel.server.AsyncExitStack": "contextlib",
+    "mcp.server.lowlevel.server.Iterable": "collections.abc",
+    "mcp.server.lowlevel.server.TypeAlias": "typing",
+    "mcp.server.lowlevel.server.cast": "typing",
+    "mcp.server.session.Enum": "enum",
+    "mcp.server.streamable_http_manager.HTTPStatus": "http",
+    "mcp.shared.context.dataclass": "dataclasses",
+    "mcp.shared.context.field": "dataclasses",
+    "mcp.shared.memory.Any": "typing",
+    "mcp.shared.memory.timedelta": "datetime",
+    **{
+        f"{m}.{n}": "anyio.streams.memory"
+        for m in (
+            "mcp.server.lowlevel.server",
+            "mcp.server.session",
+            "mcp.server.sse",
+            "mcp.server.stdio",
+            "mcp.shared.memory",
+        )
+        for n in _STREAMS
+    },
+}
+REEXPORT_FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "import the name from the package that defines it (mcp 1.x only re-exported it: the same object)",
+)
+
+
+@dataclass
+class ReexportMove:
+    """``from mcp.types import FileUrl`` → ``from pydantic import FileUrl`` (the alias leaves the
+    mcp import, which goes when it is left empty); ``types.FileUrl`` → ``FileUrl`` imported so."""
+
+    node: cst.ImportAlias | cst.Attribute
+    origin: str  # the package that defines the name
+    name: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        if isinstance(self.node, cst.Attribute):
+            edits.replace(self.node, cst.Name(edits.import_name(analysis, self.origin, self.name)))
+            return
+        alias = self.node
+        local = get_full_name_for_node(alias.asname.name) if alias.asname else self.name
+        stmt = analysis.parents.get(id(alias))
+        edits.add_import(self.origin, self.name, local)
+        name = self.name
+
+        def drop(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode | cst.RemovalSentinel:
+            assert isinstance(upd, cst.ImportFrom) and not isinstance(upd.names, cst.ImportStar)
+            keep = [a for a in upd.names if get_full_name_for_node(a.name) != name or _local(a) != local]
+            if not keep:
+                return cst.RemoveFromParent()
+            last = upd.names[-1].comma
+            keep[-1] = keep[-1].with_changes(comma=last)
+            return upd.with_changes(names=keep)
+
+        assert stmt is not None
+        edits.transform(stmt, drop)
+
+
+def _local(alias: cst.ImportAlias) -> str | None:
+    return get_full_name_for_node(alias.asname.name) if alias.asname else get_full_name_for_node(alias.name)
