@@ -137,7 +137,7 @@ def _field_specs(field_trees: Path) -> list[Spec]:
         Spec(
             "anschnapp/djinnvim",
             dj,
-            "src",
+            ".",
             ["-m", "djinnvim"],
             "src",
             calls=[
@@ -167,7 +167,8 @@ def _field_specs(field_trees: Path) -> list[Spec]:
                 ("nope", {}),
             ],
             setup=_sample_project,
-            env={"HOME": "{tmp}", "XDG_CACHE_HOME": "{tmp}/cache"},
+            # the server lists some results in set order: one hash seed for every run
+            env={"HOME": "{tmp}", "XDG_CACHE_HOME": "{tmp}/cache", "PYTHONHASHSEED": "0"},
         ),
     ]
 
