@@ -302,3 +302,29 @@ def test_re_exported_names_are_imported_from_their_package(tmp_path: Path, legac
     new = subprocess.run([sys.executable, "-c", probe.format(m="roots")], cwd=tmp_path, capture_output=True, text=True)
     assert new.returncode == 0 and old.returncode == 0, new.stderr + old.stderr
     assert new.stdout == old.stdout and new.stdout.startswith("file:///tmp https://example.com/ ")
+
+
+def test_project_imports_follow_the_tree_between_runs(tmp_path: Path) -> None:
+    """The project pass caches the layout and each file's imports (a large project such as
+    awslabs/mcp asked it once per module); a file added, changed or removed is still seen."""
+    import os
+    import time
+
+    from mcpmigrate.codemods.imports import project_imports
+
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "app.py").write_text("mcp = 1\nContext = 2\n", encoding="utf-8")
+    (pkg / "tools.py").write_text("from pkg.app import mcp\n", encoding="utf-8")
+    assert project_imports(pkg / "app.py", tmp_path) == {"mcp": "pkg/tools.py"}
+    sub = pkg / "more"
+    sub.mkdir()
+    (sub / "__init__.py").write_text("", encoding="utf-8")
+    (sub / "ctx.py").write_text("import pkg.app as a\nx = a.Context\n", encoding="utf-8")
+    assert project_imports(pkg / "app.py", tmp_path) == {"mcp": "pkg/tools.py", "Context": "pkg/more/ctx.py"}
+    (pkg / "tools.py").write_text("from pkg.app import Context as C\n", encoding="utf-8")
+    later = time.time() + 5
+    os.utime(pkg / "tools.py", (later, later))  # a new version even on a coarse clock
+    (sub / "ctx.py").unlink()
+    assert project_imports(pkg / "app.py", tmp_path) == {"Context": "pkg/tools.py"}
