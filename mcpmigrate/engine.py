@@ -149,7 +149,7 @@ def run(
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
-        result.pins = settle(result, config.root)  # all files ported, or none written
+        result.pins = settle(result, config.root, config.target_sdk)  # all files ported, or none written
     if options.mode == "fix" and not options.diff:
         for pin in result.pins:
             F.atomic_write(pin.path, pin.new)

@@ -1,0 +1,409 @@
+"""The port of fastmcp 2.x/3.x servers to fastmcp 4 (MCP511–MCP518; run only with
+``--target-sdk fastmcp4``).
+
+Each detector finds one kind of API fastmcp 4 removed or changed (``mcpmigrate/surfaces.py``, the
+fastmcp 4 port tables, from fastmcp's upgrade guides docs/getting-started/upgrading/
+from-fastmcp-3.mdx and from-fastmcp-2.mdx, checked against fastmcp 2.14.7, 3.4.11 and 4.2.3) and
+plans the codemod of :mod:`mcpmigrate.codemods.port.fastmcp4`, or says what to do by hand and why.
+Only names that resolve into fastmcp count: a server built by ``fastmcp.FastMCP``, a context
+annotated with ``fastmcp.Context``, a name imported from ``fastmcp``.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import Kind
+from mcpmigrate.codemods.port import fastmcp4 as F
+from mcpmigrate.codemods.port import renames
+from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.screen import Facts
+
+GUIDE4 = S.FASTMCP4_GUIDE
+GUIDE3 = S.FASTMCP3_GUIDE
+
+
+def imports_fastmcp(facts: Facts) -> bool:
+    """The screen of every fastmcp 4 port detector: the module imports fastmcp."""
+    return facts.imports_fastmcp
+
+
+class PortFastmcpImportDetector(Detector):
+    """MCP511: an import of a module or name fastmcp 4 removed (“Moved Imports”)."""
+
+    rules = ("MCP511",)
+    tokens = S.FASTMCP4_TOKENS
+    screen = staticmethod(imports_fastmcp)
+
+    def detect(self) -> list[Report]:
+        v = _ImportVisitor(self.analysis, self.config)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _ImportVisitor(ReportingVisitor):
+    def __init__(self, analysis, config) -> None:
+        super().__init__(analysis)
+        self.config = config
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative or node.module is None:
+            return
+        mod = get_full_name_for_node(node.module) or ""
+        moves = S.FASTMCP4_MOVES.get(mod, {})
+        gone_module = mod in S.FASTMCP4_GONE_MODULES
+        if isinstance(node.names, cst.ImportStar):
+            if gone_module:
+                self._manual(node, mod, f"`from {mod} import *` names what fastmcp 4 moved: import each name from its new module")
+            return
+        names = [get_full_name_for_node(a.name) or "" for a in node.names]
+        gone = [(n, S.FASTMCP4_GONE[(mod, n)]) for n in names if (mod, n) in S.FASTMCP4_GONE]
+        gone += [(n, S.FASTMCP4_GONE[(mod, "")]) for n in names if (mod, "") in S.FASTMCP4_GONE and (mod, n) not in S.FASTMCP4_GONE]
+        moved = [n for n in names if n in moves]
+        if mod.startswith("mcp") and not moved:
+            return
+        if not gone and not moved and not gone_module:
+            return
+        unknown = [n for n in names if n not in moves and (mod, n) not in S.FASTMCP4_GONE] if gone_module else []
+        if gone or unknown:
+            why = "; ".join(f"`{n}`: {hint}" for n, hint in gone)
+            if unknown:
+                why += ("; " if why else "") + (
+                    f"{', '.join(f'`{n}`' for n in unknown)}: not in the guide's moves; import "
+                    f"{'it' if len(unknown) == 1 else 'them'} from where fastmcp 4 defines {'it' if len(unknown) == 1 else 'them'}"
+                )
+            self._manual(node, mod, why)
+            return
+        targets = {moves[n] for n in moved}
+        message = (
+            f"`{mod}` has no "
+            + ", ".join(f"`{n}`" for n in moved)
+            + " on fastmcp 4: "
+            + "; ".join(f"`{n}` is `{moves[n][0]}.{moves[n][1]}`" for n in moved)
+            + f" (read “Moved Imports” in {GUIDE4})."
+        )
+        if all(new == old for old, new in ((n, moves[n][1]) for n in moved)):
+            plan = self._regroup(node, mod, moves)
+        elif {m for m, _ in targets} == {mod}:
+            plan = renames.plan_import(self.a, node, mod, {n: moves[n][1] for n in moved}, self._kept())
+            if plan.fix is not None:
+                plan.fix = F.MOVE
+        else:  # not in the tables: a move and a rename at once
+            plan = FixPlan(manual="rewrite the import by hand as the finding says")
+        self.reports.append(Report.planned("MCP511", node, message, plan))
+
+    def _regroup(self, node: cst.ImportFrom, mod: str, moves: dict[str, tuple[str, str]]) -> FixPlan:
+        assert not isinstance(node.names, cst.ImportStar)
+        line = self.a.parents.get(id(node))
+        site = F.ImportMove(node, line)  # type: ignore[arg-type]
+        for alias in node.names:
+            name = get_full_name_for_node(alias.name) or ""
+            target = moves[name][0] if name in moves else mod
+            site.groups.setdefault(target, []).append(alias)
+        return FixPlan(fix=F.MOVE, site=site)
+
+    def _kept(self) -> set[str]:
+        from mcpmigrate.codemods.imports import kept_names
+
+        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+
+    def _manual(self, node: cst.CSTNode, mod: str, why: str) -> None:
+        self.report(
+            "MCP511",
+            node,
+            f"`{mod}` imports what fastmcp 4 removed; the import fails there with `ImportError` "
+            f"(read “Moved Imports” in {GUIDE4}).",
+            manual=why,
+        )
+
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = get_full_name_for_node(alias.name) or ""
+            if full in S.FASTMCP4_GONE_MODULES:
+                self._manual(node, full, f"`import {full}`: rewrite the import and its dotted uses as the guide's table says")
+
+
+class PortFastmcpCallDetector(Detector):
+    """MCP512 (removed server methods), MCP513 (removed component keywords), MCP514 (removed
+    ``FastMCP(...)`` keywords), MCP515 (``McpError(ErrorData(...))``), MCP516 (``ctx.elicit``
+    without ``response_type``), MCP518 (fastmcp 2.x state and listing calls)."""
+
+    rules = ("MCP512", "MCP513", "MCP514", "MCP515", "MCP516", "MCP518")
+    tokens = S.FASTMCP4_TOKENS
+    screen = staticmethod(imports_fastmcp)
+
+    def detect(self) -> list[Report]:
+        v = _CallVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+_SERVER_CLASSES = S.FASTMCP_SERVER
+_AS_PROXY = {f"{c}.as_proxy" for c in _SERVER_CLASSES}
+_TOOL_CLASSES = {
+    f"{m}.{c}.{meth}"
+    for m in ("fastmcp.tools", "fastmcp.tools.tool", "fastmcp.tools.function_tool", "fastmcp")
+    for c in ("Tool", "FunctionTool")
+    for meth in ("from_function", "from_tool")
+}
+_MCP_ERRORS = {"fastmcp.exceptions.McpError", "mcp.shared.exceptions.McpError", "mcp.McpError"}
+_ERROR_DATA = {"mcp.types.ErrorData", "mcp.ErrorData", "mcp_types.ErrorData"}
+_NOT_FOUND = {"fastmcp.exceptions.NotFoundError"}
+
+
+class _CallVisitor(ReportingVisitor):
+    def _server(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
+        fn = self.fn(node)
+        return (
+            self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
+        )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if self.a.resolves_to(func, _SERVER_CLASSES):
+            self._constructor(node)
+        elif self.a.resolves_to(func, _AS_PROXY):
+            self._as_proxy(node)
+        elif self.a.resolves_to(func, _MCP_ERRORS):
+            self._mcp_error(node)
+        elif self.a.resolves_to(func, _TOOL_CLASSES):
+            self._component_keywords(node, "tool")
+        elif isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            recv = func.value
+            if attr in ("mount", "import_server", "remove_tool", "add_tool_transformation", "remove_tool_transformation"):
+                if self._server(recv, node):
+                    getattr(self, f"_{attr}")(node)
+            elif attr in ("tool", "resource", "prompt") and self._server(recv, node):
+                self._component_keywords(node, attr)
+            elif attr in S.FASTMCP3_LISTINGS and self._server(recv, node):
+                self._listing(node, attr)
+            elif attr in ("elicit", *S.FASTMCP3_STATE) and self.a.kind_of(recv, self.fn(node)) is Kind.CONTEXT_FASTMCP:
+                if attr == "elicit":
+                    self._elicit(node)
+                else:
+                    self._state(node, attr)
+
+    # -- MCP512: removed server methods ---------------------------------------------------
+    def _as_proxy(self, node: cst.Call) -> None:
+        self.reports.append(
+            Report.planned(
+                "MCP512",
+                node,
+                "`FastMCP.as_proxy(...)` is gone on fastmcp 4; `create_proxy(...)` from `fastmcp.server` builds the "
+                f"same proxy and takes the target first (`backend=` is `target=`) (read “Removed Server Methods” in {GUIDE4}).",
+                FixPlan(fix=F.AS_PROXY, site=F.CallEdit(node, ("fastmcp.server", "create_proxy"), keywords={"backend": "target"})),
+            )
+        )
+
+    def _mount(self, node: cst.Call) -> None:
+        kws = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        positional = [a for a in node.args if a.keyword is None]
+        swap = len(positional) >= 2 and isinstance(positional[0].value, (cst.SimpleString, cst.ConcatenatedString))
+        if "as_proxy" in kws:
+            self.report(
+                "MCP512",
+                node,
+                f"`mount(..., as_proxy=...)` is gone on fastmcp 4 (read “Removed Server Methods” in {GUIDE4}).",
+                manual="to keep the proxy boundary, mount `create_proxy(child)` (from `fastmcp.server`); a plain "
+                "`mount(child)` composes it in-process and runs its lifespan and middleware",
+            )
+        elif "prefix" in kws or swap:
+            self.reports.append(
+                Report.planned(
+                    "MCP512",
+                    node,
+                    "`mount(...)` takes the prefix as `namespace=` on fastmcp 4 (`prefix=` is gone"
+                    + (", and the server comes first" if swap else "")
+                    + f") (read “Removed Server Methods” in {GUIDE4}).",
+                    FixPlan(fix=F.MOUNT, site=F.CallEdit(node, keywords={"prefix": "namespace"}, swap_first=swap)),
+                )
+            )
+
+    def _import_server(self, node: cst.Call) -> None:
+        self.report(
+            "MCP512",
+            node,
+            f"`import_server(...)` is gone on fastmcp 4 (read “Removed Server Methods” in {GUIDE4}).",
+            manual="`mount()` is the replacement but not an equivalent: `import_server` copied the child's tools, "
+            "resources and prompts once, without its lifespan or middleware; `mount` is a live link that runs both "
+            "(a `prefix` becomes `namespace=`). Mount it if that is what you want, or register the child's components "
+            "on this server directly to keep a frozen copy",
+        )
+
+    def _remove_tool(self, node: cst.Call) -> None:
+        caught = self._catches_not_found(node)
+        fix = (
+            FixInfo(
+                Safety.UNSAFE,
+                "port",
+                "call `local_provider.remove_tool(...)`; it raises `KeyError` for a missing tool where `remove_tool` "
+                "raised `NotFoundError`: the `except NotFoundError` around this call no longer catches it — catch `KeyError`",
+            )
+            if caught
+            else F.REMOVE_TOOL
+        )
+        self.reports.append(
+            Report.planned(
+                "MCP512",
+                node,
+                "`remove_tool(...)` is gone from `FastMCP` on fastmcp 4; the server's own tools are removed with "
+                f"`local_provider.remove_tool(...)` (read “Removed Server Methods” in {GUIDE4}).",
+                FixPlan(fix=fix, site=F.CallEdit(node, attr_path=("local_provider", "remove_tool"))),
+            )
+        )
+
+    def _catches_not_found(self, node: cst.CSTNode) -> bool:
+        """``node`` sits in the body of a ``try`` one of whose handlers catches fastmcp's ``NotFoundError``."""
+        child, parent = node, self.a.parents.get(id(node))
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+            if isinstance(parent, cst.Try) and child is parent.body:
+                for h in parent.handlers:
+                    types = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type] if h.type else []
+                    if any(self.a.resolves_to(getattr(t, "value", t), _NOT_FOUND) for t in types):
+                        return True
+            child, parent = parent, self.a.parents.get(id(parent))
+        return False
+
+    def _add_tool_transformation(self, node: cst.Call) -> None:
+        args = node.args
+        plan = (
+            FixPlan(fix=F.TRANSFORM, site=F.AddTransform(node, args[0].value, args[1].value))
+            if len(args) == 2 and all(a.keyword is None and not a.star for a in args)
+            else FixPlan(manual="call `add_transform(ToolTransform({name: config}))` (`fastmcp.server.transforms`)")
+        )
+        self.reports.append(
+            Report.planned(
+                "MCP512",
+                node,
+                "`add_tool_transformation(...)` is gone on fastmcp 4; a `ToolTransform` registered with `add_transform` "
+                f"applies the same configuration (read “Removed Server Methods” in {GUIDE4}).",
+                plan,
+            )
+        )
+
+    def _remove_tool_transformation(self, node: cst.Call) -> None:
+        self.report(
+            "MCP512",
+            node,
+            f"`remove_tool_transformation(...)` is gone on fastmcp 4 (read “Removed Server Methods” in {GUIDE4}).",
+            manual="it has no replacement (it was a no-op on fastmcp 3): hide the tool with `mcp.disable(keys=[...])`, "
+            "or do not register the transformation",
+        )
+
+    # -- MCP513 / MCP514: removed keywords ------------------------------------------------
+    def _component_keywords(self, node: cst.Call, kind: str) -> None:
+        for arg in node.args:
+            kw = arg.keyword.value if arg.keyword is not None else None
+            if kind == "tool" and kw in S.FASTMCP4_TOOL_KWARGS:
+                self.report(
+                    "MCP513",
+                    arg,
+                    f"The tool keyword `{kw}=` is gone on fastmcp 4 (read “Removed Parameters” in {GUIDE4}).",
+                    manual=S.FASTMCP4_TOOL_KWARGS[kw],
+                )
+            elif kind in ("resource", "prompt") and kw == "task":
+                self.report(
+                    "MCP513",
+                    arg,
+                    f"`@{kind}(task=...)` raises `TypeError` on fastmcp 4 (read “Background Tasks” in {GUIDE4}).",
+                    manual=S.FASTMCP4_TASK_KWARG,
+                )
+
+    def _constructor(self, node: cst.Call) -> None:
+        for arg in node.args:
+            kw = arg.keyword.value if arg.keyword is not None else None
+            if kw in S.FASTMCP4_REMOVED_KWARGS:
+                self.report(
+                    "MCP514",
+                    arg,
+                    f"`FastMCP({kw}=...)` raises `TypeError` on fastmcp 4 (read “Transport and server settings removed "
+                    f"from constructor” in {GUIDE3}, and “Protocol Version Support” in {GUIDE4}).",
+                    manual=S.FASTMCP4_REMOVED_KWARGS[kw],
+                )
+
+    # -- MCP515: McpError construction ----------------------------------------------------
+    def _mcp_error(self, node: cst.Call) -> None:
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return
+        value = node.args[0].value
+        if isinstance(value, cst.Call) and self.a.resolves_to(value.func, _ERROR_DATA):
+            ok = all(a.keyword is not None and a.keyword.value in S.MCP_ERROR_FIELDS for a in value.args)
+            plan = (
+                FixPlan(fix=F.MCP_ERROR, site=F.ErrorKeywords(node, list(value.args)))
+                if ok and value.args
+                else FixPlan(manual="pass `code=`, `message=` and `data=` to `McpError` as keywords")
+            )
+        elif isinstance(value, cst.Name):
+            plan = FixPlan(fix=F.MCP_ERROR, site=F.ErrorKeywords(node))
+        else:
+            plan = FixPlan(manual="pass `code=`, `message=` and `data=` to `McpError` as keywords")
+        self.reports.append(
+            Report.planned(
+                "MCP515",
+                node,
+                "`McpError(error_data)` raises `TypeError` on fastmcp 4: its `McpError` is mcp 2.x's `MCPError`, built "
+                f"from `code`, `message` and `data` (read “What You Must Change” in {GUIDE4}).",
+                plan,
+            )
+        )
+
+    # -- MCP516: ctx.elicit without response_type -----------------------------------------
+    def _elicit(self, node: cst.Call) -> None:
+        if any(a.star for a in node.args):
+            return
+        positional = [a for a in node.args if a.keyword is None]
+        given = {a.keyword.value: a for a in node.args if a.keyword is not None}
+        rt = positional[1] if len(positional) >= 2 else given.get("response_type")
+        if rt is not None and not (isinstance(rt.value, cst.Name) and rt.value.value == "None"):
+            return
+        self.report(
+            "MCP516",
+            node,
+            "`ctx.elicit(...)` without a `response_type` raises `TypeError` on fastmcp 4 (read “Removed Parameters” "
+            f"in {GUIDE4}).",
+            manual="fastmcp 2/3 sent the empty form `{\"type\": \"object\", \"properties\": {}}` and no fastmcp 4 "
+            "`response_type` sends that schema; pick the type you expect back (`bool` for a confirmation): the form "
+            "clients show changes with it",
+        )
+
+    # -- MCP518: fastmcp 2.x state and listing calls --------------------------------------
+    def _state(self, node: cst.Call, attr: str) -> None:
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Await):
+            return  # already fastmcp 3's coroutine
+        fn = self.fn(node)
+        message = (
+            f"`ctx.{attr}(...)` is a coroutine on fastmcp 3 and 4; called without `await` it does nothing "
+            f"(read “Context state methods are async” in {GUIDE3})."
+        )
+        if attr == "set_state" and any(a.keyword is not None and a.keyword.value == "serializable" for a in node.args):
+            return
+        if fn is None or not fn.is_async or _in_lambda_or_comprehension(self.a, node):
+            self.report("MCP518", node, message, manual="await it from an `async def` (the caller becomes a coroutine)")
+            return
+        parens = isinstance(parent, (cst.Attribute, cst.Subscript)) or (isinstance(parent, cst.Call) and parent.func is node)
+        site = F.AwaitState(node, attr == "set_state", parens)
+        self.reports.append(Report.planned("MCP518", node, message, FixPlan(fix=F.STATE, site=site)))
+
+    def _listing(self, node: cst.Call, attr: str) -> None:
+        new = S.FASTMCP3_LISTINGS[attr]
+        self.report(
+            "MCP518",
+            node,
+            f"`{attr}()` is gone on fastmcp 3 and 4; `{new}()` replaces it and returns a list, not a dict keyed by name "
+            f"(read “Listing methods renamed and return lists” in {GUIDE3}).",
+            manual=f"call `{new}()` and look components up by `.name` (`{{t.name: t for t in await mcp.{new}()}}`)",
+        )
+
+
+def _in_lambda_or_comprehension(a, node: cst.CSTNode) -> bool:
+    parent = a.parents.get(id(node))
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+        if isinstance(parent, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            return True
+        parent = a.parents.get(id(parent))
+    return False
