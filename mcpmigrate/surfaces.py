@@ -823,14 +823,16 @@ MCP1_GONE_HINTS = {
 FASTMCP4_GUIDE = "fastmcp's “Upgrading from FastMCP 3” guide"
 FASTMCP3_GUIDE = "fastmcp's “Upgrading from FastMCP 2” guide"
 _PROXY = ("FastMCPProxy", "ProxyClient", "StatefulProxyClient", "ProxyTool", "ProxyResource", "ProxyTemplate")
-_OPENAPI = ("OpenAPIProvider", "OpenAPITool", "OpenAPIResource", "OpenAPIResourceTemplate", "RouteMap", "RouteMapFn")
-_OPENAPI += ("MCPType", "ComponentFn")
+_OPENAPI = ("OpenAPIProvider", "OpenAPITool", "OpenAPIResource", "OpenAPIResourceTemplate", "RouteMap")
+_OPENAPI_TYPES = ("RouteMapFn", "MCPType", "ComponentFn")
 _OPENAPI_UTILS = ("HTTPRoute", "HttpMethod", "ParameterInfo", "ParameterLocation", "RequestBodyInfo", "ResponseInfo")
 # Removed module → {name: (fastmcp 4 module, fastmcp 4 name)}: the guide's “Moved Imports” table.
 FASTMCP4_MOVES: dict[str, dict[str, tuple[str, str]]] = {
     "fastmcp.server.proxy": {n: ("fastmcp.server.providers.proxy", n) for n in (*_PROXY, "ProxyPrompt")},
-    "fastmcp.server.openapi": {n: ("fastmcp.server.providers.openapi", n) for n in _OPENAPI},
-    "fastmcp.experimental.server.openapi": {n: ("fastmcp.server.providers.openapi", n) for n in _OPENAPI},
+    "fastmcp.server.openapi": {n: ("fastmcp.server.providers.openapi", n) for n in (*_OPENAPI, *_OPENAPI_TYPES)},
+    "fastmcp.experimental.server.openapi": {
+        n: ("fastmcp.server.providers.openapi", n) for n in (*_OPENAPI, *_OPENAPI_TYPES)
+    },
     "fastmcp.experimental.utilities.openapi": {n: ("fastmcp.utilities.openapi", n) for n in _OPENAPI_UTILS},
     "fastmcp.experimental.sampling.handlers": {
         "OpenAISamplingHandler": ("fastmcp.client.sampling.handlers.openai", "OpenAISamplingHandler")
@@ -861,16 +863,15 @@ FASTMCP4_MOVES: dict[str, dict[str, tuple[str, str]]] = {
             n: ("fastmcp.server.auth", n)
             for n in ("AuthCheck", "AuthContext", "require_scopes", "require_roles", "restrict_tag", "run_auth_checks")
         },
-        **{
-            n: ("fastmcp.utilities.authorization", n)
-            for n in ("run_auth_checks_with_shortfall", "scope_requirements")
-        },
+        **{n: ("fastmcp.utilities.authorization", n) for n in ("run_auth_checks_with_shortfall", "scope_requirements")},
     },
     "fastmcp.server.middleware.caching": {
         f"Cachable{n}": ("fastmcp.server.middleware.caching", f"Cacheable{n}")
         for n in ("ToolResult", "PromptResult", "Message", "ResourceContent", "ResourceResult")
     },
-    "fastmcp.server.providers.skills": {"SkillsProvider": ("fastmcp.server.providers.skills", "SkillsDirectoryProvider")},
+    "fastmcp.server.providers.skills": {
+        "SkillsProvider": ("fastmcp.server.providers.skills", "SkillsDirectoryProvider")
+    },
     # a fastmcp module's McpError from mcp 1.x: fastmcp 4 runs on mcp 2.x, whose `mcp.shared.exceptions`
     # has no `McpError`; `fastmcp.exceptions.McpError` is the same class on fastmcp 2/3 and its alias on 4.
     "mcp.shared.exceptions": {"McpError": ("fastmcp.exceptions", "McpError")},
@@ -878,16 +879,31 @@ FASTMCP4_MOVES: dict[str, dict[str, tuple[str, str]]] = {
 }
 # Removed names with no exact move: (module, name or "" for the whole module) → what to use instead.
 FASTMCP4_GONE: dict[tuple[str, str], str] = {
-    ("fastmcp.server.openapi", "FastMCPOpenAPI"): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, client)])` "
+    (
+        "fastmcp.server.openapi",
+        "FastMCPOpenAPI",
+    ): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, client)])` "
     "with `OpenAPIProvider` from `fastmcp.server.providers.openapi`",
-    ("fastmcp.experimental.server.openapi", "FastMCPOpenAPI"): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, "
+    (
+        "fastmcp.experimental.server.openapi",
+        "FastMCPOpenAPI",
+    ): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, "
     "client)])` with `OpenAPIProvider` from `fastmcp.server.providers.openapi`",
-    ("fastmcp.server.sampling", ""): "server-side sampling is removed with `ctx.sample`: call an LLM from the server with "
+    (
+        "fastmcp.server.sampling",
+        "",
+    ): "server-side sampling is removed with `ctx.sample`: call an LLM from the server with "
     "your own key, or ask the client through the guard pattern",
     ("fastmcp.server.apps", ""): "import `AppConfig` and its siblings from `fastmcp.apps`, `FastMCPApp` from `fastmcp`",
     ("fastmcp.server.app", ""): "import `AppConfig` and its siblings from `fastmcp.apps`, `FastMCPApp` from `fastmcp`",
-    ("fastmcp.dependencies", "CurrentDocket"): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
-    ("fastmcp.dependencies", "CurrentWorker"): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
+    (
+        "fastmcp.dependencies",
+        "CurrentDocket",
+    ): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
+    (
+        "fastmcp.dependencies",
+        "CurrentWorker",
+    ): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
     ("fastmcp.server.middleware.tool_injection", "PromptToolMiddleware"): "register the `PromptsAsTools` transform "
     "from `fastmcp.server.transforms` with `mcp.add_transform(...)`",
     ("fastmcp.server.middleware.tool_injection", "ResourceToolMiddleware"): "register the `ResourcesAsTools` transform "

@@ -57,11 +57,17 @@ class _ImportVisitor(ReportingVisitor):
         gone_module = mod in S.FASTMCP4_GONE_MODULES
         if isinstance(node.names, cst.ImportStar):
             if gone_module:
-                self._manual(node, mod, f"`from {mod} import *` names what fastmcp 4 moved: import each name from its new module")
+                self._manual(
+                    node, mod, f"`from {mod} import *` names what fastmcp 4 moved: import each name from its new module"
+                )
             return
         names = [get_full_name_for_node(a.name) or "" for a in node.names]
         gone = [(n, S.FASTMCP4_GONE[(mod, n)]) for n in names if (mod, n) in S.FASTMCP4_GONE]
-        gone += [(n, S.FASTMCP4_GONE[(mod, "")]) for n in names if (mod, "") in S.FASTMCP4_GONE and (mod, n) not in S.FASTMCP4_GONE]
+        gone += [
+            (n, S.FASTMCP4_GONE[(mod, "")])
+            for n in names
+            if (mod, "") in S.FASTMCP4_GONE and (mod, n) not in S.FASTMCP4_GONE
+        ]
         moved = [n for n in names if n in moves]
         if mod.startswith("mcp") and not moved:
             return
@@ -123,7 +129,9 @@ class _ImportVisitor(ReportingVisitor):
         for alias in node.names:
             full = get_full_name_for_node(alias.name) or ""
             if full in S.FASTMCP4_GONE_MODULES:
-                self._manual(node, full, f"`import {full}`: rewrite the import and its dotted uses as the guide's table says")
+                self._manual(
+                    node, full, f"`import {full}`: rewrite the import and its dotted uses as the guide's table says"
+                )
 
 
 class PortFastmcpCallDetector(Detector):
@@ -157,9 +165,7 @@ _NOT_FOUND = {"fastmcp.exceptions.NotFoundError"}
 class _CallVisitor(ReportingVisitor):
     def _server(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
         fn = self.fn(node)
-        return (
-            self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
-        )
+        return self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -174,7 +180,13 @@ class _CallVisitor(ReportingVisitor):
         elif isinstance(func, cst.Attribute):
             attr = func.attr.value
             recv = func.value
-            if attr in ("mount", "import_server", "remove_tool", "add_tool_transformation", "remove_tool_transformation"):
+            if attr in (
+                "mount",
+                "import_server",
+                "remove_tool",
+                "add_tool_transformation",
+                "remove_tool_transformation",
+            ):
                 if self._server(recv, node):
                     getattr(self, f"_{attr}")(node)
             elif attr in ("tool", "resource", "prompt") and self._server(recv, node):
@@ -195,7 +207,10 @@ class _CallVisitor(ReportingVisitor):
                 node,
                 "`FastMCP.as_proxy(...)` is gone on fastmcp 4; `create_proxy(...)` from `fastmcp.server` builds the "
                 f"same proxy and takes the target first (`backend=` is `target=`) (read “Removed Server Methods” in {GUIDE4}).",
-                FixPlan(fix=F.AS_PROXY, site=F.CallEdit(node, ("fastmcp.server", "create_proxy"), keywords={"backend": "target"})),
+                FixPlan(
+                    fix=F.AS_PROXY,
+                    site=F.CallEdit(node, ("fastmcp.server", "create_proxy"), keywords={"backend": "target"}),
+                ),
             )
         )
 
@@ -262,8 +277,8 @@ class _CallVisitor(ReportingVisitor):
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
             if isinstance(parent, cst.Try) and child is parent.body:
                 for h in parent.handlers:
-                    types = h.type.elements if isinstance(h.type, cst.Tuple) else [h.type] if h.type else []
-                    if any(self.a.resolves_to(getattr(t, "value", t), _NOT_FOUND) for t in types):
+                    types = [e.value for e in h.type.elements] if isinstance(h.type, cst.Tuple) else [h.type]
+                    if any(self.a.resolves_to(t, _NOT_FOUND) for t in types):
                         return True
             child, parent = parent, self.a.parents.get(id(parent))
         return False
@@ -365,7 +380,7 @@ class _CallVisitor(ReportingVisitor):
             node,
             "`ctx.elicit(...)` without a `response_type` raises `TypeError` on fastmcp 4 (read “Removed Parameters” "
             f"in {GUIDE4}).",
-            manual="fastmcp 2/3 sent the empty form `{\"type\": \"object\", \"properties\": {}}` and no fastmcp 4 "
+            manual='fastmcp 2/3 sent the empty form `{"type": "object", "properties": {}}` and no fastmcp 4 '
             "`response_type` sends that schema; pick the type you expect back (`bool` for a confirmation): the form "
             "clients show changes with it",
         )
@@ -385,7 +400,9 @@ class _CallVisitor(ReportingVisitor):
         if fn is None or not fn.is_async or _in_lambda_or_comprehension(self.a, node):
             self.report("MCP518", node, message, manual="await it from an `async def` (the caller becomes a coroutine)")
             return
-        parens = isinstance(parent, (cst.Attribute, cst.Subscript)) or (isinstance(parent, cst.Call) and parent.func is node)
+        parens = isinstance(parent, (cst.Attribute, cst.Subscript)) or (
+            isinstance(parent, cst.Call) and parent.func is node
+        )
         site = F.AwaitState(node, attr == "set_state", parens)
         self.reports.append(Report.planned("MCP518", node, message, FixPlan(fix=F.STATE, site=site)))
 

@@ -36,7 +36,9 @@ TRANSFORM = FixInfo(
     Safety.SAFE, "port", "register the transformation as `add_transform(ToolTransform({name: config}))`"
 )
 MCP_ERROR = FixInfo(
-    Safety.SAFE, "port", "construct `McpError` from keywords (`code=`, `message=`, `data=`), as mcp 2.x's `MCPError` takes them"
+    Safety.SAFE,
+    "port",
+    "construct `McpError` from keywords (`code=`, `message=`, `data=`), as mcp 2.x's `MCPError` takes them",
 )
 STATE = FixInfo(
     Safety.SAFE,
@@ -61,11 +63,13 @@ class ImportMove:
         aliases = _clean(self.groups[first])
         edits.transform(
             self.node,
-            lambda o, u: u.with_changes(module=cst.parse_expression(first), names=aliases, lpar=None, rpar=None)
-            if isinstance(u, cst.ImportFrom)
-            else u,
+            lambda o, u: (
+                u.with_changes(module=cst.parse_expression(first), names=aliases, lpar=None, rpar=None)
+                if isinstance(u, cst.ImportFrom)
+                else u
+            ),
         )
-        extra = [
+        extra: list[cst.BaseStatement] = [
             cst.SimpleStatementLine([cst.ImportFrom(module=cst.parse_expression(m), names=_clean(self.groups[m]))])  # type: ignore[arg-type]
             for m in modules[1:]
         ]

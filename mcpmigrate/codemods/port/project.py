@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
@@ -42,7 +42,7 @@ class Patterns:
     line: re.Pattern[str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def patterns(package: str) -> Patterns:
     req = rf"(?P<name>{re.escape(package)})(?P<extras>\[[^\]]*\])?(?P<ws>\s*)(?P<spec>(?:[<>=!~]=?|===)[^;\"'\n#]*?)?"
     return Patterns(
@@ -87,9 +87,7 @@ def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> li
                 )
             )
         elif res.display in failed and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.findings + res.fixed):
-            out.append(
-                FileError(res.display, f"blocks the port to {name}: {failed[res.display]}; nothing was written")
-            )
+            out.append(FileError(res.display, f"blocks the port to {name}: {failed[res.display]}; nothing was written"))
     return out
 
 
@@ -215,5 +213,7 @@ def _unparsed(errors: list[FileError], target: str = "mcp2") -> list[FileError]:
             except OSError:
                 mentions = True
             if mentions:
-                out.append(FileError(e.path, f"blocks the port to {TARGET_NAMES[target]}: {e.message}; nothing was written"))
+                out.append(
+                    FileError(e.path, f"blocks the port to {TARGET_NAMES[target]}: {e.message}; nothing was written")
+                )
     return out
