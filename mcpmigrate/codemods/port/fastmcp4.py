@@ -50,8 +50,8 @@ STATE = FixInfo(
 @dataclass
 class ImportMove:
     """One ``from <removed module> import …``: its names regrouped by the module fastmcp 4 has
-    them in (same names; ``as`` kept). The first group rewrites the statement, the others are
-    inserted before its line."""
+    them in (same names; ``as`` kept), in the order the names came: the last group rewrites the
+    statement, the others are inserted before its line."""
 
     node: cst.ImportFrom
     line: cst.CSTNode  # the statement line holding the import
@@ -59,19 +59,19 @@ class ImportMove:
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         modules = list(self.groups)
-        first = modules[0]
-        aliases = _clean(self.groups[first])
+        last = modules[-1]
+        aliases = _clean(self.groups[last])
         edits.transform(
             self.node,
             lambda o, u: (
-                u.with_changes(module=cst.parse_expression(first), names=aliases, lpar=None, rpar=None)
+                u.with_changes(module=cst.parse_expression(last), names=aliases, lpar=None, rpar=None)
                 if isinstance(u, cst.ImportFrom)
                 else u
             ),
         )
         extra: list[cst.BaseStatement] = [
             cst.SimpleStatementLine([cst.ImportFrom(module=cst.parse_expression(m), names=_clean(self.groups[m]))])  # type: ignore[arg-type]
-            for m in modules[1:]
+            for m in modules[:-1]
         ]
         if extra:
             edits.insert_before(self.line, extra)
