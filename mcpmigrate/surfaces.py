@@ -949,6 +949,10 @@ FASTMCP4_TOOL_KWARGS = {
     "exclude_args": "give each excluded parameter a `Depends(factory)` default (`fastmcp.dependencies`): an injected "
     "parameter never appears in the schema",
 }
+FASTMCP4_TASKS_EXTENSION = (
+    "register the tasks extension: `mcp.add_extension(TasksExtension())` with `TasksExtension` from `fastmcp_tasks` "
+    "(the `fastmcp[tasks]` extra)"
+)
 FASTMCP4_TASK_KWARG = "`task=` is a tool-only keyword on fastmcp 4 (the tasks extension runs tool calls only): drop it"
 # fastmcp 2.x server listing methods (dicts by key) → fastmcp 3/4's (lists).
 FASTMCP3_LISTINGS = {

@@ -493,3 +493,36 @@ def test_ported_server_serves_like_it_did_on_fastmcp3(case_dir: Path, tmp_path: 
     after = case_dir / ("after_interim.py" if (case_dir / "after_interim.py").exists() else "after_param.py")
     before = _serve(os.environ["MCPMIGRATE_FASTMCP3_PYTHON"], case_dir / "before.py", case, None, tmp_path)
     assert _serve(sys.executable, after, case, "legacy", tmp_path) == before
+
+
+def test_tasks_and_transport_keywords(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        """\
+from datetime import timedelta
+
+from fastmcp import FastMCP
+from fastmcp.client.transports import StreamableHttpTransport
+
+mcp = FastMCP("jobs")
+a = StreamableHttpTransport("http://x/mcp", sse_read_timeout=timedelta(seconds=5))
+b = StreamableHttpTransport("http://x/mcp", None, None, 30)
+
+
+@mcp.tool(task=True)
+async def slow() -> str:
+    return "done"
+
+
+@mcp.tool(task=False)
+async def quick() -> str:
+    return "done"
+""",
+    )
+    found = [(f["rule"], f["line"], f["column"]) for f in _check(tmp_path, "--target-sdk", "fastmcp4")]
+    assert found == [("MCP514", 7, 45), ("MCP514", 8, 57), ("MCP513", 11, 11)]
+    path = tmp_path / "server.py"
+    path.write_text(path.read_text().replace('mcp = FastMCP("jobs")', 'mcp = FastMCP("jobs")\nmcp.add_extension(EXT)'))
+    assert ("MCP513", 12, 11) not in [
+        (f["rule"], f["line"], f["column"]) for f in _check(tmp_path, "--target-sdk", "fastmcp4")
+    ]

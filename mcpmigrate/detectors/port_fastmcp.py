@@ -160,6 +160,7 @@ _TOOL_CLASSES = {
 _MCP_ERRORS = {"fastmcp.exceptions.McpError", "mcp.shared.exceptions.McpError", "mcp.McpError"}
 _ERROR_DATA = {"mcp.types.ErrorData", "mcp.ErrorData", "mcp_types.ErrorData"}
 _NOT_FOUND = {"fastmcp.exceptions.NotFoundError"}
+_HTTP_TRANSPORTS = {f"{m}.StreamableHttpTransport" for m in ("fastmcp.client.transports", "fastmcp.client", "fastmcp")}
 
 
 class _CallVisitor(ReportingVisitor):
@@ -177,6 +178,8 @@ class _CallVisitor(ReportingVisitor):
             self._mcp_error(node)
         elif self.a.resolves_to(func, _TOOL_CLASSES):
             self._component_keywords(node, "tool")
+        elif self.a.resolves_to(func, _HTTP_TRANSPORTS):
+            self._transport(node)
         elif isinstance(func, cst.Attribute):
             attr = func.attr.value
             recv = func.value
@@ -313,7 +316,15 @@ class _CallVisitor(ReportingVisitor):
     def _component_keywords(self, node: cst.Call, kind: str) -> None:
         for arg in node.args:
             kw = arg.keyword.value if arg.keyword is not None else None
-            if kind == "tool" and kw in S.FASTMCP4_TOOL_KWARGS:
+            if kind == "tool" and kw == "task" and not _false(arg.value) and "add_extension" not in self.a.code():
+                self.report(
+                    "MCP513",
+                    arg,
+                    "A `task=` tool needs the tasks extension on fastmcp 4, or the server refuses to start "
+                    f"(read “Background Tasks” in {GUIDE4}).",
+                    manual=S.FASTMCP4_TASKS_EXTENSION,
+                )
+            elif kind == "tool" and kw in S.FASTMCP4_TOOL_KWARGS:
                 self.report(
                     "MCP513",
                     arg,
@@ -338,6 +349,22 @@ class _CallVisitor(ReportingVisitor):
                     f"`FastMCP({kw}=...)` raises `TypeError` on fastmcp 4 (read “Transport and server settings removed "
                     f"from constructor” in {GUIDE3}, and “Protocol Version Support” in {GUIDE4}).",
                     manual=S.FASTMCP4_REMOVED_KWARGS[kw],
+                )
+
+    def _transport(self, node: cst.Call) -> None:
+        """``StreamableHttpTransport(sse_read_timeout=...)``: gone on fastmcp 4, where the fourth
+        positional parameter (2.x's ``sse_read_timeout``) is ``httpx_client_factory``."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        for arg in node.args:
+            if (arg.keyword is not None and arg.keyword.value == "sse_read_timeout") or (
+                len(positional) >= 4 and arg is positional[3]
+            ):
+                self.report(
+                    "MCP514",
+                    arg,
+                    "`StreamableHttpTransport(sse_read_timeout=...)` is gone on fastmcp 4; its fourth positional "
+                    f"parameter is `httpx_client_factory` there (read “Removed Parameters” in {GUIDE4}).",
+                    manual="set the read timeout with `Client(transport, timeout=...)` (a `timedelta` or seconds)",
                 )
 
     # -- MCP515: McpError construction ----------------------------------------------------
@@ -415,6 +442,10 @@ class _CallVisitor(ReportingVisitor):
             f"(read “Listing methods renamed and return lists” in {GUIDE3}).",
             manual=f"call `{new}()` and look components up by `.name` (`{{t.name: t for t in await mcp.{new}()}}`)",
         )
+
+
+def _false(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value in ("False", "None")
 
 
 def _in_lambda_or_comprehension(a, node: cst.CSTNode) -> bool:
