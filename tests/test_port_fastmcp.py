@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -526,3 +527,39 @@ async def quick() -> str:
     assert ("MCP513", 12, 11) not in [
         (f["rule"], f["line"], f["column"]) for f in _check(tmp_path, "--target-sdk", "fastmcp4")
     ]
+
+
+SAMPLER = """\
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("summarizer")
+
+
+@mcp.tool
+async def summarize(text: str, ctx: Context) -> str:
+    result = await ctx.sample(f"Summarize: {text}")
+    return result.text or ""
+
+
+@mcp.tool
+async def where(ctx: Context) -> str:
+    roots = await ctx.session.list_roots()
+    return str(roots.roots[0].uri)
+"""
+
+
+def test_a_call_of_a_context_method_fastmcp4_removed_blocks_the_port(tmp_path: Path) -> None:
+    """``ctx.sample`` stays the sampling rule's finding (no second one from the port), but a port
+    that left it would fail on every era: nothing is written. The session's ``list_roots`` (kept
+    on fastmcp 4) does not block."""
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    server = _write(tmp_path, SAMPLER)
+    assert {f["rule"] for f in _check(tmp_path, "--target-sdk", "fastmcp4")} == {"MCP201", "MCP101"}
+    res = _fix(tmp_path, "--target-sdk", "fastmcp4", "--strategy", "interim")
+    assert server.read_text() == SAMPLER
+    (err,) = res.json["errors"]
+    assert re.match(
+        r"blocks the port to fastmcp 4: MCP201 at line \d+: `ctx.sample` does not exist in fastmcp 4", err["message"]
+    )
+    server.write_text(SAMPLER.replace('await ctx.sample(f"Summarize: {text}")', "None"), encoding="utf-8")
+    assert _fix(tmp_path, "--target-sdk", "fastmcp4", "--strategy", "interim").json["errors"] == []

@@ -9,7 +9,11 @@ fix writes, on mcp 2.3).
 A file blocks the port when a breaking port finding (MCP5xx) is left in it — a manual site, or
 a fix that was not applied — or when its fix could not be verified: on mcp 2.x that module would
 not import or would fail where mcp 1.x served. Advisory port findings (code nothing reaches)
-do not block.
+do not block. On fastmcp 4 a finding left at a call of a ``Context`` method fastmcp 4 removed
+(``ctx.sample``, ``ctx.sample_step``, ``ctx.list_roots``, ``ctx.send_*_list_changed``: reported by
+the roots, sampling and notification rules, not again by the port) blocks too: that call would
+fail on every era (fastmcp docs/getting-started/upgrading/from-fastmcp-3.mdx, “Protocol Version
+Support”).
 
 The requirement is rewritten in the files :mod:`mcpmigrate.pins` reads: ``[project].dependencies``
 and the poetry tables of ``pyproject.toml``, ``requirements*.txt``, ``setup.cfg``'s
@@ -57,6 +61,11 @@ QUOTED, POETRY, LINE = _MCP.quoted, _MCP.poetry, _MCP.line
 HEADER = re.compile(r"^(\[[^\]\n]+\]+[ \t]*)$", re.M)
 POETRY_TABLE = re.compile(r"\[tool\.poetry\.(?:group\.[^.\]]+\.)?dependencies\]")
 FILES = ("pyproject.toml", "setup.cfg")
+# A call of a fastmcp Context method fastmcp 4 removed, at the start of a finding's span (not the
+# session's `list_roots`/`send_*_list_changed`, which fastmcp 4 keeps).
+REMOVED_ON_FASTMCP4 = re.compile(
+    r"(?P<recv>[\w.]*)\.(?P<method>sample|sample_step|list_roots|send_(?:tool|resource|prompt)_list_changed)\s*\("
+)
 
 
 @dataclass
@@ -73,10 +82,16 @@ def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> li
     name = TARGET_NAMES[target]
     failed = {e.path: e.message for e in errors if e.message.startswith("fix not applied")}
     for res in results:
-        left = sorted((f for f in res.findings if _blocks(f)), key=lambda f: (f.manual is None, f.sort_key))
+        removed = _removed_calls(res) if target == "fastmcp4" else {}
+        left = sorted(
+            (f for f in res.findings if _blocks(f) or (f.line, f.column) in removed),
+            key=lambda f: (f.manual is None, f.sort_key),
+        )
         if left:
             f = left[0]
             why = f.manual or "its fix was not applied"
+            if (f.line, f.column) in removed and "does not exist in fastmcp 4" not in why:
+                why = f"`{removed[(f.line, f.column)]}` is gone on {name} (it fails on every era): {why}"
             more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
             out.append(
                 FileError(
@@ -93,6 +108,29 @@ def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> li
 
 def _blocks(f: Finding) -> bool:
     return f.rule.startswith(PORT_RULE_PREFIX) and f.severity is not Severity.ADVISORY
+
+
+def _removed_calls(res) -> dict[tuple[int, int], str]:
+    """``(line, column) → ctx.<method>`` of the findings left in ``res`` whose span starts with a
+    call of a Context method fastmcp 4 removed (read from the text the findings are positioned in:
+    the rewritten text when there is one, else the file)."""
+    if not res.findings:
+        return {}
+    source = res.new_source
+    if source is None:
+        try:
+            source = Path(res.display).read_bytes()
+        except OSError:
+            return {}
+    lines = source.decode("utf-8", "replace").splitlines()
+    out = {}
+    for f in res.findings:
+        if f.severity is Severity.ADVISORY or not 0 < f.line <= len(lines):
+            continue
+        m = REMOVED_ON_FASTMCP4.match(lines[f.line - 1], f.column - 1)
+        if m and not m["recv"].rsplit(".", 1)[-1].endswith("session"):
+            out[(f.line, f.column)] = f"ctx.{m['method']}"
+    return out
 
 
 def hold(results: list) -> None:
