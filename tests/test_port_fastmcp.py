@@ -563,3 +563,22 @@ def test_a_call_of_a_context_method_fastmcp4_removed_blocks_the_port(tmp_path: P
     )
     server.write_text(SAMPLER.replace('await ctx.sample(f"Summarize: {text}")', "None"), encoding="utf-8")
     assert _fix(tmp_path, "--target-sdk", "fastmcp4", "--strategy", "interim").json["errors"] == []
+
+
+def test_a_subclass_of_mcp_error_is_left_manual(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import McpError
+
+mcp = FastMCP("demo")
+
+
+class QuotaError(McpError):
+    pass
+""",
+    )
+    (f,) = _check(tmp_path, "--target-sdk", "fastmcp4")
+    assert (f["rule"], f["line"], f["column"]) == ("MCP515", 7, 18)
+    assert f["manual"].startswith("construct the subclass from `code=`")

@@ -164,6 +164,18 @@ _HTTP_TRANSPORTS = {f"{m}.StreamableHttpTransport" for m in ("fastmcp.client.tra
 
 
 class _CallVisitor(ReportingVisitor):
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        for base in node.bases:
+            if base.keyword is None and self.a.resolves_to(base.value, _MCP_ERRORS):
+                self.report(
+                    "MCP515",
+                    base,
+                    f"`{node.name.value}` subclasses `McpError`, which is mcp 2.x's `MCPError` on fastmcp 4, built from "
+                    f"`code`, `message` and `data` (read “What You Must Change” in {GUIDE4}).",
+                    manual="construct the subclass from `code=`, `message=`, `data=` (its own `__init__` and every "
+                    "call that builds it from an `ErrorData`)",
+                )
+
     def _server(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
         fn = self.fn(node)
         return self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
