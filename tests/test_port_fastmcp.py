@@ -582,3 +582,31 @@ class QuotaError(McpError):
     (f,) = _check(tmp_path, "--target-sdk", "fastmcp4")
     assert (f["rule"], f["line"], f["column"]) == ("MCP515", 7, 18)
     assert f["manual"].startswith("construct the subclass from `code=`")
+
+
+def test_mount_in_the_fastmcp_2_8_argument_order(tmp_path: Path) -> None:
+    """fastmcp 2.2–2.8 took ``mount(prefix, server)`` (a literal, or a server second)."""
+    path = _write(
+        tmp_path,
+        """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("main")
+sub = FastMCP("sub")
+name = "api"
+mcp.mount(name, sub)
+mcp.mount(f"{name}2", sub)
+mcp.mount(sub, name)
+mcp.mount("x", sub, tool_separator="-")
+""",
+    )
+    found = {f["line"]: f for f in _check(tmp_path, "--target-sdk", "fastmcp4")}
+    assert sorted(found) == [6, 7, 9]
+    assert "joins a namespace and a name with `_`" in found[9]["manual"]
+    path.write_text(path.read_text().replace('mcp.mount("x", sub, tool_separator="-")\n', ""))
+    _fix(tmp_path, "--target-sdk", "fastmcp4")
+    assert path.read_text().splitlines()[5:] == [
+        "mcp.mount(sub, namespace=name)",
+        'mcp.mount(sub, namespace=f"{name}2")',
+        "mcp.mount(sub, name)",
+    ]

@@ -232,8 +232,24 @@ class _CallVisitor(ReportingVisitor):
     def _mount(self, node: cst.Call) -> None:
         kws = {a.keyword.value: a for a in node.args if a.keyword is not None}
         positional = [a for a in node.args if a.keyword is None]
-        swap = len(positional) >= 2 and isinstance(positional[0].value, (cst.SimpleString, cst.ConcatenatedString))
-        if "as_proxy" in kws:
+        # fastmcp 2.2–2.8 took ``mount(prefix, server)``; 2.9 put the server first
+        swap = len(positional) >= 2 and (
+            isinstance(positional[0].value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+            or (
+                self.a.kind_of(positional[1].value, self.fn(node)) is Kind.SERVER_HL
+                and self.a.kind_of(positional[0].value, self.fn(node)) is not Kind.SERVER_HL
+            )
+        )
+        separators = sorted(k for k in kws if k.endswith("_separator"))
+        if separators:
+            self.report(
+                "MCP512",
+                node,
+                f"`mount(..., {separators[0]}=...)` is gone on fastmcp 4 (read “Removed Server Methods” in {GUIDE4}).",
+                manual="fastmcp 4 joins a namespace and a name with `_` (`ns_tool`) and puts resource namespaces in "
+                "the URI path: clients see other names if another separator was set; drop it and check the names",
+            )
+        elif "as_proxy" in kws:
             self.report(
                 "MCP512",
                 node,
