@@ -395,8 +395,13 @@ async def main():
         async def handler(message, response_type, params, context):
             return response_type(**req["elicit"])
         kwargs["elicitation_handler"] = handler
-    out = {"tools": [], "calls": []}
+    out = {"tools": [], "calls": [], "resources": [], "templates": [], "prompts": [], "reads": []}
     async with Client(server, **kwargs) as c:
+        out["resources"] = sorted(str(r.uri) for r in await c.list_resources())
+        out["templates"] = sorted(field(t, "uri_template", "uriTemplate") for t in await c.list_resource_templates())
+        out["prompts"] = sorted(p.name for p in await c.list_prompts())
+        for uri in req.get("reads", []):
+            out["reads"].append([getattr(x, "text", None) for x in await c.read_resource(uri)])
         for t in await c.list_tools():
             out["tools"].append({"name": t.name, "description": t.description,
                                  "input_schema": field(t, "input_schema", "inputSchema"),
@@ -428,6 +433,8 @@ def _serve(python: str, file: Path, case: dict, mode: str | None, tmp_path: Path
         "mode": mode,
         "calls": [{"tool": c["tool"], "arguments": c.get("arguments", {})} for c in case["fastmcp_proof"]],
     }
+    if "fastmcp_reads" in case:
+        request["reads"] = case["fastmcp_reads"]
     if "fastmcp_elicit" in case:
         request["elicit"] = case["fastmcp_elicit"]
     proc = subprocess.run(
@@ -467,6 +474,7 @@ def test_ported_server_serves_like_the_original(
     ported = _serve(sys.executable, after, case, mode, tmp_path)
     assert [t["name"] for t in before["tools"]], before
     assert not [c for c in before["calls"] if "error" in c], before  # every call ran on fastmcp 2.14.7
+    assert all(before["reads"]) and len(before["reads"]) == len(case.get("fastmcp_reads", [])), before
     assert _fastmcp2_generation(ported) == _fastmcp2_generation(before)
 
 
