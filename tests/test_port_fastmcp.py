@@ -618,3 +618,35 @@ mcp.mount("x", sub, tool_separator="-")
         'mcp.mount(sub, namespace=f"{name}2")',
         "mcp.mount(sub, name)",
     ]
+
+
+@pytest.mark.parametrize(
+    "requirement,below",
+    [
+        ("pydantic>=2.10,<2.12", True),
+        ("pydantic==2.11.*", True),
+        ("pydantic~=2.11.0", True),
+        ("pydantic<=2.11.9", True),
+        ("fastapi==0.115.12", True),
+        ("fastapi~=0.128.0", True),
+        ("starlette<0.47", True),
+        ("pydantic~=2.11", False),
+        ("pydantic!=2.12.0,>=2", False),
+        ("pydantic==2.13.4", False),
+        ("fastapi==0.136.3", False),
+        ("starlette==1.3.1", False),
+        ("pydantic", False),
+    ],
+)
+def test_a_pin_is_below_a_floor_only_when_it_admits_no_release_at_or_above_it(requirement: str, below: bool) -> None:
+    from mcpmigrate.detectors.port_environment import _below_floor
+
+    assert (_below_floor(requirement) is not None) is below
+
+
+def test_pins_of_a_project_without_fastmcp_are_not_this_ports(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "0"\ndependencies = ["mcp>=1.9", "fastapi~=0.128.0"]\n', encoding="utf-8"
+    )
+    _write(tmp_path, "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+    assert _check(tmp_path, "--target-sdk", "fastmcp4") == []

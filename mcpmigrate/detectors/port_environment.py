@@ -45,7 +45,7 @@ class PortEnvironmentDetector(Detector):
 def _below_floor(requirement: str) -> tuple[str, str] | None:
     """``(package, floor)`` when ``requirement`` admits no release at or above the floor."""
     from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.version import Version
+    from packaging.version import InvalidVersion, Version
 
     try:
         req = Requirement(requirement.strip())
@@ -56,23 +56,47 @@ def _below_floor(requirement: str) -> tuple[str, str] | None:
     if floor is None or not str(req.specifier):
         return None
     base = Version(floor)
-    major, minor = base.major, base.minor
-    candidates = [base] + [Version(f"{major}.{minor + k}.0") for k in range(1, 200)]
-    candidates += [Version(f"{major + k}.0.0") for k in range(1, 5)]
+    candidates = {base, *_after(base)}
+    for clause in req.specifier:  # the versions the pin names, at or above the floor, and just after them
+        try:
+            named = Version(clause.version.rstrip(".*"))
+        except InvalidVersion:
+            continue
+        if named >= base:
+            candidates |= {named, *_after(named)}
     if any(req.specifier.contains(v, prereleases=True) for v in candidates):
         return None
     return name, floor
 
 
+def _after(v) -> list:
+    """Releases just after ``v``: the next patch, minors and majors (``!=`` and ``~=`` pins skip
+    ``v`` itself)."""
+    from packaging.version import Version
+
+    major, minor, patch = (list(v.release) + [0, 0])[:3]
+    out = [Version(f"{major}.{minor}.{patch + 1}")]
+    out += [Version(f"{major}.{minor + k}.0") for k in range(1, 50)]
+    return out + [Version(f"{major + k}.0.0") for k in range(1, 5)]
+
+
+_FASTMCP_REQ = re.compile(r"(?:^|[\"'\s])fastmcp(?:-slim)?\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;\"'#]|$)", re.M)
+
+
 def project_findings(root: Path, cwd: Path) -> list[tuple[str, list[Finding]]]:
-    """The MCP517 findings of the dependency files at ``root``: ``(display path, findings)``."""
+    """The MCP517 findings of the dependency files at ``root``: ``(display path, findings)``; none
+    when no file there requires fastmcp (a project on the mcp SDK alone is not this port's)."""
     meta = load_catalog()[RULE]
-    out = []
+    texts = {}
     for path in [root / "pyproject.toml", *sorted(root.glob("requirements*.txt"))]:
         try:
-            text = path.read_text(encoding="utf-8")
+            texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
+    if not any(_FASTMCP_REQ.search(t) for t in texts.values()):
+        return []
+    out = []
+    for path, text in texts.items():
         display = display_path(path, cwd)
         pattern = _LINE if path.suffix == ".txt" else _QUOTED
         found = []

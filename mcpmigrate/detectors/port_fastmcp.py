@@ -344,7 +344,7 @@ class _CallVisitor(ReportingVisitor):
     def _component_keywords(self, node: cst.Call, kind: str) -> None:
         for arg in node.args:
             kw = arg.keyword.value if arg.keyword is not None else None
-            if kind == "tool" and kw == "task" and not _false(arg.value) and "add_extension" not in self.a.code():
+            if kind == "tool" and kw == "task" and _enables_tasks(arg.value) and "add_extension" not in self.a.code():
                 self.report(
                     "MCP513",
                     arg,
@@ -472,8 +472,9 @@ class _CallVisitor(ReportingVisitor):
         )
 
 
-def _false(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value in ("False", "None")
+def _enables_tasks(expr: cst.BaseExpression) -> bool:
+    """``task=True`` or ``task=TaskConfig(...)`` (a variable may hold ``None``: not counted)."""
+    return (isinstance(expr, cst.Name) and expr.value == "True") or isinstance(expr, cst.Call)
 
 
 def _in_lambda_or_comprehension(a, node: cst.CSTNode) -> bool:
