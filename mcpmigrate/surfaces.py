@@ -913,6 +913,9 @@ FASTMCP4_GONE: dict[tuple[str, str], str] = {
     ("fastmcp.server.middleware", "ResourceToolMiddleware"): "register the `ResourcesAsTools` transform from "
     "`fastmcp.server.transforms` with `mcp.add_transform(...)`",
     ("fastmcp.client.transports", "WSTransport"): "the WebSocket transport is removed: use `StreamableHttpTransport`",
+    ("fastmcp.server.providers", "SkillsProvider"): "import `SkillsDirectoryProvider` (the same class) from "
+    "`fastmcp.server.providers.skills`",
+    ("fastmcp.experimental.sampling", ""): "the sampling handlers live in `fastmcp.client.sampling.handlers`",
 }
 # Modules every import of which names something fastmcp 4 removed (an unlisted name: no move).
 FASTMCP4_GONE_MODULES = frozenset(m for m in FASTMCP4_MOVES if m.startswith("fastmcp.")) - {

@@ -650,3 +650,33 @@ def test_pins_of_a_project_without_fastmcp_are_not_this_ports(tmp_path: Path) ->
     )
     _write(tmp_path, "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
     assert _check(tmp_path, "--target-sdk", "fastmcp4") == []
+
+
+def test_every_removal_fastmcps_own_upgrade_test_pins_is_found(tmp_path: Path) -> None:
+    """The modules and names fastmcp 4.2's tests/test_upgrade_from_v3.py asserts are gone."""
+    modules = [
+        "fastmcp.server.proxy",
+        "fastmcp.server.openapi",
+        "fastmcp.experimental.server.openapi",
+        "fastmcp.experimental.utilities.openapi",
+        "fastmcp.server.apps",
+        "fastmcp.server.app",
+        "fastmcp.tools.tool",
+        "fastmcp.resources.resource",
+        "fastmcp.prompts.prompt",
+        "fastmcp.experimental.sampling",
+        "fastmcp.experimental.sampling.handlers",
+        "fastmcp.server.auth.authorization",
+    ]
+    names = [
+        ("fastmcp.server.middleware.tool_injection", "PromptToolMiddleware"),
+        ("fastmcp.server.middleware.tool_injection", "ResourceToolMiddleware"),
+        ("fastmcp.server.middleware.caching", "CachableToolResult"),
+        ("fastmcp.server.middleware.caching", "CachablePromptResult"),
+        ("fastmcp.server.providers.skills", "SkillsProvider"),
+        ("fastmcp.server.providers", "SkillsProvider"),
+    ]
+    lines = [f"import {m}" for m in modules] + [f"from {m} import {n}" for m, n in names]
+    _write(tmp_path, "\n".join(lines) + "\n")
+    found = sorted(f["line"] for f in _check(tmp_path, "--target-sdk", "fastmcp4") if f["rule"] == "MCP511")
+    assert found == list(range(1, len(lines) + 1))
