@@ -680,3 +680,101 @@ def test_every_removal_fastmcps_own_upgrade_test_pins_is_found(tmp_path: Path) -
     _write(tmp_path, "\n".join(lines) + "\n")
     found = sorted(f["line"] for f in _check(tmp_path, "--target-sdk", "fastmcp4") if f["rule"] == "MCP511")
     assert found == list(range(1, len(lines) + 1))
+
+
+def test_transport_settings_move_to_the_one_http_run_or_stay_manual(tmp_path: Path) -> None:
+    code = """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo", port=9000, streamable_http_path="/api", json_response=True)
+
+
+def main():
+    mcp.run(transport="http", log_level="info")
+"""
+    path = _write(tmp_path, code)
+    found = _check(tmp_path, "--target-sdk", "fastmcp4")
+    assert {f["fix"]["safety"] for f in found} == {"unsafe"} and len(found) == 3
+    assert "`fastmcp run --transport http`" in found[0]["fix"]["description"]
+    _fix(tmp_path, "--target-sdk", "fastmcp4")
+    assert path.read_text().splitlines()[2::4] == [
+        'mcp = FastMCP("demo")',
+        '    mcp.run(transport="http", log_level="info", port=9000, path="/api", json_response=True)',
+    ]
+    for other in (
+        'mcp.run(transport="stdio")',
+        "mcp.run()",
+        'mcp.run(transport="http", port=1)',
+        'mcp.run("sse")\napp = mcp.http_app()',
+    ):
+        path.write_text(code.replace('mcp.run(transport="http", log_level="info")', other))
+        assert {f["manual"] is not None for f in _check(tmp_path, "--target-sdk", "fastmcp4")} == {True}, other
+
+
+HTTP_SERVER = """\
+import sys
+
+from fastmcp import FastMCP
+
+mcp = FastMCP("web", port=int(sys.argv[1]), streamable_http_path="/api/")
+
+
+@mcp.tool
+def ping() -> str:
+    return "pong"
+
+
+if __name__ == "__main__":
+    mcp.run(transport="http")
+"""
+HTTP_CLIENT = """\
+import asyncio, json, sys, warnings
+warnings.simplefilter("ignore")
+from fastmcp import Client
+
+
+async def main():
+    for _ in range(150):
+        try:
+            async with Client(f"http://127.0.0.1:{sys.argv[1]}/api/") as c:
+                tools = [t.name for t in await c.list_tools()]
+                print(json.dumps([tools, (await c.call_tool("ping", {})).data]))
+                return
+        except Exception:
+            await asyncio.sleep(0.2)
+    print(json.dumps(None))
+
+
+asyncio.run(main())
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _served_over_http(python: str, server: Path, tmp_path: Path) -> object:
+    port = _free_port()
+    client = tmp_path / "http_client.py"
+    client.write_text(HTTP_CLIENT, encoding="utf-8")
+    proc = subprocess.Popen([python, str(server), str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        out = subprocess.run([sys.executable, str(client), str(port)], capture_output=True, text=True, timeout=60)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_moved_transport_settings_serve_http_where_they_did(legacy_python: str, tmp_path: Path) -> None:
+    """fastmcp 2.14 serves ``FastMCP(port=…, streamable_http_path=…)`` + ``run(transport="http")`` at
+    that port and path; the port's ``run(transport="http", port=…, path=…)`` on fastmcp 4.2 too."""
+    before = _write(tmp_path, HTTP_SERVER, "before.py")
+    assert _served_over_http(legacy_python, before, tmp_path) == [["ping"], "pong"]
+    _fix(tmp_path, "--target-sdk", "fastmcp4")
+    assert 'mcp.run(transport="http", port=int(sys.argv[1]), path="/api/")' in before.read_text()
+    assert _served_over_http(sys.executable, before, tmp_path) == [["ping"], "pong"]

@@ -368,16 +368,31 @@ class _CallVisitor(ReportingVisitor):
                 )
 
     def _constructor(self, node: cst.Call) -> None:
-        for arg in node.args:
-            kw = arg.keyword.value if arg.keyword is not None else None
-            if kw in S.FASTMCP4_REMOVED_KWARGS:
-                self.report(
+        removed = [a for a in node.args if a.keyword is not None and a.keyword.value in S.FASTMCP4_REMOVED_KWARGS]
+        if not removed:
+            return
+        parent = self.a.parents.get(id(node))
+        server = None
+        if (
+            self.fn(node) is None
+            and isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+        ):
+            server = parent.targets[0].target.value
+        site = F.plan_to_run(self.a, node, server, removed)
+        for arg in removed:
+            kw = arg.keyword.value  # type: ignore[union-attr]
+            plan = FixPlan(fix=F.TO_RUN, site=site) if site else FixPlan(manual=S.FASTMCP4_REMOVED_KWARGS[kw])
+            self.reports.append(
+                Report.planned(
                     "MCP514",
                     arg,
                     f"`FastMCP({kw}=...)` raises `TypeError` on fastmcp 4 (read “Transport and server settings removed "
                     f"from constructor” in {GUIDE3}, and “Protocol Version Support” in {GUIDE4}).",
-                    manual=S.FASTMCP4_REMOVED_KWARGS[kw],
+                    plan,
                 )
+            )
 
     def _transport(self, node: cst.Call) -> None:
         """``StreamableHttpTransport(sse_read_timeout=...)``: gone on fastmcp 4, where the fourth

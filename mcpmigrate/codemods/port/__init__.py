@@ -18,8 +18,9 @@ from mcpmigrate.config import Config
 from mcpmigrate.model import Finding
 
 STRATEGY = "port"
-# MCP504, MCP505 (mcp 2.x) and MCP513, MCP514, MCP516 (fastmcp 4, codemods.port.fastmcp4): manual
-RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP511", "MCP512", "MCP515", "MCP518")
+# MCP504, MCP505 (mcp 2.x) and MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
+RULES: tuple[str, ...] = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508")
+RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518")
 
 
 def edits(analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:

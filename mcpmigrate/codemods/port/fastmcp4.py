@@ -212,3 +212,92 @@ class AwaitState:
             return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if parens else node
 
         edits.transform(self.call, rewrite)
+
+
+# ``FastMCP(...)`` transport settings fastmcp 2.x kept per server and used when it served HTTP
+# (2.14's ``_deprecated_settings``, read by ``run_http_async``/``http_app``) → the keyword
+# fastmcp 4's ``run()`` takes for them (``run_http_async``), by transport.
+RUN_KWARGS = {
+    "http": {"host": "host", "port": "port", "log_level": "log_level", "streamable_http_path": "path"}
+    | {"json_response": "json_response", "stateless_http": "stateless_http"},
+    "sse": {"host": "host", "port": "port", "log_level": "log_level", "sse_path": "path"},
+}
+RUN_KWARGS["streamable-http"] = RUN_KWARGS["http"]
+_SERVES = ("run", "run_async", "run_http_async", "http_app", "sse_app", "streamable_http_app")
+TO_RUN = FixInfo(
+    Safety.UNSAFE,
+    "port",
+    "move the transport settings to the server's `run(...)` call (fastmcp 4's place for them); review: they now "
+    "apply to that call only — a server started another way (`fastmcp run --transport http`, an app built by "
+    "`http_app()` elsewhere) gets fastmcp's defaults there: pass them on that command or set FASTMCP_HOST/FASTMCP_PORT",
+)
+
+
+@dataclass
+class MoveToRun:
+    """``server = FastMCP(name, host=…, port=…)`` + ``server.run(transport="sse")`` →
+    ``FastMCP(name)`` + ``server.run(transport="sse", host=…, port=…)``."""
+
+    ctor: cst.Call
+    run: cst.Call
+    moves: list[tuple[cst.Arg, str]]
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        moved = {id(a) for a, _ in self.moves}
+        extra = [cst.Arg(a.value, keyword=cst.Name(new), equal=_EQ) for a, new in self.moves]
+        ctor_args = self.ctor.args
+
+        def drop(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(o, cst.Call) and isinstance(u, cst.Call)
+            kept = [new for old, new in zip(o.args, u.args) if id(old) not in moved]
+            if kept and id(ctor_args[-1]) in moved:
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return u.with_changes(args=kept)
+
+        def add(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call)
+            args = list(u.args)
+            if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            return u.with_changes(args=_commas([*args, *extra]))
+
+        edits.transform(self.ctor, drop)
+        edits.transform(self.run, add)
+
+
+def plan_to_run(
+    analysis: ModuleAnalysis, ctor: cst.Call, server: str | None, removed: list[cst.Arg]
+) -> MoveToRun | None:
+    """The move of ``removed`` (the constructor's transport settings) to the server's one ``run()``
+    call, or None: the server is not a module-level name, it is served by anything else than one
+    ``run(transport="http"|"streamable-http"|"sse")`` in this module, that transport does not use a
+    setting, or ``run()`` already passes it."""
+    if server is None:
+        return None
+    serving = [
+        n
+        for n in analysis.flat.order
+        if isinstance(n, cst.Call)
+        and isinstance(n.func, cst.Attribute)
+        and isinstance(n.func.value, cst.Name)
+        and n.func.value.value == server
+        and n.func.attr.value in _SERVES
+    ]
+    if len(serving) != 1 or serving[0].func.attr.value not in ("run", "run_async"):  # type: ignore[attr-defined]
+        return None
+    run = serving[0]
+    kws = {a.keyword.value: a for a in run.args if a.keyword is not None}
+    positional = [a for a in run.args if a.keyword is None]
+    transport = kws.get("transport") or (positional[0] if positional else None)
+    if any(a.star for a in run.args) or transport is None or not isinstance(transport.value, cst.SimpleString):
+        return None
+    table = RUN_KWARGS.get(str(transport.value.evaluated_value))
+    if table is None:
+        return None
+    moves = []
+    for arg in removed:
+        new = table.get(arg.keyword.value) if arg.keyword is not None else None
+        if new is None or new in kws:
+            return None
+        moves.append((arg, new))
+    return MoveToRun(ctor, run, moves)
