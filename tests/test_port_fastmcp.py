@@ -460,7 +460,7 @@ def _fastmcp2_generation(answer: dict) -> dict:
 
 
 def test_there_are_fastmcp_port_proofs() -> None:
-    assert [p.name for p in CASES] == ["fastmcp2_catalog", "fastmcp2_confirm", "fastmcp3_gateway"]
+    assert [p.name for p in CASES] == ["fastmcp2_catalog", "fastmcp2_confirm", "fastmcp2_middleware", "fastmcp3_gateway"]
 
 
 @pytest.mark.parametrize("case_dir", CASES, ids=[p.name for p in CASES])
@@ -778,3 +778,20 @@ def test_moved_transport_settings_serve_http_where_they_did(legacy_python: str, 
     _fix(tmp_path, "--target-sdk", "fastmcp4")
     assert 'mcp.run(transport="http", port=int(sys.argv[1]), path="/api/")' in before.read_text()
     assert _served_over_http(sys.executable, before, tmp_path) == [["ping"], "pong"]
+
+
+def test_middleware_state_through_fastmcp_context(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        """\
+from fastmcp.server.middleware import Middleware, MiddlewareContext
+
+
+class Tag(Middleware):
+    async def on_call_tool(self, context: MiddlewareContext, call_next):
+        context.fastmcp_context.set_state("caller", "cli")
+        return await call_next(context)
+""",
+    )
+    _fix(tmp_path, "--target-sdk", "fastmcp4")
+    assert '        await context.fastmcp_context.set_state("caller", "cli", serializable=False)\n' in path.read_text()

@@ -180,6 +180,12 @@ class _CallVisitor(ReportingVisitor):
         fn = self.fn(node)
         return self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
 
+    def _context(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
+        """A fastmcp ``Context``: by annotation or origin, or a middleware's ``context.fastmcp_context``."""
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "fastmcp_context":
+            return True
+        return self.a.kind_of(expr, self.fn(node)) is Kind.CONTEXT_FASTMCP
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if self.a.resolves_to(func, _SERVER_CLASSES):
@@ -208,7 +214,7 @@ class _CallVisitor(ReportingVisitor):
                 self._component_keywords(node, attr)
             elif attr in S.FASTMCP3_LISTINGS and self._server(recv, node):
                 self._listing(node, attr)
-            elif attr in ("elicit", *S.FASTMCP3_STATE) and self.a.kind_of(recv, self.fn(node)) is Kind.CONTEXT_FASTMCP:
+            elif attr in ("elicit", *S.FASTMCP3_STATE) and self._context(recv, node):
                 if attr == "elicit":
                     self._elicit(node)
                 else:
