@@ -460,7 +460,12 @@ def _fastmcp2_generation(answer: dict) -> dict:
 
 
 def test_there_are_fastmcp_port_proofs() -> None:
-    assert [p.name for p in CASES] == ["fastmcp2_catalog", "fastmcp2_confirm", "fastmcp2_middleware", "fastmcp3_gateway"]
+    assert [p.name for p in CASES] == [
+        "fastmcp2_catalog",
+        "fastmcp2_confirm",
+        "fastmcp2_middleware",
+        "fastmcp3_gateway",
+    ]
 
 
 @pytest.mark.parametrize("case_dir", CASES, ids=[p.name for p in CASES])
