@@ -30,6 +30,7 @@ from pathlib import Path
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import PORT_PINS
+from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
 # What each target is called in the messages of the port.
@@ -61,8 +62,8 @@ QUOTED, POETRY, LINE = _MCP.quoted, _MCP.poetry, _MCP.line
 HEADER = re.compile(r"^(\[[^\]\n]+\]+[ \t]*)$", re.M)
 POETRY_TABLE = re.compile(r"\[tool\.poetry\.(?:group\.[^.\]]+\.)?dependencies\]")
 FILES = ("pyproject.toml", "setup.cfg")
-# A call of a fastmcp Context method fastmcp 4 removed, at the start of a finding's span (not the
-# session's `list_roots`/`send_*_list_changed`, which fastmcp 4 keeps).
+# A call of a fastmcp Context method fastmcp 4 removed, at the start of a finding's span.
+_IMPORTS_FASTMCP = re.compile(r"^[ \t]*(?:from|import)[ \t]+fastmcp\b", re.M)
 REMOVED_ON_FASTMCP4 = re.compile(
     r"(?P<recv>[\w.]*)\.(?P<method>sample|sample_step|list_roots|send_(?:tool|resource|prompt)_list_changed)\s*\("
 )
@@ -111,9 +112,11 @@ def _blocks(f: Finding) -> bool:
 
 
 def _removed_calls(res) -> dict[tuple[int, int], str]:
-    """``(line, column) → ctx.<method>`` of the findings left in ``res`` whose span starts with a
-    call of a Context method fastmcp 4 removed (read from the text the findings are positioned in:
-    the rewritten text when there is one, else the file)."""
+    """``(line, column) → ctx.<method>`` of the findings left in ``res`` at a call of a Context
+    method fastmcp 4 removed: the interim fix's own refusal says so (it typed the receiver), or, in
+    a module that imports fastmcp, the finding's span starts with such a call on a receiver named
+    like a context (``ctx``, ``context``: read from the text the findings are positioned in, the
+    rewritten text when there is one, else the file)."""
     if not res.findings:
         return {}
     source = res.new_source
@@ -122,13 +125,18 @@ def _removed_calls(res) -> dict[tuple[int, int], str]:
             source = Path(res.display).read_bytes()
         except OSError:
             return {}
-    lines = source.decode("utf-8", "replace").splitlines()
+    text = source.decode("utf-8", "replace")
+    lines = text.splitlines()
+    imports_fastmcp = _IMPORTS_FASTMCP.search(text) is not None
     out = {}
     for f in res.findings:
         if f.severity is Severity.ADVISORY or not 0 < f.line <= len(lines):
             continue
         m = REMOVED_ON_FASTMCP4.match(lines[f.line - 1], f.column - 1)
-        if m and not m["recv"].rsplit(".", 1)[-1].endswith("session"):
+        if m is None:
+            continue
+        said = f.manual is not None and "does not exist in fastmcp 4" in f.manual
+        if said or (imports_fastmcp and m["recv"].rsplit(".", 1)[-1] in CONTEXT_NAMES):
             out[(f.line, f.column)] = f"ctx.{m['method']}"
     return out
 
