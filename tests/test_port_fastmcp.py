@@ -298,14 +298,14 @@ dependencies = [
 """
 
 
-def test_the_port_re_pins_fastmcp_and_only_fastmcp(tmp_path: Path) -> None:
+def test_the_port_re_pins_fastmcp_and_fastmcp_slim_only(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     (tmp_path / "requirements.txt").write_text("fastmcp>=2.10  # server\nfastmcp-slim==3.4\n", encoding="utf-8")
     _write(tmp_path, FASTMCP2)
     res = _fix(tmp_path, "--target-sdk", "fastmcp4")
     assert res.json["errors"] == []
     assert '    "fastmcp[openai]>=4.2,<5",\n    "mcp>=1.9",\n' in (tmp_path / "pyproject.toml").read_text()
-    assert (tmp_path / "requirements.txt").read_text() == "fastmcp>=4.2,<5  # server\nfastmcp-slim==3.4\n"
+    assert (tmp_path / "requirements.txt").read_text() == "fastmcp>=4.2,<5  # server\nfastmcp-slim>=4.2,<5\n"
     text = cli(["fix", "--target-sdk", "fastmcp4", "--diff", "."], tmp_path)  # nothing left to port
     assert "pinned" not in text.stdout
 

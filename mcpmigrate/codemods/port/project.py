@@ -33,6 +33,9 @@ from mcpmigrate.pins import PORT_PINS
 from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
+# Packages released in lockstep with the target's, re-pinned with it: ``fastmcp`` is a thin wrapper
+# that requires ``fastmcp-slim`` at its own version.
+ALSO_PINNED = {"fastmcp4": ("fastmcp-slim",)}
 # What each target is called in the messages of the port.
 TARGET_NAMES = {"mcp2": "mcp 2.x", "fastmcp4": "fastmcp 4"}
 
@@ -163,9 +166,14 @@ def pin_changes(root: Path, target: str = "mcp2") -> list[PinChange]:
             text = original.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        new = repin(text, path.name, package, pin)
-        if new != text:
-            out.append(PinChange(path, original, new.encode("utf-8"), f"{package}{pin}"))
+        new, changed = text, []
+        for name in (package, *ALSO_PINNED.get(target, ())):
+            after = repin(new, path.name, name, pin)
+            if after != new:
+                new = after
+                changed.append(f"{name}{pin}")
+        if changed:
+            out.append(PinChange(path, original, new.encode("utf-8"), ", ".join(changed)))
     return out
 
 
