@@ -965,8 +965,9 @@ FASTMCP3_LISTINGS = {
     "get_resource_templates": "list_resource_templates",
 }
 FASTMCP3_STATE = ("set_state", "get_state")  # sync on fastmcp 2.x, coroutines on 3/4
-# Environment floors fastmcp 4 raises (from-fastmcp-3: “Environment Requirements”).
-FASTMCP4_FLOORS = {"pydantic": "2.12", "fastapi": "0.133.0", "starlette": "1.0.1"}
+# Environment floors fastmcp 4 raises (from-fastmcp-3: “Environment Requirements”; mcp: fastmcp-slim
+# 4.2.3's ``Requires-Dist: mcp<3.0.0,>=2.3.0`` of its server extra, which ``fastmcp`` installs).
+FASTMCP4_FLOORS = {"pydantic": "2.12", "fastapi": "0.133.0", "starlette": "1.0.1", "mcp": "2.3.0"}
 FASTMCP4_TOKENS = (
     rb"fastmcp",
     rb"McpError",

@@ -635,6 +635,8 @@ mcp.mount("x", sub, tool_separator="-")
         ("fastapi==0.115.12", True),
         ("fastapi~=0.128.0", True),
         ("starlette<0.47", True),
+        ("mcp>=1.9,<2", True),
+        ("mcp>=1.9", False),
         ("pydantic~=2.11", False),
         ("pydantic!=2.12.0,>=2", False),
         ("pydantic==2.13.4", False),

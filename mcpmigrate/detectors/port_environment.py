@@ -2,7 +2,8 @@
 
 fastmcp 4 builds on mcp 2.x, which needs pydantic >= 2.12; its server extra needs Starlette >=
 1.0.1, which FastAPI admits from 0.133.0 (fastmcp docs/getting-started/upgrading/
-from-fastmcp-3.mdx, “Environment Requirements”). A project that pins one of them below its floor
+from-fastmcp-3.mdx, “Environment Requirements”), and fastmcp 4.2 requires mcp >= 2.3 (fastmcp-slim
+4.2.3's package metadata). A project that pins one of them below its floor
 cannot install fastmcp 4: the resolver reports an unsatisfiable set. The finding is on the pin's
 line of the dependency file at the project root (``pyproject.toml``, ``requirements*.txt``), not
 on a Python module, so the engine asks :func:`project_findings` once per run; the detector class
