@@ -802,3 +802,30 @@ class Tag(Middleware):
     )
     _fix(tmp_path, "--target-sdk", "fastmcp4")
     assert '        await context.fastmcp_context.set_state("caller", "cli", serializable=False)\n' in path.read_text()
+
+
+def test_a_prompt_returning_dicts_is_left_manual_with_what_clients_saw(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("p")
+
+
+@mcp.prompt
+def ask(topic: str):
+    def helper():
+        return {"not": "a prompt"}
+
+    return [{"role": "user", "content": f"Tell me about {topic}"}, {"role": "assistant", "content": "Sure."}]
+
+
+@mcp.prompt(name="one")
+def one(topic: str) -> str:
+    return f"Only {topic}"
+""",
+    )
+    (f,) = _check(tmp_path, "--target-sdk", "fastmcp4")
+    assert (f["rule"], f["line"]) == ("MCP518", 11)
+    assert "sent each dict as its JSON text" in f["manual"]

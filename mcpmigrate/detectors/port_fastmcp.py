@@ -76,6 +76,27 @@ class _CallVisitor(ReportingVisitor):
         fn = self.fn(node)
         return self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
 
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """MCP518: a fastmcp prompt that returns dicts (2.x sent each as JSON text in a user message;
+        fastmcp 3 and 4 refuse them when the prompt is rendered)."""
+        for deco in node.decorators:
+            d = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            if isinstance(d, cst.Attribute) and d.attr.value == "prompt" and self._server(d.value, node):
+                for ret in _returns(node):
+                    value = ret.value
+                    items = value.elements if isinstance(value, (cst.List, cst.Tuple)) else [value]
+                    if any(isinstance(getattr(i, "value", i), cst.Dict) for i in items):
+                        self.report(
+                            "MCP518",
+                            ret,
+                            f"The prompt `{node.name.value}` returns dicts, which fastmcp 3 and 4 refuse when it is "
+                            f"rendered (read “Prompts use Message class” in {GUIDE3}).",
+                            manual="fastmcp 2.14 sent each dict as its JSON text in a user message; return "
+                            "`Message(content, role=...)` (`fastmcp.prompts`) for what the dict meant — clients then "
+                            "see the text under its role, not the JSON",
+                        )
+                return
+
     def _context(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
         """A fastmcp ``Context``: by annotation or origin, or a middleware's ``context.fastmcp_context``."""
         if isinstance(expr, cst.Attribute) and expr.attr.value == "fastmcp_context":
@@ -387,6 +408,19 @@ class _CallVisitor(ReportingVisitor):
             f"(read “Listing methods renamed and return lists” in {GUIDE3}).",
             manual=f"call `{new}()` and look components up by `.name` (`{{t.name: t for t in await mcp.{new}()}}`)",
         )
+
+
+def _returns(fn: cst.FunctionDef) -> list[cst.Return]:
+    """The ``return <value>`` statements of ``fn`` itself (not of nested functions or classes)."""
+    out, stack = [], list(fn.body.children)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Return) and n.value is not None:
+            out.append(n)
+        stack.extend(n.children)
+    return out
 
 
 def _enables_tasks(expr: cst.BaseExpression) -> bool:
