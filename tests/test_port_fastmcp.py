@@ -829,3 +829,21 @@ def one(topic: str) -> str:
     (f,) = _check(tmp_path, "--target-sdk", "fastmcp4")
     assert (f["rule"], f["line"]) == ("MCP518", 11)
     assert "sent each dict as its JSON text" in f["manual"]
+
+
+def test_a_server_built_in_another_module_of_the_project(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "server.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("app")\n', encoding="utf-8"
+    )
+    (tmp_path / "app" / "other.py").write_text(
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("sdk")\n', encoding="utf-8"
+    )
+    (tmp_path / "app" / "tools.py").write_text(
+        "from fastmcp import FastMCP\n\nfrom .server import mcp\nfrom app.other import mcp as sdk\n\n"
+        'mcp.mount(FastMCP("s"), prefix="s")\nsdk.remove_tool("x")\n',
+        encoding="utf-8",
+    )
+    found = [(f["path"], f["rule"], f["line"]) for f in _check(tmp_path, "--target-sdk", "fastmcp4")]
+    assert found == [("app/tools.py", "MCP512", 6)]

@@ -18,6 +18,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.detectors.port_fastmcp_servers import imported_servers
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.screen import Facts
 
@@ -40,7 +41,7 @@ class PortFastmcpCallDetector(Detector):
     screen = staticmethod(imports_fastmcp)
 
     def detect(self) -> list[Report]:
-        v = _CallVisitor(self.analysis)
+        v = _CallVisitor(self.analysis, imported_servers(self.analysis, self.config.root))
         self.analysis.flat.visit(v)
         return v.reports
 
@@ -72,8 +73,14 @@ class _CallVisitor(ReportingVisitor):
                     "call that builds it from an `ErrorData`)",
                 )
 
+    def __init__(self, analysis, imported: set[str]) -> None:
+        super().__init__(analysis)
+        self.imported = imported  # fastmcp servers imported from other modules of the project
+
     def _server(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
         fn = self.fn(node)
+        if isinstance(expr, cst.Name) and expr.value in self.imported and self.a.lookup(expr.value, fn) is None:
+            return True
         return self.a.kind_of(expr, fn) is Kind.SERVER_HL and self.a.generation_of_server_expr(expr, fn) == S.FASTMCP
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
