@@ -19,7 +19,7 @@ MACHINE_FORMATS = ("json", "sarif", "github")
 # A progress bar is shown for runs over this many files (stderr a TTY, not CI, human output).
 PROGRESS_MIN_FILES = 300
 UNUSED_SUPPRESSION = "unused-suppression"
-TARGET_SDKS = ("mcp2",)  # mcpmigrate.config.TARGET_SDKS (not imported: `--help` stays fast)
+TARGET_SDKS = ("mcp2", "fastmcp4")  # mcpmigrate.config.TARGET_SDKS (not imported: `--help` stays fast)
 
 
 def _console(stderr: bool = False):
@@ -350,7 +350,8 @@ def _common(f):
         type=click.Choice(TARGET_SDKS),
         default=None,
         help="Port the project to this SDK generation (default: the `target-sdk` config key, else no "
-        "port): turns on the port rules (MCP5xx); `fix` ports every file of the project or none.",
+        "port): turns on its port rules (mcp2: MCP50x, fastmcp4: MCP51x); `fix` ports every file of the "
+        "project or none.",
     )(f)
     f = click.argument("paths", nargs=-1, type=click.Path())(f)
     return f
@@ -572,7 +573,7 @@ def fix(
             )
         for pin in result.pins:
             out.print(
-                f"pinned {shown_path(_shown(pin.path))}: mcp>=2.3,<3 (the port's target){_relock_note(pin.path)}",
+                f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} (the port's target){_relock_note(pin.path)}",
                 highlight=False,
                 markup=False,
             )

@@ -8,8 +8,8 @@ the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect
 as ruff spells it: the grammar files are parsed with; default: the lowest version
 ``[project].requires-python`` allows) and ``legacy-clients`` (default true: the project still
 serves handshake-era clients, so what only they use is kept; false offers its removal) and
-``target-sdk`` (``"mcp2"``: port the project to that SDK generation — the port rules, ``MCP5xx``,
-run only then). An unknown key, a wrong type
+``target-sdk`` (``"mcp2"`` or ``"fastmcp4"``: port the project to that SDK generation — its port
+rules, ``MCP50x`` or ``MCP51x``, run only then). An unknown key, a wrong type
 or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
 expected; the CLI exits 2.
 
@@ -37,14 +37,18 @@ else:  # pragma: no cover
 # ``target-version`` values (ruff's spelling): the grammar files are parsed with.
 TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 16))
 # ``target-sdk`` values: the SDK generations a project can be ported to (``--target-sdk``).
-TARGET_SDKS = ("mcp2",)
+TARGET_SDKS = ("mcp2", "fastmcp4")
 # The port rules (``MCP5xx``) run only when a target SDK is set: the port is opt-in.
 PORT_RULE_PREFIX = "MCP5"
+# Each target's own port rules: mcp 1.x → mcp 2.x (MCP50x), fastmcp 2/3 → fastmcp 4 (MCP51x).
+PORT_RULES_OF = {"mcp2": "MCP50", "fastmcp4": "MCP51"}
 
 
 def port_rules_off(rules: set[str], target_sdk: str | None) -> set[str]:
-    """``rules`` without the port rules when no ``target-sdk`` is set (the port is opt-in)."""
-    return rules if target_sdk else {r for r in rules if not r.startswith(PORT_RULE_PREFIX)}
+    """``rules`` without the port rules of every target but ``target-sdk`` (none when it is not
+    set: the port is opt-in)."""
+    own = PORT_RULES_OF.get(target_sdk or "")
+    return {r for r in rules if not r.startswith(PORT_RULE_PREFIX) or (own is not None and r.startswith(own))}
 
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:

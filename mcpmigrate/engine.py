@@ -146,10 +146,15 @@ def run(
         result.results.append(res)
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
+    if config.target_sdk == "fastmcp4" and "MCP517" in rules:  # the pins below fastmcp 4's floors
+        from mcpmigrate.detectors.port_environment import project_findings
+
+        for display, findings in project_findings(config.root, cwd):
+            result.results.append(FileResult(display, findings=findings, parsed=True))
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
-        result.pins = settle(result, config.root)  # all files ported, or none written
+        result.pins = settle(result, config.root, config.target_sdk)  # all files ported, or none written
     if options.mode == "fix" and not options.diff:
         for pin in result.pins:
             F.atomic_write(pin.path, pin.new)

@@ -465,8 +465,8 @@ def project_pins(start: Path) -> Pins:
     return Pins(directory, _read(str(path), cwd, key), locked)
 
 
-# `--target-sdk mcp2`: the requirement the port writes (mcpmigrate.codemods.port.project.PIN).
-PORT_PINS = {"mcp2": ("mcp", ">=2.3,<3")}
+# `--target-sdk`: the requirement the port writes (mcpmigrate.codemods.port.project).
+PORT_PINS = {"mcp2": ("mcp", ">=2.3,<3"), "fastmcp4": ("fastmcp", ">=4.2,<5")}
 
 
 def ported(found: Pins, target_sdk: str | None) -> Pins:

@@ -813,3 +813,162 @@ MCP1_GONE_HINTS = {
     "mcp.shared.memory.create_connected_server_and_client_session": "use `mcp.Client(server)`",
     "mcp.server.websocket": "the WebSocket transport is removed: serve streamable HTTP",
 }
+
+# ============================================================================================
+# Port of fastmcp 2.x/3.x to fastmcp 4 (MCP51x, opt-in with ``--target-sdk fastmcp4``). Source:
+# fastmcp's upgrade guides (docs/getting-started/upgrading/from-fastmcp-3.mdx, "Removed in
+# FastMCP 4"; from-fastmcp-2.mdx, "v3.0.0"), checked against fastmcp 2.14.7, 3.4.11 and 4.2.3:
+# each move below names a module and name fastmcp 4.2.3 has.
+# ============================================================================================
+FASTMCP4_GUIDE = "fastmcp's “Upgrading from FastMCP 3” guide"
+FASTMCP3_GUIDE = "fastmcp's “Upgrading from FastMCP 2” guide"
+_PROXY = ("FastMCPProxy", "ProxyClient", "StatefulProxyClient", "ProxyTool", "ProxyResource", "ProxyTemplate")
+_OPENAPI = ("OpenAPIProvider", "OpenAPITool", "OpenAPIResource", "OpenAPIResourceTemplate", "RouteMap")
+_OPENAPI_TYPES = ("RouteMapFn", "MCPType", "ComponentFn")
+_OPENAPI_UTILS = ("HTTPRoute", "HttpMethod", "ParameterInfo", "ParameterLocation", "RequestBodyInfo", "ResponseInfo")
+# Removed module → {name: (fastmcp 4 module, fastmcp 4 name)}: the guide's “Moved Imports” table.
+FASTMCP4_MOVES: dict[str, dict[str, tuple[str, str]]] = {
+    "fastmcp.server.proxy": {n: ("fastmcp.server.providers.proxy", n) for n in (*_PROXY, "ProxyPrompt")},
+    "fastmcp.server.openapi": {n: ("fastmcp.server.providers.openapi", n) for n in (*_OPENAPI, *_OPENAPI_TYPES)},
+    "fastmcp.experimental.server.openapi": {
+        n: ("fastmcp.server.providers.openapi", n) for n in (*_OPENAPI, *_OPENAPI_TYPES)
+    },
+    "fastmcp.experimental.utilities.openapi": {n: ("fastmcp.utilities.openapi", n) for n in _OPENAPI_UTILS},
+    "fastmcp.experimental.sampling.handlers": {
+        "OpenAISamplingHandler": ("fastmcp.client.sampling.handlers.openai", "OpenAISamplingHandler")
+    },
+    "fastmcp.tools.tool": {
+        "Tool": ("fastmcp.tools", "Tool"),
+        "ToolResult": ("fastmcp.tools", "ToolResult"),
+        "FunctionTool": ("fastmcp.tools.function_tool", "FunctionTool"),
+        "ParsedFunction": ("fastmcp.tools.function_tool", "ParsedFunction"),
+        "tool": ("fastmcp.tools.function_tool", "tool"),
+    },
+    "fastmcp.resources.resource": {
+        "Resource": ("fastmcp.resources", "Resource"),
+        "FunctionResource": ("fastmcp.resources.function_resource", "FunctionResource"),
+        "resource": ("fastmcp.resources.function_resource", "resource"),
+    },
+    "fastmcp.prompts.prompt": {
+        "Prompt": ("fastmcp.prompts", "Prompt"),
+        "Message": ("fastmcp.prompts", "Message"),
+        "PromptArgument": ("fastmcp.prompts", "PromptArgument"),
+        "PromptResult": ("fastmcp.prompts", "PromptResult"),
+        "FunctionPrompt": ("fastmcp.prompts.function_prompt", "FunctionPrompt"),
+        "prompt": ("fastmcp.prompts.function_prompt", "prompt"),
+    },
+    "fastmcp.server.tasks": {n: ("fastmcp.utilities.tasks", n) for n in ("TaskConfig", "TaskMode", "TaskMeta")},
+    "fastmcp.server.auth.authorization": {
+        **{
+            n: ("fastmcp.server.auth", n)
+            for n in ("AuthCheck", "AuthContext", "require_scopes", "require_roles", "restrict_tag", "run_auth_checks")
+        },
+        **{n: ("fastmcp.utilities.authorization", n) for n in ("run_auth_checks_with_shortfall", "scope_requirements")},
+    },
+    "fastmcp.server.middleware.caching": {
+        f"Cachable{n}": ("fastmcp.server.middleware.caching", f"Cacheable{n}")
+        for n in ("ToolResult", "PromptResult", "Message", "ResourceContent", "ResourceResult")
+    },
+    "fastmcp.server.providers.skills": {
+        "SkillsProvider": ("fastmcp.server.providers.skills", "SkillsDirectoryProvider")
+    },
+    # a fastmcp module's McpError from mcp 1.x: fastmcp 4 runs on mcp 2.x, whose `mcp.shared.exceptions`
+    # has no `McpError`; `fastmcp.exceptions.McpError` is the same class on fastmcp 2/3 and its alias on 4.
+    "mcp.shared.exceptions": {"McpError": ("fastmcp.exceptions", "McpError")},
+    "mcp": {"McpError": ("fastmcp.exceptions", "McpError")},
+}
+# Removed names with no exact move: (module, name or "" for the whole module) → what to use instead.
+FASTMCP4_GONE: dict[tuple[str, str], str] = {
+    (
+        "fastmcp.server.openapi",
+        "FastMCPOpenAPI",
+    ): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, client)])` "
+    "with `OpenAPIProvider` from `fastmcp.server.providers.openapi`",
+    (
+        "fastmcp.experimental.server.openapi",
+        "FastMCPOpenAPI",
+    ): "build `FastMCP(name, providers=[OpenAPIProvider(openapi_spec, "
+    "client)])` with `OpenAPIProvider` from `fastmcp.server.providers.openapi`",
+    (
+        "fastmcp.server.sampling",
+        "",
+    ): "server-side sampling is removed with `ctx.sample`: call an LLM from the server with "
+    "your own key, or ask the client through the guard pattern",
+    ("fastmcp.server.apps", ""): "import `AppConfig` and its siblings from `fastmcp.apps`, `FastMCPApp` from `fastmcp`",
+    ("fastmcp.server.app", ""): "import `AppConfig` and its siblings from `fastmcp.apps`, `FastMCPApp` from `fastmcp`",
+    (
+        "fastmcp.dependencies",
+        "CurrentDocket",
+    ): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
+    (
+        "fastmcp.dependencies",
+        "CurrentWorker",
+    ): "import it from `fastmcp_tasks.dependencies` (the `fastmcp[tasks]` extra)",
+    ("fastmcp.server.middleware.tool_injection", "PromptToolMiddleware"): "register the `PromptsAsTools` transform "
+    "from `fastmcp.server.transforms` with `mcp.add_transform(...)`",
+    ("fastmcp.server.middleware.tool_injection", "ResourceToolMiddleware"): "register the `ResourcesAsTools` transform "
+    "from `fastmcp.server.transforms` with `mcp.add_transform(...)`",
+    ("fastmcp.server.middleware", "PromptToolMiddleware"): "register the `PromptsAsTools` transform from "
+    "`fastmcp.server.transforms` with `mcp.add_transform(...)`",
+    ("fastmcp.server.middleware", "ResourceToolMiddleware"): "register the `ResourcesAsTools` transform from "
+    "`fastmcp.server.transforms` with `mcp.add_transform(...)`",
+    ("fastmcp.client.transports", "WSTransport"): "the WebSocket transport is removed: use `StreamableHttpTransport`",
+    ("fastmcp.server.providers", "SkillsProvider"): "import `SkillsDirectoryProvider` (the same class) from "
+    "`fastmcp.server.providers.skills`",
+    ("fastmcp.experimental.sampling", ""): "the sampling handlers live in `fastmcp.client.sampling.handlers`",
+}
+# Modules every import of which names something fastmcp 4 removed (an unlisted name: no move).
+FASTMCP4_GONE_MODULES = frozenset(m for m in FASTMCP4_MOVES if m.startswith("fastmcp.")) - {
+    "fastmcp.server.middleware.caching",
+    "fastmcp.server.providers.skills",
+} | {m for m, n in FASTMCP4_GONE if not n}
+# ``FastMCP(...)`` keywords fastmcp 4 refuses with a TypeError, and what it says to do instead
+# (fastmcp 4.2.3 ``fastmcp.server.server._REMOVED_KWARGS``; ``include_fastmcp_meta``: from-fastmcp-2).
+FASTMCP4_REMOVED_KWARGS = {
+    "host": "pass `host` to `run()`/`run_http_async()`, or set FASTMCP_HOST",
+    "port": "pass `port` to `run()`/`run_http_async()`, or set FASTMCP_PORT",
+    "sse_path": "pass `path` to `run()`/`http_app()`, or set FASTMCP_SSE_PATH",
+    "message_path": "set FASTMCP_MESSAGE_PATH",
+    "streamable_http_path": "pass `path` to `run()`/`http_app()`, or set FASTMCP_STREAMABLE_HTTP_PATH",
+    "json_response": "pass `json_response` to `run()`/`http_app()`, or set FASTMCP_JSON_RESPONSE",
+    "stateless_http": "pass `stateless_http` to `run()`/`http_app()`, or set FASTMCP_STATELESS_HTTP",
+    "debug": "set FASTMCP_DEBUG",
+    "log_level": "pass `log_level` to `run()`/`run_http_async()`, or set FASTMCP_LOG_LEVEL",
+    "on_duplicate_tools": "pass one `on_duplicate=` for tools, resources and prompts together",
+    "on_duplicate_resources": "pass one `on_duplicate=` for tools, resources and prompts together",
+    "on_duplicate_prompts": "pass one `on_duplicate=` for tools, resources and prompts together",
+    "tool_serializer": "return a `ToolResult` from each tool that needs its own serialization",
+    "include_tags": "call `server.enable(tags=..., only=True)` after creating the server",
+    "exclude_tags": "call `server.disable(tags=...)` after creating the server",
+    "tool_transformations": "call `server.add_transform(ToolTransform({...}))` after creating the server",
+    "include_fastmcp_meta": "drop it: fastmcp 4 always includes its metadata (under the `fastmcp` key, not `_fastmcp`)",
+    "sampling_handler": "fastmcp 4 has no server-side sampling (the 2026-07-28 protocol has no back-channel): the "
+    "server's own LLM handler must be called directly from the tools that sampled",
+    "sampling_handler_behavior": "fastmcp 4 has no server-side sampling: call the LLM directly from the tools that sampled",
+}
+# Component keywords fastmcp 4 removed: decorator/method → keyword → what to do instead.
+FASTMCP4_TOOL_KWARGS = {
+    "serializer": "return a `ToolResult` from the tool for full control over serialization",
+    "exclude_args": "give each excluded parameter a `Depends(factory)` default (`fastmcp.dependencies`): an injected "
+    "parameter never appears in the schema",
+}
+FASTMCP4_TASKS_EXTENSION = (
+    "register the tasks extension: `mcp.add_extension(TasksExtension())` with `TasksExtension` from `fastmcp_tasks` "
+    "(the `fastmcp[tasks]` extra)"
+)
+FASTMCP4_TASK_KWARG = "`task=` is a tool-only keyword on fastmcp 4 (the tasks extension runs tool calls only): drop it"
+# fastmcp 2.x server listing methods (dicts by key) → fastmcp 3/4's (lists).
+FASTMCP3_LISTINGS = {
+    "get_tools": "list_tools",
+    "get_resources": "list_resources",
+    "get_prompts": "list_prompts",
+    "get_resource_templates": "list_resource_templates",
+}
+FASTMCP3_STATE = ("set_state", "get_state")  # sync on fastmcp 2.x, coroutines on 3/4
+# Environment floors fastmcp 4 raises (from-fastmcp-3: “Environment Requirements”; mcp: fastmcp-slim
+# 4.2.3's ``Requires-Dist: mcp<3.0.0,>=2.3.0`` of its server extra, which ``fastmcp`` installs).
+FASTMCP4_FLOORS = {"pydantic": "2.12", "fastapi": "0.133.0", "starlette": "1.0.1", "mcp": "2.3.0"}
+FASTMCP4_TOKENS = (
+    rb"fastmcp",
+    rb"McpError",
+)

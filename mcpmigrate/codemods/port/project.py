@@ -1,38 +1,75 @@
-"""The port is a project-wide decision (``fix --target-sdk mcp2``): every file of the project is
-ported, or none is written and the run names the files that block it; when it goes through, the
-project's ``mcp`` requirement moves to ``>=2.3,<3`` (the first 2.x with every API the port
+"""The port is a project-wide decision (``fix --target-sdk mcp2`` or ``fastmcp4``): every file of
+the project is ported, or none is written and the run names the files that block it; when it goes
+through, the project's requirement of the ported SDK moves to the target's
+(:data:`mcpmigrate.pins.PORT_PINS`): ``mcp>=2.3,<3`` (the first 2.x with every API the port
 targets: ``Server(on_…=…)``, ``MCPServer``, ``MCPError``; mcp 2.3's ``InputRequiredResult`` is what
-the interim fix needs next).
+the interim fix needs next), or ``fastmcp>=4.2,<5`` (fastmcp 4.2: the guard pattern the interim
+fix writes, on mcp 2.3).
 
 A file blocks the port when a breaking port finding (MCP5xx) is left in it — a manual site, or
 a fix that was not applied — or when its fix could not be verified: on mcp 2.x that module would
 not import or would fail where mcp 1.x served. Advisory port findings (code nothing reaches)
-do not block.
+do not block. On fastmcp 4 a finding left at a call of a ``Context`` method fastmcp 4 removed
+(``ctx.sample``, ``ctx.sample_step``, ``ctx.list_roots``, ``ctx.send_*_list_changed``: reported by
+the roots, sampling and notification rules, not again by the port) blocks too: that call would
+fail on every era (fastmcp docs/getting-started/upgrading/from-fastmcp-3.mdx, “Protocol Version
+Support”).
 
 The requirement is rewritten in the files :mod:`mcpmigrate.pins` reads: ``[project].dependencies``
 and the poetry tables of ``pyproject.toml``, ``requirements*.txt``, ``setup.cfg``'s
-``install_requires`` — every quoted or listed ``mcp`` requirement (extras and markers kept).
+``install_requires`` — every quoted or listed requirement of the package (extras and markers kept).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import PORT_PINS
+from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
-# ``mcp`` (not ``mcp-foo``/``mcp_foo``), its extras, its specifier (up to a marker or the end).
-_REQ = r"(?P<name>mcp)(?P<extras>\[[^\]]*\])?(?P<ws>\s*)(?P<spec>(?:[<>=!~]=?|===)[^;\"'\n#]*?)?"
-QUOTED = re.compile(r"(?P<q>[\"'])" + _REQ + r"(?P<rest>\s*(?:;(?:(?!(?P=q))[^\n])*)?)(?P=q)")
-POETRY = re.compile(r"^(?P<key>\s*mcp\s*=\s*)(?P<q>[\"'])(?P<spec>[^\"']*)(?P=q)", re.M)
-LINE = re.compile(r"^(?P<lead>[ \t]*)" + _REQ + r"(?P<rest>[ \t]*(?:[;#].*)?)$", re.M)
+# Packages released in lockstep with the target's, re-pinned with it: ``fastmcp`` is a thin wrapper
+# that requires ``fastmcp-slim`` at its own version.
+ALSO_PINNED = {"fastmcp4": ("fastmcp-slim",)}
+# What each target is called in the messages of the port.
+TARGET_NAMES = {"mcp2": "mcp 2.x", "fastmcp4": "fastmcp 4"}
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """The requirement patterns of one package (``mcp``, ``fastmcp``): not ``mcp-foo``/``mcp_foo``,
+    its extras, its specifier (up to a marker or the end)."""
+
+    quoted: re.Pattern[str]
+    poetry: re.Pattern[str]
+    line: re.Pattern[str]
+
+
+@cache
+def patterns(package: str) -> Patterns:
+    req = rf"(?P<name>{re.escape(package)})(?P<extras>\[[^\]]*\])?(?P<ws>\s*)(?P<spec>(?:[<>=!~]=?|===)[^;\"'\n#]*?)?"
+    return Patterns(
+        re.compile(r"(?P<q>[\"'])" + req + r"(?P<rest>\s*(?:;(?:(?!(?P=q))[^\n])*)?)(?P=q)"),
+        re.compile(rf"^(?P<key>\s*{re.escape(package)}\s*=\s*)(?P<q>[\"'])(?P<spec>[^\"']*)(?P=q)", re.M),
+        re.compile(r"^(?P<lead>[ \t]*)" + req + r"(?P<rest>[ \t]*(?:[;#].*)?)$", re.M),
+    )
+
+
+_MCP = patterns("mcp")
+QUOTED, POETRY, LINE = _MCP.quoted, _MCP.poetry, _MCP.line
 HEADER = re.compile(r"^(\[[^\]\n]+\]+[ \t]*)$", re.M)
 POETRY_TABLE = re.compile(r"\[tool\.poetry\.(?:group\.[^.\]]+\.)?dependencies\]")
 FILES = ("pyproject.toml", "setup.cfg")
+# A call of a fastmcp Context method fastmcp 4 removed, at the start of a finding's span.
+_IMPORTS_FASTMCP = re.compile(r"^[ \t]*(?:from|import)[ \t]+fastmcp\b", re.M)
+REMOVED_ON_FASTMCP4 = re.compile(
+    r"(?P<recv>[\w.]*)\.(?P<method>sample|sample_step|list_roots|send_(?:tool|resource|prompt)_list_changed)\s*\("
+)
 
 
 @dataclass
@@ -40,35 +77,71 @@ class PinChange:
     path: Path
     original: bytes
     new: bytes
+    requirement: str = f"mcp{PIN}"  # what the requirement now says (the port's target)
 
 
-def blockers(results: list, errors: list[FileError]) -> list[FileError]:
+def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> list[FileError]:
     """One error per file that blocks the port (see the module docstring)."""
     out = []
+    name = TARGET_NAMES[target]
     failed = {e.path: e.message for e in errors if e.message.startswith("fix not applied")}
     for res in results:
-        left = sorted((f for f in res.findings if _blocks(f)), key=lambda f: (f.manual is None, f.sort_key))
+        removed = _removed_calls(res) if target == "fastmcp4" else {}
+        left = sorted(
+            (f for f in res.findings if _blocks(f) or (f.line, f.column) in removed),
+            key=lambda f: (f.manual is None, f.sort_key),
+        )
         if left:
             f = left[0]
             why = f.manual or "its fix was not applied"
+            if (f.line, f.column) in removed and "does not exist in fastmcp 4" not in why:
+                why = f"`{removed[(f.line, f.column)]}` is gone on {name} (it fails on every era): {why}"
             more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
             out.append(
                 FileError(
                     res.display,
-                    f"blocks the port to mcp 2.x: {f.rule} at line {f.line}: {why}{more}; nothing was written",
+                    f"blocks the port to {name}: {f.rule} at line {f.line}: {why}{more}; nothing was written",
                     f.line,
                     f.column,
                 )
             )
         elif res.display in failed and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.findings + res.fixed):
-            out.append(
-                FileError(res.display, f"blocks the port to mcp 2.x: {failed[res.display]}; nothing was written")
-            )
+            out.append(FileError(res.display, f"blocks the port to {name}: {failed[res.display]}; nothing was written"))
     return out
 
 
 def _blocks(f: Finding) -> bool:
     return f.rule.startswith(PORT_RULE_PREFIX) and f.severity is not Severity.ADVISORY
+
+
+def _removed_calls(res) -> dict[tuple[int, int], str]:
+    """``(line, column) → ctx.<method>`` of the findings left in ``res`` at a call of a Context
+    method fastmcp 4 removed: the interim fix's own refusal says so (it typed the receiver), or, in
+    a module that imports fastmcp, the finding's span starts with such a call on a receiver named
+    like a context (``ctx``, ``context``: read from the text the findings are positioned in, the
+    rewritten text when there is one, else the file)."""
+    if not res.findings:
+        return {}
+    source = res.new_source
+    if source is None:
+        try:
+            source = Path(res.display).read_bytes()
+        except OSError:
+            return {}
+    text = source.decode("utf-8", "replace")
+    lines = text.splitlines()
+    imports_fastmcp = _IMPORTS_FASTMCP.search(text) is not None
+    out = {}
+    for f in res.findings:
+        if f.severity is Severity.ADVISORY or not 0 < f.line <= len(lines):
+            continue
+        m = REMOVED_ON_FASTMCP4.match(lines[f.line - 1], f.column - 1)
+        if m is None:
+            continue
+        said = f.manual is not None and "does not exist in fastmcp 4" in f.manual
+        if said or (imports_fastmcp and m["recv"].rsplit(".", 1)[-1] in CONTEXT_NAMES):
+            out[(f.line, f.column)] = f"ctx.{m['method']}"
+    return out
 
 
 def hold(results: list) -> None:
@@ -80,8 +153,9 @@ def hold(results: list) -> None:
             res.new_source = None
 
 
-def pin_changes(root: Path) -> list[PinChange]:
-    """The rewrites of the ``mcp`` requirement in the dependency files at the project root."""
+def pin_changes(root: Path, target: str = "mcp2") -> list[PinChange]:
+    """The rewrites of the target's requirement in the dependency files at the project root."""
+    package, pin = PORT_PINS[target]
     out = []
     candidates = [root / name for name in FILES] + sorted(root.glob("requirements*.txt"))
     for path in candidates:
@@ -92,26 +166,33 @@ def pin_changes(root: Path) -> list[PinChange]:
             text = original.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        new = repin(text, path.name)
-        if new != text:
-            out.append(PinChange(path, original, new.encode("utf-8")))
+        new, changed = text, []
+        for name in (package, *ALSO_PINNED.get(target, ())):
+            after = repin(new, path.name, name, pin)
+            if after != new:
+                new = after
+                changed.append(f"{name}{pin}")
+        if changed:
+            out.append(PinChange(path, original, new.encode("utf-8"), ", ".join(changed)))
     return out
 
 
-def repin(text: str, name: str) -> str:
-    """``text`` with every ``mcp`` requirement pinned to :data:`PIN`."""
+def repin(text: str, name: str, package: str = "mcp", pin: str = PIN) -> str:
+    """``text`` with every ``package`` requirement pinned to ``pin`` (default: ``mcp``, :data:`PIN`)."""
+    pats = patterns(package)
     if name.endswith(".txt") or name == "setup.cfg":
-        text = LINE.sub(
-            lambda m: f"{m['lead']}mcp{m['extras'] or ''}{PIN}{m['ws'] if m['spec'] is None else ''}{m['rest']}", text
+        text = pats.line.sub(
+            lambda m: f"{m['lead']}{package}{m['extras'] or ''}{pin}{m['ws'] if m['spec'] is None else ''}{m['rest']}",
+            text,
         )
     if name != "setup.cfg" and not name.endswith(".txt"):
         parts = HEADER.split(text)  # [before the first table, header, body, header, body, …]
         for i in range(1, len(parts), 2):
             header, body = parts[i].strip(), parts[i + 1]
             if POETRY_TABLE.match(header):
-                body = POETRY.sub(lambda m: f"{m['key']}{m['q']}{PIN}{m['q']}", body)
+                body = pats.poetry.sub(lambda m: f"{m['key']}{m['q']}{pin}{m['q']}", body)
             elif header in ("[project]", "[project.optional-dependencies]", "[dependency-groups]"):
-                body = _repin_arrays(body, only="dependencies" if header == "[project]" else None)
+                body = _repin_arrays(body, "dependencies" if header == "[project]" else None, package, pin)
             parts[i + 1] = body
         text = "".join(parts)
     return text
@@ -120,15 +201,18 @@ def repin(text: str, name: str) -> str:
 ARRAY_KEY = re.compile(r"^[ \t]*(?P<key>[\w.\"'-]+)[ \t]*=[ \t]*\[", re.M)
 
 
-def _repin_arrays(body: str, only: str | None) -> str:
-    """The quoted ``mcp`` requirements inside the arrays of a table (``only``: of that key)."""
+def _repin_arrays(body: str, only: str | None, package: str, pin: str) -> str:
+    """The quoted ``package`` requirements inside the arrays of a table (``only``: of that key)."""
+    quoted = patterns(package).quoted
     out, pos = [], 0
     for m in ARRAY_KEY.finditer(body):
         if m.start() < pos or (only is not None and m["key"] != only):
             continue
         end = _array_end(body, m.end())
         out.append(body[pos : m.end()])
-        out.append(QUOTED.sub(lambda q: f"{q['q']}mcp{q['extras'] or ''}{PIN}{q['rest']}{q['q']}", body[m.end() : end]))
+        out.append(
+            quoted.sub(lambda q: f"{q['q']}{package}{q['extras'] or ''}{pin}{q['rest']}{q['q']}", body[m.end() : end])
+        )
         pos = end
     out.append(body[pos:])
     return "".join(out)
@@ -158,22 +242,22 @@ def _array_end(text: str, start: int) -> int:
     return len(text)
 
 
-def settle(run: object, root: Path) -> list[PinChange]:
-    """The project step of ``fix --target-sdk mcp2`` on a finished run (``engine.RunResult``):
+def settle(run: object, root: Path, target: str = "mcp2") -> list[PinChange]:
+    """The project step of ``fix --target-sdk`` on a finished run (``engine.RunResult``):
     when a file blocks the port, nothing is written (each blocking file is reported as an
     error); otherwise the requirement changes to write with the ported files."""
     results, errors = run.results, run.errors  # type: ignore[attr-defined]
-    blocking = blockers(results, errors) + _unparsed(errors)
+    blocking = blockers(results, errors, target) + _unparsed(errors, target)
     if blocking:
         hold(results)
         errors.extend(blocking)
         return []
     if not any(f.rule.startswith(PORT_RULE_PREFIX) for res in results for f in res.fixed):
         return []
-    return pin_changes(root)
+    return pin_changes(root, target)
 
 
-def _unparsed(errors: list[FileError]) -> list[FileError]:
+def _unparsed(errors: list[FileError], target: str = "mcp2") -> list[FileError]:
     """Files that could not be read, parsed or fixed and mention mcp: the port cannot vouch for them."""
     out = []
     for e in list(errors):
@@ -183,5 +267,7 @@ def _unparsed(errors: list[FileError]) -> list[FileError]:
             except OSError:
                 mentions = True
             if mentions:
-                out.append(FileError(e.path, f"blocks the port to mcp 2.x: {e.message}; nothing was written"))
+                out.append(
+                    FileError(e.path, f"blocks the port to {TARGET_NAMES[target]}: {e.message}; nothing was written")
+                )
     return out

@@ -1,0 +1,303 @@
+"""The codemods of the port of fastmcp 2.x/3.x servers to fastmcp 4 (MCP51x, ``--target-sdk fastmcp4``).
+
+Each site records its own edits (:mod:`mcpmigrate.codemods.port` applies them). Source: fastmcp's
+upgrade guides (docs/getting-started/upgrading/from-fastmcp-3.mdx, “Removed in FastMCP 4”;
+from-fastmcp-2.mdx, “v3.0.0”), each move checked against fastmcp 2.14.7, 3.4.11 and 4.2.3:
+
+- imports of removed modules move to the module the guide names (``ImportMove``; renamed names —
+  ``Cachable*`` → ``Cacheable*`` — go through :func:`.renames.plan_import` with their uses);
+- ``FastMCP.as_proxy(x)`` → ``create_proxy(x)`` (``backend=`` → ``target=``), ``mount(prefix=)`` →
+  ``mount(namespace=)``, ``remove_tool(n)`` → ``local_provider.remove_tool(n)``,
+  ``add_tool_transformation(n, cfg)`` → ``add_transform(ToolTransform({n: cfg}))``;
+- ``McpError(ErrorData(code=…, message=…))`` → ``McpError(code=…, message=…)`` (fastmcp 4's
+  ``McpError`` is mcp 2.x's ``MCPError(code, message, data)``; ``.error`` still reads the data);
+- fastmcp 2.x's synchronous ``ctx.set_state(k, v)``/``ctx.get_state(k)`` → awaited, the state
+  request-scoped as on 2.x (``serializable=False``: fastmcp 3/4's session state would need JSON
+  values and outlive the request).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.model import FixInfo, Safety
+
+MOVE = FixInfo(
+    Safety.SAFE, "port", "import from the module fastmcp 4 moved the names to (the upgrade guide's move; same API)"
+)
+AS_PROXY = FixInfo(Safety.SAFE, "port", "call `create_proxy(...)` from `fastmcp.server` (what `as_proxy` became)")
+MOUNT = FixInfo(Safety.SAFE, "port", "pass the prefix as `namespace=` (fastmcp 4's name for it; same tool names)")
+REMOVE_TOOL = FixInfo(Safety.SAFE, "port", "call `local_provider.remove_tool(...)` (where fastmcp 4 keeps it)")
+TRANSFORM = FixInfo(
+    Safety.SAFE, "port", "register the transformation as `add_transform(ToolTransform({name: config}))`"
+)
+MCP_ERROR = FixInfo(
+    Safety.SAFE,
+    "port",
+    "construct `McpError` from keywords (`code=`, `message=`, `data=`), as mcp 2.x's `MCPError` takes them",
+)
+STATE = FixInfo(
+    Safety.SAFE,
+    "port",
+    "await the state call; `set_state` keeps the value request-scoped (`serializable=False`), as fastmcp 2.x did",
+)
+
+
+@dataclass
+class ImportMove:
+    """One ``from <removed module> import …``: its names regrouped by the module fastmcp 4 has
+    them in (same names; ``as`` kept), in the order the names came: the last group rewrites the
+    statement, the others are inserted before its line."""
+
+    node: cst.ImportFrom
+    line: cst.CSTNode  # the statement line holding the import
+    groups: dict[str, list[cst.ImportAlias]] = field(default_factory=dict)
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        modules = list(self.groups)
+        last = modules[-1]
+        aliases = _clean(self.groups[last])
+        edits.transform(
+            self.node,
+            lambda o, u: (
+                u.with_changes(module=cst.parse_expression(last), names=aliases, lpar=None, rpar=None)
+                if isinstance(u, cst.ImportFrom)
+                else u
+            ),
+        )
+        extra: list[cst.BaseStatement] = [
+            cst.SimpleStatementLine([cst.ImportFrom(module=cst.parse_expression(m), names=_clean(self.groups[m]))])  # type: ignore[arg-type]
+            for m in modules[:-1]
+        ]
+        if extra:
+            edits.insert_before(self.line, extra)
+
+
+def _clean(aliases: list[cst.ImportAlias]) -> list[cst.ImportAlias]:
+    """The aliases with plain commas (the last without one): a regrouped import's own punctuation."""
+    out = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in aliases]
+    out[-1] = out[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return out
+
+
+@dataclass
+class CallEdit:
+    """A rewrite of one call of the port: ``func`` replaced (a name to import, or an attribute
+    path under the receiver), keywords renamed, the leading positional arguments reordered."""
+
+    call: cst.Call
+    import_from: tuple[str, str] | None = None  # (module, name): func becomes that name
+    attr_path: tuple[str, ...] = ()  # func ``recv.m`` → ``recv.<path…>``
+    keywords: dict[str, str] = field(default_factory=dict)  # old → new keyword
+    swap_first: bool = False  # mount("prefix", server) → mount(server, namespace="prefix")
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        local = edits.import_name(analysis, *self.import_from) if self.import_from else None
+        path, keywords, swap = self.attr_path, self.keywords, self.swap_first
+
+        def rewrite(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call)
+            func = u.func
+            if local is not None:
+                func = cst.Name(local)
+            elif path and isinstance(func, cst.Attribute):
+                recv = func.value
+                for part in path[:-1]:
+                    recv = cst.Attribute(recv, cst.Name(part))
+                func = cst.Attribute(recv, cst.Name(path[-1]))
+            args = [
+                a.with_changes(keyword=cst.Name(keywords[a.keyword.value]))
+                if a.keyword is not None and a.keyword.value in keywords
+                else a
+                for a in u.args
+            ]
+            if swap:
+                prefix, server = args[0], args[1]
+                args = [
+                    server.with_changes(comma=prefix.comma),
+                    prefix.with_changes(
+                        keyword=cst.Name("namespace"),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                        comma=server.comma,
+                    ),
+                    *args[2:],
+                ]
+            return u.with_changes(func=func, args=args)
+
+        edits.transform(self.call, rewrite)
+
+
+@dataclass
+class AddTransform:
+    """``mcp.add_tool_transformation(name, config)`` → ``mcp.add_transform(ToolTransform({name: config}))``."""
+
+    call: cst.Call
+    name: cst.BaseExpression
+    config: cst.BaseExpression
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        local = edits.import_name(analysis, "fastmcp.server.transforms", "ToolTransform")
+        name, config = self.name, self.config
+
+        def rewrite(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call) and isinstance(u.func, cst.Attribute)
+            mapping = cst.Dict([cst.DictElement(name, config)])
+            return u.with_changes(
+                func=u.func.with_changes(attr=cst.Name("add_transform")),
+                args=[cst.Arg(cst.Call(cst.Name(local), [cst.Arg(mapping)]))],
+            )
+
+        edits.transform(self.call, rewrite)
+
+
+@dataclass
+class ErrorKeywords:
+    """``McpError(ErrorData(code=…, message=…, data=…))`` → ``McpError(code=…, message=…, data=…)``;
+    ``McpError(err)`` (a name) → ``McpError(code=err.code, message=err.message, data=err.data)``."""
+
+    call: cst.Call
+    fields: list[cst.Arg] | None = None  # the ErrorData call's keywords; None: read them off a name
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        fields = self.fields
+
+        def rewrite(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call)
+            if fields is not None:
+                args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in fields]
+            else:
+                value = u.args[0].value
+                args = [
+                    cst.Arg(cst.Attribute(value, cst.Name(k)), keyword=cst.Name(k), equal=_EQ)
+                    for k in ("code", "message", "data")
+                ]
+            return u.with_changes(args=_commas(args))
+
+        edits.transform(self.call, rewrite)
+
+
+_EQ = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
+    return [
+        a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if i < len(args) - 1 else a.comma)
+        for i, a in enumerate(args)
+    ]
+
+
+@dataclass
+class AwaitState:
+    """``ctx.set_state(k, v)`` → ``await ctx.set_state(k, v, serializable=False)``;
+    ``ctx.get_state(k)`` → ``await ctx.get_state(k)`` (parenthesised where the result is read on)."""
+
+    call: cst.Call
+    request_scoped: bool
+    parens: bool
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        scoped, parens = self.request_scoped, self.parens
+
+        def rewrite(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call)
+            if scoped:
+                u = u.with_changes(
+                    args=_commas([*u.args, cst.Arg(cst.Name("False"), keyword=cst.Name("serializable"), equal=_EQ)])
+                )
+            node = cst.Await(u)
+            return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if parens else node
+
+        edits.transform(self.call, rewrite)
+
+
+# ``FastMCP(...)`` transport settings fastmcp 2.x kept per server and used when it served HTTP
+# (2.14's ``_deprecated_settings``, read by ``run_http_async``/``http_app``) → the keyword
+# fastmcp 4's ``run()`` takes for them (``run_http_async``), by transport.
+RUN_KWARGS = {
+    "http": {"host": "host", "port": "port", "log_level": "log_level", "streamable_http_path": "path"}
+    | {"json_response": "json_response", "stateless_http": "stateless_http"},
+    "sse": {"host": "host", "port": "port", "log_level": "log_level", "sse_path": "path"},
+}
+RUN_KWARGS["streamable-http"] = RUN_KWARGS["http"]
+_SERVES = ("run", "run_async", "run_http_async", "http_app", "sse_app", "streamable_http_app")
+TO_RUN = FixInfo(
+    Safety.UNSAFE,
+    "port",
+    "move the transport settings to the server's `run(...)` call (fastmcp 4's place for them); review: they now "
+    "apply to that call only — a server started another way (`fastmcp run --transport http`, an app built by "
+    "`http_app()` elsewhere) gets fastmcp's defaults there: pass them on that command or set FASTMCP_HOST/FASTMCP_PORT",
+)
+
+
+@dataclass
+class MoveToRun:
+    """``server = FastMCP(name, host=…, port=…)`` + ``server.run(transport="sse")`` →
+    ``FastMCP(name)`` + ``server.run(transport="sse", host=…, port=…)``."""
+
+    ctor: cst.Call
+    run: cst.Call
+    moves: list[tuple[cst.Arg, str]]
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        moved = {id(a) for a, _ in self.moves}
+        extra = [cst.Arg(a.value, keyword=cst.Name(new), equal=_EQ) for a, new in self.moves]
+        ctor_args = self.ctor.args
+
+        def drop(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(o, cst.Call) and isinstance(u, cst.Call)
+            kept = [new for old, new in zip(o.args, u.args) if id(old) not in moved]
+            if kept and id(ctor_args[-1]) in moved:
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return u.with_changes(args=kept)
+
+        def add(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            assert isinstance(u, cst.Call)
+            args = list(u.args)
+            if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            return u.with_changes(args=_commas([*args, *extra]))
+
+        edits.transform(self.ctor, drop)
+        edits.transform(self.run, add)
+
+
+def plan_to_run(
+    analysis: ModuleAnalysis, ctor: cst.Call, server: str | None, removed: list[cst.Arg]
+) -> MoveToRun | None:
+    """The move of ``removed`` (the constructor's transport settings) to the server's one ``run()``
+    call, or None: the server is not a module-level name, it is served by anything else than one
+    ``run(transport="http"|"streamable-http"|"sse")`` in this module, that transport does not use a
+    setting, or ``run()`` already passes it."""
+    if server is None:
+        return None
+    serving = [
+        n
+        for n in analysis.flat.order
+        if isinstance(n, cst.Call)
+        and isinstance(n.func, cst.Attribute)
+        and isinstance(n.func.value, cst.Name)
+        and n.func.value.value == server
+        and n.func.attr.value in _SERVES
+    ]
+    if len(serving) != 1 or serving[0].func.attr.value not in ("run", "run_async"):  # type: ignore[attr-defined]
+        return None
+    run = serving[0]
+    kws = {a.keyword.value: a for a in run.args if a.keyword is not None}
+    positional = [a for a in run.args if a.keyword is None]
+    transport = kws.get("transport") or (positional[0] if positional else None)
+    if any(a.star for a in run.args) or transport is None or not isinstance(transport.value, cst.SimpleString):
+        return None
+    table = RUN_KWARGS.get(str(transport.value.evaluated_value))
+    if table is None:
+        return None
+    moves = []
+    for arg in removed:
+        new = table.get(arg.keyword.value) if arg.keyword is not None else None
+        if new is None or new in kws:
+            return None
+        moves.append((arg, new))
+    return MoveToRun(ctor, run, moves)
