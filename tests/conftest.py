@@ -21,8 +21,9 @@ os.environ.setdefault("MCPMIGRATE_NO_CACHE", "1")
 CACHE_DIR = REPO_ROOT / ".cache"
 LEGACY_VENV = CACHE_DIR / "venv-legacy"
 LEGACY_PINS = ("mcp==1.27.0", "fastmcp==2.14.7")
-# Written last; its content is the pin list, so changing the pins rebuilds the environment.
-LEGACY_READY = LEGACY_VENV / ".mcpmigrate-ready"
+# fastmcp 3.x on mcp 1.x: the fastmcp 4 port's fastmcp 3-style fixtures run on it before the port.
+FASTMCP3_VENV = CACHE_DIR / "venv-fastmcp3"
+FASTMCP3_PINS = ("fastmcp==3.4.11",)
 
 
 def _venv_python(venv: Path) -> Path:
@@ -69,22 +70,28 @@ def _file_lock(path: Path) -> Iterator[None]:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _ensure_legacy_venv() -> Path:
-    python = _venv_python(LEGACY_VENV)
-    wanted = "\n".join(LEGACY_PINS)
-    with _file_lock(CACHE_DIR / "venv-legacy.lock"):
-        if LEGACY_READY.is_file() and LEGACY_READY.read_text() == wanted and python.exists():
+def _ensure_venv(venv: Path, pins: tuple[str, ...]) -> Path:
+    """``venv`` with ``pins`` installed, built once (guarded by a file lock) and reused.
+
+    A ``.mcpmigrate-ready`` file is written last; its content is the pin list, so changing the
+    pins rebuilds the environment.
+    """
+    python = _venv_python(venv)
+    ready = venv / ".mcpmigrate-ready"
+    wanted = "\n".join(pins)
+    with _file_lock(venv.with_name(venv.name + ".lock")):
+        if ready.is_file() and ready.read_text() == wanted and python.exists():
             return python
-        if LEGACY_VENV.exists():
+        if venv.exists():
             import shutil
 
-            shutil.rmtree(LEGACY_VENV)
-        subprocess.run([sys.executable, "-m", "venv", str(LEGACY_VENV)], check=True)
+            shutil.rmtree(venv)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *LEGACY_PINS],
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins],
             check=True,
         )
-        LEGACY_READY.write_text(wanted)
+        ready.write_text(wanted)
     return python
 
 
@@ -104,4 +111,17 @@ def legacy_python() -> str:
     configured = os.environ.get("MCPMIGRATE_LEGACY_PYTHON")
     if configured:
         return configured
-    return str(_ensure_legacy_venv())
+    return str(_ensure_venv(LEGACY_VENV, LEGACY_PINS))
+
+
+@pytest.fixture(scope="session")
+def fastmcp3_python() -> str:
+    """A Python with fastmcp==3.4.11 (on mcp 1.x).
+
+    ``MCPMIGRATE_FASTMCP3_PYTHON`` points at an existing one; otherwise the suite builds
+    ``.cache/venv-fastmcp3`` once and reuses it.
+    """
+    configured = os.environ.get("MCPMIGRATE_FASTMCP3_PYTHON")
+    if configured:
+        return configured
+    return str(_ensure_venv(FASTMCP3_VENV, FASTMCP3_PINS))

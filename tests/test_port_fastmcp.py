@@ -12,7 +12,6 @@ default (2026-07-28) client — lists the same tools and answers every call the 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -499,13 +498,12 @@ def test_the_interim_fix_answers_the_elicitation_in_both_eras(legacy_python: str
 CASES3 = [p for p in CASES if p.name.startswith("fastmcp3")]  # fastmcp 3-style code (it also runs on 2.14)
 
 
-@pytest.mark.skipif(not os.environ.get("MCPMIGRATE_FASTMCP3_PYTHON"), reason="no fastmcp 3.x Python configured")
 @pytest.mark.parametrize("case_dir", CASES3, ids=[p.name for p in CASES3])
-def test_ported_server_serves_like_it_did_on_fastmcp3(case_dir: Path, tmp_path: Path) -> None:
-    """On fastmcp 3.4.11 (``MCPMIGRATE_FASTMCP3_PYTHON``) the fixtures answer exactly as ported on 4.2.3, without normalising."""
+def test_ported_server_serves_like_it_did_on_fastmcp3(case_dir: Path, fastmcp3_python: str, tmp_path: Path) -> None:
+    """On fastmcp 3.4.11 the fixtures answer exactly as ported on 4.2.3, without normalising."""
     case = load_toml(case_dir / "case.toml")
     after = case_dir / ("after_interim.py" if (case_dir / "after_interim.py").exists() else "after_param.py")
-    before = _serve(os.environ["MCPMIGRATE_FASTMCP3_PYTHON"], case_dir / "before.py", case, None, tmp_path)
+    before = _serve(fastmcp3_python, case_dir / "before.py", case, None, tmp_path)
     assert _serve(sys.executable, after, case, "legacy", tmp_path) == before
 
 
