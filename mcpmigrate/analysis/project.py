@@ -469,17 +469,48 @@ def digest(incoming: Incoming | None) -> str:
     return h.hexdigest()
 
 
+@dataclass
+class Pass:
+    """The project pass between its two halves, :func:`start` and :func:`finish`: the summaries of
+    the possible callers still to make (:func:`summarize_all`; the engine runs them in its worker
+    pool), and those the cache had. ``result`` is set when nothing is left to do."""
+
+    root: Path
+    key: bytes  # the whole pass's cache key
+    targets: list[Target] = field(default_factory=list)
+    todo: list[tuple[Path, bytes, frozenset[str], bytes]] = field(default_factory=list)  # path, source, names, key
+    cached: dict[Path, ModuleSummary] = field(default_factory=dict)
+    order: list[Path] = field(default_factory=list)  # the callers considered, in the project's order
+    result: dict[Path, Incoming] | None = None
+
+    @property
+    def receivers(self) -> set[Path]:
+        """The checked files that may receive calls (every other file's slice is empty)."""
+        return set(self.result) if self.result is not None else {t.path for t in self.targets}
+
+    @property
+    def jobs(self) -> list[tuple[bytes, frozenset[str]]]:
+        """The arguments of :func:`summarize_all` for what is left to summarize."""
+        return [(src, names) for _p, src, names, _k in self.todo]
+
+
 def build(
     root: Path,
     sources: dict[Path, bytes],
     rest: list[Path],
     cache: Cache | None = None,
 ) -> dict[Path, Incoming]:
-    """The :data:`Incoming` slice of each checked file that other modules call into. ``sources``:
-    the checked files (absolute paths) and their bytes (the targets are those
-    :data:`REQUEST_TOKENS` occur in); ``rest``: the project's other Python files (read here,
-    e.g. when a pre-commit hook passes only the staged files). Summaries are read from and
-    written to ``cache``."""
+    """The :data:`Incoming` slice of each checked file that other modules call into, in this
+    process (:func:`start`, :func:`summarize_all`, :func:`finish`)."""
+    p = start(root, sources, rest, cache)
+    return p.result if p.result is not None else finish(p, summarize_all(p.jobs), cache)
+
+
+def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache | None = None) -> Pass:
+    """The first half of the pass: the targets, and which files may call them. ``sources``: the
+    checked files (absolute paths) and their bytes (the targets are those :data:`REQUEST_TOKENS`
+    occur in); ``rest``: the project's other Python files (read here, e.g. when a pre-commit hook
+    passes only the staged files). Summaries and the whole pass are read from ``cache``."""
     everything = dict(sources)
     for p in rest:
         if p not in everything:
@@ -493,34 +524,59 @@ def build(
     whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
-    key = whole.digest()
-    hit = cache.get(key) if cache is not None else None
+    out = Pass(root, whole.digest())
+    hit = cache.get(out.key) if cache is not None else None
     if isinstance(hit, dict):
-        return hit
-    result = _build(root, sources, everything, cache)
+        out.result = hit
+        return out
+    _callers(out, sources, everything, cache)
+    if out.result is not None and cache is not None:
+        cache.put(out.key, out.result)
+    return out
+
+
+def summarize_all(jobs: list[tuple[bytes, frozenset[str]]]) -> list[ModuleSummary | None]:
+    """:func:`summarize` of each ``(source, names)`` (a worker pool's task: picklable both ways)."""
+    return [summarize(src, set(names)) for src, names in jobs]
+
+
+def finish(p: Pass, summarized: list[ModuleSummary | None], cache: Cache | None = None) -> dict[Path, Incoming]:
+    """The second half of the pass: ``summarized`` (:func:`summarize_all` of ``p.jobs``) cached,
+    the calls resolved to the targets' functions."""
+    got = dict(p.cached)
+    for (path, _src, _names, key), s in zip(p.todo, summarized):
+        if s is not None:  # a file ``ast`` cannot parse calls nothing
+            got[path] = s
+            if cache is not None:
+                cache.put(key, s)
+    summaries = {path: got[path] for path in p.order if path in got}
+    resolved = Resolver(p.root, p.targets, summaries).incoming()
+    result = {path: {name: tuple(calls) for name, calls in fns_.items()} for path, fns_ in resolved.items()}
     if cache is not None:
-        cache.put(key, result)
+        cache.put(p.key, result)
     return result
 
 
-def _build(
-    root: Path, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None
-) -> dict[Path, Incoming]:
-    found: list[Target] = []
+def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None) -> None:
+    """Fill ``out`` with the targets and the files that may call them (``out.result`` is set, to
+    nothing, when no file can)."""
+    root = out.root
+    found = out.targets
     for p in (p for p, src in sources.items() if is_target(src)):
-        names = module_names(p, root)
-        if not names:
+        dotted_names = module_names(p, root)
+        if not dotted_names:
             continue
         defs, exported = target_names(sources[p])
         if defs:
-            found.append(Target(p, names, defs, exported))
+            found.append(Target(p, dotted_names, defs, exported))
     by_stem: dict[bytes, set[str]] = {}  # a module's name, and its package's (a re-export)
     for t in found:
         for stem in {t.names[-1], *t.names[-2].split(".")[-2:-1]} if len(t.names) > 1 else {t.names[-1]}:
             by_stem.setdefault(stem.encode(), set()).update(t.defs)
     imp = import_screen({stem.decode() for stem in by_stem})
     if imp is None:
-        return {}
+        out.result = {}
+        return
     # a call of one of them (not a method of the caller's own object): one pattern per name, each
     # with a literal prefix (fast), made when a file first needs it
     calls_of: dict[str, re.Pattern[bytes]] = {}
@@ -535,36 +591,27 @@ def _build(
                 return True
         return False
 
-    summaries: dict[Path, ModuleSummary] = {}
-
-    def consider(p: Path, src: bytes) -> None:
+    for p, src in everything.items():
         if _is_test(p):
-            return  # tests call helpers, but never serve a client: not a caller that matters here
+            continue  # tests call helpers, but never serve a client: not a caller that matters here
         try:
             str(p).encode("utf-8")
         except UnicodeEncodeError:
-            return  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
+            continue  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
         stems = {a or b for a, b in imp.findall(src)}
         if not stems:
-            return
+            continue
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
         if p.name != "__init__.py":  # a package's __init__ re-exports without calling
             names = {d for d in names if calls(d, src)}
         if not names:
-            return
+            continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
         h.update(b"\0" + ",".join(sorted(names)).encode())
         key = h.digest()
+        out.order.append(p)
         s = cache.get(key) if cache is not None else None
-        if not isinstance(s, ModuleSummary):
-            s = summarize(src, names)
-            if s is None:
-                return
-            if cache is not None:
-                cache.put(key, s)
-        summaries[p] = s
-
-    for p, src in everything.items():
-        consider(p, src)
-    resolved = Resolver(root, found, summaries).incoming()
-    return {p: {name: tuple(calls) for name, calls in fns_.items()} for p, fns_ in resolved.items()}
+        if isinstance(s, ModuleSummary):
+            out.cached[p] = s
+        else:
+            out.todo.append((p, src, frozenset(names), key))
