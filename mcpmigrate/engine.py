@@ -105,7 +105,8 @@ def run(
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules)
     sources = _read_all(candidates)
-    from mcpmigrate.analysis.project import finish, summarize_all
+    from mcpmigrate.analysis.project import finish
+    from mcpmigrate.analysis.summary import summarize_all
 
     facts = _project_start(list(paths), config, cwd, sources, cache)
     triage = _Triage(config, options, rules, cache, sources)
@@ -225,9 +226,10 @@ def _overlapped(
 ) -> tuple[dict[Path, Incoming], list[tuple], list[tuple[int, bytes | None]], list[FileResult] | None]:
     """The project pass's summaries and the files no other module can call into (their results do
     not depend on the pass) go to the workers at once; the files that may receive calls follow
-    when the pass is resolved. Returns the pass, the tasks with their indexes, and their results
+    when the pass is resolved. Returns the slices, the tasks with their indexes, and their results
     (None: no process pool here, run them serially)."""
-    from mcpmigrate.analysis.project import finish, summarize_all
+    from mcpmigrate.analysis.project import finish
+    from mcpmigrate.analysis.summary import summarize_all
 
     receivers = facts.receivers
     first = [(i, sf) for i, sf in enumerate(candidates) if Path(os.path.abspath(sf.path)) not in receivers]

@@ -437,9 +437,12 @@ def _many_callers(tmp_path: Path, n: int) -> Path:
                 return await album_dir(ctx)
             """
         files[f"own{i}.py"] = f"""\
-            from mcp.server.fastmcp import Context
+            from mcp.server.fastmcp import Context, FastMCP
+
+            mcp = FastMCP("o{i}")
 
 
+            @mcp.tool()
             async def first{i}(ctx: Context) -> str:
                 listing = await ctx.session.list_roots()
                 return listing.roots[0].uri.path
@@ -482,3 +485,14 @@ def test_the_pass_in_the_worker_pool_gives_the_serial_findings(tmp_path: Path, m
     monkeypatch.undo()
     assert _run(root, 2, monkeypatch, no_cache=False) == serial  # cold, with the cache
     assert _run(root, 2, monkeypatch, no_cache=False) == serial  # warm
+    assert _diffs(root, 2, monkeypatch) == _diffs(root, 1, monkeypatch)  # `fix --diff` too
+
+
+def _diffs(root: Path, jobs: int, monkeypatch) -> list[tuple[str, bytes | None]]:
+    from mcpmigrate.config import load_config
+    from mcpmigrate.engine import POOL_MIN_SUMMARIES, Options, run
+
+    monkeypatch.chdir(root)
+    res = run([Path(".")], load_config(None), Options(mode="fix", diff=True, no_cache=True, jobs=jobs))
+    assert len(res.changed) == POOL_MIN_SUMMARIES + 2  # each `own` tool takes the directory as a parameter
+    return [(r.display, r.new_source) for r in res.results]
