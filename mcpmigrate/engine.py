@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +22,7 @@ from mcpmigrate.model import FileError, Finding
 from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
     FileResult,
     Options,
+    Prefilter,
     enabled_rules,
     fixable,
     prefilter_regex,
@@ -308,10 +308,10 @@ class _Triage:
     ):
         self.config, self.options, self.rules, self.cache, self.sources = config, options, rules, cache, sources
         self.done: dict[int, FileResult] = {}
-        self._prefilter: re.Pattern[bytes] | None = None
+        self._prefilter: Prefilter | None = None
         self._built = False  # the prefilter imports the detectors: only when a file needs it
 
-    def prefilter(self) -> re.Pattern[bytes] | None:
+    def prefilter(self) -> Prefilter | None:
         """The byte-token prefilter of the enabled rules (:func:`pipeline.prefilter_regex`)."""
         if not self._built:
             self._prefilter, self._built = prefilter_regex(self.rules), True
@@ -343,7 +343,8 @@ class _Triage:
                     continue
             prefilter = self.prefilter()
             if prefilter is None or not file_rules or not prefilter.search(source):
-                res = process_file(sf.path, sf.display, config, options, rules, prefilter, source)
+                # no prefilter: process_file need not search it again to know no rule runs
+                res = process_file(sf.path, sf.display, config, options, rules, None, source)
                 res.cache_key = key
                 self.done[i] = res
                 continue
