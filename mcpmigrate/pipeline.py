@@ -131,7 +131,7 @@ def rules_for_file(path: Path, display: str, config: Config, rules: set[str]) ->
     return out
 
 
-_DETECTOR_RES: dict[type, re.Pattern[bytes]] = {}
+_DETECTOR_RES: dict[type, Prefilter] = {}
 
 
 def screen_passes(source: bytes, rules: set[str]) -> set[str]:
@@ -157,7 +157,7 @@ def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) ->
             continue
         rx = _DETECTOR_RES.get(det)
         if rx is None:
-            rx = _DETECTOR_RES[det] = re.compile(b"|".join(sorted(set(det.tokens))))
+            rx = _DETECTOR_RES[det] = Prefilter(sorted(set(det.tokens)))
         if not rx.search(source):
             continue
         screen = getattr(det, "screen", None)
