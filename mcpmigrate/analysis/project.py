@@ -36,6 +36,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from mcpmigrate.analysis.summary import ModuleSummary, summarize_all
+from mcpmigrate.analysis.summary import dotted as dotted  # where codemods.imports reads it
 
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache

@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from mcpmigrate.analysis.summary import dotted
+from mcpmigrate.analysis.project import dotted
 
 
 class _Uses(cst.CSTVisitor):
