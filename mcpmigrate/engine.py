@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +22,7 @@ from mcpmigrate.model import FileError, Finding
 from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
     FileResult,
     Options,
+    Prefilter,
     enabled_rules,
     fixable,
     prefilter_regex,
@@ -33,10 +34,11 @@ from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-expo
 __all__ = ["FileResult", "Options", "RunResult", "enabled_rules", "run"]
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
-    from mcpmigrate.analysis.project import Incoming
+    from mcpmigrate.analysis.project import Incoming, Pass
     from mcpmigrate.cache import Cache
 
 PARALLEL_MIN_FILES = 8  # files that need a parse (after the prefilter)
+POOL_MIN_SUMMARIES = 16  # callers the project pass summarizes: fewer are read here, before the workers start
 
 
 @dataclass
@@ -98,39 +100,31 @@ def run(
     for display, reason in walk_errors:
         result.errors.append(FileError(display, reason))
     # In this process: the cache, then the byte-token prefilter; only files that may need a
-    # parse are sent to the workers.
+    # parse are sent to the workers, and the project pass's summaries when there are many.
     candidates: list[F.SourceFile] = list(found)
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules)
     sources = _read_all(candidates)
-    incoming = _project_facts(list(paths), config, options, cwd, sources, cache)
-    done, tasks, task_keys = _triage(candidates, config, options, rules, cache, sources, incoming)
-    if progress is not None:
-        progress(len(done), len(candidates))
-    jobs = options.jobs or min(os.cpu_count() or 1, 8)
-    results: list[FileResult] | None = None
-    if jobs > 1 and len(tasks) >= PARALLEL_MIN_FILES:
-        from concurrent.futures.process import BrokenProcessPool
+    from mcpmigrate.analysis.project import finish
+    from mcpmigrate.analysis.summary import summarize_all
 
-        try:
-            # largest files first, in small chunks: the last worker to finish is not left with a
-            # big file while the others idle
-            by_size = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][6]))
-            out: list[FileResult | None] = [None] * len(tasks)
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for n, (i, res) in enumerate(
-                    zip(
-                        by_size,
-                        pool.map(worker, [tasks[i] for i in by_size], chunksize=max(1, len(tasks) // (jobs * 16))),
-                    )
-                ):
-                    out[i] = res
-                    if progress is not None:
-                        progress(len(done) + n + 1, len(candidates))
-            results = out  # type: ignore[assignment]
-        except (OSError, BrokenProcessPool, NotImplementedError):
-            results = None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
-    if results is None:
+    facts = _project_start(list(paths), config, cwd, sources, cache)
+    triage = _Triage(config, options, rules, cache, sources)
+    jobs = options.jobs or min(os.cpu_count() or 1, 8)
+    if facts.result is None and (jobs < 2 or len(facts.todo) < POOL_MIN_SUMMARIES):
+        facts.result = finish(facts, summarize_all(facts.jobs), cache)  # a few: here
+    if facts.result is not None:
+        incoming = facts.result
+        tasks, task_keys = triage(list(enumerate(candidates)), incoming)
+        if progress is not None:
+            progress(len(triage.done), len(candidates))
+        results = (
+            _in_pool(jobs, tasks, triage.done, len(candidates), progress) if len(tasks) >= PARALLEL_MIN_FILES else None
+        )
+    else:
+        incoming, tasks, task_keys, results = _overlapped(facts, candidates, triage, jobs, cache, progress)
+    done = triage.done
+    if results is None:  # serial, or no process pool here
         results = []
         for t in tasks:
             results.append(worker(t))
@@ -207,14 +201,14 @@ def _read_all(found: list[F.SourceFile]) -> dict[Path, bytes]:
     return out
 
 
-def _project_facts(
-    paths: list[Path], config: Config, options: Options, cwd: Path, sources: dict[Path, bytes], cache: Cache | None
-) -> dict[Path, Incoming]:
-    """The project pass (:mod:`mcpmigrate.analysis.project`): which functions of the checked
-    files other modules of the project call, and with what. The project is the configuration
-    root; when the checked paths do not cover it (a pre-commit hook passing staged files), the
-    rest of it is read too."""
-    from mcpmigrate.analysis.project import build
+def _project_start(
+    paths: list[Path], config: Config, cwd: Path, sources: dict[Path, bytes], cache: Cache | None
+) -> Pass:
+    """The first half of the project pass (:mod:`mcpmigrate.analysis.project`): which functions
+    of the checked files other modules of the project may call, and which files to summarize to
+    know. The project is the configuration root; when the checked paths do not cover it (a
+    pre-commit hook passing staged files), the rest of it is read too."""
+    from mcpmigrate.analysis.project import start
 
     root = Path(os.path.abspath(config.root))
     covered = any(Path(os.path.abspath(cwd / p)) in (root, *root.parents) for p in paths) if paths else True
@@ -224,52 +218,144 @@ def _project_facts(
             [root], root, config.exclude, cwd, respect_gitignore=config.respect_gitignore, force_exclude=True
         )
         rest = [Path(os.path.abspath(sf.path)) for sf in more]
-    return build(root, sources, rest, cache)
+    return start(root, sources, rest, cache)
 
 
-def _triage(
-    found: list[F.SourceFile],
-    config: Config,
-    options: Options,
-    rules: set[str],
+def _overlapped(
+    facts: Pass,
+    candidates: list[F.SourceFile],
+    triage: _Triage,
+    jobs: int,
     cache: Cache | None,
-    sources: dict[Path, bytes],
-    incoming: dict[Path, Incoming],
-) -> tuple[dict[int, FileResult], list[tuple], list[tuple[int, bytes | None]]]:
-    """Results known without a parse (cache hits, files without any token, unreadable files),
-    and the tasks for the workers with the index of each."""
-    from mcpmigrate.cache import content_key
+    progress: Callable[[int, int], None] | None,
+) -> tuple[dict[Path, Incoming], list[tuple], list[tuple[int, bytes | None]], list[FileResult] | None]:
+    """The project pass's summaries and the files no other module can call into (their results do
+    not depend on the pass) go to the workers at once; the files that may receive calls follow
+    when the pass is resolved. Returns the slices, the tasks with their indexes, and their results
+    (None: no process pool here, run them serially)."""
+    from mcpmigrate.analysis.project import finish
+    from mcpmigrate.analysis.summary import summarize_all
 
-    done: dict[int, FileResult] = {}
-    tasks: list[tuple] = []
-    index: list[tuple[int, bytes | None]] = []
-    prefilter: re.Pattern[bytes] | None = None
-    built = False
-    for i, sf in enumerate(found):
-        absolute = Path(os.path.abspath(sf.path))
-        source = sources.get(absolute)
-        if source is None:
-            done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
-            continue
-        mine = incoming.get(absolute)
-        file_rules = rules_for_file(sf.path, sf.display, config, rules)
-        key: bytes | None = None
-        if cache is not None:
-            key = content_key(source, file_rules, _context(sf.path, mine))
-            hit = cache.get(key)
-            if hit is not None and (options.mode != "fix" or not any(fixable(f, options) for f in hit.findings)):
-                done[i] = _from_cache(hit, sf.display)
+    receivers = facts.receivers
+    first = [(i, sf) for i, sf in enumerate(candidates) if Path(os.path.abspath(sf.path)) not in receivers]
+    second = [(i, sf) for i, sf in enumerate(candidates) if Path(os.path.abspath(sf.path)) in receivers]
+    summary_jobs = facts.jobs
+    chunk = max(1, len(summary_jobs) // (jobs * 4))
+    chunks = [summary_jobs[k : k + chunk] for k in range(0, len(summary_jobs), chunk)]
+    incoming: dict[Path, Incoming] | None = None
+    tasks: list[tuple] | None = None
+    keys: list[tuple[int, bytes | None]] = []
+    triage.prefilter()  # imports the detectors: before the workers fork, which then share them
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            summarized = pool.map(summarize_all, chunks)  # first in the workers' queue
+            tasks, keys = triage(first, {})  # meanwhile, here: cache hits, files without a token
+            order1, out1 = _submit(pool, jobs, tasks)
+            incoming = finish(facts, [s for part in summarized for s in part], cache)
+            more, more_keys = triage(second, incoming)
+            order2, out2 = _submit(pool, jobs, more)
+            results: list[FileResult | None] = [None] * (len(tasks) + len(more))
+            n = len(triage.done)
+            for offset, order, out in ((0, order1, out1), (len(tasks), order2, out2)):
+                for i, res in zip(order, out):
+                    results[offset + i] = res
+                    n += 1
+                    if progress is not None:
+                        progress(n, len(candidates))
+            return incoming, tasks + more, keys + more_keys, results  # type: ignore[return-value]
+    except (OSError, BrokenProcessPool, NotImplementedError):
+        pass  # no process pool here (sandbox, no /dev/shm, a killed worker): the rest serially
+    if incoming is None:
+        incoming = finish(facts, summarize_all(summary_jobs), cache)
+    if tasks is None:
+        tasks, keys = triage(first, {})
+    done_before = set(triage.done)
+    more, more_keys = triage([(i, sf) for i, sf in second if i not in done_before], incoming)
+    return incoming, tasks + more, keys + more_keys, None
+
+
+def _submit(pool: ProcessPoolExecutor, jobs: int, tasks: list[tuple]) -> tuple[list[int], Iterator[FileResult]]:
+    """``tasks`` queued on ``pool``, largest files first, in small chunks (the last worker to finish
+    is not left with a big file while the others idle): their indexes, and the results in that order."""
+    by_size = sorted(range(len(tasks)), key=lambda i: -len(tasks[i][6]))
+    return by_size, pool.map(worker, [tasks[i] for i in by_size], chunksize=max(1, len(tasks) // (jobs * 16)))
+
+
+def _in_pool(
+    jobs: int,
+    tasks: list[tuple],
+    done: dict[int, FileResult],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[FileResult] | None:
+    """The results of ``tasks`` from a pool of ``jobs`` workers; None when there is no pool here."""
+    if jobs < 2:
+        return None
+    try:
+        out: list[FileResult | None] = [None] * len(tasks)
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            order, results = _submit(pool, jobs, tasks)
+            for n, (i, res) in enumerate(zip(order, results)):
+                out[i] = res
+                if progress is not None:
+                    progress(len(done) + n + 1, total)
+        return out  # type: ignore[return-value]
+    except (OSError, BrokenProcessPool, NotImplementedError):
+        return None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
+
+
+class _Triage:
+    """Results known without a parse (cache hits, files without any token, unreadable files) go
+    to ``done`` (by the file's index); the others become tasks for the workers."""
+
+    def __init__(
+        self, config: Config, options: Options, rules: set[str], cache: Cache | None, sources: dict[Path, bytes]
+    ):
+        self.config, self.options, self.rules, self.cache, self.sources = config, options, rules, cache, sources
+        self.done: dict[int, FileResult] = {}
+        self._prefilter: Prefilter | None = None
+        self._built = False  # the prefilter imports the detectors: only when a file needs it
+
+    def prefilter(self) -> Prefilter | None:
+        """The byte-token prefilter of the enabled rules (:func:`pipeline.prefilter_regex`)."""
+        if not self._built:
+            self._prefilter, self._built = prefilter_regex(self.rules), True
+        return self._prefilter
+
+    def __call__(
+        self, found: list[tuple[int, F.SourceFile]], incoming: dict[Path, Incoming]
+    ) -> tuple[list[tuple], list[tuple[int, bytes | None]]]:
+        """The tasks of the files of ``found`` that need the workers, with the index and cache key of each."""
+        from mcpmigrate.cache import content_key
+
+        config, options, rules, cache = self.config, self.options, self.rules, self.cache
+        tasks: list[tuple] = []
+        index: list[tuple[int, bytes | None]] = []
+        for i, sf in found:
+            absolute = Path(os.path.abspath(sf.path))
+            source = self.sources.get(absolute)
+            if source is None:
+                self.done[i] = process_file(sf.path, sf.display, config, options, rules, None)  # reports why
                 continue
-        if not built:
-            prefilter, built = prefilter_regex(rules), True
-        if prefilter is None or not file_rules or not prefilter.search(source):
-            res = process_file(sf.path, sf.display, config, options, rules, prefilter, source)
-            res.cache_key = key
-            done[i] = res
-            continue
-        tasks.append((sf.path, sf.display, config, options, rules, prefilter, source, mine))
-        index.append((i, key))
-    return done, tasks, index
+            mine = incoming.get(absolute)
+            file_rules = rules_for_file(sf.path, sf.display, config, rules)
+            key: bytes | None = None
+            if cache is not None:
+                key = content_key(source, file_rules, _context(sf.path, mine))
+                hit = cache.get(key)
+                if hit is not None and (options.mode != "fix" or not any(fixable(f, options) for f in hit.findings)):
+                    self.done[i] = _from_cache(hit, sf.display)
+                    continue
+            prefilter = self.prefilter()
+            if prefilter is None or not file_rules or not prefilter.search(source):
+                # no prefilter: process_file need not search it again to know no rule runs
+                res = process_file(sf.path, sf.display, config, options, rules, None, source)
+                res.cache_key = key
+                self.done[i] = res
+                continue
+            tasks.append((sf.path, sf.display, config, options, rules, prefilter, source, mine))
+            index.append((i, key))
+        return tasks, index
 
 
 _PIN_SIGNATURES: dict[Path, str] = {}

@@ -10,6 +10,7 @@ is listed there. Read with ``tomllib``; names compared canonicalized (``packagin
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -63,9 +64,8 @@ def locked_versions(text: str, wanted: Mapping[str, object], member: str | None)
 
     if not any(f'name = "{name}"' in text for name in wanted):
         return  # none of them in it: not worth parsing (locks are large)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    data = _tables(text, wanted, member is not None)
+    if data is None:
         return
     if member is not None:
         manifest = data.get("manifest")
@@ -81,3 +81,37 @@ def locked_versions(text: str, wanted: Mapping[str, object], member: str | None)
         name, version = entry.get("name"), entry.get("version")
         if isinstance(name, str) and isinstance(version, str) and canonicalize_name(name) in wanted:
             yield name, version
+
+
+_HEADER = re.compile(r"^\[", re.MULTILINE)
+_NAME = re.compile(r"""^name[ \t]*=[ \t]*["']([^"'\n]+)["']""", re.MULTILINE)
+
+
+def _tables(text: str, wanted: Mapping[str, object], manifest: bool) -> dict | None:
+    """The parts of the lockfile ``text`` :func:`locked_versions` reads: the ``[[package]]``
+    tables of the ``wanted`` names and, with ``manifest``, the ``[manifest]`` table (None: not
+    TOML). Each top-level table is parsed on its own (a uv.lock runs to thousands of lines; the
+    SDKs are a few of its tables); when a table's name cannot be read off its text, none of
+    them is a wanted one, or a table does not parse alone, the whole text is parsed instead."""
+    from packaging.utils import canonicalize_name
+
+    starts = [m.start() for m in _HEADER.finditer(text)]
+    packages: list[object] = []
+    out: dict = {"package": packages}
+    try:
+        for at, end in zip(starts, [*starts[1:], len(text)]):
+            chunk = text[at:end]
+            if chunk.startswith("[[package]]"):
+                m = _NAME.search(chunk)
+                if m is None:
+                    return tomllib.loads(text)
+                if canonicalize_name(m.group(1)) in wanted:
+                    packages += tomllib.loads(chunk)["package"]
+            elif manifest and chunk.startswith("[manifest]"):
+                out["manifest"] = tomllib.loads(chunk)["manifest"]
+        return out if packages else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, KeyError):
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return None

@@ -11,7 +11,11 @@ ratio; ``--install-peer`` installs it into its own venv (see ``locate_peer``). C
 the cache (``MCPMIGRATE_NO_CACHE=1``); warm runs re-check the unchanged tree with the cache.
 
 Usage: python scripts/bench.py [--files 2000] [--mcp-share 0.05] [--tree PATH ...] [--repeat 3]
-                               [--peer PATH | --install-peer]
+                               [--peer PATH | --install-peer] [--against DIR]
+
+``--against DIR`` compares instead: this checkout's code and the one in DIR (e.g. ``git worktree
+add ../base <tag>``) check each ``--tree`` by turns, cold and warm, and the ratios of the best
+runs (wall and CPU) are printed.
 """
 
 from __future__ import annotations
@@ -118,25 +122,51 @@ def locate_peer(explicit: str | None, install: bool) -> str | None:
     return shutil.which("mcp-migrate")
 
 
-def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int]:
-    """Seconds, exit code and peak RSS (KiB; the largest process of the run, workers included)."""
+def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, int, float]:
+    """Seconds, exit code, peak RSS (KiB; the largest process of the run, workers included) and
+    CPU seconds (user + system of the process and the workers it waited for)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env={**os.environ, **(env or {})}
     )
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    return elapsed, os.waitstatus_to_exitcode(status), usage.ru_maxrss
+    return elapsed, os.waitstatus_to_exitcode(status), usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
-def ours(tree: Path, cold: bool) -> tuple[float, int, int]:
+def ours(tree: Path, cold: bool, code: str | None = None) -> tuple[float, int, int, float]:
+    """A ``check`` of ``tree``; ``code``: the directory to import mcpmigrate from (another
+    checkout), else this interpreter's."""
     import shutil
 
     cmd = [sys.executable, "-m", "mcpmigrate", "check", "--output-format", "concise", str(tree)]
+    env = {"PYTHONPATH": code} if code else {}
     if cold:
         shutil.rmtree(tree / ".mcpmigrate_cache", ignore_errors=True)
-        return timed(cmd, tree, {"MCPMIGRATE_NO_CACHE": "1"})
-    return timed(cmd, tree)
+        return timed(cmd, tree, {**env, "MCPMIGRATE_NO_CACHE": "1"})
+    return timed(cmd, tree, env)
+
+
+def compare(tree: Path, against: str, repeat: int) -> None:
+    """This checkout's code and the one in ``against`` timed on ``tree`` by turns (run A, run B, …;
+    on a shared machine the load drifts, so only interleaved runs compare), cold and warm: the
+    best of ``repeat`` runs each, and the ratios."""
+    here = str(Path(__file__).resolve().parent.parent)
+    for cold in (True, False):
+        if not cold:
+            ours(tree, False, against), ours(tree, False, here)  # fill each build's cache
+        runs: dict[str, list[tuple[float, int, int, float]]] = {against: [], here: []}
+        for _ in range(repeat):
+            for code in runs:
+                runs[code].append(ours(tree, cold, code))
+        label = "cold" if cold else "warm"
+        best = {code: (min(r[0] for r in rs), min(r[3] for r in rs)) for code, rs in runs.items()}
+        for code, (wall, cpu) in best.items():
+            print(f"  {label} {code}: best wall {wall:.2f} s, best CPU {cpu:.2f} s  (of {repeat})")
+        print(
+            f"  {label} ratio this/against: wall {best[here][0] / best[against][0]:.3f}, "
+            f"CPU {best[here][1] / best[against][1]:.3f}"
+        )
 
 
 def best(fn, repeat: int):
@@ -147,19 +177,19 @@ def best(fn, repeat: int):
 def report(label: str, tree: Path, repeat: int, peer: str | None) -> None:
     n, size = tree_stats(tree)
     print(f"{label}: {n} files, {size / 1e6:.2f} MB")
-    t, rc, peak = best(lambda: ours(tree, cold=True), repeat)
+    t, rc, peak, _cpu = best(lambda: ours(tree, cold=True), repeat)
     print(
         f"  mcpmigrate check, cold (no cache): {t:.2f} s  ({n / t:.0f} files/s, {size / 1e6 / t:.2f} MB/s), "
         f"exit {rc}, peak RSS {peak / 1024:.0f} MB"
     )
     ours(tree, cold=False)  # fill the cache
-    tw, rcw, peakw = best(lambda: ours(tree, cold=False), repeat)
+    tw, rcw, peakw, _cpu = best(lambda: ours(tree, cold=False), repeat)
     print(
         f"  mcpmigrate check, warm (cache):    {tw:.2f} s  ({n / tw:.0f} files/s), exit {rcw}, peak RSS {peakw / 1024:.0f} MB"
     )
     if peer:
         # --include-tests: the peer skips tests/, examples/, docs/ by default; this checks the same files
-        tp, rcp, peakp = best(
+        tp, rcp, peakp, _cpu = best(
             lambda: timed([peer, "check", "--include-tests", "--fail-on", "never", str(tree)], tree), 1
         )
         print(
@@ -182,7 +212,17 @@ def main() -> None:
     ap.add_argument(
         "--install-peer", action="store_true", help="create $MCPMIGRATE_PEER_VENV with mcp-migrate if missing"
     )
+    ap.add_argument(
+        "--against",
+        metavar="DIR",
+        help="compare with the mcpmigrate code in DIR (e.g. a worktree of a tag) on each --tree, by turns",
+    )
     args = ap.parse_args()
+    if args.against:
+        for t in args.tree:
+            print(f"{t} (load {os.getloadavg()[0]:.1f}):")
+            compare(Path(t).resolve(), args.against, args.repeat)
+        return
     peer = locate_peer(args.peer, args.install_peer)
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, peer {peer or 'none'}"

@@ -437,3 +437,30 @@ def test_notify10_a_request_scoped_send_on_fastmcp4_is_not_told_to_do_itself(tmp
         "which the specification does not bless; to conform, register a listen handler"
     )
     assert "silently drops" not in f["message"] and "stopgap" not in f["message"]
+
+
+def test_a_lock_is_read_table_by_table_as_if_whole() -> None:
+    """The SDKs' tables are parsed alone (a real uv.lock has thousands of lines): the same
+    versions as parsing the whole lock, poetry's sub-tables and a workspace manifest included; a
+    table that does not parse alone has the whole lock read."""
+    import tomllib
+
+    real = (DATA / "aws-api-mcp-server.uv.lock").read_text(encoding="utf-8")
+    whole = [
+        (e["name"], e["version"])
+        for e in tomllib.loads(real)["package"]
+        if e["name"] in pins.PACKAGES and "version" in e
+    ]
+    assert whole and list(lockfiles.locked_versions(real, pins.PACKAGES, None)) == whole
+    poetry = (
+        '[[package]]\nname = "MCP"\nversion = "1.29.0"\n\n[package.dependencies]\nanyio = ">=4"\n\n'
+        '[[package]]\nname = "fastmcp"\nversion = "2.12.4"\n\n[package.extras]\ncli = ["typer"]\n'
+        '\n[metadata]\nlock-version = "2.0"\n'
+    )
+    assert list(lockfiles.locked_versions(poetry, pins.PACKAGES, None)) == [("MCP", "1.29.0"), ("fastmcp", "2.12.4")]
+    workspace = _lock({"fastmcp": "3.4.3"}, manifest=["jobs-server"])
+    assert list(lockfiles.locked_versions(workspace, pins.PACKAGES, "jobs-server")) == [("fastmcp", "3.4.3")]
+    assert list(lockfiles.locked_versions(workspace, pins.PACKAGES, "other")) == []
+    # a line that opens a table inside a multi-line string: that table does not parse alone
+    split = '[[package]]\nname = "mcp"\nversion = "1.29.0"\ndescription = """\n[not a table]\n"""\n'
+    assert list(lockfiles.locked_versions(split, pins.PACKAGES, None)) == [("mcp", "1.29.0")]

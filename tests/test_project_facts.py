@@ -10,6 +10,7 @@ star imports with ``__all__``, re-exports, keywords, ``ctx.session``).
 
 from __future__ import annotations
 
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -417,3 +418,81 @@ def test_interim_fix_keeps_a_helper_another_module_calls(tmp_path: Path) -> None
         "the request is made in the helper `require_ack`, which is also called from another module "
         "(`delete_bucket` in tools.py); cross-module rewrite not supported"
     )
+
+
+def _many_callers(tmp_path: Path, n: int) -> Path:
+    """A helper module called from ``n`` tool modules, plus modules no other module calls."""
+    files = {"paths.py": HELPER}
+    for i in range(n):
+        files[f"tools{i}.py"] = f"""\
+            from mcp.server.fastmcp import Context, FastMCP
+
+            from paths import album_dir
+
+            mcp = FastMCP("t{i}")
+
+
+            @mcp.tool()
+            async def count{i}(ctx: Context) -> str:
+                return await album_dir(ctx)
+            """
+        files[f"own{i}.py"] = f"""\
+            from mcp.server.fastmcp import Context, FastMCP
+
+            mcp = FastMCP("o{i}")
+
+
+            @mcp.tool()
+            async def first{i}(ctx: Context) -> str:
+                listing = await ctx.session.list_roots()
+                return listing.roots[0].uri.path
+            """
+    return _tree(tmp_path, files)
+
+
+def _run(root: Path, jobs: int, monkeypatch, no_cache: bool = True) -> list[str]:
+    from mcpmigrate.config import load_config
+    from mcpmigrate.engine import Options, run
+
+    monkeypatch.chdir(root)
+    res = run([Path(".")], load_config(None), Options(mode="check", no_cache=no_cache, jobs=jobs))
+    return [json.dumps(f.to_json(), sort_keys=True) for f in res.findings]
+
+
+def test_the_pass_in_the_worker_pool_gives_the_serial_findings(tmp_path: Path, monkeypatch) -> None:
+    """Many callers: their summaries, and the files no other module calls, go to the workers
+    first; the called helper follows once the pass is resolved. Same findings as one process,
+    and as when there is no process pool (then everything runs here)."""
+    import mcpmigrate.engine as engine
+    from mcpmigrate.engine import POOL_MIN_SUMMARIES
+
+    root = _many_callers(tmp_path, POOL_MIN_SUMMARIES + 2)
+    overlapped = []
+    real = engine._overlapped
+    monkeypatch.setattr(engine, "_overlapped", lambda *a: overlapped.append(1) or real(*a))
+    serial = _run(root, 1, monkeypatch)
+    assert not overlapped
+    helper = [json.loads(f) for f in serial if json.loads(f)["path"] == "paths.py"]
+    assert len(helper) == 1 and "`count0` in tools0.py" in helper[0]["message"]
+    assert _run(root, 2, monkeypatch) == serial
+    assert overlapped == [1]
+
+    def no_pool(*a, **k):
+        raise OSError("no /dev/shm")
+
+    monkeypatch.setattr(engine, "ProcessPoolExecutor", no_pool)
+    assert _run(root, 2, monkeypatch) == serial
+    monkeypatch.undo()
+    assert _run(root, 2, monkeypatch, no_cache=False) == serial  # cold, with the cache
+    assert _run(root, 2, monkeypatch, no_cache=False) == serial  # warm
+    assert _diffs(root, 2, monkeypatch) == _diffs(root, 1, monkeypatch)  # `fix --diff` too
+
+
+def _diffs(root: Path, jobs: int, monkeypatch) -> list[tuple[str, bytes | None]]:
+    from mcpmigrate.config import load_config
+    from mcpmigrate.engine import POOL_MIN_SUMMARIES, Options, run
+
+    monkeypatch.chdir(root)
+    res = run([Path(".")], load_config(None), Options(mode="fix", diff=True, no_cache=True, jobs=jobs))
+    assert len(res.changed) == POOL_MIN_SUMMARIES + 2  # each `own` tool takes the directory as a parameter
+    return [(r.display, r.new_source) for r in res.results]

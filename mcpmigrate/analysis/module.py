@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from mcpmigrate.analysis.project import Incoming
 
 T = TypeVar("T")
+N = TypeVar("N", bound=cst.CSTNode)
 
 
 class ModuleAnalysis(Kinds, CallGraph):
@@ -55,6 +56,12 @@ class ModuleAnalysis(Kinds, CallGraph):
             return self.module.code
 
         return self.memo("module.code", compute)
+
+    def nodes(self, *types: type[N]) -> list[N]:
+        """The module's nodes of ``types``, in pre-order (as ``walk(self.module)`` meets them),
+        read off the one traversal the analysis made (:meth:`Flat.of_types`) instead of a walk."""
+        order = self.flat.order
+        return [order[i] for i in self.flat.of_types(types)]  # type: ignore[misc]
 
     @classmethod
     def build(cls, module: cst.Module, incoming: Incoming | None = None) -> ModuleAnalysis:

@@ -8,8 +8,11 @@ One pass over the project (its root: where the configuration is), before the per
 2. A file of the project can call into a target only when an import statement in it names the
    target's module (its file stem, or its package for an ``__init__.py``) and it mentions one of
    the target's function names: only those files are parsed, with Python's own ``ast``, into a
-   :class:`ModuleSummary` (imports, star imports, and every call of an imported name with the
-   kinds of its arguments). Summaries are cached per file content with the results.
+   :class:`~mcpmigrate.analysis.summary.ModuleSummary` (:mod:`~mcpmigrate.analysis.summary`:
+   imports, star imports, and every call of an imported name with the kinds of its arguments).
+   Summaries are cached per file content with the results. The pass is split around them
+   (:func:`start`, then :func:`~mcpmigrate.analysis.summary.summarize_all`, then :func:`finish`)
+   so that the engine can run them in its worker pool.
 3. Each call is resolved through the caller's imports — ``from pkg.paths import album_dir``,
    ``import pkg.paths as p; p.album_dir(ctx)``, relative imports, ``from pkg.paths import *``
    (``__all__`` when the target has one, else its public names), and one level of re-export
@@ -19,9 +22,7 @@ What a checked module receives is its :data:`Incoming` slice (function name → 
 modules); the slice is part of the module's cache key, so a change in a caller re-checks the
 callee. Nothing here imports libcst: a warm run stays cheap.
 
-Kinds are :class:`mcpmigrate.analysis.kinds.Kind` values (strings), read off the caller's
-parameter annotations through its imports (the SDK classes of :mod:`mcpmigrate.surfaces`), and
-``ctx.session`` / ``ctx.request_context`` on such a parameter.
+Kinds are :class:`mcpmigrate.analysis.kinds.Kind` values (strings), read by the summaries.
 """
 
 from __future__ import annotations
@@ -34,20 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from mcpmigrate import surfaces as S
+from mcpmigrate.analysis.summary import ModuleSummary, summarize_all
+from mcpmigrate.analysis.summary import dotted as dotted  # where codemods.imports reads it
 
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
 
-#: Kind values (``analysis.kinds.Kind``) of the SDK classes an annotation can name, in order.
-_ANNOTATION_KINDS = (
-    (S.MCP_CONTEXT_V1, "mcp1-context"),
-    (S.MCP_CONTEXT_V2, "mcp2-context"),
-    (S.FASTMCP_CONTEXT, "fastmcp-context"),
-    (S.LOWLEVEL_CONTEXT, "request-context"),
-    (S.SESSION_TYPES, "session"),
-)
-_CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
 SUMMARY_FORMAT = b"project-summary-1"  # part of a summary's cache key
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
@@ -99,16 +92,6 @@ def _is_test(path: PurePosixPath | Path) -> bool:
 Incoming = dict[str, tuple[ExternalCall, ...]]
 
 
-@dataclass
-class ModuleSummary:
-    """What :func:`summarize` reads off a possible caller with ``ast``."""
-
-    imports: list[tuple[str, str, str | None, int]] = field(default_factory=list)  # (local, module, name, level)
-    stars: list[tuple[str, int]] = field(default_factory=list)  # (module, level) of `from m import *`
-    defs: set[str] = field(default_factory=set)  # module-level names it defines
-    calls: list[tuple[str, str | None, str, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
-
-
 # -- reading one file ------------------------------------------------------------------------
 _TOP = re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)", re.MULTILINE)
 _ALL = re.compile(rb"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*([\[(][^\])]*[\])])", re.MULTILINE)
@@ -141,178 +124,6 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
         except (ValueError, SyntaxError):
             exported = set(defs)  # computed (`[n for n in globals() ...]`): any of them may be exported
     return defs, exported
-
-
-def dotted(node: ast.expr) -> str | None:
-    """``a.b.c`` for an ``ast`` chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | None:
-    """The Kind value of the first SDK class an annotation names (``Optional``, ``Annotated``,
-    unions, string annotations looked into)."""
-    if ann is None:
-        return None
-    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-        try:
-            ann = ast.parse(ann.value, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(ann, ast.BinOp):
-        return _annotation_kind(ann.left, imports) or _annotation_kind(ann.right, imports)
-    if isinstance(ann, ast.Subscript):
-        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-        head = (dotted(ann.value) or "").rsplit(".", 1)[-1]
-        if head == "Annotated":
-            inner = inner[:1]
-        elif head not in ("Optional", "Union"):
-            inner = []
-        for el in inner:
-            k = _annotation_kind(el, imports)
-            if k:
-                return k
-        return None
-    name = dotted(ann)
-    if not name:
-        return None
-    head, _, rest = name.partition(".")
-    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
-    for names, kind in _ANNOTATION_KINDS:
-        if full in names:
-            return kind
-    return None
-
-
-def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
-    """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
-    name = dotted(expr)
-    if not name:
-        return None
-    parts = name.split(".")
-    k = params.get(parts[0])
-    if k is None:
-        return None
-    for attr in parts[1:]:
-        if attr == "session" and k in (*_CONTEXT_KINDS, "request-context"):
-            k = "session"
-        elif attr == "request_context" and k in _CONTEXT_KINDS:
-            k = "request-context"
-        else:
-            return None
-    return k
-
-
-def _role(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    for dec in fn.decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if isinstance(target, ast.Attribute):
-            attr = target.attr
-            if attr in S.HANDLER_DECORATORS:
-                return S.HANDLER_DECORATORS[attr]
-            if attr in S.DECORATOR_METHODS and isinstance(dec, ast.Call):
-                return S.DECORATOR_METHODS[attr]
-    return None
-
-
-def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
-    """The :class:`ModuleSummary` of a file (None: ``ast`` cannot parse it): its imports, and its
-    calls of a name in ``names`` (the targets' functions it mentions), directly or as an
-    attribute (``paths.album_dir``)."""
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    out = ModuleSummary()
-    imports: dict[str, str] = {}  # local name -> dotted name, for annotations
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.defs.add(stmt.name)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            _note_import(stmt, out, imports)
-    _calls(tree.body, "", None, {}, imports, names, out)
-    return out
-
-
-def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:
-    if isinstance(node, ast.Import):
-        for al in node.names:
-            local = al.asname or al.name  # `import pkg.paths`: calls spell `pkg.paths.f`
-            imports[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
-            out.imports.append((local, al.name, None, 0))
-        return
-    mod = node.module or ""
-    for al in node.names:
-        if al.name == "*":
-            out.stars.append((mod, node.level))
-            continue
-        local = al.asname or al.name
-        if not node.level:
-            imports[local] = f"{mod}.{al.name}"
-        out.imports.append((local, mod, al.name, node.level))
-
-
-def _calls(
-    body: list[ast.stmt],
-    prefix: str,
-    fn: ast.FunctionDef | ast.AsyncFunctionDef | None,
-    params: dict[str, str],
-    imports: dict[str, str],
-    names: set[str],
-    out: ModuleSummary,
-) -> None:
-    """Record the calls of ``names`` in ``body`` (a function's, with its ``params`` kinds), and
-    the imports inside functions."""
-    stack: list[ast.AST] = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = dict(params)
-            args = node.args
-            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-                k = _annotation_kind(a.annotation, imports)
-                if k:
-                    inner[a.arg] = k
-                else:
-                    inner.pop(a.arg, None)
-            _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, names, out)
-            stack.extend(reversed(node.decorator_list))
-            continue
-        if isinstance(node, ast.ClassDef):
-            _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, names, out)
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if fn is not None:
-                _note_import(node, out, {})
-            continue
-        if isinstance(node, ast.Call) and fn is not None:
-            func = node.func
-            last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-            name = dotted(func) if last in names else None
-            if name:
-                kinds: list[tuple[int | str, str]] = []
-                for i, arg in enumerate(node.args):
-                    if isinstance(arg, ast.Starred):
-                        break
-                    k = _arg_kind(arg, params)
-                    if k:
-                        kinds.append((i, k))
-                for kw in node.keywords:
-                    k = _arg_kind(kw.value, params) if kw.arg else None
-                    if k and kw.arg:
-                        kinds.append((kw.arg, k))
-                out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
-        stack.extend(ast.iter_child_nodes(node))
 
 
 # -- the project ---------------------------------------------------------------------------------
@@ -469,17 +280,48 @@ def digest(incoming: Incoming | None) -> str:
     return h.hexdigest()
 
 
+@dataclass
+class Pass:
+    """The project pass between its two halves, :func:`start` and :func:`finish`: the summaries of
+    the possible callers still to make (:func:`summarize_all`; the engine runs them in its worker
+    pool), and those the cache had. ``result`` is set when nothing is left to do."""
+
+    root: Path
+    key: bytes  # the whole pass's cache key
+    targets: list[Target] = field(default_factory=list)
+    todo: list[tuple[Path, bytes, frozenset[str], bytes]] = field(default_factory=list)  # path, source, names, key
+    cached: dict[Path, ModuleSummary] = field(default_factory=dict)
+    order: list[Path] = field(default_factory=list)  # the callers considered, in the project's order
+    result: dict[Path, Incoming] | None = None
+
+    @property
+    def receivers(self) -> set[Path]:
+        """The checked files that may receive calls (every other file's slice is empty)."""
+        return set(self.result) if self.result is not None else {t.path for t in self.targets}
+
+    @property
+    def jobs(self) -> list[tuple[bytes, frozenset[str]]]:
+        """The arguments of :func:`summarize_all` for what is left to summarize."""
+        return [(src, names) for _p, src, names, _k in self.todo]
+
+
 def build(
     root: Path,
     sources: dict[Path, bytes],
     rest: list[Path],
     cache: Cache | None = None,
 ) -> dict[Path, Incoming]:
-    """The :data:`Incoming` slice of each checked file that other modules call into. ``sources``:
-    the checked files (absolute paths) and their bytes (the targets are those
-    :data:`REQUEST_TOKENS` occur in); ``rest``: the project's other Python files (read here,
-    e.g. when a pre-commit hook passes only the staged files). Summaries are read from and
-    written to ``cache``."""
+    """The :data:`Incoming` slice of each checked file that other modules call into, in this
+    process (:func:`start`, :func:`summarize_all`, :func:`finish`)."""
+    p = start(root, sources, rest, cache)
+    return p.result if p.result is not None else finish(p, summarize_all(p.jobs), cache)
+
+
+def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache | None = None) -> Pass:
+    """The first half of the pass: the targets, and which files may call them. ``sources``: the
+    checked files (absolute paths) and their bytes (the targets are those :data:`REQUEST_TOKENS`
+    occur in); ``rest``: the project's other Python files (read here, e.g. when a pre-commit hook
+    passes only the staged files). Summaries and the whole pass are read from ``cache``."""
     everything = dict(sources)
     for p in rest:
         if p not in everything:
@@ -493,34 +335,54 @@ def build(
     whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
-    key = whole.digest()
-    hit = cache.get(key) if cache is not None else None
+    out = Pass(root, whole.digest())
+    hit = cache.get(out.key) if cache is not None else None
     if isinstance(hit, dict):
-        return hit
-    result = _build(root, sources, everything, cache)
+        out.result = hit
+        return out
+    _callers(out, sources, everything, cache)
+    if out.result is not None and cache is not None:
+        cache.put(out.key, out.result)
+    return out
+
+
+def finish(p: Pass, summarized: list[ModuleSummary | None], cache: Cache | None = None) -> dict[Path, Incoming]:
+    """The second half of the pass: ``summarized`` (:func:`summarize_all` of ``p.jobs``) cached,
+    the calls resolved to the targets' functions."""
+    got = dict(p.cached)
+    for (path, _src, _names, key), s in zip(p.todo, summarized):
+        if s is not None:  # a file ``ast`` cannot parse calls nothing
+            got[path] = s
+            if cache is not None:
+                cache.put(key, s)
+    summaries = {path: got[path] for path in p.order if path in got}
+    resolved = Resolver(p.root, p.targets, summaries).incoming()
+    result = {path: {name: tuple(calls) for name, calls in fns_.items()} for path, fns_ in resolved.items()}
     if cache is not None:
-        cache.put(key, result)
+        cache.put(p.key, result)
     return result
 
 
-def _build(
-    root: Path, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None
-) -> dict[Path, Incoming]:
-    found: list[Target] = []
+def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None) -> None:
+    """Fill ``out`` with the targets and the files that may call them (``out.result`` is set, to
+    nothing, when no file can)."""
+    root = out.root
+    found = out.targets
     for p in (p for p, src in sources.items() if is_target(src)):
-        names = module_names(p, root)
-        if not names:
+        dotted_names = module_names(p, root)
+        if not dotted_names:
             continue
         defs, exported = target_names(sources[p])
         if defs:
-            found.append(Target(p, names, defs, exported))
+            found.append(Target(p, dotted_names, defs, exported))
     by_stem: dict[bytes, set[str]] = {}  # a module's name, and its package's (a re-export)
     for t in found:
         for stem in {t.names[-1], *t.names[-2].split(".")[-2:-1]} if len(t.names) > 1 else {t.names[-1]}:
             by_stem.setdefault(stem.encode(), set()).update(t.defs)
     imp = import_screen({stem.decode() for stem in by_stem})
     if imp is None:
-        return {}
+        out.result = {}
+        return
     # a call of one of them (not a method of the caller's own object): one pattern per name, each
     # with a literal prefix (fast), made when a file first needs it
     calls_of: dict[str, re.Pattern[bytes]] = {}
@@ -535,36 +397,27 @@ def _build(
                 return True
         return False
 
-    summaries: dict[Path, ModuleSummary] = {}
-
-    def consider(p: Path, src: bytes) -> None:
+    for p, src in everything.items():
         if _is_test(p):
-            return  # tests call helpers, but never serve a client: not a caller that matters here
+            continue  # tests call helpers, but never serve a client: not a caller that matters here
         try:
             str(p).encode("utf-8")
         except UnicodeEncodeError:
-            return  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
+            continue  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
         stems = {a or b for a, b in imp.findall(src)}
         if not stems:
-            return
+            continue
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
         if p.name != "__init__.py":  # a package's __init__ re-exports without calling
             names = {d for d in names if calls(d, src)}
         if not names:
-            return
+            continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
         h.update(b"\0" + ",".join(sorted(names)).encode())
         key = h.digest()
+        out.order.append(p)
         s = cache.get(key) if cache is not None else None
-        if not isinstance(s, ModuleSummary):
-            s = summarize(src, names)
-            if s is None:
-                return
-            if cache is not None:
-                cache.put(key, s)
-        summaries[p] = s
-
-    for p, src in everything.items():
-        consider(p, src)
-    resolved = Resolver(root, found, summaries).incoming()
-    return {p: {name: tuple(calls) for name, calls in fns_.items()} for p, fns_ in resolved.items()}
+        if isinstance(s, ModuleSummary):
+            out.cached[p] = s
+        else:
+            out.todo.append((p, src, frozenset(names), key))

@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 if TYPE_CHECKING:
     from mcpmigrate.analysis import ModuleAnalysis
@@ -183,6 +181,10 @@ def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
         return module
     new = module.visit(_Applier(edits))
     if edits.imports:
+        # imported here: libcst.codemod loads libcst.matchers (~0.2 s), which a check never needs
+        from libcst.codemod import CodemodContext
+        from libcst.codemod.visitors import AddImportsVisitor
+
         ctx = CodemodContext()
         for mod, name in sorted(edits.imports):
             AddImportsVisitor.add_needed_import(ctx, mod, name or None, edits.aliases.get((mod, name)))

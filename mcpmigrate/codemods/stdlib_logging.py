@@ -15,7 +15,7 @@ import re
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods import log_handlers
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.imports import name_uses
@@ -43,7 +43,7 @@ def module_name(analysis: ModuleAnalysis, module: str) -> tuple[str, bool]:
         rebound = {n for n, _v in analysis.module_assigns}
         for fn in analysis.functions:
             rebound |= {fn.name, *fn.param_names(), *(n for n, _v in fn.assigns)}
-        rebound |= {n.name.value for n in walk(analysis.module) if isinstance(n, cst.ClassDef)}
+        rebound |= {n.name.value for n in analysis.nodes(cst.ClassDef)}
         for stmt in analysis.module.body:
             if not isinstance(stmt, cst.SimpleStatementLine):
                 continue

@@ -136,9 +136,9 @@ class _Visitor(RequestVisitor):
         SDK's module-level helpers (``elicit_with_validation(session, …)``, ``elicit_url(session,
         …)``; ``surfaces.SDK_ELICIT_HELPERS``), and the request methods a framework adds to its
         context (mcp-use ``ctx.sample(...)``; ``surfaces.FRAMEWORK_CONTEXT_METHODS``)."""
-        if legacy_era_only(self.a.parents, node):
-            return
         if q in S.SDK_ELICIT_HELPERS:
+            if legacy_era_only(self.a.parents, node):
+                return
             name = q.rsplit(".", 1)[-1]
             form = S.SDK_ELICIT_HELPERS[q][0] == "form"
             self.report(
@@ -157,7 +157,7 @@ class _Visitor(RequestVisitor):
         func = node.func
         if isinstance(func, cst.Attribute):
             pushed = self.a.framework_methods(func.value, fn).get(func.attr.value)
-            if pushed == interim.SAMPLING:
+            if pushed == interim.SAMPLING and not legacy_era_only(self.a.parents, node):
                 self.report(
                     "MCP201",
                     node,

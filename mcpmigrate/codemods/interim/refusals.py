@@ -26,7 +26,7 @@ import libcst as cst
 
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods.interim.fastmcp import FASTMCP_REFUSE
 from mcpmigrate.codemods.interim.sites import ROOTS
 
@@ -125,11 +125,9 @@ def code_generation(a: ModuleAnalysis) -> tuple[str | None, str | None]:
 
     def compute() -> tuple[str | None, str | None]:
         seen: dict[str, str] = {}
-        for qualified in _imported_names(a):
-            if qualified in _MCP1_ONLY or qualified.startswith(_MCP1_PREFIXES):
-                seen.setdefault(S.MCP1, _MCP1_ONLY.get(qualified) or f"`{qualified}`")
-            elif qualified in _MCP2_ONLY or qualified.startswith(_MCP2_PREFIXES):
-                seen.setdefault(S.MCP2, _MCP2_ONLY.get(qualified) or f"`{qualified}`")
+        for _stmt, qualified, gen in _imports(a):
+            if gen is not None:
+                seen.setdefault(gen, (_MCP1_ONLY if gen == S.MCP1 else _MCP2_ONLY).get(qualified) or f"`{qualified}`")
         if len(seen) != 1:
             return None, None
         return next(iter(seen.items()))
@@ -137,21 +135,75 @@ def code_generation(a: ModuleAnalysis) -> tuple[str | None, str | None]:
     return a.memo("interim.code_generation", compute)
 
 
-def _imported_names(a: ModuleAnalysis) -> list[str]:
+def _generation(qualified: str) -> str | None:
+    """The one mcp generation that has the absolute name ``qualified``, else None."""
+    if qualified in _MCP1_ONLY or qualified.startswith(_MCP1_PREFIXES):
+        return S.MCP1
+    if qualified in _MCP2_ONLY or qualified.startswith(_MCP2_PREFIXES):
+        return S.MCP2
+    return None
+
+
+def _imports(a: ModuleAnalysis) -> list[tuple[cst.Import | cst.ImportFrom, str, str | None]]:
     """Every absolute name the module imports (``mcp.shared.exceptions.McpError``; a module for
-    ``import m``), each import statement on its own: a fallback that rebinds the same local name
-    (``except ImportError: from … import McpError as MCPError``) is kept too."""
-    out: list[str] = []
-    for n in walk(a.module):
-        if isinstance(n, cst.ImportFrom) and n.module is not None and not n.relative:
-            mod = code_of(n.module)
-            if isinstance(n.names, cst.ImportStar):
-                out.append(mod)
+    ``import m`` and ``from m import *``) with its statement and :func:`_generation`, each import
+    statement on its own: a fallback that rebinds the same local name (``except ImportError: from
+    … import McpError as MCPError``) is kept too. Read once per module, off the analysis's own
+    traversal (:meth:`ModuleAnalysis.nodes`)."""
+
+    def compute() -> list[tuple[cst.Import | cst.ImportFrom, str, str | None]]:
+        out: list[tuple[cst.Import | cst.ImportFrom, str, str | None]] = []
+        for n in a.nodes(cst.Import, cst.ImportFrom):
+            if isinstance(n, cst.Import):
+                names = [code_of(alias.name) for alias in n.names]
+            elif not isinstance(n, cst.ImportFrom) or n.module is None or n.relative:
+                continue
+            elif isinstance(n.names, cst.ImportStar):
+                names = [code_of(n.module)]
             else:
-                out += [f"{mod}.{code_of(alias.name)}" for alias in n.names]
-        elif isinstance(n, cst.Import):
-            out += [code_of(alias.name) for alias in n.names]
-    return out
+                mod = code_of(n.module)
+                names = [f"{mod}.{code_of(alias.name)}" for alias in n.names]
+            out += [(n, q, _generation(q)) for q in names]
+        return out
+
+    return a.memo("interim.imports", compute)
+
+
+def _generations_under(a: ModuleAnalysis, node: cst.CSTNode) -> dict[str, cst.Import | cst.ImportFrom]:
+    """The generations the import statements under ``node`` need, each with its first import."""
+    inside = {id(n) for n in a.flat.subtree(node)}
+    found: dict[str, cst.Import | cst.ImportFrom] = {}
+    for stmt, _q, gen in _imports(a):
+        if gen is not None and id(stmt) in inside:
+            found.setdefault(gen, stmt)
+    return found
+
+
+def compat_block(a: ModuleAnalysis) -> tuple[cst.Import | cst.ImportFrom, cst.Import | cst.ImportFrom, str] | None:
+    """The module's first compatibility block: a ``try``/``except`` whose body and handlers import
+    names of different SDK generations (:func:`_generation`), as (the body's import, the handler's
+    import, the generation the body imports for); None when there is none. Memoized per module."""
+
+    def compute() -> tuple[cst.Import | cst.ImportFrom, cst.Import | cst.ImportFrom, str] | None:
+        for n in a.nodes(cst.Try):
+            tried = _generations_under(a, n.body)
+            fallback: dict[str, cst.Import | cst.ImportFrom] = {}
+            for h in n.handlers:
+                for gen, stmt in _generations_under(a, h.body).items():
+                    fallback.setdefault(gen, stmt)
+            for gen, other in ((S.MCP1, S.MCP2), (S.MCP2, S.MCP1)):
+                if gen in tried and other in fallback:
+                    return tried[gen], fallback[other], gen
+        return None
+
+    return a.memo("interim.compat_block", compute)
+
+
+def imports_mcp2_outside_blocks(a: ModuleAnalysis) -> bool:
+    """The module imports an mcp 2.x-only name in a module-level statement (outside any ``try``:
+    it never imported under mcp 1.x)."""
+    top = {id(small) for stmt in a.module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body}
+    return any(gen == S.MCP2 and id(stmt) in top for stmt, _q, gen in _imports(a))
 
 
 def mcp1_refusal(a: ModuleAnalysis, kind: str) -> str:
@@ -173,19 +225,12 @@ def mcp1_refusal(a: ModuleAnalysis, kind: str) -> str:
 
 def _dual_sdk_fallback(a: ModuleAnalysis) -> bool:
     """``try: from mcp.server.mcpserver import …`` / ``except ImportError: from mcp.server.fastmcp
-    import …``: the module runs on mcp 2.x and keeps an mcp 1.x fallback."""
-    for stmt in a.module.body:
-        if not isinstance(stmt, cst.Try):
-            continue
-        tried = {code_of(n.module) for n in walk(stmt.body) if isinstance(n, cst.ImportFrom) and n.module is not None}
-        fallback = {
-            code_of(n.module)
-            for h in stmt.handlers
-            for n in walk(h.body)
-            if isinstance(n, cst.ImportFrom) and n.module is not None
-        }
-        if any(m.startswith("mcp.server.mcpserver") for m in tried) and any(
-            m.startswith("mcp.server.fastmcp") for m in fallback
-        ):
-            return True
-    return False
+    import …`` (:func:`compat_block`): the module runs on mcp 2.x and keeps an mcp 1.x fallback."""
+    block = compat_block(a)
+    return (
+        block is not None
+        and block[2] == S.MCP2
+        and isinstance(block[1], cst.ImportFrom)
+        and block[1].module is not None
+        and code_of(block[1].module).startswith("mcp.server.fastmcp")
+    )

@@ -36,10 +36,22 @@ LL_ROLES = {"lowlevel-tool", "lowlevel-prompt", "lowlevel-resource"}
 # What kind of request a call is, and for which SDK
 
 
+#: The method names :func:`request_kind` knows (any other call is no request).
+_REQUEST_METHODS = frozenset(
+    {
+        "list_roots",
+        *S.SESSION_SAMPLING_METHODS,
+        *S.FASTMCP_SAMPLING_METHODS,
+        *S.SESSION_ELICIT_METHODS,
+        *S.CONTEXT_ELICIT_METHODS,
+    }
+)
+
+
 def request_kind(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> str | None:
     """``roots`` / ``sampling`` / ``elicitation`` when ``call`` pushes such a request through a
     session or a context (the detectors' definition), else None."""
-    if not isinstance(call.func, cst.Attribute) or legacy_only(a, call):
+    if not isinstance(call.func, cst.Attribute) or call.func.attr.value not in _REQUEST_METHODS or legacy_only(a, call):
         return None
     attr = call.func.attr.value
     recv = call.func.value

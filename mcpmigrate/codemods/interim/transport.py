@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import ModuleAnalysis, code_of
 
 #: Methods of an MCP server that take ``stateless_http=`` (mcp 2.x, fastmcp).
 _RUNNERS = {"run", "run_async", "run_http_async", "streamable_http_app", "http_app"}
@@ -55,7 +55,8 @@ def _true(node: cst.BaseExpression) -> bool:
 
 
 def _find(a: ModuleAnalysis) -> cst.CSTNode | None:
-    for n in walk(a.module):
+    """The first call or assignment (in source order) that turns stateless HTTP on."""
+    for n in a.nodes(cst.Call, cst.Assign):
         if isinstance(n, cst.Call):
             head = a.qualname(n.func) or ""
             method = n.func.attr.value if isinstance(n.func, cst.Attribute) else None
