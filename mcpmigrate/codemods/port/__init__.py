@@ -2,7 +2,8 @@
 
 Each finding's ``site`` is the fix module's own record of what changes (``renames``: imports and
 their uses; ``constructor``: the high-level server's constructor and ``run()``; ``lowlevel``:
-decorator handlers → ``Server(on_…=…)``) and knows how to record its edits. Several findings of
+decorator handlers → ``Server(on_…=…)``; ``tool_errors``: a tool's body wrapped so its error text
+reaches the client) and knows how to record its edits. Several findings of
 one low-level server share one site, which is recorded once.
 
 The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable one), first in
@@ -17,7 +18,7 @@ from mcpmigrate.config import Config
 from mcpmigrate.model import Finding
 
 STRATEGY = "port"
-RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP509")  # MCP504, MCP505: manual
+RULES = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP509", "MCP510")  # MCP504, MCP505: manual
 
 
 def edits(analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:

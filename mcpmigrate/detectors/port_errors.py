@@ -1,0 +1,201 @@
+"""The port to mcp 2.x, what a failing tool tells the client (MCP510; run only with
+``--target-sdk mcp2``).
+
+mcp 1.27's FastMCP (``mcp/server/fastmcp/tools/base.py``, ``Tool.run``) turns every exception a
+tool raises into ``ToolError("Error executing tool <name>: <message>")``, and the client reads that
+text. mcp 2.3's MCPServer (``mcp/server/mcpserver/tools/base.py``, ``Tool.run``) keeps the message
+only for ``ToolError`` and ``ResourceError`` (``MCPError`` becomes a protocol error); anything else
+is an ``UnexpectedToolError`` whose text is only ``Error executing tool <name>``. A tool of a 1.x
+FastMCP server from which an explicit ``raise`` of another exception is reachable — in its body or
+in a function of the module it calls, not caught on the way — loses its message in the port.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.codemods.port import tool_errors
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.detectors.port import names_mcp
+from mcpmigrate.fastwalk import walk
+from mcpmigrate.positions import code_ranges
+
+# What mcp 2.3's Tool.run lets through with its text (or as a protocol error): the 1.x and 2.x
+# names of ToolError, ResourceError (and its not-found subclass) and McpError/MCPError (and the
+# URL elicitation error that subclasses it).
+KEPT = frozenset(
+    {"ToolError", "ResourceError", "ResourceNotFoundError", "McpError", "MCPError", "UrlElicitationRequiredError"}
+)
+# Requests the next round's fixes rewrite inside the tool that makes them (roots: MCP1xx, param)
+# or that reaches them through a helper (sampling, elicitation: MCP2xx, interim).
+_ASKS_THROUGH_HELPERS = S.SESSION_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS | {"sample"}
+_ASKS_IN_BODY = _ASKS_THROUGH_HELPERS | {"list_roots"}
+_CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+
+
+@dataclass(frozen=True)
+class RaiseSite:
+    node: cst.Raise
+    exc: str  # the exception's name as spelled
+    function: FunctionInfo
+
+
+class PortToolErrorDetector(Detector):
+    """MCP510: a tool of a 1.x FastMCP server that can raise an exception whose message mcp 2.x
+    withholds from the client."""
+
+    rules = ("MCP510",)
+    tokens = (rb"\braise\b",)
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        a = self.analysis
+        out: list[Report] = []
+        for fn in a.functions:
+            if fn.role != "tool" or not _on_fastmcp_v1(a, fn):
+                continue
+            sites, asks = reachable_raises(a, fn)
+            if not sites:
+                continue
+            lines = {n: r.start.line for n, r in code_ranges(a.module, [s.node for s in sites]).items()}
+            where = ", ".join(
+                f"`{s.exc}` (line {lines[s.node]}" + ("" if s.function is fn else f", in `{s.function.qualname}`") + ")"
+                for s in sites
+            )
+            name = fn.registered_name or fn.name
+            out.append(
+                Report.planned(
+                    "MCP510",
+                    fn.node.name,
+                    f"Tool `{name}` raises {where}; on mcp 2.x the client sees only `Error executing tool {name}`, not the message. "
+                    f"mcp 1.x's FastMCP sent `Error executing tool {name}: <message>`; mcp 2.x's `MCPServer` keeps "
+                    "the message only for `ToolError`, `ResourceError` and `MCPError` (`Tool.run` in "
+                    "`mcp/server/mcpserver/tools/base.py`).",
+                    tool_errors.plan(a, fn, asks),
+                )
+            )
+        return out
+
+
+def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
+    """The tool is registered on an mcp 1.x ``FastMCP`` server of this module."""
+    for role, fexpr, _gen, server in a.registrations:
+        if role != "tool" or a.function_for_expr(fexpr) is not fn and fexpr is not fn.node:
+            continue
+        gen = a.server_generation.get(server) if server else None
+        if gen is None:
+            gen = a.module_generation()
+        return gen == S.MCP1
+    return False
+
+
+def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
+    """The explicit ``raise X(...)``/``raise X`` statements reachable from ``tool`` — its body,
+    then the module functions it calls, transitively — whose exception mcp 2.x withholds and that
+    no ``except`` on the way handles, in source order, once each; and the name of a client request
+    (roots in the tool's body, sampling or elicitation anywhere on the way) the next round's fixes
+    rewrite in the tool, if any."""
+    asks: str | None = None
+    found: dict[int, RaiseSite] = {}
+    seen: set[int] = set()
+    stack = [tool]
+    while stack:
+        f = stack.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        for node in _own_nodes(a, f):
+            if isinstance(node, cst.Raise) and node.exc is not None:
+                exc = _exception_name(node.exc)
+                if exc is not None and not _kept(a, exc) and not _caught(a, node, f, exc):
+                    found.setdefault(id(node), RaiseSite(node, exc, f))
+        for call in f.calls:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in (
+                _ASKS_IN_BODY if f is tool else _ASKS_THROUGH_HELPERS
+            ):
+                asks = asks or func.attr.value
+            elif a.resolves_to(func, set(S.SDK_ELICIT_HELPERS)):
+                asks = asks or (a.qualname(func) or "").rsplit(".", 1)[-1]
+            callee = a.callee_of(call, f)
+            if callee is not None and id(callee) not in seen:
+                # what the callee raises, unless every exception is handled around the call
+                if not _caught(a, call, f, None):
+                    stack.append(callee)
+    order = {id(n): i for i, n in enumerate(a.flat.order)}
+    return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
+
+
+def _own_nodes(a: ModuleAnalysis, f: FunctionInfo):
+    """The nodes of ``f``'s body outside the functions and classes nested in it."""
+    for node in walk(f.node.body):
+        if a.enclosing_function(node) is f:
+            yield node
+
+
+def _exception_name(exc: cst.BaseExpression) -> str | None:
+    target = exc.func if isinstance(exc, cst.Call) else exc
+    name = get_full_name_for_node(target)
+    if name is None or not name.split(".")[-1][:1].isupper():
+        return None  # `raise err` re-raises a value: not a new exception this code names
+    return name
+
+
+def _kept(a: ModuleAnalysis, exc: str, depth: int = 0) -> bool:
+    """``exc`` is (or subclasses, in this module) an exception mcp 2.x passes on with its text."""
+    if exc.split(".")[-1] in KEPT and (a.qualname(cst.parse_expression(exc)) or "").startswith("mcp."):
+        return True
+    bases = a.class_bases.get(exc)
+    return bases is not None and depth < 10 and any(_kept_qual(a, b, depth + 1) for b in bases)
+
+
+def _kept_qual(a: ModuleAnalysis, qual: str, depth: int) -> bool:
+    if qual.split(".")[-1] in KEPT and qual.startswith("mcp."):
+        return True
+    return _kept(a, qual, depth)
+
+
+def _caught(a: ModuleAnalysis, node: cst.CSTNode, f: FunctionInfo, exc: str | None) -> bool:
+    """A ``try`` of ``f`` around ``node`` handles ``exc`` (any exception when None: a bare
+    ``except``, ``Exception``) without re-raising it."""
+    child: cst.CSTNode = node
+    parent = a.parents.get(id(node))
+    while parent is not None and parent is not f.node:
+        if isinstance(parent, cst.Try) and child is parent.body:
+            for handler in parent.handlers:
+                if _handles(a, handler, exc) and not _reraises(handler):
+                    return True
+        child, parent = parent, a.parents.get(id(parent))
+    return False
+
+
+def _handles(a: ModuleAnalysis, handler: cst.ExceptHandler, exc: str | None) -> bool:
+    if handler.type is None:
+        return True
+    caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = {get_full_name_for_node(getattr(c, "value", c)) for c in caught}
+    if names & _CATCH_ALL:
+        return True
+    if exc is None:
+        return False
+    return exc in names or any(b.split(".")[-1] in names for b in _bases(a, exc))
+
+
+def _bases(a: ModuleAnalysis, exc: str) -> list[str]:
+    out: list[str] = []
+    todo = [exc]
+    while todo and len(out) < 20:
+        for b in a.class_bases.get(todo.pop(), []):
+            out.append(b)
+            todo.append(b.split(".")[-1])
+    return out
+
+
+def _reraises(handler: cst.ExceptHandler) -> bool:
+    """The handler has a bare ``raise`` (it passes the exception on)."""
+    return any(isinstance(n, cst.Raise) and n.exc is None for n in walk(handler.body))
