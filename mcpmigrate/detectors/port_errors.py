@@ -35,6 +35,7 @@ KEPT = frozenset(
 # or that reaches them through a helper (sampling, elicitation: MCP2xx, interim).
 _ASKS_THROUGH_HELPERS = S.SESSION_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS | {"sample"}
 _ASKS_IN_BODY = _ASKS_THROUGH_HELPERS | {"list_roots"}
+_PATH_BUDGET = 2000  # call paths explored per tool
 _CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 
 
@@ -83,14 +84,16 @@ class PortToolErrorDetector(Detector):
 
 
 def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
-    """The tool is registered on an mcp 1.x ``FastMCP`` server of this module."""
+    """The tool is registered on an mcp 1.x ``FastMCP`` server: one this module builds with
+    ``mcp.server.fastmcp.FastMCP(...)``, or (a server it does not build, ``self.mcp``) in a module
+    written only for mcp 1.x."""
     for role, fexpr, _gen, server in a.registrations:
-        if role != "tool" or a.function_for_expr(fexpr) is not fn and fexpr is not fn.node:
+        if role != "tool" or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
             continue
-        gen = a.server_generation.get(server) if server else None
-        if gen is None:
-            gen = a.module_generation()
-        return gen == S.MCP1
+        built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
+        if built:
+            return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
+        return a.module_generation() == S.MCP1
     return False
 
 
@@ -102,18 +105,18 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
     rewrite in the tool, if any."""
     asks: str | None = None
     found: dict[int, RaiseSite] = {}
-    seen: set[int] = set()
-    stack = [tool]
-    while stack:
-        f = stack.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        for node in _own_nodes(a, f):
-            if isinstance(node, cst.Raise) and node.exc is not None:
-                exc = _exception_name(node.exc)
-                if exc is not None and not _kept(a, exc) and not _caught(a, node, f, exc):
-                    found.setdefault(id(node), RaiseSite(node, exc, f))
+    # Depth-first over call paths (a helper reached by a guarded and an unguarded call is found
+    # on the unguarded one); a path never enters a function twice, and the walk is bounded.
+    stack: list[tuple[FunctionInfo, tuple[tuple[cst.Call, FunctionInfo], ...]]] = [(tool, ())]
+    budget = _PATH_BUDGET
+    while stack and budget:
+        budget -= 1
+        f, path = stack.pop()
+        for node, exc in _raises(a, f):
+            if id(node) not in found and not _caught(a, node, f, exc):
+                if not any(_caught(a, call, caller, exc) for call, caller in path):
+                    found[id(node)] = RaiseSite(node, exc, f)
+        on_path = {id(tool), id(f), *(id(caller) for _call, caller in path)}
         for call in f.calls:
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in (
@@ -123,19 +126,26 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
             elif a.resolves_to(func, set(S.SDK_ELICIT_HELPERS)):
                 asks = asks or (a.qualname(func) or "").rsplit(".", 1)[-1]
             callee = a.callee_of(call, f)
-            if callee is not None and id(callee) not in seen:
-                # what the callee raises, unless every exception is handled around the call
-                if not _caught(a, call, f, None):
-                    stack.append(callee)
+            if callee is not None and id(callee) not in on_path:
+                if not _caught(a, call, f, None):  # a bare `except`/`except Exception` around it
+                    stack.append((callee, (*path, (call, f))))
     order = {id(n): i for i, n in enumerate(a.flat.order)}
     return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
 
 
-def _own_nodes(a: ModuleAnalysis, f: FunctionInfo):
-    """The nodes of ``f``'s body outside the functions and classes nested in it."""
-    for node in walk(f.node.body):
-        if a.enclosing_function(node) is f:
-            yield node
+def _raises(a: ModuleAnalysis, f: FunctionInfo) -> list[tuple[cst.Raise, str]]:
+    """The ``raise`` statements of ``f``'s own body (not of functions nested in it) that name an
+    exception mcp 2.x withholds the text of, with that name; memoized per function."""
+    table: dict[int, list[tuple[cst.Raise, str]]] = a.memo("port.raises", dict)
+    out = table.get(id(f))
+    if out is None:
+        out = table[id(f)] = []
+        for node in walk(f.node.body):
+            if isinstance(node, cst.Raise) and node.exc is not None and a.enclosing_function(node) is f:
+                exc = _exception_name(node.exc)
+                if exc is not None and not _kept(a, exc):
+                    out.append((node, exc))
+    return out
 
 
 def _exception_name(exc: cst.BaseExpression) -> str | None:
