@@ -35,6 +35,7 @@ KEPT = frozenset(
 # or that reaches them through a helper (sampling, elicitation: MCP2xx, interim).
 _ASKS_THROUGH_HELPERS = S.SESSION_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS | {"sample"}
 _ASKS_IN_BODY = _ASKS_THROUGH_HELPERS | {"list_roots"}
+_NAMED = 3  # raise sites (grouped by exception and function) a message names
 _PATH_BUDGET = 2000  # call paths explored per tool
 _CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 
@@ -63,11 +64,7 @@ class PortToolErrorDetector(Detector):
             sites, asks = reachable_raises(a, fn)
             if not sites:
                 continue
-            lines = {n: r.start.line for n, r in code_ranges(a.module, [s.node for s in sites]).items()}
-            where = ", ".join(
-                f"`{s.exc}` (line {lines[s.node]}" + ("" if s.function is fn else f", in `{s.function.qualname}`") + ")"
-                for s in sites
-            )
+            where = _where(a, fn, sites)
             name = fn.registered_name or fn.name
             out.append(
                 Report.planned(
@@ -81,6 +78,24 @@ class PortToolErrorDetector(Detector):
                 )
             )
         return out
+
+
+def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str:
+    """The raise sites grouped by exception and function, the first three groups named:
+    ``ValueError (lines 312, 317, in resolve), KeyError (line 40)``, each name in backticks."""
+    lines = {n: r.start.line for n, r in code_ranges(a.module, [s.node for s in sites]).items()}
+    groups: dict[tuple[str, int], list[int]] = {}
+    owners: dict[int, FunctionInfo] = {}
+    for s in sites:
+        groups.setdefault((s.exc, id(s.function)), []).append(lines[s.node])
+        owners[id(s.function)] = s.function
+    parts = []
+    for (exc, owner), at in list(groups.items())[:_NAMED]:
+        where = f"line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}"
+        fn = owners[owner]
+        parts.append(f"`{exc}` ({where}" + ("" if fn is tool else f", in `{fn.qualname}`") + ")")
+    more = len(groups) - _NAMED
+    return ", ".join(parts) + (f" and {more} more" if more > 0 else "")
 
 
 def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
