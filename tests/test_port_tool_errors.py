@@ -188,3 +188,23 @@ def test_a_tool_the_interim_fix_rewrites_is_left_to_a_human(tmp_path: Path) -> N
         cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes", *extra, "."], where)
         outputs.append((where / "server.py").read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1] and "Resolve(" in outputs[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "found"),
+    [
+        ("raise TE('deliberate')", False),  # ToolError imported as TE
+        ("try:\n        open(path)\n    except OSError:\n        return ''\n    raise FileNotFoundError(path)", True),
+        ("try:\n        raise FileNotFoundError(path)\n    except OSError:\n        return ''", False),
+        ("try:\n        raise ValueError(path)\n    except ValueError:\n        raise", True),
+        ("try:\n        raise ValueError(path)\n    except ValueError as e:\n        return str(e)", False),
+        ("def inner():\n        raise ValueError(path)\n    return path", False),  # never called
+    ],
+)
+def test_what_counts_as_a_raise_the_client_loses(tmp_path: Path, body: str, found: bool) -> None:
+    source = (
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError as TE\n\n"
+        f'mcp = FastMCP("x")\n\n\n@mcp.tool()\ndef read(path: str) -> str:\n    {body}\n'
+    )
+    _project(tmp_path, source)
+    assert _found(tmp_path, "--target-sdk", "mcp2") == ([(8, 5, "breaking", "safe")] if found else [])

@@ -12,6 +12,7 @@ in a function of the module it calls, not caught on the way — loses its messag
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 import libcst as cst
@@ -172,17 +173,13 @@ def _exception_name(exc: cst.BaseExpression) -> str | None:
 
 
 def _kept(a: ModuleAnalysis, exc: str, depth: int = 0) -> bool:
-    """``exc`` is (or subclasses, in this module) an exception mcp 2.x passes on with its text."""
-    if exc.split(".")[-1] in KEPT and (a.qualname(cst.parse_expression(exc)) or "").startswith("mcp."):
+    """``exc`` is (or subclasses, in this module) an exception mcp 2.x passes on with its text:
+    resolved through the imports, so ``ToolError as TE`` is one."""
+    qual = a.qualname(cst.parse_expression(exc)) or exc
+    if qual.startswith("mcp.") and qual.split(".")[-1] in KEPT:
         return True
     bases = a.class_bases.get(exc)
-    return bases is not None and depth < 10 and any(_kept_qual(a, b, depth + 1) for b in bases)
-
-
-def _kept_qual(a: ModuleAnalysis, qual: str, depth: int) -> bool:
-    if qual.split(".")[-1] in KEPT and qual.startswith("mcp."):
-        return True
-    return _kept(a, qual, depth)
+    return bases is not None and depth < 10 and any(_kept(a, b, depth + 1) for b in bases)
 
 
 def _caught(a: ModuleAnalysis, node: cst.CSTNode, f: FunctionInfo, exc: str | None) -> bool:
@@ -208,7 +205,19 @@ def _handles(a: ModuleAnalysis, handler: cst.ExceptHandler, exc: str | None) -> 
         return True
     if exc is None:
         return False
-    return exc in names or any(b.split(".")[-1] in names for b in _bases(a, exc))
+    raised = [exc, *(b.split(".")[-1] for b in _bases(a, exc))]
+    return any(r in names or (r not in a.class_bases and _builtin_subclass(r, names)) for r in raised)
+
+
+def _builtin_subclass(exc: str, names: set[str | None]) -> bool:
+    """``exc`` and a caught name are built-in exceptions, the first a subclass of the second
+    (``FileNotFoundError`` caught by ``except OSError``)."""
+    cls = getattr(builtins, exc, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        return False
+    return any(
+        isinstance(c := getattr(builtins, n, None), type) and issubclass(cls, c) for n in names if n and "." not in n
+    )
 
 
 def _bases(a: ModuleAnalysis, exc: str) -> list[str]:
