@@ -1,0 +1,235 @@
+"""The port to mcp 2.x, what a failing tool tells the client (MCP510; run only with
+``--target-sdk mcp2``).
+
+mcp 1.27's FastMCP (``mcp/server/fastmcp/tools/base.py``, ``Tool.run``) turns every exception a
+tool raises into ``ToolError("Error executing tool <name>: <message>")``, and the client reads that
+text. mcp 2.3's MCPServer (``mcp/server/mcpserver/tools/base.py``, ``Tool.run``) keeps the message
+only for ``ToolError`` and ``ResourceError`` (``MCPError`` becomes a protocol error); anything else
+is an ``UnexpectedToolError`` whose text is only ``Error executing tool <name>``. A tool of a 1.x
+FastMCP server from which an explicit ``raise`` of another exception is reachable — in its body or
+in a function of the module it calls, not caught on the way — loses its message in the port.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.codemods.port import tool_errors
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.detectors.port import names_mcp
+from mcpmigrate.fastwalk import walk
+from mcpmigrate.positions import code_ranges
+
+# What mcp 2.3's Tool.run lets through with its text (or as a protocol error): the 1.x and 2.x
+# names of ToolError, ResourceError (and its not-found subclass) and McpError/MCPError (and the
+# URL elicitation error that subclasses it).
+KEPT = frozenset(
+    {"ToolError", "ResourceError", "ResourceNotFoundError", "McpError", "MCPError", "UrlElicitationRequiredError"}
+)
+# Requests the next round's fixes rewrite inside the tool that makes them (roots: MCP1xx, param)
+# or that reaches them through a helper (sampling, elicitation: MCP2xx, interim).
+_ASKS_THROUGH_HELPERS = S.SESSION_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS | {"sample"}
+_ASKS_IN_BODY = _ASKS_THROUGH_HELPERS | {"list_roots"}
+_NAMED = 3  # raise sites (grouped by exception and function) a message names
+_PATH_BUDGET = 2000  # call paths explored per tool
+_CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+
+
+@dataclass(frozen=True)
+class RaiseSite:
+    node: cst.Raise
+    exc: str  # the exception's name as spelled
+    function: FunctionInfo
+
+
+class PortToolErrorDetector(Detector):
+    """MCP510: a tool of a 1.x FastMCP server that can raise an exception whose message mcp 2.x
+    withholds from the client."""
+
+    rules = ("MCP510",)
+    tokens = (rb"\braise\b",)
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        a = self.analysis
+        out: list[Report] = []
+        for fn in a.functions:
+            if fn.role != "tool" or not _on_fastmcp_v1(a, fn):
+                continue
+            sites, asks = reachable_raises(a, fn)
+            if not sites:
+                continue
+            where = _where(a, fn, sites)
+            name = fn.registered_name or fn.name
+            out.append(
+                Report.planned(
+                    "MCP510",
+                    fn.node.name,
+                    f"Tool `{name}` raises {where}; on mcp 2.x the client sees only `Error executing tool {name}`, not the message. "
+                    f"mcp 1.x's FastMCP sent `Error executing tool {name}: <message>`; mcp 2.x's `MCPServer` keeps "
+                    "the message only for `ToolError`, `ResourceError` and `MCPError` (`Tool.run` in "
+                    "`mcp/server/mcpserver/tools/base.py`).",
+                    tool_errors.plan(a, fn, asks),
+                )
+            )
+        return out
+
+
+def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str:
+    """The raise sites grouped by exception and function, the first three groups named:
+    ``ValueError (lines 312, 317, in resolve), KeyError (line 40)``, each name in backticks."""
+    lines = {n: r.start.line for n, r in code_ranges(a.module, [s.node for s in sites]).items()}
+    groups: dict[tuple[str, int], list[int]] = {}
+    owners: dict[int, FunctionInfo] = {}
+    for s in sites:
+        groups.setdefault((s.exc, id(s.function)), []).append(lines[s.node])
+        owners[id(s.function)] = s.function
+    parts = []
+    for (exc, owner), at in list(groups.items())[:_NAMED]:
+        where = f"line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}"
+        fn = owners[owner]
+        parts.append(f"`{exc}` ({where}" + ("" if fn is tool else f", in `{fn.qualname}`") + ")")
+    more = len(groups) - _NAMED
+    return ", ".join(parts) + (f" and {more} more" if more > 0 else "")
+
+
+def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
+    """The tool is registered on an mcp 1.x ``FastMCP`` server: one this module builds with
+    ``mcp.server.fastmcp.FastMCP(...)``, or (a server it does not build, ``self.mcp``) in a module
+    written only for mcp 1.x."""
+    for role, fexpr, _gen, server in a.registrations:
+        if role != "tool" or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
+            continue
+        built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
+        if built:
+            return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
+        return a.module_generation() == S.MCP1
+    return False
+
+
+def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
+    """The explicit ``raise X(...)``/``raise X`` statements reachable from ``tool`` — its body,
+    then the module functions it calls, transitively — whose exception mcp 2.x withholds and that
+    no ``except`` on the way handles, in source order, once each; and the name of a client request
+    (roots in the tool's body, sampling or elicitation anywhere on the way) the next round's fixes
+    rewrite in the tool, if any."""
+    asks: str | None = None
+    found: dict[int, RaiseSite] = {}
+    # Depth-first over call paths (a helper reached by a guarded and an unguarded call is found
+    # on the unguarded one); a path never enters a function twice, and the walk is bounded.
+    stack: list[tuple[FunctionInfo, tuple[tuple[cst.Call, FunctionInfo], ...]]] = [(tool, ())]
+    budget = _PATH_BUDGET
+    while stack and budget:
+        budget -= 1
+        f, path = stack.pop()
+        for node, exc in _raises(a, f):
+            if id(node) not in found and not _caught(a, node, f, exc):
+                if not any(_caught(a, call, caller, exc) for call, caller in path):
+                    found[id(node)] = RaiseSite(node, exc, f)
+        on_path = {id(tool), id(f), *(id(caller) for _call, caller in path)}
+        for call in f.calls:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in (
+                _ASKS_IN_BODY if f is tool else _ASKS_THROUGH_HELPERS
+            ):
+                asks = asks or func.attr.value
+            elif a.resolves_to(func, set(S.SDK_ELICIT_HELPERS)):
+                asks = asks or (a.qualname(func) or "").rsplit(".", 1)[-1]
+            callee = a.callee_of(call, f)
+            if callee is not None and id(callee) not in on_path:
+                if not _caught(a, call, f, None):  # a bare `except`/`except Exception` around it
+                    stack.append((callee, (*path, (call, f))))
+    order = {id(n): i for i, n in enumerate(a.flat.order)}
+    return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
+
+
+def _raises(a: ModuleAnalysis, f: FunctionInfo) -> list[tuple[cst.Raise, str]]:
+    """The ``raise`` statements of ``f``'s own body (not of functions nested in it) that name an
+    exception mcp 2.x withholds the text of, with that name; memoized per function."""
+    table: dict[int, list[tuple[cst.Raise, str]]] = a.memo("port.raises", dict)
+    out = table.get(id(f))
+    if out is None:
+        out = table[id(f)] = []
+        for node in walk(f.node.body):
+            if isinstance(node, cst.Raise) and node.exc is not None and a.enclosing_function(node) is f:
+                exc = _exception_name(node.exc)
+                if exc is not None and not _kept(a, exc):
+                    out.append((node, exc))
+    return out
+
+
+def _exception_name(exc: cst.BaseExpression) -> str | None:
+    target = exc.func if isinstance(exc, cst.Call) else exc
+    name = get_full_name_for_node(target)
+    if name is None or not name.split(".")[-1][:1].isupper():
+        return None  # `raise err` re-raises a value: not a new exception this code names
+    return name
+
+
+def _kept(a: ModuleAnalysis, exc: str, depth: int = 0) -> bool:
+    """``exc`` is (or subclasses, in this module) an exception mcp 2.x passes on with its text:
+    resolved through the imports, so ``ToolError as TE`` is one."""
+    qual = a.qualname(cst.parse_expression(exc)) or exc
+    if qual.startswith("mcp.") and qual.split(".")[-1] in KEPT:
+        return True
+    bases = a.class_bases.get(exc)
+    return bases is not None and depth < 10 and any(_kept(a, b, depth + 1) for b in bases)
+
+
+def _caught(a: ModuleAnalysis, node: cst.CSTNode, f: FunctionInfo, exc: str | None) -> bool:
+    """A ``try`` of ``f`` around ``node`` handles ``exc`` (any exception when None: a bare
+    ``except``, ``Exception``) without re-raising it."""
+    child: cst.CSTNode = node
+    parent = a.parents.get(id(node))
+    while parent is not None and parent is not f.node:
+        if isinstance(parent, cst.Try) and child is parent.body:
+            for handler in parent.handlers:
+                if _handles(a, handler, exc) and not _reraises(handler):
+                    return True
+        child, parent = parent, a.parents.get(id(parent))
+    return False
+
+
+def _handles(a: ModuleAnalysis, handler: cst.ExceptHandler, exc: str | None) -> bool:
+    if handler.type is None:
+        return True
+    caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = {get_full_name_for_node(getattr(c, "value", c)) for c in caught}
+    if names & _CATCH_ALL:
+        return True
+    if exc is None:
+        return False
+    raised = [exc, *(b.split(".")[-1] for b in _bases(a, exc))]
+    return any(r in names or (r not in a.class_bases and _builtin_subclass(r, names)) for r in raised)
+
+
+def _builtin_subclass(exc: str, names: set[str | None]) -> bool:
+    """``exc`` and a caught name are built-in exceptions, the first a subclass of the second
+    (``FileNotFoundError`` caught by ``except OSError``)."""
+    cls = getattr(builtins, exc, None)
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        return False
+    return any(
+        isinstance(c := getattr(builtins, n, None), type) and issubclass(cls, c) for n in names if n and "." not in n
+    )
+
+
+def _bases(a: ModuleAnalysis, exc: str) -> list[str]:
+    out: list[str] = []
+    todo = [exc]
+    while todo and len(out) < 20:
+        for b in a.class_bases.get(todo.pop(), []):
+            out.append(b)
+            todo.append(b.split(".")[-1])
+    return out
+
+
+def _reraises(handler: cst.ExceptHandler) -> bool:
+    """The handler has a bare ``raise`` (it passes the exception on)."""
+    return any(isinstance(n, cst.Raise) and n.exc is None for n in walk(handler.body))
