@@ -1,0 +1,397 @@
+"""Proof by execution of ``mcpmigrate fix --target-sdk fastmcp4`` on real fastmcp 2/3 servers.
+
+For each server: copy its tree to a temporary directory, port the copy with
+``mcpmigrate fix --target-sdk fastmcp4``, then run the original on its own fastmcp 2/3 venv (a
+legacy connection: the only era it serves) and the port on a fastmcp 4 venv (a legacy and a
+2026-07-28 connection) over stdio, with this interpreter's mcp 2.x ``Client`` driving each — the
+same client for every run, answering elicitation and sampling requests with fixed values — and
+compare ``tools/list`` and the results of the same calls. Prints one table row per server: what
+was ported automatically, what was left (and why), and whether tools and calls are identical in
+each era. ``--unported`` adds the unmodified tree on fastmcp 4 (what the port has to fix).
+
+The servers (named in the "Seen in" lines of the field cases; nothing of their trees is stored
+in this repository):
+
+- apelogic-ai/db-mcp ``packages/core`` (fastmcp 2.14), served on a SQLite file made here;
+- awslabs/mcp ``src/aws-api-mcp-server`` (fastmcp 3.4), with botocore's endpoint on a closed
+  loopback port so that no command leaves the machine, and the read-only-operations index built
+  from the packaged metadata instead of the network (``main()`` otherwise fetches it).
+
+Each needs two Pythons: its own dependencies with its fastmcp 2/3 pin, and the same with
+fastmcp 4.2.3. The server is imported from the copied tree (``PYTHONPATH``), never from the venv.
+
+    python scripts/port_proof_fastmcp.py \\
+        --dbmcp-tree /work/real/db-mcp/packages/core \\
+        --dbmcp-python /tmp/venv-dbmcp-fm2/bin/python --dbmcp-fm4-python /tmp/venv-dbmcp-fm4/bin/python \\
+        --awsapi-tree /work/real/mcp/src/aws-api-mcp-server \\
+        --awsapi-python /tmp/venv-awsapi-fm3/bin/python --awsapi-fm4-python /tmp/venv-awsapi-fm4/bin/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+_spec = importlib.util.spec_from_file_location("port_proof", Path(__file__).with_name("port_proof.py"))
+assert _spec and _spec.loader
+port_proof = sys.modules.setdefault("port_proof", importlib.util.module_from_spec(_spec))
+_spec.loader.exec_module(port_proof)
+
+MODERN = port_proof.MODERN
+TARGET = "fastmcp4"
+# Values that change between two runs of the same server, beyond port_proof.VOLATILE: SigV4
+# signing (presigned URLs, auth tokens), generated ids, timings.
+VOLATILE = [
+    (re.compile(r"X-Amz-(Date|Signature|Credential|Security-Token)=[^&\"\\\s]+"), r"X-Amz-\1=<v>"),
+    (re.compile(r"\b(Signature|Expires)=[^&\"\\\s]+"), r"\1=<v>"),
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
+    (re.compile(r"\"(duration_ms|elapsed_ms|execution_time_ms|duration)\": [0-9.]+"), r'"\1": <n>'),
+    (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?"), "<datetime>"),
+]
+ELICIT_REPLY = {"boolean": True, "string": "yes", "integer": 1, "number": 1}
+SAMPLING_REPLY = "Hello from the proof client."
+
+
+@dataclass
+class Spec:
+    name: str
+    tree: Path  # copied, then ported
+    target: str  # what `fix` is run on, relative to the copy
+    pythonpath: str  # relative to the copy
+    argv: list[str]  # after the interpreter
+    old: str  # the fastmcp 2/3 Python
+    fm4: str  # the fastmcp 4 Python
+    env: Callable[[Path], dict[str, str]] = dict
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    elicit: str = "accept"  # what the client answers an elicitation request with
+    hand: Path | None = None  # a port made by hand, run instead of `fix` (what the port should produce)
+
+
+def norm(value: Any, subs: dict[str, str]) -> Any:
+    """port_proof's normalisation (serverInfo stamp, substitutions, clock readings) plus this
+    script's volatile values."""
+    text = json.dumps(port_proof._norm(value, subs), sort_keys=True)
+    for rx, repl in VOLATILE:
+        text = rx.sub(repl, text)
+    return json.loads(text)
+
+
+def elicit_content(schema: dict[str, Any]) -> dict[str, Any]:
+    """An accepting answer for a flat elicitation schema: each property gets the fixed value of its type."""
+    out: dict[str, Any] = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        kind = prop.get("type", "string")
+        out[name] = prop["enum"][0] if prop.get("enum") else ELICIT_REPLY.get(kind, "yes")
+    return out
+
+
+def chain(arguments: dict[str, Any], earlier: list[Any]) -> dict[str, Any]:
+    """Arguments taken from an earlier call's structured result: ``"$N.key"`` is call N's ``key``."""
+    out = {}
+    for name, value in arguments.items():
+        m = re.fullmatch(r"\$(\d+)\.(\w+)", value) if isinstance(value, str) else None
+        out[name] = (earlier[int(m[1])] or {}).get(m[2]) if m else value
+    return out
+
+
+def tool_rows(tools: list[Any]) -> list[str]:
+    return sorted(
+        json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True) for t in tools
+    )
+
+
+async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode: str, subs: dict[str, str]) -> dict:
+    import mcp.types as types
+    from mcp import Client, StdioServerParameters
+
+    async def on_elicit(context: Any, params: Any) -> Any:
+        if spec.elicit != "accept":
+            return types.ElicitResult(action=spec.elicit)
+        return types.ElicitResult(action="accept", content=elicit_content(params.requested_schema))
+
+    async def on_sample(context: Any, params: Any) -> Any:
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=SAMPLING_REPLY),
+            model="proof-model",
+            stop_reason="endTurn",
+        )
+
+    params = StdioServerParameters(command=python, args=spec.argv, env=env, cwd=str(root))
+    out: dict[str, Any] = {"tools": None, "calls": [], "error": None}
+    try:
+        with anyio.fail_after(300):
+            async with Client(params, mode=mode, elicitation_callback=on_elicit, sampling_callback=on_sample) as c:
+                out["tools"] = norm(tool_rows((await c.list_tools()).tools), subs)
+                raw: list[Any] = []
+                for tool, arguments in spec.calls:
+                    args = chain(json.loads(port_proof._subst(json.dumps(arguments), subs)), raw)
+                    raw.append(None)
+                    try:
+                        r = await c.call_tool(tool, args)
+                        raw[-1] = r.structured_content
+                        content = [x.model_dump(mode="json", by_alias=True, exclude_none=True) for x in r.content]
+                        result = {"is_error": bool(r.is_error), "content": content, "structured": r.structured_content}
+                        out["calls"].append(norm(result, subs))
+                    except Exception as exc:  # a JSON-RPC error: compared by message
+                        out["calls"].append({"error": norm(str(exc), subs)})
+    except Exception as exc:
+        out["error"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def knows_target(mcpmigrate: list[str]) -> str | None:
+    """None when ``mcpmigrate fix`` accepts ``--target-sdk fastmcp4``, else why not."""
+    res = subprocess.run([*mcpmigrate, "fix", "--help"], capture_output=True, text=True)
+    if res.returncode != 0:
+        return f"`{' '.join(mcpmigrate)} fix --help` failed: {res.stderr.strip()[-200:]}"
+    if TARGET not in res.stdout:
+        return f"the installed mcpmigrate ({' '.join(mcpmigrate)}) does not know `fix --target-sdk {TARGET}`"
+    return None
+
+
+def port(mcpmigrate: list[str], copy: Path, target: str) -> dict[str, Any]:
+    res = subprocess.run(
+        [*mcpmigrate, "fix", "--target-sdk", TARGET, "--output-format", "json", target],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MCPMIGRATE_NO_CACHE": "1"},
+    )
+    try:
+        return dict(json.loads(res.stdout))
+    except ValueError:
+        return {"fixed": [], "findings": [], "errors": [{"message": res.stderr.strip()[-300:]}]}
+
+
+def identical(base: dict, row: dict) -> bool:
+    return (
+        base["error"] is None
+        and row["error"] is None
+        and row["tools"] == base["tools"]
+        and row["calls"] == base["calls"]
+    )
+
+
+def differences(base: dict, row: dict, spec: Spec) -> list[str]:
+    """Which parts of a run differ from the original's: the run error, tools/list, each call by index."""
+    if row["error"]:
+        return [f"run: {row['error'][:200]}"]
+    out = []
+    if row["tools"] != base["tools"]:
+        out.append("tools/list")
+    for i, (a, b) in enumerate(zip(base["calls"], row["calls"])):
+        if a != b:
+            out.append(f"call {i} {spec.calls[i][0]}")
+    return out
+
+
+def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="port-proof-fm-") as tmp_s:
+        tmp = Path(tmp_s)
+        before, after = tmp / "before", tmp / "after"
+        skip = shutil.ignore_patterns(".venv", "__pycache__", "uv.lock", "tests", ".git")
+        shutil.copytree(spec.tree, before, ignore=skip)
+        shutil.copytree(spec.hand or before, after, ignore=skip)
+        report = {"hand": str(spec.hand)} if spec.hand else port(mcpmigrate, after, spec.target) if mcpmigrate else None
+        runs = [("original", before, spec.old, "legacy")]
+        if unported:
+            runs += [
+                ("fm4 unported legacy", before, spec.fm4, "legacy"),
+                ("fm4 unported 2026-07-28", before, spec.fm4, MODERN),
+            ]
+        if report is not None:
+            runs += [("fm4 legacy", after, spec.fm4, "legacy"), ("fm4 2026-07-28", after, spec.fm4, MODERN)]
+        rows: dict[str, Any] = {}
+        for label, root, python, mode in runs:
+            state = tmp / "state" / label.replace(" ", "-")  # fresh data for each run
+            state.mkdir(parents=True)
+            env = {"PATH": os.environ.get("PATH", ""), "HOME": str(state / "home"), "PYTHONWARNINGS": "ignore"}
+            env |= spec.env(state) | {"PYTHONPATH": str(root / spec.pythonpath)}
+            (state / "home").mkdir()
+            subs = {"state": str(state), "root": str(root)}
+            rows[label] = anyio.run(_drive, python, spec, root, env, mode, subs)
+    base = rows["original"]
+    return {
+        "name": spec.name,
+        "report": report,
+        "rows": rows,
+        "same": {k: identical(base, v) for k, v in rows.items() if k != "original"},
+        "diff": {k: differences(base, v, spec) for k, v in rows.items() if k != "original"},
+    }
+
+
+def _dbmcp_env(state: Path) -> dict[str, str]:
+    db = state / "shop.db"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(
+            "create table customers(id integer primary key, name text not null, city text);"
+            "create table orders(id integer primary key, customer_id integer references customers(id),"
+            " total real, placed text);"
+            "insert into customers values (1,'Ada','Paris'),(2,'Linus','Helsinki'),(3,'Grace','New York');"
+            "insert into orders values (10,1,12.5,'2026-01-02'),(11,1,7.25,'2026-01-05'),(12,3,99.0,'2026-02-01');"
+        )
+    conn = state / "home" / ".db-mcp" / "connections" / "default"  # where the tools look for connection "default"
+    return {"DATABASE_URL": f"sqlite:///{db}", "CONNECTION_PATH": str(conn), "LOG_LEVEL": "WARNING"}
+
+
+def _awsapi_env(state: Path) -> dict[str, str]:
+    work = state / "work"
+    work.mkdir()
+    return {
+        "AWS_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "AKIAPROOFPROOFPROOF0",
+        "AWS_SECRET_ACCESS_KEY": "proof/proof/proof/proof/proof/proof/proof",
+        # every AWS call goes to a closed loopback port: nothing leaves the machine
+        "AWS_ENDPOINT_URL": "http://127.0.0.1:9",
+        "ENDPOINT_SUGGEST_AWS_COMMANDS": "http://127.0.0.1:9/suggest",
+        "AWS_MAX_ATTEMPTS": "1",
+        "AWS_API_MCP_WORKING_DIR": str(work),
+        "REQUIRE_MUTATION_CONSENT": "true",
+        "EXPERIMENTAL_AGENT_SCRIPTS": "true",
+        "FASTMCP_LOG_LEVEL": "ERROR",
+    }
+
+
+# main() of the aws-api server, with the read-only-operations index from the packaged metadata
+# (an empty service-reference map) instead of the network.
+AWSAPI_LAUNCH = (
+    "import awslabs.aws_api_mcp_server.server as s\n"
+    "from awslabs.aws_api_mcp_server.core.metadata.read_only_operations_list import ReadOnlyOperations\n"
+    "s.get_read_only_operations = lambda: ReadOnlyOperations({})\n"
+    "s.main()\n"
+)
+
+
+def specs(args: argparse.Namespace) -> list[Spec]:
+    out = []
+    if args.dbmcp_tree:
+        conn = {"connection": "default"}
+        out.append(
+            Spec(
+                "apelogic-ai/db-mcp packages/core (fastmcp 2.14)",
+                args.dbmcp_tree,
+                "src",
+                "src",
+                ["-m", "db_mcp.server"],
+                args.dbmcp_python,
+                args.dbmcp_fm4_python,
+                _dbmcp_env,
+                calls=[
+                    ("ping", {}),
+                    ("list_connections", {}),
+                    ("list_tables", conn),
+                    ("describe_table", {"table_name": "orders", **conn}),
+                    ("sample_table", {"table_name": "customers", "limit": 2, **conn}),
+                    ("validate_sql", {"sql": "select name, city from customers order by id", **conn}),
+                    ("run_sql", {"query_id": "$5.query_id", **conn}),
+                    (
+                        "run_sql",
+                        {
+                            "sql": "select c.name, sum(o.total) from orders o join customers c on c.id = o.customer_id group by c.name order by c.name",
+                            **conn,
+                        },
+                    ),
+                    ("shell", {"command": "ls", **conn}),
+                    ("describe_table", {"table_name": "nope", **conn}),
+                    ("test_elicitation", {"message": "Ship the report?"}),
+                    ("test_sampling", {"prompt": "Say hello"}),
+                    ("nope", {}),
+                ],
+                hand=args.dbmcp_hand_port,
+            )
+        )
+    if args.awsapi_tree:
+        out.append(
+            Spec(
+                "awslabs/mcp src/aws-api-mcp-server (fastmcp 3.4)",
+                args.awsapi_tree,
+                "awslabs",
+                ".",
+                ["-c", AWSAPI_LAUNCH],
+                args.awsapi_python,
+                args.awsapi_fm4_python,
+                _awsapi_env,
+                calls=[
+                    ("call_aws", {"cli_command": "aws s3api get-object --bucket b"}),
+                    ("call_aws", {"cli_command": "aws notaservice do-thing"}),
+                    ("call_aws", {"cli_command": "aws s3 presign s3://proof-bucket/key.txt --expires-in 60"}),
+                    (
+                        "call_aws",
+                        {"cli_command": ["aws s3 presign s3://proof-bucket/a", "aws sts get-caller-identity --foo"]},
+                    ),
+                    ("call_aws", {"cli_command": "aws s3api list-buckets"}),
+                    ("call_aws", {"cli_command": "aws s3api create-bucket --bucket proof-bucket"}),
+                    ("suggest_aws_commands", {"query": "   "}),
+                    ("suggest_aws_commands", {"query": "list my buckets"}),
+                    ("get_execution_plan", {"script_name": "application-failure-troubleshooting"}),
+                    ("get_execution_plan", {"script_name": "nope"}),
+                    ("nope", {}),
+                ],
+                elicit="decline",
+                hand=args.awsapi_hand_port,
+            )
+        )
+    return out
+
+
+def summary(result: dict[str, Any]) -> tuple[str, str]:
+    if result["report"] is None:
+        return "— (port not run)", "—"
+    if "hand" in result["report"]:
+        return f"— (hand port {result['report']['hand']})", "—"
+    ported, left = port_proof._summary(result["report"])
+    return ported, left
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--dbmcp-tree", type=Path)
+    ap.add_argument("--dbmcp-python")
+    ap.add_argument("--dbmcp-fm4-python")
+    ap.add_argument("--awsapi-tree", type=Path)
+    ap.add_argument("--awsapi-python")
+    ap.add_argument("--awsapi-fm4-python")
+    ap.add_argument("--dbmcp-hand-port", type=Path, help="a tree ported by hand: run it instead of `fix`")
+    ap.add_argument("--awsapi-hand-port", type=Path, help="a tree ported by hand: run it instead of `fix`")
+    ap.add_argument("--mcpmigrate", default=f"{sys.executable} -m mcpmigrate", help="command that runs mcpmigrate")
+    ap.add_argument("--unported", action="store_true", help="also run the unmodified trees on fastmcp 4")
+    ap.add_argument("--verbose", action="store_true", help="print every run's tools and results (stderr)")
+    args = ap.parse_args()
+    mcpmigrate: list[str] | None = args.mcpmigrate.split()
+    why = knows_target(mcpmigrate or [])
+    if why:
+        print(f"NOTE: {why}; the port is not run.", file=sys.stderr)
+        if not (args.unported or args.dbmcp_hand_port or args.awsapi_hand_port):
+            print("Pass --unported to run the unmodified trees on fastmcp 4 only.", file=sys.stderr)
+            return 2
+        mcpmigrate = None
+    print("| server | ported automatically | left manual (reason) | run | identical to the original |")
+    print("|---|---|---|---|---|")
+    for spec in specs(args):
+        res = prove(spec, mcpmigrate, args.unported)
+        ported, left = summary(res)
+        for label, same in res["same"].items():
+            cell = "yes" if same else "no: " + "; ".join(res["diff"][label])
+            print(f"| {spec.name} | {ported} | {left} | {label} | {cell} |", flush=True)
+        if args.verbose:
+            print(json.dumps({"report": res["report"], "rows": res["rows"]}, indent=1, sort_keys=True), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
