@@ -42,7 +42,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
@@ -77,9 +77,9 @@ class Spec:
     argv: list[str]  # after the interpreter
     old: str  # the fastmcp 2/3 Python
     fm4: str  # the fastmcp 4 Python
-    env: Callable[[Path], dict[str, str]] = dict
+    env: Callable[[Path], dict[str, str]] = lambda state: {}  # extra environment for a run
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    elicit: str = "accept"  # what the client answers an elicitation request with
+    elicit: Literal["accept", "decline", "cancel"] = "accept"  # what the client answers an elicitation request with
     hand: Path | None = None  # a port made by hand, run instead of `fix` (what the port should produce)
 
 
@@ -323,8 +323,8 @@ def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool) -> dict[str,
 
 def _dbmcp_env(state: Path) -> dict[str, str]:
     db = state / "shop.db"
-    with sqlite3.connect(db) as conn:
-        conn.executescript(
+    with sqlite3.connect(db) as sql:
+        sql.executescript(
             "create table customers(id integer primary key, name text not null, city text);"
             "create table orders(id integer primary key, customer_id integer references customers(id),"
             " total real, placed text);"
