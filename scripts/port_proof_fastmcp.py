@@ -155,28 +155,46 @@ async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode:
             stop_reason="endTurn",
         )
 
+    logs: list[dict[str, Any]] = []  # the log notifications of the call in flight
+
+    async def on_log(params: Any) -> None:
+        logs.append({"level": params.level, "data": params.data})
+
     params = StdioServerParameters(command=python, args=spec.argv, env=env, cwd=str(root))
     out: dict[str, Any] = {"tools": None, "calls": [], "error": None}
     try:
         with anyio.fail_after(300):
-            async with Client(params, mode=mode, elicitation_callback=on_elicit, sampling_callback=on_sample) as c:
+            async with Client(
+                params,
+                mode=mode,
+                elicitation_callback=on_elicit,
+                sampling_callback=on_sample,
+                logging_callback=on_log,
+                log_level="debug",  # the opt-in to log messages on 2026-07-28; none on a legacy connection
+            ) as c:
                 out["tools"] = norm(tool_rows((await c.list_tools()).tools), subs)
                 raw: list[Any] = []
                 for tool, arguments in spec.calls:
                     args = chain(json.loads(port_proof._subst(json.dumps(arguments), subs)), raw)
                     raw.append(None)
+                    logs.clear()
                     try:
                         r = await c.call_tool(tool, args)
                         raw[-1] = [r.structured_content, [getattr(x, "text", None) for x in r.content]]
                         content = [x.model_dump(mode="json", by_alias=True, exclude_none=True) for x in r.content]
-                        result = {"is_error": bool(r.is_error), "content": content, "structured": r.structured_content}
+                        result = {
+                            "is_error": bool(r.is_error),
+                            "content": content,
+                            "structured": r.structured_content,
+                            "logs": list(logs),
+                        }
                         out["calls"].append(norm(result, subs))
                     except Exception as exc:  # a JSON-RPC error: compared by message
                         if os.environ.get("PORT_PROOF_DEBUG"):
                             import traceback
 
                             traceback.print_exc()
-                        out["calls"].append({"error": norm(str(exc), subs)})
+                        out["calls"].append({"error": norm(str(exc), subs), "logs": norm(list(logs), subs)})
     except Exception as exc:
         out["error"] = f"{type(exc).__name__}: {exc}"
     return out
@@ -184,7 +202,8 @@ async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode:
 
 def knows_target(mcpmigrate: list[str]) -> str | None:
     """None when ``mcpmigrate fix`` accepts ``--target-sdk fastmcp4``, else why not."""
-    res = subprocess.run([*mcpmigrate, "fix", "--help"], capture_output=True, text=True)
+    # run outside any checkout: `python -m mcpmigrate` would import a package in the working directory
+    res = subprocess.run([*mcpmigrate, "fix", "--help"], capture_output=True, text=True, cwd=tempfile.gettempdir())
     if res.returncode != 0:
         return f"`{' '.join(mcpmigrate)} fix --help` failed: {res.stderr.strip()[-200:]}"
     if TARGET not in res.stdout:
@@ -256,6 +275,7 @@ def unwrap(call: dict[str, Any]) -> dict[str, Any]:
                 "is_error": bool(inner.get("isError")),
                 "content": [{k: v for k, v in c.items() if v is not None} for c in inner["content"]],
                 "structured": inner.get("structuredContent"),
+                **({"logs": call["logs"]} if "logs" in call else {}),
             }
     return json.loads(re.sub(r"Unknown tool: '([^'\\]*)'", r"Unknown tool: \1", json.dumps(call, sort_keys=True)))
 
@@ -267,8 +287,7 @@ def shape_differences(base: dict, row: dict, spec: Spec) -> list[str]:
     shapes = [sorted((tool_shape(t) for t in r["tools"]), key=lambda t: str(t["name"])) for r in (base, row)]
     out = ["tools/list"] if shapes[0] != shapes[1] else []
     for i, (a, b) in enumerate(zip(base["calls"], row["calls"])):
-        if unwrap(a) != unwrap(b):
-            out.append(f"call {i} {spec.calls[i][0]}")
+        out += _call_difference(i, spec, unwrap(a), unwrap(b))
     return out
 
 
@@ -280,9 +299,16 @@ def differences(base: dict, row: dict, spec: Spec) -> list[str]:
     if row["tools"] != base["tools"]:
         out.append("tools/list")
     for i, (a, b) in enumerate(zip(base["calls"], row["calls"])):
-        if a != b:
-            out.append(f"call {i} {spec.calls[i][0]}")
+        out += _call_difference(i, spec, a, b)
     return out
+
+
+def _call_difference(i: int, spec: Spec, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """``call N tool`` when call N differs; ``(log messages only)`` when only its log notifications do."""
+    if a == b:
+        return []
+    only_logs = {k: v for k, v in a.items() if k != "logs"} == {k: v for k, v in b.items() if k != "logs"}
+    return [f"call {i} {spec.calls[i][0]}" + (" (log messages only)" if only_logs else "")]
 
 
 def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool) -> dict[str, Any]:
@@ -442,7 +468,7 @@ def summary(result: dict[str, Any]) -> tuple[str, str]:
         return "— (port not run)", "—"
     if "hand" in result["report"]:
         return f"— (hand port {result['report']['hand']})", "—"
-    ported, left = port_proof._summary(result["report"])
+    ported, left = port_proof._summary(result)
     return ported, left
 
 
