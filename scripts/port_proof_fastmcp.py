@@ -211,9 +211,12 @@ def knows_target(mcpmigrate: list[str]) -> str | None:
     return None
 
 
-def port(mcpmigrate: list[str], copy: Path, target: str) -> dict[str, Any]:
+def port(mcpmigrate: list[str], copy: Path, target: str, strategy: str | None = None) -> dict[str, Any]:
+    """``fix --target-sdk fastmcp4`` on the copy (with ``--strategy``: the one run that also applies
+    the interim fixes to the ported code); its JSON report."""
+    extra = ["--strategy", strategy] if strategy else []
     res = subprocess.run(
-        [*mcpmigrate, "fix", "--target-sdk", TARGET, "--output-format", "json", target],
+        [*mcpmigrate, "fix", "--target-sdk", TARGET, *extra, "--output-format", "json", target],
         cwd=copy,
         capture_output=True,
         text=True,
@@ -311,14 +314,20 @@ def _call_difference(i: int, spec: Spec, a: dict[str, Any], b: dict[str, Any]) -
     return [f"call {i} {spec.calls[i][0]}" + (" (log messages only)" if only_logs else "")]
 
 
-def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool) -> dict[str, Any]:
+def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool, strategy: str | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="port-proof-fm-") as tmp_s:
         tmp = Path(tmp_s)
         before, after = tmp / "before", tmp / "after"
         skip = shutil.ignore_patterns(".venv", "__pycache__", "uv.lock", "tests", ".git")
         shutil.copytree(spec.tree, before, ignore=skip)
         shutil.copytree(spec.hand or before, after, ignore=skip)
-        report = {"hand": str(spec.hand)} if spec.hand else port(mcpmigrate, after, spec.target) if mcpmigrate else None
+        report = (
+            {"hand": str(spec.hand)}
+            if spec.hand
+            else port(mcpmigrate, after, spec.target, strategy)
+            if mcpmigrate
+            else None
+        )
         runs = [("original", before, spec.old, "legacy")]
         if unported:
             runs += [
@@ -472,6 +481,20 @@ def summary(result: dict[str, Any]) -> tuple[str, str]:
     return ported, left
 
 
+# The sites that ask the client (rules/MCP101.toml roots, MCP201.toml sampling, MCP202.toml elicitation).
+SITE_RULES = {"MCP101": "roots", "MCP201": "sampling", "MCP202": "elicitation"}
+
+
+def sites(report: dict[str, Any] | None) -> str:
+    """How many roots/sampling/elicitation sites the run fixed, of how many it saw."""
+    if not report or "hand" in report:
+        return "—"
+    seen = [f for f in report.get("findings", []) + report.get("fixed", []) if f.get("rule") in SITE_RULES]
+    fixed = [f for f in report.get("fixed", []) if f.get("rule") in SITE_RULES]
+    kinds = sorted({SITE_RULES[f["rule"]] for f in seen})
+    return f"{len(fixed)}/{len(seen)} fixed ({', '.join(kinds) or 'none'})"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--dbmcp-tree", type=Path)
@@ -483,6 +506,7 @@ def main() -> int:
     ap.add_argument("--dbmcp-hand-port", type=Path, help="a tree ported by hand: run it instead of `fix`")
     ap.add_argument("--awsapi-hand-port", type=Path, help="a tree ported by hand: run it instead of `fix`")
     ap.add_argument("--mcpmigrate", default=f"{sys.executable} -m mcpmigrate", help="command that runs mcpmigrate")
+    ap.add_argument("--strategy", choices=["param", "interim"], help="passed to `fix` with the port")
     ap.add_argument("--unported", action="store_true", help="also run the unmodified trees on fastmcp 4")
     ap.add_argument("--verbose", action="store_true", help="print every run's tools and results (stderr)")
     args = ap.parse_args()
@@ -495,16 +519,18 @@ def main() -> int:
             return 2
         mcpmigrate = None
     print(
-        "| server | ported automatically | left manual (reason) | run | identical to the original | same, fastmcp 3 rendering aside |"
+        "| server | ported automatically | left manual (reason) | roots/sampling/elicitation sites "
+        "| run | identical to the original | same, fastmcp 3 rendering aside |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for spec in specs(args):
-        res = prove(spec, mcpmigrate, args.unported)
+        res = prove(spec, mcpmigrate, args.unported, args.strategy)
         ported, left = summary(res)
         for label, same in res["same"].items():
             cell = "yes" if same else "no: " + "; ".join(res["diff"][label])
             shape = "no: " + "; ".join(res["shape"][label]) if res["shape"][label] else "yes"
-            print(f"| {spec.name} | {ported} | {left} | {label} | {cell} | {shape} |", flush=True)
+            row = f"| {spec.name} | {ported} | {left} | {sites(res['report'])} | {label} | {cell} | {shape} |"
+            print(row, flush=True)
         if args.verbose:
             print(json.dumps({"report": res["report"], "rows": res["rows"]}, indent=1, sort_keys=True), file=sys.stderr)
     return 0

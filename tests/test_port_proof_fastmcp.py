@@ -121,3 +121,13 @@ def test_knows_target_reads_the_fix_help() -> None:
     assert "does not know `fix --target-sdk fastmcp4`" in (proof.knows_target(without) or "")
     with_it = [sys.executable, "-c", "print('--target-sdk {mcp2,fastmcp4}')"]
     assert proof.knows_target(with_it) is None
+
+
+def test_sites_counts_the_requests_that_ask_the_client() -> None:
+    report = {
+        "fixed": [{"rule": "MCP511"}, {"rule": "MCP202"}],
+        "findings": [{"rule": "MCP201"}, {"rule": "MCP202"}, {"rule": "MCP102"}],
+    }
+    assert proof.sites(report) == "1/3 fixed (elicitation, sampling)"
+    assert proof.sites({"fixed": [], "findings": []}) == "0/0 fixed (none)"
+    assert proof.sites({"hand": "/tmp/x"}) == "—"
