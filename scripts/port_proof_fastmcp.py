@@ -59,7 +59,7 @@ VOLATILE = [
     (re.compile(r"X-Amz-(Date|Signature|Credential|Security-Token)=[^&\"\\\s]+"), r"X-Amz-\1=<v>"),
     (re.compile(r"\b(Signature|Expires)=[^&\"\\\s]+"), r"\1=<v>"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
-    (re.compile(r'(\\*"(?:duration_ms|elapsed_ms|execution_time_ms)\\*"): [0-9.]+'), r"\1: 0"),
+    (re.compile(r'(\\*"(?:duration_ms|elapsed_ms|execution_time_ms)\\*"):\s*[0-9.]+'), r"\1: 0"),
     (re.compile(r"\bquery_[0-9a-f]{8}_\d{8}_\d{6}\b"), "query_<id>"),
     (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?"), "<datetime>"),
 ]

@@ -30,8 +30,11 @@ def test_norm_keeps_json_text_valid_and_masks_volatile_values() -> None:
             "url": "http://127.0.0.1:9/b/k?AWSAccessKeyId=AK&Signature=ZaaR%2Bu&Expires=1796072896",
         }
     )
-    out = proof.norm({"text": text, "duration_ms": 3}, {"state": "/tmp/port-proof-fm-x/state/a"})
+    out = proof.norm(
+        {"text": text, "duration_ms": 3, "compact": '{"duration_ms":1.76}'}, {"state": "/tmp/port-proof-fm-x/state/a"}
+    )
     assert out["duration_ms"] == 0
+    assert json.loads(out["compact"]) == {"duration_ms": 0}
     assert json.loads(out["text"]) == {
         "db": "sqlite:///{state}/shop.db",
         "other": "see <tmp>",
