@@ -138,7 +138,28 @@ def tool_rows(tools: list[Any]) -> list[str]:
     )
 
 
-async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode: str, subs: dict[str, str]) -> dict:
+# Runs the server (``-m module`` or ``-c code``) with its stderr in a file, so that a server that
+# dies can be told by its last exception line.
+LAUNCH = (
+    "import os, runpy, sys\n"
+    "os.dup2(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_APPEND), 2)\n"
+    "how, what = sys.argv[2], sys.argv[3]\n"
+    "sys.argv = [what]\n"
+    "if how == '-m':\n    runpy.run_module(what, run_name='__main__', alter_sys=True)\n"
+    "else:\n    exec(compile(what, '<launch>', 'exec'), {'__name__': '__main__'})\n"
+)
+EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit)\b.*$", re.M)
+
+
+def last_exception(log: str) -> str | None:
+    """The last ``SomeError: message`` line a server wrote to stderr."""
+    found = [m.group(0) for m in EXCEPTION_LINE.finditer(log)]
+    return found[-1][:300] if found else None
+
+
+async def _drive(
+    python: str, spec: Spec, root: Path, env: dict[str, str], mode: str, subs: dict[str, str], log: Path
+) -> dict:
     import mcp.types as types
     from mcp import Client, StdioServerParameters
 
@@ -160,7 +181,7 @@ async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode:
     async def on_log(params: Any) -> None:
         logs.append({"level": params.level, "data": params.data})
 
-    params = StdioServerParameters(command=python, args=spec.argv, env=env, cwd=str(root))
+    params = StdioServerParameters(command=python, args=["-c", LAUNCH, str(log), *spec.argv], env=env, cwd=str(root))
     out: dict[str, Any] = {"tools": None, "calls": [], "error": None}
     try:
         with anyio.fail_after(300):
@@ -196,7 +217,8 @@ async def _drive(python: str, spec: Spec, root: Path, env: dict[str, str], mode:
                             traceback.print_exc()
                         out["calls"].append({"error": norm(str(exc), subs), "logs": norm(list(logs), subs)})
     except Exception as exc:
-        out["error"] = f"{type(exc).__name__}: {exc}"
+        died = last_exception(log.read_text(errors="replace")) if log.exists() else None
+        out["error"] = f"server: {died}" if died else f"{type(exc).__name__}: {exc}"
     return out
 
 
@@ -287,8 +309,8 @@ def shape_differences(base: dict, row: dict, spec: Spec) -> list[str]:
     """What still differs once fastmcp 3's rendering changes are set aside (see tool_shape, unwrap)."""
     if row["error"] or not isinstance(row["tools"], list):
         return [f"run: {(row['error'] or 'no tools')[:200]}"]
-    shapes = [sorted((tool_shape(t) for t in r["tools"]), key=lambda t: str(t["name"])) for r in (base, row)]
-    out = ["tools/list"] if shapes[0] != shapes[1] else []
+    shapes = [{str(t["name"]): t for t in map(tool_shape, r["tools"])} for r in (base, row)]
+    out = [_named("tools/list", shapes[0], shapes[1])] if shapes[0] != shapes[1] else []
     for i, (a, b) in enumerate(zip(base["calls"], row["calls"])):
         out += _call_difference(i, spec, unwrap(a), unwrap(b))
     return out
@@ -300,10 +322,18 @@ def differences(base: dict, row: dict, spec: Spec) -> list[str]:
         return [f"run: {row['error'][:200]}"]
     out = []
     if row["tools"] != base["tools"]:
-        out.append("tools/list")
+        named = [{str(json.loads(t).get("name")): t for t in r["tools"]} for r in (base, row)]
+        out.append(_named("tools/list", named[0], named[1]))
     for i, (a, b) in enumerate(zip(base["calls"], row["calls"])):
         out += _call_difference(i, spec, a, b)
     return out
+
+
+def _named(what: str, a: dict[str, Any], b: dict[str, Any]) -> str:
+    """``what (tool, tool, …)``: the tools missing on one side or listed differently."""
+    names = sorted(n for n in a.keys() | b.keys() if a.get(n) != b.get(n))
+    shown = ", ".join(names[:4]) + (f", … {len(names)} in all" if len(names) > 4 else "")
+    return f"{what} ({shown})"
 
 
 def _call_difference(i: int, spec: Spec, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -344,7 +374,7 @@ def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool, strategy: st
             env |= spec.env(state) | {"PYTHONPATH": str(root / spec.pythonpath)}
             (state / "home").mkdir(exist_ok=True)
             subs = {"state": str(state), "root": str(root)}
-            rows[label] = anyio.run(_drive, python, spec, root, env, mode, subs)
+            rows[label] = anyio.run(_drive, python, spec, root, env, mode, subs, state / "stderr.log")
     base = rows["original"]
     return {
         "name": spec.name,

@@ -105,10 +105,10 @@ def test_fastmcp3_rendering_is_set_aside_but_an_argument_change_is_not() -> None
     unknown4 = {"content": [{"type": "text", "text": "Unknown tool: 'nope'"}], "is_error": True, "structured": None}
     base = _row([FM2_TOOL], [fm2_call, unknown2])
     row = _row([FM4_TOOL], [fm4_call, unknown4])
-    assert proof.differences(base, row, SPEC) == ["tools/list", "call 0 ping", "call 1 nope"]
+    assert proof.differences(base, row, SPEC) == ["tools/list (ping)", "call 0 ping", "call 1 nope"]
     assert proof.shape_differences(base, row, SPEC) == []
     changed = {**FM4_TOOL, "inputSchema": {**FM4_TOOL["inputSchema"], "required": []}}
-    assert proof.shape_differences(base, _row([changed], [fm4_call, unknown4]), SPEC) == ["tools/list"]
+    assert proof.shape_differences(base, _row([changed], [fm4_call, unknown4]), SPEC) == ["tools/list (ping)"]
 
 
 def test_a_run_that_failed_is_reported_with_its_error() -> None:
@@ -134,3 +134,14 @@ def test_sites_counts_the_requests_that_ask_the_client() -> None:
     assert proof.sites(report) == "1/3 fixed (elicitation, sampling)"
     assert proof.sites({"fixed": [], "findings": []}) == "0/0 fixed (none)"
     assert proof.sites({"hand": "/tmp/x"}) == "—"
+
+
+def test_last_exception_names_why_a_server_died() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "server.py", line 10, in <module>\n'
+        "    from mcp.server.fastmcp import Context\n"
+        "ModuleNotFoundError: No module named 'mcp.server.fastmcp'. This is mcp 2.x\n"
+    )
+    assert proof.last_exception(log) == "ModuleNotFoundError: No module named 'mcp.server.fastmcp'. This is mcp 2.x"
+    assert proof.last_exception("INFO started\n") is None
