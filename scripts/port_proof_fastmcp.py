@@ -17,10 +17,15 @@ in this repository):
   loopback port so that no command leaves the machine, and the read-only-operations index built
   from the packaged metadata instead of the network (``main()`` otherwise fetches it).
 
-Each needs two Pythons: its own dependencies with its fastmcp 2/3 pin, and the same with
-fastmcp 4.2.3. The server is imported from the copied tree (``PYTHONPATH``), never from the venv.
+Each needs two Pythons: its own dependencies with its fastmcp 2/3 pin (the versions of its
+uv.lock), and the same with fastmcp 4.2.3 (which brings mcp 2.3; db-mcp also needs FastAPI >= 0.133
+there, and an unpinned OpenTelemetry). The server is imported from the copied tree
+(``PYTHONPATH``), never from the venv. ``--mcpmigrate`` names the mcpmigrate to port with (its
+``fix --help`` must offer ``fastmcp4``); ``--strategy interim`` makes it the one run that also
+applies the interim fixes; ``--dbmcp-hand-port``/``--awsapi-hand-port`` run a tree ported by hand
+instead (what the port should produce).
 
-    python scripts/port_proof_fastmcp.py \\
+    python scripts/port_proof_fastmcp.py --mcpmigrate "/tmp/fm4-venv/bin/python -m mcpmigrate" \\
         --dbmcp-tree /work/real/db-mcp/packages/core \\
         --dbmcp-python /tmp/venv-dbmcp-fm2/bin/python --dbmcp-fm4-python /tmp/venv-dbmcp-fm4/bin/python \\
         --awsapi-tree /work/real/mcp/src/aws-api-mcp-server \\
