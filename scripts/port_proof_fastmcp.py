@@ -238,10 +238,9 @@ def knows_target(mcpmigrate: list[str]) -> str | None:
     return None
 
 
-def port(mcpmigrate: list[str], copy: Path, target: str, strategy: str | None = None) -> dict[str, Any]:
-    """``fix --target-sdk fastmcp4`` on the copy (with ``--strategy``: the one run that also applies
-    the interim fixes to the ported code); its JSON report."""
-    extra = ["--strategy", strategy] if strategy else []
+def port(mcpmigrate: list[str], copy: Path, target: str, extra: list[str]) -> dict[str, Any]:
+    """``fix --target-sdk fastmcp4`` on the copy, with ``extra`` options (``--strategy interim``: the
+    one run that also applies the interim fixes to the ported code); its JSON report."""
     res = subprocess.run(
         [*mcpmigrate, "fix", "--target-sdk", TARGET, *extra, "--output-format", "json", target],
         cwd=copy,
@@ -349,7 +348,7 @@ def _call_difference(i: int, spec: Spec, a: dict[str, Any], b: dict[str, Any]) -
     return [f"call {i} {spec.calls[i][0]}" + (" (log messages only)" if only_logs else "")]
 
 
-def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool, strategy: str | None = None) -> dict[str, Any]:
+def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool, fix_args: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="port-proof-fm-") as tmp_s:
         tmp = Path(tmp_s)
         before, after = tmp / "before", tmp / "after"
@@ -359,7 +358,7 @@ def prove(spec: Spec, mcpmigrate: list[str] | None, unported: bool, strategy: st
         report = (
             {"hand": str(spec.hand)}
             if spec.hand
-            else port(mcpmigrate, after, spec.target, strategy)
+            else port(mcpmigrate, after, spec.target, fix_args)
             if mcpmigrate
             else None
         )
@@ -542,6 +541,7 @@ def main() -> int:
     ap.add_argument("--awsapi-hand-port", type=Path, help="a tree ported by hand: run it instead of `fix`")
     ap.add_argument("--mcpmigrate", default=f"{sys.executable} -m mcpmigrate", help="command that runs mcpmigrate")
     ap.add_argument("--strategy", choices=["param", "interim"], help="passed to `fix` with the port")
+    ap.add_argument("--fix-args", default="", help="more options for `fix`, e.g. '--ignore MCP401'")
     ap.add_argument("--unported", action="store_true", help="also run the unmodified trees on fastmcp 4")
     ap.add_argument("--verbose", action="store_true", help="print every run's tools and results (stderr)")
     args = ap.parse_args()
@@ -559,7 +559,8 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|")
     for spec in specs(args):
-        res = prove(spec, mcpmigrate, args.unported, args.strategy)
+        fix_args = (["--strategy", args.strategy] if args.strategy else []) + args.fix_args.split()
+        res = prove(spec, mcpmigrate, args.unported, fix_args)
         ported, left = summary(res)
         for label, same in res["same"].items():
             cell = "yes" if same else "no: " + "; ".join(res["diff"][label])
