@@ -216,10 +216,6 @@ async def _drive(
                         }
                         out["calls"].append(norm(result, subs))
                     except Exception as exc:  # a JSON-RPC error: compared by message
-                        if os.environ.get("PORT_PROOF_DEBUG"):
-                            import traceback
-
-                            traceback.print_exc()
                         out["calls"].append({"error": norm(str(exc), subs), "logs": norm(list(logs), subs)})
     except Exception as exc:
         died = last_exception(log.read_text(errors="replace")) if log.exists() else None
@@ -258,8 +254,7 @@ def identical(base: dict, row: dict) -> bool:
     return (
         base["error"] is None
         and row["error"] is None
-        and row["tools"] == base["tools"]
-        and row["calls"] == base["calls"]
+        and (row["tools"], row["calls"]) == (base["tools"], base["calls"])
     )
 
 
