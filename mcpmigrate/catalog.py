@@ -33,6 +33,10 @@ class RuleMeta:
     fix: dict[str, Any]
     examples_invalid: tuple[dict[str, Any], ...] = field(default=())
     examples_valid: tuple[dict[str, Any], ...] = field(default=())
+    # ``project-findings = "module:function"``: a rule whose sites are lines of the project's
+    # dependency files, not Python modules; the engine calls ``function(root, cwd)`` once per run
+    # (-> ``[(display path, [Finding, ...]), ...]``).
+    project_findings: str | None = None
 
 
 def rules_dir() -> Path:
@@ -63,6 +67,7 @@ def load_catalog() -> dict[str, RuleMeta]:
                 fix=dict(data.get("fix", {})),
                 examples_invalid=tuple(examples.get("invalid", ())),
                 examples_valid=tuple(examples.get("valid", ())),
+                project_findings=data.get("project-findings"),
             )
         except (KeyError, ValueError, tomllib.TOMLDecodeError) as exc:
             raise ValueError(f"{path}: invalid rule metadata: {exc}") from exc

@@ -140,9 +140,7 @@ def run(
         result.results.append(res)
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
-    if config.target_sdk == "fastmcp4" and "MCP517" in rules:  # the pins below fastmcp 4's floors
-        from mcpmigrate.detectors.port_environment import project_findings
-
+    for project_findings in _project_rules(rules):
         for display, findings in project_findings(config.root, cwd):
             result.results.append(FileResult(display, findings=findings, parsed=True))
     if options.mode == "fix" and config.target_sdk:
@@ -198,6 +196,22 @@ def _read_all(found: list[F.SourceFile]) -> dict[Path, bytes]:
             out[Path(os.path.abspath(sf.path))] = F.read_source(sf.path)
         except (OSError, ValueError):
             continue
+    return out
+
+
+def _project_rules(rules: set[str]) -> list[Callable[[Path, Path], list[tuple[str, list[Finding]]]]]:
+    """The functions of the enabled rules whose sites are the project's dependency files
+    (``project-findings`` in rules/<ID>.toml; docs/adding-a-rule.md), imported only when enabled."""
+    import importlib
+
+    from mcpmigrate.catalog import load_catalog
+
+    out = []
+    for rule in sorted(rules):
+        target = load_catalog()[rule].project_findings
+        if target:
+            module, _, name = target.partition(":")
+            out.append(getattr(importlib.import_module(module), name))
     return out
 
 
