@@ -218,3 +218,13 @@ def enclosing_stmt(a: ModuleAnalysis, node: cst.CSTNode) -> cst.BaseStatement | 
     while cur is not None and not isinstance(cur, cst.BaseStatement):
         cur = pm.get(id(cur))
     return cur
+
+
+def is_docstring(stmt: cst.CSTNode) -> bool:
+    """Whether ``stmt`` is a string literal on a line of its own (a docstring where it comes first)."""
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )

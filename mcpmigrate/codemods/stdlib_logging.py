@@ -20,6 +20,7 @@ from mcpmigrate.codemods import log_handlers
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
+from mcpmigrate.names import is_docstring
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
@@ -93,15 +94,6 @@ def _is_import_stmt(stmt: cst.CSTNode) -> bool:
     )
 
 
-def _is_docstring(stmt: cst.CSTNode) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
 def _log_line(line: cst.SimpleStatementLine, code: str, logger: str) -> cst.SimpleStatementLine:
     """The statement line with the stdlib call ``code`` (the detector's, for ``logger``) as its body."""
     expr = cst.parse_expression(code.replace(LOGGER, logger))
@@ -139,7 +131,7 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         # after the leading docstring and import block (AddImportsVisitor puts `import logging` in it)
         at = 0
         for i, stmt in enumerate(body):
-            if _is_import_stmt(stmt) or (i == 0 and _is_docstring(stmt)):
+            if _is_import_stmt(stmt) or (i == 0 and is_docstring(stmt)):
                 at = i + 1
             else:
                 break

@@ -261,12 +261,6 @@ def find_read(expr: cst.CSTNode) -> cst.Call | None:
     return outer if all(any(c is x for x in walk(outer)) for c in calls) else None
 
 
-def is_docstring(stmt: cst.CSTNode) -> bool:
-    """Whether ``stmt`` is a string on a line of its own."""
-    small = single(stmt, cst.Expr)
-    return small is not None and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
-
-
 def is_attr_name(a: ModuleAnalysis, n: cst.Name) -> bool:
     """Whether ``n`` names an attribute or a keyword (not a variable)."""
     parent = a.parents.get(id(n))

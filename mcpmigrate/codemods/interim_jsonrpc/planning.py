@@ -23,14 +23,22 @@ from mcpmigrate.codemods.interim_jsonrpc.branch import (
     find_send,
     in_nested_def,
     is_attr_name,
-    is_docstring,
     requests_in,
     result_use,
     short,
     single,
     spelled,
 )
-from mcpmigrate.names import BUILTINS, assigned, dict_get, enclosing_stmt, module_names, ref_names, string_value
+from mcpmigrate.names import (
+    BUILTINS,
+    assigned,
+    dict_get,
+    enclosing_stmt,
+    is_docstring,
+    module_names,
+    ref_names,
+    string_value,
+)
 
 _LEGACY = (
     "legacy (2025-11-25) clients, whose calls declare no capabilities in `_meta`, now get error -32021 "

@@ -29,6 +29,7 @@ from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
+from mcpmigrate.names import is_docstring
 
 TOOL_ERROR = ("mcp.server.mcpserver.exceptions", "ToolError")
 MCP_ERROR = ("mcp.shared.exceptions", "MCPError")
@@ -61,7 +62,7 @@ class ToolErrorWrap:
         def wrap(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(upd, cst.FunctionDef) and isinstance(upd.body, cst.IndentedBlock)
             body = list(upd.body.body)
-            head = body[:1] if _is_docstring(body[0]) else []
+            head = body[:1] if is_docstring(body[0]) else []
             rest = body[len(head) :]
             handlers = cst.parse_statement(
                 f"try:\n    pass\nexcept ({tool_error}, {mcp_error}):\n    raise\n"
@@ -85,15 +86,6 @@ def _spell(edits: Edits, analysis: ModuleAnalysis, module: str, name: str) -> st
     if analysis.qualname(cst.Name(name)) in _PORTED[name] and module_bindings(analysis).get(name) == 1:
         return name
     return edits.import_name(analysis, module, name)
-
-
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None) -> FixPlan:
