@@ -146,7 +146,8 @@ def run(
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
-        result.pins = settle(result, config.root, config.target_sdk)  # all files ported, or none written
+        where = {sf.display: sf.path for sf in candidates}
+        result.pins = settle(result, config.root, config.target_sdk, where)  # all files ported, or none written
     if options.mode == "fix" and not options.diff:
         for pin in result.pins:
             F.atomic_write(pin.path, pin.new)

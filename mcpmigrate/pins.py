@@ -399,6 +399,13 @@ def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     return None, []
 
 
+def project_dir(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` with a dependency file (``pyproject.toml``,
+    ``setup.cfg``, ``requirements*.txt``): where a file's pins are read (at most :data:`MAX_LEVELS`
+    up, not above a ``.git``), or None."""
+    return _nearest(start.resolve())[0]
+
+
 def _stamp(path: Path) -> tuple[int, int]:
     try:
         st = path.stat()

@@ -85,6 +85,38 @@ def test_the_port_writes_every_file_and_the_pin(tmp_path: Path) -> None:
     assert "pinned pyproject.toml: mcp>=2.3,<3" in res.stdout
 
 
+def test_each_server_of_a_monorepo_is_re_pinned_where_its_files_are(tmp_path: Path) -> None:
+    """Run from the repository root (no configuration) on two servers with their own
+    pyproject.toml, and from outside on one: the requirement moves in the project each ported
+    file belongs to (where its pins are read), not in the working directory's."""
+    for name in ("alpha", "beta"):
+        (tmp_path / "src" / name / "pkg").mkdir(parents=True)
+        copy_to(NOTES / "before.py", tmp_path / "src" / name / "pkg", "notes.py")
+        (tmp_path / "src" / name / "pyproject.toml").write_text(
+            f'[project]\nname = "{name}"\ndependencies = ["mcp[cli]>=1.23.0,<2.0.0"]\n', encoding="utf-8"
+        )
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "root"\ndependencies = ["mcp>=1.2"]\n', encoding="utf-8"
+    )
+    res = cli(["fix", "--target-sdk", "mcp2", "src/alpha", "src/beta"], tmp_path)
+    assert res.exit_code == 0, str(res)
+    for name in ("alpha", "beta"):
+        assert (tmp_path / "src" / name / "pyproject.toml").read_text() == (
+            f'[project]\nname = "{name}"\ndependencies = ["mcp[cli]>=2.3,<3"]\n'
+        )
+        assert f"pinned src/{name}/pyproject.toml: mcp>=2.3,<3" in res.stdout
+    assert "mcp>=1.2" in (tmp_path / "pyproject.toml").read_text()  # the root's own server is not ported
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "gamma").mkdir()
+    copy_to(NOTES / "before.py", tmp_path / "gamma", "notes.py")
+    (tmp_path / "gamma" / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", str(tmp_path / "gamma")], elsewhere)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "gamma" / "requirements.txt").read_text() == "mcp>=2.3,<3\n"
+
+
 def test_a_lockfile_is_named_for_re_locking(tmp_path: Path) -> None:
     """The port re-pins the declaration, not the lock: the lock still says mcp 1.x (and is read
     first by the interim planner), so the `pinned` line says to re-lock."""

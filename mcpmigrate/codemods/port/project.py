@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
-from mcpmigrate.pins import PORT_PINS
+from mcpmigrate.pins import PORT_PINS, project_dir
 from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
@@ -153,11 +153,12 @@ def hold(results: list) -> None:
             res.new_source = None
 
 
-def pin_changes(root: Path, target: str = "mcp2") -> list[PinChange]:
-    """The rewrites of the target's requirement in the dependency files at the project root."""
+def pin_changes(roots: list[Path], target: str = "mcp2") -> list[PinChange]:
+    """The rewrites of the target's requirement in the dependency files of each project directory
+    in ``roots``."""
     package, pin = PORT_PINS[target]
     out = []
-    candidates = [root / name for name in FILES] + sorted(root.glob("requirements*.txt"))
+    candidates = [p for root in roots for p in [root / name for name in FILES] + sorted(root.glob("requirements*.txt"))]
     for path in candidates:
         if not path.is_file():
             continue
@@ -242,19 +243,30 @@ def _array_end(text: str, start: int) -> int:
     return len(text)
 
 
-def settle(run: object, root: Path, target: str = "mcp2") -> list[PinChange]:
+def settle(run: object, root: Path, target: str = "mcp2", paths: dict[str, Path] | None = None) -> list[PinChange]:
     """The project step of ``fix --target-sdk`` on a finished run (``engine.RunResult``):
     when a file blocks the port, nothing is written (each blocking file is reported as an
-    error); otherwise the requirement changes to write with the ported files."""
+    error); otherwise the requirement changes to write with the ported files.
+
+    The requirement is rewritten where :mod:`mcpmigrate.pins` reads the ported files' pins: the
+    nearest directory above each ported file (``paths``: display → path) that has a dependency
+    file — each server of a monorepo, or the project named on the command line from elsewhere —
+    else ``root`` (the configuration's directory)."""
     results, errors = run.results, run.errors  # type: ignore[attr-defined]
     blocking = blockers(results, errors, target) + _unparsed(errors, target)
     if blocking:
         hold(results)
         errors.extend(blocking)
         return []
-    if not any(f.rule.startswith(PORT_RULE_PREFIX) for res in results for f in res.fixed):
+    ported = [res.display for res in results if any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.fixed)]
+    if not ported:
         return []
-    return pin_changes(root, target)
+    roots: dict[Path, None] = {}  # ordered: the first ported file's project first
+    for display in ported:
+        path = (paths or {}).get(display)
+        found = project_dir(path.parent) if path is not None else None
+        roots[found or root] = None
+    return pin_changes(list(roots), target)
 
 
 def _unparsed(errors: list[FileError], target: str = "mcp2") -> list[FileError]:
