@@ -140,9 +140,11 @@ def run(
         result.results.append(res)
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
-    for project_findings in _project_rules(rules):
-        for display, findings in project_findings(config.root, cwd):
-            result.results.append(FileResult(display, findings=findings, parsed=True))
+    hooks = _project_rules(rules)
+    for root in _project_dirs(candidates, config) if hooks else []:
+        for project_findings in hooks:
+            for display, findings in project_findings(root, cwd):
+                result.results.append(FileResult(display, findings=findings, parsed=True))
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
@@ -198,6 +200,22 @@ def _read_all(found: list[F.SourceFile]) -> dict[Path, bytes]:
         except (OSError, ValueError):
             continue
     return out
+
+
+def _project_dirs(candidates: list[F.SourceFile], config: Config) -> list[Path]:
+    """The project directories of the checked files, in order: for each, the nearest one with a
+    dependency file (where :mod:`mcpmigrate.pins` reads its pins and the port re-pins it), else the
+    configuration root. A monorepo checked from its root has one per server."""
+    from mcpmigrate.pins import project_dir
+
+    dirs: dict[Path, None] = {}
+    by_parent: dict[Path, Path] = {}
+    for sf in candidates:
+        parent = Path(os.path.abspath(sf.path)).parent
+        if parent not in by_parent:
+            by_parent[parent] = project_dir(parent) or config.root
+        dirs[by_parent[parent]] = None
+    return list(dirs) or [config.root]
 
 
 def _project_rules(rules: set[str]) -> list[Callable[[Path, Path], list[tuple[str, list[Finding]]]]]:

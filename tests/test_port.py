@@ -117,6 +117,24 @@ def test_each_server_of_a_monorepo_is_re_pinned_where_its_files_are(tmp_path: Pa
     assert (tmp_path / "gamma" / "requirements.txt").read_text() == "mcp>=2.3,<3\n"
 
 
+def test_fastmcp4_floors_are_read_in_each_checked_servers_project(tmp_path: Path) -> None:
+    """MCP517 (pins below fastmcp 4's floors) looks where the checked files' pins are: a server's
+    own pyproject.toml in a monorepo checked from its root, not only the root's."""
+    server = tmp_path / "src" / "alpha"
+    (server / "pkg").mkdir(parents=True)
+    (server / "pkg" / "app.py").write_text(
+        'from fastmcp import FastMCP\n\nmcp = FastMCP("alpha")\n\n\n@mcp.tool\ndef echo(text: str) -> str:\n    return text\n',
+        encoding="utf-8",
+    )
+    (server / "pyproject.toml").write_text(
+        '[project]\nname = "alpha"\ndependencies = [\n    "fastmcp>=2.10",\n    "pydantic==2.11.*",\n]\n',
+        encoding="utf-8",
+    )
+    res = cli(["check", "--target-sdk", "fastmcp4", "--output-format", "json", "src"], tmp_path)
+    found = [(f["path"], f["line"], f["column"]) for f in res.json["findings"] if f["rule"] == "MCP517"]
+    assert found == [("src/alpha/pyproject.toml", 5, 6)], str(res)
+
+
 def test_a_lockfile_is_named_for_re_locking(tmp_path: Path) -> None:
     """The port re-pins the declaration, not the lock: the lock still says mcp 1.x (and is read
     first by the interim planner), so the `pinned` line says to re-lock."""

@@ -6,7 +6,8 @@ from-fastmcp-3.mdx, “Environment Requirements”), and fastmcp 4.2 requires mc
 4.2.3's package metadata). A project that pins one of them below its floor
 cannot install fastmcp 4: the resolver reports an unsatisfiable set. The finding is on the pin's
 line of the dependency file at the project root (``pyproject.toml``, ``requirements*.txt``), not
-on a Python module, so the engine asks :func:`project_findings` once per run (``project-findings``
+on a Python module, so the engine asks :func:`project_findings` once per project directory of the
+checked files (``project-findings``
 in rules/MCP517.toml); the detector class only registers the rule (it never reports on a module).
 """
 
