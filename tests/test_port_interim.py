@@ -54,3 +54,47 @@ def test_port_then_interim(case_dir: Path, tmp_path: Path, legacy_python: str, m
         for mode in ("legacy", "modern"):
             got = run_proof(mcp2_python, after, server, mode, [], calls, client=client)
             assert _answers(got) == _answers(before), f"{mode}, client {client}: {got['calls']} vs {before['calls']}"
+
+
+TOOLS = """from mcp.server.fastmcp import Context, FastMCP
+
+from common import request_consent
+
+mcp = FastMCP("ops")
+
+
+@mcp.tool()
+async def stop(name: str, ctx: Context) -> str:
+    await request_consent(f"Stop {name}?", ctx)
+    return f"stopped {name}"
+"""
+COMMON = """from pydantic import BaseModel
+
+
+class Consent(BaseModel):
+    acknowledge: bool
+
+
+async def request_consent(what: str, ctx) -> None:
+    result = await ctx.elicit(message=what, schema=Consent)
+    if result.action != "accept" or not result.data.acknowledge:
+        raise ValueError("User rejected the operation.")
+"""
+
+
+def test_a_helper_reached_from_an_mcp1_tool_of_another_module_is_judged_as_ported(tmp_path: Path) -> None:
+    """In the one run, the helper's context comes from an mcp 1.x tool of another module (read
+    before that module is ported): it is mcp 2.x code once written, so the reason it stays manual
+    is where it sits (awslabs aws-for-sap-management's `request_consent`), not "mcp 1.x has no
+    interim form"."""
+    (tmp_path / "tools.py").write_text(TOOLS, encoding="utf-8")
+    (tmp_path / "common.py").write_text(COMMON, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    (left,) = res.json["findings"]
+    assert (left["rule"], left["path"], left["line"], left["column"]) == ("MCP202", "common.py", 9, 20)
+    assert left["manual"] == (
+        "the request is made in the helper `request_consent`, which is also called from another module "
+        "(`stop` in tools.py); cross-module rewrite not supported"
+    )
+    assert "from mcp.server.mcpserver import Context, MCPServer" in (tmp_path / "tools.py").read_text()

@@ -70,6 +70,11 @@ def pinned_generation(
     it is fastmcp 4 whatever the rest of the module looks like. Code the analysis cannot place is
     mcp 2.x under ``mcp>=2``. The note names the pin the decision was based on; ``how`` is what the
     fastmcp 4 upgrade advice adds for this call (:func:`.fastmcp.upgrade_how`)."""
+    if gen == S.MCP1 and a.target_sdk == "mcp2":
+        # this run ports the project to mcp 2.x, every module or none (codemods/port/project.py):
+        # code the analysis places on mcp 1.x (a context an mcp 1.x tool of another module passes
+        # in, read before that module is ported) runs on mcp 2.x once it is written
+        gen = S.MCP2
     found = project_pins(a)
     mcp, fast = found.verdict("mcp"), found.verdict("fastmcp")
     if fast is None and mcp is None:
