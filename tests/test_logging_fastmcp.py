@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers import cli
+from tests.helpers import FIXTURES, cli
 from tests.proof import PROCESS_TIMEOUT_S
 from tests.test_proof_catalog import observe
 
@@ -178,3 +178,15 @@ def test_fastmcp4_delivers_the_messages_on_both_eras_before_the_fix_and_not_afte
         after = _fastmcp4(tmp_path, mode)
         assert after["calls"] == answer["calls"], mode
         assert after["logs"] == [], mode
+
+
+def test_every_fastmcp_spelling_gets_the_note(tmp_path: Path) -> None:
+    """fixtures/logging/fastmcp2_logging: ``get_context().warning(..., logger_name=)`` in a helper,
+    ``ctx.log(message, level=)``, ``ctx.info(..., extra=)``: each unsafe with the note first."""
+    (tmp_path / "server.py").write_text(
+        (FIXTURES / "logging" / "fastmcp2_logging" / "before.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    labels = _labels(tmp_path)
+    assert [(line, safety) for _r, line, _c, safety, _d in labels] == [(12, "unsafe"), (18, "unsafe"), (19, "unsafe")]
+    for (_r, _l, _c, _s, description), call in zip(labels, ("ctx.warning", "ctx.log", "ctx.info"), strict=True):
+        assert f"(review: {delivers(call)}" in description

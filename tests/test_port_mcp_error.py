@@ -31,11 +31,11 @@ BOOK = ASKS.replace(
     'raise McpError(ErrorData(code=INVALID_PARAMS, message=f"unknown flight {flight}"))',
 )
 NOTE = (
-    "rename the import and its uses to mcp 2.x's names (same objects, same behaviour) (review: an `McpError` "
-    "raised in FastMCP tool `book` (line 16) reached the client as a tool error result (`isError: true`, "
-    "`Error executing tool <name>: <message>`) on mcp 1.x; mcp 2.x's `MCPServer` answers the renamed `MCPError` "
-    "with a JSON-RPC error response instead, and MCP510 cannot wrap that tool's body: wrap it by hand or raise "
-    "`ToolError`)"
+    "rename the import and its uses to mcp 2.x's names (same objects, same behaviour) (review: FastMCP tool `book` "
+    "(line 16) raises an `McpError` (in the tool or a helper it calls), which mcp 1.x sent the client as a tool error "
+    "result (`isError: true`, `Error executing tool <name>: <message>`); mcp 2.x's `MCPServer` answers the renamed "
+    "`MCPError` with a JSON-RPC error response instead, and MCP510 cannot wrap the tool's body: wrap it by hand or "
+    "raise `ToolError`)"
 )
 BAD_FLIGHT = [{"tool": "book", "arguments": {"flight": "BA1"}}]
 KEYS = ("error", "is_error", "text")
@@ -118,3 +118,11 @@ def test_a_lowlevel_handler_keeps_its_answer_through_the_adapter(
     old = _answers(run_proof(legacy_python, before, "server", "legacy", [], LOOKUPS))
     assert old[0] == {"error": None, "is_error": True, "text": ["key is required"]}
     assert _answers(run_proof(mcp2_python, after, "server", mode, [], LOOKUPS)) == old
+
+
+def test_the_note_names_every_tool_it_cannot_wrap(tmp_path: Path) -> None:
+    tool = BOOK[BOOK.index("@mcp.tool()") :]
+    _project(tmp_path, BOOK + "\n\n" + tool.replace("def book(", "def rebook("))
+    [(_line, safety, description)] = _mcp502(tmp_path)
+    assert safety == "unsafe"
+    assert "(review: FastMCP tools `book` (line 16), `rebook` (line 16) raise an `McpError`" in description

@@ -157,7 +157,12 @@ class _RenameVisitor(ReportingVisitor):
                     fix=FixInfo(
                         Safety.UNSAFE,
                         plan.fix.strategy,
-                        plan.fix.description + _MCP_ERROR_IN_TOOL.format(", ".join(tools)),
+                        plan.fix.description
+                        + _MCP_ERROR_IN_TOOL.format(
+                            tools=", ".join(tools),
+                            s="s" if len(tools) > 1 else "",
+                            verb="raise" if len(tools) > 1 else "raises",
+                        ),
                     ),
                     site=plan.site,
                 )
@@ -176,9 +181,10 @@ class _RenameVisitor(ReportingVisitor):
 # re-raises MCPError and the kernel answers with a JSON-RPC error (MCP510's wrapper keeps 1.27's
 # answer, but not in a tool it leaves to a human).
 _MCP_ERROR_IN_TOOL = (
-    " (review: an `McpError` raised in FastMCP tool {} reached the client as a tool error result (`isError: true`, "
-    "`Error executing tool <name>: <message>`) on mcp 1.x; mcp 2.x's `MCPServer` answers the renamed `MCPError` with "
-    "a JSON-RPC error response instead, and MCP510 cannot wrap that tool's body: wrap it by hand or raise `ToolError`)"
+    " (review: FastMCP tool{s} {tools} {verb} an `McpError` (in the tool or a helper it calls), which mcp 1.x sent the "
+    "client as a tool error result (`isError: true`, `Error executing tool <name>: <message>`); mcp 2.x's `MCPServer` "
+    "answers the renamed `MCPError` with a JSON-RPC error response instead, and MCP510 cannot wrap the tool's body: "
+    "wrap it by hand or raise `ToolError`)"
 )
 
 
