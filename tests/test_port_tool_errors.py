@@ -2,8 +2,10 @@
 
 mcp 1.27's FastMCP sent the client ``Error executing tool <name>: <message>`` for any exception
 of a tool (``mcp/server/fastmcp/tools/base.py``, ``Tool.run``); mcp 2.3's MCPServer sends only
-``Error executing tool <name>`` for anything but ``ToolError``/``ResourceError``/``MCPError``
-(``mcp/server/mcpserver/tools/base.py``). Exact findings, exact rewritten code (fixtures/port/fastmcp_tool_errors), and the port run on
+``Error executing tool <name>`` for anything but ``ToolError``/``ResourceError``
+(``mcp/server/mcpserver/tools/base.py``) and answers ``MCPError`` with a JSON-RPC error where 1.27
+sent the tool error result (MCP502's rename is safe because this wrapper keeps 1.27's answer, and
+unsafe where it cannot wrap). Exact findings, exact rewritten code (fixtures/port/fastmcp_tool_errors), and the port run on
 mcp 2.3 in both eras against the original on mcp 1.27 (the shape of pleibers/quick-context-mcp's
 ``quick_search.py``: tools that call helpers raising ``ValueError``)."""
 
@@ -30,6 +32,7 @@ CALLS = [
     {"tool": "count", "arguments": {"n": 3}},
     {"tool": "refuse", "arguments": {"reason": "mine"}},
     {"tool": "refuse", "arguments": {"reason": ""}},
+    {"tool": "protocol", "arguments": {"code": -32001}},
     {"tool": "guarded", "arguments": {"directory": "relative"}},
 ]
 PROTOCOL = [{"tool": "protocol", "arguments": {"code": -32001}}]
@@ -56,12 +59,13 @@ def _answers(answer: dict) -> list[dict]:
 
 def test_tools_raising_their_own_exceptions_are_found(tmp_path: Path) -> None:
     _project(tmp_path)
-    # search (helper), lookup (two helpers deep, alias `tool = mcp.tool`), count (`mcp.tool()(count)`);
-    # not refuse (ToolError and a subclass), protocol (McpError), guarded (the helper's ValueError is caught)
+    # search (helper), lookup (two helpers deep, alias `tool = mcp.tool`), count (`mcp.tool()(count)`),
+    # protocol (McpError); not refuse (ToolError and a subclass), guarded (the helper's ValueError is caught)
     assert _found(tmp_path, "--target-sdk", "mcp2") == [
         (35, 11, "breaking", "safe"),
         (41, 5, "breaking", "safe"),
         (45, 5, "breaking", "safe"),
+        (64, 5, "breaking", "safe"),
     ]
 
 
@@ -71,9 +75,13 @@ def test_the_message_names_the_tool_and_the_raise_sites(tmp_path: Path) -> None:
     messages = [f["message"] for f in res.json["findings"]]
     assert messages[1].startswith(
         "Tool `lookup` raises `ValueError` (line 22, in `_resolve`), `NotFound` (line 31, in `_missing`); "
-        "on mcp 2.x the client sees only `Error executing tool lookup`, not the message."
+        "on mcp 2.x the client gets only `Error executing tool lookup`, not the message."
     )
     assert messages[2].startswith("Tool `count` raises `KeyError` (line 47), `RuntimeError` (line 49); ")
+    assert messages[3].startswith(
+        "Tool `protocol` raises `McpError` (line 65); on mcp 2.x the client gets a JSON-RPC error (`McpError`). "
+        "mcp 1.x's FastMCP sent the tool error result `Error executing tool protocol: <message>`"
+    )
 
 
 def test_no_finding_without_the_port_or_on_mcp2_code(tmp_path: Path) -> None:
@@ -106,10 +114,10 @@ def test_names_the_module_binds_are_not_reused(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == (
         "from mcp.server.mcpserver import MCPServer\n"
         "from mcp.server.mcpserver.exceptions import ToolError as McpToolError\n"
-        "from mcp.shared.exceptions import MCPError\n\n"
+        "from mcp.shared.exceptions import UrlElicitationRequiredError\n\n"
         'mcp = MCPServer("x")\nToolError = None\nexc = 1\n\n\n'
         '@mcp.tool()\ndef boom() -> str:\n    try:\n        raise ValueError("boom")\n'
-        "    except (McpToolError, MCPError):\n        raise\n"
+        "    except (McpToolError, UrlElicitationRequiredError):\n        raise\n"
         "    except Exception as exc2:\n        raise McpToolError(str(exc2)) from exc2\n"
     )
 
@@ -131,20 +139,18 @@ def test_the_port_answers_with_mcp1_text(tmp_path: Path, legacy_python: str, mcp
     }
     assert old[2]["text"] == ["Error executing tool lookup: "]  # NotFound(""): the empty message too
     assert old[4]["text"] == ["Error executing tool count: -1"]  # str(KeyError(-1))
+    assert old[9] == {"error": None, "is_error": True, "text": ["Error executing tool protocol: protocol says no"]}
 
 
 @pytest.mark.parametrize("mode", ["legacy", "modern"])
-def test_a_deliberate_mcp_error_is_untouched(tmp_path: Path, mcp2_python: str, mode: str) -> None:
-    """``MCPError`` passes the wrapper: the port answers with or without MCP510's fix alike (a
-    JSON-RPC error on mcp 2.3; mcp 1.27 sent it as tool error text, MCP502's side of the port)."""
-    wrapped, bare = tmp_path / "wrapped", tmp_path / "bare"
-    for where, extra in ((wrapped, []), (bare, ["--ignore", "MCP510"])):
-        where.mkdir()
-        _project(where)
-        assert cli(["fix", "--target-sdk", "mcp2", *extra, "."], where).exit_code == 0
-    got = _answers(run_proof(mcp2_python, wrapped / "server.py", "mcp", mode, [], PROTOCOL))
-    assert got == _answers(run_proof(mcp2_python, bare / "server.py", "mcp", mode, [], PROTOCOL))
-    assert got[0]["error"] == "MCPError: protocol says no"
+def test_without_the_wrapper_an_mcp_error_becomes_a_json_rpc_error(tmp_path: Path, mcp2_python: str, mode: str) -> None:
+    """What MCP510 keeps MCP502's rename from changing: the port without its wrapper answers the
+    ``protocol`` tool's ``MCPError`` with a JSON-RPC error on mcp 2.3 (1.27: the tool error result,
+    ``test_the_port_answers_with_mcp1_text``)."""
+    _project(tmp_path)
+    assert cli(["fix", "--target-sdk", "mcp2", "--ignore", "MCP510", "."], tmp_path).exit_code == 0
+    got = _answers(run_proof(mcp2_python, tmp_path / "server.py", "mcp", mode, [], PROTOCOL))
+    assert got == [{"error": "MCPError: protocol says no", "is_error": None, "text": []}]
 
 
 ASKS = """from pydantic import BaseModel

@@ -151,6 +151,18 @@ _RELATED = (
     'which 2026-07-28 still delivers when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, '
     "mcp 2.x `Client(log_level=...)`); after the rewrite clients stop seeing them, only the server's log has them"
 )
+#: fastmcp 2.14, 3.4 and 4.2 ``Context.log`` (``fastmcp/server/context.py``) sends every message as
+#: a ``notifications/message`` scoped to the request (``related_request_id``); fastmcp deprecates
+#: none of it (fastmcp 4 keeps it "per compat directive", the mcp 2.x session underneath warns
+#: ``MCPDeprecationWarning``) and on fastmcp 4 the mcp 2.x session delivers it to a 2026-07-28
+#: request that carries the ``io.modelcontextprotocol/logLevel`` ``_meta`` key, which fastmcp's
+#: own ``Client`` sets on every request.
+_FASTMCP_DELIVERS = (
+    "fastmcp (2, 3 and 4) still delivers {call} to clients: a legacy client receives it (fastmcp 3 and 4 hold "
+    "back levels below one the client set with `logging/setLevel`), a 2026-07-28 client when the request opts in "
+    'with `_meta["io.modelcontextprotocol/logLevel"]` (fastmcp\'s own `Client` always does); after the rewrite '
+    "clients stop receiving this message, which then goes to the server's own logging only"
+)
 _NO_HANDLER = (
     "nothing in the project configures logging and the SDK does not (the low-level `Server` and fastmcp leave the "
     "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
@@ -269,7 +281,8 @@ class _Visitor(CatalogVisitor):
         if gen == S.MCP1:
             extra = list(kw.items())  # 1.x info(message, **extra)
             kw = {}
-        self._plan_401(node, level, msg, logger_name, extra, extra_expr, star or bool(kw))
+        delivered = _FASTMCP_DELIVERS.format(call=f"`{_short(node)}`") if gen == S.FASTMCP else None
+        self._plan_401(node, level, msg, logger_name, extra, extra_expr, star or bool(kw), delivered=delivered)
 
     def _send_log_message(self, node: cst.Call, func: cst.Attribute) -> None:
         pos = [a for a in node.args if a.keyword is None and not a.star]
@@ -286,8 +299,20 @@ class _Visitor(CatalogVisitor):
         )
 
     def _plan_401(
-        self, node: cst.Call, level, msg, logger_name, extra, extra_expr, odd: bool, related: bool = False
+        self,
+        node: cst.Call,
+        level,
+        msg,
+        logger_name,
+        extra,
+        extra_expr,
+        odd: bool,
+        related: bool = False,
+        delivered: str | None = None,
     ) -> None:
+        """Report one protocol log call; ``delivered`` is the review note of a call whose messages
+        the SDK keeps delivering to clients (fastmcp's ``Context``), ``related`` marks a
+        ``related_request_id`` send."""
         level_name = level if isinstance(level, str) else string_value(level)
         method = S.MCP_TO_STDLIB_LEVEL.get(level_name or "", None)
         message = _MSG_401.format(call=f"`{_short(node)}`", method=method or "info")
@@ -311,7 +336,9 @@ class _Visitor(CatalogVisitor):
         elif extra_expr is not None and not (isinstance(extra_expr, cst.Name) and extra_expr.value == "None"):
             extra_code = code_of(extra_expr)
         call = f"{target}.{method}({', '.join(args)}{', extra=' + extra_code if extra_code else ''})"
-        reviews = ["`extra` keys must not clash with LogRecord attributes"] if extra_code else []
+        reviews = [delivered] if delivered else []
+        if extra_code:
+            reviews.append("`extra` keys must not clash with LogRecord attributes")
         if related:
             reviews.append(_RELATED)
         desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"

@@ -4,10 +4,14 @@
 mcp 1.27's FastMCP (``mcp/server/fastmcp/tools/base.py``, ``Tool.run``) turns every exception a
 tool raises into ``ToolError("Error executing tool <name>: <message>")``, and the client reads that
 text. mcp 2.3's MCPServer (``mcp/server/mcpserver/tools/base.py``, ``Tool.run``) keeps the message
-only for ``ToolError`` and ``ResourceError`` (``MCPError`` becomes a protocol error); anything else
-is an ``UnexpectedToolError`` whose text is only ``Error executing tool <name>``. A tool of a 1.x
-FastMCP server from which an explicit ``raise`` of another exception is reachable — in its body or
-in a function of the module it calls, not caught on the way — loses its message in the port.
+only for ``ToolError`` and ``ResourceError``; anything else is an ``UnexpectedToolError`` whose
+text is only ``Error executing tool <name>``, and ``MCPError`` is re-raised to the kernel, which
+answers the ``tools/call`` with a JSON-RPC error instead of 1.27's tool error result
+(``MCPServer._handle_call_tool`` in ``mcp/server/mcpserver/server.py``). Only
+``UrlElicitationRequiredError`` was a protocol error on 1.27 too (``Tool.run`` re-raised it). A
+tool of a 1.x FastMCP server from which an explicit ``raise`` of another exception is reachable —
+in its body or in a function of the module it calls, not caught on the way — changes what the
+client gets in the port.
 """
 
 from __future__ import annotations
@@ -26,12 +30,11 @@ from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.positions import code_ranges
 
-# What mcp 2.3's Tool.run lets through with its text (or as a protocol error): the 1.x and 2.x
-# names of ToolError, ResourceError (and its not-found subclass) and McpError/MCPError (and the
-# URL elicitation error that subclasses it).
-KEPT = frozenset(
-    {"ToolError", "ResourceError", "ResourceNotFoundError", "McpError", "MCPError", "UrlElicitationRequiredError"}
-)
+# What mcp 2.3 answers as mcp 1.27 did: the 1.x and 2.x names of ToolError, ResourceError (and its
+# not-found subclass) with their text, and the URL elicitation error as a protocol error (both
+# SDKs re-raise it). McpError/MCPError is not kept: 1.27 sent it as a tool error result.
+KEPT = frozenset({"ToolError", "ResourceError", "ResourceNotFoundError", "UrlElicitationRequiredError"})
+MCP_ERRORS = frozenset({"McpError", "MCPError"})
 # Requests the next round's fixes rewrite inside the tool that makes them (roots: MCP1xx, param)
 # or that reaches them through a helper (sampling, elicitation: MCP2xx, interim).
 _ASKS_THROUGH_HELPERS = S.SESSION_SAMPLING_METHODS | S.SESSION_ELICIT_METHODS | S.CONTEXT_ELICIT_METHODS | {"sample"}
@@ -67,18 +70,48 @@ class PortToolErrorDetector(Detector):
                 continue
             where = _where(a, fn, sites)
             name = fn.registered_name or fn.name
+            protocol = any(is_mcp_error(a, s.exc) for s in sites)
+            gets = (
+                "a JSON-RPC error (`McpError`)"
+                if all(is_mcp_error(a, s.exc) for s in sites)
+                else f"only `Error executing tool {name}`, not the message"
+                + (", or a JSON-RPC error (`McpError`)" if protocol else "")
+            )
             out.append(
                 Report.planned(
                     "MCP510",
                     fn.node.name,
-                    f"Tool `{name}` raises {where}; on mcp 2.x the client sees only `Error executing tool {name}`, not the message. "
-                    f"mcp 1.x's FastMCP sent `Error executing tool {name}: <message>`; mcp 2.x's `MCPServer` keeps "
-                    "the message only for `ToolError`, `ResourceError` and `MCPError` (`Tool.run` in "
-                    "`mcp/server/mcpserver/tools/base.py`).",
+                    f"Tool `{name}` raises {where}; on mcp 2.x the client gets {gets}. "
+                    f"mcp 1.x's FastMCP sent the tool error result `Error executing tool {name}: <message>`; mcp 2.x's "
+                    "`MCPServer` keeps the message only for `ToolError` and `ResourceError` (`Tool.run` in "
+                    "`mcp/server/mcpserver/tools/base.py`) and answers `MCPError` with a JSON-RPC error.",
                     tool_errors.plan(a, fn, asks),
                 )
             )
         return out
+
+
+def is_mcp_error(a: ModuleAnalysis, exc: str) -> bool:
+    """``exc`` (as spelled) is the SDK's ``McpError``/``MCPError``, resolved through the imports."""
+    qual = a.qualname(cst.parse_expression(exc)) or exc
+    return qual.startswith("mcp.") and qual.split(".")[-1] in MCP_ERRORS
+
+
+def unwrapped_mcp_error_tools(a: ModuleAnalysis) -> list[str]:
+    """The tools of a 1.x FastMCP server from which a ``raise McpError(...)`` of this module is
+    reachable and whose body MCP510's fix does not wrap (the plan is manual): after the port
+    their client gets a JSON-RPC error where 1.27 sent a tool error result. ``tool (line N)``."""
+    out: list[str] = []
+    for fn in a.functions:
+        if fn.role != "tool" or not _on_fastmcp_v1(a, fn):
+            continue
+        sites, asks = reachable_raises(a, fn)
+        mcp_sites = [s for s in sites if is_mcp_error(a, s.exc)]
+        if mcp_sites and tool_errors.plan(a, fn, asks).fix is None:
+            lines = code_ranges(a.module, [s.node for s in mcp_sites])
+            at = ", ".join(str(lines[s.node].start.line) for s in mcp_sites)
+            out.append(f"`{fn.registered_name or fn.name}` (line{'s' if len(mcp_sites) > 1 else ''} {at})")
+    return out
 
 
 def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str:

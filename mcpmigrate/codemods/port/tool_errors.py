@@ -4,18 +4,20 @@ mcp 1.27's ``Tool.run`` (``mcp/server/fastmcp/tools/base.py``) raises
 ``ToolError(f"Error executing tool {name}: {e}")`` for any exception of the tool; mcp 2.3's
 (``mcp/server/mcpserver/tools/base.py``) does so only for ``ToolError``/``ResourceError`` and
 raises ``UnexpectedToolError(f"Error executing tool {name}")`` — no message — for the rest, and
-re-raises ``MCPError`` as a protocol error. The fix wraps the tool's body::
+re-raises ``MCPError`` as a JSON-RPC error where 1.27 sent it as the tool error result. The fix
+wraps the tool's body::
 
     try:
         <body>
-    except (ToolError, MCPError):
+    except (ToolError, UrlElicitationRequiredError):
         raise
     except Exception as exc:
         raise ToolError(str(exc)) from exc
 
-so mcp 2.3 sends ``Error executing tool <name>: <str(exc)>``, the text 1.27 sent. A ``ToolError``
-or ``MCPError`` the body raises goes on untouched (what the ported server does without the
-wrapper); the original exception stays the ``__cause__``. The docstring stays the body's first
+so mcp 2.3 sends ``Error executing tool <name>: <str(exc)>``, the text 1.27 sent, also for an
+``MCPError`` (``str`` is its message on both SDKs). A ``ToolError`` goes on untouched, and so does
+``UrlElicitationRequiredError``, the one protocol error 1.27's ``Tool.run`` re-raised; the original
+exception stays the ``__cause__``. The docstring stays the body's first
 statement (it is the tool's description).
 """
 
@@ -32,18 +34,18 @@ from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.names import is_docstring
 
 TOOL_ERROR = ("mcp.server.mcpserver.exceptions", "ToolError")
-MCP_ERROR = ("mcp.shared.exceptions", "MCPError")
-# 1.x spellings the port's renames (MCP501, MCP502) turn into the 2.x import of the same name.
+URL_ERROR = ("mcp.shared.exceptions", "UrlElicitationRequiredError")
+# 1.x spellings the port's renames (MCP501) turn into the 2.x import of the same name.
 _PORTED = {
     "ToolError": {"mcp.server.fastmcp.exceptions.ToolError", "mcp.server.mcpserver.exceptions.ToolError"},
-    "MCPError": {"mcp.shared.exceptions.MCPError"},
+    "UrlElicitationRequiredError": {"mcp.shared.exceptions.UrlElicitationRequiredError"},
 }
 
 FIX = FixInfo(
     Safety.SAFE,
     "port",
-    "wrap the tool's body so any other exception is raised as `ToolError(str(exc))`: mcp 2.x then sends "
-    "the client `Error executing tool <name>: <message>`, the text mcp 1.x sent",
+    "wrap the tool's body so any other exception (`MCPError` too) is raised as `ToolError(str(exc))`: mcp 2.x "
+    "then sends the client the tool error result `Error executing tool <name>: <message>`, the text mcp 1.x sent",
 )
 
 
@@ -56,7 +58,7 @@ class ToolErrorWrap:
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         tool_error = _spell(edits, analysis, *TOOL_ERROR)
-        mcp_error = _spell(edits, analysis, *MCP_ERROR)
+        url_error = _spell(edits, analysis, *URL_ERROR)
         exc = self.exc
 
         def wrap(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
@@ -65,7 +67,7 @@ class ToolErrorWrap:
             head = body[:1] if is_docstring(body[0]) else []
             rest = body[len(head) :]
             handlers = cst.parse_statement(
-                f"try:\n    pass\nexcept ({tool_error}, {mcp_error}):\n    raise\n"
+                f"try:\n    pass\nexcept ({tool_error}, {url_error}):\n    raise\n"
                 f"except Exception as {exc}:\n    raise {tool_error}(str({exc})) from {exc}\n"
             )
             assert isinstance(handlers, cst.Try)
@@ -100,7 +102,7 @@ def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None) ->
         return FixPlan(
             manual=f"the tool's `{asks}` request is rewritten by the roots/sampling/elicitation fixes, which cannot "
             "see through a `try` around the body: after them, wrap the body by hand in `try: … except (ToolError, "
-            "MCPError): raise` / `except Exception as exc: raise ToolError(str(exc)) from exc`",
+            "UrlElicitationRequiredError): raise` / `except Exception as exc: raise ToolError(str(exc)) from exc`",
             severity=Severity.ADVISORY,
         )
     if not isinstance(body, cst.IndentedBlock):
