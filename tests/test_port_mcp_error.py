@@ -126,3 +126,47 @@ def test_the_note_names_every_tool_it_cannot_wrap(tmp_path: Path) -> None:
     [(_line, safety, description)] = _mcp502(tmp_path)
     assert safety == "unsafe"
     assert "(review: FastMCP tools `book` (line 16), `rebook` (line 16) raise an `McpError`" in description
+
+
+REPEATED = """from mcp.types import ErrorData
+
+
+def make_{n}():
+    from mcp.shared.exceptions import McpError{alias}
+
+    try:
+        raise {E}(ErrorData(code={n}, message="m{n}"))
+    except {E} as e:
+        return e.error.message
+"""
+
+
+@pytest.mark.parametrize("alias", ["", " as E"])
+def test_an_import_repeated_in_each_function_rewrites_each_use_once(tmp_path: Path, alias: str) -> None:
+    """awslabs aws-for-sap-management's tests import `McpError` inside each test: every import is
+    renamed, and each construction and `.error` read is rewritten once (three imports once wrote
+    `MCPError.from_error_data.from_error_data.from_error_data(…)`); the port runs on mcp 2.x."""
+    name = "E" if alias else "McpError"
+    head, body = REPEATED.split("\n\n\n")
+    source = head + "\n" + "".join("\n\n" + body.format(n=n, alias=alias, E=name) for n in (1, 2, 3))
+    (tmp_path / "t.py").write_text(source, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "t.py"], tmp_path)
+    assert res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    new = "E" if alias else "MCPError"
+    expected = (
+        head
+        + "\n"
+        + "".join(
+            "\n\n"
+            + body.format(n=n, alias=alias, E=name)
+            .replace("import McpError", "import MCPError")
+            .replace(f"raise {name}(", f"raise {new}.from_error_data(")
+            .replace(f"except {name} ", f"except {new} ")
+            .replace("e.error.message", "e.message")
+            for n in (1, 2, 3)
+        )
+    )
+    assert (tmp_path / "t.py").read_text() == expected
+    namespace: dict = {}
+    exec(compile(expected, "t.py", "exec"), namespace)  # the test environment has mcp 2.x
+    assert [namespace[f"make_{n}"]() for n in (1, 2, 3)] == ["m1", "m2", "m3"]

@@ -115,7 +115,7 @@ class _RenameVisitor(ReportingVisitor):
         local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else "McpError"
         plan = renames.plan_import(self.a, node, mod, {"McpError": "MCPError"}, self.kept())
         blockers: list[tuple[cst.CSTNode, str]] = []
-        if plan.fix is not None:
+        if plan.fix is not None and renames.owns_uses(self.a, node, "McpError", local):
             site = plan.site
             for ref in name_refs(self.a.module, local):
                 parent = self.a.parents.get(id(ref))

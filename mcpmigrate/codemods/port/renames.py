@@ -136,15 +136,27 @@ def _drop_error_hop(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
     return upd.with_changes(value=upd.value.value)
 
 
-def _same_imports(analysis: ModuleAnalysis, name: str, module: str) -> int:
-    """How many ``from <module> import <name>`` (no ``as``) the module has: repeating the same
-    import (a test importing it in each function) binds the same object every time."""
-    count = 0
+def _same_imports(analysis: ModuleAnalysis, name: str, module: str, local: str | None = None) -> list[cst.ImportFrom]:
+    """The ``from <module> import <name>`` statements of the module that bind ``local`` (default:
+    ``name``, no ``as``), in source order, one per import: repeating the same import (a test
+    importing it in each function) binds the same object every time."""
+    local = local or name
+    out = []
     for node in analysis.flat.order:
         if isinstance(node, cst.ImportFrom) and node.module is not None and not isinstance(node.names, cst.ImportStar):
             if get_full_name_for_node(node.module) == module:
-                count += sum(1 for a in node.names if a.asname is None and get_full_name_for_node(a.name) == name)
-    return count
+                out += [node for a in node.names if get_full_name_for_node(a.name) == name and _local(a) == local]
+    return out
+
+
+def owns_uses(analysis: ModuleAnalysis, node: cst.ImportFrom, name: str, local: str | None = None) -> bool:
+    """Whether ``node`` is the import whose plan rewrites the module's uses of ``local`` (the name
+    ``name`` is bound to): the first of its repeats (:func:`_same_imports`), so that each use is
+    rewritten once however many functions import it again (``McpError(…)`` →
+    ``MCPError.from_error_data(…)``, not ``….from_error_data.from_error_data(…)``)."""
+    module = get_full_name_for_node(node.module) if node.module is not None else None
+    same = _same_imports(analysis, name, module or "", local)
+    return not same or same[0] is node
 
 
 WRAP_STR = FixInfo(Safety.SAFE, "port", "pass `str(AnyUrl(...))`: the same normalised URI text mcp 1.x sent")
@@ -186,11 +198,12 @@ def plan_import(
             if alias.asname is None and name in imported_elsewhere:
                 site.aliased.add(name)
             elif alias.asname is None:
-                if bindings.get(name, 0) != _same_imports(analysis, name, old_module):
+                if bindings.get(name, 0) != len(_same_imports(analysis, name, old_module)):
                     return FixPlan(
                         manual=f"`{name}` is bound more than once in this module: rename its uses to `{renames[name]}` by hand"
                     )
-                site.refs.extend(name_refs(analysis.module, name))
+                if owns_uses(analysis, node, name):
+                    site.refs.extend(name_refs(analysis.module, name))
     return FixPlan(fix=SAFE_RENAME, site=site)
 
 
