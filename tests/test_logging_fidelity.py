@@ -480,3 +480,28 @@ def test_the_package_is_the_program_a_sibling_example_is_not(tmp_path: Path) -> 
     shutil.copyfile(DATA / "notify_09.py", examples / "b" / "server.py")
     assert {f[3][0] for f in _findings(tmp_path, "app/tools/index.py")} == {"safe"}
     assert {f[3][0] for f in _findings(tmp_path, "examples/b/server.py")} == {"unsafe"}
+
+
+LOGURU = '''from loguru import logger
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def t(q: str, ctx: Context) -> str:
+    logger.info("hi")
+    await ctx.warning(f"bad {q}")
+    return q
+'''
+
+
+def test_the_described_logger_is_the_one_the_fix_writes(tmp_path: Path) -> None:
+    """`logger` is loguru's here (awslabs aws-api): the fix logs through a new `_logger`, and the
+    description `check` prints names that same call."""
+    (tmp_path / "s.py").write_text(LOGURU, encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    (f,) = res.json["findings"]
+    assert f["fix"]["description"] == 'log with the standard library: `_logger.warning("bad %s", q)`'
+    cli(["fix", "s.py"], tmp_path)
+    assert '    _logger.warning("bad %s", q)\n' in (tmp_path / "s.py").read_text()

@@ -77,6 +77,16 @@ def _existing_logger(module: cst.Module, analysis: ModuleAnalysis) -> str | None
     return None
 
 
+def module_logger(analysis: ModuleAnalysis) -> str:
+    """The name of the module-level stdlib logger the fix logs through: an existing
+    ``x = logging.getLogger(...)`` of the module, else the first free one of ``logger``,
+    ``_logger``, … (a module whose ``logger`` is loguru's gets ``_logger``). The detector's
+    description and the rewrite use this one name."""
+    return analysis.memo(
+        "stdlib_logging.logger", lambda: _existing_logger(analysis.module, analysis) or _free_name(analysis.module)
+    )
+
+
 def _free_name(module: cst.Module) -> str:
     used = name_uses(module)
     for c in ("logger", "_logger", "log", "mcp_logger"):
@@ -123,7 +133,7 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         return ed
     existing = _existing_logger(module, analysis) if needs_module_logger else None
     lg, import_logging = module_name(analysis, "logging")
-    logger = existing or _free_name(module)
+    logger = module_logger(analysis)
     for stmt, code in repl.values():
         ed.transform(stmt, lambda _o, u, code=code: _log_line(u, code, logger))  # type: ignore[misc]
     if needs_module_logger and existing is None:

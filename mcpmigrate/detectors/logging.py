@@ -17,7 +17,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods import log_handlers
 from mcpmigrate.codemods.effects import PURE_CALLS
-from mcpmigrate.codemods.stdlib_logging import LOGGER, module_name
+from mcpmigrate.codemods.stdlib_logging import LOGGER, module_logger, module_name
 from mcpmigrate.config import Config
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
@@ -341,7 +341,7 @@ class _Visitor(CatalogVisitor):
             reviews.append("`extra` keys must not clash with LogRecord attributes")
         if related:
             reviews.append(_RELATED)
-        desc = f"log with the standard library: `{call.replace(LOGGER, 'logger')}`"
+        desc = f"log with the standard library: `{call.replace(LOGGER, module_logger(self.a))}`"
         # the safety is settled in _plan_fixes, once every call of the module is known
         self.report(
             "MCP401",
