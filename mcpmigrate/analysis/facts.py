@@ -17,6 +17,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
+from mcpmigrate.analysis.summary import import_generation
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -147,16 +148,9 @@ class Collector(cst.CSTVisitor):
             self._note_generation(f"{mod}.{name}")
 
     def _note_generation(self, name: str) -> None:
-        if name.startswith("mcp.server.fastmcp") or name in S.FASTMCP_V1_SERVER:
-            self.a.generations.add(S.MCP1)
-        elif (
-            name.startswith(("mcp.server.mcpserver", "mcp_types", "mcp.server.context"))
-            or name in S.MCPSERVER_V2
-            or name in S.LOWLEVEL_CONTEXT_V2
-        ):
-            self.a.generations.add(S.MCP2)
-        elif name == "fastmcp" or name.startswith("fastmcp."):
-            self.a.generations.add(S.FASTMCP)
+        gen = import_generation(name)
+        if gen:
+            self.a.generations.add(gen)
 
     # classes
     def visit_ClassDef(self, node: cst.ClassDef) -> None:

@@ -2,7 +2,8 @@
 (:mod:`~mcpmigrate.analysis.kinds`) and call graph (:mod:`~mcpmigrate.analysis.calls`), built by
 :meth:`ModuleAnalysis.build` — the one pass, then the fixed point that gives names their kinds
 (annotations, assignment chains, arguments at call sites), the server variables their generation
-and the registered functions their role — plus the per-module memo the rules and fixes share.
+and the registered functions their role (registered here, or by another module of the project:
+:meth:`~mcpmigrate.analysis.calls.CallGraph.external_registrations`) — plus the per-module memo the rules and fixes share.
 """
 
 from __future__ import annotations
@@ -168,6 +169,15 @@ class ModuleAnalysis(Kinds, CallGraph):
             if target is not None and target.role is None:
                 target.role = role
                 target.server_generation = gen
+        # Functions another module of the project registers (`server.tool(name="x")(fn)` there).
+        for f in self.functions:
+            if f.role is None:
+                for reg in self.external_registrations(f):
+                    f.role = reg.registers
+                    f.server_generation = reg.generation or ""
+                    f.registered_name = f.registered_name or reg.registered_name
+                    f.method = f.method or S.DECORATOR_METHODS.get(reg.registers or "")
+                    break
         # Every registered handler is an entry point, whatever it serves.
         for method, fexpr in self.handlers:
             target = self.function_for_expr(fexpr)
