@@ -158,11 +158,20 @@ def module_names(path: Path, root: Path) -> list[str]:
 
 def import_screen(stems: set[str]) -> re.Pattern[bytes] | None:
     """The byte pattern of an import statement that names one of the targets' module ``stems``
-    (group 1 or 2: the stem)."""
+    (group 1 or 2: the dotted module name from the first stem on, which :func:`imported_stems`
+    splits: ``from pkg.tools.generation import …`` names ``pkg``, ``tools`` and ``generation``
+    when each is a stem)."""
     if not stems:
         return None
     alt = b"|".join(re.escape(s.encode()) for s in sorted(stems))
-    return re.compile(rb"from[ \t]+[\w.]*?\b(" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*?\b(" + alt + rb")\b")
+    return re.compile(
+        rb"from[ \t]+[\w.]*?\b((?:" + alt + rb")\b[\w.]*)|import[ \t]+\(?[\w.,\s]*?\b((?:" + alt + rb")\b[\w.]*)"
+    )
+
+
+def imported_stems(imp: re.Pattern[bytes], src: bytes, stems: dict[bytes, set[str]]) -> set[bytes]:
+    """The ``stems`` the import statements of ``src`` name (:func:`import_screen`)."""
+    return {part for a, b in imp.findall(src) for part in (a or b).split(b".") if part in stems}
 
 
 @dataclass
@@ -439,7 +448,7 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
             str(p).encode("utf-8")
         except UnicodeEncodeError:
             continue  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
-        stems = {a or b for a, b in imp.findall(src)}
+        stems = imported_stems(imp, src, by_stem)
         if not stems:
             continue
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
