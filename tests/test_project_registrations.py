@@ -1,0 +1,293 @@
+"""Functions registered as tools, prompts or resources by *another* module of the project
+(``mcpmigrate/analysis/summary.py`` reads the registrations, ``project.py`` resolves them,
+``module.py`` gives the function its role): the interim fix reaches them, and the manual reasons
+name what the project pass knows.
+
+Field shapes: db-mcp (``server.tool(name="test_elicitation")(_test_elicitation)`` in
+``server.py``, the function in ``tools/generation.py``) and awslabs aws-api (``ctx.elicit`` in
+``request_consent``, called from ``call_aws_helper`` in ``server.py``); the other spellings are
+those mcp 1.x ``FastMCP``, mcp 2.x ``MCPServer`` and fastmcp 2–4 accept. The proof by execution
+serves ``fixtures/project/fastmcp4_tools_registered_elsewhere`` on fastmcp 4.2.3 with a legacy and
+a 2026-07-28 client.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcpmigrate.analysis.summary import summarize
+from tests.helpers import FIXTURES, cli
+from tests.test_port_fastmcp import _serve
+
+CASE = FIXTURES / "project" / "fastmcp4_tools_registered_elsewhere"
+PIN = '[project]\nname = "x"\nversion = "0"\ndependencies = ["fastmcp>=4.2,<5"]\n'
+
+TOOLS = """\
+from fastmcp import Context
+
+
+async def confirm(what: str, ctx: Context) -> str:
+    answer = await ctx.elicit(f"Go on with {what}?", response_type=bool)
+    return str(answer.action)
+"""
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def _json(root: Path, *args: str) -> dict:
+    res = cli([*args, "--output-format", "json"], root)
+    assert res.exception is None, str(res)
+    return res.json
+
+
+def _mcp202(root: Path, *args: str) -> dict:
+    [f] = [f for f in _json(root, "check", "--no-cache", *args, ".")["findings"] if f["rule"] == "MCP202"]
+    return f
+
+
+# -- what the summary reads ---------------------------------------------------------------------
+def test_the_summary_reads_every_registration_spelling() -> None:
+    src = textwrap.dedent(
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.tools import Tool
+        from pydantic_ai import Agent
+        from pkg import tools as T
+        from pkg.tools import a, b, c, d, f, g, h
+
+        mcp = FastMCP("x")
+        agent = Agent("model")
+        agent.tool(g)
+        TOOLS = [a, b]
+
+
+        def build(server: FastMCP) -> None:
+            server.tool(name="cc")(c)
+            for fn in TOOLS:
+                server.tool()(fn)
+            for fn in (d, T.e):
+                mcp.add_tool(fn)
+            mcp.add_tool(Tool.from_function(f, name="ff"))
+
+
+        mcp.prompt(a)
+        mcp.resource("data://b")(b)
+        mcp.add_tool(fn=h, name="hh")
+        """
+    ).encode()
+    got = [
+        (r.where, r.role, r.name, r.generation, r.registered_name)
+        for r in summarize(src, {"a", "b", "c", "d", "e", "f", "g", "h"}).registrations  # type: ignore[union-attr]
+    ]
+    assert got == [
+        ("build", "tool", "c", "fastmcp", "cc"),
+        ("build", "tool", "a", "fastmcp", None),
+        ("build", "tool", "b", "fastmcp", None),
+        ("build", "tool", "d", "fastmcp", None),
+        ("build", "tool", "T.e", "fastmcp", None),
+        ("build", "tool", "f", "fastmcp", "ff"),
+        ("", "prompt", "a", "fastmcp", None),
+        ("", "resource", "b", "fastmcp", None),
+        ("", "tool", "h", "fastmcp", "hh"),
+    ]  # `agent.tool(g)`: a pydantic-ai Agent, not an MCP server
+
+
+# -- the interim fix reaches the registered function ------------------------------------------
+SPELLINGS = {
+    "tool(name=...)(fn) in a factory": """\
+        from fastmcp import FastMCP
+        from pkg.tools import confirm
+
+
+        def _create_server() -> FastMCP:
+            server = FastMCP("x")
+            server.tool(name="confirm")(confirm)
+            return server
+
+
+        mcp = _create_server()
+        """,
+    "tool(fn)": "from fastmcp import FastMCP\nfrom pkg.tools import confirm\n\nmcp = FastMCP('x')\nmcp.tool(confirm)\n",
+    "add_tool(fn) through a module alias": (
+        "from fastmcp import FastMCP\nfrom pkg import tools\n\nmcp = FastMCP('x')\nmcp.add_tool(tools.confirm)\n"
+    ),
+    "add_tool(Tool.from_function(fn))": """\
+        from fastmcp import FastMCP
+        from fastmcp.tools import Tool
+        from pkg.tools import confirm
+
+        mcp = FastMCP("x")
+        mcp.add_tool(Tool.from_function(confirm, name="confirm"))
+        """,
+    "a loop over a list of imported tools": """\
+        from fastmcp import FastMCP
+        from pkg.tools import confirm
+
+        TOOLS = [confirm]
+        mcp = FastMCP("x")
+        for fn in TOOLS:
+            mcp.tool()(fn)
+        """,
+    "relative import in the package": (
+        "from fastmcp import FastMCP\nfrom .tools import confirm\n\nmcp = FastMCP('x')\nmcp.tool()(confirm)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS))
+def test_a_tool_registered_by_another_module_gets_the_interim_fix(spelling: str, tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/server.py": SPELLINGS[spelling]},
+    )
+    f = _mcp202(root)
+    assert (f["path"], f["line"], f["column"]) == ("pkg/tools.py", 5, 20)
+    assert f["fix"]["safety"] == "safe" and f["fix"]["description"].startswith(
+        "on 2026-07-28 `confirm` returns `InputRequiredResult` with a `ElicitRequest` under key 'answer'"
+    )
+
+
+def test_without_the_registration_the_reason_says_the_analysis_found_none(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS})
+    assert _mcp202(root)["manual"].startswith(
+        "`confirm` is neither registered nor called in this project as far as the analysis follows"
+    )
+
+
+def test_a_foreign_objects_tool_method_registers_nothing(tmp_path: Path) -> None:
+    server = "from pydantic_ai import Agent\nfrom pkg.tools import confirm\n\nagent = Agent('m')\nagent.tool(confirm)\n"
+    root = _tree(
+        tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/server.py": server}
+    )
+    assert _mcp202(root)["fix"] is None
+
+
+def test_a_registered_tool_also_called_directly_elsewhere_stays_manual(tmp_path: Path) -> None:
+    """On 2026-07-28 the rewritten tool returns an interim result: a direct caller would get it."""
+    server = SPELLINGS["tool(fn)"] + "\n\nasync def both(ctx):\n    return await confirm('all', ctx)\n"
+    root = _tree(
+        tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/server.py": server}
+    )
+    assert _mcp202(root)["manual"] == (
+        "`confirm` is also called directly (from `both` in pkg/server.py), not only by the SDK: on 2026-07-28 it "
+        "would hand that caller an interim result instead of its answer (and a resolver parameter would have to "
+        "be passed there); rewrite by hand (or call a plain helper from both)"
+    )
+
+
+def test_aws_api_shape_the_helper_reason_names_its_caller_in_another_module(tmp_path: Path) -> None:
+    """awslabs aws-api: `request_consent` (core/aws/service.py) is called from `call_aws_helper`
+    in server.py, a helper of the `call_aws` tool."""
+    helper = """\
+        from fastmcp import Context
+
+
+        async def request_consent(cli_command: str, ctx: Context):
+            result = await ctx.elicit(message=f"Run {cli_command}?", response_type=bool)
+            if not result.data:
+                raise ValueError("rejected")
+        """
+    server = """\
+        from fastmcp import Context, FastMCP
+        from pkg.service import request_consent
+
+        server = FastMCP("aws")
+
+
+        async def call_aws_helper(cli_command: str, ctx: Context) -> str:
+            await request_consent(cli_command, ctx)
+            return "ran"
+
+
+        @server.tool()
+        async def call_aws(cli_command: str, ctx: Context) -> str:
+            return await call_aws_helper(cli_command, ctx)
+        """
+    root = _tree(
+        tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/service.py": helper, "pkg/server.py": server}
+    )
+    f = _mcp202(root)
+    assert (f["path"], f["line"], f["column"]) == ("pkg/service.py", 5, 20)
+    assert f["manual"] == (
+        "the request is made in the helper `request_consent` (called from `call_aws_helper` in pkg/server.py), "
+        "not in the tool or handler itself: an interim result can only be returned by the handler; move the "
+        "request into it (or pass the answer in)"
+    )
+
+
+def test_the_cache_follows_the_registration(tmp_path: Path) -> None:
+    """The registration is part of the tool module's slice (its cache key): removing it re-checks
+    the tool module on a warm cache."""
+    root = _tree(
+        tmp_path,
+        {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/server.py": SPELLINGS["tool(fn)"]},
+    )
+
+    def fix() -> dict | None:
+        [f] = [f for f in _json(root, "check", ".")["findings"] if f["rule"] == "MCP202"]
+        return f["fix"]
+
+    assert fix() is not None
+    assert fix() is not None  # warm
+    server = root / "pkg" / "server.py"
+    server.write_text(server.read_text().replace("mcp.tool(confirm)", "print(confirm)"), encoding="utf-8")
+    assert fix() is None
+    server.write_text(server.read_text().replace("print(confirm)", "mcp.prompt(confirm)"), encoding="utf-8")
+    assert fix() is not None  # a prompt: the guard pattern applies to fastmcp prompts too
+
+
+# -- the fixture: exact rewrite, and served by fastmcp 4 ---------------------------------------
+def _fixed_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "fixed"
+    root.mkdir()
+    for name in ("cleanup_tools.py", "cleanup_server.py"):
+        shutil.copy(CASE / name, root / name)
+    (root / "pyproject.toml").write_text(PIN, encoding="utf-8")
+    found = [
+        (f["rule"], f["path"], f["line"], f["column"]) for f in _json(root, "check", "--no-cache", ".")["findings"]
+    ]
+    assert found == [("MCP202", "cleanup_tools.py", 18, 20), ("MCP202", "cleanup_tools.py", 27, 20)]
+    report = _json(root, "fix", "--strategy", "interim", ".")
+    assert report["findings"] == [] and report["errors"] == []
+    assert (root / "cleanup_tools.py").read_bytes() == (CASE / "cleanup_tools.after_interim.py").read_bytes()
+    assert (root / "cleanup_server.py").read_bytes() == (CASE / "cleanup_server.py").read_bytes()
+    return root
+
+
+CALLS = {  # the client's answer, the arguments, what the tool answers (text, structured)
+    "delete": ({"value": True}, {"name": "a.txt"}, (["deleted a.txt"], {"result": "deleted a.txt"})),
+    "rename": (
+        {"confirmed": True},
+        {"name": "b.txt", "new": "c.txt"},
+        (['{"name":"c.txt","renamed":true}'], {"name": "c.txt", "renamed": True}),
+    ),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(CALLS))
+def test_the_fixed_tools_answer_both_eras_like_the_original_on_legacy(tool: str, tmp_path: Path) -> None:
+    fixed = _fixed_copy(tmp_path)
+    before = tmp_path / "before"
+    before.mkdir()
+    for name in ("cleanup_tools.py", "cleanup_server.py"):
+        shutil.copy(CASE / name, before / name)
+    answer, arguments, (text, structured) = CALLS[tool]
+    case = {"server": "mcp", "fastmcp_elicit": answer, "fastmcp_proof": [{"tool": tool, "arguments": arguments}]}
+    legacy = _serve(sys.executable, before / "cleanup_server.py", case, "legacy", before)
+    assert legacy["calls"] == [{"tool": tool, "is_error": False, "text": text, "structured": structured}]
+    unfixed_modern = _serve(sys.executable, before / "cleanup_server.py", case, None, before)["calls"][0]
+    assert unfixed_modern["is_error"] and "unavailable on 2026-07-28" in unfixed_modern["text"][0]
+    for mode in ("legacy", None):
+        got = _serve(sys.executable, fixed / "cleanup_server.py", case, mode, fixed)
+        assert got == legacy, mode  # same tools (schemas included) and the same answer
