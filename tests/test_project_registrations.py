@@ -23,6 +23,7 @@ import pytest
 from mcpmigrate.analysis.summary import summarize
 from tests.helpers import FIXTURES, cli
 from tests.test_port_fastmcp import _serve
+from tests.test_project_facts import _tree
 
 CASE = FIXTURES / "project" / "fastmcp4_tools_registered_elsewhere"
 PIN = '[project]\nname = "x"\nversion = "0"\ndependencies = ["fastmcp>=4.2,<5"]\n'
@@ -35,14 +36,6 @@ async def confirm(what: str, ctx: Context) -> str:
     answer = await ctx.elicit(f"Go on with {what}?", response_type=bool)
     return str(answer.action)
 """
-
-
-def _tree(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
 
 
 def _json(root: Path, *args: str) -> dict:
