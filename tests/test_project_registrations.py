@@ -284,3 +284,18 @@ def test_the_fixed_tools_answer_both_eras_like_the_original_on_legacy(tool: str,
     for mode in ("legacy", None):
         got = _serve(sys.executable, fixed / "cleanup_server.py", case, mode, fixed)
         assert got == legacy, mode  # same tools (schemas included) and the same answer
+
+
+def test_a_background_task_registered_elsewhere_is_manual(tmp_path: Path) -> None:
+    """fastmcp 4 runs a ``task=True`` tool in a worker where ``ctx.request_context`` is None: the
+    fix's era check would fail, whichever module registers it."""
+    server = "from fastmcp import FastMCP\nfrom pkg.tools import confirm\n\nmcp = FastMCP('x')\nmcp.tool(task=True)(confirm)\n"
+    root = _tree(
+        tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": TOOLS, "pkg/server.py": server}
+    )
+    assert _mcp202(root)["manual"].startswith(
+        "`confirm` is a background task tool (`task=True, registered in pkg/server.py`): there "
+        "`ctx.request_context` is None"
+    )
+    (root / "pkg" / "server.py").write_text(server.replace("task=True", "task=False"), encoding="utf-8")
+    assert _mcp202(root)["fix"]["safety"] == "safe"

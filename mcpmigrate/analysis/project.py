@@ -74,6 +74,7 @@ class ExternalCall:
     registers: str | None = None  # a registration: the role it gives the function (``tool``)
     generation: str | None = None  # a registration: the SDK generation the registering module imports
     registered_name: str | None = None  # a registration: the literal MCP name (``name="x"``)
+    task: str | None = None  # a registration: fastmcp's background-task keyword as written (``task=True``)
 
     @property
     def label(self) -> str:
@@ -255,7 +256,7 @@ class Resolver:
                 (name, ExternalCall(shown, qual, role, kinds)) for qual, role, name, kinds in s.calls
             ]
             found += [
-                (r.name, ExternalCall(shown, r.where, None, (), r.role, r.generation, r.registered_name))
+                (r.name, ExternalCall(shown, r.where, None, (), r.role, r.generation, r.registered_name, r.task))
                 for r in s.registrations
             ]
             for name, call in found:

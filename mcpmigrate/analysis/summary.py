@@ -91,6 +91,7 @@ class Registration:
     name: str  # the function as spelled (``fn``, ``tools.fn``)
     generation: str | None  # the SDK generation the registering module imports (only one), else None
     registered_name: str | None  # the MCP name, when a literal ``name=`` gives it
+    task: str | None = None  # fastmcp's background-task keyword as written (``task=True``), unless False/None
 
 
 @dataclass
@@ -248,40 +249,47 @@ def _registrations(
                 visit(child, where, inner)
             return
         if isinstance(node, ast.Call):
-            for role, fexpr, label in [] if _receiver(node) in foreign else _registered(node):
+            for role, fexpr, label, task in [] if _receiver(node) in foreign else _registered(node):
                 for e in loops.get(fexpr.id, [fexpr]) if isinstance(fexpr, ast.Name) else [fexpr]:
                     name = dotted(e)
                     if name and name.rpartition(".")[2] in names:
-                        out.registrations.append(Registration(where, role, name, gen, label))
+                        out.registrations.append(Registration(where, role, name, gen, label, task))
         for child in ast.iter_child_nodes(node):
             visit(child, where, loops)
 
     visit(tree, "", {})
 
 
-def _registered(call: ast.Call) -> list[tuple[str, ast.expr, str | None]]:
-    """``(role, function expression, literal name)`` of what ``call`` registers (nothing: [])."""
+def _registered(call: ast.Call) -> list[tuple[str, ast.expr, str | None, str | None]]:
+    """``(role, function expression, literal name, task keyword)`` of what ``call`` registers
+    (nothing: [])."""
     func = call.func
     first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
-    kw = {k.arg: k.value for k in call.keywords if k.arg}
     if isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and first is not None:
         role = REGISTER_FACTORIES.get(func.func.attr)  # server.tool(name="x")(fn)
-        if role:
-            return [(role, first, _literal({k.arg: k.value for k in func.keywords if k.arg}.get("name")))]
-        return []
+        return [(role, first, *_options(func))] if role else []
     if not isinstance(func, ast.Attribute):
         return []
-    fexpr = first if first is not None else kw.get("fn")
+    fexpr = first if first is not None else next((k.value for k in call.keywords if k.arg == "fn"), None)
     if fexpr is None:
         return []
     if func.attr in REGISTER_FACTORIES and not isinstance(fexpr, ast.Constant):  # fastmcp: server.tool(fn)
-        return [(REGISTER_FACTORIES[func.attr], fexpr, _literal(kw.get("name")))]
+        return [(REGISTER_FACTORIES[func.attr], fexpr, *_options(call))]
     if func.attr in REGISTER_METHODS:  # server.add_tool(fn, name=…); add_tool(Tool.from_function(fn)) below
-        return [] if isinstance(fexpr, ast.Call) else [(REGISTER_METHODS[func.attr], fexpr, _literal(kw.get("name")))]
+        return [] if isinstance(fexpr, ast.Call) else [(REGISTER_METHODS[func.attr], fexpr, *_options(call))]
     owner = dotted(func.value)
     if func.attr == "from_function" and owner and owner.rpartition(".")[2] in FROM_FUNCTION:
-        return [(FROM_FUNCTION[owner.rpartition(".")[2]], fexpr, _literal(kw.get("name")))]
+        return [(FROM_FUNCTION[owner.rpartition(".")[2]], fexpr, *_options(call))]
     return []
+
+
+def _options(call: ast.Call) -> tuple[str | None, str | None]:
+    """The literal ``name=`` of a registering call, and its ``task=…`` as written (unless False/None)."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    task = kw.get("task")
+    if isinstance(task, ast.Constant) and task.value in (False, None):
+        task = None
+    return _literal(kw.get("name")), (f"task={ast.unparse(task)}" if task is not None else None)
 
 
 def _foreign(expr: ast.expr, imports: dict[str, str]) -> bool:
