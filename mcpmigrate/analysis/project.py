@@ -442,6 +442,19 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
                 return True
         return False
 
+    values_of: dict[str, re.Pattern[bytes]] = {}
+
+    def passed(name: str, src: bytes) -> bool:
+        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
+        rx = values_of.get(name)
+        if rx is None:
+            rx = values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
+        for m in rx.finditer(src):
+            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
+            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
+                return True
+        return False
+
     for p, src in everything.items():
         if _is_test(p):
             continue  # tests call helpers, but never serve a client: not a caller that matters here
@@ -455,8 +468,9 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
         # a package's __init__ re-exports without calling; a file that may register a function
         # names it without calling it (`server.tool(name="x")(fn)`)
-        if p.name != "__init__.py" and not (names and any(tok in src for tok in REGISTER_TOKENS)):
-            names = {d for d in names if calls(d, src)}
+        if p.name != "__init__.py":
+            registers = names and any(tok in src for tok in REGISTER_TOKENS)
+            names = {d for d in names if calls(d, src) or (registers and passed(d, src))}
         if not names:
             continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])
