@@ -22,6 +22,7 @@ import pytest
 
 from mcpmigrate.analysis.summary import summarize
 from tests.helpers import FIXTURES, cli
+from tests.proof import run_proof
 from tests.test_port_fastmcp import _serve
 from tests.test_project_facts import _tree
 
@@ -299,3 +300,37 @@ def test_a_background_task_registered_elsewhere_is_manual(tmp_path: Path) -> Non
     )
     (root / "pkg" / "server.py").write_text(server.replace("task=True", "task=False"), encoding="utf-8")
     assert _mcp202(root)["fix"]["safety"] == "safe"
+
+
+# -- mcp 2.x MCPServer: the resolver form, the registration in another module -----------------
+MCP2_CASE = FIXTURES / "project" / "mcpserver_tools_registered_elsewhere"
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_mcpserver_tool_registered_elsewhere_gets_a_resolver_that_serves_both_eras(
+    answer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    for name in ("book_tools.py", "book_server.py"):
+        shutil.copy(MCP2_CASE / name, fixed / name)
+    (fixed / "pyproject.toml").write_text(PIN.replace("fastmcp>=4.2,<5", "mcp>=2.3,<3"), encoding="utf-8")
+    [f] = _json(fixed, "check", "--no-cache", ".")["findings"]
+    assert (f["rule"], f["path"], f["line"], f["column"]) == ("MCP202", "book_tools.py", 15, 20)
+    assert f["fix"]["safety"] == "safe"
+    _json(fixed, "fix", "--strategy", "interim", ".")
+    assert (fixed / "book_tools.py").read_bytes() == (MCP2_CASE / "book_tools.after_interim.py").read_bytes()
+    calls = [{"tool": "book_table", "arguments": {"date": "2026-01-02"}}]
+    client = {"elicitation": {"action": answer, "content": {"ok": True}}}
+    text = ["Booked 2026-01-02."] if answer == "accept" else ["Not booked."]
+
+    def serve(root: Path, mode: str) -> dict:
+        monkeypatch.setenv("PYTHONPATH", str(root))  # the server module imports the tools module
+        return run_proof(sys.executable, root / "book_server.py", "mcp", mode, [], calls, client=client)
+
+    legacy = serve(MCP2_CASE, "legacy")
+    assert legacy["calls"][0]["text"] == text and not legacy["calls"][0]["is_error"], legacy
+    assert serve(MCP2_CASE, "modern")["calls"][0]["error"].startswith("NoBackChannelError")
+    for mode in ("legacy", "modern"):
+        got = serve(fixed, mode)
+        assert got["calls"] == legacy["calls"] and got["tools"] == legacy["tools"], mode
