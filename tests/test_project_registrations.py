@@ -334,3 +334,26 @@ def test_mcpserver_tool_registered_elsewhere_gets_a_resolver_that_serves_both_er
     for mode in ("legacy", "modern"):
         got = serve(fixed, mode)
         assert got["calls"] == legacy["calls"] and got["tools"] == legacy["tools"], mode
+
+
+def test_db_mcp_consent_gate_registered_elsewhere_is_judged_as_the_tool(tmp_path: Path) -> None:
+    """db-mcp's `_get_data` shape with its registration: MCP207 names the tool itself, and the
+    interim fix judges the tool's own body (here: the `try` guards more than the question)."""
+    from tests.test_consent_gates import REGISTERED_ELSEWHERE
+
+    server = SPELLINGS["tool(name=...)(fn) in a factory"].replace("confirm", "_get_data")
+    root = _tree(
+        tmp_path,
+        {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": REGISTERED_ELSEWHERE, "pkg/server.py": server},
+    )
+    findings = _json(root, "check", "--no-cache", ".")["findings"]
+    assert [(f["rule"], f["path"], f["line"], f["column"]) for f in findings] == [
+        ("MCP202", "pkg/tools.py", 7, 24),
+        ("MCP207", "pkg/tools.py", 11, 5),
+    ]
+    assert "so this `except` silently opens the gate and `_get_data` runs without" in findings[1]["message"]
+    why = "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
+    assert [f["manual"] for f in findings] == [
+        why,
+        "make the failure path stop (return or raise) instead of going on; " + why,
+    ]
