@@ -357,3 +357,37 @@ def test_db_mcp_consent_gate_registered_elsewhere_is_judged_as_the_tool(tmp_path
         why,
         "make the failure path stop (return or raise) instead of going on; " + why,
     ]
+
+
+ROOTS_TOOL = """\
+from mcp.server.fastmcp import Context
+
+
+async def count_files(pattern: str, ctx: Context) -> int:
+    listing = await ctx.session.list_roots()
+    root = listing.roots[0].uri.path
+    return len(pattern) + len(root)
+"""
+
+
+def test_a_roots_tool_registered_elsewhere_gets_the_param_fix(tmp_path: Path) -> None:
+    """mcp 1.x ``FastMCP.add_tool(fn, name=…)`` in another module: the tool gets its documented
+    path parameter (before: "no tool, prompt or resource reaches `count_files`"); the registering
+    module is left as it is (``add_tool`` reads the new signature)."""
+    server = "from mcp.server.fastmcp import FastMCP\n\nfrom pkg.tools import count_files\n\nmcp = FastMCP('files')\nmcp.add_tool(count_files, name='count')\n"
+    root = _tree(tmp_path, {"pkg/__init__.py": "", "pkg/tools.py": ROOTS_TOOL, "pkg/server.py": server})
+    [f] = _json(root, "check", "--no-cache", ".")["findings"]
+    assert (f["rule"], f["path"], f["line"], f["column"]) == ("MCP101", "pkg/tools.py", 5, 21)
+    assert f["fix"] == {
+        "safety": "safe",
+        "strategy": "param",
+        "description": "add a documented `root_path` parameter to `count_files` and drop the roots request",
+    }
+    _json(root, "fix", ".")
+    assert (root / "pkg" / "tools.py").read_text() == (
+        "from pydantic import Field\nfrom typing import Annotated\n\n\n"
+        'async def count_files(pattern: str, root_path: Annotated[str, Field(description="Absolute path of the '
+        "directory to work in (formerly the client's MCP root).\")]) -> int:\n"
+        "    root = root_path\n    return len(pattern) + len(root)\n"
+    )
+    assert (root / "pkg" / "server.py").read_text() == server
