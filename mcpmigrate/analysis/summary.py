@@ -203,7 +203,7 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             _note_import(stmt, out, imports)
     _calls(tree.body, "", None, {}, imports, names, out)
-    if names:
+    if names and any(tok in source for tok in REGISTER_TOKENS):  # the walk only where a registration may be
         gens = {g for g in map(import_generation, imports.values()) if g}
         _registrations(tree, names, imports, gens.pop() if len(gens) == 1 else None, out)
     return out
@@ -215,29 +215,30 @@ def _registrations(
     """Record the registrations of ``names`` in ``tree`` (:data:`REGISTER_FACTORIES`,
     :data:`REGISTER_METHODS`, :data:`FROM_FUNCTION`), at module level or in a function; the
     function of ``for fn in (a, b):`` / ``for fn in TOOLS:`` (a literal list, tuple or set of
-    functions, ``TOOLS`` assigned one in the file) is each of them. A receiver built from or
+    functions, ``TOOLS`` assigned one earlier in the file) is each of them. A receiver built from or
     annotated with an imported class of another library (``agent = pydantic_ai.Agent(…)``;
     ``agent.tool(fn)``) registers nothing here."""
-    literals: dict[str, list[ast.expr]] = {}  # TOOLS = [a, b]
+    literals: dict[str, list[ast.expr]] = {}  # TOOLS = [a, b], read before the loops that use them
     foreign: set[str] = set()  # names bound to an instance of an imported non-MCP class
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, (ast.List, ast.Tuple, ast.Set)):
-            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(t, ast.Name):
-                    literals[t.id] = node.value.elts
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            if _foreign(node.value.func, imports):
-                foreign.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        elif isinstance(node, ast.arg) and node.annotation is not None and _foreign(node.annotation, imports):
-            foreign.add(node.arg)
 
     def visit(node: ast.AST, where: str, loops: dict[str, list[ast.expr]]) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for child in getattr(node, "decorator_list", []):
-                visit(child, where, loops)
-            for child in node.body:
-                visit(child, f"{where}.{node.name}" if where else node.name, {})
+            for dec in node.decorator_list:
+                visit(dec, where, loops)
+            if not isinstance(node, ast.ClassDef):
+                args = node.args
+                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                    if a.annotation is not None and _foreign(a.annotation, imports):
+                        foreign.add(a.arg)
+            for stmt in node.body:
+                visit(stmt, f"{where}.{node.name}" if where else node.name, {})
             return
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if isinstance(node.value, (ast.List, ast.Tuple, ast.Set)):
+                literals.update((t.id, node.value.elts) for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node.value, ast.Call) and _foreign(node.value.func, imports):
+                foreign.update(t.id for t in targets if isinstance(t, ast.Name))
         if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
             it = node.iter
             elts = it.elts if isinstance(it, (ast.List, ast.Tuple, ast.Set)) else None
@@ -245,8 +246,8 @@ def _registrations(
                 elts = loops.get(it.id) or literals.get(it.id)
             inner = {**loops, node.target.id: elts} if elts else {k: v for k, v in loops.items() if k != node.target.id}
             visit(node.iter, where, loops)
-            for child in [*node.body, *node.orelse]:
-                visit(child, where, inner)
+            for stmt in [*node.body, *node.orelse]:
+                visit(stmt, where, inner)
             return
         if isinstance(node, ast.Call):
             for role, fexpr, label, task in [] if _receiver(node) in foreign else _registered(node):
