@@ -391,3 +391,49 @@ def test_a_roots_tool_registered_elsewhere_gets_the_param_fix(tmp_path: Path) ->
         "    root = root_path\n    return len(pattern) + len(root)\n"
     )
     assert (root / "pkg" / "server.py").read_text() == server
+
+
+def test_port_to_mcp2_and_interim_fix_a_tool_registered_in_a_loop_elsewhere(tmp_path: Path) -> None:
+    """mcp 1.x ``FastMCP``, the tool registered by ``for fn in [tools.book]: mcp.add_tool(fn)`` in
+    another module: one ``fix --target-sdk mcp2 --strategy interim`` ports both modules and gives
+    the tool its resolver (the shape of fixtures/project/mcpserver_tools_registered_elsewhere)."""
+    tools = """\
+        from pydantic import BaseModel
+
+        from mcp.server.fastmcp import Context
+
+
+        class Confirm(BaseModel):
+            ok: bool
+
+
+        async def book(date: str, ctx: Context) -> str:
+            r = await ctx.elicit(f"Book {date}?", Confirm)
+            return r.action
+        """
+    server = "from mcp.server.fastmcp import FastMCP\n\nfrom pkg import tools\n\nmcp = FastMCP('b')\nfor fn in [tools.book]:\n    mcp.add_tool(fn)\n"
+    pins = '[project]\nname = "b"\nversion = "0"\ndependencies = ["mcp>=1.20"]\n'
+    root = _tree(
+        tmp_path, {"pyproject.toml": pins, "pkg/__init__.py": "", "pkg/tools.py": tools, "pkg/server.py": server}
+    )
+    report = _json(root, "fix", "--target-sdk", "mcp2", "--strategy", "interim", ".")
+    assert report["findings"] == [] and report["errors"] == []
+    assert (root / "pkg" / "tools.py").read_text().splitlines()[2:] == [
+        "from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve",
+        "from typing import Annotated",
+        "",
+        "",
+        "class Confirm(BaseModel):",
+        "    ok: bool",
+        "",
+        "",
+        "def book_elicitation(date: str) -> Elicit[Confirm]:",
+        '    return Elicit(f"Book {date}?", Confirm)',
+        "",
+        "",
+        "async def book(date: str, r: Annotated[ElicitationResult[Confirm], Resolve(book_elicitation)]) -> str:",
+        "    return r.action",
+    ]
+    assert (root / "pkg" / "server.py").read_text() == server.replace(
+        "fastmcp import FastMCP", "mcpserver import MCPServer"
+    ).replace("FastMCP('b')", "MCPServer('b')")
