@@ -437,3 +437,30 @@ def test_port_to_mcp2_and_interim_fix_a_tool_registered_in_a_loop_elsewhere(tmp_
     assert (root / "pkg" / "server.py").read_text() == server.replace(
         "fastmcp import FastMCP", "mcpserver import MCPServer"
     ).replace("FastMCP('b')", "MCPServer('b')")
+
+
+LOCAL_LOOP = """\
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+async def confirm(what: str, ctx: Context) -> str:
+    answer = await ctx.elicit(f"Go on with {what}?", response_type=bool)
+    return str(answer.action)
+
+
+async def plain(x: int) -> int:
+    return x
+
+
+{loop}
+    mcp.tool()(fn)
+"""
+
+
+@pytest.mark.parametrize("loop", ["TOOLS = [confirm, plain]\nfor fn in TOOLS:", "for fn in (plain, confirm):"])
+def test_a_loop_registering_the_modules_own_tools_gives_them_their_role(loop: str, tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "server.py": LOCAL_LOOP.replace("{loop}", loop)})
+    f = _mcp202(root)
+    assert (f["line"], f["column"]) == (7, 20) and f["fix"]["safety"] == "safe"

@@ -165,10 +165,11 @@ class ModuleAnalysis(Kinds, CallGraph):
                 self.server_generation.setdefault(name, self._guess_generation())
         # Roles of registered functions.
         for role, fexpr, gen, _server in self.registrations:
-            target = self._registered_function(fexpr)
-            if target is not None and target.role is None:
-                target.role = role
-                target.server_generation = gen
+            for each in self._loop_elements(fexpr):
+                target = self._registered_function(each)
+                if target is not None and target.role is None:
+                    target.role = role
+                    target.server_generation = gen
         # Functions another module of the project registers (`server.tool(name="x")(fn)` there).
         for f in self.functions:
             if f.role is None:
@@ -183,6 +184,24 @@ class ModuleAnalysis(Kinds, CallGraph):
             target = self.function_for_expr(fexpr)
             if target is not None and target.method is None:
                 target.method = method
+
+    def _loop_elements(self, fexpr: cst.CSTNode) -> list[cst.CSTNode]:
+        """What a registered name stands for: each function of ``for fn in (a, b):`` /
+        ``for fn in TOOLS:`` (``TOOLS`` a literal list, tuple or set at module level) around the
+        registration when ``fexpr`` is the loop's name, else ``fexpr`` itself."""
+        if not isinstance(fexpr, cst.Name):
+            return [fexpr]
+        node = self.parents.get(id(fexpr))
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == fexpr.value:
+                it = node.iter
+                if isinstance(it, cst.Name):
+                    it = next((v for name, v in reversed(self.module_assigns) if name == it.value), it)
+                if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
+                    return [el.value for el in it.elements if not isinstance(el, cst.StarredElement)]
+                return [fexpr]
+            node = self.parents.get(id(node))
+        return [fexpr]
 
     def _registered_function(self, fexpr: cst.CSTNode) -> FunctionInfo | None:
         """The function a registration names: for a bare name, the closure of that name in the
