@@ -464,3 +464,23 @@ def test_a_loop_registering_the_modules_own_tools_gives_them_their_role(loop: st
     root = _tree(tmp_path, {"pyproject.toml": PIN, "server.py": LOCAL_LOOP.replace("{loop}", loop)})
     f = _mcp202(root)
     assert (f["line"], f["column"]) == (7, 20) and f["fix"]["safety"] == "safe"
+
+
+@pytest.mark.parametrize(
+    "registration",
+    [
+        "mcp.tool(confirm)",
+        'mcp.tool(confirm, name="c")',
+        "mcp.prompt(confirm)",
+        'mcp.add_tool(Tool.from_function(confirm, name="c"))',
+        'mcp.resource("data://c")(confirm)',
+    ],
+)
+def test_the_modules_own_registration_calls_give_the_role(registration: str, tmp_path: Path) -> None:
+    """fastmcp's ``mcp.tool(fn)`` / ``mcp.prompt(fn)`` and ``Tool.from_function(fn)`` in the
+    module that defines the function (before: "the request is made in the helper `confirm`")."""
+    head, _, _ = LOCAL_LOOP.partition("\n\nasync def plain")
+    source = head.replace("from fastmcp import", "from fastmcp.tools import Tool\nfrom fastmcp import")
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "server.py": f"{source}\n\n\n{registration}\n"})
+    f = _mcp202(root)
+    assert (f["line"], f["column"]) == (8, 20) and f["fix"]["safety"] == "safe", f

@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis.summary import import_generation
+from mcpmigrate.analysis.summary import FROM_FUNCTION, import_generation
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -314,6 +314,17 @@ class Collector(cst.CSTVisitor):
                 (func.attr.value[4:], node.args[0].value, "", get_full_name_for_node(func.value))
             )
             self.a.handlers.append((S.DECORATOR_METHODS[func.attr.value[4:]], node.args[0].value))
+        first = node.args[0].value if node.args and not node.args[0].keyword and not node.args[0].star else None
+        if isinstance(func, cst.Attribute) and isinstance(first, (cst.Name, cst.Attribute)):
+            role = S.HANDLER_DECORATORS.get(func.attr.value)  # fastmcp: mcp.tool(fn), mcp.prompt(fn)
+            owner = (get_full_name_for_node(func.value) or "").rpartition(".")[2]
+            if func.attr.value == "from_function" and owner in FROM_FUNCTION:  # Tool.from_function(fn)
+                role, server = FROM_FUNCTION[owner], None
+            else:
+                server = get_full_name_for_node(func.value)
+            if role is not None:
+                self.a.registrations.append((role, first, "", server))
+                self.a.handlers.append((S.DECORATOR_METHODS[role], first))
         if node.args and not node.args[0].keyword:
             if isinstance(func, cst.Call):
                 self._decorator_role(func, node.args[0].value)
