@@ -2,7 +2,8 @@
 a function (``callers``), whether its name escapes direct calls, which function a node is in
 (``enclosing_function``), and which function an expression names (``function_for_expr``).
 Only functions defined in the module are callees; the calls other modules of the project make
-into it are ``external_callers`` (:mod:`mcpmigrate.analysis.project`)."""
+into it are ``external_callers``, and their registrations of its functions as tools, prompts or
+resources ``external_registrations`` (:mod:`mcpmigrate.analysis.project`)."""
 
 from __future__ import annotations
 
