@@ -125,8 +125,9 @@ def test_a_function_registered_by_another_module_is_named_not_called_a_helper(tm
     )
     assert f["manual"] == (
         "make the failure path stop (return or raise) instead of going on; `_get_data` is neither registered nor "
-        "called in this module (a tool registered by another module?): the interim fix cannot tell whether it is "
-        "the tool itself or a helper; move the question into the tool by hand"
+        "called in this project as far as the analysis follows (a decorator of the project's own, a table of "
+        "tools?): the interim fix cannot tell whether it is the tool itself or a helper; move the question into "
+        "the tool by hand"
     )
     [request] = [x for x in findings if x["rule"] == "MCP202"]
     assert request["manual"] == f["manual"].split("going on; ", 1)[1]  # the request's own finding says the same

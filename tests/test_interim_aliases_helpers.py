@@ -444,4 +444,4 @@ async def book(date: str, ctx: Context) -> str:
 """
     [f] = _findings(tmp_path, body)
     assert f["fix"] is None
-    assert f["manual"].startswith("`book` is also called directly (in `book`)"), f
+    assert f["manual"].startswith("`book` is also called directly (from `book`), not only by the SDK"), f

@@ -2,7 +2,8 @@
 a function (``callers``), whether its name escapes direct calls, which function a node is in
 (``enclosing_function``), and which function an expression names (``function_for_expr``).
 Only functions defined in the module are callees; the calls other modules of the project make
-into it are ``external_callers`` (:mod:`mcpmigrate.analysis.project`)."""
+into it are ``external_callers``, and their registrations of its functions as tools, prompts or
+resources ``external_registrations`` (:mod:`mcpmigrate.analysis.project`)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,14 @@ class CallGraph(Facts):
         (:mod:`mcpmigrate.analysis.project`)."""
         if target.parent is not None or target.class_name is not None:
             return ()
-        return self.incoming.get(target.name, ())
+        return tuple(c for c in self.incoming.get(target.name, ()) if c.registers is None)
+
+    def external_registrations(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
+        """The registrations of a module-level function as a tool, prompt or resource by other
+        modules of the project (``server.tool(name="x")(fn)`` in ``server.py``)."""
+        if target.parent is not None or target.class_name is not None:
+            return ()
+        return tuple(c for c in self.incoming.get(target.name, ()) if c.registers is not None)
 
     def external_chain(self, target: FunctionInfo, limit: int = 3) -> str:
         """``" (called from `count_photos` in tools.py)"``: the callers in other modules of the

@@ -17,6 +17,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
+from mcpmigrate.analysis.summary import FROM_FUNCTION, import_generation
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -147,16 +148,9 @@ class Collector(cst.CSTVisitor):
             self._note_generation(f"{mod}.{name}")
 
     def _note_generation(self, name: str) -> None:
-        if name.startswith("mcp.server.fastmcp") or name in S.FASTMCP_V1_SERVER:
-            self.a.generations.add(S.MCP1)
-        elif (
-            name.startswith(("mcp.server.mcpserver", "mcp_types", "mcp.server.context"))
-            or name in S.MCPSERVER_V2
-            or name in S.LOWLEVEL_CONTEXT_V2
-        ):
-            self.a.generations.add(S.MCP2)
-        elif name == "fastmcp" or name.startswith("fastmcp."):
-            self.a.generations.add(S.FASTMCP)
+        gen = import_generation(name)
+        if gen:
+            self.a.generations.add(gen)
 
     # classes
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -320,6 +314,17 @@ class Collector(cst.CSTVisitor):
                 (func.attr.value[4:], node.args[0].value, "", get_full_name_for_node(func.value))
             )
             self.a.handlers.append((S.DECORATOR_METHODS[func.attr.value[4:]], node.args[0].value))
+        first = node.args[0].value if node.args and not node.args[0].keyword and not node.args[0].star else None
+        if isinstance(func, cst.Attribute) and isinstance(first, (cst.Name, cst.Attribute)):
+            role = S.HANDLER_DECORATORS.get(func.attr.value)  # fastmcp: mcp.tool(fn), mcp.prompt(fn)
+            owner = (get_full_name_for_node(func.value) or "").rpartition(".")[2]
+            if func.attr.value == "from_function" and owner in FROM_FUNCTION:  # Tool.from_function(fn)
+                role, server = FROM_FUNCTION[owner], None
+            else:
+                server = get_full_name_for_node(func.value)
+            if role is not None:
+                self.a.registrations.append((role, first, "", server))
+                self.a.handlers.append((S.DECORATOR_METHODS[role], first))
         if node.args and not node.args[0].keyword:
             if isinstance(func, cst.Call):
                 self._decorator_role(func, node.args[0].value)

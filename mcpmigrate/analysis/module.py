@@ -2,7 +2,8 @@
 (:mod:`~mcpmigrate.analysis.kinds`) and call graph (:mod:`~mcpmigrate.analysis.calls`), built by
 :meth:`ModuleAnalysis.build` — the one pass, then the fixed point that gives names their kinds
 (annotations, assignment chains, arguments at call sites), the server variables their generation
-and the registered functions their role — plus the per-module memo the rules and fixes share.
+and the registered functions their role (registered here, or by another module of the project:
+:meth:`~mcpmigrate.analysis.calls.CallGraph.external_registrations`) — plus the per-module memo the rules and fixes share.
 """
 
 from __future__ import annotations
@@ -164,15 +165,43 @@ class ModuleAnalysis(Kinds, CallGraph):
                 self.server_generation.setdefault(name, self._guess_generation())
         # Roles of registered functions.
         for role, fexpr, gen, _server in self.registrations:
-            target = self._registered_function(fexpr)
-            if target is not None and target.role is None:
-                target.role = role
-                target.server_generation = gen
+            for each in self._loop_elements(fexpr):
+                target = self._registered_function(each)
+                if target is not None and target.role is None:
+                    target.role = role
+                    target.server_generation = gen
+        # Functions another module of the project registers (`server.tool(name="x")(fn)` there).
+        for f in self.functions:
+            if f.role is None:
+                for reg in self.external_registrations(f):
+                    f.role = reg.registers
+                    f.server_generation = reg.generation or ""
+                    f.registered_name = f.registered_name or reg.registered_name
+                    f.method = f.method or S.DECORATOR_METHODS.get(reg.registers or "")
+                    break
         # Every registered handler is an entry point, whatever it serves.
         for method, fexpr in self.handlers:
             target = self.function_for_expr(fexpr)
             if target is not None and target.method is None:
                 target.method = method
+
+    def _loop_elements(self, fexpr: cst.CSTNode) -> list[cst.CSTNode]:
+        """What a registered name stands for: each function of ``for fn in (a, b):`` /
+        ``for fn in TOOLS:`` (``TOOLS`` a literal list, tuple or set at module level) around the
+        registration when ``fexpr`` is the loop's name, else ``fexpr`` itself."""
+        if not isinstance(fexpr, cst.Name):
+            return [fexpr]
+        node = self.parents.get(id(fexpr))
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == fexpr.value:
+                it = node.iter
+                if isinstance(it, cst.Name):
+                    it = next((v for name, v in reversed(self.module_assigns) if name == it.value), it)
+                if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
+                    return [el.value for el in it.elements if not isinstance(el, cst.StarredElement)]
+                return [fexpr]
+            node = self.parents.get(id(node))
+        return [fexpr]
 
     def _registered_function(self, fexpr: cst.CSTNode) -> FunctionInfo | None:
         """The function a registration names: for a bare name, the closure of that name in the

@@ -7,16 +7,22 @@ One pass over the project (its root: where the configuration is), before the per
    on); a regular expression reads their top-level ``def`` names and ``__all__``.
 2. A file of the project can call into a target only when an import statement in it names the
    target's module (its file stem, or its package for an ``__init__.py``) and it mentions one of
-   the target's function names: only those files are parsed, with Python's own ``ast``, into a
-   :class:`~mcpmigrate.analysis.summary.ModuleSummary` (:mod:`~mcpmigrate.analysis.summary`:
-   imports, star imports, and every call of an imported name with the kinds of its arguments).
+   the target's function names, called (``name(``) or, in a file that may register functions
+   (:data:`~mcpmigrate.analysis.summary.REGISTER_TOKENS`), anywhere: only those files are parsed,
+   with Python's own ``ast``, into a :class:`~mcpmigrate.analysis.summary.ModuleSummary`
+   (:mod:`~mcpmigrate.analysis.summary`: imports, star imports, every call of an imported name with
+   the kinds of its arguments, and every registration of one as a tool, prompt or resource —
+   ``server.tool(name="x")(fn)``, ``server.add_tool(Tool.from_function(fn))`` …).
    Summaries are cached per file content with the results. The pass is split around them
    (:func:`start`, then :func:`~mcpmigrate.analysis.summary.summarize_all`, then :func:`finish`)
    so that the engine can run them in its worker pool.
 3. Each call is resolved through the caller's imports — ``from pkg.paths import album_dir``,
    ``import pkg.paths as p; p.album_dir(ctx)``, relative imports, ``from pkg.paths import *``
    (``__all__`` when the target has one, else its public names), and one level of re-export
-   through a package ``__init__`` — to a target's function: :class:`ExternalCall`.
+   through a package ``__init__`` — to a target's function: :class:`ExternalCall`. A registration
+   resolves the same way, to an :class:`ExternalCall` whose ``registers`` is the role the
+   function is registered with (the checked module gives the function that role:
+   :mod:`mcpmigrate.analysis.module`).
 
 What a checked module receives is its :data:`Incoming` slice (function name → calls from other
 modules); the slice is part of the module's cache key, so a change in a caller re-checks the
@@ -35,13 +41,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from mcpmigrate.analysis.summary import ModuleSummary, summarize_all
+from mcpmigrate.analysis.summary import REGISTER_TOKENS, ModuleSummary, summarize_all
 from mcpmigrate.analysis.summary import dotted as dotted  # where codemods.imports reads it
 
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
 
-SUMMARY_FORMAT = b"project-summary-1"  # part of a summary's cache key
+SUMMARY_FORMAT = b"proj-summary-2"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
 #: other modules are looked for) only when one of these occurs in it, or it calls such a function.
@@ -58,17 +64,22 @@ REQUEST_TOKENS = (
 
 @dataclass(frozen=True)
 class ExternalCall:
-    """A call of a target's function from another module of the project."""
+    """A call of a target's function from another module of the project, or (``registers`` set)
+    its registration there as a tool, prompt or resource."""
 
     path: str  # the calling file, relative to the project root
-    caller: str  # the calling function's qualname (``count_photos``, ``Tools.run``)
+    caller: str  # the calling function's qualname (``count_photos``, ``Tools.run``; "" at module level)
     role: str | None  # ``tool``/``prompt``/``resource``, another MCP method it serves, or None
     kinds: tuple[tuple[int | str, str], ...]  # (argument position or keyword, Kind value)
+    registers: str | None = None  # a registration: the role it gives the function (``tool``)
+    generation: str | None = None  # a registration: the SDK generation the registering module imports
+    registered_name: str | None = None  # a registration: the literal MCP name (``name="x"``)
+    task: str | None = None  # a registration: fastmcp's background-task keyword as written (``task=True``)
 
     @property
     def label(self) -> str:
         """How a finding names the caller: the caller in backquotes, then its file (``in tools/photos.py``)."""
-        return f"`{self.caller}` in {self.path}"
+        return f"`{self.caller}` in {self.path}" if self.caller else self.path
 
     @property
     def rank(self) -> tuple[bool, bool]:
@@ -148,11 +159,20 @@ def module_names(path: Path, root: Path) -> list[str]:
 
 def import_screen(stems: set[str]) -> re.Pattern[bytes] | None:
     """The byte pattern of an import statement that names one of the targets' module ``stems``
-    (group 1 or 2: the stem)."""
+    (group 1 or 2: the dotted module name from the first stem on, which :func:`imported_stems`
+    splits: ``from pkg.tools.generation import …`` names ``pkg``, ``tools`` and ``generation``
+    when each is a stem)."""
     if not stems:
         return None
     alt = b"|".join(re.escape(s.encode()) for s in sorted(stems))
-    return re.compile(rb"from[ \t]+[\w.]*?\b(" + alt + rb")\b|import[ \t]+\(?[\w.,\s]*?\b(" + alt + rb")\b")
+    return re.compile(
+        rb"from[ \t]+[\w.]*?\b((?:" + alt + rb")\b[\w.]*)|import[ \t]+\(?[\w.,\s]*?\b((?:" + alt + rb")\b[\w.]*)"
+    )
+
+
+def imported_stems(imp: re.Pattern[bytes], src: bytes, stems: dict[bytes, set[str]]) -> set[bytes]:
+    """The ``stems`` the import statements of ``src`` name (:func:`import_screen`)."""
+    return {part for a, b in imp.findall(src) for part in (a or b).split(b".") if part in stems}
 
 
 @dataclass
@@ -227,49 +247,74 @@ class Resolver:
     def incoming(self) -> dict[Path, dict[str, list[ExternalCall]]]:
         out: dict[Path, dict[str, list[ExternalCall]]] = {}
         for caller, s in self.summaries.items():
-            functions: dict[str, tuple[Target, str]] = {}
-            modules: dict[str, Target] = {}
-            for local, mod, name, level in s.imports:
-                if name is None:
-                    p = self.module(caller, mod, level)
-                    if p in self.by_path:
-                        modules[local] = self.by_path[p]
-                    continue
-                hit = self.name_in(caller, mod, level, name)
-                if hit is not None:
-                    functions[local] = hit
-                    continue
-                sub = f"{mod}.{name}" if mod else name
-                p = self.module(caller, sub, level)
-                if p in self.by_path:  # from pkg import paths
-                    modules[local] = self.by_path[p]
-            starred: dict[str, Target] = {}
-            for mod, level in s.stars:
-                p = self.module(caller, mod, level)
-                t = self.by_path.get(p) if p is not None else None
-                if t is not None:
-                    public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
-                    for d in public & t.defs:
-                        starred.setdefault(d, t)
+            scope = self._scope(caller, s)
             try:
                 shown = PurePosixPath(os.path.relpath(caller, self.root)).as_posix()
             except ValueError:
                 shown = caller.name
-            for qual, role, name, kinds in s.calls:
-                owner, _, last = name.rpartition(".")
-                target: tuple[Target, str] | None = None
-                if not owner and name in functions:
-                    target = functions[name]
-                elif owner in modules and last in modules[owner].defs:
-                    target = modules[owner], last
-                elif not owner and name in starred and name not in s.defs:
-                    target = starred[name], name
-                if target is None or target[0].path == caller:
-                    continue
-                out.setdefault(target[0].path, {}).setdefault(target[1], []).append(
-                    ExternalCall(shown, qual, role, kinds)
-                )
+            found: list[tuple[str, ExternalCall]] = [
+                (name, ExternalCall(shown, qual, role, kinds)) for qual, role, name, kinds in s.calls
+            ]
+            found += [
+                (r.name, ExternalCall(shown, r.where, None, (), r.role, r.generation, r.registered_name, r.task))
+                for r in s.registrations
+            ]
+            for name, call in found:
+                target = self._resolve(name, caller, s, *scope)
+                if target is not None:
+                    out.setdefault(target[0].path, {}).setdefault(target[1], []).append(call)
         return out
+
+    def _scope(
+        self, caller: Path, s: ModuleSummary
+    ) -> tuple[dict[str, tuple[Target, str]], dict[str, Target], dict[str, Target]]:
+        """What ``caller``'s imports bind: target functions by local name, target modules by
+        local name, and the names its star imports bring in."""
+        functions: dict[str, tuple[Target, str]] = {}
+        modules: dict[str, Target] = {}
+        for local, mod, name, level in s.imports:
+            if name is None:
+                p = self.module(caller, mod, level)
+                if p in self.by_path:
+                    modules[local] = self.by_path[p]
+                continue
+            hit = self.name_in(caller, mod, level, name)
+            if hit is not None:
+                functions[local] = hit
+                continue
+            sub = f"{mod}.{name}" if mod else name
+            p = self.module(caller, sub, level)
+            if p in self.by_path:  # from pkg import paths
+                modules[local] = self.by_path[p]
+        starred: dict[str, Target] = {}
+        for mod, level in s.stars:
+            p = self.module(caller, mod, level)
+            t = self.by_path.get(p) if p is not None else None
+            if t is not None:
+                public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
+                for d in public & t.defs:
+                    starred.setdefault(d, t)
+        return functions, modules, starred
+
+    @staticmethod
+    def _resolve(
+        name: str,
+        caller: Path,
+        s: ModuleSummary,
+        functions: dict[str, tuple[Target, str]],
+        modules: dict[str, Target],
+        starred: dict[str, Target],
+    ) -> tuple[Target, str] | None:
+        """The target function a name as the caller spells it (``fn``, ``paths.fn``) is, if any."""
+        owner, _, last = name.rpartition(".")
+        target: tuple[Target, str] | None = None
+        if not owner and name in functions:
+            target = functions[name]
+        elif owner in modules and last in modules[owner].defs:
+            target = modules[owner], last
+        elif not owner and name in starred and name not in s.defs:
+            target = starred[name], name
+        return None if target is None or target[0].path == caller else target
 
 
 def digest(incoming: Incoming | None) -> str:
@@ -331,7 +376,7 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
             except OSError:
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
-    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-1")
+    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-2")
     whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
@@ -397,6 +442,19 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
                 return True
         return False
 
+    values_of: dict[str, re.Pattern[bytes]] = {}
+
+    def passed(name: str, src: bytes) -> bool:
+        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
+        rx = values_of.get(name)
+        if rx is None:
+            rx = values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
+        for m in rx.finditer(src):
+            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
+            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
+                return True
+        return False
+
     for p, src in everything.items():
         if _is_test(p):
             continue  # tests call helpers, but never serve a client: not a caller that matters here
@@ -404,12 +462,15 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
             str(p).encode("utf-8")
         except UnicodeEncodeError:
             continue  # a file name that is not valid UTF-8 cannot be imported, nor named in a message
-        stems = {a or b for a, b in imp.findall(src)}
+        stems = imported_stems(imp, src, by_stem)
         if not stems:
             continue
         names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
-        if p.name != "__init__.py":  # a package's __init__ re-exports without calling
-            names = {d for d in names if calls(d, src)}
+        # a package's __init__ re-exports without calling; a file that may register a function
+        # names it without calling it (`server.tool(name="x")(fn)`)
+        if p.name != "__init__.py":
+            registers = names and any(tok in src for tok in REGISTER_TOKENS)
+            names = {d for d in names if calls(d, src) or (registers and passed(d, src))}
         if not names:
             continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])

@@ -1,8 +1,13 @@
 """What a possible caller does, read with Python's own ``ast`` (one file at a time, for the
 project pass of :mod:`mcpmigrate.analysis.project`): its imports, star imports, module-level names,
-and every call of one of the names looked for, with the kinds of its arguments (a context or a
+every call of one of the names looked for, with the kinds of its arguments (a context or a
 session, read off the caller's parameter annotations through its imports: the SDK classes of
-:mod:`mcpmigrate.surfaces`; ``ctx.session`` / ``ctx.request_context`` on such a parameter).
+:mod:`mcpmigrate.surfaces`; ``ctx.session`` / ``ctx.request_context`` on such a parameter), and
+every registration of one of them as a tool, prompt or resource (:func:`_registrations`: the
+spellings mcp 1.x ``FastMCP``, mcp 2.x ``MCPServer`` and fastmcp 2–4 accept without a decorator —
+``server.tool(name=…)(fn)``, ``server.tool(fn)``, ``server.add_tool(fn)``,
+``server.add_tool(Tool.from_function(fn, …))``, the same for prompts and resources, and a ``for``
+loop over a literal list of functions).
 
 :func:`summarize_all` is a worker pool's task (the engine runs the summaries there); nothing here
 imports libcst.
@@ -24,9 +29,71 @@ _ANNOTATION_KINDS = (
     (S.SESSION_TYPES, "session"),
 )
 _CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
+#: What registers a function (the call's method or class → the role the function gets):
+#: decorator factories called on it (``server.tool(name="x")(fn)``, fastmcp's ``server.tool(fn)``),
+#: ``add_*`` methods (``FastMCP.add_tool(fn)`` in mcp 1.x, ``MCPServer.add_tool`` in mcp 2.x, fastmcp's
+#: ``add_tool``/``add_prompt``/``add_resource``/``add_template``, which take a function or a component),
+#: and the components' ``from_function`` constructors.
+REGISTER_FACTORIES = {"tool": "tool", "prompt": "prompt", "resource": "resource"}
+REGISTER_METHODS = {
+    "add_tool": "tool",
+    "add_prompt": "prompt",
+    "add_resource": "resource",
+    "add_template": "resource",
+    "add_resource_fn": "resource",
+}
+FROM_FUNCTION = {
+    "Tool": "tool",
+    "FunctionTool": "tool",
+    "Prompt": "prompt",
+    "FunctionPrompt": "prompt",
+    "Resource": "resource",
+    "FunctionResource": "resource",
+    "ResourceTemplate": "resource",
+    "FunctionResourceTemplate": "resource",
+}
+#: Bytes of a file that may register a function (:data:`REGISTER_FACTORIES` … as called).
+REGISTER_TOKENS = (
+    b".tool(",
+    b".prompt(",
+    b".resource(",
+    b"add_tool(",
+    b"add_prompt(",
+    b"add_resource",
+    b"add_template(",
+    b"from_function(",
+)
 
 
-@dataclass
+def import_generation(name: str) -> str | None:
+    """The SDK generation an imported dotted name belongs to (:data:`surfaces.MCP1` for
+    ``mcp.server.fastmcp``, ``MCP2`` for ``mcp.server.mcpserver``/``mcp_types``, ``FASTMCP`` for
+    ``fastmcp``), else None."""
+    if name.startswith("mcp.server.fastmcp") or name in S.FASTMCP_V1_SERVER:
+        return S.MCP1
+    if (
+        name.startswith(("mcp.server.mcpserver", "mcp_types", "mcp.server.context"))
+        or name in S.MCPSERVER_V2
+        or name in S.LOWLEVEL_CONTEXT_V2
+    ):
+        return S.MCP2
+    if name == "fastmcp" or name.startswith("fastmcp."):
+        return S.FASTMCP
+    return None
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A function registered as a tool, prompt or resource by a call (not a decorator)."""
+
+    where: str  # the registering function's qualname ("" at module level)
+    role: str  # tool | prompt | resource
+    name: str  # the function as spelled (``fn``, ``tools.fn``)
+    generation: str | None  # the SDK generation the registering module imports (only one), else None
+    registered_name: str | None  # the MCP name, when a literal ``name=`` gives it
+    task: str | None = None  # fastmcp's background-task keyword as written (``task=True``), unless False/None
+
+
 @dataclass
 class ModuleSummary:
     """What :func:`summarize` reads off a possible caller with ``ast``."""
@@ -35,6 +102,7 @@ class ModuleSummary:
     stars: list[tuple[str, int]] = field(default_factory=list)  # (module, level) of `from m import *`
     defs: set[str] = field(default_factory=set)  # module-level names it defines
     calls: list[tuple[str, str | None, str, tuple[tuple[int | str, str], ...]]] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -135,7 +203,116 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             _note_import(stmt, out, imports)
     _calls(tree.body, "", None, {}, imports, names, out)
+    if names and any(tok in source for tok in REGISTER_TOKENS):  # the walk only where a registration may be
+        gens = {g for g in map(import_generation, imports.values()) if g}
+        _registrations(tree, names, imports, gens.pop() if len(gens) == 1 else None, out)
     return out
+
+
+def _registrations(
+    tree: ast.Module, names: set[str], imports: dict[str, str], gen: str | None, out: ModuleSummary
+) -> None:
+    """Record the registrations of ``names`` in ``tree`` (:data:`REGISTER_FACTORIES`,
+    :data:`REGISTER_METHODS`, :data:`FROM_FUNCTION`), at module level or in a function; the
+    function of ``for fn in (a, b):`` / ``for fn in TOOLS:`` (a literal list, tuple or set of
+    functions, ``TOOLS`` assigned one earlier in the file) is each of them. A receiver built from or
+    annotated with an imported class of another library (``agent = pydantic_ai.Agent(…)``;
+    ``agent.tool(fn)``) registers nothing here."""
+    literals: dict[str, list[ast.expr]] = {}  # TOOLS = [a, b], read before the loops that use them
+    foreign: set[str] = set()  # names bound to an instance of an imported non-MCP class
+
+    def visit(node: ast.AST, where: str, loops: dict[str, list[ast.expr]]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for dec in node.decorator_list:
+                visit(dec, where, loops)
+            if not isinstance(node, ast.ClassDef):
+                args = node.args
+                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                    if a.annotation is not None and _foreign(a.annotation, imports):
+                        foreign.add(a.arg)
+            for stmt in node.body:
+                visit(stmt, f"{where}.{node.name}" if where else node.name, {})
+            return
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if isinstance(node.value, (ast.List, ast.Tuple, ast.Set)):
+                literals.update((t.id, node.value.elts) for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node.value, ast.Call) and _foreign(node.value.func, imports):
+                foreign.update(t.id for t in targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            it = node.iter
+            elts = it.elts if isinstance(it, (ast.List, ast.Tuple, ast.Set)) else None
+            if isinstance(it, ast.Name):
+                elts = loops.get(it.id) or literals.get(it.id)
+            inner = {**loops, node.target.id: elts} if elts else {k: v for k, v in loops.items() if k != node.target.id}
+            visit(node.iter, where, loops)
+            for stmt in [*node.body, *node.orelse]:
+                visit(stmt, where, inner)
+            return
+        if isinstance(node, ast.Call):
+            for role, fexpr, label, task in [] if _receiver(node) in foreign else _registered(node):
+                for e in loops.get(fexpr.id, [fexpr]) if isinstance(fexpr, ast.Name) else [fexpr]:
+                    name = dotted(e)
+                    if name and name.rpartition(".")[2] in names:
+                        out.registrations.append(Registration(where, role, name, gen, label, task))
+        for child in ast.iter_child_nodes(node):
+            visit(child, where, loops)
+
+    visit(tree, "", {})
+
+
+def _registered(call: ast.Call) -> list[tuple[str, ast.expr, str | None, str | None]]:
+    """``(role, function expression, literal name, task keyword)`` of what ``call`` registers
+    (nothing: [])."""
+    func = call.func
+    first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+    if isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and first is not None:
+        role = REGISTER_FACTORIES.get(func.func.attr)  # server.tool(name="x")(fn)
+        return [(role, first, *_options(func))] if role else []
+    if not isinstance(func, ast.Attribute):
+        return []
+    fexpr = first if first is not None else next((k.value for k in call.keywords if k.arg == "fn"), None)
+    if fexpr is None:
+        return []
+    if func.attr in REGISTER_FACTORIES and not isinstance(fexpr, ast.Constant):  # fastmcp: server.tool(fn)
+        return [(REGISTER_FACTORIES[func.attr], fexpr, *_options(call))]
+    if func.attr in REGISTER_METHODS:  # server.add_tool(fn, name=…); add_tool(Tool.from_function(fn)) below
+        return [] if isinstance(fexpr, ast.Call) else [(REGISTER_METHODS[func.attr], fexpr, *_options(call))]
+    owner = dotted(func.value)
+    if func.attr == "from_function" and owner and owner.rpartition(".")[2] in FROM_FUNCTION:
+        return [(FROM_FUNCTION[owner.rpartition(".")[2]], fexpr, *_options(call))]
+    return []
+
+
+def _options(call: ast.Call) -> tuple[str | None, str | None]:
+    """The literal ``name=`` of a registering call, and its ``task=…`` as written (unless False/None)."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    task = kw.get("task")
+    if isinstance(task, ast.Constant) and task.value in (False, None):
+        task = None
+    return _literal(kw.get("name")), (f"task={ast.unparse(task)}" if task is not None else None)
+
+
+def _foreign(expr: ast.expr, imports: dict[str, str]) -> bool:
+    """``expr`` names a class imported from a library that is not an MCP SDK."""
+    name = dotted(expr)
+    if not name or name.split(".")[0] not in imports:
+        return False
+    head, _, rest = name.partition(".")
+    full = imports[head] + ("." + rest if rest else "")
+    return import_generation(full) is None and not full.startswith("mcp.")
+
+
+def _receiver(call: ast.Call) -> str | None:
+    """The head name of the object whose method ``call`` (or the call it calls) is."""
+    func = call.func.func if isinstance(call.func, ast.Call) else call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    return (dotted(func.value) or "").split(".")[0] or None
+
+
+def _literal(expr: ast.expr | None) -> str | None:
+    return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, str) else None
 
 
 def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:

@@ -125,15 +125,23 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     helper = fn.role not in HL_ROLES | LL_ROLES
     if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
-        if not a.callers(fn) and not a.references_outside_calls(fn):
+        if not a.callers(fn) and not a.references_outside_calls(fn) and not a.external_callers(fn):
             return (
-                f"{where} is neither registered nor called in this module (a tool registered by another module?): "
+                f"{where} is neither registered nor called in this project as far as the analysis follows (a "
+                "decorator of the project's own, a table of tools?): "
                 "the interim fix cannot tell whether it is the tool itself or a helper; move the question into the "
                 "tool by hand"
             )
         return (
-            f"the request is made in the helper {where}, not in the tool or handler itself: an interim "
-            "result can only be returned by the handler; move the request into it (or pass the answer in)"
+            f"the request is made in the helper {where}{a.external_chain(fn)}, not in the tool or handler itself: "
+            "an interim result can only be returned by the handler; move the request into it (or pass the answer in)"
+        )
+    direct = [f"`{c.qualname}`" for c, _call in a.callers(fn)] + [c.label for c in a.external_callers(fn)]
+    if not helper and direct:  # the handler's result changes: those calls would get an interim result
+        return (
+            f"`{fn.name}` is also called directly (from {', '.join(dict.fromkeys(direct))}), not only by the SDK: "
+            "on 2026-07-28 it would hand that caller an interim result instead of its answer (and a resolver "
+            "parameter would have to be passed there); rewrite by hand (or call a plain helper from both)"
         )
     if gen not in (S.MCP2, S.FASTMCP):
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
@@ -172,13 +180,6 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return helper_reason(a, site) or site
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":
-        direct = a.callers(fn)
-        if direct:
-            caller = direct[0][0].qualname
-            return (
-                f"`{fn.name}` is also called directly (in `{caller}`): a `Resolve` parameter would have to be "
-                "passed at that call too; rewrite by hand (or call a plain helper from both)"
-            )
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
             site.unsafe.append(

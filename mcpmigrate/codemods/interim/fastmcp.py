@@ -116,11 +116,15 @@ def _find_fastmcp3(a: ModuleAnalysis) -> str | None:
 # fastmcp 4: the guard pattern
 
 
-def _background_task(fn: FunctionInfo) -> str | None:
+def _background_task(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
     """The ``task=…`` argument of the fastmcp decorator that registers ``fn`` as a background
-    task tool (fastmcp 4 ``@mcp.tool(task=True)`` / ``task=TaskConfig(...)``), else None. In a
+    task tool (fastmcp 4 ``@mcp.tool(task=True)`` / ``task=TaskConfig(...)``), or of its
+    registration in another module (``server.tool(task=True)(fn)``, with where), else None. In a
     task, ``Context.request_context`` is None and ``Context.elicit`` raises ToolError
     (``fastmcp/server/context.py``: ``_TASK_ELICIT_ERROR``)."""
+    for reg in a.external_registrations(fn):
+        if reg.task:
+            return f"{reg.task}, registered in {reg.label}"
     for dec in fn.node.decorators:
         if isinstance(dec.decorator, cst.Call):
             for arg in dec.decorator.args:
@@ -147,7 +151,7 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
             "request through it, then run the fix again"
         )
     site.ctx_param = base
-    task = _background_task(fn)
+    task = _background_task(a, fn)
     if task:
         return (
             f"`{fn.qualname}` is a background task tool (`{task}`): there `ctx.request_context` is None, so the "
