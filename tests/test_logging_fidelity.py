@@ -482,7 +482,7 @@ def test_the_package_is_the_program_a_sibling_example_is_not(tmp_path: Path) -> 
     assert {f[3][0] for f in _findings(tmp_path, "examples/b/server.py")} == {"unsafe"}
 
 
-LOGURU = '''from loguru import logger
+LOGURU = """from loguru import logger
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("x")
@@ -493,7 +493,7 @@ async def t(q: str, ctx: Context) -> str:
     logger.info("hi")
     await ctx.warning(f"bad {q}")
     return q
-'''
+"""
 
 
 def test_the_described_logger_is_the_one_the_fix_writes(tmp_path: Path) -> None:

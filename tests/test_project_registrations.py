@@ -484,3 +484,20 @@ def test_the_modules_own_registration_calls_give_the_role(registration: str, tmp
     root = _tree(tmp_path, {"pyproject.toml": PIN, "server.py": f"{source}\n\n\n{registration}\n"})
     f = _mcp202(root)
     assert (f["line"], f["column"]) == (8, 20) and f["fix"]["safety"] == "safe", f
+
+
+def test_mcp510_sees_a_tool_an_mcp1_server_of_another_module_registers(tmp_path: Path) -> None:
+    """MCP510 (the port's tool error text) on a tool `mcp.add_tool(...)` registers in another
+    module: found at the tool's name; left to a human, since the tool also elicits (the interim
+    round rewrites it)."""
+    tools = (
+        "from mcp.server.fastmcp import Context\n\n\nasync def wipe(path: str, ctx: Context) -> str:\n"
+        '    if not path:\n        raise ValueError("no path")\n'
+        '    r = await ctx.elicit(f"Wipe {path}?", dict)\n    return r.action\n'
+    )
+    server = "from mcp.server.fastmcp import FastMCP\n\nfrom pkg.tools import wipe\n\nmcp = FastMCP('w')\nmcp.add_tool(wipe)\n"
+    root = _tree(tmp_path, {"pkg/__init__.py": "", "pkg/tools.py": tools, "pkg/server.py": server})
+    report = _json(root, "check", "--target-sdk", "mcp2", "--select", "MCP510", ".")
+    (f,) = report["findings"]
+    assert (f["path"], f["line"], f["column"]) == ("pkg/tools.py", 4, 11)
+    assert f["fix"] is None and f["manual"]

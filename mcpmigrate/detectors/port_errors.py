@@ -135,7 +135,9 @@ def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str
 def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
     """The tool is registered on an mcp 1.x ``FastMCP`` server: one this module builds with
     ``mcp.server.fastmcp.FastMCP(...)``, or (a server it does not build, ``self.mcp``) in a module
-    written only for mcp 1.x."""
+    written only for mcp 1.x; or another module of the project registers it as a tool and imports
+    mcp 1.x (:meth:`~mcpmigrate.analysis.calls.CallGraph.external_registrations`; known for functions
+    that make a client request, the project pass's targets)."""
     for role, fexpr, _gen, server in a.registrations:
         if role != "tool" or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
             continue
@@ -143,7 +145,7 @@ def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
         if built:
             return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
         return a.module_generation() == S.MCP1
-    return False
+    return any(r.registers == "tool" and r.generation == S.MCP1 for r in a.external_registrations(fn))
 
 
 def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
