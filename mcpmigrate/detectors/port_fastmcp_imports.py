@@ -17,7 +17,9 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.detectors.port_fastmcp import GUIDE4, imports_fastmcp
+from mcpmigrate.detectors.port_fastmcp_sdk import Sdk1Visitor
 from mcpmigrate.model import FixPlan
 
 
@@ -25,13 +27,18 @@ class PortFastmcpImportDetector(Detector):
     """MCP511: an import of a module or name fastmcp 4 removed (“Moved Imports”)."""
 
     rules = ("MCP511",)
-    tokens = S.FASTMCP4_TOKENS
-    screen = staticmethod(imports_fastmcp)
+    tokens = (*S.FASTMCP4_TOKENS, rb"mcp\.server\.fastmcp")
+    screen = staticmethod(lambda facts: imports_fastmcp(facts) or names_mcp(facts))
 
     def detect(self) -> list[Report]:
-        v = _ImportVisitor(self.analysis, self.config)
-        self.analysis.flat.visit(v)
-        return v.reports
+        out: list[Report] = []
+        if any(q.split(".")[0] == "fastmcp" for q in self.analysis.imports.values()):
+            v = _ImportVisitor(self.analysis, self.config)
+            self.analysis.flat.visit(v)
+            out += v.reports
+        sdk1 = Sdk1Visitor(self.analysis, self.config)  # FastMCP 1.0 imports: in any module of the project
+        self.analysis.flat.visit(sdk1)
+        return out + sdk1.reports
 
 
 class _ImportVisitor(ReportingVisitor):

@@ -1,4 +1,4 @@
-"""MCP511 for FastMCP 1.0 in a project ported to fastmcp 4 (``--target-sdk fastmcp4``): an import
+"""MCP511 (:class:`.port_fastmcp_imports.PortFastmcpImportDetector`) for FastMCP 1.0 in a project ported to fastmcp 4 (``--target-sdk fastmcp4``): an import
 of mcp 1.x's ``mcp.server.fastmcp``.
 
 fastmcp 4 runs on mcp 2.x, which has no ``mcp.server.fastmcp``: the module fails with
@@ -16,30 +16,16 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.port import fastmcp4 as F
-from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
-from mcpmigrate.detectors.port import names_mcp
+from mcpmigrate.detectors.base import Report, ReportingVisitor
 
 GUIDE1 = "fastmcp's “Upgrading from MCP SDK v1” guide"
-
-
-class PortFastmcpSdkImportDetector(Detector):
-    """MCP511: ``from mcp.server.fastmcp import Context`` (FastMCP 1.0) on fastmcp 4's mcp 2.x."""
-
-    rules = ("MCP511",)
-    tokens = (rb"mcp\.server\.fastmcp",)
-    screen = staticmethod(names_mcp)
-
-    def detect(self) -> list[Report]:
-        v = _Sdk1Visitor(self.analysis, self.config)
-        self.analysis.flat.visit(v)
-        return v.reports
 
 
 def _sdk1(module: str) -> bool:
     return module == S.FASTMCP_V1_MODULE or module.startswith(S.FASTMCP_V1_MODULE + ".")
 
 
-class _Sdk1Visitor(ReportingVisitor):
+class Sdk1Visitor(ReportingVisitor):
     def __init__(self, analysis, config) -> None:
         super().__init__(analysis)
         self.config = config

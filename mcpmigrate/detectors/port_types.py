@@ -28,32 +28,42 @@ class PortFieldDetector(Detector):
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
-        v = _FieldVisitor(self.analysis)
+        v = FieldVisitor(self.analysis)
         self.analysis.flat.visit(v)
         return v.reports
 
 
-class _FieldVisitor(ReportingVisitor):
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        field = node.attr.value
-        if not isinstance(node.value, cst.Name) or not any(c.isupper() for c in field):
-            return
+class FieldVisitor(ReportingVisitor):
+    """MCP506's visitor; MCP519 (the fastmcp 4 port: :mod:`.port_fastmcp_fields`) resolves more
+    receivers and reports under its own rule."""
+
+    def receiver_class(self, node: cst.Attribute) -> str | None:
+        """The ``mcp.types`` class of ``node``'s receiver: a name bound by annotation or constructor."""
+        if not isinstance(node.value, cst.Name):
+            return None
         fn = self.fn(node)
-        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
-        cls = renames.bound_class(self.a, node.value.value, scope)
-        if cls is None or field not in S.CAMEL_FIELDS_V1[cls]:
-            return
-        new = renames.snake(field)
+        return renames.bound_class(self.a, node.value.value, fn.node if fn is not None else self.a.module)
+
+    def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
+        recv = cst.Module([]).code_for_node(node.value)
         self.reports.append(
             Report.planned(
                 "MCP506",
                 node,
-                f"`{node.value.value}.{field}` is `{node.value.value}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
+                f"`{recv}.{field}` is `{recv}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
                 f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
                 f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
                 FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
             )
         )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        if not any(c.isupper() for c in field):
+            return
+        cls = self.receiver_class(node)
+        if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
+            self.found(node, cls, field, renames.snake(field))
 
 
 class PortUriDetector(Detector):
