@@ -218,3 +218,32 @@ def test_ported_sdk_context_imports_on_fastmcp4_and_changes_what_the_review_says
             "text": ["a"],
         }
     assert _serve(sys.executable, helper, {"source": "a"}, mode, tmp_path) == {"properties": ["source"], "text": ["a"]}
+
+
+def test_what_else_mcp2_removed_is_found_as_mcp511_and_fastmcp_keeps_mcp_server(tmp_path: Path) -> None:
+    code = """\
+from fastmcp import FastMCP
+from mcp.shared.session import RequestResponder
+from mcp.types import Field
+
+mcp = FastMCP("x")
+low = mcp._mcp_server
+"""
+    found, _ = _run(tmp_path, "check", code)
+    assert found == [("MCP511", 2, 1, None), ("MCP511", 3, 23, "safe")]
+    res = cli(["check", "--target-sdk", "fastmcp4", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"] if f["line"] == 2] == ["the module is gone"]
+
+
+def test_the_sdk_fastmcp_named_only_in_annotations_is_a_safe_move(tmp_path: Path) -> None:
+    code = """\
+from mcp.server.fastmcp import FastMCP
+
+
+def register(server: FastMCP) -> None:
+    server.add_tool(len)
+"""
+    assert _run(tmp_path, "check", code)[0] == [("MCP511", 1, 1, "safe")]
+    built = code + '\n\nserver = FastMCP("x")\n'
+    assert _run(tmp_path, "check", built)[0] == [("MCP511", 1, 1, "unsafe")]
+    assert _run(tmp_path, "fix", code)[1] == code.replace("mcp.server.fastmcp", "fastmcp")

@@ -20,6 +20,7 @@ from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.detectors.port_fastmcp import GUIDE4, imports_fastmcp
 from mcpmigrate.detectors.port_fastmcp_sdk import Sdk1Visitor
+from mcpmigrate.detectors.port_types import GoneImportVisitor, PortImportDetector
 from mcpmigrate.model import FixPlan
 
 
@@ -27,7 +28,7 @@ class PortFastmcpImportDetector(Detector):
     """MCP511: an import of a module or name fastmcp 4 removed (“Moved Imports”)."""
 
     rules = ("MCP511",)
-    tokens = (*S.FASTMCP4_TOKENS, rb"mcp\.server\.fastmcp")
+    tokens = (*S.FASTMCP4_TOKENS, *PortImportDetector.tokens)
     screen = staticmethod(lambda facts: imports_fastmcp(facts) or names_mcp(facts))
 
     def detect(self) -> list[Report]:
@@ -36,9 +37,15 @@ class PortFastmcpImportDetector(Detector):
             v = _ImportVisitor(self.analysis, self.config)
             self.analysis.flat.visit(v)
             out += v.reports
-        sdk1 = Sdk1Visitor(self.analysis, self.config)  # FastMCP 1.0 imports: in any module of the project
-        self.analysis.flat.visit(sdk1)
-        return out + sdk1.reports
+        # in any module of the project (fastmcp 4's mcp is 2.x): FastMCP 1.0 imports, and what else mcp 2.x
+        # removed (MCP509's table and fixes, reported as this rule)
+        for other in (
+            Sdk1Visitor(self.analysis, self.config),
+            GoneImportVisitor(self.analysis, "MCP511", handler_tables=False),
+        ):
+            self.analysis.flat.visit(other)
+            out += other.reports
+        return out
 
 
 class _ImportVisitor(ReportingVisitor):

@@ -133,7 +133,7 @@ class PortImportDetector(Detector):
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
-        v = _ImportVisitor(self.analysis)
+        v = GoneImportVisitor(self.analysis)
         self.analysis.flat.visit(v)
         return v.reports
 
@@ -147,7 +147,14 @@ def _gone(module: str, name: str | None) -> str | None:
     return None
 
 
-class _ImportVisitor(ReportingVisitor):
+class GoneImportVisitor(ReportingVisitor):
+    """MCP509's visitor; the fastmcp 4 port (whose mcp is 2.x) runs it as MCP511 (``rule``)."""
+
+    def __init__(self, analysis, rule: str = "MCP509", handler_tables: bool = True) -> None:
+        super().__init__(analysis)
+        self.rule = rule
+        self.handler_tables = handler_tables  # fastmcp 4's FastMCP keeps `_mcp_server`: not its port
+
     def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
         message = (
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
@@ -158,9 +165,9 @@ class _ImportVisitor(ReportingVisitor):
             name = what.rpartition(".")[2]
             site = renames.ReexportMove(node, origin, name)
             plan = FixPlan(fix=renames.REEXPORT_FIX, site=site)
-            self.reports.append(Report.planned("MCP509", node, message + f" It is `{origin}.{name}`.", plan))
+            self.reports.append(Report.planned(self.rule, node, message + f" It is `{origin}.{name}`.", plan))
             return
-        self.report("MCP509", node, message, manual=why)
+        self.report(self.rule, node, message, manual=why)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
@@ -189,7 +196,7 @@ class _ImportVisitor(ReportingVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         parent = self.a.parents.get(id(node))
-        if node.attr.value in HANDLER_TABLE_ATTRS:
+        if node.attr.value in HANDLER_TABLE_ATTRS and self.handler_tables:
             _handler_table(self, node, parent)
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return  # the longest chain is checked
@@ -211,7 +218,7 @@ HANDLER_TABLE_ATTRS = ("_mcp_server", "notification_handlers", "request_handlers
 TABLES_GUIDE = f"read “Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params” in {GUIDE}"
 
 
-def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
+def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
     """MCP509 for ``app._mcp_server`` (a 1.x FastMCP) and ``server.notification_handlers`` /
     ``server.request_handlers`` (a 1.x low-level Server): mcp 2.x has neither. A registration
     ``….notification_handlers[types.X] = handler`` of a notification a client sends is ported
@@ -247,7 +254,7 @@ def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNod
         return
     self.reports.append(
         Report.planned(
-            "MCP509",
+            self.rule,
             self.a.parents.get(id(table)) or table,
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x keys the "
             f"low-level handlers by method: `{server}.add_notification_handler(method, params_type, handler)`, "
@@ -257,7 +264,7 @@ def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNod
     )
 
 
-def _registration(self: _ImportVisitor, table: cst.Attribute, server: str) -> FixPlan | str:
+def _registration(self: GoneImportVisitor, table: cst.Attribute, server: str) -> FixPlan | str:
     """The port of ``table[types.X] = handler``, or why it is manual."""
     sub = self.a.parents.get(id(table))
     target = self.a.parents.get(id(sub))

@@ -398,6 +398,23 @@ def context_review(analysis: ModuleAnalysis, local: str, kept: set[str]) -> list
     return list(dict.fromkeys(notes))
 
 
+def _used_as_value(analysis: ModuleAnalysis, local: str, kept: set[str]) -> bool:
+    """``local`` is called, subclassed or otherwise used outside an annotation, or re-exported."""
+    from mcpmigrate.names import name_refs
+
+    if local in kept:
+        return True
+    for ref in name_refs(analysis.module, local):
+        node: cst.CSTNode | None = ref
+        while node is not None and not isinstance(
+            node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
+        ):
+            node = analysis.parents.get(id(node))
+        if not isinstance(node, cst.Annotation):
+            return True
+    return False
+
+
 def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
     out, stack = [], [node]
     while stack:
@@ -442,6 +459,8 @@ def plan_sdk1_import(analysis: ModuleAnalysis, node: cst.ImportFrom, line: cst.C
         site.groups.setdefault(SDK1_MOVES[name], []).append(alias)
         if name == "Context":
             notes += context_review(analysis, local or name, kept)
+        elif name == "FastMCP" and local is not None and not _used_as_value(analysis, local, kept):
+            pass  # only annotations name it: the server object is built (and reviewed) elsewhere
         elif name in SDK1_REVIEW:
             notes.append(SDK1_REVIEW[name])
     return FixPlan(fix=sdk1_fix(notes), site=site)
