@@ -17,7 +17,10 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.detectors.port_fastmcp import GUIDE4, imports_fastmcp
+from mcpmigrate.detectors.port_fastmcp_sdk import Sdk1Visitor
+from mcpmigrate.detectors.port_types import GoneImportVisitor, PortImportDetector
 from mcpmigrate.model import FixPlan
 
 
@@ -25,13 +28,24 @@ class PortFastmcpImportDetector(Detector):
     """MCP511: an import of a module or name fastmcp 4 removed (“Moved Imports”)."""
 
     rules = ("MCP511",)
-    tokens = S.FASTMCP4_TOKENS
-    screen = staticmethod(imports_fastmcp)
+    tokens = (*S.FASTMCP4_TOKENS, *PortImportDetector.tokens)
+    screen = staticmethod(lambda facts: imports_fastmcp(facts) or names_mcp(facts))
 
     def detect(self) -> list[Report]:
-        v = _ImportVisitor(self.analysis, self.config)
-        self.analysis.flat.visit(v)
-        return v.reports
+        out: list[Report] = []
+        if any(q.split(".")[0] == "fastmcp" for q in self.analysis.imports.values()):
+            v = _ImportVisitor(self.analysis, self.config)
+            self.analysis.flat.visit(v)
+            out += v.reports
+        # in any module of the project (fastmcp 4's mcp is 2.x): FastMCP 1.0 imports, and what else mcp 2.x
+        # removed (MCP509's table and fixes, reported as this rule)
+        for other in (
+            Sdk1Visitor(self.analysis, self.config),
+            GoneImportVisitor(self.analysis, "MCP511", handler_tables=False),
+        ):
+            self.analysis.flat.visit(other)
+            out += other.reports
+        return out
 
 
 class _ImportVisitor(ReportingVisitor):

@@ -28,32 +28,42 @@ class PortFieldDetector(Detector):
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
-        v = _FieldVisitor(self.analysis)
+        v = FieldVisitor(self.analysis)
         self.analysis.flat.visit(v)
         return v.reports
 
 
-class _FieldVisitor(ReportingVisitor):
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        field = node.attr.value
-        if not isinstance(node.value, cst.Name) or not any(c.isupper() for c in field):
-            return
+class FieldVisitor(ReportingVisitor):
+    """MCP506's visitor; MCP519 (the fastmcp 4 port: :mod:`.port_fastmcp_fields`) resolves more
+    receivers and reports under its own rule."""
+
+    def receiver_class(self, node: cst.Attribute) -> str | None:
+        """The ``mcp.types`` class of ``node``'s receiver: a name bound by annotation or constructor."""
+        if not isinstance(node.value, cst.Name):
+            return None
         fn = self.fn(node)
-        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
-        cls = renames.bound_class(self.a, node.value.value, scope)
-        if cls is None or field not in S.CAMEL_FIELDS_V1[cls]:
-            return
-        new = renames.snake(field)
+        return renames.bound_class(self.a, node.value.value, fn.node if fn is not None else self.a.module)
+
+    def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
+        recv = cst.Module([]).code_for_node(node.value)
         self.reports.append(
             Report.planned(
                 "MCP506",
                 node,
-                f"`{node.value.value}.{field}` is `{node.value.value}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
+                f"`{recv}.{field}` is `{recv}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
                 f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
                 f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
                 FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
             )
         )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        field = node.attr.value
+        if not any(c.isupper() for c in field):
+            return
+        cls = self.receiver_class(node)
+        if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
+            self.found(node, cls, field, renames.snake(field))
 
 
 class PortUriDetector(Detector):
@@ -123,7 +133,7 @@ class PortImportDetector(Detector):
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
-        v = _ImportVisitor(self.analysis)
+        v = GoneImportVisitor(self.analysis)
         self.analysis.flat.visit(v)
         return v.reports
 
@@ -137,7 +147,14 @@ def _gone(module: str, name: str | None) -> str | None:
     return None
 
 
-class _ImportVisitor(ReportingVisitor):
+class GoneImportVisitor(ReportingVisitor):
+    """MCP509's visitor; the fastmcp 4 port (whose mcp is 2.x) runs it as MCP511 (``rule``)."""
+
+    def __init__(self, analysis, rule: str = "MCP509", handler_tables: bool = True) -> None:
+        super().__init__(analysis)
+        self.rule = rule
+        self.handler_tables = handler_tables  # fastmcp 4's FastMCP keeps `_mcp_server`: not its port
+
     def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
         message = (
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
@@ -148,9 +165,9 @@ class _ImportVisitor(ReportingVisitor):
             name = what.rpartition(".")[2]
             site = renames.ReexportMove(node, origin, name)
             plan = FixPlan(fix=renames.REEXPORT_FIX, site=site)
-            self.reports.append(Report.planned("MCP509", node, message + f" It is `{origin}.{name}`.", plan))
+            self.reports.append(Report.planned(self.rule, node, message + f" It is `{origin}.{name}`.", plan))
             return
-        self.report("MCP509", node, message, manual=why)
+        self.report(self.rule, node, message, manual=why)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
@@ -179,7 +196,7 @@ class _ImportVisitor(ReportingVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         parent = self.a.parents.get(id(node))
-        if node.attr.value in HANDLER_TABLE_ATTRS:
+        if node.attr.value in HANDLER_TABLE_ATTRS and self.handler_tables:
             _handler_table(self, node, parent)
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return  # the longest chain is checked
@@ -201,7 +218,7 @@ HANDLER_TABLE_ATTRS = ("_mcp_server", "notification_handlers", "request_handlers
 TABLES_GUIDE = f"read “Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params” in {GUIDE}"
 
 
-def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
+def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
     """MCP509 for ``app._mcp_server`` (a 1.x FastMCP) and ``server.notification_handlers`` /
     ``server.request_handlers`` (a 1.x low-level Server): mcp 2.x has neither. A registration
     ``….notification_handlers[types.X] = handler`` of a notification a client sends is ported
@@ -237,7 +254,7 @@ def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNod
         return
     self.reports.append(
         Report.planned(
-            "MCP509",
+            self.rule,
             self.a.parents.get(id(table)) or table,
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x keys the "
             f"low-level handlers by method: `{server}.add_notification_handler(method, params_type, handler)`, "
@@ -247,7 +264,7 @@ def _handler_table(self: _ImportVisitor, node: cst.Attribute, parent: cst.CSTNod
     )
 
 
-def _registration(self: _ImportVisitor, table: cst.Attribute, server: str) -> FixPlan | str:
+def _registration(self: GoneImportVisitor, table: cst.Attribute, server: str) -> FixPlan | str:
     """The port of ``table[types.X] = handler``, or why it is manual."""
     sub = self.a.parents.get(id(table))
     target = self.a.parents.get(id(sub))

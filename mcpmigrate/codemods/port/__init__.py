@@ -20,7 +20,7 @@ from mcpmigrate.model import Finding
 STRATEGY = "port"
 # MCP504, MCP505 (mcp 2.x) and MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
 RULES: tuple[str, ...] = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP509", "MCP510")
-RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518")
+RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518", "MCP519")
 
 
 def edits(analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:

@@ -24,7 +24,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Safety
 
 MOVE = FixInfo(
     Safety.SAFE, "port", "import from the module fastmcp 4 moved the names to (the upgrade guide's move; same API)"
@@ -301,3 +301,166 @@ def plan_to_run(
             return None
         moves.append((arg, new))
     return MoveToRun(ctor, run, moves)
+
+
+# -- FastMCP 1.0 (mcp 1.x's ``mcp.server.fastmcp``) in a project ported to fastmcp 4 ---------------
+# fastmcp 4 runs on mcp 2.x, which has no ``mcp.server.fastmcp`` (``ModuleNotFoundError``). fastmcp's
+# “Upgrading from MCP SDK v1” guide (docs/getting-started/upgrading/from-mcp-sdk-v1.mdx, “Other
+# `mcp.*` Imports” and its upgrade prompt) maps these names; the modules are mcp 1.27's that define
+# or re-export them, the new homes fastmcp 4.2.3's (``Icon`` is ``mcp.types.Icon`` on both).
+SDK1_NAMES = {
+    "mcp.server.fastmcp": ("Context", "FastMCP", "Image", "Audio", "Icon"),
+    "mcp.server.fastmcp.server": ("Context", "FastMCP"),
+    "mcp.server.fastmcp.utilities.types": ("Image", "Audio"),
+}
+SDK1_MOVES = {
+    "Context": "fastmcp",
+    "FastMCP": "fastmcp",
+    "Image": "fastmcp.utilities.types",
+    "Audio": "fastmcp.utilities.types",
+    "Icon": "mcp.types",
+}
+# What a name's move changes for clients (measured on fastmcp 2.14.7 / 3.4.11 against 4.2.3).
+SDK1_REVIEW = {
+    "FastMCP": "the server becomes fastmcp 4's `FastMCP`: check what the guide lists — transport settings move from "
+    "the constructor to `run()`, `ctx.log(level, data)` is `ctx.log(message, level=...)`, `ctx.info`/`debug`/"
+    "`warning`/`error` take a `str`, `ctx.elicit(schema=)` is `response_type=`, `ctx.read_resource` returns a "
+    "`ResourceResult`, prompts returning dicts are refused, `auth`/`token_verifier` become one auth provider",
+    **{
+        n: f"a fastmcp 2/3 tool returning the SDK's `{n}` sent its repr as text (`<mcp.server.fastmcp.utilities."
+        f"types.{n} object at …>`); fastmcp 4's `{n}` is sent as {'an image' if n == 'Image' else 'an audio'} block"
+        for n in ("Image", "Audio")
+    },
+}
+SDK1_CONTEXT_PARAM = (
+    "`{fn}` (line {line}) can be registered with fastmcp and takes `{param}: Context`: on fastmcp 2/3 the SDK's "
+    "`Context` is not injected there, `{param}` is a tool argument (in the inputSchema, None unless a client "
+    "passes one); fastmcp 4 injects it and drops it from the schema, and refuses a call that still passes "
+    "`{param}` (`Unexpected keyword argument`)"
+)
+
+
+def sdk1_fix(notes: list[str]) -> FixInfo:
+    what = "import the names from fastmcp 4 (fastmcp's “Upgrading from MCP SDK v1”: `from fastmcp import Context`)"
+    if not notes:
+        return FixInfo(Safety.SAFE, "port", what + "; only annotations fastmcp never reads name them")
+    return FixInfo(Safety.UNSAFE, "port", what + "; review: " + "; ".join(notes))
+
+
+def context_review(analysis: ModuleAnalysis, local: str, kept: set[str]) -> list[str]:
+    """What changes when the name ``local`` (the SDK's ``Context``) becomes fastmcp's ``Context``.
+
+    fastmcp reads annotations only of the functions it registers (fastmcp 4.2.3
+    ``fastmcp.server.dependencies.transform_context_annotations`` and
+    ``fastmcp.utilities.types.find_kwarg_by_type``, run by ``FunctionTool.from_function`` and its
+    prompt/resource siblings); a local or return annotation and a parameter of a function only
+    called directly are never read. Everything else changes: a parameter of a function that can be
+    registered (decorated, referenced other than by a call, a method, or imported by another module)
+    is injected; a value use (``isinstance``, a call, a base class), a class attribute annotation
+    (pydantic and dataclasses read those), a string annotation and a re-export see another class."""
+    from mcpmigrate.names import name_refs
+    from mcpmigrate.positions import code_ranges
+
+    found: list[tuple[cst.CSTNode, str]] = []
+    by_node = {id(f.node): f for f in analysis.functions}
+    parent = analysis.parents.get
+    for ref in name_refs(analysis.module, local):
+        node: cst.CSTNode | None = ref
+        while node is not None and not isinstance(
+            node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
+        ):
+            node = parent(id(node))
+        owner = parent(id(node)) if isinstance(node, cst.Annotation) else None
+        if isinstance(owner, cst.Param):
+            f = by_node.get(id(parent(id(parent(id(owner))))))
+            if f is None or _registrable(analysis, f, kept):
+                name = f.name if f is not None else "a function"
+                found.append((ref, SDK1_CONTEXT_PARAM.format(fn=name, line="{line}", param=owner.name.value)))
+        elif isinstance(owner, cst.AnnAssign):
+            if isinstance(parent(id(parent(id(parent(id(owner)))))), cst.ClassDef):  # AnnAssign < line < block < class
+                found.append(
+                    (
+                        ref,
+                        f"a class attribute is annotated with `{local}` (line {{line}}): pydantic or dataclasses read it",
+                    )
+                )
+        elif not isinstance(owner, cst.FunctionDef):  # a return annotation is never read
+            found.append((ref, f"`{local}` is used as a value (line {{line}}): it is fastmcp's class after the port"))
+    for i in analysis.flat.of_types((cst.Annotation,)):
+        ann = analysis.flat.order[i]
+        strings = [n for n in _walk(ann) if isinstance(n, cst.SimpleString) and local in n.value]
+        if strings:
+            found.append((strings[0], f"a string annotation names `{local}` (line {{line}}): check what it annotates"))
+    ranges = code_ranges(analysis.module, [n for n, _ in found]) if found else {}
+    notes = [note.format(line=ranges[n].start.line) if n in ranges else note for n, note in found]
+    if local in kept:
+        notes.append(f"other modules import `{local}` from this one and get fastmcp's class too")
+    return list(dict.fromkeys(notes))
+
+
+def _used_as_value(analysis: ModuleAnalysis, local: str, kept: set[str]) -> bool:
+    """``local`` is called, subclassed or otherwise used outside an annotation, or re-exported."""
+    from mcpmigrate.names import name_refs
+
+    if local in kept:
+        return True
+    for ref in name_refs(analysis.module, local):
+        node: cst.CSTNode | None = ref
+        while node is not None and not isinstance(
+            node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
+        ):
+            node = analysis.parents.get(id(node))
+        if not isinstance(node, cst.Annotation):
+            return True
+    return False
+
+
+def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+def _registrable(analysis: ModuleAnalysis, f, kept: set[str]) -> bool:
+    """``f`` can be registered with fastmcp somewhere: decorated, a method, referenced other than
+    by a direct call in this module, or (module-level) imported by another module of the project."""
+    return bool(
+        f.role
+        or f.node.decorators
+        or f.class_name
+        or analysis.references_outside_calls(f)
+        or (f.parent is None and f.name in kept)
+    )
+
+
+def plan_sdk1_import(analysis: ModuleAnalysis, node: cst.ImportFrom, line: cst.CSTNode, kept: set[str]) -> FixPlan:
+    """The plan for ``from mcp.server.fastmcp[...] import …`` in a project ported to fastmcp 4: the
+    names regrouped by their fastmcp 4 home (:class:`ImportMove`, ``as`` kept), safe when no use
+    changes what clients see (:func:`context_review`, :data:`SDK1_REVIEW`); manual when a name is
+    not one the guide maps."""
+    from libcst.helpers import get_full_name_for_node
+
+    assert node.module is not None and not isinstance(node.names, cst.ImportStar)
+    mod = get_full_name_for_node(node.module) or ""
+    mapped = SDK1_NAMES.get(mod, ())
+    site = ImportMove(node, line)
+    notes: list[str] = []
+    for alias in node.names:
+        name = get_full_name_for_node(alias.name) or ""
+        if name not in mapped:
+            return FixPlan(
+                manual=f"`{name}` is not one of the names fastmcp's guide maps ({', '.join(f'`{n}`' for n in SDK1_MOVES)}): "
+                "import it from where fastmcp 4 defines it, or rewrite what uses it"
+            )
+        local = get_full_name_for_node(alias.asname.name) if alias.asname else name
+        site.groups.setdefault(SDK1_MOVES[name], []).append(alias)
+        if name == "Context":
+            notes += context_review(analysis, local or name, kept)
+        elif name == "FastMCP" and local is not None and not _used_as_value(analysis, local, kept):
+            pass  # only annotations name it: the server object is built (and reviewed) elsewhere
+        elif name in SDK1_REVIEW:
+            notes.append(SDK1_REVIEW[name])
+    return FixPlan(fix=sdk1_fix(notes), site=site)

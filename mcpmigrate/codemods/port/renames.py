@@ -10,6 +10,7 @@ the name is bound once, by the import (no shadowing).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -242,10 +243,16 @@ def types_class(analysis: ModuleAnalysis, expr: cst.BaseExpression) -> str | Non
     return cls if (head in S.TYPES_MODULES or head == "mcp") and cls in S.CAMEL_FIELDS_V1 else None
 
 
-def bound_class(analysis: ModuleAnalysis, name: str, scope: cst.CSTNode) -> str | None:
+def bound_class(
+    analysis: ModuleAnalysis,
+    name: str,
+    scope: cst.CSTNode,
+    of_value: Callable[[cst.BaseExpression], str | None] | None = None,
+) -> str | None:
     """The ``mcp.types`` class every binding of ``name`` in ``scope`` (a function or the module,
     nested functions and classes excluded) gives it: parameters and ``x: T`` by annotation,
-    ``x = T(...)`` by constructor; None when a binding says nothing or they disagree."""
+    ``x = T(...)`` by constructor, and (with ``of_value``, the class of an assigned value) ``x = v``
+    and ``x := v``; None when a binding says nothing or they disagree."""
     found: set[str | None] = set()
     stack: list[cst.CSTNode] = list(scope.children) if isinstance(scope, cst.Module) else [scope.params, scope.body]  # type: ignore[attr-defined]
     while stack:
@@ -260,12 +267,19 @@ def bound_class(analysis: ModuleAnalysis, name: str, scope: cst.CSTNode) -> str 
         elif isinstance(n, cst.Assign) and any(
             isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets
         ):
-            found.add(types_class(analysis, n.value) if isinstance(n.value, cst.Call) else None)
+            cls = types_class(analysis, n.value) if isinstance(n.value, cst.Call) else None
+            found.add(of_value(n.value) if cls is None and of_value is not None else cls)
+        elif isinstance(n, cst.NamedExpr) and of_value is not None and _is_name(n.target, name):
+            found.add(of_value(n.value))
         elif isinstance(n, (cst.For, cst.CompFor, cst.WithItem, cst.ExceptHandler, cst.NamedExpr, cst.AugAssign)):
             target = getattr(n, "target", None) or getattr(n, "asname", None) or getattr(n, "name", None)
             if target is not None and any(isinstance(x, cst.Name) and x.value == name for x in _walk_names(target)):
                 found.add(None)
     return found.pop() if len(found) == 1 else None
+
+
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _walk_names(node: cst.CSTNode) -> list[cst.Name]:

@@ -1,0 +1,123 @@
+"""MCP519: a camelCase field read or written on a raw mcp 2.x object in a project ported to
+fastmcp 4 (``--target-sdk fastmcp4``).
+
+fastmcp 4 runs on mcp 2.x, whose protocol models name their fields in snake_case (MCP506 is the
+same rename for ``--target-sdk mcp2``). fastmcp's “Upgrading from FastMCP 3” guide
+(docs/getting-started/upgrading/from-fastmcp-3.mdx): “Raw session access sees v2 objects” —
+``ctx.session``, ``ctx.request_context`` and what they return are not wrapped — while a
+compatibility bridge keeps some camelCase *reads* working (fastmcp 4.2.3 ``fastmcp/_compat.py``
+``_ALIASES``: read-only properties, so a write still fails). A read the bridge covers is not
+reported; every other camelCase field of an ``mcp.types`` model is, where the receiver resolves to
+that model: MCP506's receivers (annotation, constructor) plus the chain from a fastmcp ``Context``
+(``ctx.session.client_params`` is ``InitializeRequestParams``; ``get_context()`` of
+``fastmcp.server.dependencies``, and names bound to such a chain by ``=`` or ``:=``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcpmigrate.analysis import Kind
+from mcpmigrate.analysis.kinds import CONTEXTS
+from mcpmigrate.codemods.port import renames
+from mcpmigrate.detectors.base import Detector, Report
+from mcpmigrate.detectors.port import names_mcp
+from mcpmigrate.detectors.port_fastmcp import GUIDE4
+from mcpmigrate.detectors.port_types import FieldVisitor, PortFieldDetector
+from mcpmigrate.model import FixPlan
+
+# fastmcp 4.2.3's camelCase bridge (``fastmcp._compat._ALIASES``): reads that keep working there.
+BRIDGED: dict[str, frozenset[str]] = {
+    "Tool": frozenset({"inputSchema", "outputSchema"}),
+    "ToolAnnotations": frozenset({"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}),
+    "Resource": frozenset({"mimeType"}),
+    "ResourceTemplate": frozenset({"mimeType", "uriTemplate"}),
+    "TextResourceContents": frozenset({"mimeType"}),
+    "BlobResourceContents": frozenset({"mimeType"}),
+    "ImageContent": frozenset({"mimeType"}),
+    "AudioContent": frozenset({"mimeType"}),
+    "CallToolResult": frozenset({"isError", "structuredContent"}),
+    "Completion": frozenset({"hasMore"}),
+    "InitializeResult": frozenset({"serverInfo", "protocolVersion"}),
+    "ListToolsResult": frozenset({"nextCursor"}),
+    "ListResourcesResult": frozenset({"nextCursor"}),
+    "ListResourceTemplatesResult": frozenset({"nextCursor", "resourceTemplates"}),
+    "ListPromptsResult": frozenset({"nextCursor"}),
+    "CreateMessageRequestParams": frozenset(
+        {"systemPrompt", "maxTokens", "stopSequences", "modelPreferences", "toolChoice"}
+    ),
+    "ElicitRequestFormParams": frozenset({"requestedSchema"}),
+}
+# The ``mcp.types`` class of a field's value (mcp 1.27 and 2.3 agree), for the chains from a
+# session: ``client_params.clientInfo`` is an ``Implementation``.
+FIELD_CLASSES = {
+    ("InitializeRequestParams", "clientInfo"): "Implementation",
+    ("InitializeRequestParams", "client_info"): "Implementation",
+    ("InitializeRequestParams", "capabilities"): "ClientCapabilities",
+    ("ClientCapabilities", "roots"): "RootsCapability",
+}
+# What a ``ServerSession`` attribute is (mcp 2.3 ``mcp.server.session.ServerSession.client_params``).
+SESSION_ATTRS = {"client_params": "InitializeRequestParams"}
+
+
+class PortFastmcpFieldDetector(Detector):
+    """MCP519: ``ctx.session.client_params.clientInfo`` (and every camelCase field of an
+    ``mcp.types`` model fastmcp 4's bridge does not cover) → the snake_case field."""
+
+    rules = ("MCP519",)
+    tokens = PortFieldDetector.tokens
+    screen = staticmethod(names_mcp)
+
+    def detect(self) -> list[Report]:
+        v = _Fastmcp4FieldVisitor(self.analysis)
+        self.analysis.flat.visit(v)
+        return v.reports
+
+
+class _Fastmcp4FieldVisitor(FieldVisitor):
+    def receiver_class(self, node: cst.Attribute) -> str | None:
+        return self._class_of(node.value, 0)
+
+    def _class_of(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        if depth > 8:
+            return None
+        fn = self.fn(expr)
+        if isinstance(expr, cst.Name):
+            scope = fn.node if fn is not None else self.a.module
+            return renames.bound_class(self.a, expr.value, scope, lambda v: self._class_of(v, depth + 1))
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if attr in SESSION_ATTRS and self._session(expr.value):
+                return SESSION_ATTRS[attr]
+            base = self._class_of(expr.value, depth + 1)
+            return FIELD_CLASSES.get((base, attr)) if base is not None else None
+        return None
+
+    def _session(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is the ``ServerSession`` of an MCP context: ``<context>.session`` (a fastmcp
+        ``Context`` by annotation or ``get_context()``), or a name the analysis binds to one."""
+        fn = self.fn(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
+            return self.a.kind_of(expr.value, fn) in (CONTEXTS | {Kind.LL_CONTEXT})
+        return isinstance(expr, cst.Name) and self.a.kind_of(expr, fn) is Kind.SESSION
+
+    def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
+        if field in BRIDGED.get(cls, ()) and not self._written(node):
+            return  # fastmcp 4 still answers this read
+        recv = cst.Module([]).code_for_node(node.value)
+        self.reports.append(
+            Report.planned(
+                "MCP519",
+                node,
+                f"`{recv}.{field}` is `{recv}.{new}` on fastmcp 4 (`{cls}`, an mcp 2.x object). fastmcp 4 runs on "
+                f"mcp 2.x, whose models name their fields in snake_case, and does not wrap raw SDK objects "
+                f"(read “Raw session access sees v2 objects” in {GUIDE4}).",
+                FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
+            )
+        )
+
+    def _written(self, node: cst.Attribute) -> bool:
+        parent = self.a.parents.get(id(node))
+        return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)) and (
+            getattr(parent, "target", None) is node
+        )
