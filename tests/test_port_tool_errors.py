@@ -205,6 +205,19 @@ def test_a_tool_the_interim_fix_rewrites_is_left_to_a_human(tmp_path: Path) -> N
         ("try:\n        raise ValueError(path)\n    except ValueError:\n        raise", True),
         ("try:\n        raise ValueError(path)\n    except ValueError as e:\n        return str(e)", False),
         ("def inner():\n        raise ValueError(path)\n    return path", False),  # never called
+        ("with open(path) as f:\n        return f.read()", True),  # the v1.27.0 snippet tool_errors.py
+        (
+            "try:\n        with open(path) as f:\n            return f.read()\n    except OSError:\n        return ''",
+            False,
+        ),
+        ("open = str\n    return open(path)", False),  # not the builtin
+        ("import subprocess\n    return subprocess.check_output(['ls', path], text=True)", True),
+        (
+            "import subprocess\n    try:\n        return subprocess.check_output(['ls', path], text=True)\n"
+            "    except subprocess.CalledProcessError as e:\n        return str(e)",
+            False,
+        ),
+        ("import os\n    return ','.join(os.listdir(path))", True),
     ],
 )
 def test_what_counts_as_a_raise_the_client_loses(tmp_path: Path, body: str, found: bool) -> None:
@@ -214,3 +227,39 @@ def test_what_counts_as_a_raise_the_client_loses(tmp_path: Path, body: str, foun
     )
     _project(tmp_path, source)
     assert _found(tmp_path, "--target-sdk", "mcp2") == ([(8, 5, "breaking", "safe")] if found else [])
+
+
+READ_CONFIG = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+def read_config(path: str) -> str:
+    \"\"\"Read a configuration file.\"\"\"
+    with open(path) as f:
+        return f.read()
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_an_oserror_from_open_keeps_its_text(tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str) -> None:
+    """No `raise` in the tool: `open()` raises (python-sdk v1.27.0 snippets/servers/tool_errors.py,
+    whose comment promises the client `Error executing tool read_config: ...`). Ported, mcp 2.3
+    sends the same text."""
+    (tmp_path / "before").mkdir()
+    (tmp_path / "after").mkdir()
+    before = _project(tmp_path / "before", READ_CONFIG)
+    after = _project(tmp_path / "after", READ_CONFIG)
+    assert cli(["fix", "--target-sdk", "mcp2", "."], tmp_path / "after").exit_code == 0
+    calls = [{"tool": "read_config", "arguments": {"path": "/nonexistent/x"}}]
+    old = _answers(run_proof(legacy_python, before, "mcp", "legacy", [], calls))
+    new = _answers(run_proof(mcp2_python, after, "mcp", mode, [], calls))
+    assert old == [
+        {
+            "error": None,
+            "is_error": True,
+            "text": ["Error executing tool read_config: [Errno 2] No such file or directory: '/nonexistent/x'"],
+        }
+    ]
+    assert new == old

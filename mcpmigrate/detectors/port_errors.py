@@ -25,6 +25,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.port import tool_errors
+from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.fastwalk import walk
@@ -44,9 +45,35 @@ _PATH_BUDGET = 2000  # call paths explored per tool
 _CATCH_ALL = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 
 
+# Standard-library calls that raise, with a message, on a missing file or a failing command — what
+# a file or process tool meets on bad input (the v1.27.0 snippet `snippets/servers/tool_errors.py`:
+# "If this raises FileNotFoundError, the client receives an error response like 'Error executing
+# tool read_config: ...'"): the exception each raises, resolved through the imports.
+RAISING_CALLS = {
+    **dict.fromkeys(("open", "io.open"), "OSError"),
+    **{
+        f"os.{name}": "OSError"
+        for name in (
+            "listdir",
+            "scandir",
+            "stat",
+            "remove",
+            "unlink",
+            "mkdir",
+            "makedirs",
+            "rmdir",
+            "rename",
+            "replace",
+        )
+    },
+    **{f"shutil.{name}": "OSError" for name in ("copy", "copy2", "copyfile", "copytree", "move", "rmtree")},
+    **dict.fromkeys(("subprocess.check_output", "subprocess.check_call"), "CalledProcessError"),
+}
+
+
 @dataclass(frozen=True)
 class RaiseSite:
-    node: cst.Raise
+    node: cst.Raise | cst.Call  # an explicit raise, or a call of RAISING_CALLS
     exc: str  # the exception's name as spelled
     function: FunctionInfo
 
@@ -56,7 +83,7 @@ class PortToolErrorDetector(Detector):
     withholds from the client."""
 
     rules = ("MCP510",)
-    tokens = (rb"\braise\b",)
+    tokens = (rb"\braise\b", rb"\bopen\(", rb"\bos\.", rb"\bshutil\.", rb"\bcheck_(?:output|call)\(")
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
@@ -184,18 +211,27 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
     return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
 
 
-def _raises(a: ModuleAnalysis, f: FunctionInfo) -> list[tuple[cst.Raise, str]]:
+def _raises(a: ModuleAnalysis, f: FunctionInfo) -> list[tuple[cst.Raise | cst.Call, str]]:
     """The ``raise`` statements of ``f``'s own body (not of functions nested in it) that name an
-    exception mcp 2.x withholds the text of, with that name; memoized per function."""
-    table: dict[int, list[tuple[cst.Raise, str]]] = a.memo("port.raises", dict)
+    exception mcp 2.x withholds the text of, and its calls of :data:`RAISING_CALLS`, with that
+    exception's name; memoized per function."""
+    table: dict[int, list[tuple[cst.Raise | cst.Call, str]]] = a.memo("port.raises", dict)
     out = table.get(id(f))
     if out is None:
         out = table[id(f)] = []
+        shadowed = set(module_bindings(a)) | set(f.param_names()) | {n for n, _ in f.assigns}
         for node in walk(f.node.body):
             if isinstance(node, cst.Raise) and node.exc is not None and a.enclosing_function(node) is f:
                 exc = _exception_name(node.exc)
                 if exc is not None and not _kept(a, exc):
                     out.append((node, exc))
+            elif isinstance(node, cst.Call) and a.enclosing_function(node) is f:
+                spelled = get_full_name_for_node(node.func)
+                if spelled is None or spelled.partition(".")[0] in shadowed - set(a.imports):
+                    continue
+                raised = RAISING_CALLS.get(a.qualname(node.func) or "")
+                if raised is not None:
+                    out.append((node, raised))
     return out
 
 
@@ -235,13 +271,14 @@ def _handles(a: ModuleAnalysis, handler: cst.ExceptHandler, exc: str | None) -> 
     if handler.type is None:
         return True
     caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-    names = {get_full_name_for_node(getattr(c, "value", c)) for c in caught}
+    names = {get_full_name_for_node(c.value if isinstance(c, cst.Element) else c) for c in caught}
     if names & _CATCH_ALL:
         return True
     if exc is None:
         return False
     raised = [exc, *(b.split(".")[-1] for b in _bases(a, exc))]
-    return any(r in names or (r not in a.class_bases and _builtin_subclass(r, names)) for r in raised)
+    last = {n.rsplit(".", 1)[-1] for n in names if n}  # `subprocess.CalledProcessError` or imported bare
+    return any(r in names or r in last or (r not in a.class_bases and _builtin_subclass(r, names)) for r in raised)
 
 
 def _builtin_subclass(exc: str, names: set[str | None]) -> bool:
