@@ -328,3 +328,32 @@ def test_project_imports_follow_the_tree_between_runs(tmp_path: Path) -> None:
     os.utime(pkg / "tools.py", (later, later))  # a new version even on a coarse clock
     (sub / "ctx.py").unlink()
     assert project_imports(pkg / "app.py", tmp_path) == {"Context": "pkg/tools.py"}
+
+
+HOOKED = """from mcp.server.fastmcp import FastMCP
+from mcp.types import CallToolRequest
+
+mcp = FastMCP("telegram")
+
+
+def _install_annotation_hook() -> None:
+    original_handler = mcp._mcp_server.request_handlers[CallToolRequest]
+    mcp._mcp_server.request_handlers[CallToolRequest] = original_handler
+"""
+
+
+def test_a_private_mcp_server_use_blocks_the_port_after_the_rename_too(tmp_path: Path) -> None:
+    """telegram-mcp wraps FastMCP's low-level handler through `mcp._mcp_server.request_handlers`.
+    The rename to `MCPServer` (applied in the same run) must not hide it: an `MCPServer` has no
+    `_mcp_server` either, so the module would fail at import on mcp 2.x — the port writes nothing."""
+    _project(tmp_path, {"runtime.py": HOOKED})
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert res.exit_code == 1
+    assert (tmp_path / "runtime.py").read_text() == HOOKED
+    assert (tmp_path / "requirements.txt").read_text() == "mcp>=1.2\n"
+    assert [(e["path"], e["line"]) for e in res.json["errors"]] == [("runtime.py", 8)]
+    assert "blocks the port to mcp 2.x: MCP509 at line 8" in res.json["errors"][0]["message"]
+    ported = HOOKED.replace("from mcp.server.fastmcp import FastMCP", "from mcp.server.mcpserver import MCPServer")
+    (tmp_path / "runtime.py").write_text(ported.replace('FastMCP("telegram")', 'MCPServer("telegram")'))
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert [(f["rule"], f["line"], f["column"]) for f in res.json["findings"]] == [("MCP509", 8, 24), ("MCP509", 9, 5)]

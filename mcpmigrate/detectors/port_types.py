@@ -228,7 +228,9 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
     if node.attr.value == "_mcp_server":
         if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL:
             return
-        if self.a.generation_of_server_expr(node.value, fn) != S.MCP1:
+        # an MCPServer has no `_mcp_server` either (its low-level server is `_lowlevel_server`): the
+        # use is reported again after the rename to MCPServer, in each round of the port's fix
+        if self.a.generation_of_server_expr(node.value, fn) not in (S.MCP1, S.MCP2):
             return
         server = f"{code(node.value)}._lowlevel_server"
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
