@@ -216,3 +216,32 @@ def test_a_name_another_module_imports_keeps_its_name(tmp_path: Path) -> None:
         "from mcp.server.mcpserver import MCPServer as FastMCP\n"
         'from mcp.shared.exceptions import MCPError as McpError\n\nmcp = FastMCP("x")\n'
     )
+
+
+PLAIN_FASTMCP = (
+    'from fastmcp import FastMCP\n\nmcp = FastMCP("q")\n\n\n@mcp.tool\ndef echo(text: str) -> str:\n    return text\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("pin", "source", "after"),
+    [
+        ('"fastmcp==2.7.0"', PLAIN_FASTMCP, '"fastmcp>=4.2,<5"'),  # mcp-server-qdrant: no code to rewrite
+        ('"fastmcp>=3.2.0"', PLAIN_FASTMCP, '"fastmcp>=4.2,<5"'),  # awslabs document-loader
+        ('"fastmcp>=4.2"', PLAIN_FASTMCP, '"fastmcp>=4.2"'),  # already the target: left as written
+        ('"fastmcp==2.7.0"', "import json\n", '"fastmcp==2.7.0"'),  # no module uses fastmcp
+    ],
+)
+def test_code_fastmcp_4_runs_as_is_is_ported_by_its_pin(tmp_path: Path, pin: str, source: str, after: str) -> None:
+    """Nothing in the code needs a rewrite, so the port is the requirement alone (trial ports of
+    mcp-server-qdrant and awslabs document-loader said "All checks passed" and kept fastmcp 2/3);
+    a second run changes nothing."""
+    (tmp_path / "server.py").write_text(source, encoding="utf-8")
+    pyproject = f'[project]\nname = "q"\ndependencies = [\n    "pydantic>=2.12",\n    {pin},\n]\n'
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "fastmcp4", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (tmp_path / "pyproject.toml").read_text() == pyproject.replace(pin, after)
+    assert ("pinned pyproject.toml: fastmcp>=4.2,<5" in res.stdout) == (pin != after)
+    again = cli(["fix", "--target-sdk", "fastmcp4", "."], tmp_path)
+    assert "pinned" not in again.stdout and (tmp_path / "pyproject.toml").read_text() == pyproject.replace(pin, after)

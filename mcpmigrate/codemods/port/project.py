@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
-from mcpmigrate.pins import PORT_PINS, project_dir
+from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_pins
 from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
@@ -248,25 +248,47 @@ def settle(run: object, root: Path, target: str = "mcp2", paths: dict[str, Path]
     when a file blocks the port, nothing is written (each blocking file is reported as an
     error); otherwise the requirement changes to write with the ported files.
 
-    The requirement is rewritten where :mod:`mcpmigrate.pins` reads the ported files' pins: the
-    nearest directory above each ported file (``paths``: display → path) that has a dependency
-    file — each server of a monorepo, or the project named on the command line from elsewhere —
-    else ``root`` (the configuration's directory)."""
+    The requirement is rewritten where :mod:`mcpmigrate.pins` reads the pins of each file the port
+    concerns: the nearest directory above it (``paths``: display → path) that has a dependency file
+    — each server of a monorepo, or the project named on the command line from elsewhere — else
+    ``root`` (the configuration's directory). A file the port concerns is one it rewrote, or one
+    that imports the ported SDK while its project's declared requirement still admits the old
+    generation: code that needs no rewrite (fastmcp 2.x/3.x code fastmcp 4 runs as is) is ported
+    by the requirement alone."""
     results, errors = run.results, run.errors  # type: ignore[attr-defined]
     blocking = blockers(results, errors, target) + _unparsed(errors, target)
     if blocking:
         hold(results)
         errors.extend(blocking)
         return []
-    ported = [res.display for res in results if any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.fixed)]
-    if not ported:
-        return []
     roots: dict[Path, None] = {}  # ordered: the first ported file's project first
-    for display in ported:
-        path = (paths or {}).get(display)
-        found = project_dir(path.parent) if path is not None else None
-        roots[found or root] = None
-    return pin_changes(list(roots), target)
+    for res in results:
+        path = (paths or {}).get(res.display)
+        if any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.fixed):
+            found = project_dir(path.parent) if path is not None else None
+            roots[found or root] = None
+        elif path is not None and _imports_sdk(path, target):
+            found = project_dir(path.parent)
+            if found is not None and found not in roots and _admits_old(found, target):
+                roots[found] = None
+    return pin_changes(list(roots), target) if roots else []
+
+
+def _imports_sdk(path: Path, target: str) -> bool:
+    """The file imports the package the port re-pins (``fastmcp``; ``mcp`` for mcp2)."""
+    package = PORT_PINS[target][0]
+    try:
+        source = path.read_bytes()
+    except OSError:
+        return False
+    return re.search(rb"^\s*(?:from|import)\s+" + package.encode() + rb"\b", source, re.M) is not None
+
+
+def _admits_old(directory: Path, target: str) -> bool:
+    """A declared requirement of the ported package in ``directory``'s project admits the
+    generation before the target (``fastmcp==2.7.0``, ``fastmcp>=3.2.0``): the port moves it."""
+    package = PORT_PINS[target][0]
+    return any(p.package == package and p.side() != AT_LEAST for p in project_pins(directory).pins)
 
 
 def _unparsed(errors: list[FileError], target: str = "mcp2") -> list[FileError]:
