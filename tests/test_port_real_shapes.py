@@ -357,3 +357,37 @@ def test_a_private_mcp_server_use_blocks_the_port_after_the_rename_too(tmp_path:
     (tmp_path / "runtime.py").write_text(ported.replace('FastMCP("telegram")', 'MCPServer("telegram")'))
     res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
     assert [(f["rule"], f["line"], f["column"]) for f in res.json["findings"]] == [("MCP509", 8, 24), ("MCP509", 9, 5)]
+
+
+DEAD_AFTER_RETURN = """from mcp.server import Server
+from mcp.types import Tool
+
+server = Server("thoth")
+
+
+@server.list_tools()
+async def list_tools() -> list[Tool]:
+    return [Tool(name="scan", inputSchema={"type": "object"})]
+
+    async def by_roots() -> list[str]:
+        roots = await server.request_context.session.list_roots()
+        return [str(r.uri) for r in roots.roots]
+
+    dirs = await by_roots()
+    return [Tool(name=d, inputSchema={"type": "object"}) for d in dirs]
+"""
+
+
+def test_code_after_a_return_reaches_nothing_and_does_not_block_the_port(tmp_path: Path) -> None:
+    """thothctl 0.17.4's `list_tools` returns, then defines and calls its roots helper: that call
+    never runs, so the helper is reached by nothing — MCP505 is advisory there and the port of the
+    handler goes through (a new-user trial found the port blocked by code that cannot run)."""
+    _project(tmp_path, {"service.py": DEAD_AFTER_RETURN})
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    found = {(f["rule"], f["line"], f["severity"]) for f in res.json["findings"]}
+    assert ("MCP505", 12, "advisory") in found
+    assert not [f for f in res.json["findings"] if f["rule"] == "MCP505" and f["severity"] != "advisory"]
+    fixed = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert fixed.json["errors"] == [], str(fixed)
+    assert "on_list_tools" in (tmp_path / "service.py").read_text()
+    assert (tmp_path / "requirements.txt").read_text() == "mcp>=2.3,<3\n"

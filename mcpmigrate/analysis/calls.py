@@ -23,6 +23,7 @@ class CallGraph(Facts):
         self._owner: dict[int, FunctionInfo] | None = None  # see enclosing_function
         self._fn_index: tuple[int, tuple[dict, dict, dict]] | None = None  # see _function_index
         self._callers: dict[int, list[tuple[FunctionInfo, cst.Call]]] | None = None  # see callers
+        self._dead_calls: dict[int, int] = {}  # callee id -> its calls in code that never runs
         self.incoming: Incoming = {}  # function name -> calls from other modules (analysis.project)
 
     def external_callers(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
@@ -138,15 +139,39 @@ class CallGraph(Facts):
             for f in self.functions:
                 for call in f.calls:
                     callee = self.callee_of(call, f)
-                    if callee is not None:
+                    if callee is None:
+                        continue
+                    if self.unreachable(call):
+                        self._dead_calls[id(callee)] = self._dead_calls.get(id(callee), 0) + 1
+                    else:
                         graph.setdefault(id(callee), []).append((f, call))
         return list(graph.get(id(target), ()))
+
+    def unreachable(self, node: cst.CSTNode) -> bool:
+        """``node`` sits in a statement that follows a ``return``, ``raise``, ``continue`` or
+        ``break`` of the same block, in its function (or module): it never runs, and a call there
+        reaches nothing (thothctl's ``list_tools`` handler defines and calls its roots helper after
+        its ``return``)."""
+        child: cst.CSTNode = node
+        parent = self.parents.get(id(node))
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            body = parent.body if isinstance(parent, (cst.IndentedBlock, cst.Module)) else None
+            if isinstance(body, (list, tuple)):
+                for stmt in body:
+                    if stmt is child:
+                        break
+                    if isinstance(stmt, cst.SimpleStatementLine) and any(
+                        isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break)) for small in stmt.body
+                    ):
+                        return True
+            child, parent = parent, self.parents.get(id(parent))
+        return False
 
     def references_outside_calls(self, target: FunctionInfo) -> bool:
         """True when the function's name is used other than by a direct call in this module
         (passed as a callback, stored, exported): its callers cannot all be seen."""
         loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
-        direct = len(self.callers(target))
+        direct = len(self.callers(target)) + self._dead_calls.get(id(target), 0)
         names = (target.name, f"self.{target.name}")
         registered = len(
             {id(e) for _m, e in self.handlers if get_full_name_for_node(e) in names}
