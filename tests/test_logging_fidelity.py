@@ -505,3 +505,54 @@ def test_the_described_logger_is_the_one_the_fix_writes(tmp_path: Path) -> None:
     assert f["fix"]["description"] == 'log with the standard library: `_logger.warning("bad %s", q)`'
     cli(["fix", "s.py"], tmp_path)
     assert '    _logger.warning("bad %s", q)\n' in (tmp_path / "s.py").read_text()
+
+
+ALREADY_LOGGED = """from loguru import logger
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("docs")
+
+
+@mcp.tool()
+async def read_pdf(path: str, ctx: Context) -> str:
+    if not path.endswith(".pdf"):
+        error_msg = f"not a pdf: {path}"
+        logger.error(error_msg)
+        await ctx.error(error_msg)
+        return error_msg
+    await ctx.info(path)
+    return path
+"""
+
+
+def test_a_message_the_line_before_already_logs_is_dropped_not_copied(tmp_path: Path) -> None:
+    """awslabs document-loader logs `error_msg` with loguru, then sends it with `ctx.error`: a stdlib
+    copy would print the line twice; the fix drops the protocol call. A call without such a line
+    before it still gets the stdlib rewrite."""
+    (tmp_path / "s.py").write_text(ALREADY_LOGGED, encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    descs = [(f["line"], f["fix"]["description"]) for f in res.json["findings"]]
+    assert descs == [
+        (12, "drop it: the statement before already logs the same message (`logger.error(error_msg)`)"),
+        (14, "log with the standard library: `_logger.info(path)`"),
+    ]
+    cli(["fix", "s.py"], tmp_path)
+    assert (tmp_path / "s.py").read_text() == (
+        "from loguru import logger\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "import logging\n"
+        "\n"
+        "_logger = logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("docs")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def read_pdf(path: str, ctx: Context) -> str:\n"
+        '    if not path.endswith(".pdf"):\n'
+        '        error_msg = f"not a pdf: {path}"\n'
+        "        logger.error(error_msg)\n"
+        "        return error_msg\n"
+        "    _logger.info(path)\n"
+        "    return path\n"
+    )

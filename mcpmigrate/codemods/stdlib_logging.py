@@ -121,14 +121,20 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     repl: dict[int, tuple[cst.SimpleStatementLine, str]] = {}
     needs_module_logger = False
     configure: str | None = None  # the level of the stderr handler the entry point gets
+    drops: list[cst.SimpleStatementLine] = []  # calls whose message the line before logs already
     for f in findings:
         stmt, code = f.data.get("stmt"), f.data.get("code")
+        if stmt is not None and f.data.get("drop"):
+            drops.append(stmt)
+            continue
         if stmt is None or code is None:
             continue
         repl[id(stmt)] = (stmt, code)
         needs_module_logger |= bool(f.data.get("uses_module_logger"))
         configure = f.data.get("configure") or configure
     ed = Edits()
+    for stmt in drops:
+        ed.remove(stmt)
     if not repl:
         return ed
     existing = _existing_logger(module, analysis) if needs_module_logger else None

@@ -341,6 +341,22 @@ class _Visitor(CatalogVisitor):
             reviews.append("`extra` keys must not clash with LogRecord attributes")
         if related:
             reviews.append(_RELATED)
+        stmt = self.stmt_of[id(node)]
+        already = _logged_just_before(self.a, stmt, msg)
+        if already is not None:  # the operator has the line already: a stdlib copy would log it twice
+            self.report(
+                "MCP401",
+                node,
+                message,
+                fix=FixInfo(
+                    Safety.SAFE, "logging", f"drop it: the statement before already logs the same message (`{already}`)"
+                ),
+                stmt=stmt,
+                drop=True,
+                method=None,
+                reviews=reviews,
+            )
+            return
         desc = f"log with the standard library: `{call.replace(LOGGER, module_logger(self.a))}`"
         # the safety is settled in _plan_fixes, once every call of the module is known
         self.report(
@@ -462,3 +478,29 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
     conv_iter = iter(conversions)
     text = "".join(next(conv_iter) if p is None else (p.replace("%", "%%") if args else p) for p in pieces)
     return [f"{msg.start[len(msg.prefix) :]}{text}{msg.end}"] + args
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical"})
+
+
+def _logged_just_before(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> str | None:
+    """The statement right before ``stmt`` in its block when it logs ``msg`` (the same expression)
+    through another logger — ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as
+    awslabs document-loader does — as code; else None. The protocol call is then dropped, not
+    copied to a stdlib logger that would print the line a second time."""
+    block = a.parents.get(id(stmt))
+    body = getattr(block, "body", None)
+    if msg is None or not isinstance(body, (list, tuple)) or stmt not in body:
+        return None
+    i = body.index(stmt)
+    prev = body[i - 1] if i > 0 else None
+    if not (isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and isinstance(prev.body[0], cst.Expr)):
+        return None
+    call = prev.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+        return None
+    if call.func.attr.value not in _LOG_METHODS or not call.args or call.args[0].keyword is not None:
+        return None
+    if a.kind_of(call.func.value, a.enclosing_function(call)) is not None:
+        return None  # an MCP context or session: a protocol log call itself
+    return code_of(call) if code_of(call.args[0].value) == code_of(msg) else None
