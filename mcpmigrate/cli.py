@@ -132,11 +132,18 @@ def _relock_note(declared: Path) -> str:
     before the pins, so a later `fix --strategy interim` would still see mcp 1.x)."""
     from mcpmigrate.lockfiles import find
 
+    from mcpmigrate.lockfiles import NAMES
+
     found = find(Path(declared).parent, 3)
     if found is None:
         return ""
-    tool = {"uv.lock": "uv lock", "poetry.lock": "poetry lock", "pdm.lock": "pdm lock"}[found[0].name]
-    return f"; {_shown(found[0])} still locks the old version: run `{tool}` before installing"
+    tools = {"uv.lock": "uv lock", "poetry.lock": "poetry lock", "pdm.lock": "pdm lock"}
+    # every lockfile beside the one read (a project with both uv.lock and poetry.lock: telegram-mcp)
+    locks = [found[0], *(found[0].parent / n for n in NAMES if n != found[0].name and (found[0].parent / n).is_file())]
+    shown = " and ".join(_shown(lock) for lock in locks)
+    run = " and ".join(f"`{tools[lock.name]}`" for lock in locks)
+    verb = "still lock" if len(locks) > 1 else "still locks"
+    return f"; {shown} {verb} the old version: run {run} before installing"
 
 
 def _exit_code(result) -> int:

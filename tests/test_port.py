@@ -245,3 +245,17 @@ def test_code_fastmcp_4_runs_as_is_is_ported_by_its_pin(tmp_path: Path, pin: str
     assert ("pinned pyproject.toml: fastmcp>=4.2,<5" in res.stdout) == (pin != after)
     again = cli(["fix", "--target-sdk", "fastmcp4", "."], tmp_path)
     assert "pinned" not in again.stdout and (tmp_path / "pyproject.toml").read_text() == pyproject.replace(pin, after)
+
+
+def test_every_lockfile_beside_the_pins_is_named_for_re_locking(tmp_path: Path) -> None:
+    """telegram-mcp has a uv.lock and a poetry.lock: the `pinned` line names both and both commands."""
+    copy_to(CLOCK / "before.py", tmp_path, "clock.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["mcp>=1.2"]\n', encoding="utf-8")
+    (tmp_path / "uv.lock").write_text('version = 1\n\n[[package]]\nname = "mcp"\nversion = "1.22.0"\n', encoding="utf-8")
+    (tmp_path / "poetry.lock").write_text('[[package]]\nname = "mcp"\nversion = "1.6.0"\n', encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert (
+        "pinned pyproject.toml: mcp>=2.3,<3 (the port's target); uv.lock and poetry.lock still lock the old "
+        "version: run `uv lock` and `poetry lock` before installing"
+    ) in res.stdout
