@@ -130,9 +130,7 @@ def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
 def _relock_note(declared: Path) -> str:
     """What still locks the old SDK after the port re-pins ``declared`` (the lockfile is read
     before the pins, so a later `fix --strategy interim` would still see mcp 1.x)."""
-    from mcpmigrate.lockfiles import find
-
-    from mcpmigrate.lockfiles import NAMES
+    from mcpmigrate.lockfiles import NAMES, find
 
     found = find(Path(declared).parent, 3)
     if found is None:

@@ -251,7 +251,9 @@ def test_every_lockfile_beside_the_pins_is_named_for_re_locking(tmp_path: Path) 
     """telegram-mcp has a uv.lock and a poetry.lock: the `pinned` line names both and both commands."""
     copy_to(CLOCK / "before.py", tmp_path, "clock.py")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["mcp>=1.2"]\n', encoding="utf-8")
-    (tmp_path / "uv.lock").write_text('version = 1\n\n[[package]]\nname = "mcp"\nversion = "1.22.0"\n', encoding="utf-8")
+    (tmp_path / "uv.lock").write_text(
+        'version = 1\n\n[[package]]\nname = "mcp"\nversion = "1.22.0"\n', encoding="utf-8"
+    )
     (tmp_path / "poetry.lock").write_text('[[package]]\nname = "mcp"\nversion = "1.6.0"\n', encoding="utf-8")
     res = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
     assert res.exit_code == 0, str(res)
