@@ -174,6 +174,27 @@ RESOLVE_MARKER = {"mcp.server.mcpserver.Resolve", "mcp.server.mcpserver.resolve.
 
 # Decorator attribute names that register a tool / prompt / resource on a high-level server.
 HANDLER_DECORATORS = {"tool": "tool", "prompt": "prompt", "resource": "resource"}
+# Methods that register a function without a decorator (the role it gets): ``FastMCP.add_tool(fn)``
+# in mcp 1.x, ``MCPServer.add_tool`` in mcp 2.x, fastmcp's ``add_tool``/``add_prompt``/
+# ``add_resource``/``add_template`` (a function or a component).
+REGISTER_METHODS = {
+    "add_tool": "tool",
+    "add_prompt": "prompt",
+    "add_resource": "resource",
+    "add_template": "resource",
+    "add_resource_fn": "resource",
+}
+# Component classes whose ``from_function(fn)`` registers ``fn`` once added (``Tool.from_function``).
+FROM_FUNCTION = {
+    "Tool": "tool",
+    "FunctionTool": "tool",
+    "Prompt": "prompt",
+    "FunctionPrompt": "prompt",
+    "Resource": "resource",
+    "FunctionResource": "resource",
+    "ResourceTemplate": "resource",
+    "FunctionResourceTemplate": "resource",
+}
 # 1.x low-level decorators whose function serves tools/call (host of roots requests).
 LOWLEVEL_CALL_TOOL_DECORATORS = {"call_tool": "tool", "get_prompt": "prompt", "read_resource": "resource"}
 LOWLEVEL_LIST_TOOLS_DECORATOR = "list_tools"

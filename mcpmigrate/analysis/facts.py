@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis.summary import FROM_FUNCTION, import_generation
+from mcpmigrate.analysis.summary import import_generation
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -318,8 +318,8 @@ class Collector(cst.CSTVisitor):
         if isinstance(func, cst.Attribute) and isinstance(first, (cst.Name, cst.Attribute)):
             role = S.HANDLER_DECORATORS.get(func.attr.value)  # fastmcp: mcp.tool(fn), mcp.prompt(fn)
             owner = (get_full_name_for_node(func.value) or "").rpartition(".")[2]
-            if func.attr.value == "from_function" and owner in FROM_FUNCTION:  # Tool.from_function(fn)
-                role, server = FROM_FUNCTION[owner], None
+            if func.attr.value == "from_function" and owner in S.FROM_FUNCTION:  # Tool.from_function(fn)
+                role, server = S.FROM_FUNCTION[owner], None
             else:
                 server = get_full_name_for_node(func.value)
             if role is not None:

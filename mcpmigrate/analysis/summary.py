@@ -29,30 +29,11 @@ _ANNOTATION_KINDS = (
     (S.SESSION_TYPES, "session"),
 )
 _CONTEXT_KINDS = {"mcp1-context", "mcp2-context", "fastmcp-context"}
-#: What registers a function (the call's method or class → the role the function gets):
-#: decorator factories called on it (``server.tool(name="x")(fn)``, fastmcp's ``server.tool(fn)``),
-#: ``add_*`` methods (``FastMCP.add_tool(fn)`` in mcp 1.x, ``MCPServer.add_tool`` in mcp 2.x, fastmcp's
-#: ``add_tool``/``add_prompt``/``add_resource``/``add_template``, which take a function or a component),
-#: and the components' ``from_function`` constructors.
-REGISTER_FACTORIES = {"tool": "tool", "prompt": "prompt", "resource": "resource"}
-REGISTER_METHODS = {
-    "add_tool": "tool",
-    "add_prompt": "prompt",
-    "add_resource": "resource",
-    "add_template": "resource",
-    "add_resource_fn": "resource",
-}
-FROM_FUNCTION = {
-    "Tool": "tool",
-    "FunctionTool": "tool",
-    "Prompt": "prompt",
-    "FunctionPrompt": "prompt",
-    "Resource": "resource",
-    "FunctionResource": "resource",
-    "ResourceTemplate": "resource",
-    "FunctionResourceTemplate": "resource",
-}
-#: Bytes of a file that may register a function (:data:`REGISTER_FACTORIES` … as called).
+#: What registers a function (the call's method or class → the role the function gets): the
+#: decorator factories called on it (``server.tool(name="x")(fn)``, fastmcp's ``server.tool(fn)``:
+#: :data:`surfaces.HANDLER_DECORATORS`), the ``add_*`` methods (:data:`surfaces.REGISTER_METHODS`)
+#: and the components' ``from_function`` constructors (:data:`surfaces.FROM_FUNCTION`).
+#: Bytes of a file that may register a function (the names above, as called).
 REGISTER_TOKENS = (
     b".tool(",
     b".prompt(",
@@ -212,8 +193,8 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
 def _registrations(
     tree: ast.Module, names: set[str], imports: dict[str, str], gen: str | None, out: ModuleSummary
 ) -> None:
-    """Record the registrations of ``names`` in ``tree`` (:data:`REGISTER_FACTORIES`,
-    :data:`REGISTER_METHODS`, :data:`FROM_FUNCTION`), at module level or in a function; the
+    """Record the registrations of ``names`` in ``tree`` (:data:`surfaces.HANDLER_DECORATORS`,
+    :data:`surfaces.REGISTER_METHODS`, :data:`surfaces.FROM_FUNCTION`), at module level or in a function; the
     function of ``for fn in (a, b):`` / ``for fn in TOOLS:`` (a literal list, tuple or set of
     functions, ``TOOLS`` assigned one earlier in the file) is each of them. A receiver built from or
     annotated with an imported class of another library (``agent = pydantic_ai.Agent(…)``;
@@ -267,20 +248,20 @@ def _registered(call: ast.Call) -> list[tuple[str, ast.expr, str | None, str | N
     func = call.func
     first = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
     if isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and first is not None:
-        role = REGISTER_FACTORIES.get(func.func.attr)  # server.tool(name="x")(fn)
+        role = S.HANDLER_DECORATORS.get(func.func.attr)  # server.tool(name="x")(fn)
         return [(role, first, *_options(func))] if role else []
     if not isinstance(func, ast.Attribute):
         return []
     fexpr = first if first is not None else next((k.value for k in call.keywords if k.arg == "fn"), None)
     if fexpr is None:
         return []
-    if func.attr in REGISTER_FACTORIES and not isinstance(fexpr, ast.Constant):  # fastmcp: server.tool(fn)
-        return [(REGISTER_FACTORIES[func.attr], fexpr, *_options(call))]
-    if func.attr in REGISTER_METHODS:  # server.add_tool(fn, name=…); add_tool(Tool.from_function(fn)) below
-        return [] if isinstance(fexpr, ast.Call) else [(REGISTER_METHODS[func.attr], fexpr, *_options(call))]
+    if func.attr in S.HANDLER_DECORATORS and not isinstance(fexpr, ast.Constant):  # fastmcp: server.tool(fn)
+        return [(S.HANDLER_DECORATORS[func.attr], fexpr, *_options(call))]
+    if func.attr in S.REGISTER_METHODS:  # server.add_tool(fn, name=…); add_tool(Tool.from_function(fn)) below
+        return [] if isinstance(fexpr, ast.Call) else [(S.REGISTER_METHODS[func.attr], fexpr, *_options(call))]
     owner = dotted(func.value)
-    if func.attr == "from_function" and owner and owner.rpartition(".")[2] in FROM_FUNCTION:
-        return [(FROM_FUNCTION[owner.rpartition(".")[2]], fexpr, *_options(call))]
+    if func.attr == "from_function" and owner and owner.rpartition(".")[2] in S.FROM_FUNCTION:
+        return [(S.FROM_FUNCTION[owner.rpartition(".")[2]], fexpr, *_options(call))]
     return []
 
 
