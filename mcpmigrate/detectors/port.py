@@ -41,16 +41,21 @@ class PortRenameDetector(Detector):
         return v.reports
 
 
+def kept(a, config) -> set[str]:
+    """Names other modules of the project import from the module of ``a`` (a port keeps their
+    name: ``MCPServer as FastMCP``); once per module, shared by the port's detectors."""
+    from mcpmigrate.codemods.imports import kept_names
+
+    return a.memo("port.kept", lambda: kept_names(a.module, a.path, config.root))
+
+
 class _RenameVisitor(ReportingVisitor):
     def __init__(self, analysis, config) -> None:
         super().__init__(analysis)
         self.config = config
 
     def kept(self) -> set[str]:
-        """Names other modules of the project import from this one (they keep their name)."""
-        from mcpmigrate.codemods.imports import kept_names
-
-        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+        return kept(self.a, self.config)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):

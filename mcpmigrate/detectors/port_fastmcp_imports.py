@@ -17,7 +17,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
-from mcpmigrate.detectors.port import names_mcp
+from mcpmigrate.detectors.port import kept, names_mcp
 from mcpmigrate.detectors.port_fastmcp import GUIDE4, imports_fastmcp
 from mcpmigrate.detectors.port_fastmcp_sdk import Sdk1Visitor
 from mcpmigrate.detectors.port_types import GoneImportVisitor, PortImportDetector
@@ -116,9 +116,7 @@ class _ImportVisitor(ReportingVisitor):
         return FixPlan(fix=F.MOVE, site=site)
 
     def _kept(self) -> set[str]:
-        from mcpmigrate.codemods.imports import kept_names
-
-        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+        return kept(self.a, self.config)
 
     def _manual(self, node: cst.CSTNode, mod: str, why: str) -> None:
         self.report(

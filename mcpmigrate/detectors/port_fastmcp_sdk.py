@@ -17,6 +17,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.detectors.base import Report, ReportingVisitor
+from mcpmigrate.detectors.port import kept
 
 GUIDE1 = "fastmcp's “Upgrading from MCP SDK v1” guide"
 
@@ -31,9 +32,7 @@ class Sdk1Visitor(ReportingVisitor):
         self.config = config
 
     def _kept(self) -> set[str]:
-        from mcpmigrate.codemods.imports import kept_names
-
-        return self.a.memo("port.kept", lambda: kept_names(self.a.module, self.a.path, self.config.root))
+        return kept(self.a, self.config)
 
     def _message(self, mod: str, names: list[str]) -> str:
         moves = ", ".join(f"`{n}` is `{F.SDK1_MOVES[n]}.{n}`" for n in names if n in F.SDK1_MOVES)
