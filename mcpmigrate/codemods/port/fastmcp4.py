@@ -24,6 +24,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
 MOVE = FixInfo(
@@ -365,11 +366,7 @@ def context_review(analysis: ModuleAnalysis, local: str, kept: set[str]) -> list
     by_node = {id(f.node): f for f in analysis.functions}
     parent = analysis.parents.get
     for ref in name_refs(analysis.module, local):
-        node: cst.CSTNode | None = ref
-        while node is not None and not isinstance(
-            node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
-        ):
-            node = parent(id(node))
+        node = _annotation_or_statement(analysis, ref)
         owner = parent(id(node)) if isinstance(node, cst.Annotation) else None
         if isinstance(owner, cst.Param):
             f = by_node.get(id(parent(id(parent(id(owner))))))
@@ -388,7 +385,7 @@ def context_review(analysis: ModuleAnalysis, local: str, kept: set[str]) -> list
             found.append((ref, f"`{local}` is used as a value (line {{line}}): it is fastmcp's class after the port"))
     for i in analysis.flat.of_types((cst.Annotation,)):
         ann = analysis.flat.order[i]
-        strings = [n for n in _walk(ann) if isinstance(n, cst.SimpleString) and local in n.value]
+        strings = [n for n in walk(ann) if isinstance(n, cst.SimpleString) and local in n.value]
         if strings:
             found.append((strings[0], f"a string annotation names `{local}` (line {{line}}): check what it annotates"))
     ranges = code_ranges(analysis.module, [n for n, _ in found]) if found else {}
@@ -404,24 +401,20 @@ def _used_as_value(analysis: ModuleAnalysis, local: str, kept: set[str]) -> bool
 
     if local in kept:
         return True
-    for ref in name_refs(analysis.module, local):
-        node: cst.CSTNode | None = ref
-        while node is not None and not isinstance(
-            node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
-        ):
-            node = analysis.parents.get(id(node))
-        if not isinstance(node, cst.Annotation):
-            return True
-    return False
+    return any(
+        not isinstance(_annotation_or_statement(analysis, ref), cst.Annotation)
+        for ref in name_refs(analysis.module, local)
+    )
 
 
-def _walk(node: cst.CSTNode) -> list[cst.CSTNode]:
-    out, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(n.children)
-    return out
+def _annotation_or_statement(analysis: ModuleAnalysis, ref: cst.CSTNode) -> cst.CSTNode | None:
+    """The annotation ``ref`` is part of, else the statement it is in."""
+    node: cst.CSTNode | None = ref
+    while node is not None and not isinstance(
+        node, (cst.Annotation, cst.BaseSmallStatement, cst.BaseCompoundStatement)
+    ):
+        node = analysis.parents.get(id(node))
+    return node
 
 
 def _registrable(analysis: ModuleAnalysis, f, kept: set[str]) -> bool:
