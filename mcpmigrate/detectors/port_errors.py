@@ -89,10 +89,7 @@ class PortToolErrorDetector(Detector):
     def detect(self) -> list[Report]:
         a = self.analysis
         out: list[Report] = []
-        for fn in a.functions:
-            if fn.role != "tool" or not _on_fastmcp_v1(a, fn):
-                continue
-            sites, asks = reachable_raises(a, fn)
+        for fn, sites, asks in fastmcp_v1_tools(a):
             if not sites:
                 continue
             where = _where(a, fn, sites)
@@ -124,15 +121,22 @@ def is_mcp_error(a: ModuleAnalysis, exc: str) -> bool:
     return qual.startswith("mcp.") and qual.split(".")[-1] in MCP_ERRORS
 
 
+def fastmcp_v1_tools(a: ModuleAnalysis) -> list[tuple[FunctionInfo, list[RaiseSite], str | None]]:
+    """The tools of a 1.x FastMCP server in the module, each with :func:`reachable_raises`;
+    computed once per module (MCP510 and MCP502's label both read it)."""
+
+    def compute() -> list[tuple[FunctionInfo, list[RaiseSite], str | None]]:
+        return [(fn, *reachable_raises(a, fn)) for fn in a.functions if fn.role == "tool" and _on_fastmcp_v1(a, fn)]
+
+    return a.memo("port.v1_tools", compute)
+
+
 def unwrapped_mcp_error_tools(a: ModuleAnalysis) -> list[str]:
     """The tools of a 1.x FastMCP server from which a ``raise McpError(...)`` of this module is
     reachable and whose body MCP510's fix does not wrap (the plan is manual): after the port
     their client gets a JSON-RPC error where 1.27 sent a tool error result. ``tool (line N)``."""
     out: list[str] = []
-    for fn in a.functions:
-        if fn.role != "tool" or not _on_fastmcp_v1(a, fn):
-            continue
-        sites, asks = reachable_raises(a, fn)
+    for fn, sites, asks in fastmcp_v1_tools(a):
         mcp_sites = [s for s in sites if is_mcp_error(a, s.exc)]
         if mcp_sites and tool_errors.plan(a, fn, asks).fix is None:
             lines = code_ranges(a.module, [s.node for s in mcp_sites])
