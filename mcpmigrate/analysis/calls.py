@@ -22,8 +22,7 @@ class CallGraph(Facts):
         super().__init__(module)
         self._owner: dict[int, FunctionInfo] | None = None  # see enclosing_function
         self._fn_index: tuple[int, tuple[dict, dict, dict]] | None = None  # see _function_index
-        self._callers: dict[int, list[tuple[FunctionInfo, cst.Call]]] | None = None  # see callers
-        self._dead_calls: dict[int, int] = {}  # callee id -> its calls in code that never runs
+        self._callers: dict[int, list[tuple[FunctionInfo, cst.Call, bool]]] | None = None  # see callers
         self.incoming: Incoming = {}  # function name -> calls from other modules (analysis.project)
 
     def external_callers(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
@@ -132,20 +131,21 @@ class CallGraph(Facts):
         return None
 
     def callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
-        """``(caller, call)`` for every call of ``target`` in this module, in source order."""
+        """``(caller, call)`` for every call of ``target`` in this module that can run, in source
+        order (not one after a ``return`` of its block: :meth:`unreachable`)."""
+        return [(f, call) for f, call, live in self._all_calls(target) if live]
+
+    def _all_calls(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call, bool]]:
+        """``(caller, call, can run)`` for every call of ``target`` in this module."""
         graph = self._callers
         if graph is None:
             graph = self._callers = {}
             for f in self.functions:
                 for call in f.calls:
                     callee = self.callee_of(call, f)
-                    if callee is None:
-                        continue
-                    if self.unreachable(call):
-                        self._dead_calls[id(callee)] = self._dead_calls.get(id(callee), 0) + 1
-                    else:
-                        graph.setdefault(id(callee), []).append((f, call))
-        return list(graph.get(id(target), ()))
+                    if callee is not None:
+                        graph.setdefault(id(callee), []).append((f, call, not self.unreachable(call)))
+        return graph.get(id(target), [])
 
     def unreachable(self, node: cst.CSTNode) -> bool:
         """``node`` sits in a statement that follows a ``return``, ``raise``, ``continue`` or
@@ -171,7 +171,7 @@ class CallGraph(Facts):
         """True when the function's name is used other than by a direct call in this module
         (passed as a callback, stored, exported): its callers cannot all be seen."""
         loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
-        direct = len(self.callers(target)) + self._dead_calls.get(id(target), 0)
+        direct = len(self._all_calls(target))  # a call that never runs is still no other use
         names = (target.name, f"self.{target.name}")
         registered = len(
             {id(e) for _m, e in self.handlers if get_full_name_for_node(e) in names}
