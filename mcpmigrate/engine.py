@@ -148,8 +148,10 @@ def run(
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
-        where = {sf.display: sf.path for sf in candidates}
-        result.pins = settle(result, config.root, config.target_sdk, where)  # all files ported, or none written
+        where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
+        result.pins = settle(
+            result, config.root, config.target_sdk, where, sources
+        )  # all files ported, or none written
     if options.mode == "fix" and not options.diff:
         for pin in result.pins:
             F.atomic_write(pin.path, pin.new)
@@ -208,13 +210,7 @@ def _project_dirs(candidates: list[F.SourceFile], config: Config) -> list[Path]:
     configuration root. A monorepo checked from its root has one per server."""
     from mcpmigrate.pins import project_dir
 
-    dirs: dict[Path, None] = {}
-    by_parent: dict[Path, Path] = {}
-    for sf in candidates:
-        parent = Path(os.path.abspath(sf.path)).parent
-        if parent not in by_parent:
-            by_parent[parent] = project_dir(parent) or config.root
-        dirs[by_parent[parent]] = None
+    dirs = {project_dir(Path(os.path.abspath(sf.path)).parent) or config.root: None for sf in candidates}
     return list(dirs) or [config.root]
 
 

@@ -358,7 +358,9 @@ def _from_lock(path: Path, label: str, member: str | None) -> Iterator[Pin]:
         yield Pin(PACKAGES[canonicalize_name(name)], f"{name}=={version}", label, (spec,), locked=True)
 
 
-def _project_files(directory: Path) -> list[tuple[Path, str]]:
+def project_files(directory: Path) -> list[tuple[Path, str]]:
+    """The dependency files of ``directory`` :mod:`mcpmigrate.pins` reads, with their kind
+    (``pyproject``, ``setup.cfg``, ``requirements``): where the port re-pins and MCP517 looks."""
     out: list[tuple[Path, str]] = []
     for name, kind in (("pyproject.toml", "pyproject"), ("setup.cfg", "setup.cfg")):
         if (directory / name).is_file():
@@ -390,7 +392,7 @@ def _pins_in(files: Iterable[tuple[Path, str]], start: Path, cwd: Path) -> Itera
 def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
     current = start
     for _ in range(MAX_LEVELS):
-        files = _project_files(current)
+        files = project_files(current)
         if files:
             return current, files
         if (current / ".git").exists() or current.parent == current:
@@ -402,8 +404,13 @@ def _nearest(start: Path) -> tuple[Path | None, list[tuple[Path, str]]]:
 def project_dir(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` with a dependency file (``pyproject.toml``,
     ``setup.cfg``, ``requirements*.txt``): where a file's pins are read (at most :data:`MAX_LEVELS`
-    up, not above a ``.git``), or None."""
-    return _nearest(start.resolve())[0]
+    up, not above a ``.git``), or None. Cached per directory."""
+    return _project_dir(start.resolve())
+
+
+@lru_cache(maxsize=1024)
+def _project_dir(start: Path) -> Path | None:
+    return _nearest(start)[0]
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -489,6 +496,7 @@ def ported(found: Pins, target_sdk: str | None) -> Pins:
 
 
 def clear_cache() -> None:
+    _project_dir.cache_clear()
     _read.cache_clear()
     _read_lock.cache_clear()
     _lock_digest.cache_clear()

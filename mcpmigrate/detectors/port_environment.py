@@ -21,6 +21,7 @@ from mcpmigrate.catalog import load_catalog
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.files import display_path
 from mcpmigrate.model import Finding
+from mcpmigrate.pins import project_files
 from mcpmigrate.screen import Facts
 
 RULE = "MCP517"
@@ -90,7 +91,7 @@ def project_findings(root: Path, cwd: Path) -> list[tuple[str, list[Finding]]]:
     when no file there requires fastmcp (a project on the mcp SDK alone is not this port's)."""
     meta = load_catalog()[RULE]
     texts = {}
-    for path in [root / "pyproject.toml", *sorted(root.glob("requirements*.txt"))]:
+    for path in [p for p, kind in project_files(root) if kind != "setup.cfg"]:
         try:
             texts[path] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
-from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_pins
+from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
 from mcpmigrate.surfaces import CONTEXT_NAMES
 
 PIN = PORT_PINS["mcp2"][1]
@@ -64,9 +64,9 @@ _MCP = patterns("mcp")
 QUOTED, POETRY, LINE = _MCP.quoted, _MCP.poetry, _MCP.line
 HEADER = re.compile(r"^(\[[^\]\n]+\]+[ \t]*)$", re.M)
 POETRY_TABLE = re.compile(r"\[tool\.poetry\.(?:group\.[^.\]]+\.)?dependencies\]")
-FILES = ("pyproject.toml", "setup.cfg")
+# A module that imports the ported package (``fastmcp``; ``mcp`` for mcp2).
+_IMPORTS = {p: re.compile(rf"^[ \t]*(?:from|import)[ \t]+{p}\b", re.M) for p, _pin in PORT_PINS.values()}
 # A call of a fastmcp Context method fastmcp 4 removed, at the start of a finding's span.
-_IMPORTS_FASTMCP = re.compile(r"^[ \t]*(?:from|import)[ \t]+fastmcp\b", re.M)
 REMOVED_ON_FASTMCP4 = re.compile(
     r"(?P<recv>[\w.]*)\.(?P<method>sample|sample_step|list_roots|send_(?:tool|resource|prompt)_list_changed)\s*\("
 )
@@ -130,7 +130,7 @@ def _removed_calls(res) -> dict[tuple[int, int], str]:
             return {}
     text = source.decode("utf-8", "replace")
     lines = text.splitlines()
-    imports_fastmcp = _IMPORTS_FASTMCP.search(text) is not None
+    imports_fastmcp = _IMPORTS["fastmcp"].search(text) is not None
     out = {}
     for f in res.findings:
         if f.severity is Severity.ADVISORY or not 0 < f.line <= len(lines):
@@ -158,10 +158,7 @@ def pin_changes(roots: list[Path], target: str = "mcp2") -> list[PinChange]:
     in ``roots``."""
     package, pin = PORT_PINS[target]
     out = []
-    candidates = [p for root in roots for p in [root / name for name in FILES] + sorted(root.glob("requirements*.txt"))]
-    for path in candidates:
-        if not path.is_file():
-            continue
+    for path in [p for root in roots for p, _kind in project_files(root)]:
         original = path.read_bytes()
         try:
             text = original.decode("utf-8")
@@ -243,7 +240,13 @@ def _array_end(text: str, start: int) -> int:
     return len(text)
 
 
-def settle(run: object, root: Path, target: str = "mcp2", paths: dict[str, Path] | None = None) -> list[PinChange]:
+def settle(
+    run: object,
+    root: Path,
+    target: str = "mcp2",
+    paths: dict[str, Path] | None = None,
+    sources: dict[Path, bytes] | None = None,
+) -> list[PinChange]:
     """The project step of ``fix --target-sdk`` on a finished run (``engine.RunResult``):
     when a file blocks the port, nothing is written (each blocking file is reported as an
     error); otherwise the requirement changes to write with the ported files.
@@ -251,7 +254,8 @@ def settle(run: object, root: Path, target: str = "mcp2", paths: dict[str, Path]
     The requirement is rewritten where :mod:`mcpmigrate.pins` reads the pins of each file the port
     concerns: the nearest directory above it (``paths``: display → path) that has a dependency file
     — each server of a monorepo, or the project named on the command line from elsewhere — else
-    ``root`` (the configuration's directory). A file the port concerns is one it rewrote, or one
+    ``root`` (the configuration's directory); ``sources`` are the files' bytes (absolute path →
+    bytes) the run read. A file the port concerns is one it rewrote, or one
     that imports the ported SDK while its project's declared requirement still admits the old
     generation: code that needs no rewrite (fastmcp 2.x/3.x code fastmcp 4 runs as is) is ported
     by the requirement alone."""
@@ -267,21 +271,19 @@ def settle(run: object, root: Path, target: str = "mcp2", paths: dict[str, Path]
         if any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.fixed):
             found = project_dir(path.parent) if path is not None else None
             roots[found or root] = None
-        elif path is not None and _imports_sdk(path, target):
+        elif path is not None and _imports_sdk((sources or {}).get(path), target):
             found = project_dir(path.parent)
             if found is not None and found not in roots and _admits_old(found, target):
                 roots[found] = None
     return pin_changes(list(roots), target) if roots else []
 
 
-def _imports_sdk(path: Path, target: str) -> bool:
-    """The file imports the package the port re-pins (``fastmcp``; ``mcp`` for mcp2)."""
-    package = PORT_PINS[target][0]
-    try:
-        source = path.read_bytes()
-    except OSError:
+def _imports_sdk(source: bytes | None, target: str) -> bool:
+    """The file (its bytes, as the run read them) imports the package the port re-pins
+    (``fastmcp``; ``mcp`` for mcp2)."""
+    if source is None:
         return False
-    return re.search(rb"^\s*(?:from|import)\s+" + package.encode() + rb"\b", source, re.M) is not None
+    return _IMPORTS[PORT_PINS[target][0]].search(source.decode("utf-8", "replace")) is not None
 
 
 def _admits_old(directory: Path, target: str) -> bool:
