@@ -556,3 +556,37 @@ def test_a_message_the_line_before_already_logs_is_dropped_not_copied(tmp_path: 
         "    _logger.info(path)\n"
         "    return path\n"
     )
+
+
+LOGGED_TWICE = """import logging
+
+from mcp.server.mcpserver import Context, MCPServer
+
+log = logging.getLogger("docs")
+server = MCPServer("docs")
+
+
+@server.tool()
+async def read_pdf(path: str, ctx: Context) -> str:
+    if not path.endswith(".pdf"):
+        error_msg = f"not a pdf: {path}"
+        log.error(error_msg)
+        await ctx.error(error_msg)
+        return error_msg
+    return path
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_the_dropped_call_leaves_one_record_and_the_same_answer(tmp_path: Path, mcp2_python: str, mode: str) -> None:
+    """Run on mcp 2.3: after the fix the tool answers the same and the server's log holds the
+    message once (the stdlib copy the fix used to write made it twice)."""
+    server = tmp_path / "server.py"
+    server.write_text(LOGGED_TWICE, encoding="utf-8")
+    calls = [{"tool": "read_pdf", "arguments": {"path": "a.txt"}}]
+    before = observe(mcp2_python, server, "server", mode, calls)[0]
+    cli(["fix", "server.py"], tmp_path)
+    assert server.read_text() == LOGGED_TWICE.replace("        await ctx.error(error_msg)\n", "")
+    after = observe(mcp2_python, server, "server", mode, calls)[0]
+    assert after["calls"] == before["calls"] and [c["text"] for c in after["calls"]] == [["not a pdf: a.txt"]]
+    assert after["records"] == [{"logger": "docs", "level": "ERROR", "message": "not a pdf: a.txt"}]
