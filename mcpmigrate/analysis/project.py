@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 
 from mcpmigrate.analysis.summary import REGISTER_TOKENS, ModuleSummary, summarize_all
 from mcpmigrate.analysis.summary import dotted as dotted  # where codemods.imports reads it
+from mcpmigrate.files import read_regular
 
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
@@ -371,9 +372,8 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
     for p in rest:
         if p not in everything:
             try:
-                if os.path.getsize(p) <= 2_000_000:
-                    everything[p] = p.read_bytes()
-            except OSError:
+                everything[p] = read_regular(p, 2_000_000)  # never a FIFO: it would block
+            except (OSError, ValueError):
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
     whole = hashlib.blake2b(digest_size=16, person=b"project-pass-2")
