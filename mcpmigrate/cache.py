@@ -111,12 +111,14 @@ def content_key(source: bytes, file_rules: frozenset[str] | set[str], context: s
 
 # -- reading values back: each reader checks the shape it wrote ------------------------------------
 def expect(value: Any, kind: type | tuple[type, ...]) -> Any:
-    """``value`` when it is of ``kind`` (JSON types: ``str``, ``int``, ``bool``, ``list``, ``dict``,
-    ``type(None)``; a ``bool`` is not an ``int`` here); raises :class:`Invalid` otherwise."""
+    """``value`` when its type is ``kind`` (or one of them): the exact JSON types ``str``,
+    ``int``, ``float``, ``bool``, ``list``, ``dict``, ``type(None)`` (so a ``bool`` is not an
+    ``int``); raises :class:`Invalid` otherwise."""
+    t = type(value)
+    if t is kind or (t in kind if type(kind) is tuple else False):
+        return value
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise Invalid(f"expected {'/'.join(k.__name__ for k in kinds)}, got {type(value).__name__}")
-    return value
+    raise Invalid(f"expected {'/'.join(k.__name__ for k in kinds)}, got {t.__name__}")
 
 
 def row(value: Any, *kinds: type | tuple[type, ...]) -> tuple:
@@ -205,7 +207,7 @@ class Cache:
         if hit is None:
             return None
         try:
-            stamp, data = row(hit, (int, float), object)
+            stamp, data = row(hit, (int, float), dict)
             value = decode(data)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             del self.entries[key.hex()]
@@ -217,7 +219,7 @@ class Cache:
         return value
 
     def put(self, key: bytes, value: Any) -> None:
-        """Store ``value`` (JSON data: dicts, lists, strings, numbers, booleans, None) under ``key``."""
+        """Store ``value`` (a JSON object: dicts, lists, strings, numbers, booleans, None) under ``key``."""
         self.entries[key.hex()] = [self.now, value]
         self.dirty = True
 
