@@ -105,40 +105,48 @@ def _outside(w: Pending, given: list[Path], inside: list[Path], cwd: Path) -> st
     if any(real == home or home in real.parents for home in homes):
         return None
     under = next((g for g in given if g in here.parents), here.parent)
-    return (
-        f"not rewritten: symlink to a file outside {F.display_path(under, cwd)} ({F.display_path(real, cwd)}); "
-        "name the link on the command line to fix its target"
-    )
+    why = f"not rewritten: symlink to a file outside {F.display_path(under, cwd)} ({F.display_path(real, cwd)})"
+    return why if w.result is None else f"{why}; name the link on the command line to fix its target"
 
 
 def _write_all(
     results: list[FileResult], errors: list[FileError], pins: list[PinChange], todo: list[Pending], port: str
 ) -> list[PinChange]:
     """Write every file of a port, the dependency files last; on a failure, put back the files
-    already written (each from the bytes the run read, only while it still holds the port's) and
-    hold the whole run."""
+    already written and hold the whole run. Interrupted (Ctrl-C) between two writes, the files
+    already written are put back before the interruption goes on."""
     done: list[Pending] = []
     for w in sorted(todo, key=lambda w: w.result is None):
         try:
             F.atomic_write(w.path, w.new, expected=w.original)
         except OSError as exc:
-            lost = []
-            for d in reversed(done):
-                try:
-                    F.atomic_write(d.path, d.original, expected=d.new)
-                except OSError as undo:
-                    why = f"holds the port's rewrite: restoring it failed: {_write_error(undo)}"
-                    lost.append(FileError(d.display, why))
+            lost = _restore(done)
             if lost:
-                why = f"{_write_error(exc)}; the port is half written (restore the files whose restore failed from version control)"
+                half = "the port is half written (restore the files whose restore failed from version control)"
+                why = f"{_write_error(exc)}; {half}"
             else:
                 restored = f" ({len(done)} file(s) already written were restored)" if done else ""
                 why = f"{_write_error(exc)}; nothing was written{restored}"
             _hold_port(results, errors, port, {w.display: why}, said=True)
             errors.extend(lost)
             return []
+        except BaseException:
+            _restore(done)
+            raise
         done.append(w)
     return pins
+
+
+def _restore(done: list[Pending]) -> list[FileError]:
+    """Put back the bytes the run read into the files of ``done`` (last written first), each only
+    while it still holds the port's text; the files that could not be put back, with the reason."""
+    lost = []
+    for d in reversed(done):
+        try:
+            F.atomic_write(d.path, d.original, expected=d.new)
+        except OSError as undo:
+            lost.append(FileError(d.display, f"holds the port's rewrite: restoring it failed: {_write_error(undo)}"))
+    return lost
 
 
 def _hold_port(

@@ -22,7 +22,10 @@ from tests.helpers import MCP101_SERVER, MCP104_FIXED, MCP104_SOURCE, cli, findi
 
 CHANGED = "changed during the run; not rewritten (run fix again)"
 SAVED = '\n\ndef added_by_the_user() -> str:\n    return "saved while fix ran"\n'
-FASTMCP_SERVER = 'from mcp.server.fastmcp import FastMCP\n\nsrv = FastMCP("{n}")\n\n\n@srv.tool()\ndef ping_{n}() -> str:\n    return "{n}"\n'
+FASTMCP_SERVER = (
+    'from mcp.server.fastmcp import FastMCP\n\nsrv = FastMCP("{n}")\n\n\n@srv.tool()\ndef ping_{n}() -> str:\n'
+    '    return "{n}"\n'
+)
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -320,3 +323,52 @@ def test_plain_fix_writes_file_by_file(tmp_path: Path, monkeypatch: pytest.Monke
     assert _errors(res) == [("b.py", "cannot write the fix: No space left on device")]
     assert res.json["changed_files"] == ["a.py", "c.py"]
     assert findings_of(res) == [("MCP104", 3)]
+
+
+def test_interrupted_port_puts_the_written_files_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C between two writes of a port: the files already written are put back, then the
+    interruption goes on."""
+    from mcpmigrate.config import load_config
+    from mcpmigrate.engine import Options, run
+
+    _trio(tmp_path)
+    before = _snapshot(tmp_path)
+    write = F.atomic_write
+    calls: list[str] = []
+
+    def interrupted(path: Path, data: bytes, expected: bytes | None = None) -> None:
+        calls.append(Path(path).name)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        write(path, data, expected)
+
+    monkeypatch.setattr(F, "atomic_write", interrupted)
+    config = load_config(start=tmp_path)
+    config.target_sdk = "mcp2"
+    with pytest.raises(KeyboardInterrupt):
+        run([tmp_path], config, Options(mode="fix"), cwd=tmp_path)
+    assert calls == ["alpha.py", "beta.py", "gamma.py", "beta.py", "alpha.py"]
+    assert _snapshot(tmp_path) == before
+    assert _leftovers(tmp_path) == []
+
+
+def test_dependency_file_symlinked_outside_holds_the_port(tmp_path: Path) -> None:
+    """A ``pyproject.toml`` that is a link to a shared file elsewhere: the port would re-pin every
+    project that shares it, so it writes nothing."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _trio(project)
+    shared = tmp_path / "shared.toml"
+    (project / "pyproject.toml").rename(shared)
+    os.symlink("../shared.toml", project / "pyproject.toml")
+    before = _snapshot(tmp_path)
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "pkg"], project)
+    assert _snapshot(tmp_path) == before
+    assert _errors(res) == [
+        (
+            "pyproject.toml",
+            "blocks the port to mcp 2.x: not rewritten: symlink to a file outside . (../shared.toml); "
+            "nothing was written",
+        )
+    ]
+    assert res.exit_code == 1
