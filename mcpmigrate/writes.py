@@ -66,8 +66,12 @@ def apply(
         if r.new_source is not None and r.original is not None
     ]
     todo += [Pending(p.path, F.display_path(p.path, cwd), p.original, p.new, None) for p in pins]
-    inside = [Path(os.path.realpath(config.root))] if config.source is not None else []
-    refused = {w.display: why for w in todo if (why := _outside(w, given, inside, cwd))}
+    refused = {}
+    for w in todo:
+        why = outside(w.path, given, config, cwd, dependency_file=w.result is None)
+        if why is not None:
+            hint = "" if w.result is None else "; name the link on the command line to fix its target"
+            refused[w.display] = why + hint
     port = TARGET_NAMES.get(config.target_sdk or "")
     if port is not None:
         if write and not refused:
@@ -91,22 +95,26 @@ def apply(
     return pins
 
 
-def _outside(w: Pending, given: list[Path], inside: list[Path], cwd: Path) -> str | None:
-    """Why ``w`` is not written: a symlink found under a given directory whose target resolves
-    outside every given path and ``inside`` (the project root), naming the path it was found
-    under and the target; ``None`` for a file named on the command line, or one that stays in."""
-    here = Path(os.path.abspath(w.path))
-    if w.result is None:
-        inside = [*inside, here.parent]  # a dependency file: its own project directory
+def outside(path: Path, given: list[Path], config: Config, cwd: Path, *, dependency_file: bool = False) -> str | None:
+    """Why nothing is written to ``path`` (as found; ``given``: the paths named on the command
+    line, absolute): a symlink found under a given directory whose target resolves outside every
+    given path and the project root (the configuration's directory; for a ``dependency_file``,
+    its own directory too) — the reason names the path it was found under and the target. ``None``
+    for a file named on the command line, or one whose target stays in."""
+    here = Path(os.path.abspath(path))
+    inside = [Path(os.path.realpath(config.root))] if config.source is not None else []
+    if dependency_file:
+        inside.append(here.parent)
     elif here in given:
         return None
     real = Path(os.path.realpath(here))
+    if real == here:  # no symlink on the way
+        return None
     homes = [*(Path(os.path.realpath(g)) for g in given), *inside]
     if any(real == home or home in real.parents for home in homes):
         return None
     under = next((g for g in given if g in here.parents), here.parent)
-    why = f"not rewritten: symlink to a file outside {F.display_path(under, cwd)} ({F.display_path(real, cwd)})"
-    return why if w.result is None else f"{why}; name the link on the command line to fix its target"
+    return f"not rewritten: symlink to a file outside {F.display_path(under, cwd)} ({F.display_path(real, cwd)})"
 
 
 def _write_all(

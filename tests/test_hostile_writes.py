@@ -372,3 +372,15 @@ def test_dependency_file_symlinked_outside_holds_the_port(tmp_path: Path) -> Non
         )
     ]
     assert res.exit_code == 1
+
+
+def test_add_noqa_does_not_write_through_a_symlink_to_outside(linked: tuple[Path, Path]) -> None:
+    project, victim = linked
+    res = cli(["check", "--add-noqa", "."], project)
+    assert victim.read_text() == MCP101_SERVER
+    assert "# mcpmigrate: ignore[MCP104]" in (project / "own.py").read_text()
+    assert (
+        "error: link.py: suppressions not added: not rewritten: symlink to a file outside . "
+        "(../elsewhere/other_server.py)" in res.stderr
+    ), str(res)
+    assert res.exit_code == 1
