@@ -52,8 +52,8 @@ def apply(
     *,
     write: bool,
 ) -> list[PinChange]:
-    """Settle and (``write``) make the rewrites of a finished fix run: the ``results`` with a
-    ``new_source`` and the port's ``pins``. ``where`` maps each checked file's display to its path
+    """Decide which rewrites of a finished fix run reach the disk, and (``write``) write them: the
+    ``results`` with a ``new_source`` and the port's ``pins``. ``where`` maps each checked file's display to its path
     as found; ``given`` are the paths named on the command line (absolute). A file that is not
     written keeps its findings unfixed (``new_source`` cleared) and gets an error in ``errors``
     saying why; in a port a single such file holds every file and pin, and its error says that
