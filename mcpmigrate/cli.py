@@ -270,18 +270,26 @@ def _apply_baseline(result, baseline_path: str) -> int:
     return hidden
 
 
-def _add_noqa(result) -> None:
-    """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding."""
+def _add_noqa(result, paths, config) -> None:
+    """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding (never
+    through a symlink to a file outside ``paths``: :func:`mcpmigrate.writes.outside`)."""
     from mcpmigrate.files import atomic_write
+    from mcpmigrate.model import FileError
     from mcpmigrate.report.paths import shown_path
     from mcpmigrate.suppress import add_suppressions
+    from mcpmigrate.writes import outside
 
     added = files = 0
     err = _console(stderr=True)
+    given = [Path(os.path.abspath(p)) for p in paths or ["."]]
     for res in result.results:
         if not res.findings:
             continue
         path = Path(res.display)
+        why = outside(path, given, config, Path.cwd())
+        if why is not None:
+            result.errors.append(FileError(res.display, f"suppressions not added: {why}"))
+            continue
         requests: list[tuple[str, tuple[int, ...]]] = [
             (f.rule, (f.line, f.end_line) if f.end_line != f.line else (f.line,))
             for f in res.findings
@@ -501,7 +509,7 @@ def check(
     )
     result = _execute(paths, config, options, output_format, unused and not add_noqa)
     if add_noqa:
-        _add_noqa(result)
+        _add_noqa(result, paths, config)
         from mcpmigrate.report import text
 
         text.render_errors(_console(stderr=True), result)

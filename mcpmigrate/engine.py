@@ -155,19 +155,16 @@ def run(
         result.pins = settle(
             result, config.root, config.target_sdk, where, sources
         )  # all files ported, or none written
+    by_display = {sf.display: sf.path for sf in candidates}
+    if options.mode == "fix":
+        from mcpmigrate.writes import apply
+
+        # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
+        given = [Path(os.path.abspath(cwd / p)) for p in paths]
+        result.pins = apply(
+            result.results, result.errors, result.pins, by_display, given, config, cwd, write=not options.diff
+        )
     if options.mode == "fix" and not options.diff:
-        for pin in result.pins:
-            F.atomic_write(pin.path, pin.new)
-        by_display = {sf.display: sf.path for sf in candidates}
-        for res in result.changed:
-            assert res.new_source is not None  # what `changed` selects
-            try:
-                F.atomic_write(by_display[res.display], res.new_source)
-            except OSError as exc:
-                result.errors.append(FileError(res.display, f"cannot write the fix: {exc.strerror or exc}"))
-                res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
-                res.fixed = []
-                res.new_source = None
         if cache is not None:
             from mcpmigrate.cache import content_key
 

@@ -333,24 +333,68 @@ def is_read_only(path: Path, st: os.stat_result | None = None) -> bool:
     return not os.access(path, os.W_OK)
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+CHANGED = "changed during the run; not rewritten (run fix again)"
+
+
+class ChangedOnDisk(OSError):
+    """The file no longer holds the bytes the run read (an edit saved while the run went on):
+    :func:`atomic_write` leaves it alone. ``str(exc)`` is :data:`CHANGED`."""
+
+    def __init__(self) -> None:
+        super().__init__(CHANGED)
+
+
+def holds(path: Path, expected: bytes, st: os.stat_result | None = None) -> bool:
+    """True when ``path`` (a symlink followed) holds exactly ``expected`` (the size first, then
+    the bytes). Raises ``OSError`` (gone, unreadable)."""
+    st = st or path.stat()
+    if st.st_size != len(expected):
+        return False
+    with open(path, "rb") as fh:
+        return fh.read(len(expected) + 1) == expected
+
+
+def write_problem(path: Path, expected: bytes) -> str | None:
+    """Why ``path`` cannot be replaced by a fix now — ``"cannot write the fix: file is read-only"``
+    (or its directory is, or it is gone), or :data:`CHANGED` when it no longer holds ``expected``,
+    the bytes the run read — else ``None``. What :func:`atomic_write` would refuse, asked before a
+    write that must go with others (README.md, "Fix safety")."""
+    real = Path(os.path.realpath(path))
+    try:
+        st = real.stat()
+        if is_read_only(real, st):
+            return "cannot write the fix: file is read-only"
+        if not os.access(real.parent, os.W_OK | os.X_OK):
+            return "cannot write the fix: its directory is read-only"
+        if not holds(real, expected, st):
+            return CHANGED
+    except OSError as exc:
+        return f"cannot write the fix: {exc.strerror or exc}"
+    return None
+
+
+def atomic_write(path: Path, data: bytes, expected: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` atomically: a temporary file in the same directory, then
-    ``os.replace``. A symlink is followed (the target is rewritten, the link stays a link). The
-    file mode (and, when permitted, owner and group) is preserved. A read-only file is refused.
-    Raises ``OSError`` (the original is untouched)."""
+    ``os.replace``. A symlink is followed (the target is rewritten, the link stays a link): which
+    links a fix may write through is the caller's decision (``mcpmigrate.writes``). The file mode
+    (and, when permitted, owner and group) is preserved. A read-only file is refused. With
+    ``expected`` (the bytes the run read), the file is compared with it right before the replace
+    and left alone when it changed (:class:`ChangedOnDisk`). Raises ``OSError`` (the original is
+    untouched)."""
     path = Path(os.path.realpath(path))
     st = path.stat()
     if is_read_only(path, st):
         raise PermissionError(13, "file is read-only", str(path))
-    replace_with(path, data, st)
+    replace_with(path, data, st, expected)
 
 
-def replace_with(path: Path, data: bytes, like: os.stat_result | None = None) -> None:
+def replace_with(path: Path, data: bytes, like: os.stat_result | None = None, expected: bytes | None = None) -> None:
     """Replace the directory entry ``path`` with a file holding ``data``: written to
     ``.<name>.<random>.mcpmigrate.tmp`` beside it, synced, then renamed over it (a symlink at
     ``path`` is replaced, never written through). ``like``: the mode (and, when permitted, owner
-    and group) to give the new file. The temporary file is removed when the write fails or the
-    run is interrupted (SIGINT, SIGTERM, SIGHUP: :func:`remove_temporary_files`). Raises ``OSError``."""
+    and group) to give the new file; ``expected``: the bytes ``path`` must still hold right before
+    the rename (else :class:`ChangedOnDisk`). The temporary file is removed when the write fails or
+    the run is interrupted (SIGINT, SIGTERM, SIGHUP: :func:`remove_temporary_files`). Raises ``OSError``."""
     _remove_on_termination()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".mcpmigrate.tmp", dir=path.parent)
     _TEMPORARY.add(tmp)
@@ -365,6 +409,8 @@ def replace_with(path: Path, data: bytes, like: os.stat_result | None = None) ->
                 # not permitted (not root): the file keeps the writer's ownership
                 with contextlib.suppress(OSError):
                     os.chown(tmp, like.st_uid, like.st_gid)
+        if expected is not None and not holds(path, expected):
+            raise ChangedOnDisk()
         os.replace(tmp, path)
     except BaseException:  # KeyboardInterrupt (SIGINT) included
         with contextlib.suppress(OSError):

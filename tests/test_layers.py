@@ -26,6 +26,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.report": "report",  # the output formats, called by the cli
     "mcpmigrate.engine": "engine",
     "mcpmigrate.pipeline": "engine",
+    "mcpmigrate.writes": "engine",
     "mcpmigrate.detectors": "detectors",  # the rules
     "mcpmigrate.codemods": "codemods",  # the fixes (a rule asks its fix module for a plan)
     "mcpmigrate.analysis": "analysis",  # facts about one module
