@@ -171,9 +171,10 @@ def _side(spec: SpecifierSet, boundary: int) -> str | None:
 
 def _read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
     try:
-        return read_regular(path, limit).decode("utf-8", errors="replace")
+        text = read_regular(path, limit).decode("utf-8", errors="replace")
     except (OSError, ValueError):  # unreadable, too large, not a regular file (a FIFO)
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as read_text reads
 
 
 def _pep508(text: str, source: str) -> Pin | None:
