@@ -186,7 +186,8 @@ def test_a_fifo_named_or_beside_a_named_file_never_hangs(tmp_path: Path) -> None
     root.mkdir()
     (root / "pyproject.toml").write_text('[project]\nname = "p"\nversion = "0"\ndependencies = ["fastmcp>=2"]\n')
     (root / "server.py").write_text(LOGGING_SERVER)
-    for name in ("pipe.py", "requirements-dev.txt", "uv.lock", ".gitignore"):
+    (root / ".git" / "info").mkdir(parents=True)  # a git work tree: its .gitignore files are read
+    for name in ("pipe.py", "requirements-dev.txt", "uv.lock", ".gitignore", ".git/info/exclude"):
         os.mkfifo(root / name)
     sibling = _run(["check", "--output-format", "concise", "--target-sdk", "fastmcp4", "server.py"], root)
     assert sibling.returncode == 1, sibling
