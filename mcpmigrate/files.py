@@ -3,8 +3,8 @@
 Source is handled as bytes end to end: libcst detects the encoding (PEP 263 cookie, UTF-8 BOM)
 and re-encodes on output, so encoding, BOM and newline style survive a fix.
 
-Every file the tool reads goes through :func:`read_regular`: a FIFO, socket or device is never
-opened for reading (it could block forever). Temporary files of a write
+Sources, the project pass's other modules, pins, lockfiles and ``.gitignore`` files are read with
+:func:`read_regular`: a FIFO, socket or device is never opened for reading (it could block forever). Temporary files of a write
 (``.<name>.<random>.mcpmigrate.tmp``) are removed when the run is interrupted (:func:`replace_with`).
 """
 
