@@ -370,6 +370,18 @@ def _common(f):
     return f
 
 
+def _cache_options(f):
+    """``--no-cache`` and ``--cache-dir`` (README.md, "The result cache"), on ``check`` and ``fix``."""
+    f = click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False),
+        envvar="MCPMIGRATE_CACHE_DIR",
+        help="Where to keep the result cache [env: MCPMIGRATE_CACHE_DIR] (default: .mcpmigrate_cache at the "
+        "project root; outside every project, the user's cache directory).",
+    )(f)
+    return click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")(f)
+
+
 def _validate_selectors(select, ignore):
     from mcpmigrate.catalog import select_rules
 
@@ -454,7 +466,7 @@ def main() -> None:
 
 @main.command()
 @_common
-@click.option("--no-cache", is_flag=True, help="Do not read or write the result cache.")
+@_cache_options
 @click.option(
     "--add-noqa",
     is_flag=True,
@@ -478,6 +490,7 @@ def check(
     legacy_clients,
     target_sdk,
     no_cache,
+    cache_dir,
     add_noqa,
     baseline_path,
 ):
@@ -486,9 +499,14 @@ def check(
 
     config = _load(config_path, legacy_clients, target_sdk)
     sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
-    if no_cache and hasattr(options, "no_cache"):  # the result cache, when the engine has one
-        options.no_cache = True
+    options = Options(
+        mode="check",
+        select=sel,
+        ignore=ign,
+        force_exclude=force_exclude,
+        no_cache=no_cache,
+        cache_dir=Path(cache_dir) if cache_dir else None,
+    )
     result = _execute(paths, config, options, output_format, unused and not add_noqa)
     if add_noqa:
         _add_noqa(result, paths, config)
@@ -511,6 +529,7 @@ def check(
     help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).",
 )
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that need a review.")
+@_cache_options
 def fix(
     paths,
     select,
@@ -525,6 +544,8 @@ def fix(
     diff,
     strategy,
     unsafe_fixes,
+    no_cache,
+    cache_dir,
 ):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
@@ -540,6 +561,8 @@ def fix(
         select=sel,
         ignore=ign,
         force_exclude=force_exclude,
+        no_cache=no_cache,
+        cache_dir=Path(cache_dir) if cache_dir else None,
     )
     result = _execute(paths, config, options, output_format, unused)
     if diff:

@@ -14,11 +14,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcpmigrate import files as F
 from mcpmigrate.config import Config, strategy_applies
-from mcpmigrate.model import FileError, Finding
+from mcpmigrate.model import FileError, Finding, FixInfo, Safety, Severity
 from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
     FileResult,
     Options,
@@ -83,6 +83,9 @@ def run(
     ``progress(done, total)`` is called as files are processed (the CLI's progress bar)."""
     cwd = cwd or Path.cwd()
     paths = list(paths)
+    project = _project(paths, config, cwd)
+    if config.source is None:  # no configuration file: the project holding the paths, never the cwd as such
+        config = dataclasses.replace(config, root=project or _common_dir(paths, cwd))
     if options.mode == "fix" and options.strategy != config.strategy:
         # detectors label each finding's fix for the strategy in force (`fix --strategy`)
         config = dataclasses.replace(config, strategy=options.strategy)
@@ -103,12 +106,12 @@ def run(
     # parse are sent to the workers, and the project pass's summaries when there are many.
     candidates: list[F.SourceFile] = list(found)
     result.files_checked = len(candidates)
-    cache = _open_cache(config, options, rules)
+    cache = _open_cache(config, options, rules, project)
     sources = _read_all(candidates)
     from mcpmigrate.analysis.project import finish
     from mcpmigrate.analysis.summary import summarize_all
 
-    facts = _project_start(list(paths), config, cwd, sources, cache)
+    facts = _project_start(list(paths), config, cwd, sources, cache, project)
     triage = _Triage(config, options, rules, cache, sources)
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
     if facts.result is None and (jobs < 2 or len(facts.todo) < POOL_MIN_SUMMARIES):
@@ -181,12 +184,39 @@ def run(
     return result
 
 
-def _open_cache(config: Config, options: Options, rules: set[str]) -> Cache | None:
-    from mcpmigrate.cache import Cache, disabled_by_env
+def _open_cache(config: Config, options: Options, rules: set[str], project: Path | None) -> Cache | None:
+    """The result cache (:func:`mcpmigrate.cache.location`: ``--cache-dir``, else the project's
+    ``.mcpmigrate_cache``, else the user's cache directory), or None with ``--no-cache``."""
+    from mcpmigrate.cache import Cache, disabled_by_env, location
 
     if options.no_cache or disabled_by_env():
         return None
-    return Cache.open(config.root, f"{config.fingerprint()}|{sorted(rules)}")
+    base, own = location(project, options.cache_dir)
+    return Cache.open(base, f"{config.fingerprint()}|{sorted(rules)}", own)
+
+
+def _project(paths: list[Path], config: Config, cwd: Path) -> Path | None:
+    """The root of the project the checked ``paths`` belong to (docs/architecture.md, "The project
+    pass"): the configuration's root when a configuration file declares one that holds them all;
+    else their nearest project root (:func:`files.project_root`) when they share one; else the
+    directory named when it is the only path (a tree outside every project is its own project).
+    None: the paths are outside every project, or in several — each is checked on its own."""
+    given = [Path(os.path.abspath(cwd / p)) for p in paths] or [Path(os.path.abspath(cwd))]
+    declared = Path(os.path.abspath(config.root))
+    if config.source is not None and all(g == declared or declared in g.parents for g in given):
+        return declared
+    roots = {F.project_root(g) for g in given}
+    if len(roots) == 1 and None not in roots:
+        return roots.pop()
+    if roots == {None} and len(given) == 1 and given[0].is_dir():
+        return given[0]
+    return None
+
+
+def _common_dir(paths: list[Path], cwd: Path) -> Path:
+    """The deepest folder that holds every checked path."""
+    dirs = [str(g if g.is_dir() else g.parent) for g in (Path(os.path.abspath(cwd / p)) for p in paths)]
+    return Path(os.path.commonpath(dirs)) if dirs else Path(os.path.abspath(cwd))
 
 
 def _read_all(found: list[F.SourceFile]) -> dict[Path, bytes]:
@@ -228,18 +258,24 @@ def _project_rules(rules: set[str]) -> list[Callable[[Path, Path], list[tuple[st
 
 
 def _project_start(
-    paths: list[Path], config: Config, cwd: Path, sources: dict[Path, bytes], cache: Cache | None
+    paths: list[Path],
+    config: Config,
+    cwd: Path,
+    sources: dict[Path, bytes],
+    cache: Cache | None,
+    project: Path | None,
 ) -> Pass:
     """The first half of the project pass (:mod:`mcpmigrate.analysis.project`): which functions
     of the checked files other modules of the project may call, and which files to summarize to
-    know. The project is the configuration root; when the checked paths do not cover it (a
-    pre-commit hook passing staged files), the rest of it is read too."""
+    know. The project is the one holding the checked paths (:func:`_project`); when they do not
+    cover it (a pre-commit hook passing staged files), the rest of it is read too. Paths outside
+    every project are checked on their own: nothing else is read."""
     from mcpmigrate.analysis.project import start
 
-    root = Path(os.path.abspath(config.root))
+    root = project or Path(os.path.abspath(config.root))
     covered = any(Path(os.path.abspath(cwd / p)) in (root, *root.parents) for p in paths) if paths else True
     rest: list[Path] = []
-    if not covered:
+    if project is not None and not covered:
         more, _errors = F.discover(
             [root], root, config.exclude, cwd, respect_gitignore=config.respect_gitignore, force_exclude=True
         )
@@ -368,7 +404,7 @@ class _Triage:
             key: bytes | None = None
             if cache is not None:
                 key = content_key(source, file_rules, _context(sf.path, mine))
-                hit = cache.get(key)
+                hit = cache.get(key, _cached_result)
                 if hit is not None and (options.mode != "fix" or not any(fixable(f, options) for f in hit.findings)):
                     self.done[i] = _from_cache(hit, sf.display)
                     continue
@@ -417,14 +453,51 @@ def _cacheable(res: FileResult) -> bool:
     return res.error is None or res.error.startswith(_CACHEABLE_ERRORS)
 
 
-def _for_cache(res: FileResult) -> FileResult:
+def _for_cache(res: FileResult) -> dict[str, Any]:
+    """A check result as the cache stores it: JSON data (:mod:`mcpmigrate.cache`), without the
+    path (put back on a hit) and without the detectors' handles on nodes."""
+    return {
+        "findings": [dict(f.to_json(), path="") for f in res.findings],
+        "unused": [list(u) for u in res.unused_suppressions],
+        "error": res.error,
+        "error_at": list(res.error_at) if res.error_at else None,
+        "parsed": res.parsed,
+    }
+
+
+def _cached_result(data: Any) -> FileResult:
+    """The result :func:`_for_cache` stored; raises ``ValueError``/``KeyError`` on anything else."""
+    from mcpmigrate.cache import expect, row, rows
+
+    at = expect(data["error_at"], (list, type(None)))
     return FileResult(
         "",
-        findings=[dataclasses.replace(f, path="", node=None, data={}, site=None) for f in res.findings],
-        unused_suppressions=list(res.unused_suppressions),
-        error=res.error,
-        parsed=res.parsed,
-        error_at=res.error_at,
+        findings=[_cached_finding(f) for f in expect(data["findings"], list)],
+        unused_suppressions=rows(data["unused"], int, str),
+        error=expect(data["error"], (str, type(None))),
+        parsed=expect(data["parsed"], bool),
+        error_at=None if at is None else row(at, int, int),
+    )
+
+
+def _cached_finding(d: Any) -> Finding:
+    from mcpmigrate.cache import expect
+
+    fix = expect(d["fix"], (dict, type(None)))
+    return Finding(
+        rule=expect(d["rule"], str),
+        name=expect(d["name"], str),
+        severity=Severity(d["severity"]),
+        path="",
+        line=expect(d["line"], int),
+        column=expect(d["column"], int),
+        end_line=expect(d["end_line"], int),
+        end_column=expect(d["end_column"], int),
+        message=expect(d["message"], str),
+        fix=None
+        if fix is None
+        else FixInfo(Safety(fix["safety"]), expect(fix["strategy"], str), expect(fix["description"], str)),
+        manual=expect(d["manual"], (str, type(None))),
     )
 
 
@@ -435,5 +508,5 @@ def _from_cache(hit: FileResult, display: str) -> FileResult:
         unused_suppressions=list(hit.unused_suppressions),
         error=hit.error,
         parsed=hit.parsed,
-        error_at=getattr(hit, "error_at", None),
+        error_at=hit.error_at,
     )

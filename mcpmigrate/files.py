@@ -2,6 +2,10 @@
 
 Source is handled as bytes end to end: libcst detects the encoding (PEP 263 cookie, UTF-8 BOM)
 and re-encodes on output, so encoding, BOM and newline style survive a fix.
+
+Sources, the project pass's other modules, pins, lockfiles and ``.gitignore`` files are read with
+:func:`read_regular`: a FIFO, socket or device is never opened for reading (it could block forever). Temporary files of a write
+(``.<name>.<random>.mcpmigrate.tmp``) are removed when the run is interrupted (:func:`replace_with`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import fnmatch
 import functools
 import os
 import re
+import signal
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -45,6 +50,55 @@ DEFAULT_EXCLUDES = (
 # Never walked into, whatever the configuration says.
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", ".jj"})
 MAX_FILE_BYTES = 20 * 1024 * 1024
+NOT_REGULAR = "not a regular file (a FIFO, socket or device); skipped"
+# The first line of a git-LFS pointer file (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md):
+# the checkout holds the pointer, not the source.
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+# What makes a directory a project's root (:func:`project_root`).
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+
+
+def project_root(path: Path) -> Path | None:
+    """The root of the project that holds ``path`` (absolute; a file or a directory): the nearest
+    directory at or above it (above a file) that has a ``pyproject.toml``, ``setup.cfg``,
+    ``setup.py`` or ``.git``; None when no directory above has one (the path is outside every
+    project). Only names are looked up (``lstat``): nothing is opened."""
+    directory = path if os.path.isdir(path) else path.parent
+    for d in (directory, *directory.parents):
+        if any(os.path.lexists(d / marker) for marker in PROJECT_MARKERS):
+            return d
+    return None
+
+
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (a symlink to one is followed). A FIFO, socket or
+    device is never read: it is refused on ``stat``, and the file is opened non-blocking and
+    checked again with ``fstat`` before a byte is read (it cannot be swapped in between).
+    Raises ``OSError`` (cannot open or read), ``IsADirectoryError`` or ``ValueError``
+    (:data:`NOT_REGULAR`, or larger than ``limit`` bytes)."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        _refuse(st, path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            _refuse(st, path)
+        if limit is not None and st.st_size > limit:
+            raise ValueError(f"file too large ({st.st_size / 1048576:.1f} MB > {limit / 1048576:.0f} MB); skipped")
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            return fh.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _refuse(st: os.stat_result, path: Path | str) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "is a directory", str(path))
+    raise ValueError(NOT_REGULAR)
 
 
 @dataclass(frozen=True)
@@ -103,8 +157,8 @@ class GitIgnore:
         if path not in self._specs:
             spec = None
             try:
-                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
+                lines = read_regular(path, MAX_FILE_BYTES).decode("utf-8", errors="replace").splitlines()
+            except (OSError, ValueError):
                 lines = None
             if lines:
                 import pathspec
@@ -202,7 +256,8 @@ def discover(
         if force_exclude and is_excluded(p, root, exclude):
             continue
         if not p.is_dir():
-            errors.append((display_path(p, cwd), "not a regular file or directory (broken symlink or symlink loop?)"))
+            why = NOT_REGULAR if os.path.exists(p) else "broken symlink or symlink loop"
+            errors.append((display_path(p, cwd), why))
             continue
 
         def onerror(exc: OSError, top: Path = p) -> None:
@@ -236,18 +291,15 @@ def discover(
 
 def read_source(path: Path) -> bytes:
     """The file's bytes. Raises ``OSError`` (unreadable) or ``ValueError`` (a directory, not a
-    regular file, too large, binary) with a message fit for the report."""
-    st = path.stat()
-    if stat.S_ISDIR(st.st_mode):
-        raise ValueError("is a directory, not a Python file")
-    if not stat.S_ISREG(st.st_mode):
-        # A FIFO, socket or device named *.py: reading it could block forever.
-        raise ValueError("not a regular file (a FIFO, socket or device); skipped")
-    if st.st_size > MAX_FILE_BYTES:
-        raise ValueError(f"file too large ({st.st_size / 1048576:.1f} MB > {MAX_FILE_BYTES // 1048576} MB); skipped")
-    data = path.read_bytes()
+    regular file, too large, binary, a git-LFS pointer) with a message fit for the report."""
+    try:
+        data = read_regular(path, MAX_FILE_BYTES)  # a FIFO named *.py: reading it could block forever
+    except IsADirectoryError:
+        raise ValueError("is a directory, not a Python file") from None
     if b"\x00" in data:
         raise ValueError("binary file (contains NUL bytes), not Python source")
+    if data.startswith(LFS_POINTER) and len(data) < 1024:
+        raise ValueError("not checked: a git-LFS pointer (fetch the file with `git lfs pull`)")
     return data
 
 
@@ -333,21 +385,73 @@ def atomic_write(path: Path, data: bytes, expected: bytes | None = None) -> None
     st = path.stat()
     if is_read_only(path, st):
         raise PermissionError(13, "file is read-only", str(path))
+    replace_with(path, data, st, expected)
+
+
+def replace_with(path: Path, data: bytes, like: os.stat_result | None = None, expected: bytes | None = None) -> None:
+    """Replace the directory entry ``path`` with a file holding ``data``: written to
+    ``.<name>.<random>.mcpmigrate.tmp`` beside it, synced, then renamed over it (a symlink at
+    ``path`` is replaced, never written through). ``like``: the mode (and, when permitted, owner
+    and group) to give the new file; ``expected``: the bytes ``path`` must still hold right before
+    the rename (else :class:`ChangedOnDisk`). The temporary file is removed when the write fails or
+    the run is interrupted (SIGINT, SIGTERM, SIGHUP: :func:`remove_temporary_files`). Raises ``OSError``."""
+    _remove_on_termination()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".mcpmigrate.tmp", dir=path.parent)
+    _TEMPORARY.add(tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        if hasattr(os, "chown"):
-            # not permitted (not root): the file keeps the writer's ownership
-            with contextlib.suppress(OSError):
-                os.chown(tmp, st.st_uid, st.st_gid)
+        if like is not None:
+            os.chmod(tmp, stat.S_IMODE(like.st_mode))
+            if hasattr(os, "chown"):
+                # not permitted (not root): the file keeps the writer's ownership
+                with contextlib.suppress(OSError):
+                    os.chown(tmp, like.st_uid, like.st_gid)
         if expected is not None and not holds(path, expected):
             raise ChangedOnDisk()
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException:  # KeyboardInterrupt (SIGINT) included
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    finally:
+        _TEMPORARY.discard(tmp)
+
+
+_TEMPORARY: set[str] = set()  # the temporary files being written now
+# Signals whose default action ends the process without unwinding the stack (SIGINT raises
+# KeyboardInterrupt, which replace_with's own cleanup handles).
+_TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_guarded = False
+
+
+def remove_temporary_files() -> None:
+    """Remove the temporary files of the writes in progress (:func:`replace_with`)."""
+    for tmp in list(_TEMPORARY):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _TEMPORARY.discard(tmp)
+
+
+def _on_termination(signum: int, _frame: object) -> None:
+    """Remove the temporary files, then end the process as the signal's default action does."""
+    remove_temporary_files()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _remove_on_termination() -> None:
+    """Install :func:`_on_termination` for SIGTERM and SIGHUP, once, from the main thread, and only
+    where the default action is in force (a program that set its own handler keeps it)."""
+    global _guarded
+    if _guarded:
+        return
+    for signum in _TERMINATING:
+        try:
+            if signal.getsignal(signum) == signal.SIG_DFL:
+                signal.signal(signum, _on_termination)
+        except ValueError:  # not the main thread: the writer's own cleanup still holds
+            return
+    _guarded = True

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from mcpmigrate.files import read_regular
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -46,8 +48,8 @@ def find(directory: Path, max_levels: int) -> tuple[Path, str | None] | None:
 def project_name(directory: Path) -> str | None:
     """``[project].name`` (or poetry's ``[tool.poetry].name``) of the pyproject in ``directory``."""
     try:
-        data = tomllib.loads((directory / "pyproject.toml").read_text(encoding="utf-8", errors="replace"))
-    except (OSError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(read_regular(directory / "pyproject.toml", MAX_BYTES).decode("utf-8", errors="replace"))
+    except (OSError, ValueError):  # unreadable, too large, not a regular file (a FIFO), not TOML
         return None
     tool = data.get("tool")
     for table in (data.get("project"), tool.get("poetry") if isinstance(tool, dict) else None):

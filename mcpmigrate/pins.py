@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpmigrate import lockfiles
+from mcpmigrate.files import read_regular
 
 # `packaging` is imported where a pin is read (only for files with a finding): a warm run that
 # only computes the cache key (:func:`signature`) never pays for it.
@@ -170,11 +171,10 @@ def _side(spec: SpecifierSet, boundary: int) -> str | None:
 
 def _read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
     try:
-        if path.stat().st_size > limit:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_regular(path, limit).decode("utf-8", errors="replace")
+    except (OSError, ValueError):  # unreadable, too large, not a regular file (a FIFO)
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as read_text reads
 
 
 def _pep508(text: str, source: str) -> Pin | None:

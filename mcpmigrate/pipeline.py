@@ -57,6 +57,7 @@ class Options:
     select: list[str] | None = None
     ignore: list[str] | None = None
     no_cache: bool = False  # neither read nor write the result cache
+    cache_dir: Path | None = None  # where the result cache lives (--cache-dir; default: mcpmigrate.cache.location)
     jobs: int | None = None
     force_exclude: bool = False  # apply `exclude` to explicitly named files too (pre-commit)
 

@@ -117,7 +117,7 @@ def test_tool_build_is_part_of_the_key(tmp_path: Path, monkeypatch: pytest.Monke
 def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     root = _project(tmp_path / "p")
     cold = _check(root)
-    for p in (root / C.CACHE_DIR_NAME).rglob("*.pickle"):
+    for p in (root / C.CACHE_DIR_NAME).rglob("*.json"):
         p.write_bytes(b"\x80\x04garbage")
     assert _summary(_check(root)) == _summary(cold)
 

@@ -39,10 +39,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from mcpmigrate.analysis.summary import REGISTER_TOKENS, ModuleSummary, summarize_all
+from mcpmigrate.analysis.summary import REGISTER_TOKENS, ModuleSummary, Registration, summarize_all
 from mcpmigrate.analysis.summary import dotted as dotted  # where codemods.imports reads it
+from mcpmigrate.cache import expect, rows
+from mcpmigrate.files import read_regular
 
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
@@ -371,9 +373,8 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
     for p in rest:
         if p not in everything:
             try:
-                if os.path.getsize(p) <= 2_000_000:
-                    everything[p] = p.read_bytes()
-            except OSError:
+                everything[p] = read_regular(p, 2_000_000)  # never a FIFO: it would block
+            except (OSError, ValueError):
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
     whole = hashlib.blake2b(digest_size=16, person=b"project-pass-2")
@@ -381,13 +382,13 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
     out = Pass(root, whole.digest())
-    hit = cache.get(out.key) if cache is not None else None
-    if isinstance(hit, dict):
+    hit = cache.get(out.key, incoming_from_json) if cache is not None else None
+    if hit is not None:
         out.result = hit
         return out
     _callers(out, sources, everything, cache)
     if out.result is not None and cache is not None:
-        cache.put(out.key, out.result)
+        cache.put(out.key, incoming_to_json(out.result))
     return out
 
 
@@ -399,12 +400,12 @@ def finish(p: Pass, summarized: list[ModuleSummary | None], cache: Cache | None 
         if s is not None:  # a file ``ast`` cannot parse calls nothing
             got[path] = s
             if cache is not None:
-                cache.put(key, s)
+                cache.put(key, summary_to_json(s))
     summaries = {path: got[path] for path in p.order if path in got}
     resolved = Resolver(p.root, p.targets, summaries).incoming()
     result = {path: {name: tuple(calls) for name, calls in fns_.items()} for path, fns_ in resolved.items()}
     if cache is not None:
-        cache.put(p.key, result)
+        cache.put(p.key, incoming_to_json(result))
     return result
 
 
@@ -477,8 +478,80 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
         h.update(b"\0" + ",".join(sorted(names)).encode())
         key = h.digest()
         out.order.append(p)
-        s = cache.get(key) if cache is not None else None
-        if isinstance(s, ModuleSummary):
+        s = cache.get(key, summary_from_json) if cache is not None else None
+        if s is not None:
             out.cached[p] = s
         else:
             out.todo.append((p, src, frozenset(names), key))
+
+
+# -- the result cache holds JSON data (mcpmigrate.cache): what is stored here, and read back ----------
+_OPT = (str, type(None))
+
+
+def summary_to_json(s: ModuleSummary) -> dict[str, Any]:
+    """A :class:`ModuleSummary` as JSON data (the result cache)."""
+    return {
+        "imports": [list(i) for i in s.imports],
+        "stars": [list(i) for i in s.stars],
+        "defs": sorted(s.defs),
+        "calls": [[where, role, name, [list(k) for k in kinds]] for where, role, name, kinds in s.calls],
+        "registrations": [[r.where, r.role, r.name, r.generation, r.registered_name, r.task] for r in s.registrations],
+    }
+
+
+def summary_from_json(data: Any) -> ModuleSummary:
+    """The summary :func:`summary_to_json` stored; raises ``ValueError``/``KeyError`` on anything else."""
+    calls = []
+    for where, role, name, kinds in rows(data["calls"], str, _OPT, str, list):
+        calls.append((where, role, name, _kinds(kinds)))
+    return ModuleSummary(
+        imports=rows(data["imports"], str, str, _OPT, int),
+        stars=rows(data["stars"], str, int),
+        defs={expect(d, str) for d in expect(data["defs"], list)},
+        calls=calls,
+        registrations=[Registration(*r) for r in rows(data["registrations"], str, str, str, _OPT, _OPT, _OPT)],
+    )
+
+
+def incoming_to_json(result: dict[Path, Incoming]) -> dict[str, Any]:
+    """The project pass's slices as JSON data (the result cache)."""
+    return {
+        os.fsdecode(path): {
+            name: [
+                [
+                    c.path,
+                    c.caller,
+                    c.role,
+                    [list(k) for k in c.kinds],
+                    c.registers,
+                    c.generation,
+                    c.registered_name,
+                    c.task,
+                ]
+                for c in calls
+            ]
+            for name, calls in slice_.items()
+        }
+        for path, slice_ in result.items()
+    }
+
+
+def incoming_from_json(data: Any) -> dict[Path, Incoming]:
+    """The slices :func:`incoming_to_json` stored; raises ``ValueError``/``KeyError`` on anything else."""
+    out: dict[Path, Incoming] = {}
+    for path, slice_ in expect(data, dict).items():
+        mine: Incoming = {}
+        for name, calls in expect(slice_, dict).items():
+            mine[name] = tuple(
+                ExternalCall(p, caller, role, _kinds(kinds), registers, gen, registered, task)
+                for p, caller, role, kinds, registers, gen, registered, task in rows(
+                    calls, str, str, _OPT, list, _OPT, _OPT, _OPT, _OPT
+                )
+            )
+        out[Path(path)] = mine
+    return out
+
+
+def _kinds(value: list) -> tuple[tuple[int | str, str], ...]:
+    return tuple(rows(value, (int, str), str))
