@@ -170,10 +170,12 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
-def _verify(repo: Path, before_python: str, after_python: str, *more: str):
-    """``mcpmigrate verify`` on ``repo``; asserts it wrote nothing into the project."""
+def _verify(repo: Path, before_python: str | None, after_python: str, *more: str):
+    """``mcpmigrate verify`` on ``repo`` (``before_python`` None: its environment is built); asserts
+    it wrote nothing into the project."""
     files = _snapshot(repo)
-    result = cli(["verify", repo, "--before-python", before_python, "--after-python", after_python, *more], repo)
+    given = ["--before-python", before_python] if before_python else []
+    result = cli(["verify", repo, *given, "--after-python", after_python, *more], repo)
     assert result.exception is None, str(result)
     assert _snapshot(repo) == files, "verify wrote into the project"
     return result
@@ -273,6 +275,20 @@ def test_a_server_that_will_not_start_is_a_clear_exit_2(tmp_path: Path, legacy_p
     )
 
 
+def test_a_server_that_does_not_answer_in_time_is_exit_2(tmp_path: Path, legacy_python: str, mcp2_python: str) -> None:
+    """`--timeout` bounds the start: a server that hangs at import is stopped and named."""
+    repo = _calc(tmp_path)
+    assert cli(["fix", "--target-sdk", "mcp2", repo], repo).exit_code == 0
+    main = repo / "calc" / "__main__.py"
+    main.write_text("import time\n\ntime.sleep(600)\n" + main.read_text(encoding="utf-8"), encoding="utf-8")
+    result = _verify(repo, legacy_python, mcp2_python, "--timeout", "3")
+    assert result.exit_code == 2, str(result)
+    assert result.stderr == (
+        "mcpmigrate: error: could not verify: the after server (working tree, started as python -m calc) did not "
+        "answer on a legacy (2025-11-25) connection: no answer within 3 s\n"
+    )
+
+
 # -- fastmcp 3.4 -> 4.2 ----------------------------------------------------------------------
 
 
@@ -317,27 +333,34 @@ def test_fastmcp4s_derived_tool_title_is_a_difference(tmp_path: Path, fastmcp3_p
 # -- environments built from the project's own pins ------------------------------------------
 
 
-def test_environments_are_built_from_each_revisions_pins_and_reused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_before_environment_is_built_from_the_revisions_pins_and_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mcp2_python: str
 ) -> None:
-    """No interpreter given: the before code gets mcp 1.27 from its committed requirements.txt,
-    the working tree mcp 2.x from the one the port re-pinned; the next run reuses both. The cache
-    is the suite's own (.cache/verify-envs), so the environments are built once per machine."""
-    monkeypatch.setenv("MCPMIGRATE_VERIFY_CACHE", str(REPO / ".cache" / "verify-envs"))
+    """No --before-python: the before code gets mcp 1.27 from its committed requirements.txt (the
+    working tree's says mcp>=2.3,<3 after the port), in the cache, and the next run finds it there.
+    The cache is the suite's own (.cache/verify-envs): built once per machine."""
+    from mcpmigrate.verify.envs import environment
+
+    cache = REPO / ".cache" / "verify-envs"
+    monkeypatch.setenv("MCPMIGRATE_VERIFY_CACHE", str(cache))
     files = {"calc/__init__.py": "", "calc/server.py": CALC, "calc/__main__.py": CALC_MAIN}
     files["requirements.txt"] = "mcp==1.27.0\n"
     files["pyproject.toml"] = CALC_PYPROJECT.replace('dependencies = ["mcp==1.27.0"]\n', "")
     repo = _project(tmp_path, files)
     assert cli(["fix", "--target-sdk", "mcp2", repo], repo).exit_code == 0
     assert (repo / "requirements.txt").read_text(encoding="utf-8") == "mcp>=2.3,<3\n"
-    first = cli(["verify", repo], repo)
-    assert first.exit_code == 0, str(first)
-    again = cli(["verify", repo], repo)
-    assert again.exit_code == 0, str(again)
-    before, after = again.stdout.splitlines()[:2]
-    assert " on mcp 1.27.0, started as python -m calc (environment: cached, " in before
-    assert re.search(r" on mcp 2\.\d+\.\d+, started as python -m calc \(environment: cached, ", after)
-    assert str(REPO / ".cache" / "verify-envs") in before
+    result = _verify(repo, None, mcp2_python)
+    assert result.exit_code == 0, str(result)
+    before = result.stdout.splitlines()[0]
+    assert re.search(r" on mcp 1\.27\.0, started as python -m calc \(environment: (built|cached), ", before), before
+    python = before.rsplit(", ", 1)[1].rstrip(")")
+    assert python.startswith(str(cache))
+    committed = tmp_path / "committed"
+    committed.mkdir()
+    (committed / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    log: list[str] = []
+    assert environment(committed, tmp_path / "work", log) == (python, True)
+    assert log == [f"reused {Path(python).parent.parent} (requirements.txt)"]
 
 
 def test_an_environment_that_will_not_build_is_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -369,7 +392,7 @@ def test_an_unknown_verify_key_is_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         "mcpmigrate: error: could not verify: pyproject.toml: [tool.mcpmigrate.verify]: unknown key 'call' "
-        "(known: command, calls, env, timeout)\n"
+        "(known: command, calls, env, timeout, mask)\n"
     )
     checked = cli(["check", repo], repo)  # `check` accepts the table it does not read
     assert checked.exit_code == 0, str(checked)
@@ -474,3 +497,59 @@ def test_fix_as_markdown(tmp_path: Path) -> None:
         *_left_for_a_human(18),  # in the fixed file
     ]
     assert "root: Annotated[str," in (tmp_path / "server.py").read_text(encoding="utf-8")
+
+
+def test_uv_lock_versions_hold_the_pins_unless_the_pins_moved(tmp_path: Path) -> None:
+    """uv.lock's versions hold the pins of [project].dependencies; after a port re-pinned mcp (and
+    left uv.lock for `uv lock`), the lock describes another environment and is not used."""
+    from mcpmigrate.verify.envs import requirements
+
+    pyproject = '[project]\nname = "srv"\nversion = "1"\ndependencies = ["mcp>=1.27", "httpx>=0.28"]\n'
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    (tmp_path / "uv.lock").write_text(
+        "version = 1\n"
+        '[[package]]\nname = "srv"\nversion = "1"\nsource = { editable = "." }\n'
+        '[[package]]\nname = "mcp"\nversion = "1.27.0"\nsource = { registry = "https://pypi.org/simple" }\n'
+        '[[package]]\nname = "HTTPX"\nversion = "0.28.1"\nsource = { registry = "https://pypi.org/simple" }\n',
+        encoding="utf-8",
+    )
+    req = requirements(tmp_path, tmp_path / "work")
+    constraints = tmp_path / "work" / "uv-lock-constraints.txt"
+    assert req.args == ("mcp>=1.27", "httpx>=0.28", "-c", str(constraints))
+    assert constraints.read_text(encoding="utf-8") == "httpx==0.28.1\nmcp==1.27.0\n"
+    assert req.source == "pyproject.toml [project].dependencies, versions of uv.lock"
+    (tmp_path / "pyproject.toml").write_text(pyproject.replace("mcp>=1.27", "mcp>=2.3,<3"), encoding="utf-8")
+    req = requirements(tmp_path, tmp_path / "work")
+    assert req.args == ("mcp>=2.3,<3", "httpx>=0.28")
+    assert req.source == (
+        "pyproject.toml [project].dependencies; uv.lock not used: it locks mcp 1.27.0, which the pins exclude"
+    )
+
+
+def test_a_long_text_is_shown_where_it_starts_to_differ() -> None:
+    """Two 300-character error texts that differ in pydantic's version (in its help URL): the
+    report shows the tail where they differ, not 240 identical characters."""
+    from mcpmigrate.verify.compare import field_changes
+
+    head = "Error executing tool search: 1 validation error " + "x" * 260
+    changes = field_changes(
+        {"text": head + "pydantic.dev/2.12/v/list_type"}, {"text": head + "pydantic.dev/2.14/v/list_type"}
+    )
+    tail = "x" * 44 + "pydantic.dev/2.1"
+    assert changes == [("text", f'"…{tail}2/v/list_type"', f'"…{tail}4/v/list_type"')]
+
+
+def test_masks_apply_to_json_inside_a_text_result() -> None:
+    """`mask` hides a value the server makes up on every run, in structured content and in the
+    JSON text a tool returns alike; the 2026-07-28 serverInfo stamp is dropped."""
+    from mcpmigrate.verify.driver import normalize
+
+    answer = {
+        "content": [{"type": "text", "text": '{"query_id": "b06723c0dd39ecc8", "files": 3}'}],
+        "structuredContent": {"query_id": "b06723c0dd39ecc8", "files": 3},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s"}},
+    }
+    assert normalize(answer, {}, [r"\b[0-9a-f]{16}\b"]) == {
+        "content": [{"type": "text", "text": '{"query_id": "<masked>", "files": 3}'}],
+        "structuredContent": {"query_id": "<masked>", "files": 3},
+    }

@@ -63,7 +63,18 @@ def field_changes(before: Any, after: Any, path: str = "") -> list[tuple[str, st
         for i, (b, a) in enumerate(zip(before, after)):
             out += field_changes(b, a, f"{path}[{i}]")
         return out
+    if isinstance(before, str) and isinstance(after, str):
+        before, after = _around_difference(before, after)
     return [(path or "(value)", shown(before), shown(after))]
+
+
+def _around_difference(before: str, after: str, keep: int = 60) -> tuple[str, str]:
+    """Two long strings cut to where they start to differ (``…`` marks what is left out), so the
+    difference is in what is shown."""
+    start = next((i for i, (b, a) in enumerate(zip(before, after)) if b != a), min(len(before), len(after)))
+    if start <= keep or max(len(before), len(after)) <= SHOWN_CHARS:
+        return before, after
+    return "…" + before[start - keep :], "…" + after[start - keep :]
 
 
 def listing_differences(key: str, before: Any, after: Any) -> list[Difference]:

@@ -58,7 +58,8 @@ class Run:
     ``[{"tool": name, "arguments": {...}}]``; ``roots``: the ``file://`` URIs the client lists;
     ``prompts``/``resources``: prompts to get (``{"prompt", "arguments"}``) and URIs to read;
     ``stderr``: the file the server's stderr goes to; ``subs``: text → placeholder, applied to
-    every answer (``{"/tmp/x/before": "{project}"}``)."""
+    every answer (``{"/tmp/x/before": "{project}"}``); ``masks``: regular expressions whose matches
+    become ``<masked>`` (values the server makes up on every run)."""
 
     command: list[str]
     env: dict[str, str]
@@ -70,19 +71,23 @@ class Run:
     prompts: list[dict[str, Any]] = field(default_factory=list)
     resources: list[str] = field(default_factory=list)
     subs: dict[str, str] = field(default_factory=dict)
+    masks: list[str] = field(default_factory=list)
     start_timeout: float = 30.0
     call_timeout: float = 30.0
 
 
-def normalize(value: Any, subs: dict[str, str] | None = None) -> Any:
+def normalize(value: Any, subs: dict[str, str] | None = None, masks: list[str] | None = None) -> Any:
     """``value`` (JSON) without the 2026-07-28 serverInfo stamp in ``_meta``, with each ``subs``
-    key replaced by its placeholder and :data:`VOLATILE` values masked."""
+    key replaced by its placeholder, :data:`VOLATILE` values and ``masks`` matches masked (each
+    applied to the JSON text, so JSON inside a text result is masked too)."""
     value = _unstamp(value)
     text = json.dumps(value, sort_keys=True)
     for real, placeholder in sorted((subs or {}).items(), key=lambda kv: -len(kv[0])):
         text = text.replace(real, placeholder)
     for rx, repl in VOLATILE:
         text = rx.sub(repl, text)
+    for pattern in masks or ():
+        text = re.sub(pattern, "<masked>", text)
     return json.loads(text)
 
 
@@ -169,7 +174,9 @@ async def _listing(client: Any, method: str, key: str) -> Any:
             return items
 
 
-def _error(exc: BaseException) -> str:
+def _error(exc: BaseException, timeout: float) -> str:
+    if isinstance(exc, TimeoutError):  # anyio.fail_after
+        return f"no answer within {timeout:g} s"
     message = str(exc)
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
@@ -212,34 +219,36 @@ async def observe(run: Run) -> dict[str, Any]:
                             with anyio.fail_after(run.call_timeout):
                                 out[key] = await _listing(client, method, field_name)
                         except Exception as exc:  # not served (no such capability): compared by message
-                            out[key] = {"error": _error(exc)}
+                            out[key] = {"error": _error(exc, run.call_timeout)}
                     for call in run.calls:
                         try:
                             with anyio.fail_after(run.call_timeout):
                                 result = await client.call_tool(call["tool"], call.get("arguments") or {})
                             out["calls"].append(call_answer(result))
                         except Exception as exc:  # a JSON-RPC error or a timeout: compared by message
-                            out["calls"].append({"error": _error(exc)})
+                            out["calls"].append({"error": _error(exc, run.call_timeout)})
                     for prompt in run.prompts:
                         try:
                             with anyio.fail_after(run.call_timeout):
                                 got = await client.get_prompt(prompt["prompt"], prompt.get("arguments") or {})
                             out["prompt_answers"].append(dump(got))
                         except Exception as exc:
-                            out["prompt_answers"].append({"error": _error(exc)})
+                            out["prompt_answers"].append({"error": _error(exc, run.call_timeout)})
                     for uri in run.resources:
                         try:
                             with anyio.fail_after(run.call_timeout):
                                 read = await client.read_resource(uri)
                             out["resource_answers"].append(dump(read).get("contents", []))
                         except Exception as exc:
-                            out["resource_answers"].append({"error": _error(exc)})
+                            out["resource_answers"].append({"error": _error(exc, run.call_timeout)})
         except Exception as exc:  # an exception group from the transport's task group included
             errlog.flush()
             died = last_exception(run.stderr.read_text(encoding="utf-8", errors="replace"))
-            out["error"] = f"server: {died}" if died else _error(_leaf(exc))
+            leaf = _leaf(exc)
+            timeout = run.start_timeout if stage == "start" else run.call_timeout
+            out["error"] = f"server: {died}" if died and not isinstance(leaf, TimeoutError) else _error(leaf, timeout)
             out["stage"] = stage
-    return normalize(out, run.subs)
+    return normalize(out, run.subs, run.masks)
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -21,9 +21,11 @@ import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
+from mcpmigrate.files import DEFAULT_EXCLUDES
 from mcpmigrate.verify.compare import Difference, differences
 from mcpmigrate.verify.envs import BuildError, environment
 from mcpmigrate.verify.settings import Settings, SettingsError, launch, load_settings, pythonpath, substitute
@@ -118,6 +120,8 @@ def export_worktree(top: Path, rel: Path, dest: Path) -> Path:
         src, out = top / name, dest / name
         if not os.path.lexists(src) or src.is_dir():  # deleted in the working tree, or a submodule
             continue
+        if any(fnmatch(part, glob) for part in Path(name).parts[:-1] for glob in DEFAULT_EXCLUDES):
+            continue  # an environment or a cache git does not ignore (a .venv without a .gitignore)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, out, follow_symlinks=False)
     (dest / rel).mkdir(parents=True, exist_ok=True)
@@ -184,6 +188,7 @@ def _run(side: Side, command: list[str], settings: Settings, mode: str, scratch:
         calls=substitute(settings.calls, str(side.tree)),
         roots=[side.tree.as_uri()],
         subs={str(side.tree): "{project}", str(scratch.parent): "{tmp}"},
+        masks=settings.mask,
         start_timeout=settings.timeout,
         call_timeout=settings.timeout,
     )

@@ -5,12 +5,14 @@
 does; a first item ``python`` is the environment's interpreter, a name of ``[project.scripts]``
 runs that entry point of the checked-out code), ``calls`` (``[{tool = "name", arguments = {...}}]``,
 the only tools verify calls), ``env`` (extra environment variables), ``timeout`` (seconds for the
-server to start and for each request; default 30). ``{project}`` in ``command``, ``env`` and call
+server to start and for each request; default 30), ``mask`` (regular expressions for values that
+differ on every run, such as generated ids: replaced by ``<masked>`` before comparing). ``{project}`` in ``command``, ``env`` and call
 arguments is the directory the server runs in.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ else:  # pragma: no cover
 
 DEFAULT_TIMEOUT = 30.0
 PROJECT = "{project}"
-KEYS = ("command", "calls", "env", "timeout")
+KEYS = ("command", "calls", "env", "timeout", "mask")
 # A module-level server file, started as a script, when nothing else is declared.
 SCRIPT_NAMES = ("server.py", "main.py", "app.py", "__main__.py")
 
@@ -41,6 +43,7 @@ class Settings:
     calls: list[dict[str, Any]] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    mask: list[str] = field(default_factory=list)
     source: Path | None = None
 
 
@@ -83,6 +86,15 @@ def load_settings(directory: Path) -> Settings:
             if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
                 raise SettingsError(f"{where}.env: expected a table of strings")
             out.env = dict(value)
+        elif key == "mask":
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise SettingsError(f"{where}.mask: expected a list of regular expressions")
+            for pattern in value:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise SettingsError(f"{where}.mask: {pattern!r}: {exc}") from exc
+            out.mask = list(value)
         elif key == "timeout":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise SettingsError(f"{where}.timeout: expected a positive number of seconds, got {value!r}")
@@ -143,11 +155,12 @@ def launch(tree: Path, python: str, settings: Settings) -> tuple[list[str], str]
     scripts = read_pyproject(tree).get("project", {}).get("scripts", {}) or {}
     if settings.command:
         first, rest = settings.command[0], substitute(settings.command[1:], str(tree))
+        declared = f"{shlex.join(settings.command)} ([tool.mcpmigrate.verify] command)"
         if first in ("python", "python3"):
-            return [python, *rest], "[tool.mcpmigrate.verify] command"
+            return [python, *rest], declared
         if first in scripts:
-            return [python, "-c", ENTRY_POINT, scripts[first], first, *rest], f"console script {first}"
-        return [first, *rest], "[tool.mcpmigrate.verify] command"
+            return [python, "-c", ENTRY_POINT, scripts[first], first, *rest], f"console script {declared}"
+        return [first, *rest], declared
     if scripts:
         name = read_pyproject(tree).get("project", {}).get("name")
         chosen = next(iter(scripts)) if len(scripts) == 1 else name if name in scripts else None
