@@ -566,7 +566,11 @@ def fix(
 
             failed = {e.path for e in result.errors}
             report = render_markdown(
-                result, "fix --diff", fixed=True, why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed)
+                result,
+                "fix --diff",
+                fixed=True,
+                why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+                preview=True,
             )
             _emit_markdown(
                 report + (f"\n<details><summary>diff</summary>\n\n```diff\n{patch}```\n\n</details>\n" if patch else "")

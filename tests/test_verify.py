@@ -488,7 +488,7 @@ def test_fix_as_markdown(tmp_path: Path) -> None:
         "",
         "### Fixed",
         "",
-        "| rule | safety | count | what the fix did |",
+        "| rule | safety | count | what the fix does |",
         "|---|---|---|---|",
         "| MCP101 roots-request | safe | 1 | add a documented `root` parameter to `scan` and drop the roots request |",
         "",
@@ -553,3 +553,25 @@ def test_masks_apply_to_json_inside_a_text_result() -> None:
         "content": [{"type": "text", "text": '{"query_id": "<masked>", "files": 3}'}],
         "structuredContent": {"query_id": "<masked>", "files": 3},
     }
+
+
+def test_fix_diff_as_markdown_previews_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
+    result = cli(["fix", "--diff", "--output-format", "markdown", "server.py"], tmp_path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[:5] == [
+        "## mcpmigrate fix --diff",
+        "",
+        "1 file(s) checked; **1 would be fixed** in 1 file(s); **1 left** (1 breaking).",
+        "",
+        "### Would be fixed",
+    ]
+    assert "Would change: `server.py`" in lines
+    assert lines[lines.index("<details><summary>diff</summary>") + 2 :][:3] == [
+        "```diff",
+        "--- a/server.py",
+        "+++ b/server.py",
+    ]
+    assert "-    roots = await ctx.session.list_roots()" in lines
+    assert (tmp_path / "server.py").read_text(encoding="utf-8") == SERVER

@@ -30,9 +30,17 @@ def _left_why(f: Finding) -> str:
     return f"manual: {f.manual}" if f.manual else "manual: " + split_message(f.message)[0]
 
 
-def render(result: RunReport, command: str, fixed: bool = False, why: Callable[[Finding], str] | None = None) -> str:
-    """The report of a ``check`` (``fixed`` false) or ``fix`` run. ``why`` says why ``fix`` left a
-    finding (the CLI's own wording: the option it needs, or the reason a human must act)."""
+def render(
+    result: RunReport,
+    command: str,
+    fixed: bool = False,
+    why: Callable[[Finding], str] | None = None,
+    preview: bool = False,
+) -> str:
+    """The report of a ``check`` (``fixed`` false) or ``fix`` run (``preview``: ``fix --diff``,
+    which writes nothing). ``why`` says why ``fix`` left a finding (the CLI's own wording: the
+    option it needs, or the reason a human must act)."""
+    done, changed = ("would be fixed", "Would change") if preview else ("fixed", "Changed")
     catalog = load_catalog()
     findings = result.findings
     lines = [f"## mcpmigrate {command}", ""]
@@ -41,14 +49,14 @@ def render(result: RunReport, command: str, fixed: bool = False, why: Callable[[
     severities = f" ({parts})" if parts else ""
     if fixed:
         head = (
-            f"{result.files_checked} file(s) checked; **{len(result.fixed)} fixed** in {len(result.changed)} file(s); "
+            f"{result.files_checked} file(s) checked; **{len(result.fixed)} {done}** in {len(result.changed)} file(s); "
             f"**{len(findings)} left**{severities}"
         )
     else:
         head = f"{result.files_checked} file(s) checked; **{len(findings)} finding{'s' if len(findings) != 1 else ''}**{severities}"
     lines += [head + ".", ""]
     if fixed and result.fixed:
-        lines += ["### Fixed", "", "| rule | safety | count | what the fix did |", "|---|---|---|---|"]
+        lines += [f"### {done.capitalize()}", "", "| rule | safety | count | what the fix does |", "|---|---|---|---|"]
         groups: dict[tuple[str, str], list[Finding]] = {}
         for f in result.fixed:
             groups.setdefault((f.rule, f.fix.safety.value if f.fix else "?"), []).append(f)
@@ -57,7 +65,7 @@ def render(result: RunReport, command: str, fixed: bool = False, why: Callable[[
             shown = "; ".join(descriptions[:3]) + (f"; … {len(descriptions)} kinds" if len(descriptions) > 3 else "")
             lines.append(f"| {rule} {items[0].name} | {safety} | {len(items)} | {cell(shown)} |")
         files = sorted(shown_path(r.display) for r in result.changed)
-        lines += ["", "Changed: " + ", ".join(f"`{p}`" for p in files), ""]
+        lines += ["", f"{changed}: " + ", ".join(f"`{p}`" for p in files), ""]
     fixable = [] if fixed else [f for f in findings if f.fix is not None and result.applies(f.fix.strategy)]
     if fixable:
         lines += [f"### Fixable with `mcpmigrate fix` ({len(fixable)})", ""]
