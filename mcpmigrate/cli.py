@@ -1,6 +1,7 @@
-"""Command line: ``mcpmigrate check|fix|rules|explain`` (README.md, "Usage"; ruff's conventions).
+"""Command line: ``mcpmigrate check|fix|verify|rules|explain`` (README.md, "Usage"; ruff's conventions).
 
 Exit codes: 0 clean, 1 findings remain, 2 could not run (bad configuration, bad path, usage).
+``verify``: 0 identical, 1 a difference, 2 could not run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import click
 
 from mcpmigrate import __version__
 
-FORMATS = ("text", "concise", "json", "sarif", "github")
+FORMATS = ("text", "concise", "json", "sarif", "github", "markdown")
 MACHINE_FORMATS = ("json", "sarif", "github")
 # A progress bar is shown for runs over this many files (stderr a TTY, not CI, human output).
 PROGRESS_MIN_FILES = 300
@@ -346,7 +347,8 @@ def _common(f):
         default="text",
         show_default=True,
         help="text (grouped, with the source line), concise (one line per finding), json, "
-        "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations).",
+        "sarif (SARIF 2.1.0, for code scanning), github (Actions annotations), markdown (a report for "
+        "a pull request; appended to $GITHUB_STEP_SUMMARY when it is set).",
     )(f)
     f = click.option("--statistics", is_flag=True, help="Print counts per rule (on stderr for json/sarif/github).")(f)
     f = click.option(
@@ -398,10 +400,17 @@ def _report(
     fixed: bool = False,
     unused_as_findings: bool = False,
     baselined: int | None = None,
+    why=None,
 ) -> None:
     from mcpmigrate.report import text
 
     err = _console(stderr=True)
+    if output_format == "markdown":
+        from mcpmigrate.report.markdown import render as render_markdown
+
+        _emit_markdown(render_markdown(result, "fix" if fixed else "check", fixed=fixed, why=why))
+        text.render_errors(err, result)
+        return
     if output_format in MACHINE_FORMATS:
         if output_format == "json":
             from mcpmigrate.report.jsonfmt import render
@@ -439,6 +448,19 @@ def _report(
     text.render_errors(err, result)
     if output_format == "text":
         text.render_summary(out, result, baselined=baselined)
+
+
+def _emit_markdown(report: str) -> None:
+    """Print a Markdown report, and append it to the GitHub Actions job summary when the job has
+    one (``GITHUB_STEP_SUMMARY``, docs.github.com "Adding a job summary")."""
+    click.echo(report, nl=not report.endswith("\n"))
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as handle:
+                handle.write(report if report.endswith("\n") else report + "\n")
+        except OSError as exc:
+            click.echo(f"mcpmigrate: warning: cannot append to GITHUB_STEP_SUMMARY ({summary}): {exc}", err=True)
 
 
 def _execute(paths, config, options, output_format, unused_as_findings):
@@ -570,7 +592,21 @@ def fix(
             _unified_diff(res.original, res.new_source, res.display)
             for res in sorted(result.changed, key=lambda r: r.display)
         ) + "".join(_unified_diff(pin.original, pin.new, _shown(pin.path)) for pin in result.pins)
-        if output_format == "json":
+        if output_format == "markdown":
+            from mcpmigrate.report.markdown import render as render_markdown
+
+            failed = {e.path for e in result.errors}
+            report = render_markdown(
+                result,
+                "fix --diff",
+                fixed=True,
+                why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+                preview=True,
+            )
+            _emit_markdown(
+                report + (f"\n<details><summary>diff</summary>\n\n```diff\n{patch}```\n\n</details>\n" if patch else "")
+            )
+        elif output_format == "json":
             # one JSON document on stdout: the diff goes inside it
             from mcpmigrate.report.jsonfmt import render
 
@@ -618,8 +654,57 @@ def fix(
             out.print()
         if result.findings:
             out.print("Left for a human:", highlight=False)
-    _report(result, output_format, statistics, fixed=True, unused_as_findings=unused)
+    failed = {e.path for e in result.errors}
+    _report(
+        result,
+        output_format,
+        statistics,
+        fixed=True,
+        unused_as_findings=unused,
+        why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+    )
     sys.exit(_exit_code(result))
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option(
+    "--before", default="HEAD", show_default=True, help="The git revision with the code before the migration."
+)
+@click.option(
+    "--before-python",
+    help="Interpreter with the before code's dependencies (default: an environment built from its dependency files).",
+)
+@click.option(
+    "--after-python",
+    help="Interpreter with the working tree's dependencies (default: an environment built from its dependency files).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds for a server to start and for each request (default: [tool.mcpmigrate.verify] timeout, else 30).",
+)
+@click.option("--output-format", type=click.Choice(["text", "markdown"]), default="text", show_default=True)
+def verify(path, before, before_python, after_python, timeout, output_format):
+    """Run the server before and after the migration and compare what clients get.
+
+    The only command that runs your code: the server of the git revision --before (default HEAD)
+    and the one of the working tree, each on a legacy and a 2026-07-28 connection; their tool,
+    resource, template and prompt listings and the answers to the calls declared in
+    [tool.mcpmigrate.verify] are compared. Exit 0 identical, 1 a difference, 2 could not run.
+    """
+    from mcpmigrate.verify.render import render_markdown, render_text
+    from mcpmigrate.verify.run import verify as run_verify
+
+    outcome = run_verify(Path(path or "."), before, before_python, after_python, timeout)
+    if output_format == "markdown":
+        _emit_markdown(render_markdown(outcome))
+    elif outcome.code != 2:
+        click.echo(render_text(outcome), nl=False)
+    if outcome.code == 2:
+        click.echo(f"mcpmigrate: error: could not verify: {outcome.reason}", err=True)
+    sys.exit(outcome.code)
 
 
 def rules_markdown() -> str:

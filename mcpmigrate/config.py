@@ -133,6 +133,7 @@ _KEYS = {
     "target-version",
     "legacy-clients",
     "target-sdk",
+    "verify",  # [tool.mcpmigrate.verify]: how `mcpmigrate verify` runs the server (mcpmigrate.verify.settings)
 }
 # Checks that are not rules of the catalog and are off unless extend-selected.
 EXTRA_CHECKS = ("unused-suppression",)
@@ -295,6 +296,11 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
                     f"{where}.target-sdk: expected one of {', '.join(TARGET_SDKS)}, got {_describe(value)}"
                 )
             cfg.target_sdk = value
+        elif key == "verify":
+            if not isinstance(value, dict):
+                raise ConfigError(
+                    f"{where}.verify: expected a table ([tool.mcpmigrate.verify]), got {_describe(value)}"
+                )
         elif key == "target-version":
             if value not in TARGET_VERSIONS:
                 raise ConfigError(

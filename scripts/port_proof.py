@@ -38,7 +38,8 @@ from typing import Any
 
 import anyio
 
-MODERN = "2026-07-28"
+from mcpmigrate.verify.driver import MODERN, Run, normalize, observe
+
 # A module-level server: run its ``run()`` (FastMCP/MCPServer, stdio), or run the file as
 # ``__main__`` (a low-level server started by the file's own main block).
 LAUNCH = (
@@ -46,14 +47,6 @@ LAUNCH = (
     "if sys.argv[2] == '__main__':\n    runpy.run_path(sys.argv[1], run_name='__main__')\n"
     "else:\n    runpy.run_path(sys.argv[1], run_name='port_proof')[sys.argv[2]].run()"
 )
-# Values that change between two runs of the same server (clock readings, temporary paths).
-VOLATILE = [
-    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d)?"), "<datetime>"),
-    (re.compile(r"/tmp/[^\s\"']+"), "<tmp>"),
-    (re.compile(r"\b[0-9a-f]{40}\b"), "<sha>"),
-    (re.compile(r"Date:\s+[^\n\"]+"), "Date: <date>"),
-    (re.compile(r'(_ms\\?": )\d+(?:\.\d+)?'), r"\g<1>0"),  # reported timings (0 keeps JSON valid)
-]
 
 
 @dataclass
@@ -280,69 +273,22 @@ def _specs(real: Path, examples: Path) -> list[Spec]:
 async def _drive(
     python: str, argv: list[str], env: dict[str, str], cwd: Path, mode: str, spec: Spec, subs: dict
 ) -> dict:
-    from mcp import Client, StdioServerParameters
-
-    params = StdioServerParameters(command=python, args=argv, env=env, cwd=str(cwd))
-    out: dict[str, Any] = {"tools": None, "calls": [], "prompts": [], "resources": [], "error": None}
-    try:
-        with anyio.fail_after(60):
-            async with Client(params, mode=mode) as client:
-                try:
-                    tools = await client.list_tools()
-                    out["tools"] = sorted(
-                        json.dumps(t.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
-                        for t in tools.tools
-                    )
-                except Exception as exc:  # a server without tools: compared by message
-                    out["tools"] = {"error": str(exc)}
-                for tool, arguments in spec.calls:
-                    args = json.loads(_subst(json.dumps(arguments), subs))
-                    try:
-                        r = await client.call_tool(tool, args)
-                        out["calls"].append(
-                            _norm(
-                                {
-                                    "is_error": bool(r.is_error),
-                                    "content": [
-                                        c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in r.content
-                                    ],
-                                    "structured": r.structured_content,
-                                },
-                                subs,
-                            )
-                        )
-                    except Exception as exc:  # a JSON-RPC error: compared by message
-                        out["calls"].append({"error": _norm(str(exc), subs)})
-                if spec.resources:
-                    try:
-                        listed = await client.list_resources()
-                        out["resources"].append(
-                            _norm(
-                                [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in listed.resources],
-                                subs,
-                            )
-                        )
-                    except Exception as exc:
-                        out["resources"].append({"error": _norm(str(exc), subs)})
-                for uri in spec.resources:
-                    try:
-                        r = await client.read_resource(uri)
-                        out["resources"].append(
-                            _norm(
-                                [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in r.contents], subs
-                            )
-                        )
-                    except Exception as exc:
-                        out["resources"].append({"error": _norm(str(exc), subs)})
-                for prompt, arguments in spec.prompts:
-                    try:
-                        p = await client.get_prompt(prompt, arguments)
-                        out["prompts"].append(_norm(p.model_dump(mode="json", by_alias=True, exclude_none=True), subs))
-                    except Exception as exc:
-                        out["prompts"].append({"error": _norm(str(exc), subs)})
-    except Exception as exc:
-        out["error"] = f"{type(exc).__name__}: {exc}"
-    return out
+    """One connection, observed by mcpmigrate verify's driver (every listing, the calls, the
+    prompts and the resources of ``spec``), normalised with ``subs`` (placeholder → value)."""
+    run = Run(
+        command=[python, *argv],
+        env=env,
+        cwd=str(cwd),
+        mode=mode,
+        stderr=cwd.parent / f"{cwd.name}-{mode}.stderr",
+        calls=[{"tool": t, "arguments": json.loads(_subst(json.dumps(a), subs))} for t, a in spec.calls],
+        prompts=[{"prompt": p, "arguments": a} for p, a in spec.prompts],
+        resources=list(spec.resources),
+        subs={v: "{" + k + "}" for k, v in subs.items()},
+        start_timeout=60,
+        call_timeout=60,
+    )
+    return await observe(run)
 
 
 def _subst(text: str, subs: dict[str, str]) -> str:
@@ -351,19 +297,10 @@ def _subst(text: str, subs: dict[str, str]) -> str:
     return text
 
 
-SERVER_INFO_STAMP = "io.modelcontextprotocol/serverInfo"  # 2026-07-28 results carry it in _meta
-
-
 def _norm(value: Any, subs: dict[str, str]) -> Any:
-    if isinstance(value, dict) and isinstance(value.get("_meta"), dict):
-        meta = {k: v for k, v in value["_meta"].items() if k != SERVER_INFO_STAMP}
-        value = {k: v for k, v in value.items() if k != "_meta"} | ({"_meta": meta} if meta else {})
-    text = json.dumps(value, sort_keys=True)
-    for k, v in subs.items():
-        text = text.replace(v, "{" + k + "}")
-    for rx, repl in VOLATILE:
-        text = rx.sub(repl, text)
-    return json.loads(text)
+    """verify's normalisation (serverInfo stamp, clock readings, temporary paths), with ``subs``
+    (placeholder → value) put back as placeholders."""
+    return normalize(value, {v: "{" + k + "}" for k, v in subs.items()})
 
 
 def _fix(copy: Path, target: str, more: list[str] | None = None) -> dict[str, Any]:
@@ -414,13 +351,11 @@ def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
             env |= {k: v.replace("{tmp}", tmp_s).replace("{repo}", subs["repo"]) for k, v in spec.env.items()}
             rows[label] = anyio.run(_drive, python, argv, env, root, mode, spec, subs)
     base = rows["mcp1 legacy"]
+    compared = ("tools", "resources", "resource_templates", "prompts", "calls", "prompt_answers", "resource_answers")
     same = {
         label: base["error"] is None
         and rows[label]["error"] is None
-        and rows[label]["tools"] == base["tools"]
-        and rows[label]["calls"] == base["calls"]
-        and rows[label]["prompts"] == base["prompts"]
-        and rows[label]["resources"] == base["resources"]
+        and all(rows[label][k] == base[k] for k in compared)
         for label in ("mcp2 legacy", "mcp2 2026-07-28")
     }
     return {"name": spec.name, "report": report, "rows": rows, "same": same}

@@ -51,6 +51,8 @@ from typing import Any, Literal
 
 import anyio
 
+from mcpmigrate.verify.driver import elicit_content, last_exception, sampling_result
+
 _spec = importlib.util.spec_from_file_location("port_proof", Path(__file__).with_name("port_proof.py"))
 assert _spec and _spec.loader
 port_proof = sys.modules.setdefault("port_proof", importlib.util.module_from_spec(_spec))
@@ -69,7 +71,6 @@ VOLATILE = [
     (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?"), "<datetime>"),
 ]
 TMP_PATH = re.compile(r"/tmp/[^\s\"'\\]+")
-ELICIT_REPLY = {"boolean": True, "string": "yes", "integer": 1, "number": 1}
 SAMPLING_REPLY = "Hello from the proof client."
 
 
@@ -100,15 +101,6 @@ def norm(value: Any, subs: dict[str, str]) -> Any:
     for rx, repl in VOLATILE:
         text = rx.sub(repl, text)
     return json.loads(text)
-
-
-def elicit_content(schema: dict[str, Any]) -> dict[str, Any]:
-    """An accepting answer for a flat elicitation schema: each property gets the fixed value of its type."""
-    out: dict[str, Any] = {}
-    for name, prop in (schema.get("properties") or {}).items():
-        kind = prop.get("type", "string")
-        out[name] = prop["enum"][0] if prop.get("enum") else ELICIT_REPLY.get(kind, "yes")
-    return out
 
 
 def find_key(value: Any, key: str) -> Any:
@@ -153,13 +145,6 @@ LAUNCH = (
     "if how == '-m':\n    runpy.run_module(what, run_name='__main__', alter_sys=True)\n"
     "else:\n    exec(compile(what, '<launch>', 'exec'), {'__name__': '__main__'})\n"
 )
-EXCEPTION_LINE = re.compile(r"^[\w.]*(Error|Exception|Exit)\b.*$", re.M)
-
-
-def last_exception(log: str) -> str | None:
-    """The last ``SomeError: message`` line a server wrote to stderr."""
-    found = [m.group(0) for m in EXCEPTION_LINE.finditer(log)]
-    return found[-1][:300] if found else None
 
 
 async def _drive(
@@ -174,12 +159,7 @@ async def _drive(
         return types.ElicitResult(action="accept", content=elicit_content(params.requested_schema))
 
     async def on_sample(context: Any, params: Any) -> Any:
-        return types.CreateMessageResult(
-            role="assistant",
-            content=types.TextContent(type="text", text=SAMPLING_REPLY),
-            model="proof-model",
-            stop_reason="endTurn",
-        )
+        return sampling_result(SAMPLING_REPLY, "proof-model")
 
     logs: list[dict[str, Any]] = []  # the log notifications of the call in flight
 
