@@ -5,7 +5,7 @@
   ``/mcp`` with the same tool result — on mcp 1.27 (a legacy connection) and on mcp 2.3 (a legacy
   and a 2026-07-28 connection).
 - MCP601's findings name the tools the migration changes, and are one per site.
-- The new rules leave the other families' findings alone.
+- The new rules fire on the other families' fixtures only where a finding was judged true.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import FIXTURES, cli, findings_of
+from tests.helpers import FIXTURES, cli, findings_of, load_toml
 
 _CLIENT = r"""
 import anyio, json, sys
@@ -221,8 +221,62 @@ def test_client_code_reading_the_session_header_is_not_reported(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("case", sorted(p.parent for p in FIXTURES.glob("*/*/before.py")), ids=lambda p: p.name)
-def test_new_rules_are_silent_on_the_other_families_fixtures(case: Path) -> None:
-    """No fixture of the earlier families keeps per-session state, serves SSE or sends -32002:
-    the MCP6xx rules report nothing there (each fixture's case.toml lists its findings exactly)."""
+def test_new_rules_on_the_other_families_fixtures_are_the_ones_judged(case: Path) -> None:
+    """The MCP6xx rules fire on the earlier families' fixtures only where a finding was read and
+    judged true: the hand-rolled servers answer `initialize` without `server/discover`, or `ping`
+    (MCP604). Each is listed in that fixture's case.toml (tests/test_fixtures.py checks them exactly)."""
     out = cli(["check", "--output-format", "json", "--select", "MCP6", "before.py"], case)
-    assert findings_of(out) == [], out.stdout
+    expected = sorted(
+        (f["rule"], f["line"])
+        for f in load_toml(case / "case.toml").get("findings", [])
+        if f["rule"].startswith("MCP6")
+    )
+    assert findings_of(out) == expected, out.stdout
+    assert all(rule == "MCP604" for rule, _line in expected) and (case.name.startswith("handrolled") or not expected)
+
+
+def test_session_id_in_a_path_is_state_and_in_a_log_line_is_not(tmp_path: Path) -> None:
+    """A session id embedded in a name (a per-session workspace directory) scopes state to the
+    session; the same f-string in a log call does not (the shape of a public artifact-upload tool)."""
+    (tmp_path / "server.py").write_text(
+        "import logging\n"
+        "from pathlib import Path\n"
+        "\n"
+        "from fastmcp import Context, FastMCP\n"
+        "\n"
+        'mcp = FastMCP("x")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def artifact(name: str, ctx: Context) -> str:\n"
+        "    sid = ctx.session_id\n"
+        '    return str(Path("/tmp") / f"session_{sid}" / name)\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def hello(ctx: Context) -> str:\n"
+        "    sid = ctx.session_id\n"
+        '    logging.info(f"hello from {sid}")\n'
+        '    return "hi"\n'
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
+    got = [(f["line"], f["severity"]) for f in json.loads(out.stdout)["findings"]]
+    assert got == [(11, "breaking"), (17, "advisory")]
+
+
+def test_sse_on_a_server_a_fastmcp_factory_built(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(
+        "from fastmcp import FastMCP\n"
+        "\n"
+        'mcp = FastMCP.from_openapi(openapi_spec={}, client=None, name="api")\n'
+        "\n"
+        'if __name__ == "__main__":\n'
+        '    mcp.run(transport="sse", host="127.0.0.1", port=4201)\n'
+    )
+    out = cli(["fix", "--unsafe-fixes", "--select", "MCP602", "server.py"], tmp_path)
+    assert out.exception is None, out.stdout
+    assert (
+        (tmp_path / "server.py")
+        .read_text()
+        .endswith('    mcp.run(transport="streamable-http", host="127.0.0.1", port=4201)\n')
+    )

@@ -1,5 +1,6 @@
 """The rest of revision 2026-07-28 (``specification/2026-07-28/changelog``): MCP602
-http-sse-transport, MCP603 resource-not-found-code.
+http-sse-transport, MCP603 resource-not-found-code, MCP604 removed-method-handler, MCP605
+sse-resumability, MCP606 sampling-include-context.
 
 - MCP602: the HTTP+SSE transport is Deprecated (changelog "Deprecated" 2, SEP-2596): a
   FastMCP / MCPServer / fastmcp server run or served with it (``run(transport="sse")``,
@@ -17,14 +18,16 @@ http-sse-transport, MCP603 resource-not-found-code.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 import libcst as cst
 
+from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.codemods.revision import Rewrite, plan
-from mcpmigrate.detectors._shared import CatalogVisitor, string_value
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, string_value
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import Safety
+from mcpmigrate.model import Safety, Severity
 from mcpmigrate.screen import Facts
 
 # -- MCP602 -----------------------------------------------------------------------------------
@@ -34,6 +37,7 @@ TRANSPORT_METHODS = {"run", "run_async", "http_app"}  # take transport="sse"
 RENAMED_METHODS = {"sse_app": "streamable_http_app", "run_sse_async": "run_streamable_http_async"}
 SSE_ONLY_KEYWORDS = {"mount_path", "sse_path", "message_path"}
 STREAMABLE = "streamable-http"
+SERVER_FACTORIES = {"from_openapi", "from_fastapi", "as_proxy"}  # fastmcp classmethods that build a server
 
 _MSG_602 = (
     "The server is served over the HTTP+SSE transport ({what}); HTTP+SSE is deprecated "
@@ -85,7 +89,7 @@ class _SseVisitor(CatalogVisitor):
             name = q.rsplit(".", 1)[-1]
             self.report("MCP602", node, _MSG_602.format(what=f"`{name}`"), manual=_MANUAL_TRANSPORT)
             return
-        if not isinstance(func, cst.Attribute) or self.a.kind_of(func.value, fn) is not Kind.SERVER_HL:
+        if not isinstance(func, cst.Attribute) or not self._server(func.value, fn):
             return
         attr = func.attr.value
         if attr in TRANSPORT_METHODS:
@@ -98,6 +102,26 @@ class _SseVisitor(CatalogVisitor):
         elif attr in RENAMED_METHODS:
             site = Rewrite(replace=[(func.attr, cst.Name(RENAMED_METHODS[attr]))])
             self._planned(node, node, f"`{attr}()`", site, attr == "sse_app", fn)
+
+    def _server(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """A FastMCP / MCPServer / fastmcp server: typed by the analysis, or a name bound (in the
+        function or at module level) to one of fastmcp's factories (``FastMCP.from_openapi(...)``)."""
+        if self.a.kind_of(expr, fn) is Kind.SERVER_HL:
+            return True
+        if not isinstance(expr, cst.Name):
+            return False
+        scope, values = fn, []
+        while scope is not None:
+            values += [v for n, v in scope.assigns if n == expr.value]
+            scope = scope.parent
+        values += [v for n, v in self.a.module_assigns if n == expr.value]
+        return bool(values) and all(
+            isinstance(v, cst.Call)
+            and isinstance(v.func, cst.Attribute)
+            and v.func.attr.value in SERVER_FACTORIES
+            and self.a.resolves_to(v.func.value, S.HIGH_LEVEL_SERVERS)
+            for v in values
+        )
 
     def _planned(
         self, call: cst.Call, at: cst.CSTNode, what: str, site: Rewrite, app: bool, fn: FunctionInfo | None
@@ -151,6 +175,20 @@ def _string_like(old: cst.BaseExpression, value: str) -> cst.SimpleString:
     quote = old.quote if isinstance(old, cst.SimpleString) else '"'
     prefix = old.prefix if isinstance(old, cst.SimpleString) else ""
     return cst.SimpleString(f"{prefix}{quote}{value}{quote}")
+
+
+class _ServerCodeDetector(Detector):
+    """A detector whose visitor reports server code only: a module that imports an SDK client
+    (client code, which sends what a server receives) is skipped."""
+
+    visitor: ClassVar[type[CatalogVisitor]]
+
+    def detect(self) -> Iterable[Report]:
+        v = self.visitor(self.analysis)
+        if v.client_module:
+            return []
+        self.analysis.flat.visit(v)
+        return v.reports
 
 
 # -- MCP603 -----------------------------------------------------------------------------------
@@ -211,3 +249,345 @@ class _CodeVisitor(CatalogVisitor):
         self.reports.append(
             Report.planned("MCP603", node, _MSG_603.format(where=where), plan(site, Safety.UNSAFE, _REVIEW_603))
         )
+
+
+# -- MCP604 -----------------------------------------------------------------------------------
+HANDSHAKE_METHODS = {"initialize", "notifications/initialized"}
+REMOVED_METHODS = {
+    "ping": "`ping` is removed",
+    "tasks/list": "`tasks/list` is removed from the tasks extension",
+    "tasks/result": "the blocking `tasks/result` is replaced by polling `tasks/get` (and `tasks/update`)",
+}
+REMOVED_METHODS.update(
+    {
+        m: "the `initialize` handshake is removed (each request carries its version and capabilities in `_meta`)"
+        for m in HANDSHAKE_METHODS
+    }
+)
+# words too common to mean an MCP method unless the module is MCP code (imports mcp, speaks JSON-RPC)
+_COMMON_WORDS = {"ping", "initialize"}
+REMOVED_TYPES = {
+    **{
+        f"{m}.{n}": method
+        for m in ("mcp.types", "mcp_types")
+        for n, method in (
+            ("PingRequest", "ping"),
+            ("InitializeRequest", "initialize"),
+            ("InitializedNotification", "notifications/initialized"),
+            ("ListTasksRequest", "tasks/list"),
+            ("GetTaskPayloadRequest", "tasks/result"),
+        )
+    },
+}
+DISCOVER = "server/discover"
+
+_BIDIRECTIONAL = {"ping", "tasks/list", "tasks/result"}
+_CLIENT_ONLY_METHODS = S.SERVER_METHODS | {
+    "initialize",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+    "completion/complete",
+}
+
+_MSG_604 = (
+    "The server handles `{method}` ({where}); {why} in 2026-07-28 (SEP-2575, SEP-2663), so a 2026-07-28 client "
+    "never sends it; legacy clients still do. Keep it on handshake-era connections only, and drop it once the "
+    "project no longer serves them."
+)
+_MSG_604_DISCOVER = (
+    "The server implements the `initialize` handshake ({where}) and no `server/discover`; 2026-07-28 removes the "
+    "handshake and requires `server/discover` (SEP-2575): a modern client's discover gets -32601 and it treats the "
+    "server as legacy-only. Answer `server/discover` with the supported versions, capabilities and server info, "
+    "and serve requests that carry their version in `_meta` without a prior `initialize`."
+)
+_MANUAL_604 = "route it only on handshake-era connections; remove it once legacy clients are no longer served"
+_MANUAL_604_DISCOVER = "add a `server/discover` branch and serve requests without a prior handshake"
+
+
+def _screen_604(f: Facts) -> bool:
+    return bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings)) or bool(
+        {n.rsplit(".", 1)[-1] for n in REMOVED_TYPES} & (set(f.imported.values()) | f.attrs | f.names)
+    )
+
+
+class _RemovedVisitor(CatalogVisitor):
+    def __init__(self, analysis) -> None:
+        super().__init__(analysis)
+        strings = {string_value(n) for n in analysis.nodes(cst.SimpleString)}
+        self._mcp = (
+            analysis.imports_mcp()
+            or "jsonrpc" in strings
+            or bool(strings & {"tools/call", "tools/list", "resources/read", "prompts/get"})
+        )
+        # ping and tasks/* went both ways before 2026-07-28: a branch on them handles a client's
+        # message only in a module that also dispatches a method only clients send (a relay that
+        # forwards `ping` to the client is not a handler)
+        self._serves = any(
+            s in _CLIENT_ONLY_METHODS
+            for n in analysis.nodes(cst.Comparison, cst.MatchValue)
+            for _n, s in self.dispatch_literal(n)
+        ) or any(string_value(n.key) in _CLIENT_ONLY_METHODS for n in analysis.nodes(cst.DictElement))
+        self._discover = DISCOVER in strings or any(
+            q.endswith(("DiscoverRequest", "DiscoverResult")) for q in analysis.imports.values()
+        )
+
+    def _in_test(self, node: cst.CSTNode) -> bool:
+        fn = self.fn(node)
+        return fn is not None and (fn.name.startswith("test") or (fn.class_name or "").startswith("Test"))
+
+    def _method(self, node: cst.CSTNode, method: str, where: str, dispatch: bool) -> None:
+        if self._in_test(node) or (method in _COMMON_WORDS and not self._mcp):
+            return
+        if dispatch and method in _BIDIRECTIONAL and not self._serves:
+            return
+        if method == "initialize" and dispatch and not self._discover:
+            self.report(
+                "MCP604",
+                node,
+                _MSG_604_DISCOVER.format(where=where),
+                manual=_MANUAL_604_DISCOVER,
+                severity=Severity.BREAKING,
+            )
+            return
+        self.report(
+            "MCP604", node, _MSG_604.format(method=method, where=where, why=REMOVED_METHODS[method]), manual=_MANUAL_604
+        )
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        if not branch_condition(self.a.parents, node):
+            return
+        for n, s in self.dispatch_literal(node):
+            if s in REMOVED_METHODS and (s not in _COMMON_WORDS or _is_method_field(node)):
+                self._method(n, s, "a dispatch branch", dispatch=True)
+                return
+
+    def visit_MatchValue(self, node: cst.MatchValue) -> None:
+        subject = next((p for p in _ancestors(self.a.parents, node) if isinstance(p, cst.Match)), None)
+        for n, s in self.dispatch_literal(node):
+            if s in REMOVED_METHODS and (
+                s not in _COMMON_WORDS or (subject is not None and _names_method(subject.subject))
+            ):
+                self._method(n, s, "a `case`", dispatch=True)
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        s = string_value(node.key)
+        if s in REMOVED_METHODS and self.is_route_handler(node.value):
+            self._method(node, s, "a route table", dispatch=True)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Name) and func.value == "isinstance" and len(node.args) == 2:
+            types = node.args[1].value
+            for t in types.elements if isinstance(types, cst.Tuple) else []:
+                self._type(t.value, "an `isinstance` check")
+            self._type(types, "an `isinstance` check")
+        elif isinstance(func, cst.Attribute) and func.attr.value == "add_request_handler" and node.args:
+            s = string_value(node.args[0].value)
+            if s in REMOVED_METHODS:
+                self._method(node, s, "`add_request_handler`", dispatch=False)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            key = _handler_table_key(t.target)
+            if key is not None:
+                self._type(key, "`request_handlers[...]`")
+
+    def _type(self, expr: cst.BaseExpression, where: str) -> None:
+        method = REMOVED_TYPES.get(self.a.qualname(expr) or "")
+        if method is not None:
+            self._method(expr, method, where, dispatch=False)
+
+
+def _handler_table_key(target: cst.BaseAssignTargetExpression) -> cst.BaseExpression | None:
+    """``T`` of ``server.request_handlers[T] = handler`` (libcst.matchers would cost a check ~0.2 s)."""
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return None
+    table = target.value
+    index = target.slice[0].slice
+    named = isinstance(table, cst.Attribute) and table.attr.value == "request_handlers"
+    return index.value if named and isinstance(index, cst.Index) else None
+
+
+def _ancestors(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    p = parents.get(id(node))
+    while p is not None:
+        yield p
+        p = parents.get(id(p))
+
+
+def _names_method(expr: cst.BaseExpression) -> bool:
+    """``expr`` is a JSON-RPC message's method: ``method``, ``request.method``, ``msg["method"]``,
+    ``msg.get("method")`` (a tool named ``ping`` compared against ``name`` is not a method)."""
+    if isinstance(expr, cst.Name):
+        return "method" in expr.value.lower()
+    if isinstance(expr, cst.Attribute):
+        return "method" in expr.attr.value.lower()
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+        return string_value(expr.slice[0].slice.value) == "method"
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "get"
+        and expr.args
+    ):
+        return string_value(expr.args[0].value) == "method"
+    return False
+
+
+def _is_method_field(node: cst.Comparison) -> bool:
+    return _names_method(node.left) or any(_names_method(t.comparator) for t in node.comparisons)
+
+
+# -- MCP605 -----------------------------------------------------------------------------------
+LAST_EVENT_ID = "last-event-id"
+EVENT_STORE = {"mcp.server.streamable_http.EventStore"}
+
+_MSG_605 = (
+    "The server implements SSE stream resumability ({what}); 2026-07-28 removes resumability and "
+    "`Last-Event-ID` (SEP-2575): a broken stream loses the in-flight request and a modern client re-issues it "
+    "under a new id, so this replays only to legacy clients. Drop it once the project no longer serves them."
+)
+_MANUAL_605 = "keep it for handshake-era clients; remove the event store and the replay once they are no longer served"
+
+
+def _screen_605(f: Facts) -> bool:
+    return (
+        any(s.lower() == LAST_EVENT_ID for s in f.strings)
+        or "EventStore" in set(f.imported.values()) | f.attrs | f.names
+        or "event_store" in f.keywords
+    )
+
+
+class _ResumeVisitor(CatalogVisitor):
+    def _is_header(self, expr: cst.BaseExpression) -> bool:
+        s = string_value(expr)
+        return s is not None and s.lower() == LAST_EVENT_ID
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if any(self.a.resolves_to(b.value, EVENT_STORE) for b in node.bases):
+            self.report(
+                "MCP605", node.name, _MSG_605.format(what=f"`{node.name.value}` is an `EventStore`"), manual=_MANUAL_605
+            )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        args = [a for a in node.args if a.keyword is None and not a.star]
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and args and self._is_header(args[0].value):
+            self.report("MCP605", node, _MSG_605.format(what="the `Last-Event-ID` header is read"), manual=_MANUAL_605)
+            return
+        for arg in node.args:
+            if (
+                arg.keyword is not None
+                and arg.keyword.value == "event_store"
+                and not (isinstance(arg.value, cst.Name) and arg.value.value == "None")
+                and (self.a.qualname(func) or "").startswith(("mcp.", "fastmcp."))
+                or arg.keyword is not None
+                and arg.keyword.value == "event_store"
+                and isinstance(func, cst.Attribute)
+                and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
+            ):
+                self.report(
+                    "MCP605", arg, _MSG_605.format(what="an event store is passed to the transport"), manual=_MANUAL_605
+                )
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if (
+            len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index)
+            and self._is_header(node.slice[0].slice.value)
+        ):
+            self.report("MCP605", node, _MSG_605.format(what="the `Last-Event-ID` header is read"), manual=_MANUAL_605)
+
+
+# -- MCP606 -----------------------------------------------------------------------------------
+DEPRECATED_CONTEXT = {"thisServer", "allServers"}
+CONTEXT_KEYWORDS = {"include_context", "includeContext"}
+SAMPLING_TYPES = {f"{m}.CreateMessageRequestParams" for m in ("mcp.types", "mcp_types")}
+
+_MSG_606 = (
+    "Sampling asks the client to include context from `{value}`; `includeContext` values `thisServer` and "
+    "`allServers` are deprecated (2026-07-28 changelog, Deprecated 3; SEP-2596) and go no later than Sampling "
+    "itself. Omit the field (or use `none`) and put what the model needs into the messages."
+)
+_REVIEW_606 = "drop `{kw}` (review: the client no longer adds its own context to the prompt)"
+
+
+def _screen_606(f: Facts) -> bool:
+    return bool(CONTEXT_KEYWORDS & (f.keywords | f.dict_keys)) and bool(DEPRECATED_CONTEXT & f.strings)
+
+
+class _ContextVisitor(CatalogVisitor):
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        fn = self.fn(node)
+        sdk = self.a.resolves_to(func, SAMPLING_TYPES) or (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in ("create_message", "sample", "sample_step")
+            and (self.is_session(func.value, fn) or self.context_kind(func.value, fn) is not None)
+        )
+        if not sdk:
+            return
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in CONTEXT_KEYWORDS:
+                value = string_value(arg.value)
+                if value in DEPRECATED_CONTEXT:
+                    site = Rewrite(remove=[arg])
+                    self.reports.append(
+                        Report.planned(
+                            "MCP606",
+                            arg,
+                            _MSG_606.format(value=value),
+                            plan(site, Safety.UNSAFE, _REVIEW_606.format(kw=arg.keyword.value)),
+                        )
+                    )
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        if string_value(node.key) == "includeContext" and string_value(node.value) in DEPRECATED_CONTEXT:
+            if self.a.imports_mcp():
+                site = Rewrite(remove=[node])
+                self.reports.append(
+                    Report.planned(
+                        "MCP606",
+                        node,
+                        _MSG_606.format(value=string_value(node.value)),
+                        plan(site, Safety.UNSAFE, _REVIEW_606.format(kw='"includeContext"')),
+                    )
+                )
+
+
+# -- the detectors of MCP604-MCP606 (after their visitors) ------------------------------------
+
+
+class RemovedMethodDetector(_ServerCodeDetector):
+    rules = ("MCP604",)
+    tokens = (
+        rb"[\"']ping[\"']",
+        rb"[\"']initialize[\"']",
+        rb"notifications/initialized",
+        rb"tasks/(list|result)",
+        rb"PingRequest",
+        rb"InitializeRequest",
+        rb"InitializedNotification",
+        rb"ListTasksRequest",
+        rb"GetTaskPayloadRequest",
+    )
+    screen = staticmethod(_screen_604)
+    visitor = _RemovedVisitor
+
+
+class ResumabilityDetector(_ServerCodeDetector):
+    rules = ("MCP605",)
+    tokens = (rb"(?i:last-event-id)", rb"EventStore", rb"event_store")
+    screen = staticmethod(_screen_605)
+    visitor = _ResumeVisitor
+
+
+class IncludeContextDetector(_ServerCodeDetector):
+    rules = ("MCP606",)
+    tokens = (rb"thisServer", rb"allServers")
+    screen = staticmethod(_screen_606)
+    visitor = _ContextVisitor

@@ -38,6 +38,7 @@ KEY_METHODS = {"get", "setdefault", "pop", "add", "discard", "remove", "__getite
 # (`SESSIONS.append(ctx.session)`, `session in SESSIONS`) is a registry for reaching clients outside
 # a request, which the request rules (MCP101, MCP301) report where it is used
 MAPPING_METHODS = {"get", "setdefault", "pop", "__getitem__"}
+_MESSAGE_CALLS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
 _HOLDERS = CONTEXTS | {Kind.LL_CONTEXT, Kind.SESSION}
 
 
@@ -216,19 +217,45 @@ class _Visitor(CatalogVisitor):
                 )
         return False
 
+    def _in_message(self, node: cst.CSTNode) -> bool:
+        """``node`` is (inside) an argument of a log call, ``print`` or an exception."""
+        cur: cst.CSTNode | None = node
+        for _ in range(4):
+            cur = self.a.parents.get(id(cur))
+            if isinstance(cur, cst.Call):
+                func = cur.func
+                name = (
+                    func.attr.value
+                    if isinstance(func, cst.Attribute)
+                    else func.value
+                    if isinstance(func, cst.Name)
+                    else ""
+                )
+                return name in _MESSAGE_CALLS or name.endswith(("Error", "Exception"))
+            if cur is None:
+                return False
+        return False
+
     def _key_position(self, node: cst.CSTNode) -> bool:
         pm = self.a.parents
         child, parent = node, pm.get(id(node))
         # through a composite key: `(sid, name)`, `f"{sid}:{name}"`, `sid + name`
+        named: cst.FormattedString | None = None
         for _ in range(3):
             if isinstance(parent, (cst.Element, cst.FormattedStringExpression)):
                 child, parent = parent, pm.get(id(parent))
             if isinstance(parent, (cst.Tuple, cst.FormattedString, cst.BinaryOperation)):
                 child, parent = parent, pm.get(id(parent))
+                if isinstance(child, cst.FormattedString):
+                    named = child
             else:
                 break
         if isinstance(parent, cst.Index):
             return True
+        if named is not None:
+            # an id embedded in a name (`f"session_{sid}"`: a directory, a cache key) scopes what it
+            # names to the session; one in a log line or a message does not
+            return not self._in_message(named)
         if isinstance(parent, cst.DictElement):
             return parent.key is child
         if isinstance(parent, cst.Arg) and parent.keyword is None:
