@@ -280,3 +280,28 @@ def test_sse_on_a_server_a_fastmcp_factory_built(tmp_path: Path) -> None:
         .read_text()
         .endswith('    mcp.run(transport="streamable-http", host="127.0.0.1", port=4201)\n')
     )
+
+
+def test_hand_built_error_object_without_sdk_and_tests_of_legacy_paths(tmp_path: Path) -> None:
+    """A hand-built JSON-RPC error `{"code": -32002, "message": …}` is the old code even in a module that
+    imports nothing of MCP (the peer's fixer_roundtrip/errors.py); a test that constructs the SSE
+    transport on purpose, or asserts on the old code, is not the server's migration."""
+    (tmp_path / "errors.py").write_text(
+        "def read_resource(handle: str) -> dict:\n"
+        "    if not handle:\n"
+        '        return {"code": -32002, "message": "resource not found"}\n'
+        '    return {"contents": handle}\n'
+        "\n"
+        "\n"
+        "RETRY_AFTER = {-32002: 5}\n"
+    )
+    (tmp_path / "test_compat.py").write_text(
+        "from mcp.server.sse import SseServerTransport\n"
+        "\n"
+        "\n"
+        "def test_legacy_transport_still_constructs():\n"
+        '    assert SseServerTransport("/messages") is not None\n'
+        '    assert {"code": -32002, "message": "x"}["code"] == -32002\n'
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP6", "."], tmp_path)
+    assert findings_of(out) == [("MCP603", 3)]

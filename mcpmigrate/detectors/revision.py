@@ -1,6 +1,6 @@
 """The rest of revision 2026-07-28 (``specification/2026-07-28/changelog``): MCP602
 http-sse-transport, MCP603 resource-not-found-code, MCP604 removed-method-handler, MCP605
-sse-resumability, MCP606 sampling-include-context.
+sse-resumability, MCP606 sampling-include-context, MCP607 dynamic-client-registration.
 
 - MCP602: the HTTP+SSE transport is Deprecated (changelog "Deprecated" 2, SEP-2596): a
   FastMCP / MCPServer / fastmcp server run or served with it (``run(transport="sse")``,
@@ -23,9 +23,9 @@ from typing import ClassVar
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
 from mcpmigrate.codemods.revision import Rewrite, plan
-from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, string_value
+from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, in_test_function, string_value
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import Safety, Severity
 from mcpmigrate.screen import Facts
@@ -82,6 +82,8 @@ class SseTransportDetector(Detector):
 
 class _SseVisitor(CatalogVisitor):
     def visit_Call(self, node: cst.Call) -> None:
+        if in_test_function(self.a, node):
+            return
         func = node.func
         fn = self.fn(node)
         q = self.a.qualname(func)
@@ -218,7 +220,7 @@ class ResourceNotFoundCodeDetector(Detector):
 
     def detect(self) -> Iterable[Report]:
         v = _CodeVisitor(self.analysis)
-        if v.client_module or not (self.analysis.imports_mcp() or _serves_jsonrpc(self.analysis)):
+        if v.client_module:
             return []
         self.analysis.flat.visit(v)
         return v.reports
@@ -229,6 +231,21 @@ def _serves_jsonrpc(a) -> bool:
 
 
 class _CodeVisitor(CatalogVisitor):
+    def __init__(self, analysis: ModuleAnalysis) -> None:
+        super().__init__(analysis)
+        self._mcp = analysis.imports_mcp() or _serves_jsonrpc(analysis)
+
+    def _error_object(self, node: cst.CSTNode) -> bool:
+        """``node`` is the code of a hand-built JSON-RPC error (``{"code": -32002, "message": …}``)."""
+        entry = self.a.parents.get(id(node))
+        display = self.a.parents.get(id(entry)) if isinstance(entry, cst.DictElement) else None
+        return (
+            isinstance(entry, cst.DictElement)
+            and string_value(entry.key) == "code"
+            and isinstance(display, cst.Dict)
+            and dict_get(display, "message") is not None
+        )
+
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if not (
             isinstance(node.operator, cst.Minus)
@@ -239,6 +256,8 @@ class _CodeVisitor(CatalogVisitor):
         parent = self.a.parents.get(id(node))
         if isinstance(parent, (cst.ComparisonTarget, cst.Comparison, cst.MatchValue)):
             return  # reading a code (an answer from elsewhere), not sending one
+        if not (self._mcp or self._error_object(node)) or in_test_function(self.a, node):
+            return
         fn = self.fn(node)
         where = f" in `{fn.name}`" if fn is not None else ""
         if isinstance(parent, cst.Assign) and fn is None:
@@ -335,12 +354,8 @@ class _RemovedVisitor(CatalogVisitor):
             q.endswith(("DiscoverRequest", "DiscoverResult")) for q in analysis.imports.values()
         )
 
-    def _in_test(self, node: cst.CSTNode) -> bool:
-        fn = self.fn(node)
-        return fn is not None and (fn.name.startswith("test") or (fn.class_name or "").startswith("Test"))
-
     def _method(self, node: cst.CSTNode, method: str, where: str, dispatch: bool) -> None:
-        if self._in_test(node) or (method in _COMMON_WORDS and not self._mcp):
+        if in_test_function(self.a, node) or (method in _COMMON_WORDS and not self._mcp):
             return
         if dispatch and method in _BIDIRECTIONAL and not self._serves:
             return
@@ -559,6 +574,57 @@ class _ContextVisitor(CatalogVisitor):
                 )
 
 
+# -- MCP607 -----------------------------------------------------------------------------------
+AUTH_PROVIDERS = {
+    "mcp.server.auth.provider.OAuthAuthorizationServerProvider",
+    "fastmcp.server.auth.OAuthProvider",
+    "fastmcp.server.auth.auth.OAuthProvider",
+}
+REGISTRATION_OPTIONS = {
+    "mcp.server.auth.settings.ClientRegistrationOptions",
+    "fastmcp.server.auth.auth.ClientRegistrationOptions",
+}
+
+_MSG_607 = (
+    "The server's authorization accepts Dynamic Client Registration ({what}); 2026-07-28 deprecates RFC 7591 "
+    "registration in favour of Client ID Metadata Documents (changelog, Deprecated 4): a client's `client_id` is "
+    "the HTTPS URL of its metadata document. Keep registration while clients rely on it, and accept "
+    "metadata-document client ids as well."
+)
+_MANUAL_607 = (
+    "keep it for clients and authorization servers without Client ID Metadata Documents; add CIMD support "
+    "(fetch and validate the metadata document a URL `client_id` names)"
+)
+
+
+def _screen_607(f: Facts) -> bool:
+    names = f.names | f.attrs
+    return bool({"OAuthAuthorizationServerProvider", "OAuthProvider", "ClientRegistrationOptions"} & names)
+
+
+class _RegistrationVisitor(CatalogVisitor):
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        if not any(self.a.resolves_to(b.value, AUTH_PROVIDERS) for b in node.bases):
+            return
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "register_client":
+                self.report(
+                    "MCP607",
+                    stmt.name,
+                    _MSG_607.format(what=f"`{node.name.value}.register_client`"),
+                    manual=_MANUAL_607,
+                )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.a.resolves_to(node.func, REGISTRATION_OPTIONS):
+            return
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "enabled" and self.full(arg.value) == "True":
+                self.report(
+                    "MCP607", arg, _MSG_607.format(what="`ClientRegistrationOptions(enabled=True)`"), manual=_MANUAL_607
+                )
+
+
 # -- the detectors of MCP604-MCP606 (after their visitors) ------------------------------------
 
 
@@ -591,3 +657,10 @@ class IncludeContextDetector(_ServerCodeDetector):
     tokens = (rb"thisServer", rb"allServers")
     screen = staticmethod(_screen_606)
     visitor = _ContextVisitor
+
+
+class DynamicClientRegistrationDetector(_ServerCodeDetector):
+    rules = ("MCP607",)
+    tokens = (rb"register_client", rb"ClientRegistrationOptions")
+    screen = staticmethod(_screen_607)
+    visitor = _RegistrationVisitor

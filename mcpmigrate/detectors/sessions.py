@@ -22,7 +22,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
 from mcpmigrate.codemods.param.chains import reaching_entries
-from mcpmigrate.detectors._shared import CatalogVisitor, string_value, walk
+from mcpmigrate.detectors._shared import CatalogVisitor, in_test_function, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.model import Severity
 from mcpmigrate.screen import Facts
@@ -169,7 +169,7 @@ class _Visitor(CatalogVisitor):
         return self.a.module.code_for_node(expr)
 
     def _site(self, node: cst.CSTNode, fn: FunctionInfo | None, what: str, always: bool) -> None:
-        if id(node) in self._seen:
+        if id(node) in self._seen or in_test_function(self.a, node):
             return
         self._seen.add(id(node))
         where = fn.name if fn is not None else "module level"
@@ -196,7 +196,8 @@ class _Visitor(CatalogVisitor):
             "a handle has to be designed by hand: let the tool that starts this state mint a handle "
             "(`secrets.token_urlsafe(16)`), store the state under it and return it; give "
             f"{users} a documented `handle` parameter and look the state up by it instead of the session "
-            "(it works for legacy clients too: the handle is an ordinary argument)"
+            "(it works for legacy clients too: the handle is an ordinary argument); answer an unknown or "
+            "expired handle with a tool error (specification/2026-07-28/server/tools, Stateful Tools)"
         )
 
     def _keyed(self, node: cst.CSTNode, fn: FunctionInfo | None) -> bool:
