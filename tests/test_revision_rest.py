@@ -305,3 +305,52 @@ def test_hand_built_error_object_without_sdk_and_tests_of_legacy_paths(tmp_path:
     )
     out = cli(["check", "--output-format", "json", "--select", "MCP6", "."], tmp_path)
     assert findings_of(out) == [("MCP603", 3)]
+
+
+def test_weak_registry_of_sessions_in_a_factory_server_is_one_finding_naming_every_tool(tmp_path: Path) -> None:
+    """The shape of a public Firefox-bridge server: grants bound to a uuid minted per `ctx.session`
+    (a `WeakKeyDictionary[ServerSession, str]` typed under TYPE_CHECKING, read through a local
+    alias), tools defined in a factory that reach it through a nested helper. On 2026-07-28 every
+    call gets a new session, so a new client id, and no grant ever matches."""
+    (tmp_path / "server.py").write_text(
+        "from __future__ import annotations\n"
+        "\n"
+        "from typing import TYPE_CHECKING, Any\n"
+        "from uuid import uuid4\n"
+        "from weakref import WeakKeyDictionary\n"
+        "\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "\n"
+        "if TYPE_CHECKING:\n"
+        "    from mcp.server.session import ServerSession\n"
+        "\n"
+        "_SESSION_IDS: WeakKeyDictionary[ServerSession, str] = WeakKeyDictionary()\n"
+        "\n"
+        "\n"
+        "def _client_id(ctx: Context) -> str:\n"
+        "    session = ctx.session\n"
+        "    if session not in _SESSION_IDS:\n"
+        "        _SESSION_IDS[session] = str(uuid4())\n"
+        "    return _SESSION_IDS[session]\n"
+        "\n"
+        "\n"
+        "def create_mcp(bridge: Any) -> FastMCP:\n"
+        '    mcp = FastMCP("ff")\n'
+        "\n"
+        "    async def call(ctx: Context, method: str) -> Any:\n"
+        "        return await bridge.request(method, _client_id(ctx))\n"
+        "\n"
+        "    @mcp.tool()\n"
+        "    async def browser_tabs(ctx: Context) -> Any:\n"
+        '        return await call(ctx, "tabs.list")\n'
+        "\n"
+        "    @mcp.tool()\n"
+        "    async def browser_revoke(grant_id: str, ctx: Context) -> Any:\n"
+        '        return await call(ctx, "grants.revoke")\n'
+        "\n"
+        "    return mcp\n"
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
+    [finding] = json.loads(out.stdout)["findings"]
+    assert (finding["line"], finding["column"]) == (18, 22)
+    assert "give `browser_revoke`, `browser_tabs` a documented `handle` parameter" in finding["manual"]

@@ -81,6 +81,7 @@ class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self._seen: set[int] = set()
+        self._keyed_in: set[tuple[int, str]] = set()
 
     # -- what each site is ---------------------------------------------------------------
     def _holder(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
@@ -172,6 +173,12 @@ class _Visitor(CatalogVisitor):
         if id(node) in self._seen or in_test_function(self.a, node):
             return
         self._seen.add(id(node))
+        # one finding per keyed state and function: `reg[session] = …` then `return reg[session]`
+        # is one site to migrate
+        key = (id(fn.node) if fn is not None else 0, what)
+        if always and key in self._keyed_in:
+            return
+        self._keyed_in.add(key)
         where = fn.name if fn is not None else "module level"
         if not always and not self._keyed(node, fn):
             self.report(
