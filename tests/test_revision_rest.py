@@ -354,3 +354,36 @@ def test_weak_registry_of_sessions_in_a_factory_server_is_one_finding_naming_eve
     [finding] = json.loads(out.stdout)["findings"]
     assert (finding["line"], finding["column"]) == (18, 22)
     assert "give `browser_revoke`, `browser_tabs` a documented `handle` parameter" in finding["manual"]
+
+
+def test_fastmcp_visibility_per_session_and_state_set_by_middleware(tmp_path: Path) -> None:
+    """fastmcp 4 keys `ctx.enable_components` on the per-request session id of a 2026-07-28
+    connection (reported, with the server-wide alternative); a middleware that sets state the tool
+    of the same request reads is not cross-call state."""
+    (tmp_path / "server.py").write_text(
+        "from fastmcp import Context, FastMCP\n"
+        "from fastmcp.server.middleware import Middleware, MiddlewareContext\n"
+        "\n"
+        'mcp = FastMCP("mw")\n'
+        "\n"
+        "\n"
+        "class Stamp(Middleware):\n"
+        "    async def on_call_tool(self, context: MiddlewareContext, call_next):\n"
+        "        ctx: Context = context.fastmcp_context\n"
+        '        await ctx.set_state("caller", "via middleware")\n'
+        "        return await call_next(context)\n"
+        "\n"
+        "\n"
+        "@mcp.tool\n"
+        "async def who(ctx: Context) -> str:\n"
+        '    return await ctx.get_state("caller")\n'
+        "\n"
+        "\n"
+        "@mcp.tool\n"
+        "async def unlock(ctx: Context) -> str:\n"
+        '    await ctx.enable_components(tags={"admin"})\n'
+        '    return "unlocked"\n'
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
+    [finding] = json.loads(out.stdout)["findings"]
+    assert finding["line"] == 21 and "server-wide `mcp.enable(...)`" in finding["manual"]

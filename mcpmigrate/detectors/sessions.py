@@ -38,6 +38,7 @@ KEY_METHODS = {"get", "setdefault", "pop", "add", "discard", "remove", "__getite
 # (`SESSIONS.append(ctx.session)`, `session in SESSIONS`) is a registry for reaching clients outside
 # a request, which the request rules (MCP101, MCP301) report where it is used
 MAPPING_METHODS = {"get", "setdefault", "pop", "__getitem__"}
+VISIBILITY_METHODS = {"enable_components", "disable_components", "reset_visibility"}
 _MESSAGE_CALLS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
 _HOLDERS = CONTEXTS | {Kind.LL_CONTEXT, Kind.SESSION}
 
@@ -50,9 +51,28 @@ def _screen(f: Facts) -> bool:
     )
 
 
+def _request_scoped(call: cst.Call) -> bool:
+    """``ctx.set_state(k, v, serializable=False)``: fastmcp keeps it for the current request only."""
+    return any(
+        a.keyword is not None
+        and a.keyword.value == "serializable"
+        and isinstance(a.value, cst.Name)
+        and a.value.value == "False"
+        for a in call.args
+    )
+
+
 class SessionStateDetector(Detector):
     rules = ("MCP601",)
-    tokens = (rb"session_id", rb"(?i:mcp-session-id)", rb"MCP_SESSION_ID", rb"\.session\b")
+    tokens = (
+        rb"session_id",
+        rb"(?i:mcp-session-id)",
+        rb"MCP_SESSION_ID",
+        rb"\.session\b",
+        rb"set_state",
+        rb"(enable|disable)_components",
+        rb"reset_visibility",
+    )
     screen = staticmethod(_screen)
 
     def detect(self) -> Iterable[Report]:
@@ -70,6 +90,20 @@ _WHY = (
     "documented parameter."
 )
 _MSG = "State is keyed on the client's session ({what}) in `{where}`; " + _WHY
+_FASTMCP_PLAN = (
+    "; fastmcp 4 has this built in: `mcp.add_provider(SessionProvider())` gives `create_session` / "
+    "`end_session` tools, a tool takes `session_id: SessionId` and reads `await get_session(session_id)` "
+    "(fastmcp.server.sessions)"
+)
+_MSG_VISIBILITY = (
+    "`ctx.{attr}` changes which components this client's session sees, in `{where}`; 2026-07-28 removes "
+    "sessions and list endpoints no longer vary per connection (SEP-2567): fastmcp 4 keys the rule on a "
+    "per-request session id there, so the change is gone on the next `tools/list`."
+)
+_MANUAL_VISIBILITY = (
+    "make the components visible to every client (server-wide `mcp.enable(...)` / `mcp.disable(...)`) and check "
+    "the permission inside the tool, or filter by the authenticated principal instead of the connection"
+)
 _MSG_READ = (
     "`{what}` is read in `{where}`; on a 2026-07-28 connection there is no session (SEP-2567) and it is None. "
     "Nothing here keys state on it; if it identifies a client across calls, use a handle the server mints "
@@ -118,12 +152,61 @@ class _Visitor(CatalogVisitor):
             and self._holder(args[0].value, fn)
         ):
             self._site(node, fn, f"`id({self._code(args[0].value)})`", always=True)
-        elif isinstance(func, cst.Attribute) and args:
+        else:
+            self._fastmcp_session_call(node, fn)
+        if isinstance(func, cst.Attribute) and args:
             first = args[0].value
             if func.attr.value in ("get", "getlist", "__getitem__") and self._is_header(first):
                 self._header(node, fn)
             elif func.attr.value in MAPPING_METHODS and self.a.kind_of(first, fn) is Kind.SESSION:
                 self._site(first, fn, "the session object as a key", always=True)
+
+    def _fastmcp_session_call(self, node: cst.Call, fn: FunctionInfo | None) -> None:
+        """fastmcp 3/4 keep ``await ctx.set_state(k, v)`` (serializable) and the visibility that
+        ``ctx.enable_components(...)`` / ``disable_components`` / ``reset_visibility`` set under
+        the session id, which fastmcp 4 makes per-request on a 2026-07-28 connection."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or id(node) not in self.a.awaited:
+            return
+        if self.a.kind_of(func.value, fn) is not Kind.CONTEXT_FASTMCP:
+            return
+        attr = func.attr.value
+        if attr in VISIBILITY_METHODS:
+            self.report(
+                "MCP601",
+                node,
+                _MSG_VISIBILITY.format(attr=attr, where=fn.name if fn is not None else "module level"),
+                manual=_MANUAL_VISIBILITY,
+            )
+        elif attr == "set_state" and not _request_scoped(node):
+            key = string_value(node.args[0].value) if node.args else None
+            readers = self._readers(key, fn) if key is not None and fn is not None else []
+            mine = {id(e) for e in self._entries(fn)} if fn is not None else set()
+            # across calls: the value is read under another tool than the ones that set it (a
+            # middleware that sets what the tool of the same request reads is not cross-call)
+            if mine and any({id(e) for e in self._entries(r)} - mine for r in readers):
+                what = f"`set_state({key!r})`, read back by another call"
+                self._site(node, fn, what, always=True, fastmcp=True, users=readers)
+
+    def _entries(self, fn: FunctionInfo) -> list[FunctionInfo]:
+        """The tools, prompts, resources and handlers whose calls run ``fn``."""
+        return [fn] if fn.role is not None else reaching_entries(self.a, fn)[0]
+
+    def _readers(self, key: str, fn: FunctionInfo | None) -> list[FunctionInfo]:
+        """The functions other than ``fn`` that read ``ctx.get_state(key)``: the value crosses calls."""
+        out: list[FunctionInfo] = []
+        for call in self.a.nodes(cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "get_state"
+                and call.args
+                and string_value(call.args[0].value) == key
+            ):
+                other = self.fn(call)
+                if other is not None and other is not fn and self.a.kind_of(func.value, other) is Kind.CONTEXT_FASTMCP:
+                    out.append(other)
+        return out
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
@@ -169,7 +252,15 @@ class _Visitor(CatalogVisitor):
     def _code(self, expr: cst.CSTNode) -> str:
         return self.a.module.code_for_node(expr)
 
-    def _site(self, node: cst.CSTNode, fn: FunctionInfo | None, what: str, always: bool) -> None:
+    def _site(
+        self,
+        node: cst.CSTNode,
+        fn: FunctionInfo | None,
+        what: str,
+        always: bool,
+        fastmcp: bool = False,
+        users: list[FunctionInfo] | None = None,
+    ) -> None:
         if id(node) in self._seen or in_test_function(self.a, node):
             return
         self._seen.add(id(node))
@@ -189,14 +280,16 @@ class _Visitor(CatalogVisitor):
                 severity=Severity.ADVISORY,
             )
             return
-        self.report("MCP601", node, _MSG.format(what=what, where=where), manual=self._plan(fn))
+        plan = self._plan(fn, users or []) + (_FASTMCP_PLAN if fastmcp else "")
+        self.report("MCP601", node, _MSG.format(what=what, where=where), manual=plan)
 
-    def _plan(self, fn: FunctionInfo | None) -> str:
-        """The migration, naming the tools that reach the site (SEP-2567's server-minted handle)."""
+    def _plan(self, fn: FunctionInfo | None, readers: list[FunctionInfo]) -> str:
+        """The migration, naming the tools that reach the site, or read what it stores
+        (SEP-2567's server-minted handle)."""
         if fn is None:
             users = "the tools that use this state"
         else:
-            entries = [fn] if fn.role is not None else reaching_entries(self.a, fn)[0]
+            entries = [e for f in (fn, *readers) for e in self._entries(f)]
             names = sorted({f"`{e.registered_name or e.name}`" for e in entries})
             users = ", ".join(names) if names else f"the tools that reach `{fn.name}`"
         return (
