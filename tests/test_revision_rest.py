@@ -80,6 +80,12 @@ if __name__ == "__main__":
 """
 
 
+def _mcp601(tmp_path: Path) -> list[dict]:
+    """MCP601's findings on ``server.py`` in ``tmp_path`` (JSON report entries)."""
+    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
+    return json.loads(out.stdout)["findings"]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -175,8 +181,7 @@ async def list_notes(ctx: Context) -> list[str]:
 
 def test_session_key_in_a_helper_names_every_tool_that_reaches_it(tmp_path: Path) -> None:
     (tmp_path / "server.py").write_text(SESSION_SERVER)
-    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
-    [finding] = json.loads(out.stdout)["findings"]
+    [finding] = _mcp601(tmp_path)
     assert (finding["line"], finding["column"], finding["severity"]) == (9, 29, "breaking")
     assert "`id(ctx.session)`" in finding["message"] and "in `_notes`" in finding["message"]
     assert "give `add_note`, `list_notes` a documented `handle` parameter" in finding["manual"]
@@ -350,8 +355,7 @@ def test_weak_registry_of_sessions_in_a_factory_server_is_one_finding_naming_eve
         "\n"
         "    return mcp\n"
     )
-    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
-    [finding] = json.loads(out.stdout)["findings"]
+    [finding] = _mcp601(tmp_path)
     assert (finding["line"], finding["column"]) == (18, 22)
     assert "give `browser_revoke`, `browser_tabs` a documented `handle` parameter" in finding["manual"]
 
@@ -384,6 +388,5 @@ def test_fastmcp_visibility_per_session_and_state_set_by_middleware(tmp_path: Pa
         '    await ctx.enable_components(tags={"admin"})\n'
         '    return "unlocked"\n'
     )
-    out = cli(["check", "--output-format", "json", "--select", "MCP601", "server.py"], tmp_path)
-    [finding] = json.loads(out.stdout)["findings"]
+    [finding] = _mcp601(tmp_path)
     assert finding["line"] == 21 and "server-wide `mcp.enable(...)`" in finding["manual"]
