@@ -12,7 +12,7 @@ import importlib
 from functools import lru_cache
 from types import ModuleType
 
-ORDER = ("port", "param", "interim", "interim_jsonrpc", "remove", "drop", "subscription", "stdlib_logging")
+ORDER = ("port", "param", "interim", "interim_jsonrpc", "remove", "drop", "subscription", "stdlib_logging", "revision")
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,7 @@ __all__ = [
     "sent_payloads",
     "dict_get",
     "fastmcp_pinned",
+    "in_test_function",
     "legacy_era_only",
     "plan_legacy_only",
     "string_value",
@@ -47,6 +48,17 @@ def branch_condition(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool
         child, parent = parent, parents.get(id(parent))
     if isinstance(parent, (cst.If, cst.While, cst.IfExp)):
         return parent.test is child
+    return False
+
+
+def in_test_function(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
+    """``node`` is inside a test (a function named ``test…`` or a method of a ``Test…`` class, at any
+    depth): a test that exercises a legacy path on purpose is not the server's migration."""
+    fn = a.enclosing_function(node)
+    while fn is not None:
+        if fn.name.startswith("test") or (fn.class_name or "").startswith("Test"):
+            return True
+        fn = fn.parent
     return False
 
 

@@ -23,6 +23,7 @@ from mcpmigrate.codemods.drop import ping_failure_expected, ping_is_loop_exit
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     dict_get,
+    in_test_function,
     legacy_era_only,
     plan_legacy_only,
     sent_payloads,
@@ -90,12 +91,7 @@ class _Visitor(CatalogVisitor):
         return False
 
     def _in_test(self, node: cst.CSTNode) -> bool:
-        fn = self.fn(node)
-        while fn is not None:
-            if fn.name.startswith("test") or (fn.class_name or "").startswith("Test"):
-                return True
-            fn = fn.parent
-        return False
+        return in_test_function(self.a, node)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
