@@ -60,6 +60,61 @@ def _load(config_path: str | None, legacy_clients: bool | None = None, target_sd
     return config
 
 
+def _configs(paths, config_path: str | None, legacy_clients: bool | None, target_sdk: str | None):
+    """``[(config, paths)]``: with ``--config``, that one for every path; else each path with the
+    nearest ``[tool.mcpmigrate]`` above it (:func:`mcpmigrate.config.group_by_config`), the
+    command-line overrides applied to each."""
+    import dataclasses
+
+    from mcpmigrate.config import ConfigError, group_by_config
+
+    fallback = _load(config_path, legacy_clients, target_sdk)
+    given = [p for p in paths if p != "-"] or ["."]
+    if config_path:
+        return [(fallback, list(given))]
+    try:
+        groups = group_by_config([Path(p) for p in given], fallback)
+    except ConfigError as exc:
+        _fail(str(exc))
+    out = []
+    for config, members in groups:
+        if legacy_clients is not None:
+            config = dataclasses.replace(config, legacy_clients=legacy_clients)
+        if target_sdk is not None:
+            config = dataclasses.replace(config, target_sdk=target_sdk)
+        out.append((config, [str(m) for m in members]))
+    return out
+
+
+def _merged(results: list):
+    """One run's result from the results of its configuration groups."""
+    first = results[0]
+    for other in results[1:]:
+        first.files_checked += other.files_checked
+        first.results.extend(other.results)
+        first.errors.extend(other.errors)
+        first.pins.extend(other.pins)
+    return first
+
+
+def _show_settings(paths, config_path, legacy_clients, target_sdk) -> None:
+    """``--show-settings``: the configuration that applies to each path, as it is resolved."""
+    import dataclasses
+
+    out = _console()
+    for config, members in _configs(paths, config_path, legacy_clients, target_sdk):
+        for member in members:
+            out.print(f"Settings for {member}", highlight=False, markup=False)
+            source = _shown(config.source.resolve()) if config.source else "(none: defaults)"
+            out.print(f"  configuration: {source}", highlight=False, markup=False)
+            for f in dataclasses.fields(config):
+                if f.name == "source":
+                    continue
+                value = getattr(config, f.name)
+                shown = _shown(value) if isinstance(value, Path) else value
+                out.print(f"  {f.name.replace('_', '-')}: {shown}", highlight=False, markup=False)
+
+
 def _fail(message: str) -> None:
     click.echo(f"mcpmigrate: error: {message}", err=True)
     sys.exit(2)
@@ -539,6 +594,11 @@ def main() -> None:
     type=click.Path(dir_okay=False),
     help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.",
 )
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the configuration that applies to each path (the nearest [tool.mcpmigrate] above it), then exit.",
+)
 def check(
     paths,
     select,
@@ -557,27 +617,37 @@ def check(
     no_cache,
     add_noqa,
     baseline_path,
+    show_settings,
 ):
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
+    if show_settings:
+        _show_settings(paths, config_path, legacy_clients, target_sdk)
+        sys.exit(0)
     stdin_name = _stdin_paths(paths, stdin_filename)
-    config = _load(config_path, legacy_clients, target_sdk)
-    sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
-    if (no_cache or stdin_name) and hasattr(options, "no_cache"):  # the result cache, when the engine has one
-        options.no_cache = True
+    groups = _configs([stdin_name] if stdin_name else paths, config_path, legacy_clients, target_sdk)
     texts: dict[str, bytes] = {}
-    if stdin_name is not None:
-        if add_noqa:
-            _fail("--add-noqa cannot write to stdin")
-        source = sys.stdin.buffer.read()
-        texts[stdin_name] = source
-        result, _ = _from_stdin(
-            stdin_name, source, lambda p: _execute([str(p)], config, options, output_format, unused, quiet)
-        )
-    else:
-        result = _execute(paths, config, options, output_format, unused and not add_noqa, quiet)
+    runs = []
+    for config, members in groups:
+        sel, ign, unused = _selection(config, select, ignore, extend_select)
+        options = Options(mode="check", select=sel, ignore=ign, force_exclude=force_exclude)
+        if (no_cache or stdin_name) and hasattr(options, "no_cache"):  # the result cache, when the engine has one
+            options.no_cache = True
+        if stdin_name is not None:
+            if add_noqa:
+                _fail("--add-noqa cannot write to stdin")
+            source = sys.stdin.buffer.read()
+            texts[stdin_name] = source
+            run_result, _ = _from_stdin(
+                stdin_name,
+                source,
+                lambda p, c=config, o=options, u=unused: _execute([str(p)], c, o, output_format, u, quiet),
+            )
+        else:
+            run_result = _execute(members, config, options, output_format, unused and not add_noqa, quiet)
+        runs.append(run_result)
+    result = _merged(runs)
     if add_noqa:
         _add_noqa(result, paths, config)
         from mcpmigrate.report import text
@@ -682,17 +752,21 @@ def fix(
     from mcpmigrate.engine import Options
 
     stdin_name = _stdin_paths(paths, stdin_filename)
-    config = _load(config_path, legacy_clients, target_sdk)
-    sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(
-        mode="fix",
-        strategy=strategy or config.strategy,
-        unsafe_fixes=unsafe_fixes,
-        diff=diff,
-        select=sel,
-        ignore=ign,
-        force_exclude=force_exclude,
-    )
+    groups = _configs([stdin_name] if stdin_name else paths, config_path, legacy_clients, target_sdk)
+    runs = []
+    for config, members in groups:
+        sel, ign, unused = _selection(config, select, ignore, extend_select)
+        options = Options(
+            mode="fix",
+            strategy=strategy or config.strategy,
+            unsafe_fixes=unsafe_fixes,
+            diff=diff,
+            select=sel,
+            ignore=ign,
+            force_exclude=force_exclude,
+        )
+        if stdin_name is None:
+            runs.append(_execute(members, config, options, output_format, unused, quiet))
     if stdin_name is not None:
         source = sys.stdin.buffer.read()
         result, after = _from_stdin(
@@ -709,7 +783,7 @@ def fix(
                 _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, {stdin_name: source})
             sys.exit(_finish(result, exit_zero))
     else:
-        result = _execute(paths, config, options, output_format, unused, quiet)
+        result = _merged(runs)
     with _redirected(output_file):
         if diff:
             _diff_report(result, output_format, unsafe_fixes, quiet)
