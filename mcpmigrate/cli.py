@@ -6,6 +6,7 @@ Exit codes: 0 clean, 1 findings remain, 2 could not run (bad configuration, bad 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import sys
@@ -60,6 +61,61 @@ def _load(config_path: str | None, legacy_clients: bool | None = None, target_sd
     return config
 
 
+def _configs(paths, config_path: str | None, legacy_clients: bool | None, target_sdk: str | None):
+    """``[(config, paths)]``: with ``--config``, that one for every path; else each path with the
+    nearest ``[tool.mcpmigrate]`` above it (:func:`mcpmigrate.config.group_by_config`), the
+    command-line overrides applied to each."""
+    import dataclasses
+
+    from mcpmigrate.config import ConfigError, group_by_config
+
+    fallback = _load(config_path, legacy_clients, target_sdk)
+    given = [p for p in paths if p != "-"] or ["."]
+    if config_path:
+        return [(fallback, list(given))]
+    try:
+        groups = group_by_config([Path(p) for p in given], fallback)
+    except ConfigError as exc:
+        _fail(str(exc))
+    out = []
+    for config, members in groups:
+        if legacy_clients is not None:
+            config = dataclasses.replace(config, legacy_clients=legacy_clients)
+        if target_sdk is not None:
+            config = dataclasses.replace(config, target_sdk=target_sdk)
+        out.append((config, [str(m) for m in members]))
+    return out
+
+
+def _merged(results: list):
+    """One run's result from the results of its configuration groups."""
+    first = results[0]
+    for other in results[1:]:
+        first.files_checked += other.files_checked
+        first.results.extend(other.results)
+        first.errors.extend(other.errors)
+        first.pins.extend(other.pins)
+    return first
+
+
+def _show_settings(paths, config_path, legacy_clients, target_sdk) -> None:
+    """``--show-settings``: the configuration that applies to each path, as it is resolved."""
+    import dataclasses
+
+    out = _console()
+    for config, members in _configs(paths, config_path, legacy_clients, target_sdk):
+        for member in members:
+            out.print(f"Settings for {member}", highlight=False, markup=False)
+            source = _shown(config.source.resolve()) if config.source else "(none: defaults)"
+            out.print(f"  configuration: {source}", highlight=False, markup=False)
+            for f in dataclasses.fields(config):
+                if f.name == "source":
+                    continue
+                value = getattr(config, f.name)
+                shown = _shown(value) if isinstance(value, Path) else value
+                out.print(f"  {f.name.replace('_', '-')}: {shown}", highlight=False, markup=False)
+
+
 def _fail(message: str) -> None:
     click.echo(f"mcpmigrate: error: {message}", err=True)
     sys.exit(2)
@@ -84,6 +140,57 @@ def _decode(source: bytes) -> str:
         return source.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return source.decode("utf-8", errors="replace")
+
+
+def _stdin_paths(paths, stdin_filename: str | None) -> str | None:
+    """The name a source read from stdin is reported as (``-`` among the paths), else None."""
+    if "-" not in paths:
+        if stdin_filename is not None:
+            _fail("--stdin-filename needs `-` as the path (read the source from stdin)")
+        return None
+    if len(paths) != 1:
+        _fail("`-` (read from stdin) cannot be combined with other paths")
+    return stdin_filename or "-"
+
+
+def _from_stdin(name: str, source: bytes, run_one):
+    """Run ``run_one(path)`` on ``source`` written to a scratch file, the results reported as
+    ``name`` (the editor's buffer is never written back to ``name``). Returns ``(result, text
+    after the run)``."""
+    import tempfile
+
+    base = Path(name).name if name != "-" else "stdin.py"
+    if not base.endswith((".py", ".pyi")):
+        base += ".py"
+    with tempfile.TemporaryDirectory(prefix="mcpmigrate-stdin-") as tmp:
+        scratch = Path(tmp) / base
+        scratch.write_bytes(source)
+        result = run_one(scratch)
+        after = scratch.read_bytes()
+    for res in result.results:
+        res.display = name
+        for f in res.findings + res.fixed:
+            f.path = name
+    for e in result.errors:
+        e.path = name
+    return result, after
+
+
+def _redirected(output_file: str | None):
+    """stdout goes to ``output_file`` (UTF-8) while the report is written, when one is given."""
+    import contextlib
+
+    if output_file is None:
+        return contextlib.nullcontext()
+    try:
+        # closed by the ExitStack below
+        handle = open(output_file, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        _fail(f"{output_file}: cannot write the report: {exc.strerror or exc}")
+    stack = contextlib.ExitStack()
+    stack.enter_context(handle)
+    stack.enter_context(contextlib.redirect_stdout(handle))
+    return stack
 
 
 def _unified_diff(original: bytes, new_source: bytes, display: str) -> str:
@@ -275,7 +382,7 @@ def _add_noqa(result, paths, config) -> None:
     """``--add-noqa``: a ``# mcpmigrate: ignore[ID]`` comment on every current finding (never
     through a symlink to a file outside ``paths``: :func:`mcpmigrate.writes.outside`)."""
     from mcpmigrate.files import atomic_write
-    from mcpmigrate.model import FileError
+    from mcpmigrate.model import FileError, plural
     from mcpmigrate.report.paths import shown_path
     from mcpmigrate.suppress import add_suppressions
     from mcpmigrate.writes import outside
@@ -317,7 +424,7 @@ def _add_noqa(result, paths, config) -> None:
             added += changed
             files += 1
     _console().print(
-        f"Added {added} suppression comment{'s' if added != 1 else ''} in {files} file(s).", highlight=False
+        f"Added {added} suppression comment{'s' if added != 1 else ''} in {plural(files, 'file')}.", highlight=False
     )
 
 
@@ -368,7 +475,23 @@ def _common(f):
         "port): turns on its port rules (mcp2: MCP50x, fastmcp4: MCP51x); `fix` ports every file of the "
         "project or none.",
     )(f)
-    f = click.argument("paths", nargs=-1, type=click.Path())(f)
+    f = click.option(
+        "--exit-zero", is_flag=True, help="Exit 0 even when findings remain (2 still means the run failed)."
+    )(f)
+    f = click.option(
+        "--output-file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Write the report to this file instead of stdout.",
+    )(f)
+    f = click.option(
+        "--stdin-filename",
+        default=None,
+        help="With `-` as the path: read the source from stdin and report it as this path "
+        "(`fix` writes the fixed source to stdout, the report to stderr).",
+    )(f)
+    f = click.option("-q", "--quiet", is_flag=True, help="Print the findings only, without summaries.")(f)
+    f = click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))(f)
     return f
 
 
@@ -400,8 +523,13 @@ def _report(
     fixed: bool = False,
     unused_as_findings: bool = False,
     baselined: int | None = None,
+    quiet: bool = False,
+    texts: dict[str, bytes] | None = None,
     why=None,
 ) -> None:
+    """The report of a run on stdout (``texts``: the source of a file read from stdin, by its
+    shown name; ``quiet``: the findings without the summary; ``why(finding)``: why ``fix`` left it,
+    for the markdown report)."""
     from mcpmigrate.report import text
 
     err = _console(stderr=True)
@@ -437,7 +565,8 @@ def _report(
         for f in result.findings:
             if f.path not in sources:
                 try:
-                    sources[f.path] = _decode(Path(f.path).read_bytes()).splitlines()
+                    raw = (texts or {}).get(f.path)
+                    sources[f.path] = _decode(raw if raw is not None else Path(f.path).read_bytes()).splitlines()
                 except OSError:
                     sources[f.path] = []
         text.render_findings(out, result, sources)
@@ -446,7 +575,7 @@ def _report(
     if not unused_as_findings:
         text.render_unused_suppressions(err, result)
     text.render_errors(err, result)
-    if output_format == "text":
+    if output_format == "text" and not quiet:
         text.render_summary(out, result, baselined=baselined)
 
 
@@ -463,8 +592,8 @@ def _emit_markdown(report: str) -> None:
             click.echo(f"mcpmigrate: warning: cannot append to GITHUB_STEP_SUMMARY ({summary}): {exc}", err=True)
 
 
-def _execute(paths, config, options, output_format, unused_as_findings):
-    update, stop = _progress_callback(output_format)
+def _execute(paths, config, options, output_format, unused_as_findings, quiet: bool = False):
+    update, stop = _progress_callback(output_format) if not quiet else (None, None)
     from mcpmigrate.engine import run
 
     _check_paths(paths)
@@ -500,6 +629,11 @@ def main() -> None:
     type=click.Path(dir_okay=False),
     help="Hide the findings recorded in this file (the JSON report of an earlier run); report only new ones.",
 )
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the configuration that applies to each path (the nearest [tool.mcpmigrate] above it), then exit.",
+)
 def check(
     paths,
     select,
@@ -511,25 +645,50 @@ def check(
     statistics,
     legacy_clients,
     target_sdk,
+    exit_zero,
+    output_file,
+    stdin_filename,
+    quiet,
     no_cache,
     cache_dir,
     add_noqa,
     baseline_path,
+    show_settings,
 ):
     """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
     from mcpmigrate.engine import Options
 
-    config = _load(config_path, legacy_clients, target_sdk)
-    sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(
-        mode="check",
-        select=sel,
-        ignore=ign,
-        force_exclude=force_exclude,
-        no_cache=no_cache,
-        cache_dir=Path(cache_dir) if cache_dir else None,
-    )
-    result = _execute(paths, config, options, output_format, unused and not add_noqa)
+    if show_settings:
+        _show_settings(paths, config_path, legacy_clients, target_sdk)
+        sys.exit(0)
+    stdin_name = _stdin_paths(paths, stdin_filename)
+    groups = _configs([stdin_name] if stdin_name else paths, config_path, legacy_clients, target_sdk)
+    texts: dict[str, bytes] = {}
+    runs = []
+    for config, members in groups:
+        sel, ign, unused = _selection(config, select, ignore, extend_select)
+        options = Options(
+            mode="check",
+            select=sel,
+            ignore=ign,
+            force_exclude=force_exclude,
+            no_cache=bool(no_cache or stdin_name),  # a buffer read from stdin is not a file to cache
+            cache_dir=Path(cache_dir) if cache_dir else None,
+        )
+        if stdin_name is not None:
+            if add_noqa:
+                _fail("--add-noqa cannot write to stdin")
+            source = sys.stdin.buffer.read()
+            texts[stdin_name] = source
+            run_result, _ = _from_stdin(
+                stdin_name,
+                source,
+                lambda p, c=config, o=options, u=unused: _execute([str(p)], c, o, output_format, u, quiet),
+            )
+        else:
+            run_result = _execute(members, config, options, output_format, unused and not add_noqa, quiet)
+        runs.append(run_result)
+    result = _merged(runs)
     if add_noqa:
         _add_noqa(result, paths, config)
         from mcpmigrate.report import text
@@ -537,8 +696,68 @@ def check(
         text.render_errors(_console(stderr=True), result)
         sys.exit(1 if result.errors else 0)
     baselined = _apply_baseline(result, baseline_path) if baseline_path else None
-    _report(result, output_format, statistics, unused_as_findings=unused, baselined=baselined)
-    sys.exit(_exit_code(result))
+    with _redirected(output_file):
+        _report(
+            result, output_format, statistics, unused_as_findings=unused, baselined=baselined, quiet=quiet, texts=texts
+        )
+        if output_format == "text" and not quiet:
+            _port_blocked_note(result, config)
+    sys.exit(_finish(result, exit_zero))
+
+
+def _finish(result, exit_zero: bool) -> int:
+    """The exit code: :func:`_exit_code`, 0 under ``--exit-zero``."""
+    return 0 if exit_zero else _exit_code(result)
+
+
+def _port_blocked_note(result, config) -> None:
+    """``check --target-sdk``: the port is all or nothing, so when a file blocks it the findings
+    counted as fixable are not fixed by ``fix`` (it writes nothing); say so, and by what."""
+    if not config.target_sdk:
+        return
+    from mcpmigrate.codemods.port.project import TARGET_NAMES, blockers
+    from mcpmigrate.model import plural
+    from mcpmigrate.report.paths import shown_path
+
+    fixable = [f for f in result.findings if f.fix is not None and result.applies(f.fix.strategy)]
+    import copy
+
+    # what `fix` would leave: the findings without a fix it applies (a manual site)
+    left = []
+    for res in result.results:
+        res = copy.copy(res)
+        res.findings = [f for f in res.findings if f.fix is None or not result.applies(f.fix.strategy)]
+        left.append(res)
+    blocking = blockers(left, [], config.target_sdk)
+    if not fixable or not blocking:
+        return
+    out = _console()
+    name = TARGET_NAMES[config.target_sdk]
+    out.print(
+        f"The port to {name} is blocked, so `mcpmigrate fix` fixes none of the {plural(len(fixable), 'finding')} "
+        "counted as fixable (a port writes every file or none) until a human resolves:",
+        highlight=False,
+        markup=False,
+    )
+    for e in blocking:
+        why = e.message.removesuffix("; nothing was written")
+        out.print(f"  {shown_path(e.path)}: {why}", highlight=False, markup=False)
+
+
+def _left_lines(console, result, unsafe_fixes: bool, changed_note: bool) -> None:
+    """What ``fix`` left and why, one line per finding (no fix hint for a fix it did not apply)."""
+    from mcpmigrate.report.paths import shown_path
+
+    changed = {r.display for r in result.changed}
+    failed = {e.path for e in result.errors}
+    for f in result.findings:
+        why = _left_why(f, result, unsafe_fixes, f.path in failed)
+        where = " (in the fixed file)" if changed_note and f.path in changed else ""  # the diff moves lines
+        console.print(
+            f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}",
+            highlight=False,
+            markup=False,
+        )
 
 
 @main.command()
@@ -563,6 +782,10 @@ def fix(
     statistics,
     legacy_clients,
     target_sdk,
+    exit_zero,
+    output_file,
+    stdin_filename,
+    quiet,
     diff,
     strategy,
     unsafe_fixes,
@@ -571,99 +794,158 @@ def fix(
 ):
     """Rewrite the code in place; report what was changed and what is left for a human."""
     from mcpmigrate.engine import Options
+
+    stdin_name = _stdin_paths(paths, stdin_filename)
+    groups = _configs([stdin_name] if stdin_name else paths, config_path, legacy_clients, target_sdk)
+    runs = []
+    for config, members in groups:
+        sel, ign, unused = _selection(config, select, ignore, extend_select)
+        options = Options(
+            mode="fix",
+            strategy=strategy or config.strategy,
+            unsafe_fixes=unsafe_fixes,
+            diff=diff,
+            select=sel,
+            ignore=ign,
+            force_exclude=force_exclude,
+            no_cache=bool(no_cache or stdin_name),
+            cache_dir=Path(cache_dir) if cache_dir else None,
+        )
+        if stdin_name is None:
+            runs.append(_execute(members, config, options, output_format, unused, quiet))
+    if stdin_name is not None:
+        source = sys.stdin.buffer.read()
+        result, after = _from_stdin(
+            stdin_name, source, lambda p: _execute([str(p)], config, options, output_format, unused, quiet)
+        )
+        for res in result.results:  # the diff and the report name the buffer
+            if res.new_source is not None and not diff:
+                res.new_source = after
+        if not diff:
+            # the fixed source on stdout (as ruff does), the report on stderr
+            sys.stdout.buffer.write(after)
+            sys.stdout.flush()
+            with _redirected(output_file) if output_file else contextlib.redirect_stdout(sys.stderr):
+                _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, {stdin_name: source})
+            sys.exit(_finish(result, exit_zero))
+    else:
+        result = _merged(runs)
+    with _redirected(output_file):
+        if diff:
+            _diff_report(result, output_format, unsafe_fixes, quiet)
+            sys.exit(0 if exit_zero else 1 if (result.fixed or _exit_code(result)) else 0)
+        _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet)
+    sys.exit(_finish(result, exit_zero))
+
+
+def _diff_report(result, output_format: str, unsafe_fixes: bool, quiet: bool) -> None:
+    """``fix --diff``: the patch on stdout (inside the JSON document for ``json``), what it would
+    leave and why on stderr."""
+    from mcpmigrate.model import plural
+
+    patch = "".join(
+        _unified_diff(res.original, res.new_source, res.display)
+        for res in sorted(result.changed, key=lambda r: r.display)
+    ) + "".join(_unified_diff(pin.original, pin.new, _shown(pin.path)) for pin in result.pins)
+    if output_format == "markdown":
+        from mcpmigrate.report.markdown import render as render_markdown
+
+        failed = {e.path for e in result.errors}
+        report = render_markdown(
+            result,
+            "fix --diff",
+            fixed=True,
+            why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+            preview=True,
+        )
+        _emit_markdown(
+            report + (f"\n<details><summary>diff</summary>\n\n```diff\n{patch}```\n\n</details>\n" if patch else "")
+        )
+        return
+    if output_format == "json":
+        # one JSON document on stdout: the diff goes inside it
+        from mcpmigrate.report.jsonfmt import render
+
+        click.echo(render(result, fixed=True, diff=patch))
+        return
+    sys.stdout.write(patch)
+    sys.stdout.flush()
+    err = _console(stderr=True)
+    from mcpmigrate.report import text
+
+    _left_lines(err, result, unsafe_fixes, changed_note=True)
+    if not quiet:
+        err.print(
+            f"Would fix {plural(len(result.fixed), 'finding')} in {plural(len(result.changed), 'file')}; "
+            f"{len(result.findings)} would remain.",
+            highlight=False,
+        )
+    text.render_errors(err, result)
+
+
+def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, texts=None) -> None:
+    """``fix``'s report: each fix and re-pin, then only what is left and why, and a summary
+    (``text``); the findings left in the other formats."""
+    from mcpmigrate.model import plural
     from mcpmigrate.report.paths import shown_path
 
-    config = _load(config_path, legacy_clients, target_sdk)
-    sel, ign, unused = _selection(config, select, ignore, extend_select)
-    options = Options(
-        mode="fix",
-        strategy=strategy or config.strategy,
-        unsafe_fixes=unsafe_fixes,
-        diff=diff,
-        select=sel,
-        ignore=ign,
-        force_exclude=force_exclude,
-        no_cache=no_cache,
-        cache_dir=Path(cache_dir) if cache_dir else None,
-    )
-    result = _execute(paths, config, options, output_format, unused)
-    if diff:
-        patch = "".join(
-            _unified_diff(res.original, res.new_source, res.display)
-            for res in sorted(result.changed, key=lambda r: r.display)
-        ) + "".join(_unified_diff(pin.original, pin.new, _shown(pin.path)) for pin in result.pins)
-        if output_format == "markdown":
-            from mcpmigrate.report.markdown import render as render_markdown
-
-            failed = {e.path for e in result.errors}
-            report = render_markdown(
-                result,
-                "fix --diff",
-                fixed=True,
-                why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
-                preview=True,
-            )
-            _emit_markdown(
-                report + (f"\n<details><summary>diff</summary>\n\n```diff\n{patch}```\n\n</details>\n" if patch else "")
-            )
-        elif output_format == "json":
-            # one JSON document on stdout: the diff goes inside it
-            from mcpmigrate.report.jsonfmt import render
-
-            click.echo(render(result, fixed=True, diff=patch))
-        else:
-            sys.stdout.write(patch)
-            sys.stdout.flush()
-            err = _console(stderr=True)
-            from mcpmigrate.report import text
-
-            n = len(result.fixed)
-            changed = {r.display for r in result.changed}
-            failed = {e.path for e in result.errors}
-            for f in result.findings:  # what the diff leaves, and why
-                why = _left_why(f, result, unsafe_fixes, f.path in failed)
-                where = " (in the fixed file)" if f.path in changed else ""  # the diff moves lines
-                err.print(
-                    f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}",
-                    highlight=False,
-                    markup=False,
-                )
-            err.print(
-                f"Would fix {n} finding{'s' if n != 1 else ''} in {len(result.changed)} file(s); "
-                f"{len(result.findings)} would remain.",
-                highlight=False,
-            )
-            text.render_errors(err, result)
-        sys.exit(1 if (result.fixed or _exit_code(result)) else 0)
-    if output_format in ("text", "concise"):
-        out = _console()
-        for f in result.fixed:
+    if output_format not in ("text", "concise"):
+        failed = {e.path for e in result.errors}
+        _report(
+            result,
+            output_format,
+            statistics,
+            fixed=True,
+            unused_as_findings=unused,
+            quiet=quiet,
+            texts=texts,
+            why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+        )
+        return
+    out = _console()
+    for f in result.fixed:
+        out.print(
+            f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}",
+            highlight=False,
+            markup=False,
+        )
+    for pin in result.pins:
+        out.print(
+            f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} (the port's target){_relock_note(pin.path)}",
+            highlight=False,
+            markup=False,
+        )
+    if output_format == "concise":
+        if result.fixed and not quiet:
             out.print(
-                f"fixed  {shown_path(f.path)}:{f.line}:{f.column} {f.rule} {f.name}: {f.fix.description if f.fix else ''}",
+                f"Fixed {plural(len(result.fixed), 'finding')} in {plural(len(result.changed), 'file')}.",
                 highlight=False,
-                markup=False,
             )
-        for pin in result.pins:
-            out.print(
-                f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} (the port's target){_relock_note(pin.path)}",
-                highlight=False,
-                markup=False,
-            )
+        _report(result, output_format, statistics, fixed=True, unused_as_findings=unused, quiet=quiet, texts=texts)
+        return
+    from mcpmigrate.report import text
+
+    if result.findings and not quiet:
         if result.fixed:
-            out.print(f"Fixed {len(result.fixed)} finding(s) in {len(result.changed)} file(s).", highlight=False)
             out.print()
-        if result.findings:
-            out.print("Left for a human:", highlight=False)
-    failed = {e.path for e in result.errors}
-    _report(
-        result,
-        output_format,
-        statistics,
-        fixed=True,
-        unused_as_findings=unused,
-        why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
-    )
-    sys.exit(_exit_code(result))
+        out.print("Left for a human:", highlight=False)
+    _left_lines(out, result, unsafe_fixes, changed_note=False)
+    if statistics:
+        text.render_statistics(out, result)
+    err = _console(stderr=True)
+    if not unused:
+        text.render_unused_suppressions(err, result)
+    text.render_errors(err, result)
+    if quiet:
+        return
+    left = len(result.findings)
+    if result.fixed:
+        summary = f"Fixed {plural(len(result.fixed), 'finding')} in {plural(len(result.changed), 'file')}"
+        out.print(summary + (f"; {left} left (above)." if left else "; nothing left."), highlight=False)
+    elif left:
+        out.print(f"Nothing was fixed; {plural(left, 'finding')} left (above).", highlight=False)
+    elif not result.errors:
+        out.print(f"All checks passed! {plural(result.files_checked, 'file')} checked.", highlight=False)
 
 
 @main.command()
@@ -755,7 +1037,20 @@ def rules_cmd(output_format):
     table = Table("id", "name", "severity", "fix", "summary", box=None, show_lines=False)
     for m in catalog.values():
         table.add_row(m.id, m.name, m.severity.value, ", ".join(m.fix.get("strategies", [])) or "none", m.summary)
-    _console().print(table)
+    _print_unpadded(table)
+
+
+def _print_unpadded(renderable) -> None:
+    """Print a rich table or Markdown page; into a pipe or file without the spaces rich pads
+    each line with to the console's width (a terminal gets rich's own output)."""
+    console = _console()
+    if sys.stdout.isatty():
+        console.print(renderable)
+        return
+    with console.capture() as captured:
+        console.print(renderable)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+    sys.stdout.flush()
 
 
 @main.command()
@@ -790,7 +1085,7 @@ def explain(rule_id):
             parts += ["", f"After `mcpmigrate fix{flags}`:", "", "```python", ex["fixed"].rstrip(), "```"]
     if meta.spec:
         parts += ["", "## References", ""] + [f"- {s}" for s in meta.spec]
-    _console().print(Markdown("\n".join(parts)))
+    _print_unpadded(Markdown("\n".join(parts)))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -326,3 +326,65 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
         except ValueError as exc:
             raise ConfigError(f"{where}.{key}: {exc}") from exc
     return cfg
+
+
+# -- per-file configuration (as ruff resolves it) --------------------------------------------------
+#: directories not searched for nested configurations (virtual environments, caches, VCS data)
+_NO_CONFIG_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".mcpmigrate_cache", ".tox"}
+
+
+def nested_configs(directory: Path) -> list[Path]:
+    """The ``pyproject.toml`` files with a ``[tool.mcpmigrate]`` table strictly below
+    ``directory`` (hidden directories, virtual environments and caches skipped), outermost first."""
+    import os
+
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(n for n in dirnames if n not in _NO_CONFIG_DIRS and not n.startswith("."))
+        if dirpath != str(directory) and "pyproject.toml" in filenames:
+            candidate = Path(dirpath) / "pyproject.toml"
+            if find_pyproject(candidate.parent) == candidate:
+                found.append(candidate)
+    return found
+
+
+def group_by_config(paths: list[Path], fallback: Config, load=load_config) -> list[tuple[Config, list[Path]]]:
+    """The paths of one run grouped by the configuration that applies to them, as ruff resolves
+    it: each file uses the nearest ``pyproject.toml`` with a ``[tool.mcpmigrate]`` table above it
+    (``fallback``, the working directory's, where there is none); a directory given on the
+    command line that holds such a file deeper down hands that subtree to it (excluded from its
+    own group). Returns ``(config, paths)`` in the order first met. Raises :class:`ConfigError`
+    for an invalid configuration."""
+    import dataclasses
+
+    groups: dict[Path | None, tuple[Config, list[Path]]] = {}
+    loaded: dict[Path, Config] = {}
+
+    def config_of(found: Path | None) -> Config:
+        if found is None:
+            return fallback
+        if found not in loaded:
+            loaded[found] = fallback if fallback.source == found else load(found)
+        return loaded[found]
+
+    def add(found: Path | None, path: Path) -> None:
+        groups.setdefault(found, (config_of(found), []))[1].append(path)
+
+    for path in paths:
+        absolute = path.resolve() if path.exists() else path.absolute()
+        found = find_pyproject(absolute if absolute.is_dir() else absolute.parent)
+        add(found, path)
+        if not absolute.is_dir():
+            continue
+        for nested in nested_configs(absolute):
+            add(nested, path / nested.parent.relative_to(absolute))
+            above = find_pyproject(nested.parent.parent)  # the configuration the subtree leaves
+            if above not in groups:
+                continue
+            owner = groups[above]
+            try:
+                pattern = nested.parent.relative_to(owner[0].root).as_posix()
+            except ValueError:
+                continue
+            groups[above] = (dataclasses.replace(owner[0], exclude=[*owner[0].exclude, pattern]), owner[1])
+    return list(groups.values())

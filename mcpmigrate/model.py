@@ -159,3 +159,9 @@ class RunReport(Protocol):
     def applies(self, fix_strategy: str) -> bool:
         """A plain ``fix`` in this run's strategy applies fixes of ``fix_strategy``."""
         ...
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 file"``, ``"2 files"``: a count with its noun in the right number (``word`` singular;
+    "path"/"file"/"finding"/… take an ``s``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -342,8 +342,10 @@ def _apply_codemods(
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
+    from mcpmigrate.codemods.style import style_for, wrap_long_lines
 
     original = module
+    style = style_for(path)
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
     # find nothing left to do.
@@ -359,7 +361,7 @@ def _apply_codemods(
             ]
             if not mine:
                 continue
-            new_module = apply_edits(module, cm.edits(analysis, mine, config))  # the one applier
+            new_module = apply_edits(module, cm.edits(analysis, mine, config), style)  # the one applier
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
@@ -370,6 +372,8 @@ def _apply_codemods(
     if module is not original:
         # never prune a name the rest of the project imports from this module, or its __all__ lists
         module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
+        if style is not None:  # what the fix wrote keeps the project's line length (codemods/style.py)
+            module = wrap_long_lines(original, module, style)
     return module
 
 

@@ -1,8 +1,11 @@
 """``# mcpmigrate: ignore[MCP101, MCP102]`` suppression comments (README.md, "Suppressions").
 
 A comment on the reported line silences the listed rules there; ``# mcpmigrate: ignore`` with no
-list silences every rule on that line. Comments are found with the tokenizer, so the marker
-inside a string is not a suppression.
+list silences every rule on that line. ruff's spelling, ``# noqa: MCP101``, does the same for the
+``MCP`` codes it lists (the other codes belong to other tools; a bare ``# noqa`` is left to them).
+``# mcpmigrate: ignore-file`` (every rule) or ``# mcpmigrate: ignore-file[MCP101]`` anywhere in
+a file silences those rules in the whole file. Comments are found with the tokenizer, so a
+marker inside a string is not a suppression.
 """
 
 from __future__ import annotations
@@ -12,7 +15,12 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-_MARKER = re.compile(r"#\s*mcpmigrate:\s*ignore(?:\[(?P<ids>[^\]]*)\])?", re.IGNORECASE)
+_MARKER = re.compile(r"#\s*mcpmigrate:\s*ignore(?!-file)(?:\[(?P<ids>[^\]]*)\])?", re.IGNORECASE)
+#: ruff's and flake8's noqa comment with a code list (`noqa: CODE, CODE`; the colon and codes required here)
+_NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<ids>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
+_FILE = re.compile(r"#\s*mcpmigrate:\s*ignore-file(?:\[(?P<ids>[^\]]*)\])?", re.IGNORECASE)
+#: the key of a file-level suppression in :func:`find_suppressions`' answer (no line is 0)
+FILE_LEVEL = 0
 
 
 @dataclass
@@ -23,8 +31,10 @@ class Suppression:
 
 
 def find_suppressions(source: bytes) -> dict[int, Suppression]:
-    """Suppressions by 1-based line. Returns ``{}`` when the file has no marker at all."""
-    if b"mcpmigrate" not in source:
+    """Suppressions by 1-based line; a file-level one under :data:`FILE_LEVEL` (its ``line`` the
+    comment's). Returns ``{}`` when the file has no marker at all."""
+    lowered = source.lower()
+    if b"mcpmigrate" not in lowered and b"noqa" not in lowered:
         return {}
     out: dict[int, Suppression] = {}
     try:
@@ -34,18 +44,33 @@ def find_suppressions(source: bytes) -> dict[int, Suppression]:
     for tok in tokens:
         if tok.type != tokenize.COMMENT:
             continue
+        line = tok.start[0]
         m = _MARKER.search(tok.string)
-        if not m:
+        noqa = _NOQA.search(tok.string)
+        whole = _FILE.search(tok.string)
+        if whole and FILE_LEVEL not in out:
+            out[FILE_LEVEL] = Suppression(line, _ids(whole.group("ids")))
+        if not m and not noqa:
             continue
-        ids = m.group("ids")
-        parsed = frozenset(i.strip().upper() for i in ids.split(",") if i.strip()) if ids is not None else None
-        out[tok.start[0]] = Suppression(tok.start[0], parsed)
+        ids = _ids(m.group("ids")) if m else frozenset()
+        if noqa:
+            codes = frozenset(c.upper() for c in re.split(r"[\s,]+", noqa.group("ids")) if c)
+            mcp = frozenset(c for c in codes if c.startswith("MCP"))
+            if not mcp and not m:
+                continue  # another tool's codes only
+            ids = None if ids is None else ids | mcp
+        out[line] = Suppression(line, ids)
     return out
 
 
+def _ids(listed: str | None) -> frozenset[str] | None:
+    """The rule ids of a marker's ``[...]``; None (every rule) without one."""
+    return frozenset(i.strip().upper() for i in listed.split(",") if i.strip()) if listed is not None else None
+
+
 def is_suppressed(sups: dict[int, Suppression], line: int, end_line: int, rule: str) -> bool:
-    """True when a suppression on the finding's first or last line covers ``rule``."""
-    for ln in {line, end_line}:
+    """True when a suppression on the finding's first or last line, or the file's, covers ``rule``."""
+    for ln in (line, end_line, FILE_LEVEL):
         s = sups.get(ln)
         if s is not None and (s.ids is None or rule in s.ids):
             s.used.add(rule)
@@ -55,7 +80,7 @@ def is_suppressed(sups: dict[int, Suppression], line: int, end_line: int, rule: 
 
 def marker_span(line_text: str) -> tuple[int, int] | None:
     """1-based ``(column, end column)`` of the suppression marker in one line's text, or None."""
-    m = _MARKER.search(line_text)
+    m = _MARKER.search(line_text) or _NOQA.search(line_text) or _FILE.search(line_text)
     if m is None:
         return None
     return m.start() + 1, m.end() + 1
@@ -111,12 +136,11 @@ def add_suppressions(
         body = raw.rstrip("\r\n")
         eol = raw[len(body) :]
         sup = existing.get(ln)
-        if sup is not None:
-            if sup.ids is None or ids <= sup.ids:
-                continue  # already covered
+        m = _MARKER.search(body)
+        if sup is not None and (sup.ids is None or ids <= sup.ids):
+            continue  # already covered (by this tool's marker or a noqa comment listing the rule)
+        if sup is not None and sup.ids is not None and m is not None:
             merged = ", ".join(sorted(sup.ids | ids))
-            m = _MARKER.search(body)
-            assert m is not None
             body = body[: m.start()] + f"# mcpmigrate: ignore[{merged}]" + body[m.end() :]
         else:
             body = body.rstrip(" \t") if body.strip() else body

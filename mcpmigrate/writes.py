@@ -26,7 +26,7 @@ from pathlib import Path
 from mcpmigrate import files as F
 from mcpmigrate.codemods.port.project import TARGET_NAMES, PinChange, hold
 from mcpmigrate.config import Config
-from mcpmigrate.model import FileError
+from mcpmigrate.model import FileError, plural
 from mcpmigrate.pipeline import FileResult
 
 
@@ -133,7 +133,11 @@ def _write_all(
                 half = "the port is half written (restore the files whose restore failed from version control)"
                 why = f"{_write_error(exc)}; {half}"
             else:
-                restored = f" ({len(done)} file(s) already written were restored)" if done else ""
+                restored = (
+                    f" ({plural(len(done), 'file')} already written {'was' if len(done) == 1 else 'were'} restored)"
+                    if done
+                    else ""
+                )
                 why = f"{_write_error(exc)}; nothing was written{restored}"
             _hold_port(results, errors, port, {w.display: why}, said=True)
             errors.extend(lost)

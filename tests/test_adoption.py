@@ -20,7 +20,7 @@ def test_add_noqa_silences_every_current_finding(tmp_path: Path) -> None:
     (tmp_path / "two.py").write_text(TWO_RULES)
     res = cli(["check", "--add-noqa", "."], tmp_path)
     assert res.exit_code == 0, str(res)
-    assert "Added 2 suppression comments in 1 file(s)" in res.stdout
+    assert "Added 2 suppression comments in 1 file" in res.stdout
     assert (tmp_path / "two.py").read_text() == (
         "from mcp.types import ClientCapabilities, Root, RootsCapability\n"
         "\n"

@@ -613,7 +613,9 @@ def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
     assert "allow-list" in res.stderr
     res = cli(["fix", "reader.py"], tmp_path)
     assert (tmp_path / "reader.py").read_text() == ALLOW_LIST_SOURCE
-    assert "0 fixable with `mcpmigrate fix`, 1 more with `mcpmigrate fix --unsafe-fixes`" in res.stdout
+    # the closing block lists what is left and why (no hint for a fix it did not apply)
+    assert "left   reader.py:10:19 MCP101 roots-request: needs --unsafe-fixes" in res.stdout, res.stdout
+    assert "fix (unsafe" not in res.stdout
     res = cli(["fix", "--unsafe-fixes", "reader.py"], tmp_path)
     assert "roots: Annotated[list[str]" in (tmp_path / "reader.py").read_text()
 

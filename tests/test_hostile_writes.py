@@ -166,7 +166,7 @@ def test_symlink_to_outside_is_checked_not_written(linked: tuple[Path, Path]) ->
 
     text = cli(["fix", "."], project)
     assert f"error: link.py: {OUTSIDE}" in text.stderr, str(text)
-    assert "link.py\n  8:" in text.stdout  # listed with what is left for a human
+    assert "left   link.py:8:20 MCP101" in text.stdout  # listed with what is left for a human
 
 
 def test_symlink_to_outside_is_left_out_of_the_diff(linked: tuple[Path, Path]) -> None:
@@ -260,7 +260,7 @@ def test_write_failing_mid_port_restores_the_files_written(tmp_path: Path, monke
         (
             "pkg/beta.py",
             "blocks the port to mcp 2.x: cannot write the fix: No space left on device; "
-            "nothing was written (1 file(s) already written were restored)",
+            "nothing was written (1 file already written was restored)",
         )
     ]
     assert res.json["changed_files"] == [] and res.json["fixed"] == []
@@ -283,7 +283,7 @@ def test_pin_write_failing_restores_every_module(tmp_path: Path, monkeypatch: py
         (
             "pyproject.toml",
             "blocks the port to mcp 2.x: cannot write the fix: No space left on device; "
-            "nothing was written (3 file(s) already written were restored)",
+            "nothing was written (3 files already written were restored)",
         )
     ]
 

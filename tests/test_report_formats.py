@@ -194,7 +194,7 @@ def test_text_groups_by_file_with_caret_hint_and_summary(tmp_path: Path) -> None
     assert "MCP104 roots-list-changed-capability (advisory)" in out
     assert "fix (safe): " in out  # a removal applies under every strategy: none is named
     assert "manual:" in out  # MCP105 has no automatic fix
-    assert "Found 3 findings (3 advisory) in 2 file(s)" in out
+    assert "Found 3 findings (3 advisory) in 2 files" in out
     assert "\x1b[" not in out  # not a terminal: no colour
 
 

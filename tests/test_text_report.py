@@ -53,7 +53,7 @@ s.py
 MCP101 roots-request: On 2026-07-28 servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`). (`mcpmigrate explain MCP101`)
 MCP401 protocol-logging: Log with the standard library instead: `logger = logging.getLogger(__name__)` at module level and `logger.info(...)` (stderr on stdio servers; OpenTelemetry for observability). (`mcpmigrate explain MCP401`)
 
-Found 4 findings (2 breaking, 2 deprecated) in 1 file(s); 1 file(s) checked. 4 fixable with `mcpmigrate fix`.
+Found 4 findings (2 breaking, 2 deprecated) in 1 file; 1 file checked. 4 fixable with `mcpmigrate fix`.
 """
 
 

@@ -3,8 +3,9 @@
 A fix planner (``param``, ``interim``, ``remove`` …) never writes its own libcst transformer: it
 records what should change in an :class:`Edits` — keyed by the *original* nodes of the parsed
 module, the ones the analysis and the findings point at — and :func:`apply_edits` makes every
-change in one pass, then adds the imports once with libcst's ``AddImportsVisitor`` (the
-bump-pydantic / Fixit model; see ``docs/architecture.md``, "How a finding becomes a fix").
+change in one pass, then adds the imports once where the project's import sorter puts them
+(:mod:`mcpmigrate.codemods.style`; the bump-pydantic / Fixit model; see ``docs/architecture.md``,
+"How a finding becomes a fix").
 
 What an edit can say, per original node (applied in this order when the node is left):
 
@@ -28,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
+
+from mcpmigrate.codemods.style import Style, add_imports
 
 if TYPE_CHECKING:
     from mcpmigrate.analysis import ModuleAnalysis
@@ -81,7 +84,8 @@ class Edits:
 
     def add_import(self, module: str, name: str | None = None, alias: str | None = None) -> None:
         """``from module import name`` (``import module`` without ``name``; ``… as alias`` when
-        ``alias`` differs from ``name``), added once after all edits (libcst's AddImportsVisitor).
+        ``alias`` differs from ``name``), added once after all edits, where the project's import
+        sorter puts it (:func:`mcpmigrate.codemods.style.add_imports`).
         Code that spells the imported name gets its local name from :meth:`import_name`."""
         self.imports.add((module, name or ""))
         if alias and alias != (name or module):  # `import logging as stdlib_logging` too
@@ -174,13 +178,17 @@ def flatten_body(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.
     return cst.FlattenSentinel(body)
 
 
-def apply_edits(module: cst.Module, edits: Edits) -> cst.Module:
-    """``module`` with every edit made, then the recorded imports added (sorted, each once).
-    Returns ``module`` itself when there is nothing to do."""
+def apply_edits(module: cst.Module, edits: Edits, style: Style | None = None) -> cst.Module:
+    """``module`` with every edit made, then the recorded imports added, each once: where the
+    project's import sorter puts them when it configures one (``style``:
+    :func:`mcpmigrate.codemods.style.style_for`), else after the last import (libcst's
+    ``AddImportsVisitor``). Returns ``module`` itself when there is nothing to do."""
     if not edits:
         return module
     new = module.visit(_Applier(edits))
-    if edits.imports:
+    if edits.imports and style is not None:
+        new = add_imports(new, edits.imports, edits.aliases, style)
+    elif edits.imports:
         # imported here: libcst.codemod loads libcst.matchers (~0.2 s), which a check never needs
         from libcst.codemod import CodemodContext
         from libcst.codemod.visitors import AddImportsVisitor

@@ -144,7 +144,7 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         ed.transform(stmt, lambda _o, u, code=code: _log_line(u, code, logger))  # type: ignore[misc]
     if needs_module_logger and existing is None:
         body = list(module.body)
-        # after the leading docstring and import block (AddImportsVisitor puts `import logging` in it)
+        # after the leading docstring and import block (`style.add_imports` puts `import logging` in it)
         at = 0
         for i, stmt in enumerate(body):
             if _is_import_stmt(stmt) or (i == 0 and is_docstring(stmt)):

@@ -9,7 +9,7 @@ from collections import Counter
 from rich.console import Console
 from rich.markup import escape
 
-from mcpmigrate.model import Finding, RunReport
+from mcpmigrate.model import Finding, RunReport, plural
 from mcpmigrate.report import fix_label
 from mcpmigrate.report.paths import shown_path
 
@@ -164,20 +164,20 @@ def render_summary(console: Console, result: RunReport, baselined: int | None = 
         for strategy, n in sorted(elsewhere.items()):
             hint += f", {n} with `mcpmigrate fix --strategy {strategy}`"
         console.print(
-            f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in "
-            f"{len({f.path for f in findings})} file(s); {result.files_checked} file(s) checked. "
+            f"Found {plural(len(findings), 'finding')} ({parts}) in "
+            f"{plural(len({f.path for f in findings}), 'file')}; {plural(result.files_checked, 'file')} checked. "
             f"{hint}.",
             highlight=False,
         )
     elif result.errors:
         n = len({e.path for e in result.errors})
         console.print(
-            f"No findings, but {n} path(s) could not be checked (see the errors above); "
-            f"{result.files_checked} file(s) checked.",
+            f"No findings, but {plural(n, 'path')} could not be checked (see the errors above); "
+            f"{plural(result.files_checked, 'file')} checked.",
             highlight=False,
         )
     else:
-        console.print(f"All checks passed! {result.files_checked} file(s) checked.", highlight=False)
+        console.print(f"All checks passed! {plural(result.files_checked, 'file')} checked.", highlight=False)
 
 
 def render_statistics(console: Console, result: RunReport) -> None:
