@@ -85,9 +85,10 @@ FRAMEWORK_CLASSES = {
 }
 # Request-pushing methods a framework adds to its context: class → method → what it pushes.
 # mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
+# ``Context.list_roots`` is ``await self.session.list_roots()`` there too.
 FRAMEWORK_CONTEXT_METHODS = {
-    "mcp_use.server.Context": {"sample": "sampling"},
-    "mcp_use.server.context.Context": {"sample": "sampling"},
+    "mcp_use.server.Context": {"sample": "sampling", "list_roots": "roots"},
+    "mcp_use.server.context.Context": {"sample": "sampling", "list_roots": "roots"},
 }
 # Attributes that hold the SDK ServerSession in a framework, by the framework's top-level package:
 # mcp-agent ``Context.upstream_session`` (mcp_agent/core/context.py) is the session of the client
