@@ -994,3 +994,21 @@ FASTMCP4_TOKENS = (
     rb"fastmcp",
     rb"McpError",
 )
+
+
+def _star_exports() -> dict[str, frozenset[str]]:
+    """SDK module → the names of it these tables know (``mcp.server.fastmcp`` → ``FastMCP``,
+    ``Context``, …): what ``from mcp.server.fastmcp import *`` binds, as far as a rule asks."""
+    out: dict[str, set[str]] = {}
+    for value in list(globals().values()):
+        if isinstance(value, (set, frozenset)):
+            for q in value:
+                if isinstance(q, str) and q.startswith(("mcp.", "fastmcp.")) and "." in q:
+                    mod, _, name = q.rpartition(".")
+                    if name.isidentifier() and not name.startswith("_"):
+                        out.setdefault(mod, set()).add(name)
+    return {mod: frozenset(names) for mod, names in out.items()}
+
+
+# ``from <SDK module> import *``: the names it binds that a rule resolves (analysis/facts.py).
+STAR_EXPORTS = _star_exports()
