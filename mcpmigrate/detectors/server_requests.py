@@ -103,11 +103,10 @@ class _Visitor(CatalogVisitor):
 
     def _client_side_id(self, node: cst.CSTNode) -> bool:
         """An ``elicitationId`` a client builds or reads, not one a server correlates on: client
-        code, or a test in a module that imports no server surface (a URL elicitation's params
-        handed to the client's own callback, a received payload parsed)."""
-        if self.client_module:
-            return True
-        return self._in_test(node) and not self.a.memo(
+        code or a test, in a module that imports no server surface (a URL elicitation's params
+        handed to the client's own callback, a received payload parsed). A test that runs a server
+        tool raising ``UrlElicitationRequiredError`` through a ``Client`` is still server code."""
+        return (self.client_module or self._in_test(node)) and not self.a.memo(
             "server_requests.server_surface",
             lambda: any(_SERVER_SURFACE.intersection(self._spellings(v)) for v in self.a.imports.values()),
         )
