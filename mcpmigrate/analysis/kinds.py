@@ -200,8 +200,8 @@ class Kinds(Held):
                     return Kind.SERVER_LL
                 # a method of a Context subclass (a project's or a framework's wrapper around the
                 # SDK context): `self.session.send_tool_list_changed()` is the session's push
-                own = self._kind_of_class(scope.class_name)
-                if own in CONTEXTS:
+                own = self._context_classes().get(scope.class_name)
+                if own is not None:
                     return own
             scope = scope.parent
         return self.module_kinds.get(name)
@@ -269,6 +269,16 @@ class Kinds(Held):
             return self._constructed_kind(expr)
         return None
 
+    def _context_classes(self) -> dict[str, Kind]:
+        """The module's classes that subclass an SDK or framework context → that context's kind
+        (asked for every ``self`` a method reads: computed once per module)."""
+
+        def compute() -> dict[str, Kind]:
+            kinds = {c: self._kind_of_class(c) for c in self.class_bases}
+            return {c: k for c, k in kinds.items() if k in CONTEXTS}
+
+        return self.memo("kinds.context_classes", compute)  # type: ignore[attr-defined]
+
     def _super_kind(self, fn: FunctionInfo | None) -> Kind | None:
         """What ``super()`` is in a method of a class of this module that subclasses an SDK or
         framework context (the parent context: its requests are the SDK's)."""
@@ -277,8 +287,7 @@ class Kinds(Held):
             scope = scope.parent
         if scope is None:
             return None
-        own = self._kind_of_class(scope.class_name)
-        return own if own in CONTEXTS else None
+        return self._context_classes().get(scope.class_name or "")
 
     def _looks_like_context(self, expr: cst.BaseExpression) -> bool:
         """An unannotated receiver that is conventionally an MCP context (``ctx.session`` in a
