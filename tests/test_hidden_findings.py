@@ -445,3 +445,60 @@ def test_string_spellings_that_are_no_module_stand_in_stay_quiet(tmp_path: Path)
     )
     (tmp_path / "server.py").write_text(source, encoding="utf-8")
     assert sites(check(tmp_path, "--target-sdk", "mcp2", "server.py")) == [("MCP501", 7, 13)]
+
+
+# -- a deleted statement's directive comments -------------------------------------------------
+
+
+def test_bugs_28_a_deleted_pings_fmt_off_stays(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_bytes((DATA / "bugs_28.py").read_bytes())
+    result = cli(["fix", "--no-cache", "server.py"], tmp_path)
+    assert result.exception is None and result.exit_code == 0, str(result)
+    fixed = (tmp_path / "server.py").read_text(encoding="utf-8")
+    assert fixed.endswith(
+        "async def cell(r: int, c: int, ctx: Context) -> str:\n"
+        "    # fmt: off\n"
+        "    value   =   TABLE[r][c]\n"
+        "    # fmt: on\n"
+        "    return str(value)\n"
+    )
+
+
+DIRECTIVES = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+app = FastMCP("x")
+
+
+@app.tool()
+async def only_ping(ctx: Context) -> None:
+    # pragma: no cover
+    await ctx.session.send_ping()
+
+
+@app.tool()
+async def pinged(ctx: Context) -> str:
+    # say hello first
+    await ctx.session.send_ping()
+    # type: ignore
+    await ctx.session.send_ping()
+    return "ok"
+"""
+
+
+def test_directives_go_to_the_next_statement_or_the_pass_other_comments_go(tmp_path: Path) -> None:
+    (tmp_path / "server.py").write_text(DIRECTIVES, encoding="utf-8")
+    result = cli(["fix", "--no-cache", "server.py"], tmp_path)
+    assert result.exception is None and result.exit_code == 0, str(result)
+    assert (tmp_path / "server.py").read_text(encoding="utf-8") == (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'app = FastMCP("x")\n\n\n'
+        "@app.tool()\n"
+        "async def only_ping(ctx: Context) -> None:\n"
+        "    # pragma: no cover\n"
+        "    pass\n\n\n"
+        "@app.tool()\n"
+        "async def pinged(ctx: Context) -> str:\n"
+        "    # type: ignore\n"
+        '    return "ok"\n'
+    )
