@@ -312,6 +312,10 @@ _ROOTS_SESSION_ATTRS = {"list_roots", "check_client_capability", "client_params"
 _SESSION_NAMES = {"session", "server_session", "mcp_session"}
 
 
+# Frameworks whose context forwards requests to the SDK session (``ctx.list_roots()``).
+_FRAMEWORK_HEADS = frozenset(q.split(".")[0] for q in S.FRAMEWORK_CONTEXT_METHODS)
+
+
 def roots(f: Facts) -> bool:
     """Could :class:`~mcpmigrate.detectors.roots.RootsDetector` report anything? (MCP101–106)"""
     # Import-free sites: hand-built JSON-RPC dicts, capability dicts, dispatch on the method name.
@@ -330,13 +334,14 @@ def roots(f: Facts) -> bool:
     # or a fully spelled dotted name (``mcp.types.Root(…)``).
     if not f.names_mcp:
         return False
-    if f.attrs & _ROOTS_SESSION_ATTRS:
+    if f.attrs & _ROOTS_SESSION_ATTRS or ("client_params" in f.strings and "getattr" in f.called):
         # the receiver must be a session (or a fastmcp context): one comes from `.session`, a
         # variable named like one, a ServerSession annotation, or a fastmcp import
         if (
             "session" in f.attrs
             or f.names & _SESSION_NAMES
             or f.imports_fastmcp
+            or any(m.split(".")[0] in _FRAMEWORK_HEADS for m in f.import_modules)
             or any("fastmcp" in s for s in f.strings)
             or f.mentions({"ServerSession"})
         ):

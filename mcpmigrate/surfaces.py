@@ -85,9 +85,10 @@ FRAMEWORK_CLASSES = {
 }
 # Request-pushing methods a framework adds to its context: class → method → what it pushes.
 # mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
+# ``Context.list_roots`` is ``await self.session.list_roots()`` there too.
 FRAMEWORK_CONTEXT_METHODS = {
-    "mcp_use.server.Context": {"sample": "sampling"},
-    "mcp_use.server.context.Context": {"sample": "sampling"},
+    "mcp_use.server.Context": {"sample": "sampling", "list_roots": "roots"},
+    "mcp_use.server.context.Context": {"sample": "sampling", "list_roots": "roots"},
 }
 # Attributes that hold the SDK ServerSession in a framework, by the framework's top-level package:
 # mcp-agent ``Context.upstream_session`` (mcp_agent/core/context.py) is the session of the client
@@ -993,3 +994,21 @@ FASTMCP4_TOKENS = (
     rb"fastmcp",
     rb"McpError",
 )
+
+
+def _star_exports() -> dict[str, frozenset[str]]:
+    """SDK module → the names of it these tables know (``mcp.server.fastmcp`` → ``FastMCP``,
+    ``Context``, …): what ``from mcp.server.fastmcp import *`` binds, as far as a rule asks."""
+    out: dict[str, set[str]] = {}
+    for value in list(globals().values()):
+        if isinstance(value, (set, frozenset)):
+            for q in value:
+                if isinstance(q, str) and q.startswith(("mcp.", "fastmcp.")) and "." in q:
+                    mod, _, name = q.rpartition(".")
+                    if name.isidentifier() and not name.startswith("_"):
+                        out.setdefault(mod, set()).add(name)
+    return {mod: frozenset(names) for mod, names in out.items()}
+
+
+# ``from <SDK module> import *``: the names it binds that a rule resolves (analysis/facts.py).
+STAR_EXPORTS = _star_exports()

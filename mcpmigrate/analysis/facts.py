@@ -140,6 +140,9 @@ class Collector(cst.CSTVisitor):
         mod = get_full_name_for_node(node.module) or ""
         self._note_generation(mod)
         if isinstance(node.names, cst.ImportStar):
+            # `from mcp.server.fastmcp import *`: the SDK names it brings in resolve as if spelled
+            for name in S.STAR_EXPORTS.get(mod, ()):
+                self.a.imports.setdefault(name, f"{mod}.{name}")
             return
         for alias in node.names:
             name = get_full_name_for_node(alias.name) or ""

@@ -32,6 +32,9 @@ class Kind(str, Enum):
 
 CONTEXTS = {Kind.CONTEXT_MCP1, Kind.CONTEXT_MCP2, Kind.CONTEXT_FASTMCP}
 
+# Annotations that say nothing about what a parameter holds: the callers' arguments decide.
+UNKNOWN_TYPES = frozenset({"typing.Any", "Any", "typing_extensions.Any", "object", "builtins.object"})
+
 
 def annotation_names(ann: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     """Candidate type expressions inside an annotation: ``X``, ``X[...]``, ``X | None``,
@@ -108,6 +111,14 @@ class Kinds(Held):
             if k is not None:
                 return k
         return None
+
+    def says_nothing(self, ann: cst.BaseExpression) -> bool:
+        """An annotation that does not say what a parameter is (``Any``, ``object``, ``"Any"``,
+        ``Any | None``, ``Optional[Any]``): what a caller passes types it, as if unannotated."""
+        return all(
+            q in UNKNOWN_TYPES or q == "None" or q.rsplit(".", 1)[-1] in ("Optional", "Union")
+            for q in (self.qualname(cand) or "?" for cand in annotation_names(ann))
+        )
 
     def _kind_of_class(self, q: str | None, depth: int = 0) -> Kind | None:
         """The kind of instances of the class ``q`` names: an SDK class, a framework class built
@@ -187,6 +198,11 @@ class Kinds(Held):
                     return Kind.SERVER_HL
                 if self._class_is(scope.class_name, S.LOWLEVEL_SERVERS):
                     return Kind.SERVER_LL
+                # a method of a Context subclass (a project's or a framework's wrapper around the
+                # SDK context): `self.session.send_tool_list_changed()` is the session's push
+                own = self._context_classes().get(scope.class_name)
+                if own is not None:
+                    return own
             scope = scope.parent
         return self.module_kinds.get(name)
 
@@ -236,6 +252,8 @@ class Kinds(Held):
                 k = self.element_of(func.value, fn)  # registry.get(sid)
                 if k is not None:
                     return k
+            if isinstance(func, cst.Name) and func.value == "super" and not expr.args:
+                return self._super_kind(fn)  # `super().elicit(...)` in a Context subclass
             q = self.qualname(func)
             if q in S.GET_CONTEXT_FUNCTIONS:
                 return Kind.CONTEXT_FASTMCP
@@ -250,6 +268,26 @@ class Kinds(Held):
                     return Kind.LL_CONTEXT
             return self._constructed_kind(expr)
         return None
+
+    def _context_classes(self) -> dict[str, Kind]:
+        """The module's classes that subclass an SDK or framework context → that context's kind
+        (asked for every ``self`` a method reads: computed once per module)."""
+
+        def compute() -> dict[str, Kind]:
+            kinds = {c: self._kind_of_class(c) for c in self.class_bases}
+            return {c: k for c, k in kinds.items() if k in CONTEXTS}
+
+        return self.memo("kinds.context_classes", compute)  # type: ignore[attr-defined]
+
+    def _super_kind(self, fn: FunctionInfo | None) -> Kind | None:
+        """What ``super()`` is in a method of a class of this module that subclasses an SDK or
+        framework context (the parent context: its requests are the SDK's)."""
+        scope = fn
+        while scope is not None and scope.class_name is None:
+            scope = scope.parent
+        if scope is None:
+            return None
+        return self._context_classes().get(scope.class_name or "")
 
     def _looks_like_context(self, expr: cst.BaseExpression) -> bool:
         """An unannotated receiver that is conventionally an MCP context (``ctx.session`` in a

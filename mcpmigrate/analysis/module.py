@@ -92,7 +92,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                     if param is None or pname in f.kinds:
                         continue
                     ann = param.annotation
-                    if ann is not None and self.qualname(ann.annotation) not in ("typing.Any", "Any"):
+                    if ann is not None and not self.says_nothing(ann.annotation):
                         continue  # annotated with something else: trust the annotation
                     f.kinds[param.name.value] = Kind(value)
 
@@ -131,11 +131,12 @@ class ModuleAnalysis(Kinds, CallGraph):
             # Interprocedural: an unannotated parameter receives a context/session at a call site.
             for f in self.functions:
                 for call in self.calls_of(f):  # with `tg.start_soon(fn, session)` as `fn(session)`
-                    callee = self.callee_of(call, f)
+                    callee = self.callee_of(call, f) or self._constructor_of(call)
                     if callee is None:
                         continue
                     names = callee.param_names()
-                    offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+                    bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
+                    offset = 1 if names and names[0] in ("self", "cls") and bound else 0
                     for i, arg in enumerate(call.args):
                         if arg.star:
                             break
@@ -151,6 +152,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                         if (
                             param.annotation is not None
                             and self.kind_of_annotation(param.annotation.annotation) is None
+                            and not self.says_nothing(param.annotation.annotation)
                         ):
                             continue  # annotated with something else: trust the annotation
                         k = self.kind_of(arg.value, f)
@@ -184,6 +186,13 @@ class ModuleAnalysis(Kinds, CallGraph):
             target = self.function_for_expr(fexpr)
             if target is not None and target.method is None:
                 target.method = method
+
+    def _constructor_of(self, call: cst.Call) -> FunctionInfo | None:
+        """The ``__init__`` that ``Reporter(ctx.session)`` runs, for a class of this module: its
+        parameters receive the arguments (``self._session = session`` then types the attribute)."""
+        if not isinstance(call.func, cst.Name) or call.func.value not in self.class_bases:
+            return None
+        return self._function_index()[2].get((call.func.value, "__init__"))
 
     def _loop_elements(self, fexpr: cst.CSTNode) -> list[cst.CSTNode]:
         """What a registered name stands for: each function of ``for fn in (a, b):`` /

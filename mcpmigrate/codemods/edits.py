@@ -24,6 +24,7 @@ applier on any subtree (a fix trying its edits on one function, or rewriting a n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -123,10 +124,51 @@ class Edits:
         return bool(self.transforms or self.replacements or self.before or self.imports)
 
 
+# Comments that tell a tool something about the statement after them (black/ruff `fmt:`, `noqa`,
+# `type: ignore`, coverage and pylint pragmas, isort): a deleted statement hands them on.
+_DIRECTIVE = re.compile(r"#\s*(fmt:|noqa|type:\s*ignore|pragma\b|pylint:|isort:|ruff:)")
+
+
+def _leading(stmt: cst.CSTNode) -> Sequence[cst.EmptyLine]:
+    """The comment and blank lines before a statement (every libcst statement has them)."""
+    return getattr(stmt, "leading_lines", ())
+
+
 class _Applier(cst.CSTTransformer):
     def __init__(self, edits: Edits) -> None:
         super().__init__()
         self.edits = edits
+        self.became: dict[int, Result] = {}  # statements with directive-carrying removed siblings
+
+    def _keep_directives(self, original: cst.IndentedBlock | cst.Module, block: Result) -> Result:
+        """The directive comments (``# fmt: off`` …) leading a statement the edits remove move to
+        the next statement that stays (ruff keeps them the same way when its fixes delete code),
+        or, when none stays, to the block's ``pass``/footer."""
+        if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+            return block
+        body = list(block.body)
+        pending: list[cst.EmptyLine] = []
+        changed = False
+        for stmt in original.body:
+            if self.edits.replacements.get(id(stmt)) is REMOVE:
+                pending += [line for line in _leading(stmt) if line.comment and _DIRECTIVE.match(line.comment.value)]
+                continue
+            if not pending:
+                continue
+            became = self.became.get(id(stmt))
+            target = became.nodes[0] if isinstance(became, cst.FlattenSentinel) and became.nodes else became
+            at = next((i for i, b in enumerate(body) if b is target), None)
+            if at is not None:
+                first = body[at]
+                body[at] = first.with_changes(leading_lines=[*pending, *_leading(first)])
+                pending, changed = [], True
+        if pending:
+            if isinstance(block, cst.IndentedBlock) and not body:
+                body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=pending)]
+            else:
+                return block.with_changes(body=body, footer=[*pending, *block.footer])
+            changed = True
+        return block.with_changes(body=body) if changed else block
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Result:  # type: ignore[override]
         ed = self.edits
@@ -150,6 +192,13 @@ class _Applier(cst.CSTTransformer):
                 else [node]
             )
             node = cst.FlattenSentinel([*ed.before[key], *items])
+        if isinstance(original_node, (cst.IndentedBlock, cst.Module)) and any(
+            ed.replacements.get(id(stmt)) is REMOVE and any(line.comment for line in _leading(stmt))
+            for stmt in original_node.body
+        ):
+            node = self._keep_directives(original_node, node)
+        elif isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            self.became[key] = node
         if isinstance(node, cst.IndentedBlock) and not node.body:
             node = node.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return node

@@ -62,22 +62,79 @@ def in_test_function(a: ModuleAnalysis, node: cst.CSTNode) -> bool:
     return False
 
 
-def sent_payloads(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> list[cst.CSTNode]:
+def _other_arm(parents: dict[int, cst.CSTNode], value: cst.CSTNode, use_path: dict[int, cst.CSTNode]) -> bool:
+    """``value`` sits in another arm of the ``if``/``elif``/``else`` or ``match`` that holds the
+    use (``use_path``: the use's ancestors → the child on its path), so it never reaches it."""
+    child, node = value, parents.get(id(value))
+    while node is not None:
+        if id(node) in use_path:
+            use_child = use_path[id(node)]
+            # two arms (an `elif` is the `orelse` arm), or two `case`s
+            return isinstance(node, (cst.If, cst.Match)) and use_child is not child
+        if isinstance(node, cst.IndentedBlock) and _leaves(node):
+            return True  # `case "ping": req = …; return await send(req)`: never falls through to the use
+        child, node = node, parents.get(id(node))
+    return False
+
+
+def _leaves(block: cst.IndentedBlock) -> bool:
+    """The block ends with ``return``, ``raise``, ``continue`` or ``break``."""
+    last = block.body[-1] if block.body else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+    )
+
+
+def bound_values(a: ModuleAnalysis, expr: cst.BaseExpression, fn: FunctionInfo | None) -> list[cst.CSTNode]:
+    """The values the name ``expr`` may hold where it is read: what it is assigned in ``fn``, the
+    functions around it and the module — except a binding in another arm of an ``if``/``elif`` or
+    ``match`` that holds the read (``req = CreateMessageRequest(...)`` in one branch of a relay
+    never reaches the ``send_request(req)`` of the next), in a block that returns before the read,
+    or after the read outside a loop. Empty for anything but a name."""
+    if not isinstance(expr, cst.Name):
+        return []
+    name = expr.value
+    outer: list[cst.CSTNode] = []  # bound around the function: run before it, whatever their place
+    scope = fn.parent if fn is not None else None
+    while scope is not None:
+        outer.extend(v for n, v in scope.assigns if n == name)
+        scope = scope.parent
+    outer.extend(v for n, v in a.module_assigns if n == name)
+    values = [v for n, v in fn.assigns if n == name] if fn is not None else []
+    if len(values) < 2 and not (values and outer):
+        return values + outer
+    use_path: dict[int, cst.CSTNode] = {}
+    looped = False  # a binding later in a loop's body reaches the next round's read
+    child: cst.CSTNode = expr
+    node = a.parents.get(id(expr))
+    while node is not None:
+        use_path[id(node)] = child
+        looped = looped or isinstance(node, (cst.For, cst.While))
+        child, node = node, a.parents.get(id(node))
+    order = a.memo("shared.order", lambda: {id(n): i for i, n in enumerate(a.flat.order)})
+    read_at = order.get(id(expr), -1)
+    return [
+        v for v in values if not _other_arm(a.parents, v, use_path) and (looped or order.get(id(v), -1) < read_at)
+    ] + outer
+
+
+def sent_payloads(
+    a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None, keyword: str = "request"
+) -> list[cst.CSTNode]:
     """What ``x.send_request(...)`` sends: the call itself, plus the values a name passed as the
-    request (``request=req`` or the first argument) was assigned in the function or the module
-    (``req = types.ServerRequest(types.CreateMessageRequest(...))``). Walk each for the request
-    types (mcp ``ServerSession.send_request(request, result_type)``)."""
+    request (``request=req`` or the first argument) may hold there (:func:`bound_values`:
+    ``req = types.ServerRequest(types.CreateMessageRequest(...))``), or the argument itself when
+    it is not a name. Walk each for the request
+    types (mcp ``ServerSession.send_request(request, result_type)``); ``keyword="notification"``
+    for ``send_notification(notification)``."""
     out: list[cst.CSTNode] = [call]
-    arg = next((x for x in call.args if x.keyword is not None and x.keyword.value == "request"), None)
+    arg = next((x for x in call.args if x.keyword is not None and x.keyword.value == keyword), None)
     if arg is None and call.args and call.args[0].keyword is None and not call.args[0].star:
         arg = call.args[0]
-    if arg is not None and isinstance(arg.value, cst.Name):
-        name = arg.value.value
-        scope = fn
-        while scope is not None:
-            out.extend(v for n, v in scope.assigns if n == name)
-            scope = scope.parent
-        out.extend(v for n, v in a.module_assigns if n == name)
+    if arg is not None:
+        out.extend(bound_values(a, arg.value, fn) if isinstance(arg.value, cst.Name) else [arg.value])
     return out
 
 

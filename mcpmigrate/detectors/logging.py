@@ -24,6 +24,7 @@ from mcpmigrate.detectors._shared import (
     branch_condition,
     dict_get,
     plan_legacy_only,
+    sent_payloads,
     string_value,
     walk,
 )
@@ -212,7 +213,8 @@ class _Visitor(CatalogVisitor):
             ):
                 if any(
                     isinstance(n, cst.Call) and self.a.resolves_to(n.func, S.LOGGING_MESSAGE_NOTIFICATION)
-                    for n in walk(node.args[0].value)
+                    for p in sent_payloads(self.a, node, fn, keyword="notification")[1:]
+                    for n in walk(p)
                 ):
                     self.report(
                         "MCP401",

@@ -31,6 +31,7 @@ from mcpmigrate.detectors._shared import (
     dict_get,
     fastmcp_pinned,
     legacy_era_only,
+    sent_payloads,
     string_value,
     walk,
 )
@@ -150,7 +151,9 @@ class _Visitor(RelayVisitor):
                     self._push(node, attr, func.value, fn, uri)
             elif attr == S.SEND_NOTIFICATION_ATTR and node.args:
                 if self.is_session(func.value, fn) or self.context_kind(func.value, fn):
-                    send = self._notification_send(node.args[0].value)
+                    # the notification itself, or what the name handed over was bound to
+                    payloads = sent_payloads(self.a, node, fn, keyword="notification")[1:]
+                    send = next(filter(None, (self._notification_send(p) for p in payloads)), None)
                     if send is not None:
                         self._push(node, send, func.value, fn, None, via_notification=True)
             elif (
@@ -167,7 +170,7 @@ class _Visitor(RelayVisitor):
                     else:
                         self.report("MCP302", arg, _MSG_302, manual=_MANUAL_302)
 
-    def _notification_send(self, payload: cst.BaseExpression) -> str | None:
+    def _notification_send(self, payload: cst.CSTNode) -> str | None:
         for n in walk(payload):
             if isinstance(n, cst.Call):
                 short = self.short(n.func)

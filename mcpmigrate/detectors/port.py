@@ -53,14 +53,27 @@ class _RenameVisitor(ReportingVisitor):
     def __init__(self, analysis, config) -> None:
         super().__init__(analysis)
         self.config = config
+        self.stubs: set[str] = set()  # the stand-in SDK modules already reported
 
     def kept(self) -> set[str]:
         return kept(self.a, self.config)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        if node.relative or node.module is None:
             return
         mod = get_full_name_for_node(node.module) or ""
+        if isinstance(node.names, cst.ImportStar):
+            if mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + "."):
+                self.report(
+                    "MCP501",
+                    node,
+                    f"`from {mod} import *`: the module is `{renames.new_module(mod)}` on mcp 2.x, and the names it "
+                    f"brings in are renamed there (`FastMCP` is `MCPServer`; read “`FastMCP` renamed to `MCPServer`” "
+                    f"in {GUIDE}).",
+                    manual=f"import the names this module uses from `{renames.new_module(mod)}` by name "
+                    "(`MCPServer` for `FastMCP`); the port does not rewrite a star import",
+                )
+            return
         names = {get_full_name_for_node(a.name) or "" for a in node.names}
         if mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + "."):
             plan = renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, self.kept())
@@ -101,6 +114,43 @@ class _RenameVisitor(ReportingVisitor):
                     manual=f"rewrite the import and its dotted uses by hand (`FastMCP` is `MCPServer`); "
                     f"the port rewrites `from {S.FASTMCP_V1_MODULE} import …` forms",
                 )
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        """``sys.modules["mcp.server.fastmcp"] = stub`` / ``types.ModuleType("mcp.server.fastmcp")``:
+        a stand-in for the SDK module that the port's imports no longer ask for."""
+        mod = node.evaluated_value
+        if not isinstance(mod, str) or not (mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + ".")):
+            return
+        if not self._names_a_module(node) or mod in self.stubs:
+            return  # one finding per stand-in module, at its first mention
+        self.stubs.add(mod)
+        self.report(
+            "MCP501",
+            node,
+            f"A stand-in for `{mod}` is installed as a module; the ported imports ask for "
+            f"`{renames.new_module(mod)}` (with `MCPServer` for `FastMCP`), so this stub is no longer used and the "
+            f"imports it served fail without the SDK (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
+            manual=f"move the stub to `{renames.new_module(mod)}` and give it `MCPServer`",
+        )
+
+    def _names_a_module(self, node: cst.SimpleString) -> bool:
+        """The string is a ``sys.modules`` key written (subscript, ``setdefault``) or the name
+        given to ``types.ModuleType(...)``; an ``in sys.modules`` test installs nothing."""
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Index):
+            sub = self.a.parents.get(id(self.a.parents.get(id(parent))))
+            return isinstance(sub, cst.Subscript) and self.a.qualname(sub.value) == "sys.modules"
+        if isinstance(parent, cst.Arg):
+            call = self.a.parents.get(id(parent))
+            if not isinstance(call, cst.Call) or not call.args or call.args[0] is not parent:
+                return False
+            q = self.a.qualname(call.func) or ""
+            return q in ("types.ModuleType", "importlib.util.module_from_spec") or (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "setdefault"
+                and self.a.qualname(call.func.value) == "sys.modules"
+            )
+        return False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value == "fastmcp" and self.a.kind_of(node.value, self.fn(node)) is Kind.CONTEXT_MCP1:

@@ -41,6 +41,13 @@ def _guard_fix(description: str) -> FixInfo:
     return FixInfo(Safety.SAFE, "param", description)
 
 
+def _getattr_name(call: cst.Call) -> str | None:
+    """The attribute ``getattr(x, "name"[, default])`` reads (a literal name), else None."""
+    if isinstance(call.func, cst.Name) and call.func.value == "getattr" and 2 <= len(call.args) <= 3:
+        return string_value(call.args[1].value)
+    return None
+
+
 class RootsDetector(Detector):
     rules = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP105", "MCP106")
     tokens = S.ROOTS_TOKENS
@@ -119,6 +126,10 @@ class _RootsVisitor(RequestVisitor):
             elif attr == "add_notification_handler":
                 if node.args and string_value(node.args[0].value) == S.ROOTS_LIST_CHANGED_METHOD:
                     self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
+        elif isinstance(func, cst.Name) and func.value == "getattr" and _getattr_name(node) == "client_params":
+            recv = node.args[0].value
+            if self.a.kind_of(recv, fn) is Kind.SESSION or self._session_like(recv):
+                self._client_params(node, recv, fn)
         q = self.a.qualname(func)
         if q in S.ROOTS_CAPABILITY:
             for arg in node.args:
@@ -146,10 +157,13 @@ class _RootsVisitor(RequestVisitor):
         fn = self.fn(node)
         if node.attr.value == "client_params":
             if self.a.kind_of(node.value, fn) is Kind.SESSION or self._session_like(node.value):
-                self._client_params(node, fn)
+                self._client_params(node, node.value, fn)
         elif node.attr.value == "list_roots" and id(node) not in self.called_attrs:
-            # a reference, not a call: anyio.from_thread.run(ctx.session.list_roots)
-            if self.a.kind_of(node.value, fn) is Kind.SESSION:
+            # a reference, not a call: anyio.from_thread.run(ctx.session.list_roots); not a test
+            # double set up (`session.list_roots = AsyncMock(...)`) or read back (`.return_value`)
+            parent = self.a.parents.get(id(node))
+            stub = self._is_store(node) or (isinstance(parent, cst.Attribute) and parent.value is node)
+            if not stub and self.a.kind_of(node.value, fn) is Kind.SESSION:
                 parent_call = None
                 self._list_roots_call(parent_call, node, fn)
 
@@ -212,28 +226,68 @@ class _RootsVisitor(RequestVisitor):
             scope = scope.parent
         return False
 
-    def _fields_read(self, node: cst.Attribute, fn: FunctionInfo | None) -> tuple[set[str], str, bool]:
-        """What is read from ``client_params``: the fields, the expression the None test would be
-        written on (the chain itself or the local it is bound to), and whether that expression is
-        None-tested in the function."""
+    def _fields_read(
+        self, node: cst.BaseExpression, fn: FunctionInfo | None
+    ) -> tuple[dict[str, cst.CSTNode], str, bool]:
+        """What is read from ``client_params`` (``node``: the attribute, or the ``getattr(session,
+        "client_params", None)`` call): each field with the node that reads it (``.clientInfo`` or
+        ``getattr(params, "clientInfo", None)``), the expression the None test would be written on
+        (the chain itself or the local it is bound to, by ``=`` or ``:=``), and whether that
+        expression is None-tested in the function."""
         parent = self.a.parents.get(id(node))
         if isinstance(parent, cst.Attribute) and parent.value is node:
             subject = code_of(node)
-            return {parent.attr.value}, subject, self._none_tested(subject, fn)
+            return {parent.attr.value: parent}, subject, self._none_tested(subject, fn)
+        call = self.a.parents.get(id(parent)) if isinstance(parent, cst.Arg) else None
+        if isinstance(call, cst.Call) and call.args and call.args[0] is parent and _getattr_name(call):
+            subject = code_of(node)
+            return {_getattr_name(call) or "": call}, subject, self._none_tested(subject, fn)
+        local = None
         if (
             isinstance(parent, cst.Assign)
             and len(parent.targets) == 1
             and isinstance(parent.targets[0].target, cst.Name)
-            and fn is not None
         ):
             local = parent.targets[0].target.value
-            fields = {
-                n.attr.value
-                for n in walk(fn.node)
-                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == local
-            }
-            return fields, local, self._none_tested(local, fn)
-        return set(), code_of(node), self._none_tested(code_of(node), fn)
+        elif isinstance(parent, cst.NamedExpr) and isinstance(parent.target, cst.Name):
+            local = parent.target.value
+        if local is not None and fn is not None:
+            fields: dict[str, cst.CSTNode] = {}
+            for n in walk(fn.node):
+                if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == local:
+                    fields.setdefault(n.attr.value, n)
+                elif (
+                    isinstance(n, cst.Call)
+                    and _getattr_name(n)
+                    and isinstance(n.args[0].value, cst.Name)
+                    and n.args[0].value.value == local
+                ):
+                    fields.setdefault(_getattr_name(n) or "", n)
+            # `if (p := session.client_params) and p.clientInfo`: the walrus is the None test
+            return fields, local, isinstance(parent, cst.NamedExpr) or self._none_tested(local, fn)
+        return {}, code_of(node), self._none_tested(code_of(node), fn)
+
+    def _only_tested(self, node: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """``node`` is only the truth or None test of a guard (``session.client_params and
+        session.client_params.clientInfo``) whose guarded read of the same chain is reported on
+        its own: one finding per read, not one more for its guard."""
+        parent = self.a.parents.get(id(node))
+        if isinstance(parent, cst.Comparison):
+            parent = self.a.parents.get(id(parent))
+        if isinstance(parent, cst.UnaryOperation):
+            parent = self.a.parents.get(id(parent))
+        if (
+            not (
+                (isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.And))
+                or isinstance(parent, (cst.If, cst.While, cst.IfExp))
+            )
+            or fn is None
+        ):
+            return False
+        subject = code_of(node)
+        return any(
+            isinstance(n, cst.Attribute) and n is not node and code_of(n.value) == subject for n in walk(fn.node)
+        )
 
     def _none_tested(self, subject: str, fn: FunctionInfo | None) -> bool:
         """``subject is not None`` / ``is None`` / a truth test of ``subject`` somewhere in ``fn``."""
@@ -259,12 +313,32 @@ class _RootsVisitor(RequestVisitor):
                 return True
         return False
 
-    def _client_params(self, node: cst.Attribute, fn: FunctionInfo | None) -> None:
-        if self._is_store(node) or self._test_double(node.value, fn):
+    def _client_params(self, node: cst.BaseExpression, recv: cst.BaseExpression, fn: FunctionInfo | None) -> None:
+        """MCP102 on a read of ``client_params`` (``node``: ``recv.client_params`` or
+        ``getattr(recv, "client_params", None)``)."""
+        if isinstance(node, cst.Attribute) and self._is_store(node) or self._test_double(recv, fn):
             return
-        fields, subject, guarded = self._fields_read(node, fn)
-        modern = self._per_request_session(node.value, fn)
+        if self._only_tested(node, fn):
+            return
+        read, subject, guarded = self._fields_read(node, fn)
+        fields = set(read)
+        modern = self._per_request_session(recv, fn)
         info = fields & {"clientInfo", "client_info"}
+        # where the getattr form reads the field (`getattr(params, "clientInfo")`)
+        at: cst.CSTNode = read[min(info)] if isinstance(node, cst.Call) and info else node
+        if fields & {"protocolVersion", "protocol_version"} and not fields & {"capabilities"} and not info:
+            if modern and guarded:
+                return  # mcp 2.x rebuilds client_params per request: the version this request sent
+            self.report(
+                "MCP102",
+                at,
+                "This reads the protocol version the client sent in `initialize`; on 2026-07-28 there is no "
+                'initialize: each request carries its version (`_meta["io.modelcontextprotocol/protocolVersion"]`), '
+                "and mcp 2.x rebuilds `session.client_params` per request.",
+                manual="read the version per request (on mcp 2.x `session.client_params` already is the per-request "
+                "value) and keep the read optional",
+            )
+            return
         if info and not fields & {"capabilities"}:
             # Client info, not capabilities: on 2026-07-28 it travels per request in
             # `_meta["io.modelcontextprotocol/clientInfo"]` and is optional; mcp 2.x rebuilds
@@ -287,7 +361,7 @@ class _RootsVisitor(RequestVisitor):
             )
             self.report(
                 "MCP102",
-                node,
+                at,
                 "This reads the client's name/version (clientInfo), not its capabilities: on 2026-07-28 "
                 "there is no initialize, and client info travels in each request's "
                 '`_meta["io.modelcontextprotocol/clientInfo"]`, optional; mcp 2.x rebuilds '
@@ -304,7 +378,7 @@ class _RootsVisitor(RequestVisitor):
             return  # a None-guarded per-request read of other initialize data on mcp 2.x
         self.report(
             "MCP102",
-            node,
+            at,
             "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
             "and capabilities arrive in every request's _meta. Read them per request "
             "(`ctx.client_capabilities` in mcp 2.x).",
@@ -354,6 +428,9 @@ class _RootsVisitor(RequestVisitor):
             or (kind is None and (self._session_like(func.value) or named_session))
         ):
             pass
+        elif self.a.framework_methods(func.value, fn).get("list_roots") == "roots":
+            self._framework_list_roots(call if call is not None else func, fn)
+            return
         else:
             return
         node = call if call is not None else func
@@ -372,6 +449,22 @@ class _RootsVisitor(RequestVisitor):
             "are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`)."
         )
         self.reports.append(Report.planned("MCP101", node, base, plan))
+
+    def _framework_list_roots(self, node: cst.CSTNode, fn: FunctionInfo | None) -> None:
+        """``ctx.list_roots()`` on a framework's context that forwards it to the SDK session
+        (``surfaces.FRAMEWORK_CONTEXT_METHODS``): the same request, not rewritten here."""
+        if legacy_era_only(self.a.parents, node):
+            return
+        self.report(
+            "MCP101",
+            node,
+            "The server asks the client for its roots"
+            + (f" in `{fn.qualname}`{self.a.external_chain(fn)}" if fn else "")
+            + " through the framework's `list_roots`, which sends `roots/list` on the SDK session; on 2026-07-28 "
+            "servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are deprecated.",
+            manual="the framework's `list_roots` sends `roots/list` through the SDK session: take the directory as a "
+            "documented tool parameter (no automatic rewrite for a framework context)",
+        )
 
     def _roots_interim(self, node: cst.Call, fn: FunctionInfo | None) -> None:
         plan = param_fix.plan_roots_interim(self.a, self.det.config, node, fn)

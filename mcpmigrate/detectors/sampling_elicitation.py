@@ -50,6 +50,22 @@ _MSG_207 = (
 )
 
 
+# Errors the code's own parsing raises and a failed push never does (mcp 2.x NoBackChannelError
+# and MCPError, fastmcp ToolError derive from Exception, not from these): a handler naming only
+# these cannot open a consent gate on 2026-07-28. pydantic's ValidationError is a ValueError.
+_NOT_PUSH_FAILURES = frozenset(
+    {"ValidationError", "ValueError", "KeyError", "IndexError", "LookupError", "JSONDecodeError", "UnicodeDecodeError"}
+)
+
+
+def _never_push_failure(handler: cst.ExceptHandler) -> bool:
+    """``except ValidationError:`` / ``except (KeyError, ValueError):``: no name a failed push raises."""
+    if handler.type is None:
+        return False
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return all((get_full_name_for_node(t) or "").rsplit(".", 1)[-1] in _NOT_PUSH_FAILURES for t in types)
+
+
 class SamplingElicitationDetector(Detector):
     rules = ("MCP201", "MCP202", "MCP206", "MCP207")
     tokens = S.SAMPLING_ELICITATION_TOKENS
@@ -204,6 +220,10 @@ class _Visitor(RequestVisitor):
                 continue
             if refused or not self._handler_goes_on(handler, fn):
                 continue
+            if _never_push_failure(handler) or self._asks_again(tr, handler):
+                # `except ValidationError:` (the code's own parsing) never sees the push fail;
+                # `continue` in a `while` asks again: the failure never reaches the guarded action
+                continue
             if not self._says_yes(handler, fn) and not (_can_complete(tr.body) and self._something_follows(tr, fn)):
                 # the failure path falls into code the answered path never reaches (the try body
                 # always returns: a fallback), or into nothing: no guarded action runs unconfirmed
@@ -231,6 +251,25 @@ class _Visitor(RequestVisitor):
                 )
             return
 
+    def _asks_again(self, tr: cst.Try, handler: cst.ExceptHandler) -> bool:
+        """The handler goes back to the question: it ends with ``continue``, or falls off the end
+        of the ``while`` body the ``try`` closes (a wizard step asked until it is answered)."""
+        body = handler.body.body if isinstance(handler.body, cst.IndentedBlock) else []
+        last = body[-1] if body else None
+        stmt = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+        if isinstance(stmt, cst.Continue):
+            return True
+        if isinstance(stmt, (cst.Return, cst.Raise, cst.Break)):
+            return False
+        block = self.a.parents.get(id(tr))
+        loop = self.a.parents.get(id(block))
+        return (
+            isinstance(block, cst.IndentedBlock)
+            and isinstance(loop, cst.While)
+            and loop.body is block
+            and block.body[-1] is tr
+        )
+
     def _catches_no_back_channel(self, handler: cst.ExceptHandler) -> bool:
         """The handler names the error a 2026-07-28 push raises: mcp 2.x ``NoBackChannelError``,
         or fastmcp 4's ``ToolError`` (alone or in a tuple)."""
@@ -253,27 +292,28 @@ class _Visitor(RequestVisitor):
             return "the guarded action", False
         if fn.role is not None:
             return f"`{fn.qualname}`", False
-        if not self.a.callers(fn):
-            return (
-                f"`{fn.qualname}` (no tool of this module calls it: it is registered or called elsewhere)",
-                False,
-            )
         entries: list[str] = []
         seen: set[int] = {id(fn)}
         todo = [fn]
         while todo:
             f = todo.pop()
+            # callers in other modules of the project (the project pass): tools first
+            entries += [c.label for c in sorted(self.a.external_callers(f), key=lambda c: c.rank)]
             for caller, _call in self.a.callers(f):
                 if id(caller) in seen:
                     continue
                 seen.add(id(caller))
-                if caller.role is not None or not self.a.callers(caller):
-                    entries.append(caller.qualname)  # a tool, or the end of the chain in this module
+                if caller.role is not None or not (self.a.callers(caller) or self.a.external_callers(caller)):
+                    entries.append(f"`{caller.qualname}`")  # a tool, or the end of the chain in the project
                 else:
                     todo.append(caller)
+        if not entries:
+            return (
+                f"`{fn.qualname}` (no tool of this module calls it: it is registered or called elsewhere)",
+                False,
+            )
         unique = list(dict.fromkeys(entries))
-        names = ", ".join(f"`{t}`" for t in unique)
-        return f"{names} (through `{fn.qualname}`)", len(unique) > 1
+        return f"{', '.join(unique)} (through `{fn.qualname}`)", len(unique) > 1
 
     def _says_yes(self, handler: cst.ExceptHandler, fn: FunctionInfo | None = None) -> bool:
         """The handler ends with ``return True`` (answers "confirmed"), or returns a parameter

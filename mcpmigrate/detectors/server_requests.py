@@ -67,6 +67,18 @@ _MSG_205_ID = (
 )
 
 
+# What a server module imports (servers, contexts, sessions): without any, a module is no server.
+_SERVER_SURFACE = frozenset(
+    S.HIGH_LEVEL_SERVERS
+    | S.LOWLEVEL_SERVERS
+    | S.MCP_CONTEXT_V1
+    | S.MCP_CONTEXT_V2
+    | S.FASTMCP_CONTEXT
+    | S.LOWLEVEL_CONTEXT
+    | S.SESSION_TYPES
+)
+
+
 class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
@@ -89,6 +101,21 @@ class _Visitor(CatalogVisitor):
             elif isinstance(n, cst.DictElement) and string_value(n.key) in S.SERVER_METHODS:
                 return True
         return False
+
+    def _client_side_id(self, node: cst.CSTNode) -> bool:
+        """An ``elicitationId`` a client builds or reads, not one a server correlates on: client
+        code or a test, in a module that imports no server surface (a URL elicitation's params
+        handed to the client's own callback, a received payload parsed). A test that runs a server
+        tool raising ``UrlElicitationRequiredError`` through a ``Client`` is still server code."""
+        return (self.client_module or self._in_test(node)) and not self.a.memo(
+            "server_requests.server_surface",
+            lambda: any(_SERVER_SURFACE.intersection(self._spellings(v)) for v in self.a.imports.values()),
+        )
+
+    @staticmethod
+    def _spellings(q: str) -> set[str]:
+        """``q`` and the class a framework name stands for (``surfaces.FRAMEWORK_CLASSES``)."""
+        return {q, S.FRAMEWORK_CLASSES.get(q, q)}
 
     def _in_test(self, node: cst.CSTNode) -> bool:
         return in_test_function(self.a, node)
@@ -120,7 +147,7 @@ class _Visitor(CatalogVisitor):
         id_at = S.SDK_ELICIT_HELPERS.get(q or "", (None, None))[1]
         if id_at is not None:
             self._elicitation_id(node, id_at)
-        if q in S.ELICIT_URL_PARAMS:
+        if q in S.ELICIT_URL_PARAMS and not self._client_side_id(node):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value in S.ELICITATION_ID_KEYS:
                     self.report("MCP205", arg, _MSG_205_ID, manual="drop the id and correlate through requestState")
@@ -233,7 +260,7 @@ class _Visitor(CatalogVisitor):
                 self.report("MCP204", node, _MSG_204, manual="a hand-built request cannot be rewritten automatically")
         for key in S.ELICITATION_ID_KEYS[:1]:
             el = dict_get(node, key)
-            if el is not None and method is None:
+            if el is not None and method is None and not self._client_side_id(node):
                 self.report("MCP205", el, _MSG_205_ID, manual="drop the id and correlate through requestState")
 
 
