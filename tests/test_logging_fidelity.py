@@ -467,7 +467,9 @@ async def process(item: str, ctx: Context) -> str:
 
 def test_the_package_is_the_program_a_sibling_example_is_not(tmp_path: Path) -> None:
     """A namespace subpackage belongs to the package above it (configured there); a folder of
-    example scripts is not one program (another folder's basicConfig does not count)."""
+    example scripts is not one program (another folder's basicConfig does not count). Both live
+    in one project (a pyproject.toml): a path outside every project is checked on its own."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n', encoding="utf-8")
     ns = tmp_path / "app" / "tools"
     ns.mkdir(parents=True)
     (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
