@@ -396,7 +396,7 @@ def process_file(
     except isolation.FileTimeout:
         return FileResult(display, error=isolation.timeout_message(seconds or 0))
     except MemoryError:
-        return FileResult(display, error="cannot analyse: out of memory")
+        return FileResult(display, error="ran out of memory, file skipped")  # not cached: it may pass next time
     except Exception as exc:  # a bug of ours must not lose the other files' results
         import traceback
 

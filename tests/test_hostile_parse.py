@@ -141,6 +141,20 @@ def test_a_file_past_its_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert _errors(doc) == {"slow.py": "took longer than 1 s, file skipped (the limit is $MCPMIGRATE_FILE_TIMEOUT)"}
 
 
+def test_memory_exhausted_in_the_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    detect = pipeline.detect
+
+    def exhausting(module, display, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if "exhausts" in module.code:
+            raise MemoryError
+        return detect(module, display, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "detect", exhausting)
+    code, doc = _check(tmp_path, healthy=HEALTHY, big=HEALTHY.replace('"noting"', '"exhausts"'))
+    assert (code, _findings(doc)) == (1, [("healthy.py", "MCP401", 8)])
+    assert _errors(doc) == {"big.py": "ran out of memory, file skipped"}
+
+
 def test_the_time_limit_variable() -> None:
     env = os.environ.copy()
     try:
