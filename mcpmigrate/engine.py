@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcpmigrate import files as F
+from mcpmigrate import isolation
 from mcpmigrate.config import Config, strategy_applies
 from mcpmigrate.model import FileError, Finding, FixInfo, Safety, Severity
 from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-exported for callers of run()
@@ -25,6 +26,7 @@ from mcpmigrate.pipeline import (  # FileResult, Options, enabled_rules: re-expo
     Prefilter,
     enabled_rules,
     fixable,
+    isolated,
     prefilter_regex,
     process_file,
     rules_for_file,
@@ -307,6 +309,7 @@ def _overlapped(
     incoming: dict[Path, Incoming] | None = None
     tasks: list[tuple] | None = None
     keys: list[tuple[int, bytes | None]] = []
+    broken = False
     triage.prefilter()  # imports the detectors: before the workers fork, which then share them
     try:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -325,15 +328,18 @@ def _overlapped(
                     if progress is not None:
                         progress(n, len(candidates))
             return incoming, tasks + more, keys + more_keys, results  # type: ignore[return-value]
-    except (OSError, BrokenProcessPool, NotImplementedError):
-        pass  # no process pool here (sandbox, no /dev/shm, a killed worker): the rest serially
+    except BrokenProcessPool:
+        broken = True  # a worker died (a crash in native code): the files again, in _in_pool
+    except (OSError, NotImplementedError):
+        pass  # no process pool here (sandbox, no /dev/shm): the rest serially
     if incoming is None:
         incoming = finish(facts, summarize_all(summary_jobs), cache)
     if tasks is None:
         tasks, keys = triage(first, {})
     done_before = set(triage.done)
     more, more_keys = triage([(i, sf) for i, sf in second if i not in done_before], incoming)
-    return incoming, tasks + more, keys + more_keys, None
+    again = _in_pool(jobs, tasks + more, triage.done, len(candidates), progress) if broken else None
+    return incoming, tasks + more, keys + more_keys, again
 
 
 def _submit(pool: ProcessPoolExecutor, jobs: int, tasks: list[tuple]) -> tuple[list[int], Iterator[FileResult]]:
@@ -350,20 +356,43 @@ def _in_pool(
     total: int,
     progress: Callable[[int, int], None] | None,
 ) -> list[FileResult] | None:
-    """The results of ``tasks`` from a pool of ``jobs`` workers; None when there is no pool here."""
+    """The results of ``tasks`` from a pool of ``jobs`` workers; None when there is no pool here.
+
+    A worker that dies (``BrokenProcessPool``: a crash in native code) costs only its own file:
+    the files the dead pool's workers were on (:func:`mcpmigrate.isolation.left_marks`) are
+    checked again each in a child of its own (:func:`mcpmigrate.pipeline.isolated`), the others
+    in a fresh pool."""
+    import tempfile
+
     if jobs < 2:
         return None
-    try:
-        out: list[FileResult | None] = [None] * len(tasks)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            order, results = _submit(pool, jobs, tasks)
-            for n, (i, res) in enumerate(zip(order, results)):
-                out[i] = res
-                if progress is not None:
-                    progress(len(done) + n + 1, total)
-        return out  # type: ignore[return-value]
-    except (OSError, BrokenProcessPool, NotImplementedError):
-        return None  # no process pool here (sandbox, no /dev/shm, a killed worker): run serially
+    out: list[FileResult | None] = [None] * len(tasks)
+    pending = list(range(len(tasks)))
+    n = 0
+    while pending:
+        suspects: set[str] = set()
+        with tempfile.TemporaryDirectory(prefix="mcpmigrate-") as marks:
+            try:
+                with ProcessPoolExecutor(max_workers=jobs, initializer=isolation.mark_in, initargs=(marks,)) as pool:
+                    order, results = _submit(pool, jobs, [tasks[i] for i in pending])
+                    for k, res in zip(order, results):
+                        out[pending[k]] = res
+                        n += 1
+                        if progress is not None:
+                            progress(len(done) + n, total)
+            except BrokenProcessPool:
+                suspects = isolation.left_marks(marks)
+            except (OSError, NotImplementedError):
+                return None  # no process pool here (sandbox, no /dev/shm): run serially
+        pending = [i for i in pending if out[i] is None]
+        # none marked (a death outside a task): every file left gets a child of its own
+        for i in [i for i in pending if tasks[i][1] in suspects] or pending:
+            out[i] = isolated(tasks[i])
+            n += 1
+            if progress is not None:
+                progress(len(done) + n, total)
+        pending = [i for i in pending if out[i] is None]
+    return out  # type: ignore[return-value]
 
 
 class _Triage:

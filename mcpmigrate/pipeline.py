@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpmigrate import files as F
+from mcpmigrate import isolation
 from mcpmigrate.catalog import load_catalog, select_rules
 from mcpmigrate.codemods.namecheck import name_problem
 from mcpmigrate.config import Config, port_rules_off, strategy_applies
 from mcpmigrate.model import Finding, Safety
-from mcpmigrate.parsing import newer_syntax, parse_module, syntax_error, syntax_message
+from mcpmigrate.parsing import newer_syntax, parse_module, precheck, syntax_error, syntax_message
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
@@ -390,9 +391,17 @@ def process_file(
     """Check (and, in fix mode, fix) one file. Never raises: bad input, and a bug in a detector
     or a codemod, are reported in ``FileResult.error`` and the rest of the tree is still checked
     (in fix mode the file is then left untouched). ``incoming``: the calls other modules of the
-    project make into this one (:mod:`mcpmigrate.analysis.project`)."""
+    project make into this one (:mod:`mcpmigrate.analysis.project`). A file past its time
+    (:func:`mcpmigrate.isolation.file_timeout`) is reported as such, and so is one that exhausts
+    the memory; a file the parser might crash on is checked in a child process (:func:`isolated`)."""
+    seconds = isolation.file_timeout()
     try:
-        return _process_file(path, display, config, options, rules, prefilter, source, incoming)
+        with isolation.time_limit(seconds):
+            return _process_file(path, display, config, options, rules, prefilter, source, incoming)
+    except isolation.FileTimeout:
+        return FileResult(display, error=isolation.timeout_message(seconds or 0))
+    except MemoryError:
+        return FileResult(display, error="ran out of memory, file skipped")  # not cached: it may pass next time
     except Exception as exc:  # a bug of ours must not lose the other files' results
         import traceback
 
@@ -442,6 +451,20 @@ def _process_file(
         return res
     import libcst as cst
 
+    # CPython's parser first (the screen's tree when it has one): what it refuses for its limits,
+    # or nests deeper than libcst's native parser can take, never reaches libcst (README, "Usage")
+    verdict = precheck(source, facts.tree if facts is not None else None)
+    if facts is not None:
+        facts.tree = None  # libcst's tree follows: not both in memory
+    if verdict.error is not None:
+        if facts is None and not _mentions_mcp(source, run_rules):
+            _collect_unused(res, find_suppressions(source), file_rules)  # as a syntax error below
+            return res
+        res.error, res.error_at = f"cannot parse: {verdict.error}", verdict.at
+        return res
+    if verdict.isolate and not isolation.DISPOSABLE:
+        # newer grammar than this Python's, or very wide: libcst in a child that may crash or be killed
+        return isolated((path, display, config, options, rules, prefilter, source, incoming))
     try:
         module = parse_module(source, config)
     except cst.ParserSyntaxError as exc:
@@ -587,5 +610,20 @@ def _mentions_mcp(source: bytes, rules: set[str]) -> bool:
 
 
 def worker(args: tuple) -> FileResult:
-    """:func:`process_file` on a tuple of its arguments (a process pool's task)."""
-    return process_file(*args)
+    """:func:`process_file` on a tuple of its arguments (a process pool's task; its file is marked
+    as in flight while it runs: :func:`mcpmigrate.isolation.marked`)."""
+    with isolation.marked(args[1]):
+        return process_file(*args)
+
+
+def isolated(args: tuple) -> FileResult:
+    """:func:`process_file` on a tuple of its arguments in a single-use child process
+    (:func:`mcpmigrate.isolation.in_child`): a crash there, or a hang in native code, becomes the
+    file's error ("cannot parse: the parser crashed (SIGSEGV)", "took longer than N s")."""
+    seconds = isolation.file_timeout()
+    out = isolation.in_child(process_file, args, seconds)
+    if isinstance(out, FileResult):
+        return out
+    if isinstance(out, isolation.Died) and out.timed_out:
+        return FileResult(args[1], error=isolation.timeout_message(seconds or 0))
+    return FileResult(args[1], error=f"cannot parse: the parser {out}")

@@ -42,6 +42,8 @@ class Facts:
     # first line of each top-level statement as libcst splits them (``a; b`` is one; a decorated
     # definition starts at its first decorator): the engine's per-statement positions
     top_lines: list[int] = field(default_factory=list)
+    # the tree the facts were read from, for the engine's pre-check (mcpmigrate.parsing.precheck)
+    tree: ast.Module | None = field(default=None, repr=False, compare=False)
 
     @property
     def imports_mcp(self) -> bool:
@@ -117,7 +119,7 @@ def facts_of(source: bytes) -> Facts | None:
     tree = parse_quietly(source)
     if tree is None:
         return None
-    f = Facts()
+    f = Facts(tree=tree)
     attrs, names, keywords, called, strings = f.attrs, f.names, f.keywords, f.called, f.strings
     log_names: set[str] = set()  # receivers of level calls: plain names
     log_attrs: set[str] = set()  # receivers of level calls: self.<attr> / cls.<attr>

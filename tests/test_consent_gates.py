@@ -14,6 +14,7 @@ import pytest
 
 from mcpmigrate import pins
 from tests.helpers import cli
+from tests.proof import LEAVE, answer_of
 
 DATA = Path(__file__).parent / "data" / "pins"
 REQUESTS_16 = (DATA / "requests16_server.py").read_text(encoding="utf-8")
@@ -174,7 +175,9 @@ def test_requests16_resource_with_its_context_gets_the_guard_pattern(tmp_path: P
     assert "fastmcp 4's guard pattern" in f["fix"]["description"]
 
 
-DRIVE_RESOURCE = """\
+DRIVE_RESOURCE = (
+    LEAVE
+    + """\
 import json, sys
 import anyio
 import mcp
@@ -195,7 +198,9 @@ async def main(mode):
 
 for mode in sys.argv[1:]:
     anyio.run(main, mode)
+leave()
 """
+)
 
 
 def test_requests16_fixed_resource_reads_on_fastmcp4_in_both_eras(tmp_path: Path) -> None:
@@ -219,8 +224,7 @@ def test_requests16_fixed_resource_reads_on_fastmcp4_in_both_eras(tmp_path: Path
         timeout=120,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
-    assert [json.loads(line) for line in proc.stdout.splitlines()] == [
+    assert [json.loads(line) for line in answer_of(proc, "drive.py").splitlines()] == [
         ["2026-07-28", ["once upon cats"]],
         ["2025-11-25", ["once upon cats"]],
     ]

@@ -79,11 +79,12 @@ def test_unknown_target_version_is_a_config_error(tmp_path: Path) -> None:
 def test_parse_uses_the_project_grammar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import libcst
 
-    seen: list[object] = []
+    seen = tmp_path / "seen.txt"  # a file: on an older Python the parse runs in a child process
     real = libcst.parse_module
 
     def spy(source, config=None):
-        seen.append(getattr(config, "python_version", None))
+        with seen.open("a") as fh:
+            fh.write(f"{getattr(config, 'python_version', None)}\n")
         return real(source, config=config) if config is not None else real(source)
 
     monkeypatch.setattr(libcst, "parse_module", spy)
@@ -91,7 +92,7 @@ def test_parse_uses_the_project_grammar(tmp_path: Path, monkeypatch: pytest.Monk
     (tmp_path / "s.py").write_text(PEP701_SERVER)
     res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
     assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP203", 9)]
-    assert seen == ["3.12"]
+    assert seen.read_text().splitlines() == ["3.12"]
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter compiles PEP 701 f-strings")

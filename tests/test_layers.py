@@ -45,6 +45,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.lockfiles": "base",
     "mcpmigrate.suppress": "base",
     "mcpmigrate.cache": "base",
+    "mcpmigrate.isolation": "base",  # a time limit, a child process, the pool's in-flight marks
     "mcpmigrate": "base",
 }
 

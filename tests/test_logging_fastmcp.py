@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from tests.helpers import FIXTURES, cli
-from tests.proof import PROCESS_TIMEOUT_S
+from tests.proof import LEAVE, PROCESS_TIMEOUT_S, json_answer
 from tests.test_proof_catalog import observe
 
 SERVER = """from fastmcp import Context, FastMCP
@@ -124,7 +124,9 @@ def test_fastmcp3_delivers_the_messages_before_the_fix_and_not_after(tmp_path: P
 
 # fastmcp 4's own client (mcp 2.x's Client does not take a fastmcp server): call the tools on one
 # era and print the results and the notifications/message the client received.
-DRIVE_FASTMCP4 = r"""
+DRIVE_FASTMCP4 = (
+    LEAVE
+    + r"""
 import asyncio, importlib.util, json, sys, warnings
 warnings.simplefilter("ignore")
 spec = importlib.util.spec_from_file_location("server", sys.argv[1])
@@ -148,7 +150,9 @@ async def main():
 
 
 asyncio.run(main())
+leave()
 """
+)
 
 
 def _fastmcp4(tmp_path: Path, mode: str) -> dict:
@@ -160,8 +164,7 @@ def _fastmcp4(tmp_path: Path, mode: str) -> dict:
         text=True,
         timeout=PROCESS_TIMEOUT_S,
     )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return json_answer(proc, f"drive.py ({mode})", last_line=True)
 
 
 def test_fastmcp4_delivers_the_messages_on_both_eras_before_the_fix_and_not_after(tmp_path: Path) -> None:

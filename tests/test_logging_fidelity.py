@@ -16,7 +16,6 @@ each fix-safety label promises": log lines still reach them).
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli
-from tests.proof import PROCESS_TIMEOUT_S
+from tests.proof import LEAVE, PROCESS_TIMEOUT_S, json_answer
 from tests.test_proof_catalog import observe
 
 DATA = Path(__file__).resolve().parent / "data" / "logging"
@@ -242,7 +241,9 @@ def test_notify09_with_an_entry_point_the_fix_adds_a_stderr_handler_there(tmp_pa
 
 # The stdio client of mcp 1.x: start the server as its own process, call the tool, and report what
 # the client received as notifications/message and what the server printed on stderr.
-DRIVE = """
+DRIVE = (
+    LEAVE
+    + """
 import json, sys
 import anyio
 from mcp import ClientSession, StdioServerParameters
@@ -264,7 +265,9 @@ async def main():
     print(json.dumps({"text": [c.text for c in result.content], "client_logs": logs}))
 
 anyio.run(main)
+leave()
 """
+)
 RUN_MAIN = ["-c", "import anyio, server; anyio.run(server.main)"]  # the entry point of notify-09 as written
 
 
@@ -273,8 +276,7 @@ def _drive(legacy_python: str, cwd: Path, args: list[str]) -> tuple[dict, str]:
     proc = subprocess.run(
         [legacy_python, "drive.py", *args], cwd=cwd, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S
     )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout), (cwd / "server.err").read_text()
+    return json_answer(proc, f"drive.py {' '.join(args)}"), (cwd / "server.err").read_text()
 
 
 def test_notify09_the_entry_point_handler_prints_what_clients_saw(tmp_path: Path, legacy_python: str) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import FIXTURES, cli, findings_of, load_toml
+from tests.proof import LEAVE, json_answer
 
 CASES = sorted(p for p in (FIXTURES / "port").glob("fastmcp*") if "fastmcp_proof" in load_toml(p / "case.toml"))
 
@@ -376,7 +377,9 @@ def test_interim_refuses_fastmcp2_without_the_port_and_applies_after_it(tmp_path
 
 
 # -- proof by execution -----------------------------------------------------------------------
-DRIVER = r"""
+DRIVER = (
+    LEAVE
+    + r"""
 import asyncio, importlib.util, json, sys, warnings
 warnings.simplefilter("ignore")
 req = json.loads(sys.stdin.read())
@@ -424,7 +427,9 @@ async def main():
 
 
 asyncio.run(main())
+leave()
 """
+)
 
 
 def _serve(python: str, file: Path, case: dict, mode: str | None, tmp_path: Path) -> dict:
@@ -443,8 +448,7 @@ def _serve(python: str, file: Path, case: dict, mode: str | None, tmp_path: Path
     proc = subprocess.run(
         [python, str(driver)], input=json.dumps(request), capture_output=True, text=True, timeout=120, cwd=str(tmp_path)
     )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return json_answer(proc, f"driver under {python}", last_line=True)
 
 
 def _fastmcp2_generation(answer: dict) -> dict:
@@ -738,7 +742,9 @@ def ping() -> str:
 if __name__ == "__main__":
     mcp.run(transport="http")
 """
-HTTP_CLIENT = """\
+HTTP_CLIENT = (
+    LEAVE
+    + """\
 import asyncio, json, sys, warnings
 warnings.simplefilter("ignore")
 from fastmcp import Client
@@ -757,7 +763,9 @@ async def main():
 
 
 asyncio.run(main())
+leave()
 """
+)
 
 
 def _free_port() -> int:
@@ -775,7 +783,7 @@ def _served_over_http(python: str, server: Path, tmp_path: Path) -> object:
     proc = subprocess.Popen([python, str(server), str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         out = subprocess.run([sys.executable, str(client), str(port)], capture_output=True, text=True, timeout=60)
-        return json.loads(out.stdout.strip().splitlines()[-1])
+        return json_answer(out, "http_client.py", last_line=True)
     finally:
         proc.kill()
         proc.wait()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cli
+from tests.proof import LEAVE, json_answer
 
 CONTEXT_TOOL = """\
 from fastmcp import FastMCP
@@ -152,7 +153,9 @@ def write(tool: Tool) -> None:
     assert "MCP519" not in {f["rule"] for f in res.json["findings"]}
 
 
-DRIVER = """\
+DRIVER = (
+    LEAVE
+    + """\
 import asyncio, importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("srv", sys.argv[1])
 mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
@@ -165,7 +168,9 @@ async def main():
         r = await c.call_tool(t.name, json.loads(sys.argv[2]), raise_on_error=False)
         print(json.dumps({"properties": sorted(props), "text": [x.text for x in r.content]}))
 asyncio.run(main())
+leave()
 """
+)
 
 
 def _serve(python: str, code: str, args: dict, mode: str | None, tmp_path: Path) -> dict:
@@ -178,8 +183,7 @@ def _serve(python: str, code: str, args: dict, mode: str | None, tmp_path: Path)
         timeout=120,
         cwd=str(tmp_path),
     )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return json_answer(proc, f"driver.py under {python}", last_line=True)
 
 
 @pytest.mark.parametrize("mode", ["legacy", None], ids=["legacy", "modern"])

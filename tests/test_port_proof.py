@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import fixture_cases, load_toml
-from tests.proof import run_proof
+from tests.proof import LEAVE, json_answer, run_proof
 
 CASES = [p for p in fixture_cases() if "port_proof" in load_toml(p / "case.toml")]
 
@@ -42,7 +42,9 @@ def test_port_serves_like_the_original(case_dir: Path, mode: str, legacy_python:
 
 RESOURCE_CASES = [p for p in fixture_cases() if "resources" in load_toml(p / "case.toml")]
 # Each driver loads the file, lists the resources and reads each URI; prints one JSON line.
-READ_V1 = """
+READ_V1 = (
+    LEAVE
+    + """
 import anyio, importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
@@ -60,8 +62,12 @@ async def main():
                 reads.append("error: " + str(e))
         print(json.dumps([listed, reads]))
 anyio.run(main)
+leave()
 """
-READ_V2 = """
+)
+READ_V2 = (
+    LEAVE
+    + """
 import anyio, importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
@@ -78,7 +84,9 @@ async def main():
                 reads.append("error: " + str(e))
         print(json.dumps([listed, reads]))
 anyio.run(main)
+leave()
 """
+)
 
 
 def _read(python: str, driver: str, file: Path, case: dict, *mode: str) -> list:
@@ -90,9 +98,8 @@ def _read(python: str, driver: str, file: Path, case: dict, *mode: str) -> list:
         capture_output=True,
         text=True,
         timeout=120,
-        check=True,
     )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return json_answer(out, f"{file.name} under {python}", last_line=True)
 
 
 @pytest.mark.parametrize("case_dir", RESOURCE_CASES, ids=[p.name for p in RESOURCE_CASES])

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.proof import PROCESS_TIMEOUT_S, ProofError
+from tests.proof import PROCESS_TIMEOUT_S, json_answer
 
 OBSERVE = Path(__file__).resolve().parent / "proof" / "observe.py"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -38,9 +38,7 @@ def observe(
         timeout=PROCESS_TIMEOUT_S,
         cwd=str(file.parent),
     )
-    if proc.returncode != 0:
-        raise ProofError(f"observe.py failed for {file} ({mode})\nstderr:\n{proc.stderr}")
-    return json.loads(proc.stdout), proc.stderr
+    return json_answer(proc, f"observe.py for {file} ({mode})"), proc.stderr
 
 
 def _python(request: pytest.FixtureRequest, sdk: str) -> str:

@@ -174,7 +174,7 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     out = ModuleSummary()
     imports: dict[str, str] = {}  # local name -> dotted name, for annotations

@@ -225,7 +225,7 @@ def _records(path: Path, source: bytes, root: Path) -> tuple[list[tuple[str, str
 
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # another module of the project: any text
         return [], set()
     imports: list[tuple[str, str, str | None]] = []
     chains: set[str] = set()

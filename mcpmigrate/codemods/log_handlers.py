@@ -77,7 +77,7 @@ def _configures_source(source: bytes) -> str:
     syntax) is read as text."""
     try:
         return _configures(ast.parse(source))
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # pathological nesting: as text
         m = _CONFIGURES_TEXT.search(source)
         return "" if m is None else (m.group(1) or b"mcp.server").decode()
 

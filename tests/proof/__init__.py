@@ -11,7 +11,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from tests.proof.leave import DONE
+
 RUN_SERVER = Path(__file__).resolve().with_name("run_server.py")
+
+# The source of tests/proof/leave.py: a driver written as text starts with it and ends with
+# ``leave()`` (after its answer), so it never runs the interpreter's shutdown.
+LEAVE = Path(__file__).resolve().with_name("leave.py").read_text(encoding="utf-8") + "\n"
 
 # Generous: a legacy-env start imports fastmcp (~2 s); each call has its own 20 s limit inside.
 PROCESS_TIMEOUT_S = 180
@@ -58,14 +64,31 @@ def run_proof(
         )
     except subprocess.TimeoutExpired as exc:
         raise ProofError(f"proof harness timed out for {file} ({mode})\nstderr:\n{exc.stderr}") from exc
-    if proc.returncode != 0:
-        raise ProofError(f"proof harness failed for {file} ({mode}), exit {proc.returncode}\nstderr:\n{proc.stderr}")
-    try:
-        return json.loads(proc.stdout)
-    except json.JSONDecodeError as exc:
+    return json_answer(proc, f"proof harness for {file} ({mode})")
+
+
+def answer_of(proc: subprocess.CompletedProcess[str], what: str) -> str:
+    """The answer a driver printed before :data:`~tests.proof.leave.DONE` (issue 21: a complete
+    answer counts even when the process then died at shutdown, whatever its exit status). Raises
+    ``ProofError`` with the exit status, stdout and stderr when the line is missing: the driver
+    failed before answering."""
+    answer, done, _ = proc.stdout.rpartition(DONE + "\n")
+    if not done:
         raise ProofError(
-            f"proof harness printed no JSON for {file} ({mode})\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-        ) from exc
+            f"{what} gave no complete answer, exit {proc.returncode}\nstdout:\n{proc.stdout[-3000:]}"
+            f"\nstderr:\n{proc.stderr[-6000:]}"
+        )
+    return answer
 
 
-__all__ = ["ProofError", "RUN_SERVER", "run_proof"]
+def json_answer(proc: subprocess.CompletedProcess[str], what: str, last_line: bool = False) -> Any:
+    """:func:`answer_of` as JSON (``last_line``: its last line only, after the lines a server printed)."""
+    answer = answer_of(proc, what)
+    text = answer.strip().splitlines()[-1] if last_line and answer.strip() else answer
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProofError(f"{what} printed no JSON\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}") from exc
+
+
+__all__ = ["DONE", "LEAVE", "ProofError", "RUN_SERVER", "answer_of", "json_answer", "run_proof"]
