@@ -15,6 +15,7 @@ import pytest
 
 from mcpmigrate import lockfiles, pins
 from tests.helpers import cli
+from tests.proof import json_answer
 
 DATA = Path(__file__).parent / "data" / "pins"
 LOWER_BOUNDS = (
@@ -358,8 +359,7 @@ def _observe(file: Path, mode: str) -> dict:
         cwd=file.parent,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
-    answer = json.loads(proc.stdout)
+    answer = json_answer(proc, f"observe.py for {file.name} ({mode})")
     assert [c["text"] for c in answer["calls"]] == [["beta=on"]]
     return answer
 
