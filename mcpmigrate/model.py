@@ -50,6 +50,17 @@ class FixInfo:
         return {"safety": self.safety.value, "strategy": self.strategy, "description": self.description}
 
 
+class FixSite(Protocol):
+    """A fix module's typed record of what it will change at one site (``FixPlan.site``), built by
+    its ``plan(...)`` while the rules run and turned into edits by the pipeline's one loop
+    (``pipeline.record_edits``): ``record(edits, analysis)`` records the changes
+    (``codemods.edits.Edits``) against the nodes of ``analysis`` (``analysis.ModuleAnalysis``).
+    Several findings may share one site; it is recorded once (``docs/architecture.md``, "How a
+    finding becomes a fix")."""
+
+    def record(self, edits: Any, analysis: Any) -> None: ...
+
+
 @dataclass
 class FixPlan:
     """The decision a fix module makes for one site, once, while the rules run: the fix it offers
