@@ -78,6 +78,20 @@ class FixPlan:
     severity: Severity | None = None
 
 
+class Planned(Protocol):
+    """A detector's report as a fix module's ``settle`` step reads it (``detectors.base.Report``):
+    the rule, the node reported at and the plan it carries."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def node(self) -> Any: ...
+
+    @property
+    def plan(self) -> FixPlan: ...
+
+
 @dataclass
 class Finding:
     """One site that must change. Lines and columns are 1-based; ``end_*`` is exclusive of the
