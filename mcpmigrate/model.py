@@ -68,14 +68,17 @@ class FixPlan:
     extra facts for the report (``data``), ``site`` — the fix module's own description of
     what it will change — and ``severity`` when the plan decides this site's severity (None: the
     rule's). ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
-    construction the plan ``fix`` applies (``docs/architecture.md``). ``site`` holds libcst nodes
-    of the module the rules ran on: it is never serialised or cached."""
+    construction the plan ``fix`` applies (``docs/architecture.md``). ``message``: the finding's
+    message when the plan decides it — an MCP102 guard says whether it goes with its roots request
+    — else None (the detector's). ``site`` holds libcst nodes of the module the rules ran on: it is
+    never serialised or cached."""
 
     fix: FixInfo | None = None
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     site: Any = None
     severity: Severity | None = None
+    message: str | None = None  # the finding's message when the plan decides it (None: the detector's)
 
 
 class Planned(Protocol):

@@ -199,14 +199,14 @@ def detect(
     analysis.path = path
     analysis.source = source
     analysis.target_sdk = config.target_sdk
-    reports = []
+    reports: list[Report] = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:
             continue
-        for rep in det_cls(analysis, config).detect():
-            if rep.rule in rules:
-                reports.append(rep)
-    reports = settle(analysis, config, reports)
+        reports.extend(det_cls(analysis, config).detect())
+    # settled on every report of the detectors that ran, as a detector's own phases would be (a
+    # guard's label follows its roots request even when MCP101 is not selected), then selected
+    reports = [rep for rep in settle(analysis, config, reports) if rep.rule in rules]
     if not reports:
         return [], analysis
     positions = node_positions(module, [rep.node for rep in reports], analysis, source, top_lines)

@@ -46,7 +46,7 @@ class Report:
     @classmethod
     def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> Report:
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
-        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
+        return cls(rule, node, plan.message or message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
 
     @property
     def plan(self) -> FixPlan:
