@@ -434,7 +434,7 @@ def plan_legacy_only(
     :func:`~mcpmigrate.codemods.deletions.legacy_plan` — kept while the project serves
     legacy clients, offered once it declares it does not (``blocked`` says when the removal cannot
     go alone even then)."""
-    for r in reports:
-        plan = legacy_plan(config, r.rule, r.plan, bool(r.data.get("route")), partial(blocked, r))
-        r.fix, r.manual = plan.fix, plan.manual
-    return reports
+    return [
+        r.with_plan(legacy_plan(config, r.rule, r.plan, bool(r.data.get("route")), partial(blocked, r)))
+        for r in reports
+    ]

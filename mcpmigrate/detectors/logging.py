@@ -15,7 +15,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
-from mcpmigrate.codemods import stdlib_logging
+from mcpmigrate.codemods import drop, stdlib_logging
 from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
@@ -26,7 +26,6 @@ from mcpmigrate.detectors._shared import (
     walk,
 )
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import FixInfo, Safety
 from mcpmigrate.screen import logging as screen_logging
 
 
@@ -97,26 +96,32 @@ class _Visitor(CatalogVisitor):
                     )
             elif attr == "add_request_handler" and node.args and string_value(node.args[0].value) == S.SET_LEVEL_METHOD:
                 if id(node) in self.bare:
-                    self.report(
-                        "MCP402",
-                        node,
-                        _MSG_402,
-                        fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
-                        form="call",
-                        handler=_handler(node.args[-1].value) if len(node.args) > 1 else None,
+                    self.reports.append(
+                        Report.planned(
+                            "MCP402",
+                            node,
+                            _MSG_402,
+                            drop.plan_set_level(
+                                "remove the handler registration",
+                                "call",
+                                _handler(node.args[-1].value) if len(node.args) > 1 else None,
+                            ),
+                        )
                     )
                 else:
                     self.report("MCP402", node, _MSG_402, manual="remove the registration by hand")
         if self.a.resolves_to(func, S.LOWLEVEL_SERVERS):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == S.SET_LEVEL_KWARG:
-                    self.report(
-                        "MCP402",
-                        arg,
-                        _MSG_402,
-                        fix=FixInfo(Safety.SAFE, "remove", "remove the on_set_logging_level handler"),
-                        form="kwarg",
-                        handler=_handler(arg.value),
+                    self.reports.append(
+                        Report.planned(
+                            "MCP402",
+                            arg,
+                            _MSG_402,
+                            drop.plan_set_level(
+                                "remove the on_set_logging_level handler", "kwarg", _handler(arg.value)
+                            ),
+                        )
                     )
 
     def _context_log(self, node: cst.Call, func: cst.Attribute, kind: Kind, fn: FunctionInfo | None) -> None:
@@ -236,15 +241,17 @@ class _Visitor(CatalogVisitor):
             target = d.func if isinstance(d, cst.Call) else d
             if isinstance(target, cst.Attribute) and target.attr.value == S.SET_LEVEL_DECORATOR:
                 if self.a.kind_of(target.value, fn.parent if fn else None) is Kind.SERVER_LL:
-                    self.report(
-                        "MCP402",
-                        dec,
-                        _MSG_402,
-                        fix=FixInfo(
-                            Safety.SAFE, "remove", "remove the decorator (and the handler when nothing else uses it)"
-                        ),
-                        form="decorator",
-                        handler=node.name.value,
+                    self.reports.append(
+                        Report.planned(
+                            "MCP402",
+                            dec,
+                            _MSG_402,
+                            drop.plan_set_level(
+                                "remove the decorator (and the handler when nothing else uses it)",
+                                "decorator",
+                                node.name.value,
+                            ),
+                        )
                     )
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -257,13 +264,13 @@ class _Visitor(CatalogVisitor):
             ):
                 for el in tgt.slice:
                     if isinstance(el.slice, cst.Index) and self.a.resolves_to(el.slice.value, S.SET_LEVEL_REQUEST):
-                        self.report(
-                            "MCP402",
-                            node,
-                            _MSG_402,
-                            fix=FixInfo(Safety.SAFE, "remove", "remove the handler registration"),
-                            form="assign",
-                            handler=_handler(node.value),
+                        self.reports.append(
+                            Report.planned(
+                                "MCP402",
+                                node,
+                                _MSG_402,
+                                drop.plan_set_level("remove the handler registration", "assign", _handler(node.value)),
+                            )
                         )
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
