@@ -50,6 +50,17 @@ class FixInfo:
         return {"safety": self.safety.value, "strategy": self.strategy, "description": self.description}
 
 
+class FixSite(Protocol):
+    """A fix module's typed record of what it will change at one site (``FixPlan.site``), built by
+    its ``plan(...)`` while the rules run and turned into edits by the pipeline's one loop
+    (``pipeline.record_edits``): ``record(edits, analysis)`` records the changes
+    (``codemods.edits.Edits``) against the nodes of ``analysis`` (``analysis.ModuleAnalysis``).
+    Several findings may share one site; it is recorded once (``docs/architecture.md``, "How a
+    finding becomes a fix")."""
+
+    def record(self, edits: Any, analysis: Any) -> None: ...
+
+
 @dataclass
 class FixPlan:
     """The decision a fix module makes for one site, once, while the rules run: the fix it offers
@@ -57,14 +68,31 @@ class FixPlan:
     extra facts for the report (``data``), ``site`` — the fix module's own description of
     what it will change — and ``severity`` when the plan decides this site's severity (None: the
     rule's). ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
-    construction the plan ``fix`` applies (``docs/architecture.md``). ``site`` holds libcst nodes
-    of the module the rules ran on: it is never serialised or cached."""
+    construction the plan ``fix`` applies (``docs/architecture.md``). ``message``: the finding's
+    message when the plan decides it — an MCP102 guard says whether it goes with its roots request
+    — else None (the detector's). ``site`` holds libcst nodes of the module the rules ran on: it is
+    never serialised or cached."""
 
     fix: FixInfo | None = None
     manual: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     site: Any = None
     severity: Severity | None = None
+    message: str | None = None  # the finding's message when the plan decides it (None: the detector's)
+
+
+class Planned(Protocol):
+    """A detector's report as a fix module's ``settle`` step reads it (``detectors.base.Report``):
+    the rule, the node reported at and the plan it carries."""
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def node(self) -> Any: ...
+
+    @property
+    def plan(self) -> FixPlan: ...
 
 
 @dataclass

@@ -36,12 +36,15 @@ from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from collections.abc import Mapping
+    from types import ModuleType
 
     import libcst as cst
     from libcst.metadata import CodeRange
 
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.analysis.project import Incoming
+    from mcpmigrate.codemods.edits import Edits
+    from mcpmigrate.detectors.base import Report
     from mcpmigrate.screen import Facts
 
 MAX_FIX_ROUNDS = 4  # passes over the codemods while one enables another
@@ -198,13 +201,14 @@ def detect(
     analysis.path = path
     analysis.source = source
     analysis.target_sdk = config.target_sdk
-    reports = []
+    reports: list[Report] = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:
             continue
-        for rep in det_cls(analysis, config).detect():
-            if rep.rule in rules:
-                reports.append(rep)
+        reports.extend(det_cls(analysis, config).detect())
+    # settled on every report of the detectors that ran, as a detector's own phases would be (a
+    # guard's label follows its roots request even when MCP101 is not selected), then selected
+    reports = [rep for rep in settle(analysis, config, reports) if rep.rule in rules]
     if not reports:
         return [], analysis
     positions = node_positions(module, [rep.node for rep in reports], analysis, source, top_lines)
@@ -239,6 +243,47 @@ def detect(
         )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings, analysis
+
+
+def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> list[Report]:
+    """The declared settle steps, run after detection: each fix module of ``codemods.ORDER`` that
+    exposes ``settle(analysis, config, reports) -> list[FixPlan]`` gets the reports of its
+    ``RULES`` (read only) and returns one plan per report, in order — for a fix that depends on the
+    module's other findings (an MCP401 label that depends on every log call of the module). The
+    reports are replaced by new ones carrying the settled plans (``Report.with_plan``); nothing is
+    mutated (``docs/architecture.md``, "How a finding becomes a fix")."""
+    from mcpmigrate.codemods import load_codemods
+
+    for cm in load_codemods():
+        step = getattr(cm, "settle", None)
+        mine = [i for i, r in enumerate(reports) if r.rule in cm.RULES] if step is not None else []
+        if step is not None and mine:
+            plans = step(analysis, config, [reports[i] for i in mine])
+            for i, plan in zip(mine, plans, strict=True):
+                reports[i] = reports[i].with_plan(plan)
+    return reports
+
+
+def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:
+    """The edits fix module ``cm`` makes for ``findings`` (its fixable ones): each distinct site
+    (``Finding.site``, a :class:`~mcpmigrate.model.FixSite`) records its own, in the findings'
+    order — the one loop from plan to edits. A fix module that still decides across its findings
+    while editing (``param``, ``interim``, ``interim_jsonrpc``, ``remove``, ``drop``) exposes
+    ``edits(analysis, findings, config)`` instead (``docs/architecture.md``)."""
+    from mcpmigrate.codemods.edits import Edits
+
+    edits = getattr(cm, "edits", None)
+    if edits is not None:
+        return edits(analysis, findings, config)
+    out = Edits()
+    seen: set[int] = set()
+    for f in findings:
+        site = f.site
+        if site is None or id(site) in seen:
+            continue
+        seen.add(id(site))
+        site.record(out, analysis)
+    return out
 
 
 def node_positions(
@@ -362,7 +407,7 @@ def _apply_codemods(
             ]
             if not mine:
                 continue
-            new_module = apply_edits(module, cm.edits(analysis, mine, config), style)  # the one applier
+            new_module = apply_edits(module, record_edits(cm, analysis, mine, config), style)  # the one applier
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True

@@ -281,3 +281,103 @@ def test_the_checks_see_violations() -> None:
     }
     ok = ast.parse("from mcpmigrate.detectors._shared import CatalogVisitor\nfrom mcpmigrate import __version__\n")
     assert _private_violations("mcpmigrate.detectors.roots", ok) == []
+
+
+# -- the fix handoff (docs/architecture.md, "How a finding becomes a fix") ------------------------
+# A detector reports a site with the plan its fix module makes; it never rewrites a report (or a
+# plan) afterwards — a fix that depends on other findings is the fix module's settle step, which
+# returns new plans. A fix turns typed sites into edits: it reads no finding's ``data``.
+PLAN_FIELDS = frozenset({"fix", "manual", "site", "data", "severity", "message"})
+_MUTATORS = frozenset({"append", "extend", "update", "setdefault", "pop", "insert", "remove", "clear"})
+_EDIT_PATHS = frozenset({"edits", "record"})  # the functions of a fix module that make the edits
+
+
+def _is_data(node: ast.expr) -> bool:
+    """``<x>.data`` or ``<x>.data[...]``."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Attribute) and node.attr == "data"
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        found = list(node.targets)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        found = [node.target]
+    elif isinstance(node, ast.Delete):
+        found = list(node.targets)
+    else:
+        return []
+    out: list[ast.expr] = []
+    while found:
+        t = found.pop()
+        if isinstance(t, (ast.Tuple, ast.List)):
+            found.extend(t.elts)
+        else:
+            out.append(t)
+    return out
+
+
+def _report_rewrites(module: str, tree: ast.Module | None = None) -> list[str]:
+    """Where ``module`` (a detector) changes a report or a plan after building it: assigns one of
+    :data:`PLAN_FIELDS` (``r.fix = …``), writes into a ``.data`` (``r.data["x"] = …``,
+    ``r.data["reviews"].append(…)``)."""
+    out = []
+    for node in ast.walk(_tree(module) if tree is None else tree):
+        for t in _targets(node):
+            if isinstance(t, ast.Attribute) and t.attr in PLAN_FIELDS:
+                out.append(f"{module}:{t.lineno} assigns .{t.attr}")
+            elif isinstance(t, ast.Subscript) and _is_data(t.value):
+                out.append(f"{module}:{t.lineno} writes into .data")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            if _is_data(node.func.value):
+                out.append(f"{module}:{node.lineno} changes .data with {node.func.attr}()")
+    return out
+
+
+def _data_reads_in_edits(module: str, tree: ast.Module | None = None) -> list[str]:
+    """Where a fix module's edit path (``edits``, a site's ``record``) reads a finding's ``.data``."""
+    out = []
+    for fn in ast.walk(_tree(module) if tree is None else tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name in _EDIT_PATHS:
+            out += [
+                f"{module}:{n.lineno} {fn.name}() reads .data"
+                for n in ast.walk(fn)
+                if isinstance(n, ast.Attribute) and n.attr == "data"
+            ]
+    return out
+
+
+def test_detectors_never_rewrite_a_report() -> None:
+    found = [v for m in _modules() if _layer(m) == "detectors" for v in _report_rewrites(m)]
+    assert found == [], "a fix that depends on other findings is its fix module's settle step: " + "; ".join(found)
+
+
+def test_fixes_read_typed_sites_not_finding_data() -> None:
+    found = [v for m in _modules() if _layer(m) == "codemods" for v in _data_reads_in_edits(m)]
+    assert found == [], "plan a typed site (FixPlan.site) instead: " + "; ".join(found)
+
+
+def test_the_fix_handoff_checks_see_violations() -> None:
+    """MCP401's old label pass (``r.fix = …``, ``r.data["reviews"].append(…)``, a tuple target)
+    and the old subscription fix (``d = f.data``) are found."""
+    detector = ast.parse(
+        "def _plan_fixes(reports):\n"
+        "    for r in reports:\n"
+        "        r.fix, r.manual = None, 'why'\n"
+        "        r.data['configure'] = 'INFO'\n"
+        "        r.data['reviews'].append('note')\n"
+        "        plan.site = None\n"
+        "        fix = r.fix\n"
+    )
+    assert _report_rewrites("mcpmigrate.detectors.logging", detector) == [
+        "mcpmigrate.detectors.logging:3 assigns .manual",
+        "mcpmigrate.detectors.logging:3 assigns .fix",
+        "mcpmigrate.detectors.logging:4 writes into .data",
+        "mcpmigrate.detectors.logging:6 assigns .site",
+        "mcpmigrate.detectors.logging:5 changes .data with append()",
+    ]
+    fix = ast.parse("def edits(analysis, findings, config):\n    for f in findings:\n        d = f.data\n")
+    assert _data_reads_in_edits("mcpmigrate.codemods.subscription", fix) == [
+        "mcpmigrate.codemods.subscription:3 edits() reads .data"
+    ]

@@ -1,10 +1,14 @@
 """Codemods: one fix planner per fix kind, applied in a declared order (bump-pydantic style).
 
 Each module (or package) exposes ``STRATEGY`` (the ``FixInfo.strategy`` it applies), ``RULES``
-(the rule ids whose findings it fixes) and ``edits(analysis, findings, config) -> Edits``: the
-changes for the given findings, recorded against the original nodes; the engine applies them with
-the one applier, :func:`mcpmigrate.codemods.edits.apply_edits`. A new codemod is added to
-``ORDER``. See ``docs/architecture.md``."""
+(the rule ids whose findings it fixes), the ``plan(...) -> FixPlan`` functions its detectors call
+(the plan's ``site`` is a typed :class:`~mcpmigrate.model.FixSite` that records its edits), and
+optionally ``settle(analysis, config, reports) -> list[FixPlan]``, run by the pipeline after
+detection (``pipeline.settle``). The pipeline turns the sites of the fixable findings into edits
+in one loop (``pipeline.record_edits``) and applies them with the one applier,
+:func:`mcpmigrate.codemods.edits.apply_edits`; a module that still decides across its findings
+while editing exposes ``edits(analysis, findings, config) -> Edits`` instead. A new codemod is
+added to ``ORDER``. See ``docs/architecture.md``, "How a finding becomes a fix"."""
 
 from __future__ import annotations
 

@@ -16,7 +16,8 @@ project declares that it no longer serves them (``legacy-clients = false``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 
 import libcst as cst
@@ -197,3 +198,21 @@ def plan_legacy_removal(
     if blocked:
         return FixPlan(manual=blocked)
     return FixPlan(fix=fix, manual=manual if fix is None else None)
+
+
+def legacy_plan(
+    config: Config, rule: str, plan: FixPlan, route: bool, blocked: Callable[[], str | None] = lambda: None
+) -> FixPlan:
+    """A legacy-only rule's plan (``LEGACY_RULES``) as :func:`plan_legacy_removal` settles it: the
+    removal ``plan`` offers, or a dispatch ``route``, kept while the project serves legacy clients
+    and offered once it declares it does not (``blocked()`` says when the removal cannot go alone
+    even then). ``plan`` is returned as it is for another rule, a site with neither, and a removal
+    that goes with another fix (its strategy is not ``remove``: a roots request's)."""
+    if rule not in LEGACY_RULES or (plan.fix is None and not route):
+        return plan
+    if plan.fix is not None and plan.fix.strategy != "remove":
+        return plan
+    settled = plan_legacy_removal(
+        config, rule, plan.fix, plan.manual, route=route, blocked=blocked() if plan.fix is not None else None
+    )
+    return replace(plan, fix=settled.fix, manual=settled.manual)

@@ -20,12 +20,15 @@ tool that waited for the peer to go away hangs (:func:`ping_is_loop_exit`; the s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.deletions import delete, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Safety
 
 STRATEGY = "remove"
 
@@ -137,18 +140,35 @@ def _owning_function(pm: dict, node: cst.CSTNode) -> cst.CSTNode | None:
 RULES = ("MCP203", "MCP205", "MCP402")
 
 
+@dataclass(frozen=True)
+class SetLevelRegistration:
+    """An MCP402 ``logging/setLevel`` registration (``form``: ``decorator``, ``call``, ``kwarg``
+    or ``assign``) of the module function ``handler`` (None: not a plain name), which goes too
+    when nothing else uses it."""
+
+    form: str
+    handler: str | None
+
+
+def plan_set_level(description: str, form: str, handler: str | None) -> FixPlan:
+    """The removal of a ``logging/setLevel`` registration (its legacy-only label is settled by
+    ``deletions.legacy_plan``). Spec: 2026-07-28 changelog, ``logging/setLevel`` removed."""
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, description), site=SetLevelRegistration(form, handler))
+
+
 def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     """Delete the reported calls and registrations, and the handlers left unused."""
     dead: dict[str, cst.FunctionDef] = {}
     for f in findings:
-        if f.rule != "MCP402":
+        site = f.site
+        if f.rule != "MCP402" or not isinstance(site, SetLevelRegistration):
             continue
-        name = f.data.get("handler")
+        name = site.handler
         fn = analysis.function_named(name) if name else None
-        if fn is None or fn.class_name is not None:
+        if not name or fn is None or fn.class_name is not None:
             continue
         # the def itself, plus the registration unless it is the decorator on the def
-        allowed = 1 if f.data.get("form") == "decorator" else 2
+        allowed = 1 if site.form == "decorator" else 2
         if spellings(analysis, name) <= allowed:
             dead[name] = fn.node
     ed = Edits()

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -65,6 +65,7 @@ class Edits:
     )  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
+    _shared: dict[str, Any] = field(default_factory=dict)
 
     # -- recording ---------------------------------------------------------------------------
     def transform(self, node: cst.CSTNode, fn: Transform) -> None:
@@ -101,6 +102,15 @@ class Edits:
             local = import_name(analysis, module, name)
             self.add_import(module, name, local)
         return local
+
+    def shared(self, key: str, make: Callable[[], Any]) -> Any:
+        """What the sites of one fix module share while they record this round's edits (a
+        subscription bus added once per server, the module logger added once): ``make()`` the first
+        time ``key`` is asked for, the same object afterwards. Held by this round's edits only, so
+        only the sites that are applied take part (``docs/architecture.md``)."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
 
     def track(self, node: cst.CSTNode) -> None:
         """Keep the rewritten form of ``node``, readable with :meth:`updated`."""

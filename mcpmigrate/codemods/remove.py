@@ -13,13 +13,17 @@ whatever the strategy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import partial
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate.analysis import ModuleAnalysis
-from mcpmigrate.codemods.deletions import delete, spellings
+from mcpmigrate.codemods.deletions import delete, legacy_plan, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
+from mcpmigrate.model import FixPlan, Planned
 from mcpmigrate.names import ref_names
 
 STRATEGY = "remove"
@@ -129,6 +133,20 @@ def _walk(node: cst.CSTNode):
         n = stack.pop()
         yield n
         stack.extend(n.children)
+
+
+def settle(analysis: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
+    """MCP103 is legacy-only: its removal is kept while the project serves legacy clients
+    (:func:`~mcpmigrate.codemods.deletions.legacy_plan`), and never offered alone while the handler
+    invalidates a cache a roots request fills (:func:`roots_cache_blocker`). Runs after
+    ``param.settle``, which has given a handler that goes with its roots request that request's
+    fix. One plan per report, in order."""
+    return [
+        legacy_plan(
+            config, r.rule, r.plan, bool(r.plan.data.get("route")), partial(roots_cache_blocker, analysis, r.node)
+        )
+        for r in reports
+    ]
 
 
 def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:

@@ -7,19 +7,28 @@ logger is reused) and ``import logging`` when missing. The level is kept (MCP ``
 ``logger_name=``/``logger=`` becomes ``logging.getLogger(<name>)``, fastmcp ``extra=`` and mcp 1.x
 ``**extra`` become the stdlib ``extra=`` (labelled unsafe: a key that clashes with a LogRecord
 attribute raises). The tool's return value is untouched: only the statement changes.
+
+The MCP401 detector reports what it found at a protocol log call (:class:`LogSend`); :func:`plan`
+decides the rewrite and its site (:class:`LogCall`, or :class:`DropCall` when the line before
+logs the same message), and :func:`settle` — once every log call of the module is known — the
+labels that depend on the others (``docs/architecture.md``, "How a finding becomes a fix").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods import log_handlers
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.effects import PURE_CALLS
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
+from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 from mcpmigrate.names import is_docstring
 
 STRATEGY = "logging"
@@ -114,58 +123,330 @@ def _log_line(line: cst.SimpleStatementLine, code: str, logger: str) -> cst.Simp
     return line.with_changes(body=[cst.Expr(expr)], trailing_whitespace=trailing)
 
 
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """Each protocol log call becomes the stdlib call the detector planned; the module logger
-    and ``import logging`` are added when missing."""
-    module = analysis.module
-    repl: dict[int, tuple[cst.SimpleStatementLine, str]] = {}
-    needs_module_logger = False
-    configure: str | None = None  # the level of the stderr handler the entry point gets
-    drops: list[cst.SimpleStatementLine] = []  # calls whose message the line before logs already
-    for f in findings:
-        stmt, code = f.data.get("stmt"), f.data.get("code")
-        if stmt is not None and f.data.get("drop"):
-            drops.append(stmt)
-            continue
-        if stmt is None or code is None:
-            continue
-        repl[id(stmt)] = (stmt, code)
-        needs_module_logger |= bool(f.data.get("uses_module_logger"))
-        configure = f.data.get("configure") or configure
-    ed = Edits()
-    for stmt in drops:
-        ed.remove(stmt)
-    if not repl:
-        return ed
-    existing = _existing_logger(module, analysis) if needs_module_logger else None
-    lg, import_logging = module_name(analysis, "logging")
-    logger = module_logger(analysis)
-    for stmt, code in repl.values():
-        ed.transform(stmt, lambda _o, u, code=code: _log_line(u, code, logger))  # type: ignore[misc]
-    if needs_module_logger and existing is None:
-        body = list(module.body)
-        # after the leading docstring and import block (`style.add_imports` puts `import logging` in it)
-        at = 0
-        for i, stmt in enumerate(body):
-            if _is_import_stmt(stmt) or (i == 0 and is_docstring(stmt)):
-                at = i + 1
-            else:
-                break
-        line = cst.parse_statement(f"{logger} = {lg}.getLogger(__name__)\n")
-        line = line.with_changes(leading_lines=[cst.EmptyLine()] if at else [])
-        if at < len(body):
-            if not body[at].leading_lines:
-                ed.transform(body[at], lambda _o, u: u.with_changes(leading_lines=[cst.EmptyLine()]))
-            ed.insert_before(body[at], [line])
+@dataclass(frozen=True)
+class LogSend:
+    """What the MCP401 detector found at one protocol log call (the input of :func:`plan`).
+
+    ``method``: the stdlib logger method of its level (``surfaces.MCP_TO_STDLIB_LEVEL``; None when
+    the level is not a literal MCP level); ``msg``, ``logger_name``: its message and logger name
+    arguments; ``extra``: mcp 1.x ``**extra`` keywords, ``extra_expr``: fastmcp's ``extra=``;
+    ``odd``: it has arguments the rewrite does not map; ``related``: it passes a
+    ``related_request_id``; ``fastmcp``: the receiver is fastmcp's ``Context``, whose messages the
+    SDK keeps delivering; ``stmt``: the statement the call is alone in (None: its
+    result is used, or ``shared_line`` says why it is not alone)."""
+
+    node: cst.Call
+    method: str | None
+    msg: cst.BaseExpression | None
+    logger_name: cst.BaseExpression | None
+    extra: tuple[tuple[str, cst.BaseExpression], ...]
+    extra_expr: cst.BaseExpression | None
+    odd: bool
+    related: bool
+    fastmcp: bool
+    stmt: cst.SimpleStatementLine | None
+    shared_line: str | None
+
+
+@dataclass(frozen=True)
+class LogCall:
+    """``stmt`` becomes the stdlib call ``code`` (:data:`LOGGER` stands for the module logger,
+    added once when the module has none and ``uses_module_logger``); ``method``: its stdlib level
+    method; ``reviews``: what a reviewer must check (the label is unsafe when there is any);
+    ``configure``: the level of the stderr handler added once at the entry point (set by
+    :func:`settle`)."""
+
+    stmt: cst.SimpleStatementLine
+    code: str
+    uses_module_logger: bool
+    method: str
+    reviews: tuple[str, ...]
+    configure: str | None = None
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        once: set[str] = edits.shared("stdlib_logging.done", set)
+        logger = module_logger(analysis)
+        edits.transform(self.stmt, lambda _o, u: _log_line(u, self.code, logger))  # type: ignore[arg-type]
+        lg, import_logging = module_name(analysis, "logging")
+        if self.uses_module_logger and "logger" not in once:
+            once.add("logger")
+            if _existing_logger(analysis.module, analysis) is None:
+                _add_module_logger(edits, analysis, lg, logger)
+        if import_logging:
+            edits.add_import("logging", None, lg)
+        if self.configure and "configure" not in once:
+            once.add("configure")
+            _add_configure(edits, analysis, lg, self.configure)
+
+
+@dataclass(frozen=True)
+class DropCall:
+    """``stmt`` goes: the statement before it logs the same message already."""
+
+    stmt: cst.SimpleStatementLine
+    reviews: tuple[str, ...]
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        edits.remove(self.stmt)
+
+
+def _add_module_logger(ed: Edits, analysis: ModuleAnalysis, lg: str, logger: str) -> None:
+    """``<logger> = <lg>.getLogger(__name__)`` after the leading docstring and import block
+    (``style.add_imports`` or AddImportsVisitor puts ``import logging`` in it)."""
+    body = list(analysis.module.body)
+    at = 0
+    for i, stmt in enumerate(body):
+        if _is_import_stmt(stmt) or (i == 0 and is_docstring(stmt)):
+            at = i + 1
         else:
-            ed.transform(module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
-    if import_logging:
-        ed.add_import("logging", None, lg)
-    main = log_handlers.main_block(module) if configure else None
-    if main is not None:
-        sys_name, import_sys = module_name(analysis, "sys")
-        setup = cst.parse_statement(f"{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{configure})\n")
-        ed.insert_before(main.body.body[0], [setup])
-        if import_sys:
-            ed.add_import("sys", None, sys_name)
-    return ed
+            break
+    line = cst.parse_statement(f"{logger} = {lg}.getLogger(__name__)\n")
+    line = line.with_changes(leading_lines=[cst.EmptyLine()] if at else [])
+    if at < len(body):
+        if not body[at].leading_lines:
+            ed.transform(body[at], lambda _o, u: u.with_changes(leading_lines=[cst.EmptyLine()]))
+        ed.insert_before(body[at], [line])
+    else:
+        ed.transform(analysis.module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
+
+
+def _add_configure(ed: Edits, analysis: ModuleAnalysis, lg: str, level: str) -> None:
+    """``<lg>.basicConfig(stream=sys.stderr, level=…)`` first in the module's
+    ``if __name__ == "__main__":`` block (``codemods/log_handlers.py``), when it has one."""
+    main = log_handlers.main_block(analysis.module)
+    if main is None:
+        return
+    sys_name, import_sys = module_name(analysis, "sys")
+    setup = cst.parse_statement(f"{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})\n")
+    ed.insert_before(main.body.body[0], [setup])
+    if import_sys:
+        ed.add_import("sys", None, sys_name)
+
+
+def plan(a: ModuleAnalysis, send: LogSend) -> FixPlan:
+    """The MCP401 plan for one protocol log call before :func:`settle`: the stdlib call it becomes
+    (:class:`LogCall`, safe unless a review note applies), a :class:`DropCall` when the statement
+    before logs the same message, or the reason it is left for a human. Spec: 2026-07-28
+    changelog, logging deprecated by SEP-2577."""
+    why = None
+    if send.odd:
+        why = "the call has arguments the stdlib rewrite does not map"
+    elif send.msg is None:
+        why = "no message argument"
+    elif send.method is None:
+        why = "the level is not a literal MCP log level: pick the stdlib level by hand"
+    elif send.stmt is None:
+        why = send.shared_line or "the call's result is used: rewrite it by hand"
+    if why:
+        return FixPlan(manual=why)
+    assert send.msg is not None and send.method is not None and send.stmt is not None
+    logging_name = module_name(a, "logging")[0]
+    target = f"{logging_name}.getLogger({code_of(send.logger_name)})" if send.logger_name is not None else LOGGER
+    args = _percent_form(send.msg)
+    extra_code = None
+    if send.extra:
+        extra_code = "{" + ", ".join(f"{k!r}: {code_of(v)}" for k, v in send.extra) + "}"
+    elif send.extra_expr is not None and not (
+        isinstance(send.extra_expr, cst.Name) and send.extra_expr.value == "None"
+    ):
+        extra_code = code_of(send.extra_expr)
+    call = f"{target}.{send.method}({', '.join(args)}{', extra=' + extra_code if extra_code else ''})"
+    reviews = [_FASTMCP_DELIVERS.format(call=f"`{code_of(send.node.func)}(…)`")] if send.fastmcp else []
+    if extra_code:
+        reviews.append("`extra` keys must not clash with LogRecord attributes")
+    if send.related:
+        reviews.append(_RELATED)
+    already = _logged_just_before(a, send.stmt, send.msg)
+    if already is not None:  # the operator has the line already: a stdlib copy would log it twice
+        fix = FixInfo(
+            Safety.SAFE, STRATEGY, f"drop it: the statement before already logs the same message (`{already}`)"
+        )
+        return FixPlan(fix, site=DropCall(send.stmt, tuple(reviews)))
+    desc = f"log with the standard library: `{call.replace(LOGGER, module_logger(a))}`"
+    # the safety is settled in settle(), once every call of the module is known
+    site = LogCall(send.stmt, call, send.logger_name is None, send.method, tuple(reviews))
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), site=site)
+
+
+def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
+    """The MCP401 labels, once every log call of the module is known (``reports``: its MCP401
+    reports): a tool whose only output is its protocol log messages keeps them (manual); a rewrite
+    is unsafe when its messages were deliberately request-scoped (``related_request_id``) or its
+    INFO/DEBUG record would reach no handler; where the module has an entry point, the fix
+    configures a stderr handler there instead (``codemods/log_handlers.py``). Returns one plan per
+    report, in order."""
+    plans = [r.plan for r in reports]
+    by_fn: dict[int, list[int]] = {}
+    for i, r in enumerate(reports):
+        fn = a.enclosing_function(r.node)
+        if fn is not None:
+            by_fn.setdefault(id(fn.node), []).append(i)
+    for idx in by_fn.values():
+        fn = a.enclosing_function(reports[idx[0]].node)
+        if fn is not None and any(plans[i].fix for i in idx) and _only_output(fn, {id(reports[i].node) for i in idx}):
+            for i in idx:
+                if plans[i].fix is not None:
+                    plans[i] = FixPlan(manual=_ONLY_OUTPUT.format(fn=fn.qualname), data=plans[i].data)
+    reviews: dict[int, list[str]] = {}  # index -> the site's review notes and the module's
+    for i, p in enumerate(plans):
+        if p.fix is not None and isinstance(p.site, (LogCall, DropCall)):
+            reviews[i] = list(p.site.reviews)
+    methods = {i: plans[i].site.method if isinstance(plans[i].site, LogCall) else None for i in reviews}
+    quiet = [i for i in reviews if methods[i] in _BELOW_LAST_RESORT]
+    if quiet and not log_handlers.configured(a, config):
+        main = log_handlers.main_block(a.module)
+        level = "DEBUG" if any(methods[i] == "debug" for i in quiet) else "INFO"
+        lg, sys_name = module_name(a, "logging")[0], module_name(a, "sys")[0]
+        setup = f"`{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})`"
+        for i in quiet:
+            p = plans[i]
+            assert p.fix is not None
+            if main is not None:
+                fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + _CONFIGURED.format(setup=setup))
+                plans[i] = FixPlan(fix, data=p.data, site=replace(p.site, configure=level))
+            else:
+                reviews[i].append(_NO_HANDLER.format(level=str(methods[i]).upper(), setup=setup))
+    sdk = log_handlers.hides_debug(a, config) if any(m == "debug" for m in methods.values()) else None
+    for i in reviews:
+        if sdk is not None and methods[i] == "debug":
+            reviews[i].append(_DEBUG_HIDDEN.format(sdk=sdk))
+    for i, notes in reviews.items():
+        p = plans[i]
+        if notes:
+            assert p.fix is not None
+            fix = FixInfo(Safety.UNSAFE, p.fix.strategy, f"{p.fix.description} (review: {'; '.join(notes)})")
+            plans[i] = FixPlan(fix, data=p.data, site=p.site)
+    return plans
+
+
+def _only_output(fn: FunctionInfo, logs: set[int]) -> bool:
+    """``fn`` is a tool whose protocol log messages (``logs``: ids of the calls) are all it does
+    besides returning a fixed result: no other call than pure ones and sleeps, no store but to
+    locals, and one result, built from literals only (field case notify-08)."""
+    if fn.role not in _TOOL_ROLES or not isinstance(fn.node.body, cst.IndentedBlock):
+        return False
+    stack: list[cst.CSTNode] = list(fn.node.body.body)
+    results: set[str] = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in logs:
+            continue
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal, cst.Del, cst.Raise)):
+            return False
+        if isinstance(n, (cst.Yield, cst.AugAssign, cst.With, cst.Try)):
+            return False
+        if isinstance(n, cst.Call):
+            name = (code_of(n.func).rsplit(".", 1)[-1]).strip()
+            if not (name in PURE_CALLS or name in _QUIET_CALLS or name[:1].isupper()):
+                return False
+        if isinstance(n, cst.AssignTarget) and not isinstance(n.target, cst.Name):
+            return False
+        if isinstance(n, cst.Return) and n.value is not None:
+            if _reads_data(n.value):
+                return False
+            results.add(code_of(n.value))
+        stack.extend(n.children)
+    return len(results) <= 1  # `return "invalid"` / `return "ok"`: the result says something
+
+
+def _reads_data(expr: cst.BaseExpression) -> bool:
+    """``expr`` reads a name other than a constructor (``TextContent``, ``types.TextContent``), a
+    keyword or a constant."""
+    calls = [c for c in walk(expr) if isinstance(c, cst.Call)]
+    skip = {id(x) for c in calls if code_of(c.func).rsplit(".", 1)[-1][:1].isupper() for x in walk(c.func)}
+    skip |= {id(arg.keyword) for c in calls for arg in c.args if arg.keyword}
+    return any(
+        isinstance(n, cst.Name) and id(n) not in skip and n.value not in ("None", "True", "False") for n in walk(expr)
+    )
+
+
+_ONLY_OUTPUT = (
+    "these messages are all `{fn}` does besides returning a fixed result, and 2026-07-28 still delivers them on "
+    'the request\'s own stream when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, mcp 2.x '
+    "`Client(log_level=...)`): moved to the standard library, clients would stop seeing them. Keep them while "
+    "clients opt in (deprecated, SEP-2577), or return what they say in the tool's result"
+)
+_RELATED = (
+    "the call passes `related_request_id`: its messages are deliberate output on this request's own stream, "
+    'which 2026-07-28 still delivers when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, '
+    "mcp 2.x `Client(log_level=...)`); after the rewrite clients stop seeing them, only the server's log has them"
+)
+#: fastmcp 2.14, 3.4 and 4.2 ``Context.log`` (``fastmcp/server/context.py``) sends every message as
+#: a ``notifications/message`` scoped to the request (``related_request_id``); fastmcp deprecates
+#: none of it (fastmcp 4 keeps it "per compat directive", the mcp 2.x session underneath warns
+#: ``MCPDeprecationWarning``) and on fastmcp 4 the mcp 2.x session delivers it to a 2026-07-28
+#: request that carries the ``io.modelcontextprotocol/logLevel`` ``_meta`` key, which fastmcp's
+#: own ``Client`` sets on every request.
+_FASTMCP_DELIVERS = (
+    "fastmcp (2, 3 and 4) still delivers {call} to clients: a legacy client receives it (fastmcp 3 and 4 hold "
+    "back levels below one the client set with `logging/setLevel`), a 2026-07-28 client when the request opts in "
+    'with `_meta["io.modelcontextprotocol/logLevel"]` (fastmcp\'s own `Client` always does); after the rewrite '
+    "clients stop receiving this message, which then goes to the server's own logging only"
+)
+_NO_HANDLER = (
+    "nothing in the project configures logging and the SDK does not (the low-level `Server` and fastmcp leave the "
+    "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
+    "and above: clients saw the message, now nobody does; configure a handler at the entry point, e.g. {setup}"
+)
+_DEBUG_HIDDEN = (
+    "`{sdk}` configures the root logger at its `log_level`, INFO by default, so this DEBUG record is printed "
+    'nowhere: clients saw the message, now nobody does unless the server runs with `log_level="DEBUG"`'
+)
+_CONFIGURED = (
+    '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
+    "(stderr on stdio servers)"
+)
+_BELOW_LAST_RESORT = ("debug", "info")
+_TOOL_ROLES = ("tool", "lowlevel-tool")
+#: Calls that produce nothing a client sees: waiting, and closing a stream the client reopens.
+_QUIET_CALLS = frozenset({"sleep", "close_sse_stream", "close_standalone_sse_stream"})
+
+
+def _percent_form(msg: cst.BaseExpression) -> list[str]:
+    """``f"Processing {x}"`` → ``['"Processing %s"', 'x']`` (lazy %-formatting); any other message
+    unchanged. An f-string with format specs, ``=`` or ``!a`` stays an f-string."""
+    if not isinstance(msg, cst.FormattedString) or msg.prefix.lower() != "f":
+        return [code_of(msg)]
+    args: list[str] = []
+    pieces: list[str | None] = []  # text, or None for a placeholder
+    conversions: list[str] = []
+    for part in msg.parts:
+        if isinstance(part, cst.FormattedStringText):
+            pieces.append(part.value.replace("{{", "{").replace("}}", "}"))
+        elif isinstance(part, cst.FormattedStringExpression):  # the only other kind of part
+            conv = part.conversion
+            if part.format_spec or part.equal or conv not in (None, "r", "s"):
+                return [code_of(msg)]
+            pieces.append(None)
+            conversions.append("%r" if conv == "r" else "%s")
+            args.append(code_of(part.expression))
+    # without arguments logging does not %-format, so a literal % stays as written
+    conv_iter = iter(conversions)
+    text = "".join(next(conv_iter) if p is None else (p.replace("%", "%%") if args else p) for p in pieces)
+    return [f"{msg.start[len(msg.prefix) :]}{text}{msg.end}"] + args
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical"})
+
+
+def _logged_just_before(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> str | None:
+    """The statement right before ``stmt`` in its block when it logs ``msg`` (the same expression)
+    through another logger — ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as
+    awslabs document-loader does — as code; else None. The protocol call is then dropped, not
+    copied to a stdlib logger that would print the line a second time."""
+    block = a.parents.get(id(stmt))
+    body = getattr(block, "body", None)
+    if msg is None or not isinstance(body, (list, tuple)) or stmt not in body:
+        return None
+    i = body.index(stmt)
+    prev = body[i - 1] if i > 0 else None
+    if not (isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and isinstance(prev.body[0], cst.Expr)):
+        return None
+    call = prev.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+        return None
+    if call.func.attr.value not in _LOG_METHODS or not call.args or call.args[0].keyword is not None:
+        return None
+    if a.kind_of(call.func.value, a.enclosing_function(call)) is not None:
+        return None  # an MCP context or session: a protocol log call itself
+    return code_of(call) if code_of(call.args[0].value) == code_of(msg) else None

@@ -12,6 +12,7 @@ No detector lives here (the module defines no :class:`Detector` subclass).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import libcst as cst
@@ -20,7 +21,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
-from mcpmigrate.codemods.deletions import LEGACY_RULES, plan_legacy_removal
+from mcpmigrate.codemods.deletions import legacy_plan
 from mcpmigrate.config import Config
 from mcpmigrate.detectors.base import Report, ReportingVisitor, dict_get, string_value
 
@@ -499,21 +500,10 @@ def plan_legacy_only(
 ) -> list[Report]:
     """Dual era: the removals of the legacy-only rules (``deletions.LEGACY_RULES``) and their
     dispatch routes (``route`` in a report's data) get the plan of
-    :func:`~mcpmigrate.codemods.deletions.plan_legacy_removal` — kept while the project serves
+    :func:`~mcpmigrate.codemods.deletions.legacy_plan` — kept while the project serves
     legacy clients, offered once it declares it does not (``blocked`` says when the removal cannot
     go alone even then)."""
-    for r in reports:
-        if r.rule not in LEGACY_RULES or (r.fix is None and not r.data.get("route")):
-            continue
-        if r.fix is not None and r.fix.strategy != "remove":  # goes with another fix (a roots request)
-            continue
-        plan = plan_legacy_removal(
-            config,
-            r.rule,
-            r.fix,
-            r.manual,
-            route=bool(r.data.get("route")),
-            blocked=blocked(r) if r.fix is not None else None,
-        )
-        r.fix, r.manual = plan.fix, plan.manual
-    return reports
+    return [
+        r.with_plan(legacy_plan(config, r.rule, r.plan, bool(r.data.get("route")), partial(blocked, r)))
+        for r in reports
+    ]

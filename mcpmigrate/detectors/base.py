@@ -46,7 +46,16 @@ class Report:
     @classmethod
     def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> Report:
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
-        return cls(rule, node, message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
+        return cls(rule, node, plan.message or message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
+
+    @property
+    def plan(self) -> FixPlan:
+        """The fix plan this report carries (what a fix module's ``settle`` reads)."""
+        return FixPlan(self.fix, self.manual, self.data, self.site, self.severity)
+
+    def with_plan(self, plan: FixPlan) -> Report:
+        """A new report: this one's rule, node and message with ``plan`` (a settled plan)."""
+        return Report.planned(self.rule, self.node, self.message, plan)
 
 
 class Detector:

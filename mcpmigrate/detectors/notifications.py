@@ -18,13 +18,13 @@ change notification, and notifications whose method is an f-string, are pushes t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, code_of
-from mcpmigrate.detectors._lowlevel_bus import all_servers, bus_site
+from mcpmigrate.codemods import subscription
+from mcpmigrate.codemods.subscription_bus import all_servers
 from mcpmigrate.detectors._relays import RelayVisitor, is_change
 from mcpmigrate.detectors._shared import (
     branch_condition,
@@ -36,7 +36,7 @@ from mcpmigrate.detectors._shared import (
     walk,
 )
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import FixInfo, Safety, Severity
+from mcpmigrate.model import Severity
 from mcpmigrate.screen import notifications as screen_notifications
 
 
@@ -251,14 +251,23 @@ class _Visitor(RelayVisitor):
             )
         new, _pin = fastmcp_pinned(self.a) if request_scoped else (None, None)
         message = (_MSG_301_SCOPED if new else _MSG_301).format(send=f"`{shown}`", todo=todo)
-        fix, manual, data = self._plan(node, kind, helper, event, gen, ctx, uri, via_notification, fn)
-        if held and manual is not None and gen == S.MCP2:
-            manual = "the session is held outside a request: publish on the server's subscription bus (`MCPServer(subscriptions=bus)`) by hand"
-        elif fix is not None and self._broadcast_loop(node, recv, fn):
-            # one listen-stream publish reaches every subscriber: the fix would add one per session
-            fix, data = None, {}
-            manual = f"the send is in a loop over held sessions: add one `await {ctx or 'ctx'}.{helper}(…)` (or bus publish) after the loop by hand"
-        self.report("MCP301", node, message, fix=fix, manual=manual, **data)
+        stmt = self.stmt_of.get(id(node)) if id(node) in self.bare else None
+        push = subscription.Push(
+            node,
+            kind,
+            helper,
+            event,
+            gen,
+            ctx,
+            uri,
+            fn,
+            stmt,
+            self.SHARED_LINE if stmt is None and self.shares_line(node) else None,
+            held,
+            self._broadcast_loop(node, recv, fn),
+            fastmcp_pinned(self.a)[0] if gen == S.FASTMCP else None,
+        )
+        self.reports.append(Report.planned("MCP301", node, message, subscription.plan(self.a, push)))
 
     def _broadcast_loop(self, node: cst.Call, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         """The send goes to a session other than the request's own (not rooted at a context),
@@ -320,107 +329,6 @@ class _Visitor(RelayVisitor):
         if found is not None and found[1] is Kind.CONTEXT_MCP2:
             return found[0]
         return None
-
-    def _plan(
-        self,
-        node: cst.Call,
-        kind: str,
-        helper: str,
-        event: str,
-        gen: str | None,
-        ctx: str | None,
-        uri: cst.BaseExpression | None,
-        via_notification: bool,
-        fn: FunctionInfo | None,
-    ) -> tuple[FixInfo | None, str | None, dict[str, Any]]:
-        if gen != S.MCP2:
-            if gen == S.FASTMCP:
-                new, _pin = fastmcp_pinned(self.a)
-                return (
-                    None,
-                    (
-                        "fastmcp has no listen-stream helper to pair this with: "
-                        + ("" if new else "on fastmcp 4, ")
-                        + "register a ListenHandler on the low-level server and publish on its bus by hand"
-                    ),
-                    {},
-                )
-            sdk = "mcp 1.x" if gen == S.MCP1 else "this SDK"
-            return (
-                None,
-                f"{sdk} has no subscriptions/listen: upgrade the SDK (mcp>=2.3), then add the listen-stream send",
-                {},
-            )
-        if id(node) not in self.bare:
-            return (
-                None,
-                (
-                    self.SHARED_LINE
-                    if self.shares_line(node)
-                    else "the send is part of a larger expression: add the listen-stream send by hand"
-                ),
-                {},
-            )
-        if fn is not None and not fn.is_async:
-            # the added `await …` needs an async function (found by the fuzz harness)
-            return None, f"`{fn.qualname}` is not async: add the listen-stream send by hand", {}
-        if kind == "resource" and not _simple(uri):
-            return None, "the uri is not a plain name or literal: add the listen-stream send by hand", {}
-        if ctx is not None:
-            return (
-                FixInfo(
-                    Safety.SAFE,
-                    "subscription",
-                    f"keep the session send for legacy clients and add `await {ctx}.{helper}(…)` for 2026 listen streams",
-                ),
-                None,
-                {"form": "context", "ctx": ctx, "helper": helper, "uri": uri, "stmt": self.stmt_of[id(node)]},
-            )
-        # low-level server (2.x): publish on a bus that the server's listen handler serves
-        if fn is None:
-            return None, "no request context here: publish on the server's subscription bus by hand", {}
-        site = bus_site(self.a, fn)
-        if isinstance(site, str):
-            return None, site, {}
-        listen = next(
-            (a for a in site.server_call.args if a.keyword is not None and a.keyword.value == S.LISTEN_KWARG), None
-        )
-        bus: str | None = None
-        if listen is not None:
-            v = listen.value
-            if (
-                isinstance(v, cst.Call)
-                and self.a.resolves_to(v.func, S.LISTEN_HANDLER)
-                and v.args
-                and isinstance(v.args[0].value, cst.Name)
-            ):
-                bus = v.args[0].value.value
-            else:
-                return None, "the server's listen handler is not `ListenHandler(<bus>)`: publish on its bus by hand", {}
-        where = ""
-        if bus is None and site.shared and site.factory is not None:
-            where = f" (a module-level bus, shared by every server `{site.factory.qualname}` builds)"
-        elif bus is None and site.factory is not None:
-            where = f" (a local of `{site.factory.qualname}`, seen by its handlers)"
-        return (
-            FixInfo(
-                Safety.SAFE,
-                "subscription",
-                f"keep the session send for legacy clients and publish `{event}` on the subscription bus served by "
-                f"`on_subscriptions_listen`{where}",
-            ),
-            None,
-            {
-                "form": "bus",
-                "bus": bus,
-                "event": event,
-                "uri": uri,
-                "server_call": site.server_call,
-                "bus_holder": site.holder,
-                "bus_scope": None if site.shared or site.factory is None else site.factory.node,
-                "stmt": self.stmt_of[id(node)],
-            },
-        )
 
     def visit_Dict(self, node: cst.Dict) -> None:
         m = dict_get(node, "method")
@@ -489,9 +397,3 @@ class _Visitor(RelayVisitor):
         found = [s for _n, s in self.dispatch_literal(node)]
         if any(s in S.SUBSCRIBE_METHODS for s in found):
             self.report("MCP302", node, _MSG_302, manual=_manual_302_route(found, self.legacy_clients))
-
-
-def _simple(expr: cst.BaseExpression | None) -> bool:
-    if expr is None:
-        return False
-    return not any(isinstance(n, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)) for n in walk(expr))

@@ -10,6 +10,8 @@ the guide's replacement.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -100,7 +102,7 @@ class _ImportVisitor(ReportingVisitor):
         elif {m for m, _ in targets} == {mod}:
             plan = renames.plan_import(self.a, node, mod, {n: moves[n][1] for n in moved}, self._kept())
             if plan.fix is not None:
-                plan.fix = F.MOVE
+                plan = replace(plan, fix=F.MOVE)
         else:  # not in the tables: a move and a rename at once
             plan = FixPlan(manual="rewrite the import by hand as the finding says")
         self.reports.append(Report.planned("MCP511", node, message, plan))

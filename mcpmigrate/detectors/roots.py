@@ -17,16 +17,14 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc
 from mcpmigrate.codemods import param as param_fix
-from mcpmigrate.codemods.remove import roots_cache_blocker, roots_cache_of
+from mcpmigrate.codemods.param.guards import GUARD_REMOVED, msg_102
 from mcpmigrate.detectors._shared import (
     branch_condition,
     fastmcp_pinned,
     legacy_era_only,
-    plan_legacy_only,
     sent_payloads,
 )
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.detectors.roots_guards import GUARD_REMOVED, msg_102, plan_guards
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
 
@@ -56,23 +54,9 @@ class RootsDetector(Detector):
     def detect(self) -> Iterable[Report]:
         visitor = _RootsVisitor(self)
         self.analysis.flat.visit(visitor)
-        reports = visitor.reports
-        plan_guards(self.analysis, reports)
-        # A roots list_changed handler that invalidates a cache a roots request fills goes with that
-        # request, when the param fix removes it (same safety); never alone while the cache stays.
-        requests = {id(self.analysis.enclosing_function(r.node)): r for r in reports if r.rule == "MCP101"}
-        for r in reports:
-            cache = roots_cache_of(self.analysis, r.node) if r.rule == "MCP103" and r.fix is not None else None
-            filler = self.analysis.function_named(cache[2]) if cache else None
-            request = requests.get(id(filler)) if filler is not None else None
-            if cache and request is not None and request.fix is not None and request.fix.strategy == "param":
-                r.fix = FixInfo(
-                    request.fix.safety,
-                    "param",
-                    f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates",
-                )
-                r.data["filler"] = cache[2]
-        return plan_legacy_only(self.config, reports, lambda r: roots_cache_blocker(self.analysis, r.node))
+        # the MCP102 guards, the MCP103 handlers that go with a roots request and MCP103's
+        # legacy-only removal are settled by the fix modules (param.settle, then remove.settle)
+        return visitor.reports
 
 
 class _RootsVisitor(RequestVisitor):

@@ -11,7 +11,8 @@ once per site; each returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` 
 ``check`` shows is the one of the rewrite ``fix`` makes (``docs/architecture.md``, "How a finding
 becomes a fix"). An MCP102 capability check guarding only the removed request goes with it, and so
 does an MCP103 roots ``list_changed`` handler that invalidates the cache the request filled
-(``codemods.remove.roots_cache_of``; ``filler`` in the finding's data names the request's function).
+(``codemods.remove.roots_cache_of``; its site, :class:`HandlerWithRequest`, names the request's
+function): :func:`settle` decides both once the module's MCP101 plans are known (``guards``).
 
 The package, one job per module: ``sites`` (what a roots site turns into), ``chains`` (which entry
 points reach it and whether the path can be threaded to them), ``thread`` (threading the
@@ -20,6 +21,9 @@ parameter through helper chains), ``lowlevel`` (low-level servers' inputSchema a
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -38,15 +42,16 @@ from mcpmigrate.codemods.param.chains import (
     reach,
     reaching_entries,
 )
+from mcpmigrate.codemods.param.guards import settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
 from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
-from mcpmigrate.codemods.remove import delete_handlers
+from mcpmigrate.codemods.remove import delete_handlers, roots_cache_of
 from mcpmigrate.config import Config
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 
 __all__ = [
     "STRATEGY",
@@ -56,6 +61,7 @@ __all__ = [
     "plan_roots_interim",
     "reaching_entries",
     "removable_guard",
+    "settle",
     "edits",
 ]
 
@@ -232,6 +238,39 @@ def removable_guard(a: ModuleAnalysis, call: cst.CSTNode) -> bool:
     return _guard_if(a, call) is not None
 
 
+# -- settling the plans that follow a roots request ----------------------------------------------
+@dataclass(frozen=True)
+class HandlerWithRequest:
+    """The site of an MCP103 roots ``list_changed`` handler removed with the roots request in
+    ``filler`` (the function that fills the cache the handler invalidates)."""
+
+    filler: str
+
+
+def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
+    """The roots family's plans that follow the module's MCP101 plans (``reports``: the reports of
+    :data:`RULES`; one plan returned per report, in order): an MCP102 capability guard goes with
+    the request it guards, or stays with it (``guards.settle_guards``); an MCP103 roots
+    ``list_changed`` handler that invalidates a cache a roots request fills goes with that request
+    when the param fix removes it (same safety), never alone while the cache stays (its removal
+    alone is planned afterwards by ``remove.settle``)."""
+    plans = [r.plan for r in reports]
+    settle_guards(a, reports, plans, removable_guard)
+    requests = {id(a.enclosing_function(r.node)): r.plan for r in reports if r.rule == "MCP101"}
+    for i, r in enumerate(reports):
+        cache = roots_cache_of(a, r.node) if r.rule == "MCP103" and plans[i].fix is not None else None
+        filler = a.function_named(cache[2]) if cache else None
+        request = requests.get(id(filler)) if filler is not None else None
+        if cache and request is not None and request.fix is not None and request.fix.strategy == STRATEGY:
+            fix = FixInfo(
+                request.fix.safety,
+                STRATEGY,
+                f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates",
+            )
+            plans[i] = replace(plans[i], fix=fix, site=HandlerWithRequest(cache[2]))
+    return plans
+
+
 # -- the rewrite ------------------------------------------------------------------------------
 def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     """The edits of the param fix for ``findings`` (those with a ``param`` fix), built from the
@@ -272,7 +311,8 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
         for f in findings
         if f.rule == "MCP101" and f.node is not None and (fn := a.enclosing_function(f.node)) is not None
     }
-    delete_handlers(rnd.edits, a, [f for f in findings if f.rule == "MCP103" and f.data.get("filler") in fixed_fns])
+    handlers = [f for f in findings if isinstance(f.site, HandlerWithRequest) and f.site.filler in fixed_fns]
+    delete_handlers(rnd.edits, a, handlers)
     thread_all(a, config, need, request_sites, rnd)
     # Functions whose roots parameter or interim round is replaced without threading keep their
     # comments in place too (threaded functions already do, in thread_all).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -19,8 +20,13 @@ from mcpmigrate.names import name_refs
 
 ENTRY_ROLES = {"tool", "prompt", "resource", "lowlevel-tool", "lowlevel-prompt", "lowlevel-resource"}
 
-#: A call that passes the path: ``(caller, call, callee)``.
-Edge = tuple[FunctionInfo, cst.Call, FunctionInfo]
+
+class Edge(NamedTuple):
+    """A call on a chain to a roots request: ``caller`` calls ``callee`` at ``call``."""
+
+    caller: FunctionInfo
+    call: cst.Call
+    callee: FunctionInfo
 
 
 #: Calls that run a coroutine from sync code (a sync tool bridging into the event loop).
@@ -205,7 +211,7 @@ def closure(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], li
         if cur.role in ENTRY_ROLES:
             continue
         for caller, call in a.callers(cur):
-            edges.append((caller, call, cur))
+            edges.append(Edge(caller, call, cur))
             if id(caller) not in seen:
                 seen.add(id(caller))
                 funcs.append(caller)

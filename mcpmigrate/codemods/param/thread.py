@@ -7,6 +7,7 @@ needs when it can (aliases of that context left unused go too)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -30,8 +31,56 @@ from mcpmigrate.names import base_name, enclosing_stmt, name_refs
 DECORATOR_ROLES = {"tool", "prompt"}
 CTX_KINDS = set(CONTEXTS) | {Kind.LL_CONTEXT, Kind.SESSION}
 
-#: A call that must pass a name: ``(caller, call, callee, name)``.
-NamedEdge = tuple[FunctionInfo, cst.Call, FunctionInfo, str]
+
+class NamedEdge(NamedTuple):
+    """A call that must pass a name: ``caller`` calls ``callee`` at ``call``, and ``callee`` now
+    takes ``name``."""
+
+    caller: FunctionInfo
+    call: cst.Call
+    callee: FunctionInfo
+    name: str
+
+
+# -- changes of a parameter list -------------------------------------------------------------
+@dataclass(frozen=True)
+class RemoveParam:
+    """``name`` leaves the parameter list (the context a function no longer needs)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ReplaceParam:
+    """``param`` takes the place of the parameter ``name``."""
+
+    name: str
+    param: cst.Param
+
+
+@dataclass(frozen=True)
+class InsertBefore:
+    """``param`` goes right before the parameter ``name`` (a context parameter that stays)."""
+
+    name: str
+    param: cst.Param
+
+
+@dataclass(frozen=True)
+class AfterRequired:
+    """``param`` goes after the last positional parameter without a default."""
+
+    param: cst.Param
+
+
+@dataclass(frozen=True)
+class AtEnd:
+    """``param`` (with a default) goes after every positional parameter."""
+
+    param: cst.Param
+
+
+ParamOp = RemoveParam | ReplaceParam | InsertBefore | AfterRequired | AtEnd
 
 
 @dataclass
@@ -53,9 +102,10 @@ def needs(a: ModuleAnalysis, sites: list[Site]) -> Needs:
         for fi in funcs:
             out.functions[id(fi)] = fi
             out.names.setdefault(id(fi), {})[site.name] = site.mode
-        for caller, call, callee in fedges:
-            if (caller, call, callee, site.name) not in out.edges:
-                out.edges.append((caller, call, callee, site.name))
+        for fe in fedges:
+            edge = NamedEdge(fe.caller, fe.call, fe.callee, site.name)
+            if edge not in out.edges:
+                out.edges.append(edge)
     return out
 
 
@@ -69,8 +119,7 @@ def thread_all(a: ModuleAnalysis, config: Config, need: Needs, sites: list[Site]
             k
             for k in pending
             if not any(
-                caller is by_id[k] and id(callee) in pending and callee is not by_id[k]
-                for caller, _, callee, _ in need.edges
+                e.caller is by_id[k] and id(e.callee) in pending and e.callee is not by_id[k] for e in need.edges
             )
         ]
         k = (ready or pending)[0]
@@ -209,19 +258,7 @@ def _give_names(
         if b:
             bases.append(b)
     if f.role == "lowlevel-tool":
-        for name, mode in sorted(names.items()):
-            for s in my_sites:
-                if s.name == name:
-                    target = lowlevel_target(a, f, s.node, name)
-                    assert not isinstance(target, str)
-                    schema_edit(rnd, target, name, mode, description(config, mode))
-                    lowlevel_read(rnd, target, name, s.site_stmt, s.replace_site_stmt)  # type: ignore[arg-type]
-            for caller, call, _callee, ename in edges:
-                if caller is f and ename == name:
-                    target = lowlevel_target(a, f, call, name)
-                    assert not isinstance(target, str)
-                    schema_edit(rnd, target, name, mode, description(config, mode))
-                    lowlevel_read(rnd, target, name, enclosing_stmt(a, call), False)  # type: ignore[arg-type]
+        _read_names(a, config, f, names, my_sites, edges, rnd)
         return
     documented = f.role in DECORATOR_ROLES
     spell: dict[str, str] = {}
@@ -240,11 +277,6 @@ def _give_names(
             if documented
             else plain_param(config, mode, name)
         )
-        op: tuple
-        # Where callers pass the name: in place of the argument bound to ``replaced``, else
-        # positionally at ``pos`` (``None``: by keyword).
-        replaced: str | None = None
-        pos: int | None = None
         cand = next(
             (
                 b
@@ -256,72 +288,125 @@ def _give_names(
             ),
             None,
         )
+        if cand is not None:
+            used.add(cand)
         if optional is not None:
             # `root: … = None` after every other positional parameter (it has a default); the
             # context it no longer needs goes. A tool, so nothing in the module calls it.
             if cand is not None:
-                used.add(cand)
-                _param_op(rnd, f, ("remove", cand, None))
-            _param_op(rnd, f, ("end", None, new_param))
+                _param_op(rnd, f, RemoveParam(cand))
+            _param_op(rnd, f, AtEnd(new_param))
             continue
-        if cand is not None:
-            used.add(cand)
-            op = ("replace", cand, new_param)
-            replaced = cand
+        place = _placement(f, new_param, cand, used, edges)
+        for op in place.ops:
+            _param_op(rnd, f, op)
+        _pass_name(rnd, f, name, place, edges)
+
+
+class Placement(NamedTuple):
+    """Where a new parameter goes (``ops``, in order) and how callers pass it: in place of the
+    argument bound to ``replaced``, else positionally at ``pos`` (``None``: by keyword)."""
+
+    ops: tuple[ParamOp, ...]
+    replaced: str | None
+    pos: int | None
+
+
+def _placement(
+    f: FunctionInfo, new_param: cst.Param, cand: str | None, used: set[str], edges: list[NamedEdge]
+) -> Placement:
+    """Where ``new_param`` goes in ``f``: in place of ``cand`` (a context parameter the function
+    no longer reads), else before a context parameter that stays, else after the last positional
+    parameter without a default."""
+    op: ReplaceParam | InsertBefore | AfterRequired
+    replaced: str | None = None
+    pos: int | None = None
+    if cand is not None:
+        op = ReplaceParam(cand, new_param)
+        replaced = cand
+    else:
+        ctxp = next(
+            (p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used),
+            None,
+        )
+        if ctxp is not None:
+            op = InsertBefore(ctxp, new_param)
+            pos = _param_index(f, ctxp)
         else:
-            ctxp = next(
-                (p.name.value for p in f.params if f.kinds.get(p.name.value) in CTX_KINDS and p.name.value not in used),
-                None,
-            )
-            if ctxp is not None:
-                op = ("before", ctxp, new_param)
-                pos = _param_index(f, ctxp)
-            else:
-                idx = 0
-                for i, p in enumerate(f.node.params.params):
-                    if p.default is None:
-                        idx = i + 1
-                op = ("end_required", None, new_param)
-                pos = len(f.node.params.posonly_params) + idx
-        if (
-            op[0] in ("replace", "before")
-            and op[1] is not None
-            and _after_a_default(f, op[1])
-            and not any(callee is f for _, _, callee, _ in edges)
-        ):
-            # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
-            # default cannot go where ctx is; put it before the first parameter with a default
-            if op[0] == "replace":
-                _param_op(rnd, f, ("remove", op[1], None))
-            op = ("end_required", None, new_param)
-            replaced, pos = None, None
-        _param_op(rnd, f, op)
-        # Callers pass the name.
-        for caller, call, callee, ename in edges:
-            if callee is not f or ename != name:
+            idx = 0
+            for i, p in enumerate(f.node.params.params):
+                if p.default is None:
+                    idx = i + 1
+            op = AfterRequired(new_param)
+            pos = len(f.node.params.posonly_params) + idx
+    if (
+        isinstance(op, (ReplaceParam, InsertBefore))
+        and _after_a_default(f, op.name)
+        and not any(e.callee is f for e in edges)
+    ):
+        # `async def t(verbose: bool = False, ctx: Context = None)`: a parameter without a
+        # default cannot go where ctx is; put it before the first parameter with a default
+        before: tuple[ParamOp, ...] = (RemoveParam(op.name),) if isinstance(op, ReplaceParam) else ()
+        return Placement((*before, AfterRequired(new_param)), None, None)
+    return Placement((op,), replaced, pos)
+
+
+def _pass_name(rnd: Round, f: FunctionInfo, name: str, place: Placement, edges: list[NamedEdge]) -> None:
+    """Every call of ``f`` that must pass ``name`` passes it: in place of the argument bound to
+    the replaced parameter, else at the new parameter's position or by keyword."""
+    for e in edges:
+        if e.callee is not f or e.name != name:
+            continue
+        call = e.call
+        if place.replaced is not None:
+            arg = _bound_arg(call, f, place.replaced)
+            if arg is not None:
+                replaced_base = base_name(arg.value)
+                if arg.keyword is not None:
+                    rnd.change(arg, _keyword_arg(name))
+                else:
+                    rnd.change(arg.value, like(arg.value, cst.Name(name)))
+                if replaced_base:
+                    rnd.replaced_args.setdefault(id(e.caller), []).append(replaced_base)
                 continue
-            if replaced is not None:
-                arg = _bound_arg(call, f, replaced)
-                if arg is not None:
-                    replaced_base = base_name(arg.value)
-                    if arg.keyword is not None:
-                        rnd.change(arg, _keyword_arg(name))
-                    else:
-                        rnd.change(arg.value, like(arg.value, cst.Name(name)))
-                    if replaced_base:
-                        rnd.replaced_args.setdefault(id(caller), []).append(replaced_base)
-                    continue
-            names_ = f.param_names()
-            offset = 1 if names_ and names_[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
-            leading = 0
-            for arg in call.args:
-                if arg.keyword is not None or arg.star:
-                    break
-                leading += 1
-            if pos is not None and pos - offset <= leading and pos - offset >= 0:
-                _call_op(rnd, call, pos - offset, name)
-            else:
-                _call_op(rnd, call, None, name)
+        names_ = f.param_names()
+        offset = 1 if names_ and names_[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
+        leading = 0
+        for arg in call.args:
+            if arg.keyword is not None or arg.star:
+                break
+            leading += 1
+        pos = place.pos
+        if pos is not None and pos - offset <= leading and pos - offset >= 0:
+            _call_op(rnd, call, pos - offset, name)
+        else:
+            _call_op(rnd, call, None, name)
+
+
+def _read_names(
+    a: ModuleAnalysis,
+    config: Config,
+    f: FunctionInfo,
+    names: dict[str, str],
+    my_sites: list[Site],
+    edges: list[NamedEdge],
+    rnd: Round,
+) -> None:
+    """A low-level handler reads each name from its arguments (declared in the tool's
+    inputSchema), at its own request sites and before each call that must pass the name."""
+    for name, mode in sorted(names.items()):
+        for s in my_sites:
+            if s.name == name:
+                target = lowlevel_target(a, f, s.node, name)
+                assert not isinstance(target, str)
+                schema_edit(rnd, target, name, mode, description(config, mode))
+                lowlevel_read(rnd, target, name, s.site_stmt, s.replace_site_stmt)  # type: ignore[arg-type]
+        for e in edges:
+            if e.caller is f and e.name == name:
+                target = lowlevel_target(a, f, e.call, name)
+                assert not isinstance(target, str)
+                schema_edit(rnd, target, name, mode, description(config, mode))
+                lowlevel_read(rnd, target, name, enclosing_stmt(a, e.call), False)  # type: ignore[arg-type]
 
 
 def _keyword_arg(name: str):
@@ -329,43 +414,43 @@ def _keyword_arg(name: str):
     return lambda updated: updated.with_changes(keyword=cst.Name(name), value=cst.Name(name))
 
 
-def _param_op(rnd: Round, f: FunctionInfo, op: tuple) -> None:
-    """Record one change of ``f``'s parameter list: ``("remove", name, None)``, ``("replace",
-    name, param)``, ``("before", name, param)``, ``("end_required", None, param)`` (after the
-    last parameter without a default) or ``("end", None, param)`` (after every positional one)."""
+def _param_op(rnd: Round, f: FunctionInfo, op: ParamOp) -> None:
+    """Record one change of ``f``'s parameter list (:func:`apply_param_op`)."""
 
     def apply(_original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
-        return node.with_changes(params=_apply_param_op(node.params, op, node.whitespace_before_params))
+        return node.with_changes(params=apply_param_op(node.params, op, node.whitespace_before_params))
 
     rnd.edits.transform(f.node, apply)
 
 
-def _apply_param_op(params: cst.Parameters, op: tuple, open_ws: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
-    kind, anchor, new = op
-    if kind == "remove":
-        lst = [p for p in params.params if p.name.value != anchor]
-        if lst and len(lst) < len(params.params) and params.params[-1].name.value == anchor:
+def apply_param_op(params: cst.Parameters, op: ParamOp, open_ws: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
+    """``params`` with ``op`` made, in the layout of the parameters around it (``open_ws``: the
+    whitespace after the opening parenthesis; :func:`~mcpmigrate.codemods.param.parameter.insert_element`).
+    An anchor name ``params`` does not have leaves them as they are."""
+    if isinstance(op, RemoveParam):
+        lst = [p for p in params.params if p.name.value != op.name]
+        if lst and len(lst) < len(params.params) and params.params[-1].name.value == op.name:
             lst[-1] = lst[-1].with_changes(comma=params.params[-1].comma)
         return params.with_changes(params=lst)
-    if kind == "end":
-        return params.with_changes(params=insert_element(list(params.params), len(params.params), new, open_ws))
-    if kind == "end_required":
+    if isinstance(op, AtEnd):
+        return params.with_changes(params=insert_element(list(params.params), len(params.params), op.param, open_ws))
+    if isinstance(op, AfterRequired):
         lst = list(params.params)
         idx = 0
         for i, p in enumerate(lst):
             if p.default is None:
                 idx = i + 1
-        return params.with_changes(params=insert_element(lst, idx, new, open_ws))
+        return params.with_changes(params=insert_element(lst, idx, op.param, open_ws))
     for fname in ("posonly_params", "params", "kwonly_params"):
         lst = list(getattr(params, fname))
-        found = next((i for i, p in enumerate(lst) if p.name.value == anchor), None)
+        found = next((i for i, p in enumerate(lst) if p.name.value == op.name), None)
         if found is None:
             continue
-        if kind == "replace":
-            lst[found] = new.with_changes(comma=lst[found].comma)
+        if isinstance(op, ReplaceParam):
+            lst[found] = op.param.with_changes(comma=lst[found].comma)
         else:
-            lst = insert_element(lst, found, new, open_ws)
+            lst = insert_element(lst, found, op.param, open_ws)
         return params.with_changes(**{fname: lst})
     return params
 

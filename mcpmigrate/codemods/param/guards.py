@@ -1,0 +1,137 @@
+"""MCP102 on a capability guard around a roots request: its label follows the request's fix
+(part of the ``param`` fix's settle step, :func:`mcpmigrate.codemods.param.settle`).
+
+The roots ``param`` fix removes the guards that only protect the request it drops (a local, a
+private helper, a ``client_params``/``capabilities`` read, ``isinstance`` on the session,
+``if <capability>:`` around the request; ``codemods/param/shapes.py``): kept, they would answer a
+client without the roots capability — every 2026-07-28 client (2026-07-28 changelog: capabilities
+per request, no ``initialize``) — as before, and the new parameter would never be read. The
+MCP102 finding on such a guard carries that fix ("removed with the MCP101 fix at L:C", with its
+safety), so the label ``check`` prints is what ``fix`` does; a guard of a request left for a
+human is left too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import libcst as cst
+
+from mcpmigrate.analysis import ModuleAnalysis, walk
+from mcpmigrate.codemods.param import shapes as param_shapes
+from mcpmigrate.codemods.param import sites as param_site
+from mcpmigrate.model import FixInfo, FixPlan, Planned
+from mcpmigrate.positions import code_ranges
+
+
+def msg_102(guard: str = "") -> str:
+    """The MCP102 message for a capability read from the session; ``guard`` says what becomes of
+    a guard around a roots request (:data:`GUARD_REMOVED`, :data:`GUARD_LEFT`)."""
+    return (
+        "Client capabilities are read from the session; on 2026-07-28 they arrive in every "
+        f"request's _meta and must not be inferred from the connection{guard}. Read them per request "
+        "(`ctx.client_capabilities` in mcp 2.x)."
+    )
+
+
+GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
+GUARD_LEFT = " — this guard protects a roots request that is left for a human"
+
+
+def settle_guards(
+    a: ModuleAnalysis,
+    reports: Sequence[Planned],
+    plans: list[FixPlan],
+    removable: Callable[[ModuleAnalysis, cst.CSTNode], bool],
+) -> None:
+    """Settle the MCP102 plans (``plans[i]`` is ``reports[i]``'s, replaced by a new plan) once the
+    module's MCP101 plans are known; ``removable``: the MCP102 check is a guard the param fix can
+    delete."""
+    with_request = _with_requests(a, reports, plans)
+    # A capability guard goes away only with a roots request the param fix removes in the
+    # same function; when that request is left for a human, so is its guard.
+    fixed_fns = {id(a.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.plan.fix is not None}
+    for i, r in enumerate(reports):
+        p = plans[i]
+        if r.rule != "MCP102" or i in with_request:
+            continue
+        if p.data.get("guards_roots") and id(a.enclosing_function(r.node)) not in fixed_fns:
+            if not any(q.rule == "MCP101" for q in reports):  # e.g. after the request's fix
+                plans[i] = replace(
+                    p,
+                    fix=None,
+                    message=msg_102(),
+                    manual=(
+                        "no roots request is left in this module: delete this check if nothing uses it, or read the "
+                        "capability from the request (`ctx.client_capabilities`)"
+                    ),
+                )
+            else:
+                plans[i] = replace(
+                    p,
+                    fix=None,
+                    message=msg_102(GUARD_LEFT),
+                    manual="it guards a roots request that is left for a human: remove it together with that request",
+                )
+        elif p.fix is not None and not removable(a, r.node):
+            plans[i] = replace(
+                p,
+                fix=None,
+                manual=(
+                    "the capability check is not a plain `if not …: return/raise` guard: remove it by hand "
+                    "together with the roots request"
+                ),
+            )
+
+
+def _with_requests(a: ModuleAnalysis, reports: Sequence[Planned], plans: list[FixPlan]) -> set[int]:
+    """MCP102 on what a fixed MCP101 site removes gets that request's fix; MCP102 in a helper the
+    fix keeps, whose guarding call it removes, says so. Returns the indexes of the MCP102 plans
+    settled here."""
+    requests = [
+        r for r in reports if r.rule == "MCP101" and r.plan.fix is not None and isinstance(r.plan.site, param_site.Site)
+    ]
+    done: set[int] = set()
+    if not requests:
+        return done
+    for i, r in enumerate(reports):
+        if r.rule != "MCP102":
+            continue
+        owner = next((q for q in requests if param_shapes.removes(a, q.plan.site, r.node)), None)
+        helper = a.enclosing_function(r.node)
+        if owner is None and helper is not None and helper.parent is None and helper.class_name is None:
+            if any(_calls_removed(a, q.plan.site, helper.name) for q in requests):
+                # a public helper the fix keeps: another module may import it
+                done.add(i)
+                plans[i] = replace(
+                    plans[i],
+                    fix=None,
+                    manual=(
+                        f"the call of `{helper.name}` that guards the roots request goes with the MCP101 fix; "
+                        f"`{helper.name}` itself stays (another module may import it): delete it once nothing uses it"
+                    ),
+                )
+            continue
+        owner_fix = owner.plan.fix if owner is not None else None
+        if owner is None or owner_fix is None:
+            continue
+        at = code_ranges(a.module, [owner.node])[owner.node].start
+        done.add(i)
+        plans[i] = replace(
+            plans[i],
+            fix=FixInfo(owner_fix.safety, "param", f"removed with the MCP101 fix at {at.line}:{at.column + 1}"),
+            manual=None,
+            message=msg_102(GUARD_REMOVED),
+        )
+    return done
+
+
+def _calls_removed(a: ModuleAnalysis, site: param_site.Site, name: str) -> bool:
+    """A call of the module function ``name`` is in what the param site removes."""
+    return any(
+        isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name
+        for node, _change in site.changes.values()
+        for n in walk(node)
+        if param_shapes.removes(a, site, n)
+    )

@@ -1,0 +1,212 @@
+"""Planners tested on snippets without the CLI (``tests/planning.py``): the typed sites the fix
+modules plan (``docs/architecture.md``, "How a finding becomes a fix"), the settle step of the
+logging fix, and the roots fix's threading of the path parameter through helper chains
+(``codemods/param/thread.py``), on exact rewritten code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from mcpmigrate.codemods.param.thread import (
+    AfterRequired,
+    AtEnd,
+    InsertBefore,
+    ParamOp,
+    RemoveParam,
+    ReplaceParam,
+    apply_param_op,
+)
+from mcpmigrate.codemods.stdlib_logging import LogCall
+from mcpmigrate.codemods.subscription import ContextSend
+from mcpmigrate.model import Safety
+from tests.planning import apply, plan_for, plans_for
+
+ANNOTATED_ROOT = (
+    "root: Annotated[str, Field(description=\"Absolute path of the directory to work in (formerly the client's MCP "
+    'root).")]'
+)
+ANNOTATED_ROOTS = (
+    'roots: Annotated[list[str], Field(description="Absolute paths of the directories to work in (formerly the '
+    "client's MCP roots).\")]"
+)
+
+
+# -- threading the roots parameter (param fix) ---------------------------------------------------
+def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
+    # every function between the tool and the request takes `root` where it took `ctx`, and every
+    # call on the chain passes it there
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "async def first_root(ctx: Context) -> str:\n"
+        "    roots = await ctx.session.list_roots()\n"
+        "    return str(roots.roots[0].uri)\n\n\n"
+        "async def count(ctx: Context, pattern: str) -> int:\n"
+        "    return len(await first_root(ctx)) + len(pattern)\n\n\n"
+        "@mcp.tool()\n"
+        "async def scan(pattern: str, ctx: Context) -> int:\n"
+        "    return await count(ctx, pattern)\n"
+    )
+    assert apply(source, tmp_path) == (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.types import ListRootsResult, Root\n"
+        "from pathlib import Path\n"
+        "from pydantic import Field\n"
+        "from typing import Annotated\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "async def first_root(root: str) -> str:\n"
+        "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
+        "    return str(roots.roots[0].uri)\n\n\n"
+        "async def count(root: str, pattern: str) -> int:\n"
+        "    return len(await first_root(root)) + len(pattern)\n\n\n"
+        "@mcp.tool()\n"
+        f"async def scan(pattern: str, {ANNOTATED_ROOT}) -> int:\n"
+        "    return await count(root, pattern)\n"
+    )
+    plan = plan_for(source, "MCP101", tmp_path)
+    assert plan.data["chains"] == [["scan", "count", "first_root"]]
+
+
+def test_a_context_still_used_keeps_its_place_and_the_path_goes_before_it(tmp_path: Path) -> None:
+    # `listing` still logs through ctx: ctx stays, `roots` goes right before it, and the caller
+    # passes it positionally at that place
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "async def listing(ctx: Context, pattern: str) -> list[str]:\n"
+        '    await ctx.info("listing")\n'
+        "    result = await ctx.session.list_roots()\n"
+        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        "@mcp.tool()\n"
+        "async def find(pattern: str, ctx: Context) -> list[str]:\n"
+        "    return await listing(ctx, pattern)\n"
+    )
+    assert apply(source, tmp_path, select=["MCP101"]) == (
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "from mcp.types import ListRootsResult, Root\n"
+        "from pathlib import Path\n"
+        "from pydantic import Field\n"
+        "from typing import Annotated\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "async def listing(roots: list[str], ctx: Context, pattern: str) -> list[str]:\n"
+        '    await ctx.info("listing")\n'
+        "    result = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n"
+        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        "@mcp.tool()\n"
+        f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n"
+        "    return await listing(roots, ctx, pattern)\n"
+    )
+
+
+def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_path: Path) -> None:
+    # `root` has no default, so it cannot take ctx's place after `verbose: bool = False`
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "@mcp.tool()\n"
+        "async def where(verbose: bool = False, ctx: Context = None) -> str:\n"
+        "    result = await ctx.session.list_roots()\n"
+        "    return result.roots[0].uri.path\n"
+    )
+    assert apply(source, tmp_path) == (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from pydantic import Field\n"
+        "from typing import Annotated\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "@mcp.tool()\n"
+        f"async def where({ANNOTATED_ROOT}, verbose: bool = False) -> str:\n"
+        "    return root\n"
+    )
+    plan = plan_for(source, "MCP101", tmp_path)
+    assert plan.fix is not None and plan.fix.safety is Safety.SAFE
+
+
+NEW = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")))
+OPTIONAL = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")), default=cst.Name("None"))
+
+
+@pytest.mark.parametrize(
+    ("op", "expected"),
+    [
+        (RemoveParam("ctx"), "def f(a, b=1): ..."),
+        (ReplaceParam("ctx", NEW), "def f(a, root: str, b=1): ..."),
+        (InsertBefore("ctx", NEW), "def f(a, root: str, ctx, b=1): ..."),
+        (AfterRequired(NEW), "def f(a, ctx, root: str, b=1): ..."),
+        (AtEnd(OPTIONAL), "def f(a, ctx, b=1, root: str = None): ..."),
+        (RemoveParam("nope"), "def f(a, ctx, b=1): ..."),
+    ],
+)
+def test_each_parameter_change(op: ParamOp, expected: str) -> None:
+    fn = cst.ensure_type(cst.parse_statement("def f(a, ctx, b=1): ..."), cst.FunctionDef)
+    params = apply_param_op(fn.params, op, fn.whitespace_before_params)
+    assert cst.Module([fn.with_changes(params=params)]).code.strip() == expected
+
+
+# -- the subscription fix (MCP301) -------------------------------------------------------------
+MCP2_PUSH = (
+    "from mcp.server.mcpserver import Context, MCPServer\n\n"
+    'mcp = MCPServer("tools")\n\n\n'
+    "@mcp.tool()\n"
+    "async def enable(name: str, ctx: Context) -> str:\n"
+    "    await ctx.session.send_tool_list_changed()\n"
+    "    return name\n"
+)
+
+
+def test_an_mcpserver_push_is_planned_as_a_context_send(tmp_path: Path) -> None:
+    plan = plan_for(MCP2_PUSH, "MCP301", tmp_path)
+    assert isinstance(plan.site, ContextSend)
+    assert (plan.site.ctx, plan.site.helper, plan.site.uri) == ("ctx", "notify_tools_changed", None)
+    assert plan.fix is not None and plan.fix.safety is Safety.SAFE and plan.fix.strategy == "subscription"
+    assert apply(MCP2_PUSH, tmp_path) == MCP2_PUSH.replace(
+        "    await ctx.session.send_tool_list_changed()\n",
+        "    await ctx.session.send_tool_list_changed()\n    await ctx.notify_tools_changed()\n",
+    )
+
+
+def test_a_push_in_a_sync_function_is_left_for_a_human(tmp_path: Path) -> None:
+    source = MCP2_PUSH.replace("async def enable", "def enable").replace("    await ctx.session", "    ctx.session")
+    plan = plan_for(source, "MCP301", tmp_path)
+    assert (plan.fix, plan.site) == (None, None)
+    assert plan.manual == "`enable` is not async: add the listen-stream send by hand"
+
+
+# -- the logging fix (MCP401): plan, then settle -------------------------------------------------
+LOGS = (
+    "from mcp.server.fastmcp import Context, FastMCP\n\n"
+    'mcp = FastMCP("tools")\n\n\n'
+    "@mcp.tool()\n"
+    "async def ping(ctx: Context) -> str:\n"
+    '    await ctx.info("pinged")\n'
+    '    return "ok"\n\n\n'
+    "@mcp.tool()\n"
+    "async def work(n: int, ctx: Context) -> int:\n"
+    '    await ctx.debug(f"working on {n}")\n'
+    "    return n * 2\n"
+)
+
+
+def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_path: Path) -> None:
+    ping, work = plans_for(LOGS, "MCP401", tmp_path)
+    # `ping` says nothing but its log message: kept (manual), no site
+    assert ping.fix is None and ping.site is None
+    assert ping.manual is not None and ping.manual.startswith("these messages are all `ping` does")
+    # FastMCP (mcp 1.x) configures the root logger at INFO: the DEBUG record would be printed nowhere
+    assert isinstance(work.site, LogCall)
+    assert (work.site.code, work.site.method) == ('__mcpmigrate_logger__.debug("working on %s", n)', "debug")
+    assert work.fix is not None and work.fix.safety is Safety.UNSAFE
+    assert work.fix.description.startswith(
+        'log with the standard library: `logger.debug("working on %s", n)` (review: `FastMCP` configures the root '
+        "logger at its `log_level`, INFO by default"
+    )
+    assert apply(LOGS, tmp_path) == (
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "import logging\n\n"
+        "logger = logging.getLogger(__name__)\n\n"
+        + LOGS.split("\n\n", 1)[1].replace('await ctx.debug(f"working on {n}")', 'logger.debug("working on %s", n)')
+    )
+    # without --unsafe-fixes the reviewed rewrite is not applied
+    assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS
