@@ -944,6 +944,8 @@ def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, 
         out.print(summary + (f"; {left} left (above)." if left else "; nothing left."), highlight=False)
     elif left:
         out.print(f"Nothing was fixed; {plural(left, 'finding')} left (above).", highlight=False)
+    elif not result.errors and not result.files_checked:
+        out.print("No Python files found under the given paths: nothing was checked.", highlight=False)
     elif not result.errors:
         out.print(f"All checks passed! {plural(result.files_checked, 'file')} checked.", highlight=False)
 

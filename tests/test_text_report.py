@@ -189,3 +189,18 @@ def test_a_rules_reason_is_the_one_most_of_its_findings_give(tmp_path: Path) -> 
     [rule_line] = [ln for ln in out.splitlines() if ln.startswith("MCP201 sampling-request: ")]
     assert rule_line.startswith("MCP201 sampling-request: On 2026-07-28 servers cannot send requests"), rule_line
     assert out.count("note: ") == 1 and "      note: Call the LLM provider directly where the tool samples." in out, out
+
+
+def test_a_path_with_no_python_is_not_reported_as_passing(tmp_path: Path) -> None:
+    """A folder holding no Python (a TypeScript server, a mistyped path) says nothing was checked
+    instead of "All checks passed!" (found by a new-user trial on modelcontextprotocol/servers)."""
+    (tmp_path / "ts").mkdir()
+    (tmp_path / "ts" / "index.ts").write_text("export const x = 1;\n")
+    (tmp_path / "py").mkdir()
+    (tmp_path / "py" / "ok.py").write_text("x = 1\n")
+    res = cli(["check", "ts"], tmp_path)
+    assert (res.exit_code, res.stdout) == (0, "No Python files found under the given paths: nothing was checked.\n")
+    res = cli(["fix", "ts"], tmp_path)
+    assert (res.exit_code, res.stdout) == (0, "No Python files found under the given paths: nothing was checked.\n")
+    res = cli(["check", "py"], tmp_path)
+    assert (res.exit_code, res.stdout) == (0, "All checks passed! 1 file checked.\n")

@@ -176,6 +176,9 @@ def render_summary(console: Console, result: RunReport, baselined: int | None = 
             f"{plural(result.files_checked, 'file')} checked.",
             highlight=False,
         )
+    elif not result.files_checked:
+        # a path with no Python in it (a TypeScript server, a typo'd folder) is not a clean server
+        console.print("No Python files found under the given paths: nothing was checked.", highlight=False)
     else:
         console.print(f"All checks passed! {plural(result.files_checked, 'file')} checked.", highlight=False)
 
