@@ -235,6 +235,13 @@ def _left_why(f, result, unsafe_fixes: bool, file_failed: bool) -> str:
     return "fix not applied (see the error for this file)" if file_failed else "fix not applied"
 
 
+def _why_left(result, unsafe_fixes: bool):
+    """``finding -> str``: :func:`_left_why` for the findings of ``result`` (which files failed,
+    computed once)."""
+    failed = {e.path for e in result.errors}
+    return lambda f: _left_why(f, result, unsafe_fixes, f.path in failed)
+
+
 def _relock_note(declared: Path) -> str:
     """What still locks the old SDK after the port re-pins ``declared`` (the lockfile is read
     before the pins, so a later `fix --strategy interim` would still see mcp 1.x)."""
@@ -749,9 +756,9 @@ def _left_lines(console, result, unsafe_fixes: bool, changed_note: bool) -> None
     from mcpmigrate.report.paths import shown_path
 
     changed = {r.display for r in result.changed}
-    failed = {e.path for e in result.errors}
+    why_left = _why_left(result, unsafe_fixes)
     for f in result.findings:
-        why = _left_why(f, result, unsafe_fixes, f.path in failed)
+        why = why_left(f)
         where = " (in the fixed file)" if changed_note and f.path in changed else ""  # the diff moves lines
         console.print(
             f"left   {shown_path(f.path)}:{f.line}:{f.column}{where} {f.rule} {f.name}: {why}",
@@ -850,12 +857,11 @@ def _diff_report(result, output_format: str, unsafe_fixes: bool, quiet: bool) ->
     if output_format == "markdown":
         from mcpmigrate.report.markdown import render as render_markdown
 
-        failed = {e.path for e in result.errors}
         report = render_markdown(
             result,
             "fix --diff",
             fixed=True,
-            why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+            why=_why_left(result, unsafe_fixes),
             preview=True,
         )
         _emit_markdown(
@@ -890,7 +896,6 @@ def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, 
     from mcpmigrate.report.paths import shown_path
 
     if output_format not in ("text", "concise"):
-        failed = {e.path for e in result.errors}
         _report(
             result,
             output_format,
@@ -899,7 +904,7 @@ def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, 
             unused_as_findings=unused,
             quiet=quiet,
             texts=texts,
-            why=lambda f: _left_why(f, result, unsafe_fixes, f.path in failed),
+            why=_why_left(result, unsafe_fixes),
         )
         return
     out = _console()
