@@ -139,6 +139,8 @@ def run(
         res.cache_key = key
         done[i] = res
     results = [done[i] for i in range(len(candidates))]
+    # a file that could not be read, decoded or parsed is reported as an error, not as checked
+    result.files_checked = sum(1 for res in results if not res.error)
     for res in results:
         if res.error:
             result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))

@@ -225,7 +225,7 @@ def discover(
     gitignore = GitIgnore() if respect_gitignore else None
     files: list[SourceFile] = []
     errors: list[tuple[str, str]] = []
-    seen: set[Path] = set()
+    seen: dict[Path, int] = {}  # real path -> index in ``files``
 
     def rel(p: Path) -> str:
         try:
@@ -239,9 +239,14 @@ def discover(
             real = Path(os.path.realpath(key))
         except (OSError, RuntimeError):  # pragma: no cover - realpath does not raise on loops
             real = key
-        if real not in seen:  # one file reached twice (a symlink, overlapping paths) is checked once
-            seen.add(real)
+        at = seen.get(real)
+        if at is None:  # one file reached twice (a symlink, overlapping paths) is checked once
+            seen[real] = len(files)
             files.append(SourceFile(key, display_path(key, cwd)))
+        elif not os.path.islink(key) and os.path.islink(files[at].path):
+            # Reached both through an in-tree symlink (``alias.py -> server.py``) and under its own
+            # name: report it under its own name, where the user edits it, whichever the walk met first.
+            files[at] = SourceFile(key, display_path(key, cwd))
 
     for given in paths:
         p = given if given.is_absolute() else cwd / given

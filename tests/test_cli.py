@@ -194,7 +194,7 @@ def test_json_shape(tmp_path: Path) -> None:
     doc = res.json
     assert {"version", "files_checked", "findings", "errors"} <= set(doc)
     assert doc["version"] == __version__
-    assert doc["files_checked"] == 2
+    assert doc["files_checked"] == 1  # bad.py is an error, not a checked file
     assert len(doc["findings"]) == 1
     f = doc["findings"][0]
     assert {"rule", "name", "severity", "path", "line", "column", "end_line", "end_column", "message", "fix"} <= set(f)

@@ -200,9 +200,9 @@ def test_symlink_inside_the_given_path_is_written(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "caps.py"
     target.write_text(MCP104_SOURCE)
-    os.symlink("real/caps.py", tmp_path / "alias.py")  # walked first: the file is reported as alias.py
+    os.symlink("real/caps.py", tmp_path / "alias.py")  # walked first, but the file has its own name
     res = cli(["fix", "--output-format", "json", "."], tmp_path)
-    assert res.json["errors"] == [] and res.json["changed_files"] == ["alias.py"]
+    assert res.json["errors"] == [] and res.json["changed_files"] == ["real/caps.py"]
     assert target.read_text() == MCP104_FIXED and (tmp_path / "alias.py").is_symlink()
 
 
@@ -384,3 +384,13 @@ def test_add_noqa_does_not_write_through_a_symlink_to_outside(linked: tuple[Path
         "(../elsewhere/other_server.py)" in res.stderr
     ), str(res)
     assert res.exit_code == 1
+
+
+def test_in_tree_alias_reports_the_file_under_its_own_name(tmp_path: Path) -> None:
+    """A new user's tree held ``alias.py -> server.py``: the findings were listed under
+    ``alias.py`` only, a name nobody edits. The file is checked once, under its own name."""
+    (tmp_path / "server.py").write_text(MCP101_SERVER)
+    os.symlink("server.py", tmp_path / "alias.py")
+    res = cli(["check", "--output-format", "json", "--no-cache", "."], tmp_path)
+    assert {f["path"] for f in res.json["findings"]} == {"server.py"}
+    assert res.json["files_checked"] == 1
