@@ -27,11 +27,15 @@ A fixture's ``target_sdk`` is passed to every run of it. The runs go through the
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
-import tomllib
-from contextlib import chdir
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -76,8 +80,12 @@ def inputs(field: Path | None, trees: list[Path]) -> list[tuple[str, Path, list[
 
 def run(args: list[str], cwd: Path) -> str:
     runner = CliRunner()
-    with chdir(cwd):
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
         res = runner.invoke(cli_main, args, env={"NO_COLOR": "1", "COLUMNS": "200"}, catch_exceptions=True)
+    finally:
+        os.chdir(here)
     exc = "" if res.exception is None or isinstance(res.exception, SystemExit) else repr(res.exception)
     return f"exit {res.exit_code} {exc}\n--- stdout\n{res.stdout}\n--- stderr\n{res.stderr}"
 
