@@ -279,11 +279,20 @@ def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Findin
     seen: set[int] = set()
     for f in findings:
         site = f.site
-        if site is None or id(site) in seen:
+        if site is None or id(site) in seen or not owns(cm, site):
             continue
         seen.add(id(site))
         site.record(out, analysis)
+    out.finish()
     return out
+
+
+def owns(cm: ModuleType, site: object) -> bool:
+    """Whether ``site`` is a site of fix module ``cm`` (its type is defined in ``cm`` or a module of
+    its package): two fix modules may fix the same rules under one strategy (``interim`` and
+    ``interim_jsonrpc``), each records only its own sites."""
+    where = type(site).__module__
+    return where == cm.__name__ or where.startswith(cm.__name__ + ".")
 
 
 def node_positions(
