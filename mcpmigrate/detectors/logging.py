@@ -227,11 +227,7 @@ class _Visitor(CatalogVisitor):
                     and string_value(el.key) == S.SET_LEVEL_METHOD
                     and self.is_route_handler(el.value)
                 ):
-                    self.reports.append(
-                        Report.planned(
-                            "MCP402", el, _MSG_402, plan_route("remove this route; the method no longer exists")
-                        )
-                    )
+                    self.planned("MCP402", el, _MSG_402, plan_route("remove this route; the method no longer exists"))
 
     # -- MCP402 ---------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -281,10 +277,8 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.reports.append(
-                    Report.planned(
-                        "MCP402", n, _MSG_402, plan_route("remove this dispatch branch; the method no longer exists")
-                    )
+                self.planned(
+                    "MCP402", n, _MSG_402, plan_route("remove this dispatch branch; the method no longer exists")
                 )
                 return
 
@@ -293,9 +287,7 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.reports.append(
-                    Report.planned("MCP402", n, _MSG_402, plan_route("remove this case; the method no longer exists"))
-                )
+                self.planned("MCP402", n, _MSG_402, plan_route("remove this case; the method no longer exists"))
 
 
 def _handler(expr: cst.BaseExpression) -> str | None:

@@ -192,7 +192,7 @@ class _Visitor(CatalogVisitor):
             safety = Safety.UNSAFE
             description = f"{what}; `{id_arg.value}` is used elsewhere for correlation: review it"
             message += f" `{id_arg.value}` is also used elsewhere: that correlation no longer happens at 2026-07-28."
-        self.reports.append(Report.planned(rule, node, message, drop.plan(node, safety, description)))
+        self.planned(rule, node, message, drop.plan(node, safety, description))
 
     def _send_request(self, node: cst.Call, fn: FunctionInfo | None, session: bool) -> None:
         """A raw request sent to the client: on a session, or on any receiver when the request
