@@ -249,7 +249,9 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> l
     """The declared settle steps, run after detection: each fix module of ``codemods.ORDER`` that
     exposes ``settle(analysis, config, reports) -> list[FixPlan]`` gets the reports of its
     ``RULES`` (read only) and returns one plan per report, in order — for a fix that depends on the
-    module's other findings (an MCP401 label that depends on every log call of the module). The
+    module's other findings (an MCP401 label that depends on every log call of the module). A
+    module that declares ``SETTLE_READS`` (rule ids) also gets those rules' reports as ``read=``,
+    to read only (``drop``: a setLevel registration stays while MCP401 log calls remain). The
     reports are replaced by new ones carrying the settled plans (``Report.with_plan``); nothing is
     mutated (``docs/architecture.md``, "How a finding becomes a fix")."""
     from mcpmigrate.codemods import load_codemods
@@ -258,7 +260,9 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> l
         step = getattr(cm, "settle", None)
         mine = [i for i, r in enumerate(reports) if r.rule in cm.RULES] if step is not None else []
         if step is not None and mine:
-            plans = step(analysis, config, [reports[i] for i in mine])
+            reads = getattr(cm, "SETTLE_READS", ())  # other rules' reports the step reads, never settles
+            extra = {"read": [r for r in reports if r.rule in reads]} if reads else {}
+            plans = step(analysis, config, [reports[i] for i in mine], **extra)
             for i, plan in zip(mine, plans, strict=True):
                 reports[i] = reports[i].with_plan(plan)
     return reports
@@ -279,11 +283,20 @@ def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Findin
     seen: set[int] = set()
     for f in findings:
         site = f.site
-        if site is None or id(site) in seen:
+        if site is None or id(site) in seen or not owns(cm, site):
             continue
         seen.add(id(site))
         site.record(out, analysis)
+    out.finish()
     return out
+
+
+def owns(cm: ModuleType, site: object) -> bool:
+    """Whether ``site`` is a site of fix module ``cm`` (its type is defined in ``cm`` or a module of
+    its package): two fix modules may fix the same rules under one strategy (``interim`` and
+    ``interim_jsonrpc``), each records only its own sites."""
+    where = type(site).__module__
+    return where == cm.__name__ or where.startswith(cm.__name__ + ".")
 
 
 def node_positions(

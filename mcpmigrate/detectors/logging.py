@@ -16,12 +16,12 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.codemods import drop, stdlib_logging
+from mcpmigrate.codemods.deletions import plan_route
 from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     branch_condition,
     dict_get,
-    plan_legacy_only,
     sent_payloads,
     string_value,
     walk,
@@ -38,9 +38,9 @@ class LoggingDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        sends = any(r.rule == "MCP401" for r in v.reports)
-        # the MCP401 labels that depend on the module's other log calls: stdlib_logging.settle
-        return plan_legacy_only(self.config, v.reports, lambda _r: _STILL_LOGS if sends else None)
+        # the MCP401 labels that depend on the module's other log calls: stdlib_logging.settle;
+        # MCP402's legacy-only label (kept while a log call remains): drop.settle
+        return v.reports
 
 
 _MSG_401 = (
@@ -54,11 +54,6 @@ _MSG_402 = (
     '`_meta["io.modelcontextprotocol/logLevel"]`), so this handler can never be reached on a modern '
     "connection; legacy clients still send it, and the registration declares the `logging` capability to "
     "them. Remove it once the project no longer serves legacy clients."
-)
-_STILL_LOGS = (
-    "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
-    "`logging` capability a server that sends them must declare: move them to the standard library first, "
-    "then the registration can go"
 )
 
 
@@ -104,6 +99,7 @@ class _Visitor(CatalogVisitor):
                             node,
                             _MSG_402,
                             drop.plan_set_level(
+                                node,
                                 "remove the handler registration",
                                 "call",
                                 _handler(node.args[-1].value) if len(node.args) > 1 else None,
@@ -121,7 +117,7 @@ class _Visitor(CatalogVisitor):
                             arg,
                             _MSG_402,
                             drop.plan_set_level(
-                                "remove the on_set_logging_level handler", "kwarg", _handler(arg.value)
+                                arg, "remove the on_set_logging_level handler", "kwarg", _handler(arg.value)
                             ),
                         )
                     )
@@ -231,9 +227,7 @@ class _Visitor(CatalogVisitor):
                     and string_value(el.key) == S.SET_LEVEL_METHOD
                     and self.is_route_handler(el.value)
                 ):
-                    self.report(
-                        "MCP402", el, _MSG_402, manual="remove this route; the method no longer exists", route=True
-                    )
+                    self.planned("MCP402", el, _MSG_402, plan_route("remove this route; the method no longer exists"))
 
     # -- MCP402 ---------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -249,6 +243,7 @@ class _Visitor(CatalogVisitor):
                             dec,
                             _MSG_402,
                             drop.plan_set_level(
+                                dec,
                                 "remove the decorator (and the handler when nothing else uses it)",
                                 "decorator",
                                 node.name.value,
@@ -271,7 +266,9 @@ class _Visitor(CatalogVisitor):
                                 "MCP402",
                                 node,
                                 _MSG_402,
-                                drop.plan_set_level("remove the handler registration", "assign", _handler(node.value)),
+                                drop.plan_set_level(
+                                    node, "remove the handler registration", "assign", _handler(node.value)
+                                ),
                             )
                         )
 
@@ -280,8 +277,8 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report(
-                    "MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists", route=True
+                self.planned(
+                    "MCP402", n, _MSG_402, plan_route("remove this dispatch branch; the method no longer exists")
                 )
                 return
 
@@ -290,7 +287,7 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report("MCP402", n, _MSG_402, manual="remove this case; the method no longer exists", route=True)
+                self.planned("MCP402", n, _MSG_402, plan_route("remove this case; the method no longer exists"))
 
 
 def _handler(expr: cst.BaseExpression) -> str | None:
