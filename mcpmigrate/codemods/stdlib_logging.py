@@ -306,10 +306,13 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
                 plans[i] = FixPlan(fix, data=p.data, site=replace(p.site, configure=level))
             else:
                 reviews[i].append(_NO_HANDLER.format(level=str(methods[i]).upper(), setup=setup))
-    sdk = log_handlers.hides_debug(a, config) if any(m == "debug" for m in methods.values()) else None
     for i in reviews:
-        if sdk is not None and methods[i] == "debug":
-            reviews[i].append(_DEBUG_HIDDEN.format(sdk=sdk))
+        site = plans[i].site
+        if isinstance(site, LogCall):
+            logger = module_logger(a) if site.uses_module_logger else None
+            eff = log_handlers.effective_level(a, config, logger)
+            if eff is not None and log_handlers.METHOD_LEVELS.get(site.method, 0) < eff.level:
+                reviews[i].append(_below(eff, site.method))
     for i, notes in reviews.items():
         p = plans[i]
         if notes:
@@ -388,10 +391,37 @@ _NO_HANDLER = (
     "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
     "and above: clients saw the message, now nobody does; configure a handler at the entry point, e.g. {setup}"
 )
-_DEBUG_HIDDEN = (
-    "`{sdk}` configures the root logger at its `log_level`, INFO by default, so this DEBUG record is printed "
-    'nowhere: clients saw the message, now nobody does unless the server runs with `log_level="DEBUG"`'
-)
+#: A record below the level the project's logging prints from (``log_handlers.effective_level``).
+_BELOW = {
+    "sdk": "`{sdk}` configures the root logger at its `log_level`, {level} by default",
+    "sdk-level": "{code} ({where}) configures the root logger at {level}",
+    "handler": "{code} ({where}) adds a handler but nothing sets a level, so the root logger's default, WARNING, applies",
+    "logger": "{code} ({where}) sets this module's logger to {level}",
+    "root": "{code} ({where}) sets the root logger's level to {level}",
+}
+_HIDDEN = "{source}, so this {record} record is printed nowhere: clients saw the message, now nobody does {unless}"
+
+
+def _below(eff: log_handlers.Effective, method: str) -> str:
+    """The review note of a rewrite whose ``method`` record is below ``eff``, the level the
+    project's logging prints from."""
+    s = eff.setting
+    level = log_handlers.LEVEL_NAMES.get(eff.level, str(eff.level))
+    record = log_handlers.LEVEL_NAMES[log_handlers.METHOD_LEVELS[method]]
+    where = f"{eff.where}:{s.line}"
+    if s.kind == "sdk":
+        key = "sdk-level" if "log_level=" in s.code else "sdk"
+        unless = f'unless the server runs with `log_level="{record}"`'
+    else:
+        key = s.kind if s.kind in _BELOW else "root"
+        unless = f"unless the level is lowered to {record}"
+    source = _BELOW[key].format(sdk=s.code.strip("`"), code=s.code, where=where, level=level)
+    if s.level.env is not None:
+        source += f" (read from `{s.level.env}`, {level} when it is unset)"
+        unless = f"unless `{s.level.env}` is {record} or lower"
+    return _HIDDEN.format(source=source, record=record, unless=unless)
+
+
 _CONFIGURED = (
     '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
     "(stderr on stdio servers)"
