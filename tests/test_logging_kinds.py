@@ -11,11 +11,13 @@ what sets the level. loguru's ``logger.add(level=…)`` is not the standard libr
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import cli
+from tests.test_logging_fidelity import _drive as drive
 
 DATA = Path(__file__).resolve().parent / "data" / "logging_kinds"
 
@@ -192,3 +194,97 @@ def test_a_sibling_script_is_another_program(tmp_path: Path) -> None:
         tmp_path, "import logging\n\nimport s\n\nlogging.getLogger().setLevel(logging.ERROR)\ns.mcp.run()\n", "run.py"
     )
     assert [(ln, safety) for ln, safety, _n in labels(tmp_path)] == [(10, "unsafe"), (11, "unsafe"), (12, "unsafe")]
+
+
+# -- the entry point of a console script ---------------------------------------------------------
+SCRIPTED = DATA / "scripted"  # pyproject.toml: the `indexer-server` console script runs `indexer.server:cli`
+CONSOLE_SCRIPT = ["-c", "from indexer.server import cli; cli()"]  # what the script runs
+#: notify-09's mcp 1.x low-level server (tests/data/logging) with the console script's entry function.
+ENTRY = '''
+
+def cli() -> None:
+    """Start the indexer on stdio."""
+    import anyio
+
+    anyio.run(main)
+
+
+if __name__ == "__main__":
+    cli()
+'''
+ADDED_IN_MAIN = (
+    "; nothing in the project configures logging, so `logging.basicConfig(stream=sys.stderr, level=logging.DEBUG)` "
+    "is added first in `cli()`, which the `indexer-server` console script runs (stderr on stdio servers)"
+)
+
+
+def _scripted(tmp_path: Path, target: str | None = None) -> Path:
+    project = tmp_path / "p"
+    shutil.copytree(SCRIPTED, project)
+    (project / "indexer").mkdir()
+    (project / "indexer" / "__init__.py").write_text("", encoding="utf-8")
+    server = (Path(__file__).resolve().parent / "data" / "logging" / "notify_09.py").read_text() + ENTRY
+    (project / "indexer" / "server.py").write_text(server, encoding="utf-8")
+    if target is not None:
+        pyproject = project / "pyproject.toml"
+        pyproject.write_text(pyproject.read_text().replace("indexer.server:cli", target), encoding="utf-8")
+    return project
+
+
+def _fix_labels(project: Path) -> list[tuple[int, str, str]]:
+    res = cli(["check", "--output-format", "json", "indexer/server.py"], project)
+    return [(f["line"], f["fix"]["safety"], f["fix"]["description"]) for f in res.json["findings"]]
+
+
+def test_a_console_script_entry_function_gets_the_handler(tmp_path: Path) -> None:
+    project = _scripted(tmp_path)
+    assert _fix_labels(project) == [
+        (36, "safe", 'log with the standard library: `logger.debug("walking the tree")`' + ADDED_IN_MAIN),
+        (37, "safe", 'log with the standard library: `logger.info("Indexed %s files", count)`' + ADDED_IN_MAIN),
+    ]
+    cli(["fix", "indexer/server.py"], project)
+    fixed = (project / "indexer" / "server.py").read_text()
+    assert fixed.endswith(
+        ENTRY.replace('stdio."""\n', 'stdio."""\n    logging.basicConfig(stream=sys.stderr, level=logging.DEBUG)\n')
+    )  # the `__main__` block is left alone: cli() configures
+
+
+def test_a_console_script_elsewhere_makes_the_main_block_handler_unsafe(tmp_path: Path) -> None:
+    """The script runs another module's function: this module's ``__main__`` block never runs, so
+    a handler there would print nothing for the script's users."""
+    project = _scripted(tmp_path, "indexer.cli:run")
+    note = (
+        "nothing in the project configures logging and the SDK does not, so this {level} record reaches only "
+        "Python's last-resort handler, which prints WARNING and above: clients saw the message, now nobody does; "
+        "the project starts through the `indexer-server` console script, which runs `indexer.cli:run` and never "
+        'runs this module\'s `if __name__ == "__main__":` block: configure a handler there, e.g. '
+        "`logging.basicConfig(stream=sys.stderr, level=logging.DEBUG)`"
+    )
+    assert _fix_labels(project) == [
+        (
+            36,
+            "unsafe",
+            f'log with the standard library: `logger.debug("walking the tree")` (review: {note.format(level="DEBUG")})',
+        ),
+        (
+            37,
+            "unsafe",
+            f'log with the standard library: `logger.info("Indexed %s files", count)` (review: {note.format(level="INFO")})',
+        ),
+    ]
+    cli(["fix", "--unsafe-fixes", "indexer/server.py"], project)
+    assert "logging.basicConfig(stream=" not in (project / "indexer" / "server.py").read_text()
+
+
+def test_the_console_script_prints_what_clients_saw(tmp_path: Path, legacy_python: str) -> None:
+    """mcp 1.x low-level stdio server started as its console script does (import, call ``cli``):
+    before the fix the client receives both messages; after it the server's stderr has both."""
+    project = _scripted(tmp_path)
+    before, before_err = drive(legacy_python, project, CONSOLE_SCRIPT)
+    assert before == {"text": ["42"], "client_logs": [["debug", "walking the tree"], ["info", "Indexed 42 files"]]}
+    assert "Indexed 42 files" not in before_err
+    cli(["fix", "indexer/server.py"], project)
+    after, after_err = drive(legacy_python, project, CONSOLE_SCRIPT)
+    assert after == {"text": ["42"], "client_logs": []}
+    assert "DEBUG:indexer.server:walking the tree" in after_err.splitlines()
+    assert "INFO:indexer.server:Indexed 42 files" in after_err.splitlines()

@@ -21,6 +21,7 @@ import configparser
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,11 @@ import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.config import Config
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 #: Calls that give the root logger (or some logger) a handler.
 CONFIGURING_CALLS = frozenset({"basicConfig", "dictConfig", "fileConfig", "addHandler"})
@@ -523,3 +529,68 @@ def _text(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, cst.SimpleString) and isinstance(expr.evaluated_value, str):
         return expr.evaluated_value + ":str"
     return None
+
+
+@dataclass(frozen=True)
+class Script:
+    """A console script of the project (``[project.scripts]``, ``[project.gui-scripts]``,
+    ``[tool.poetry.scripts]``): its ``name``, its ``target`` (``pkg.server:main``) and, when the
+    target is a top-level function of the checked module, that ``function``'s node (its
+    ``if __name__ == "__main__":`` block never runs when the package is started through it)."""
+
+    name: str
+    target: str
+    function: cst.FunctionDef | None
+
+
+def _pyproject_scripts(pyproject: Path) -> list[tuple[str, str]]:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
+    out: list[tuple[str, str]] = []
+    for table in (project.get("scripts"), project.get("gui-scripts"), poetry.get("scripts")):
+        if not isinstance(table, dict):
+            continue
+        for name, target in table.items():
+            if isinstance(target, dict):  # poetry: {reference = "...", type = "console"}
+                target = target.get("reference")
+            if isinstance(target, str) and ":" in target:
+                out.append((str(name), target.strip()))
+    return out
+
+
+def console_scripts(analysis: ModuleAnalysis, config: Config) -> tuple[Script, ...]:
+    """The console scripts of the nearest ``pyproject.toml`` above the module (not above the
+    project root), each with the function of this module it calls, if any."""
+
+    def compute() -> tuple[Script, ...]:
+        if analysis.path is None:
+            return ()
+        path = Path(os.path.realpath(analysis.path))
+        root = Path(os.path.realpath(config.root))
+        for d in path.parents:
+            pyproject = d / "pyproject.toml"
+            if pyproject.is_file():
+                break
+            if d == root or d.parent == d:
+                return ()
+        else:
+            return ()
+        functions = {s.name.value: s for s in analysis.module.body if isinstance(s, cst.FunctionDef)}
+        out = []
+        for name, target in _pyproject_scripts(pyproject):
+            module, _, attr = target.partition(":")
+            parts = module.strip().split(".")
+            here = any(
+                os.path.realpath(base.joinpath(*parts[:-1], parts[-1] + ".py")) == str(path)
+                or os.path.realpath(base.joinpath(*parts, "__init__.py")) == str(path)
+                for base in (d, d / "src")
+            )
+            attr = attr.strip().split("[", 1)[0].strip()  # "main [extra]"
+            out.append(Script(name, target, functions.get(attr) if here else None))
+        return tuple(out)
+
+    return analysis.memo("log_handlers.console_scripts", compute)

@@ -154,7 +154,8 @@ class LogCall:
     added once when the module has none and ``uses_module_logger``); ``method``: its stdlib level
     method; ``reviews``: what a reviewer must check (the label is unsafe when there is any);
     ``configure``: the level of the stderr handler added once at the entry point (set by
-    :func:`settle`)."""
+    :func:`settle`), first in the function ``configure_in`` (a console script's entry function)
+    or, when None, in the ``if __name__ == "__main__":`` block."""
 
     stmt: cst.SimpleStatementLine
     code: str
@@ -162,6 +163,7 @@ class LogCall:
     method: str
     reviews: tuple[str, ...]
     configure: str | None = None
+    configure_in: str | None = None
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         once: set[str] = edits.shared("stdlib_logging.done", set)
@@ -176,7 +178,7 @@ class LogCall:
             edits.add_import("logging", None, lg)
         if self.configure and "configure" not in once:
             once.add("configure")
-            _add_configure(edits, analysis, lg, self.configure)
+            _add_configure(edits, analysis, lg, self.configure, self.configure_in)
 
 
 @dataclass(frozen=True)
@@ -210,15 +212,26 @@ def _add_module_logger(ed: Edits, analysis: ModuleAnalysis, lg: str, logger: str
         ed.transform(analysis.module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
 
 
-def _add_configure(ed: Edits, analysis: ModuleAnalysis, lg: str, level: str) -> None:
-    """``<lg>.basicConfig(stream=sys.stderr, level=…)`` first in the module's
-    ``if __name__ == "__main__":`` block (``codemods/log_handlers.py``), when it has one."""
-    main = log_handlers.main_block(analysis.module)
-    if main is None:
-        return
+def _add_configure(ed: Edits, analysis: ModuleAnalysis, lg: str, level: str, function: str | None) -> None:
+    """``<lg>.basicConfig(stream=sys.stderr, level=…)`` first in the module-level function
+    ``function`` (after its docstring), or else first in the module's
+    ``if __name__ == "__main__":`` block (``codemods/log_handlers.py``)."""
+    if function is not None:
+        fn = next(
+            (s for s in analysis.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function), None
+        )
+        if fn is None or not isinstance(fn.body, cst.IndentedBlock):
+            return
+        stmts = list(fn.body.body)
+        at: cst.CSTNode = stmts[1] if len(stmts) > 1 and is_docstring(stmts[0]) else stmts[0]
+    else:
+        main = log_handlers.main_block(analysis.module)
+        if main is None:
+            return
+        at = main.body.body[0]
     sys_name, import_sys = module_name(analysis, "sys")
     setup = cst.parse_statement(f"{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})\n")
-    ed.insert_before(main.body.body[0], [setup])
+    ed.insert_before(at, [setup])
     if import_sys:
         ed.add_import("sys", None, sys_name)
 
@@ -295,15 +308,33 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
     quiet = [i for i in reviews if methods[i] in _BELOW_LAST_RESORT]
     if quiet and not log_handlers.configured(a, config):
         main = log_handlers.main_block(a.module)
+        scripts = log_handlers.console_scripts(a, config)
+        entry = next((s for s in scripts if _placeable(s.function)), None)
         level = "DEBUG" if any(methods[i] == "debug" for i in quiet) else "INFO"
         lg, sys_name = module_name(a, "logging")[0], module_name(a, "sys")[0]
         setup = f"`{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})`"
         for i in quiet:
             p = plans[i]
             assert p.fix is not None
-            if main is not None:
+            if entry is not None and entry.function is not None:
+                added = _CONFIGURED_IN.format(setup=setup, fn=entry.function.name.value, script=entry.name)
+                fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + added)
+                site = replace(p.site, configure=level, configure_in=entry.function.name.value)
+                plans[i] = FixPlan(fix, data=p.data, site=site)
+            elif main is not None and not scripts:
                 fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + _CONFIGURED.format(setup=setup))
                 plans[i] = FixPlan(fix, data=p.data, site=replace(p.site, configure=level))
+            elif scripts:
+                script = scripts[0]
+                reviews[i].append(
+                    _SCRIPT_NO_HANDLER.format(
+                        level=str(methods[i]).upper(),
+                        setup=setup,
+                        script=script.name,
+                        target=script.target,
+                        main=' and never runs this module\'s `if __name__ == "__main__":` block' if main else "",
+                    )
+                )
             else:
                 reviews[i].append(_NO_HANDLER.format(level=str(methods[i]).upper(), setup=setup))
     for i in reviews:
@@ -426,7 +457,24 @@ _CONFIGURED = (
     '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
     "(stderr on stdio servers)"
 )
+_CONFIGURED_IN = (
+    "; nothing in the project configures logging, so {setup} is added first in `{fn}()`, which the `{script}` "
+    "console script runs (stderr on stdio servers)"
+)
+_SCRIPT_NO_HANDLER = (
+    "nothing in the project configures logging and the SDK does not, so this {level} record reaches only "
+    "Python's last-resort handler, which prints WARNING and above: clients saw the message, now nobody does; "
+    "the project starts through the `{script}` console script, which runs `{target}`{main}: configure a "
+    "handler there, e.g. {setup}"
+)
 _BELOW_LAST_RESORT = ("debug", "info")
+
+
+def _placeable(fn: cst.FunctionDef | None) -> bool:
+    """A console script's entry function that a statement can go first in (an indented body)."""
+    return fn is not None and isinstance(fn.body, cst.IndentedBlock)
+
+
 _TOOL_ROLES = ("tool", "lowlevel-tool")
 #: Calls that produce nothing a client sees: waiting, and closing a stream the client reopens.
 _QUIET_CALLS = frozenset({"sleep", "close_sse_stream", "close_standalone_sse_stream"})
