@@ -288,3 +288,129 @@ def test_the_console_script_prints_what_clients_saw(tmp_path: Path, legacy_pytho
     assert after == {"text": ["42"], "client_logs": []}
     assert "DEBUG:indexer.server:walking the tree" in after_err.splitlines()
     assert "INFO:indexer.server:Indexed 42 files" in after_err.splitlines()
+
+
+# -- relays and held sessions (field cases notify-14, notify-19) ----------------------------------
+RELAY = (
+    "`Reporter.step` relays the text its callers pass (`text`) to the client through `self._session`: it is "
+    "their client-facing output (progress, status), not this server's log, and moved to the standard library it "
+    "would reach the server's stderr instead of the client. Decide by hand what it carries: progress goes to "
+    "`send_progress_notification` / `ctx.report_progress` (still delivered on 2026-07-28 when the request sends a "
+    "progress token), text the client must see goes into the tool's result, and a plain log line to a "
+    "module-level stdlib logger"
+)
+
+
+def _all(tmp_path: Path, name: str) -> list[tuple[str, int, str, str | None, str | None]]:
+    res = cli(["check", "--output-format", "json", name], tmp_path)
+    return [
+        (f["rule"], f["line"], f["message"], f["fix"] and f["fix"]["safety"], f["manual"]) for f in res.json["findings"]
+    ]
+
+
+def test_notify14_a_relay_on_a_held_session_is_manual_and_a_broadcast_says_it_never_arrives(tmp_path: Path) -> None:
+    shutil.copyfile(DATA / "notify_14.py", tmp_path / "server.py")
+    found = _all(tmp_path, "server.py")
+    assert [(r, line, safety, manual) for r, line, _m, safety, manual in found] == [
+        ("MCP401", 37, None, "the level is not a literal MCP log level: pick the stdlib level by hand"),
+        ("MCP301", 38, None, found[1][4]),
+        ("MCP401", 52, None, RELAY),
+    ]
+    assert found[0][2].startswith(
+        "`session.send_log_message(…)` is MCP protocol logging on a session kept from an earlier request and used "
+        "outside one: deprecated in 2026-07-28 (SEP-2577), where `notifications/message` is request-scoped"
+    )
+    assert "so a broadcast outside any request never reaches a modern client" in found[0][2]
+    assert "kept from an earlier request" not in found[2][2]  # Reporter is used within the request
+
+
+def test_a_relay_that_builds_its_message_from_a_parameter_is_one_too(tmp_path: Path) -> None:
+    """dazzle's ``ProgressContext.advance``: ``log_msg = f"[{current}/{total}] {message}"`` then
+    the send. A method whose message has words of its own (awslabs billing-cost-management's
+    ``ManifestHandler``: ``f"Looking for manifest at s3://{bucket}/{key}"``) is the helper's own
+    status line, no relay (a safe rewrite)."""
+    (tmp_path / "s.py").write_text(
+        "from typing import Any\n\n"
+        "class Progress:\n"
+        "    def __init__(self, session: Any) -> None:\n"
+        "        self._session = session\n\n"
+        "    async def advance(self, current: int, total: int, message: str) -> None:\n"
+        '        log_msg = f"[{current}/{total}] {message}"\n'
+        '        await self._session.send_log_message(level="info", data=log_msg, logger="app")\n\n'
+        "    async def done(self) -> None:\n"
+        '        await self._session.send_log_message(level="warning", data="done", logger="app")\n\n'
+        "    async def read(self, bucket: str) -> None:\n"
+        '        await self._session.send_log_message(level="warning", data=f"Reading s3://{bucket}")\n\n\n'
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("p")\n\n\n'
+        "@mcp.tool()\n"
+        "async def run(ctx: Context) -> str:\n"
+        "    p = Progress(ctx.session)\n"
+        '    await p.advance(1, 2, "half")\n'
+        "    await p.done()\n"
+        '    await p.read("b")\n'
+        '    return "ok"\n',
+        encoding="utf-8",
+    )
+    found = _all(tmp_path, "s.py")
+    # `done` and `read` say what the helper itself does (words of their own): status lines, not a relay
+    assert [(line, safety) for _r, line, _m, safety, _x in found] == [(9, None), (12, "safe"), (15, "safe")]
+    assert found[0][4] is not None and found[0][4].startswith(
+        "`Progress.advance` relays the text its callers pass (`current`, `message`, `total`) to the client through "
+        "`self._session`"
+    )
+
+
+def test_a_dual_logging_adapter_drops_the_protocol_call(tmp_path: Path) -> None:
+    """awslabs billing-cost-management's ``LoggerContextAdapter``: ``await self.ctx.info(message)``
+    then ``self.logger.info(message)`` (loguru). The server's log has the line already: the
+    protocol call goes (no relay, no stdlib copy printing it twice)."""
+    (tmp_path / "s.py").write_text(
+        "from loguru import logger\nfrom mcp.server.fastmcp import Context\n\n\n"
+        "class Adapter:\n"
+        "    def __init__(self, ctx: Context) -> None:\n"
+        "        self.ctx = ctx\n"
+        "        self.logger = logger.bind(name=__name__)\n\n"
+        "    async def info(self, message: str) -> None:\n"
+        "        await self.ctx.info(message)\n"
+        "        self.logger.info(message)\n\n"
+        "    async def error(self, message: str, exc_info: bool = False) -> None:\n"
+        "        await self.ctx.error(message)\n"
+        "        if exc_info:\n"
+        "            self.logger.exception(message)\n"
+        "        else:\n"
+        "            self.logger.error(message)\n",
+        encoding="utf-8",
+    )
+    res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
+    assert [(f["line"], f["fix"]["safety"], f["fix"]["description"]) for f in res.json["findings"]] == [
+        (11, "safe", "drop it: the statement after already logs the same message (`self.logger.info(message)`)"),
+        (
+            15,
+            "safe",
+            "drop it: the statement after already logs the same message "
+            "(`self.logger.exception(message) / self.logger.error(message)`)",
+        ),
+    ]
+    cli(["fix", "s.py"], tmp_path)
+    assert (
+        "    async def info(self, message: str) -> None:\n        self.logger.info(message)\n"
+        in (tmp_path / "s.py").read_text()
+    )
+
+
+def test_notify19_the_hint_names_the_context_the_code_has(tmp_path: Path) -> None:
+    """In a method of a Context subclass the context is ``self``; in a tool it is the parameter."""
+    shutil.copyfile(DATA / "notify_19.py", tmp_path / "server.py")
+    found = _all(tmp_path, "server.py")
+    assert [(r, line) for r, line, *_ in found] == [("MCP301", 25), ("MCP301", 29)]
+    assert "add `await self.notify_tools_changed()` for listen streams" in found[0][2]
+    assert "add `await self.notify_prompts_changed()` for listen streams" in found[1][2]
+    (tmp_path / "t.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nshop = FastMCP('s')\n\n\n"
+        "@shop.tool()\nasync def open_store(context: Context) -> str:\n"
+        "    await context.session.send_tool_list_changed()\n    return 'open'\n",
+        encoding="utf-8",
+    )
+    [(_r, line, message, _s, _m)] = _all(tmp_path, "t.py")
+    assert line == 8 and "add `await context.notify_tools_changed()` for listen streams" in message

@@ -104,11 +104,34 @@ def _package_dir(path: Path, root: Path) -> tuple[Path, bool]:
     return d, in_package
 
 
+#: (top, recursive) -> ((directory, mtime_ns) of every directory walked, (module, its real path) found)
+_WALKED: dict[tuple[Path, bool], tuple[tuple[tuple[str, int], ...], list[tuple[str, str]]]] = {}
+
+
 def _package_files(top: Path, recursive: bool, skip: str | None) -> list[str]:
     """The modules under ``top`` other than ``skip`` that are the server's (test modules configure
-    only their own runs), in a stable order."""
-    out: list[str] = []
+    only their own runs), in a stable order. Cached per process while no directory walked changes
+    (a file added or removed changes its directory's mtime): every module of a package asks for
+    the same walk."""
+    key = (top, recursive)
+    cached = _WALKED.get(key)
+    try:
+        fresh = cached is not None and all(os.stat(d).st_mtime_ns == m for d, m in cached[0])
+    except OSError:
+        fresh = False
+    if not fresh or cached is None:
+        cached = _WALKED[key] = _walk(top, recursive)
+    return [f for f, real in cached[1] if real != skip]
+
+
+def _walk(top: Path, recursive: bool) -> tuple[tuple[tuple[str, int], ...], list[tuple[str, str]]]:
+    out: list[tuple[str, str]] = []
+    dirs_seen: list[tuple[str, int]] = []
     for d, dirs, files in os.walk(top):
+        try:
+            dirs_seen.append((d, os.stat(d).st_mtime_ns))
+        except OSError:
+            continue
         if not recursive:
             dirs[:] = []
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x not in _SKIP_DIRS)
@@ -117,12 +140,10 @@ def _package_files(top: Path, recursive: bool, skip: str | None) -> list[str]:
                 continue
             f = os.path.join(d, name)
             try:
-                if skip is not None and os.path.realpath(f) == skip:
-                    continue
+                out.append((f, os.path.realpath(f)))
             except (OSError, RuntimeError):
                 continue
-            out.append(f)
-    return out
+    return tuple(dirs_seen), out
 
 
 def _scan_package(top: Path, recursive: bool, skip: str | None) -> str:

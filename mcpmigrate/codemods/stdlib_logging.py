@@ -29,7 +29,7 @@ from mcpmigrate.codemods.effects import PURE_CALLS
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
-from mcpmigrate.names import is_docstring
+from mcpmigrate.names import is_docstring, ref_names
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
@@ -250,6 +250,9 @@ def plan(a: ModuleAnalysis, send: LogSend) -> FixPlan:
         why = "the level is not a literal MCP log level: pick the stdlib level by hand"
     elif send.stmt is None:
         why = send.shared_line or "the call's result is used: rewrite it by hand"
+    relay = _relay(a, send)
+    if relay is not None:  # its callers' output: the relay's purpose, not one message's
+        why = relay
     if why:
         return FixPlan(manual=why)
     assert send.msg is not None and send.method is not None and send.stmt is not None
@@ -269,16 +272,54 @@ def plan(a: ModuleAnalysis, send: LogSend) -> FixPlan:
         reviews.append("`extra` keys must not clash with LogRecord attributes")
     if send.related:
         reviews.append(_RELATED)
-    already = _logged_just_before(a, send.stmt, send.msg)
+    already = _logged_next_to(a, send.stmt, send.msg)
     if already is not None:  # the operator has the line already: a stdlib copy would log it twice
         fix = FixInfo(
-            Safety.SAFE, STRATEGY, f"drop it: the statement before already logs the same message (`{already}`)"
+            Safety.SAFE, STRATEGY, f"drop it: the statement {already[0]} already logs the same message (`{already[1]}`)"
         )
         return FixPlan(fix, site=DropCall(send.stmt, tuple(reviews)))
     desc = f"log with the standard library: `{call.replace(LOGGER, module_logger(a))}`"
     # the safety is settled in settle(), once every call of the module is known
     site = LogCall(send.stmt, call, send.logger_name is None, send.method, tuple(reviews))
     return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), site=site)
+
+
+def _relay(a: ModuleAnalysis, send: LogSend) -> str | None:
+    """Why a log call is a relay, when it is one: a method of a class (not a tool or handler) that
+    sends text its callers pass (a parameter, or a local built from one) through the context or
+    session the object holds (``self.<attr>``) — ``Reporter.step(text)``, dazzle's
+    ``ProgressContext.log(message)`` (field case notify-14). Its messages are its callers'
+    client-facing output; a relay that also logs the same message through a server logger right
+    before or after is a dual-logging adapter, dropped instead (:func:`_logged_next_to`)."""
+    func = send.node.func
+    recv = func.value if isinstance(func, cst.Attribute) else None
+    fn = a.enclosing_function(send.node)
+    if fn is None or fn.class_name is None or fn.role is not None or recv is None or send.msg is None:
+        return None
+    chain = code_of(recv)
+    if not chain.startswith("self.") or send.stmt is not None and _logged_next_to(a, send.stmt, send.msg):
+        return None
+    params = set(fn.param_names()[1:])
+    values = [send.msg] + [value for name, value in fn.assigns if code_of(send.msg) == name]
+    passed = sorted(
+        {n.value for v in values for n in ref_names(v) if n.value in params}
+        if all(_no_words(v) for v in values)
+        else ()
+    )
+    if not passed:
+        return None
+    return _RELAY.format(fn=fn.qualname, recv=chain, text=", ".join(f"`{n}`" for n in passed))
+
+
+def _no_words(expr: cst.BaseExpression) -> bool:
+    """``expr`` writes no words of its own: its string pieces hold no letter (``text``,
+    ``f"[{current}/{total}] {message}"``), so all it says comes from its names."""
+    for n in walk(expr):
+        if isinstance(n, cst.FormattedStringText) and re.search(r"[^\W\d_]", n.value):
+            return False
+        if isinstance(n, cst.SimpleString) and re.search(r"[^\W\d_]", n.raw_value):
+            return False
+    return True
 
 
 def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
@@ -400,6 +441,14 @@ _ONLY_OUTPUT = (
     "`Client(log_level=...)`): moved to the standard library, clients would stop seeing them. Keep them while "
     "clients opt in (deprecated, SEP-2577), or return what they say in the tool's result"
 )
+_RELAY = (
+    "`{fn}` relays the text its callers pass ({text}) to the client through `{recv}`: it is their "
+    "client-facing output (progress, status), not this server's log, and moved to the standard library it would "
+    "reach the server's stderr instead of the client. Decide by hand what it carries: progress goes to "
+    "`send_progress_notification` / `ctx.report_progress` (still delivered on 2026-07-28 when the request sends a "
+    "progress token), text the client must see goes into the tool's result, and a plain log line to a "
+    "module-level stdlib logger"
+)
 _RELATED = (
     "the call passes `related_request_id`: its messages are deliberate output on this request's own stream, "
     'which 2026-07-28 still delivers when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, '
@@ -507,20 +556,37 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical"})
 
 
-def _logged_just_before(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> str | None:
-    """The statement right before ``stmt`` in its block when it logs ``msg`` (the same expression)
-    through another logger — ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as
-    awslabs document-loader does — as code; else None. The protocol call is then dropped, not
-    copied to a stdlib logger that would print the line a second time."""
+def _logged_next_to(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> tuple[str, str] | None:
+    """``("before", code)`` / ``("after", code)`` when the statement right before (else right
+    after) ``stmt`` in its block logs ``msg`` (the same expression) through another logger —
+    ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as awslabs document-loader
+    does, or awslabs billing-cost-management's ``LoggerContextAdapter``, ``await
+    self.ctx.info(message)`` then ``self.logger.info(message)`` (loguru); else None. The protocol
+    call is then dropped, not copied to a stdlib logger that would print the line a second time."""
     block = a.parents.get(id(stmt))
     body = getattr(block, "body", None)
     if msg is None or not isinstance(body, (list, tuple)) or stmt not in body:
         return None
     i = body.index(stmt)
-    prev = body[i - 1] if i > 0 else None
-    if not (isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and isinstance(prev.body[0], cst.Expr)):
+    for side, j in (("before", i - 1), ("after", i + 1)):
+        other = body[j] if 0 <= j < len(body) else None
+        code = _logs(a, other, msg)
+        if code is not None:
+            return side, code
+    return None
+
+
+def _logs(a: ModuleAnalysis, stmt: cst.CSTNode | None, msg: cst.BaseExpression) -> str | None:
+    """The code of ``stmt`` when it is a call logging ``msg`` first through a logger that is not an
+    MCP context or session, or an ``if`` each of whose branches is one (``if exc_info:
+    self.logger.exception(message) else: self.logger.error(message)``)."""
+    if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else):
+        branches = [stmt.body, stmt.orelse.body]
+        calls = [_logs(a, b.body[0], msg) if len(b.body) == 1 else None for b in branches]
+        return " / ".join(c for c in calls if c) if all(calls) else None
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
         return None
-    call = prev.body[0].value
+    call = stmt.body[0].value
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
         return None
     if call.func.attr.value not in _LOG_METHODS or not call.args or call.args[0].keyword is not None:
