@@ -20,6 +20,7 @@ from tests.helpers import cli
 from tests.test_logging_fidelity import _drive as drive
 
 DATA = Path(__file__).resolve().parent / "data" / "logging_kinds"
+HIDDEN_CASES = Path(__file__).resolve().parent / "data" / "hidden"  # field cases, copied for test_hidden_findings
 
 TOOL = """
 
@@ -309,7 +310,7 @@ def _all(tmp_path: Path, name: str) -> list[tuple[str, int, str, str | None, str
 
 
 def test_notify14_a_relay_on_a_held_session_is_manual_and_a_broadcast_says_it_never_arrives(tmp_path: Path) -> None:
-    shutil.copyfile(DATA / "notify_14.py", tmp_path / "server.py")
+    shutil.copyfile(HIDDEN_CASES / "notify_14.py", tmp_path / "server.py")
     found = _all(tmp_path, "server.py")
     assert [(r, line, safety, manual) for r, line, _m, safety, manual in found] == [
         ("MCP401", 37, None, "the level is not a literal MCP log level: pick the stdlib level by hand"),
@@ -401,7 +402,7 @@ def test_a_dual_logging_adapter_drops_the_protocol_call(tmp_path: Path) -> None:
 
 def test_notify19_the_hint_names_the_context_the_code_has(tmp_path: Path) -> None:
     """In a method of a Context subclass the context is ``self``; in a tool it is the parameter."""
-    shutil.copyfile(DATA / "notify_19.py", tmp_path / "server.py")
+    shutil.copyfile(HIDDEN_CASES / "notify_19.py", tmp_path / "server.py")
     found = _all(tmp_path, "server.py")
     assert [(r, line) for r, line, *_ in found] == [("MCP301", 25), ("MCP301", 29)]
     assert "add `await self.notify_tools_changed()` for listen streams" in found[0][2]
