@@ -415,3 +415,17 @@ def test_notify19_the_hint_names_the_context_the_code_has(tmp_path: Path) -> Non
     )
     [(_r, line, message, _s, _m)] = _all(tmp_path, "t.py")
     assert line == 8 and "add `await context.notify_tools_changed()` for listen streams" in message
+
+
+def test_a_helper_called_within_a_request_is_no_broadcast(tmp_path: Path) -> None:
+    """``session: Any`` seeded by a tool's ``ctx.session``: the send runs within that request."""
+    (tmp_path / "s.py").write_text(
+        "from typing import Any\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('s')\n\n\n"
+        "async def helper(session: Any, msg: str) -> None:\n"
+        '    await session.send_log_message(level="info", data=msg)\n\n\n'
+        "@mcp.tool()\nasync def u(ctx: Context) -> str:\n    await helper(ctx.session, 'hi')\n    return 'ok'\n",
+        encoding="utf-8",
+    )
+    [(rule, line, message, _s, _m)] = _all(tmp_path, "s.py")
+    assert (rule, line) == ("MCP401", 9)
+    assert message.startswith("`session.send_log_message(…)` is MCP protocol logging: deprecated in 2026-07-28")

@@ -88,7 +88,7 @@ class _Visitor(CatalogVisitor):
             elif attr == S.SEND_LOG_MESSAGE_ATTR and self.is_session(func.value, fn):
                 # a session held by an object (`self._session`) is used by its callers, often within a
                 # request; one passed around or read from a registry outside any request is a broadcast
-                held = not code_of(func.value).startswith("self.") and not self.in_request(func.value, fn)
+                held = not code_of(func.value).startswith("self.") and self._outside_requests(func.value, fn)
                 self._send_log_message(node, func, held)
             elif (
                 attr == S.SEND_NOTIFICATION_ATTR
@@ -174,6 +174,24 @@ class _Visitor(CatalogVisitor):
             extra = list(kw.items())  # 1.x info(message, **extra)
             kw = {}
         self._plan_401(node, level, msg, logger_name, extra, extra_expr, star or bool(kw), fastmcp=gen == S.FASTMCP)
+
+    def _outside_requests(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The send runs outside any request: no context is at hand where it is, nor in any of
+        its function's callers in the module (their callers, …), and no other module calls it
+        (field case notify-14: a registry fan-out from a queue consumer)."""
+        if self.in_request(recv, fn):
+            return False
+        seen: set[int] = set()
+        todo = [fn]
+        while todo:
+            f = todo.pop()
+            if f is None or id(f) in seen:
+                continue
+            seen.add(id(f))
+            if f.role is not None or self.context_in_scope(f) is not None or self.a.external_callers(f):
+                return False
+            todo.extend(caller for caller, _call in self.a.callers(f))
+        return fn is not None
 
     def _send_log_message(self, node: cst.Call, func: cst.Attribute, held: bool) -> None:
         pos = [a for a in node.args if a.keyword is None and not a.star]
