@@ -429,3 +429,16 @@ def test_a_helper_called_within_a_request_is_no_broadcast(tmp_path: Path) -> Non
     [(rule, line, message, _s, _m)] = _all(tmp_path, "s.py")
     assert (rule, line) == ("MCP401", 9)
     assert message.startswith("`session.send_log_message(…)` is MCP protocol logging: deprecated in 2026-07-28")
+
+
+def test_a_basicconfig_under_main_after_the_server_does_nothing(tmp_path: Path) -> None:
+    """``mcp = FastMCP(...)`` at import, then ``basicConfig(level=logging.WARNING)`` under
+    ``if __name__ == "__main__":``: the server's call came first, the root logger is at INFO."""
+    _write(
+        tmp_path,
+        HEAD
+        + 'mcp = FastMCP("m")\n'
+        + TOOL
+        + '\n\nif __name__ == "__main__":\n    logging.basicConfig(level=logging.WARNING)\n    mcp.run()\n',
+    )
+    assert [(ln, safety) for ln, safety, _n in labels(tmp_path)] == [(10, "unsafe"), (11, "safe"), (12, "safe")]

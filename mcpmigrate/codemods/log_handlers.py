@@ -518,7 +518,12 @@ def effective_level(analysis: ModuleAnalysis, config: Config, logger: str | None
         basic = [(f, s) for f, s in entries if s.kind == "basicConfig"]
         if any(s.top for _f, s in sdk):
             basic = [(f, s) for f, s in basic if s.top]
+        # in one module, whichever of the two module-level calls comes first configures the root logger
+        first_basic = [
+            (f, b) for f, b in basic if not any(sf == f and s.top and b.top and s.line < b.line for sf, s in sdk)
+        ]
         sdk = [(f, s) for f, s in sdk if not any(bf == f and b.top and s.top and b.line < s.line for bf, b in basic)]
+        basic = first_basic
         if basic or sdk:
             return strictest(basic + sdk)
         handlers = [(f, s) for f, s in entries if s.kind == "handler"]
