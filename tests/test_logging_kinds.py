@@ -442,3 +442,38 @@ def test_a_basicconfig_under_main_after_the_server_does_nothing(tmp_path: Path) 
         + '\n\nif __name__ == "__main__":\n    logging.basicConfig(level=logging.WARNING)\n    mcp.run()\n',
     )
     assert [(ln, safety) for ln, safety, _n in labels(tmp_path)] == [(10, "unsafe"), (11, "safe"), (12, "safe")]
+
+
+LEVELLED = """import logging
+
+from mcp.server.fastmcp import Context, FastMCP
+
+logging.basicConfig(level=logging.INFO)
+mcp = FastMCP("indexer")
+FILES = ["f"] * 42
+
+
+@mcp.tool()
+async def reindex(ctx: Context) -> str:
+    await ctx.debug("walking the tree")
+    await ctx.info("Indexed 42 files")
+    return str(len(FILES))
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+
+
+def test_the_level_note_is_what_the_server_prints(tmp_path: Path, legacy_python: str) -> None:
+    """Run on mcp 1.x (stdio, field case notify-16's shape): before the fix the client gets both
+    messages; after ``fix --unsafe-fixes`` stderr has the INFO line and not the DEBUG one, as the
+    unsafe label's note says."""
+    _write(tmp_path, LEVELLED, "server.py")
+    assert [(ln, safety) for ln, safety, _n in labels(tmp_path, "server.py")] == [(12, "unsafe"), (13, "safe")]
+    before, _ = drive(legacy_python, tmp_path, ["server.py"])
+    assert before == {"text": ["42"], "client_logs": [["debug", "walking the tree"], ["info", "Indexed 42 files"]]}
+    cli(["fix", "--unsafe-fixes", "server.py"], tmp_path)
+    after, err = drive(legacy_python, tmp_path, ["server.py"])
+    assert after == {"text": ["42"], "client_logs": []}
+    assert "Indexed 42 files" in err and "walking the tree" not in err
