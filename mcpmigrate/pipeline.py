@@ -197,8 +197,7 @@ def detect(
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
-    analysis = ModuleAnalysis.build(module, incoming)
-    analysis.path = path
+    analysis = ModuleAnalysis.build(module, incoming, path)
     analysis.source = source
     analysis.target_sdk = config.target_sdk
     reports: list[Report] = []
