@@ -128,3 +128,184 @@ def test_the_same_run_port_serves_the_same_tools(
     old = run_proof(legacy_python, before, "sheets", "legacy", [], calls)
     new = run_proof(mcp2_python, after, "sheets", mode, [], calls)
     assert _texts(new) == _texts(old) == [{"error": None, "is_error": False, "text": ["AB"]}]
+
+
+# -- 2. tool errors raised through a decorator or another module keep their text (port-04) -------
+# johnhuang316/code-index-mcp's shape: every tool under an error-handling decorator that re-raises a
+# project exception; tumf/mcp-text-editor's: tools that call handlers of another module. mcp 1.27
+# sent `Error executing tool <name>: <message>`, mcp 2.3 sends only `Error executing tool <name>`.
+ERRORS = """\
+import functools
+
+
+class ToolFailure(RuntimeError):
+    pass
+
+
+def guarded(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ToolFailure:
+            raise
+        except Exception as exc:
+            raise ToolFailure(f"Failed: {exc}") from exc
+
+    return wrapper
+"""
+HANDLERS = """\
+from pathlib import Path
+
+
+def first_line(path: str) -> str:
+    lines = Path(path).read_text().splitlines()
+    if not lines:
+        raise ValueError(f"{path} is empty")
+    return lines[0]
+"""
+HEADS = """\
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from mcp.server.fastmcp import FastMCP  # noqa: E402
+
+from errors import guarded  # noqa: E402
+from handlers import first_line  # noqa: E402
+
+srv = FastMCP("heads")
+
+
+@srv.tool()
+@guarded
+def read_head(path: str) -> str:
+    \"\"\"First line of a text file.\"\"\"
+    return first_line(path)
+
+
+@srv.tool()
+async def head_async(path: str) -> str:
+    \"\"\"First line, read by the handlers module.\"\"\"
+    return first_line(path)
+"""
+HEADS_PORTED = """\
+import os
+import sys
+from functools import wraps
+from inspect import iscoroutinefunction
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import UrlElicitationRequiredError
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+
+from errors import guarded  # noqa: E402
+from handlers import first_line  # noqa: E402
+
+srv = MCPServer("heads")
+
+
+def keep_error_text(fn):
+    \"\"\"mcp 1.x's FastMCP sent the client the text of any exception of a tool; mcp 2.x sends it only
+    for `ToolError`: raise the others as `ToolError(str(exc))` (mcpmigrate MCP510).\"\"\"
+    if iscoroutinefunction(fn):
+
+        @wraps(fn)
+        async def run_async(*args, **kwargs):
+            try:
+                return await fn(*args, **kwargs)
+            except (ToolError, UrlElicitationRequiredError):
+                raise
+            except Exception as exc:
+                raise ToolError(str(exc)) from exc
+
+        return run_async
+
+    @wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (ToolError, UrlElicitationRequiredError):
+            raise
+        except Exception as exc:
+            raise ToolError(str(exc)) from exc
+
+    return run
+
+
+@srv.tool()
+@keep_error_text
+@guarded
+def read_head(path: str) -> str:
+    \"\"\"First line of a text file.\"\"\"
+    return first_line(path)
+
+
+@srv.tool()
+async def head_async(path: str) -> str:
+    \"\"\"First line, read by the handlers module.\"\"\"
+    try:
+        return first_line(path)
+    except (ToolError, UrlElicitationRequiredError):
+        raise
+    except Exception as exc:
+        raise ToolError(str(exc)) from exc
+"""
+
+
+def _heads(where: Path, server: str = HEADS) -> Path:
+    target = _project(where, server, "mcp>=1.0,<2")
+    (where / "errors.py").write_text(ERRORS, encoding="utf-8")
+    (where / "handlers.py").write_text(HANDLERS, encoding="utf-8")
+    return target
+
+
+def test_raises_through_a_decorator_and_another_module_are_found(tmp_path: Path) -> None:
+    _heads(tmp_path)
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP510", "--output-format", "json", "server.py"], tmp_path)
+    found = [(f["line"], f["message"].split(";")[0], f["fix"]["safety"]) for f in res.json["findings"]]
+    assert found == [
+        (
+            16,
+            "Tool `read_head` raises what the decorator `guarded` from `errors` raises (line 15), "
+            "what `first_line` from `handlers` raises (line 18)",
+            "safe",
+        ),
+        (22, "Tool `head_async` raises what `first_line` from `handlers` raises (line 24)", "safe"),
+    ]
+
+
+def test_the_port_wraps_below_the_decorator_and_around_the_body(tmp_path: Path) -> None:
+    target = _heads(tmp_path)
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.exit_code == 0 and res.json["findings"] == [], str(res)
+    assert target.read_text(encoding="utf-8") == HEADS_PORTED
+    again = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert again.json["fixed"] == [] and again.json["findings"] == [], str(again)
+    assert target.read_text(encoding="utf-8") == HEADS_PORTED
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_the_client_reads_the_same_error_text(tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str) -> None:
+    before, after = _heads(tmp_path / "before"), _heads(tmp_path / "after")
+    assert _fix(tmp_path / "after", "--target-sdk", "mcp2").exit_code == 0
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    (tmp_path / "one.txt").write_text("first\nsecond\n", encoding="utf-8")
+    missing, empty, one = (str(tmp_path / n) for n in ("missing.txt", "empty.txt", "one.txt"))
+    calls = [
+        {"tool": tool, "arguments": {"path": p}} for tool in ("read_head", "head_async") for p in (missing, empty, one)
+    ]
+    old = _texts(run_proof(legacy_python, before, "srv", "legacy", [], calls))
+    new = _texts(run_proof(mcp2_python, after, "srv", mode, [], calls))
+    assert new == old
+    assert old[0] == {
+        "error": None,
+        "is_error": True,
+        "text": [f"Error executing tool read_head: Failed: [Errno 2] No such file or directory: '{missing}'"],
+    }
+    assert old[1]["text"] == [f"Error executing tool read_head: Failed: {empty} is empty"]
+    assert old[4]["text"] == [f"Error executing tool head_async: {empty} is empty"]
+    assert old[5] == {"error": None, "is_error": False, "text": ["first"]}
