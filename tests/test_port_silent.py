@@ -309,3 +309,88 @@ def test_the_client_reads_the_same_error_text(tmp_path: Path, legacy_python: str
     assert old[1]["text"] == [f"Error executing tool read_head: Failed: {empty} is empty"]
     assert old[4]["text"] == [f"Error executing tool head_async: {empty} is empty"]
     assert old[5] == {"error": None, "is_error": False, "text": ["first"]}
+
+
+# -- 2b. resource errors keep their text ----------------------------------------------------------
+# mcp 1.27 sent `Error reading resource <uri>: <message>` (a template: `Error creating resource from
+# template: ` twice before it) for any exception of a resource function; mcp 2.3 sends only
+# `Error reading resource <uri>` / `Error creating resource from template <uri>`.
+DOCS = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ResourceError
+
+docs = FastMCP("docs")
+DOCS = {"intro": "hello"}
+
+
+@docs.resource("doc://{name}")
+def read_doc(name: str) -> str:
+    if name == "secret":
+        raise ResourceError("not for you")
+    return DOCS[name]
+
+
+@docs.resource("config://main")
+async def config() -> str:
+    with open("/nonexistent/config.toml") as handle:
+        return handle.read()
+"""
+DOCS_PORTED = """\
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError
+
+docs = MCPServer("docs")
+DOCS = {"intro": "hello"}
+
+
+@docs.resource("doc://{name}")
+def read_doc(name: str) -> str:
+    try:
+        if name == "secret":
+            raise ResourceError("not for you")
+        return DOCS[name]
+    except Exception as exc:
+        raise ResourceError(f"Error creating resource from template: Error creating resource from template: {exc}") from exc
+
+
+@docs.resource("config://main")
+async def config() -> str:
+    try:
+        with open("/nonexistent/config.toml") as handle:
+            return handle.read()
+    except Exception as exc:
+        raise ResourceError(f"Error reading resource config://main: {exc}") from exc
+"""
+
+
+def test_resource_errors_are_found_and_wrapped(tmp_path: Path) -> None:
+    target = _project(tmp_path, DOCS, "mcp>=1.0,<2")
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP510", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["message"].split(";")[0]) for f in res.json["findings"]] == [
+        (9, "Resource `doc://{name}` raises `ResourceError` (line 11)"),  # 1.27 put its prefix before that too
+        (16, "Resource `config://main` raises `OSError` (line 17)"),
+    ]
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.exit_code == 0 and res.json["findings"] == [], str(res)
+    assert target.read_text(encoding="utf-8") == DOCS_PORTED
+    assert _fix(tmp_path, "--target-sdk", "mcp2").json["fixed"] == []
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_client_reads_the_same_resource_error(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
+) -> None:
+    from tests.test_port_proof import READ_V1, READ_V2, _read
+
+    before = _project(tmp_path / "before", DOCS, "mcp>=1.0,<2")
+    after = _project(tmp_path / "after", DOCS, "mcp>=1.0,<2")
+    assert _fix(tmp_path / "after", "--target-sdk", "mcp2").exit_code == 0
+    case = {"server": "docs", "resources": ["doc://intro", "doc://secret", "doc://missing", "config://main"]}
+    old = _read(legacy_python, READ_V1, before, case)[1]
+    new = _read(mcp2_python, READ_V2, after, case, mode)[1]
+    assert new == old
+    assert old[1:] == [
+        "error: Error creating resource from template: Error creating resource from template: not for you",
+        "error: Error creating resource from template: Error creating resource from template: 'missing'",
+        "error: Error reading resource config://main: [Errno 2] No such file or directory: '/nonexistent/config.toml'",
+    ]

@@ -118,7 +118,65 @@ class PortToolErrorDetector(Detector):
                     tool_errors.plan(a, fn, asks, outside=decorated_outside(sites)),
                 )
             )
+        for fn, sites, uri in fastmcp_v1_resources(a):
+            shown = uri or fn.name
+            template = uri is not None and "{" in uri
+            old = (
+                "Error creating resource from template: Error creating resource from template: <message>"
+                if template
+                else f"Error reading resource {shown}: <message>"
+            )
+            new = "Error creating resource from template <uri>" if template else f"Error reading resource {shown}"
+            out.append(
+                Report.planned(
+                    "MCP510",
+                    fn.node.name,
+                    f"Resource `{shown}` raises {_where(a, fn, sites)}; on mcp 2.x the client gets the error `{new}`, "
+                    f"not the message. mcp 1.x's FastMCP sent `{old}` (`FunctionResource.read`, "
+                    "`ResourceTemplate.create_resource`); mcp 2.x's `MCPServer.read_resource` keeps only a "
+                    "`ResourceError`'s text (and the code is -32603 where 1.x sent 0).",
+                    tool_errors.resource_plan(a, fn, uri, decorated_outside(sites)),
+                )
+            )
         return out
+
+
+def fastmcp_v1_resources(a: ModuleAnalysis) -> list[tuple[FunctionInfo, list[RaiseSite], str | None]]:
+    """The resource functions of a 1.x FastMCP server in the module from which an exception is
+    reachable, each with its raise sites and the URI (template) its decorator registers, if literal."""
+    out = []
+    for fn in a.functions:
+        if fn.role == "resource" and _on_fastmcp_v1(a, fn, "resource"):
+            # mcp 1.27 put its prefix before a `ResourceError`'s text too: those raises count here
+            own = [
+                RaiseSite(node, exc, fn)
+                for node in walk(fn.node.body)
+                if isinstance(node, cst.Raise)
+                and node.exc is not None
+                and a.enclosing_function(node) is fn
+                and (exc := _exception_name(node.exc)) is not None
+                and _kept(a, exc)
+                and not _caught(a, node, fn, exc)
+            ]
+            sites = sorted([*own, *reachable_raises(a, fn)[0]], key=lambda s: _order(a).get(id(s.node), 0))
+            if sites:
+                out.append((fn, sites, _uri(fn)))
+    return out
+
+
+def _order(a: ModuleAnalysis) -> dict[int, int]:
+    return a.memo("port.order", lambda: {id(n): i for i, n in enumerate(a.flat.order)})
+
+
+def _uri(fn: FunctionInfo) -> str | None:
+    for dec in fn.node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "resource":
+            for arg in call.args:
+                if (arg.keyword is None or arg.keyword.value == "uri") and isinstance(arg.value, cst.SimpleString):
+                    value = arg.value.evaluated_value
+                    return value if isinstance(value, str) else None
+    return None
 
 
 def decorated_outside(sites: list[RaiseSite]) -> bool:
@@ -181,20 +239,20 @@ def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str
     return ", ".join(parts) + (f" and {more} more" if more > 0 else "")
 
 
-def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
+def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo, kind: str = "tool") -> bool:
     """The tool is registered on an mcp 1.x ``FastMCP`` server: one this module builds with
     ``mcp.server.fastmcp.FastMCP(...)``, or (a server it does not build, ``self.mcp``) in a module
     written only for mcp 1.x; or another module of the project registers it as a tool and imports
     mcp 1.x (:meth:`~mcpmigrate.analysis.calls.CallGraph.external_registrations`; known for functions
     that make a client request, the project pass's targets)."""
     for role, fexpr, _gen, server in a.registrations:
-        if role != "tool" or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
+        if role != kind or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
             continue
         built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
         if built:
             return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
         return a.module_generation() == S.MCP1
-    return any(r.registers == "tool" and r.generation == S.MCP1 for r in a.external_registrations(fn))
+    return any(r.registers == kind and r.generation == S.MCP1 for r in a.external_registrations(fn))
 
 
 def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:

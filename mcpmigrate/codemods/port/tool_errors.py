@@ -44,11 +44,29 @@ from mcpmigrate.surfaces import DECORATOR_METHODS
 
 TOOL_ERROR = ("mcp.server.mcpserver.exceptions", "ToolError")
 URL_ERROR = ("mcp.shared.exceptions", "UrlElicitationRequiredError")
+RESOURCE_ERROR = ("mcp.server.mcpserver.exceptions", "ResourceError")
 # 1.x spellings the port's renames (MCP501) turn into the 2.x import of the same name.
 _PORTED = {
     "ToolError": {"mcp.server.fastmcp.exceptions.ToolError", "mcp.server.mcpserver.exceptions.ToolError"},
     "UrlElicitationRequiredError": {"mcp.shared.exceptions.UrlElicitationRequiredError"},
+    "ResourceError": {"mcp.server.fastmcp.exceptions.ResourceError", "mcp.server.mcpserver.exceptions.ResourceError"},
 }
+
+# What mcp 1.27's FastMCP sent for an exception of a resource function (any, `ResourceError` too), by
+# kind: ``FunctionResource.read`` (``resources/types.py``) raised ``ValueError(f"Error reading resource
+# {uri}: {e}")``; a template's ``create_resource`` (``resources/templates.py``) and the resource
+# manager's ``get_resource`` each put ``Error creating resource from template: `` before it. mcp 2.3
+# sends ``ResourceError``'s text as it is and only ``Error reading resource <uri>`` / ``Error
+# creating resource from template <uri>`` for the rest (``MCPServer.read_resource``).
+RESOURCE_PREFIX = "Error reading resource {uri}: "
+TEMPLATE_PREFIX = "Error creating resource from template: Error creating resource from template: "
+RESOURCE_FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "wrap the resource function's body so any exception is raised as `ResourceError` with the text mcp 1.x sent "
+    "(`Error reading resource <uri>: <message>`; a template's `Error creating resource from template: …`); the "
+    "error code is mcp 2.x's -32603 either way (1.x sent 0)",
+)
 
 FIX = FixInfo(
     Safety.SAFE,
@@ -83,21 +101,29 @@ class ToolErrorWrap:
 
     fn: cst.FunctionDef
     exc: str = "exc"
+    # a resource's: the text mcp 1.x put before the exception's message (:data:`RESOURCE_PREFIX`)
+    prefix: str | None = None
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
-        tool_error = _spell(edits, analysis, *TOOL_ERROR)
-        url_error = _spell(edits, analysis, *URL_ERROR)
         exc = self.exc
+        if self.prefix is not None:
+            resource_error = _spell(edits, analysis, *RESOURCE_ERROR)
+            text = self.prefix.replace("\\", "\\\\").replace('"', '\\"').replace("{", "{{").replace("}", "}}")
+            catch = f'except Exception as {exc}:\n    raise {resource_error}(f"{text}{{{exc}}}") from {exc}\n'
+        else:
+            tool_error = _spell(edits, analysis, *TOOL_ERROR)
+            url_error = _spell(edits, analysis, *URL_ERROR)
+            catch = (
+                f"except ({tool_error}, {url_error}):\n    raise\n"
+                f"except Exception as {exc}:\n    raise {tool_error}(str({exc})) from {exc}\n"
+            )
 
         def wrap(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
             assert isinstance(upd, cst.FunctionDef) and isinstance(upd.body, cst.IndentedBlock)
             body = list(upd.body.body)
             head = body[:1] if is_docstring(body[0]) else []
             rest = body[len(head) :]
-            handlers = cst.parse_statement(
-                f"try:\n    pass\nexcept ({tool_error}, {url_error}):\n    raise\n"
-                f"except Exception as {exc}:\n    raise {tool_error}(str({exc})) from {exc}\n"
-            )
+            handlers = cst.parse_statement(f"try:\n    pass\n{catch}")
             assert isinstance(handlers, cst.Try)
             first = rest[0]
             lead = (
@@ -217,6 +243,27 @@ def helper_name(analysis: ModuleAnalysis) -> str:
     return name
 
 
+def resource_plan(analysis: ModuleAnalysis, fn: FunctionInfo, uri: str | None, outside: bool) -> FixPlan:
+    """The plan for one resource function of a 1.x FastMCP server registered with the literal ``uri``."""
+    if uri is None or outside or not isinstance(fn.node.body, cst.IndentedBlock):
+        return FixPlan(
+            manual='wrap the resource function so any exception is raised as `ResourceError(f"Error reading resource '
+            '<uri>: {exc}")` (a template: `Error creating resource from template: Error creating resource from '
+            "template: {exc}`), the text mcp 1.x sent",
+        )
+    prefix = TEMPLATE_PREFIX if "{" in uri else RESOURCE_PREFIX.format(uri=uri)
+    return FixPlan(fix=RESOURCE_FIX, site=ToolErrorWrap(fn.node, _free_exc(analysis), prefix))
+
+
+def _free_exc(analysis: ModuleAnalysis) -> str:
+    taken = set(module_bindings(analysis))
+    exc = "exc"
+    i = 2
+    while exc in taken:
+        exc, i = f"exc{i}", i + 1
+    return exc
+
+
 def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None, outside: bool = False) -> FixPlan:
     """The plan for one tool: wrap its body, naming the caught exception a name the body does
     not use. Left to a human when the tool makes a client request (``asks``) the roots, sampling
@@ -243,9 +290,4 @@ def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None, ou
         return FixPlan(fix=FIX_DECORATED, site=DecoratedWrap(fn.node, at, top, helper_name(analysis)))
     if not isinstance(body, cst.IndentedBlock):
         return FixPlan(manual="the tool's body is on its `def` line: put it on its own lines, then run the port again")
-    taken = set(module_bindings(analysis))
-    exc = "exc"
-    i = 2
-    while exc in taken:
-        exc, i = f"exc{i}", i + 1
-    return FixPlan(fix=FIX, site=ToolErrorWrap(fn.node, exc))
+    return FixPlan(fix=FIX, site=ToolErrorWrap(fn.node, _free_exc(analysis)))
