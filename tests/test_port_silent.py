@@ -394,3 +394,113 @@ def test_the_client_reads_the_same_resource_error(
         "error: Error creating resource from template: Error creating resource from template: 'missing'",
         "error: Error reading resource config://main: [Errno 2] No such file or directory: '/nonexistent/config.toml'",
     ]
+
+
+# -- 3. what the port itself must rewrite: settings, subclasses, renamed fields -------------------
+# crystaldba/postgres-mcp's shape (reliability/user-01.sh): transport settings written on
+# `server.settings` right before the SSE start. mcp 2.3's `MCPServer.settings` has no such field.
+WEATHER = """\
+import argparse
+import asyncio
+
+from mcp.server.fastmcp import FastMCP
+
+app = FastMCP("weather-box")
+
+
+@app.tool()
+def forecast(city: str) -> str:
+    \"\"\"A canned forecast.\"\"\"
+    return f"sunny in {city}"
+
+
+async def serve(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--transport", default="stdio")
+    parser.add_argument("--bind", default="127.0.0.1")
+    parser.add_argument("--listen-port", type=int, default=9100)
+    args = parser.parse_args(argv)
+    if args.transport == "sse":
+        app.settings.host = args.bind
+        app.settings.port = args.listen_port
+        await app.run_sse_async()
+    else:
+        await app.run_stdio_async()
+"""
+START = """\
+import asyncio, importlib.util, socket, sys
+spec = importlib.util.spec_from_file_location("server", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+sock = socket.socket(); sock.bind(("127.0.0.1", 0)); free = sock.getsockname()[1]; sock.close()
+try:
+    asyncio.run(asyncio.wait_for(m.serve(["--transport", "sse", "--bind", "127.0.0.1", "--listen-port", str(free)]), 3))
+except (asyncio.TimeoutError, TimeoutError):
+    print("started")
+except Exception as e:
+    print(f"{type(e).__name__}: {e}")
+"""
+
+
+def test_settings_written_before_the_start_move_to_it(tmp_path: Path, legacy_python: str, mcp2_python: str) -> None:
+    import subprocess
+
+    target = _project(tmp_path / "after", WEATHER, "mcp>=1.20")
+    before = _project(tmp_path / "before", WEATHER, "mcp>=1.20")
+    tmp_path = tmp_path / "after"
+    found = cli(["check", "--target-sdk", "mcp2", "--select", "MCP503", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["message"].split(" (read")[0]) for f in found.json["findings"]] == [
+        (
+            22,
+            "`app.settings.host` is gone on mcp 2.x: `MCPServer.settings` has no transport settings, so this write "
+            'raises `ValueError: "Settings" object has no field "host"`',
+        ),
+        (
+            23,
+            "`app.settings.port` is gone on mcp 2.x: `MCPServer.settings` has no transport settings, so this write "
+            'raises `ValueError: "Settings" object has no field "port"`',
+        ),
+    ]
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert [f["rule"] for f in res.json["findings"]] == ["MCP602"], str(res)  # SSE itself: not the port's
+    assert target.read_text(encoding="utf-8") == WEATHER.replace("FastMCP", "MCPServer").replace(
+        "mcp.server.fastmcp", "mcp.server.mcpserver"
+    ).replace(
+        """        app.settings.host = args.bind
+        app.settings.port = args.listen_port
+        await app.run_sse_async()""",
+        "        await app.run_sse_async(host=args.bind, port=args.listen_port)",
+    )
+    assert _fix(tmp_path, "--target-sdk", "mcp2").json["fixed"] == []
+    started = [
+        subprocess.run([py, "-c", START, str(f)], capture_output=True, text=True, timeout=120).stdout.strip()
+        for py, f in ((legacy_python, before), (mcp2_python, target))
+    ]
+    assert started == ["started", "started"]
+
+
+PORT05 = """\
+import sys
+
+from mcp.server.fastmcp import FastMCP
+
+hub = FastMCP("echo-hub")
+
+
+def main() -> None:
+    if "--http" in sys.argv:
+        hub.settings.host = "127.0.0.1"
+        hub.settings.port = 8765
+        app = hub.streamable_http_app()
+        print("serving", hub.settings.streamable_http_path, file=sys.stderr)
+"""
+
+
+def test_settings_an_app_factory_or_a_read_uses_block_the_port(tmp_path: Path) -> None:
+    """port-05 (nickclyde/duckduckgo-mcp-server): the app factory takes no `port`, and a read has no
+    2.x value to read: manual, with the reason, and nothing written."""
+    target = _project(tmp_path, PORT05, "mcp>=1.0")
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.exit_code == 1 and target.read_text(encoding="utf-8") == PORT05
+    left = [(f["line"], f["rule"]) for f in res.json["findings"] if f["rule"] == "MCP503"]
+    assert left == [(10, "MCP503"), (11, "MCP503"), (13, "MCP503")]
+    assert all(f["manual"].startswith("`hub.settings.") for f in res.json["findings"] if f["rule"] == "MCP503")
