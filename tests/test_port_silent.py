@@ -504,3 +504,93 @@ def test_settings_an_app_factory_or_a_read_uses_block_the_port(tmp_path: Path) -
     left = [(f["line"], f["rule"]) for f in res.json["findings"] if f["rule"] == "MCP503"]
     assert left == [(10, "MCP503"), (11, "MCP503"), (13, "MCP503")]
     assert all(f["manual"].startswith("`hub.settings.") for f in res.json["findings"] if f["rule"] == "MCP503")
+
+
+# tumf/mcp-text-editor's shape (port-03): a FastMCP subclass lists its tools through the SDK's own
+# `list_tools()` and reads `tool.inputSchema` off each (an `mcp.types.Tool`, snake_case on 2.x).
+PLAIN = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.types import Tool
+
+
+def strip_titles(schema: dict) -> dict:
+    return {k: v for k, v in schema.items() if k != "title"}
+
+
+class PlainSchemaServer(FastMCP):
+    async def list_tools(self) -> list[Tool]:
+        listed = await super().list_tools()
+        out = []
+        for tool in listed:
+            out.append(Tool(name=tool.name, description=tool.description, inputSchema=strip_titles(tool.inputSchema)))
+        return out
+
+
+app = PlainSchemaServer("plain-schema")
+
+
+@app.tool()
+def shout(word: str) -> str:
+    \"\"\"Upper-case a word.\"\"\"
+    return word.upper()
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_a_subclass_reading_its_own_listing_is_ported(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
+) -> None:
+    before = _project(tmp_path / "before", PLAIN, "mcp>=1.0,<2")
+    after = _project(tmp_path / "after", PLAIN, "mcp>=1.0,<2")
+    res = _fix(tmp_path / "after", "--target-sdk", "mcp2")
+    assert res.exit_code == 0, str(res)
+    assert sorted((f["rule"], f["line"], f["column"]) for f in res.json["fixed"]) == [
+        ("MCP501", 1, 1),
+        ("MCP506", 14, 100),
+    ]
+    assert after.read_text(encoding="utf-8") == PLAIN.replace(
+        "mcp.server.fastmcp import FastMCP", "mcp.server.mcpserver import MCPServer"
+    ).replace("(FastMCP)", "(MCPServer)").replace("strip_titles(tool.inputSchema)", "strip_titles(tool.input_schema)")
+    calls = [{"tool": "shout", "arguments": {"word": "hi"}}]
+    old = run_proof(legacy_python, before, "app", "legacy", [], calls)
+    new = run_proof(mcp2_python, after, "app", mode, [], calls)
+    assert _texts(new) == _texts(old) == [{"error": None, "is_error": False, "text": ["HI"]}]
+    schemas = [[t.get("inputSchema") or t.get("input_schema") for t in a["tools"]] for a in (old, new)]
+    assert schemas[0] == schemas[1] and "title" not in schemas[0][0]
+
+
+CLIENT_SIDE = """\
+from mcp import ClientSession
+from mcp.server.fastmcp import Context, FastMCP
+
+relay = FastMCP("relay")
+
+
+async def forward(session: ClientSession, name: str) -> str:
+    result = await session.call_tool(name, {})
+    if result.isError:
+        return "upstream failed"
+    return "ok"
+
+
+@relay.tool()
+async def who(ctx: Context) -> str:
+    params = ctx.session.client_params
+    try:
+        return params.clientInfo.name
+    except AttributeError:
+        return "unknown"
+"""
+
+
+def test_client_info_and_upstream_results_are_renamed(tmp_path: Path) -> None:
+    """`client_params.clientInfo` (inside `try`, 2.x's AttributeError silently lost the client name) and
+    `result.isError` of an upstream `ClientSession` (2.x: AttributeError, or a failure read as success
+    through `getattr`) are mcp 2.x's snake_case fields."""
+    target = _project(tmp_path, CLIENT_SIDE, "mcp>=1.0,<2")
+    res = cli(["check", "--target-sdk", "mcp2", "--select", "MCP506", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["column"]) for f in res.json["findings"]] == [(9, 8), (18, 16)]
+    _fix(tmp_path, "--target-sdk", "mcp2", "--select", "MCP501,MCP506")
+    assert target.read_text(encoding="utf-8") == CLIENT_SIDE.replace("FastMCP", "MCPServer").replace(
+        "mcp.server.fastmcp", "mcp.server.mcpserver"
+    ).replace("result.isError", "result.is_error").replace("params.clientInfo", "params.client_info")
