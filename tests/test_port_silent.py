@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import CliResult, cli
 from tests.proof import run_proof
 
 
@@ -25,6 +25,13 @@ def _project(where: Path, source: str, pin: str, name: str = "server.py") -> Pat
     target = where / name
     target.write_text(source, encoding="utf-8")
     return target
+
+
+def _pair(tmp_path: Path, source: str, pin: str, *fix_args: str) -> tuple[Path, Path, CliResult]:
+    """The original in ``before/``, the same ported with ``fix *fix_args`` in ``after/``, and the run."""
+    before = _project(tmp_path / "before", source, pin)
+    after = _project(tmp_path / "after", source, pin)
+    return before, after, _fix(tmp_path / "after", *fix_args)
 
 
 def _fix(where: Path, *args: str):
@@ -120,10 +127,8 @@ def test_a_constructor_fastmcp4_refuses_blocks_the_port_in_the_same_run(tmp_path
 def test_the_same_run_port_serves_the_same_tools(
     tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
 ) -> None:
-    source = SHEETS.replace("TRANSPORT", '"sse"')
-    before = _project(tmp_path / "before", source, "fastmcp>=2.0,<3")
-    after = _project(tmp_path / "after", source, "fastmcp>=2.0,<3")
-    assert _fix(tmp_path / "after", *FASTMCP4).exit_code == 0
+    before, after, res = _pair(tmp_path, SHEETS.replace("TRANSPORT", '"sse"'), "fastmcp>=2.0,<3", *FASTMCP4)
+    assert res.exit_code == 0
     calls = [{"tool": "column_letter", "arguments": {"index": 28}}]
     old = run_proof(legacy_python, before, "sheets", "legacy", [], calls)
     new = run_proof(mcp2_python, after, "sheets", mode, [], calls)
@@ -382,9 +387,8 @@ def test_the_client_reads_the_same_resource_error(
 ) -> None:
     from tests.test_port_proof import READ_V1, READ_V2, _read
 
-    before = _project(tmp_path / "before", DOCS, "mcp>=1.0,<2")
-    after = _project(tmp_path / "after", DOCS, "mcp>=1.0,<2")
-    assert _fix(tmp_path / "after", "--target-sdk", "mcp2").exit_code == 0
+    before, after, res = _pair(tmp_path, DOCS, "mcp>=1.0,<2", "--target-sdk", "mcp2")
+    assert res.exit_code == 0
     case = {"server": "docs", "resources": ["doc://intro", "doc://secret", "doc://missing", "config://main"]}
     old = _read(legacy_python, READ_V1, before, case)[1]
     new = _read(mcp2_python, READ_V2, after, case, mode)[1]
@@ -540,9 +544,7 @@ def shout(word: str) -> str:
 def test_a_subclass_reading_its_own_listing_is_ported(
     tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
 ) -> None:
-    before = _project(tmp_path / "before", PLAIN, "mcp>=1.0,<2")
-    after = _project(tmp_path / "after", PLAIN, "mcp>=1.0,<2")
-    res = _fix(tmp_path / "after", "--target-sdk", "mcp2")
+    before, after, res = _pair(tmp_path, PLAIN, "mcp>=1.0,<2", "--target-sdk", "mcp2")
     assert res.exit_code == 0, str(res)
     assert sorted((f["rule"], f["line"], f["column"]) for f in res.json["fixed"]) == [
         ("MCP501", 1, 1),
