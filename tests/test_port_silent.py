@@ -596,3 +596,144 @@ def test_client_info_and_upstream_results_are_renamed(tmp_path: Path) -> None:
     assert target.read_text(encoding="utf-8") == CLIENT_SIDE.replace("FastMCP", "MCPServer").replace(
         "mcp.server.fastmcp", "mcp.server.mcpserver"
     ).replace("result.isError", "result.is_error").replace("params.clientInfo", "params.client_info")
+
+
+# -- 4. needless blocks ----------------------------------------------------------------------------
+# ktanaka101/mcp-server-duckdb's shape (port-02): a low-level `read_resource` annotated `-> str`, which
+# mcp 1.x's decorator sent as one text content (`text/plain`); the port used to refuse the whole
+# server with that reason on every handler.
+NOTES_SERVER = """\
+import mcp.types as types
+from mcp.server import Server
+from pydantic import AnyUrl
+
+box = Server("notes-box")
+NOTES = {"notes://today": "water the plants"}
+
+
+@box.list_resources()
+async def on_list() -> list[types.Resource]:
+    return [types.Resource(uri=AnyUrl(u), name=u.split("//")[1]) for u in NOTES]
+
+
+@box.read_resource()
+async def on_read(uri: AnyUrl) -> str:
+    if str(uri) == "notes://bytes":
+        return b"\\x00\\x01"
+    return NOTES.get(str(uri), "no such note")
+
+
+@box.list_tools()
+async def on_tools() -> list[types.Tool]:
+    return [types.Tool(name="count", description="Count notes", inputSchema={"type": "object", "properties": {}})]
+
+
+@box.call_tool()
+async def on_call(name: str, arguments: dict) -> list[types.TextContent]:
+    if name != "count":
+        raise ValueError(f"no tool {name}")
+    return [types.TextContent(type="text", text=str(len(NOTES)))]
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_a_read_resource_returning_str_is_ported(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
+) -> None:
+    from tests.test_port_proof import READ_V1, READ_V2, _read
+
+    before, after, res = _pair(tmp_path, NOTES_SERVER, "mcp>=1.0,<2", "--target-sdk", "mcp2")
+    assert res.exit_code == 0 and res.json["findings"] == [], str(res)
+    ported = after.read_text(encoding="utf-8")
+    assert (
+        "        result = await on_read(uri)\n"
+        "        if isinstance(result, (str, bytes)):\n"
+        "            result = [ReadResourceContents(content=result)]\n"
+        "        for item in result:\n"
+    ) in ported
+    assert "from mcp.server.lowlevel.helper_types import ReadResourceContents\n" in ported
+    case = {"server": "box", "resources": ["notes://today", "notes://other", "notes://bytes"]}
+    old = _read(legacy_python, READ_V1, before, case)
+    new = _read(mcp2_python, READ_V2, after, case, mode)
+    assert new == old
+    assert old[1][0] == [{"mimeType": "text/plain", "text": "water the plants", "uri": "notes://today"}]
+    assert old[1][2] == [{"blob": "AAE=", "mimeType": "application/octet-stream", "uri": "notes://bytes"}]
+    calls = [{"tool": "count", "arguments": {}}, {"tool": "nope", "arguments": {}}]
+    era = "modern" if mode != "legacy" else "legacy"
+    assert _texts(run_proof(mcp2_python, after, "box", era, [], calls)) == _texts(
+        run_proof(legacy_python, before, "box", "legacy", [], calls)
+    )
+
+
+# An exception of FastMCP 1.0 imported in a fastmcp 4 port: the same class in `fastmcp.exceptions`.
+RAISES = """\
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+def positive(x: int) -> int:
+    if x < 0:
+        raise ToolError("negative")
+    return x
+"""
+
+
+def test_a_fastmcp_1_exception_import_moves_to_fastmcp_exceptions(tmp_path: Path, mcp2_python: str) -> None:
+    _b, after, res = _pair(tmp_path, RAISES, "mcp>=1.0,<2", *FASTMCP4)
+    assert res.exit_code == 0 and res.json["findings"] == [], str(res)
+    assert after.read_text(encoding="utf-8") == RAISES.replace(
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import",
+    )
+    (exc_fix,) = [f["fix"] for f in res.json["fixed"] if f["line"] == 2]
+    assert exc_fix["safety"] == "safe" and exc_fix["description"].endswith("under `fastmcp.exceptions`")
+    (server_fix,) = [f["fix"] for f in res.json["fixed"] if f["line"] == 1]
+    # what the review names is what fastmcp 4 answers (FastMCP 1.0: `Error executing tool positive: negative`)
+    assert "a `ToolError`: its message alone" in server_fix["description"]
+    got = run_proof(mcp2_python, after, "mcp", "legacy", [], [{"tool": "positive", "arguments": {"x": -1}}])
+    assert _texts(got) == [{"error": None, "is_error": True, "text": ["negative"]}]
+
+
+# A test module using mcp 1.x's in-memory helper (gone on 2.x) does not block the port of the
+# served code: the server is ported and pinned, the test's line is left with what to change.
+ADDER = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    return a + b
+"""
+ADDER_TEST = """\
+from mcp.shared.memory import create_connected_server_and_client_session
+
+from server import mcp
+
+
+async def test_add():
+    async with create_connected_server_and_client_session(mcp._mcp_server) as client:
+        result = await client.call_tool("add", {"a": 1, "b": 2})
+        assert result.content[0].text == "3"
+"""
+
+
+@pytest.mark.parametrize("where", ["tests/test_server.py", "examples/client.py", "test_server.py"])
+def test_a_test_module_or_an_example_does_not_block_the_served_code(tmp_path: Path, where: str) -> None:
+    target = _project(tmp_path, ADDER, "mcp>=1.0,<2")
+    (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).write_text(ADDER_TEST, encoding="utf-8")
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.json["errors"] == [], str(res)
+    assert target.read_text(encoding="utf-8") == ADDER.replace("FastMCP", "MCPServer").replace(
+        "mcp.server.fastmcp", "mcp.server.mcpserver"
+    )
+    assert '"mcp>=2.3,<3"' in (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    assert [(f["path"], f["rule"], f["line"], f["manual"]) for f in res.json["findings"]] == [
+        (where, "MCP509", 1, "use `mcp.Client(server)`")
+    ]
+    assert (tmp_path / where).read_text(encoding="utf-8") == ADDER_TEST
