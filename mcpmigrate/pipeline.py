@@ -179,6 +179,16 @@ def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) ->
     return keep, facts
 
 
+def rescreen(source: bytes, rules: set[str], file_rules: set[str], incoming: Incoming | None) -> set[str]:
+    """``rules`` and those of ``file_rules`` whose screen a fixed text (``source``) now passes:
+    a fix can bring in what a rule looks for (an import of fastmcp, a constructor it refuses)."""
+    rest = file_rules - rules
+    if not rest:
+        return rules
+    typed = any(c.kinds for calls in (incoming or {}).values() for c in calls)
+    return rules | _screen(source, rest, typed)[0]
+
+
 def detect(
     module: cst.Module,
     display: str,
@@ -396,7 +406,15 @@ def _apply_codemods(
     analysis: ModuleAnalysis,
     path: Path | None = None,
     incoming: Incoming | None = None,
+    file_rules: set[str] | None = None,
+    introduced: list[Finding] | None = None,
 ) -> cst.Module:
+    """The fixed module. ``file_rules`` (the rules enabled for the file, a superset of ``rules``,
+    the ones its original text passed the screen for): after each round that changed the text the
+    screens run again on it, so a rule that only a fix makes reachable (MCP514 on the constructor
+    the MCP511 rewrite turns into fastmcp's) reports and fixes in the same run; the findings of
+    such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
+    left)."""
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
@@ -423,8 +441,13 @@ def _apply_codemods(
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
+                before = rules
+                if file_rules is not None:
+                    rules = rescreen(module.bytes, rules, file_rules, incoming)
                 findings, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
                 findings = active(findings, module.bytes)
+                if introduced is not None and rules is not before:
+                    introduced.extend(f for f in findings if f.rule not in before)
         if not changed:
             break
     if module is not original:
@@ -556,9 +579,10 @@ def _process_file(
     if newer:
         res.error = f"fix not applied: {newer}"
     elif options.mode == "fix" and any(fixable(f, options) for f in findings):
+        introduced: list[Finding] = []
         try:
             new_source = _apply_codemods(
-                module, display, config, run_rules, options, findings, analysis, path, incoming
+                module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
             ).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
@@ -570,6 +594,7 @@ def _process_file(
             )
             new_source = source
         if new_source != source:
+            run_rules = rescreen(new_source, run_rules, file_rules, incoming)  # as each fix round did
             problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
             if problem:
                 res.error = f"fix not applied: {problem}"
@@ -583,7 +608,9 @@ def _process_file(
 
                 left = Counter((f.rule, f.message) for f in remaining)
                 res.fixed = []
-                for f in sorted(findings, key=lambda f: fixable(f, options)):  # unfixable ones remain first
+                for f in sorted(
+                    [*findings, *introduced], key=lambda f: fixable(f, options)
+                ):  # unfixable ones remain first
                     key = (f.rule, f.message)
                     if left[key] > 0:
                         left[key] -= 1
