@@ -84,7 +84,7 @@ class HandleMigration:
         annotated = edits.import_name(analysis, "typing", "Annotated")
         field_ = edits.import_name(analysis, "pydantic", "Field")
         error = edits.import_name(analysis, self.error_module, "ToolError")
-        names = ", ".join(f"`{t.registered_name or t.name}`" for t in self.tools)
+        names = ", ".join(f"`{_mcp_name(t)}`" for t in self.tools)
         first = self.tools[0].node  # the sites come in source order
         registry = cst.parse_statement(f"{self.registry}: set[str] = set()\n")
         doc = (
@@ -171,6 +171,21 @@ def _tool_decorator(a: ModuleAnalysis, fn: FunctionInfo) -> cst.Decorator | None
     return None
 
 
+def _mcp_name(fn: FunctionInfo) -> str:
+    """The name clients call the tool by: a literal ``name=`` (or first positional string) of its
+    ``@server.tool(...)`` decorator, else the function's name."""
+    for d in fn.node.decorators:
+        call = d.decorator
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "tool":
+            for i, arg in enumerate(call.args):
+                named = arg.keyword is not None and arg.keyword.value == "name"
+                if (named or (i == 0 and arg.keyword is None)) and isinstance(arg.value, cst.SimpleString):
+                    value = arg.value.evaluated_value
+                    if isinstance(value, str):
+                        return value
+    return fn.registered_name or fn.name
+
+
 def _server_of(d: cst.Decorator) -> str:
     target = d.decorator
     func = target.func if isinstance(target, cst.Call) else target
@@ -229,7 +244,7 @@ def plan(a: ModuleAnalysis, found: list[Keyed]) -> list[FixPlan]:
     if error_module is None:
         return manual
     module_names = {n for n, _v in a.module_assigns} | set(a.imports) | {f.name for f in a.functions}
-    tool_names = {f.registered_name or f.name for f in a.functions if f.role == "tool"}
+    tool_names = {_mcp_name(f) for f in a.functions if f.role == "tool"}
     local_names = {n for t in tools for n in (*t.param_names(), *(n for n, _v in t.assigns))}
     mint = _free(_MINT_NAMES, module_names | tool_names)
     param = _free(_PARAM_NAMES, local_names | module_names)
@@ -240,7 +255,7 @@ def plan(a: ModuleAnalysis, found: list[Keyed]) -> list[FixPlan]:
     first_decorator = decorators[0]
     assert first_decorator is not None
     site = HandleMigration(tuple(tools), keys, first_decorator, error_module, mint, param, registry)
-    names = ", ".join(f"`{t.registered_name or t.name}`" for t in tools)
+    names = ", ".join(f"`{_mcp_name(t)}`" for t in tools)
     description = (
         f"key the state on a handle the new tool `{mint}` mints and {names} take as a required `{param}` "
         f"argument (review: the tools' interface changes — every client, prompt and agent that calls them "
