@@ -26,6 +26,7 @@ ORDER = (
     "subscription",
     "stdlib_logging",
     "revision",
+    "results",
     "handles",
 )
 
