@@ -158,3 +158,36 @@ def test_sdk_server_and_peer_envelope_shapes(tmp_path: Path) -> None:
         "'result': {'tools': [], 'resultType': 'complete', 'ttlMs': 0, 'cacheScope': 'private'}"
         in (tmp_path / "server.py").read_text()
     )
+
+
+def test_response_class_and_a_method_helper(tmp_path: Path) -> None:
+    """A hand-rolled server with its own response class (``Response(jsonrpc=…, id=…, result=…)``)
+    built in a method the dispatch calls as ``self._ok(result, id)`` — the shape of a serverless
+    handler: each result display is reported at its call, `ping`'s and `initialize`'s are not."""
+    (tmp_path / "server.py").write_text(
+        "from dataclasses import dataclass\n"
+        "\n"
+        "\n"
+        "@dataclass\n"
+        "class Response:\n"
+        "    jsonrpc: str\n"
+        "    id: object\n"
+        "    result: dict\n"
+        "\n"
+        "\n"
+        "class Handler:\n"
+        "    def _ok(self, result, request_id):\n"
+        "        return Response(jsonrpc='2.0', id=request_id, result=result)\n"
+        "\n"
+        "    def handle(self, request):\n"
+        "        if request.method == 'initialize':\n"
+        "            return self._ok({'protocolVersion': '2025-06-18'}, request.id)\n"
+        "        if request.method == 'tools/list':\n"
+        "            return self._ok({'tools': []}, request.id)\n"
+        "        if request.method == 'resources/read':\n"
+        "            return self._ok({'contents': []}, request.id)\n"
+        "        if request.method == 'ping':\n"
+        "            return self._ok({}, request.id)\n"
+    )
+    check = cli(["check", "--output-format", "json", "--select", "MCP608", "server.py"], tmp_path)
+    assert findings_of(check) == [("MCP608", 19), ("MCP608", 21)], check.stdout

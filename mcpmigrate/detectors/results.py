@@ -24,7 +24,7 @@ method cannot be told is not reported, and neither is a removed method's: ``ping
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -70,28 +70,34 @@ _PLAIN = ("`resultType` on every result", "`Result`", '`"resultType": "complete"
 
 
 def _screen(f: Facts) -> bool:
-    return "jsonrpc" in f.strings and bool(RESULT_METHODS & (f.strings | f.compared | f.dict_keys))
+    return ("jsonrpc" in f.strings or "jsonrpc" in f.keywords) and bool(
+        RESULT_METHODS & (f.strings | f.compared | f.dict_keys)
+    )
 
 
 class ResultFieldsDetector(Detector):
     rules = ("MCP608",)
-    tokens = (rb"[\"']jsonrpc[\"']",)
+    tokens = (rb"[\"']jsonrpc[\"']", rb"\bjsonrpc\s*=")
     screen = staticmethod(_screen)
 
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         if v.client_module or self.analysis.imports_mcp():
             return []  # client code, or an SDK server: the SDK serialises the results
-        envelopes = [d for d in self.analysis.nodes(cst.Dict) if _envelope_result(d) is not None]
+        envelopes = [d for d in self.analysis.nodes(cst.Dict, cst.Call) if _envelope_result(d) is not None]
         if not envelopes:
             return []  # nothing here writes a JSON-RPC response
         v.collect(envelopes)
         return v.reports
 
 
-def _envelope_result(d: cst.Dict) -> cst.BaseExpression | None:
-    """The ``"result"`` value of a JSON-RPC response display (``"jsonrpc"`` and ``"result"`` keys)."""
-    if dict_get(d, "jsonrpc") is None:
+def _envelope_result(d: cst.CSTNode) -> cst.BaseExpression | None:
+    """The ``"result"`` value of a JSON-RPC response: a display with ``"jsonrpc"`` and ``"result"``
+    keys, or a constructor called with ``jsonrpc=`` and ``result=`` (a response class of its own)."""
+    if isinstance(d, cst.Call):
+        kw = {a.keyword.value: a.value for a in d.args if a.keyword is not None}
+        return kw["result"] if "jsonrpc" in kw and "result" in kw else None
+    if not isinstance(d, cst.Dict) or dict_get(d, "jsonrpc") is None:
         return None
     el = dict_get(d, "result")
     return el.value if el is not None else None
@@ -108,7 +114,7 @@ class _Visitor(CatalogVisitor):
             if method in RESULT_METHODS and isinstance(el.value, cst.Name):
                 self._routes.setdefault(el.value.value, method)
 
-    def collect(self, envelopes: list[cst.Dict]) -> None:
+    def collect(self, envelopes: Sequence[cst.CSTNode]) -> None:
         for env in envelopes:
             value = _envelope_result(env)
             assert value is not None
@@ -143,10 +149,22 @@ class _Visitor(CatalogVisitor):
             yield from self._arguments(fn, value.value)
 
     def _arguments(self, helper: FunctionInfo, param: str) -> Iterator[tuple[cst.Dict, cst.CSTNode]]:
-        """The dict displays the callers of ``helper`` (``reply(id, result)``) pass as ``param``."""
-        index = helper.param_names().index(param)
+        """The dict displays the callers of ``helper`` (``reply(id, result)``, a method
+        ``self._success(result, id)``) pass as ``param``."""
+        names = helper.param_names()
+        method = helper.class_name is not None and bool(names) and names[0] in ("self", "cls")
+        index = names.index(param) - (1 if method else 0)
         for call in self.a.nodes(cst.Call):
-            if not (isinstance(call.func, cst.Name) and call.func.value == helper.name):
+            func = call.func
+            if method:
+                if not (
+                    isinstance(func, cst.Attribute)
+                    and func.attr.value == helper.name
+                    and isinstance(func.value, cst.Name)
+                    and func.value.value in ("self", "cls")
+                ):
+                    continue
+            elif not (isinstance(func, cst.Name) and func.value == helper.name):
                 continue
             arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param), None)
             if arg is None:
