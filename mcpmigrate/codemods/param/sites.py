@@ -155,6 +155,7 @@ def classify(
     changes: Changes = {}
     modes: set[str] = set()
     ok = True
+    sized: list[cst.CSTNode] = []  # `not result.roots`, `len(result.roots)`: plain in list mode
     for v in occurrences:
         r: cst.CSTNode = v
         if not fastmcp:
@@ -166,10 +167,13 @@ def classify(
                 if not _is_size_check(pm, v):
                     modes.add("list")
                 continue
-        if _is_size_check(pm, r):
-            # `if not result.roots:` / `len(result.roots)`: needs the rebuilt value, says nothing
-            # about how many roots the code works with
-            ok = False
+        size = _is_size_check(pm, r)
+        if size:
+            # `len(result.roots)` counts every root: the code works with all of them (a list).
+            # `if not result.roots:` alone says nothing about how many roots it works with.
+            if size == "count":
+                modes.add("list")
+            sized.append(r)
             continue
         first = _is_first(a, r)
         if first is not None:
@@ -192,30 +196,40 @@ def classify(
     if len(modes) > 1:
         ok = False
     mode = "list" if "list" in modes else "single"
+    if any(_is_size_check(pm, r) == "operand" for r in sized):
+        ok = False
+    elif sized and mode == "list":
+        # the list of paths has as many elements as the roots, and is empty exactly when they are
+        for r in sized:
+            changes[id(r)] = (r, like(r, cst.Name(plural)))
+    elif sized:
+        ok = False  # one `root` is never empty: `if not result.roots:` needs the rebuilt value
     return ok, mode, (changes if ok else {})
 
 
-def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
-    """``node`` is only tested for emptiness or counted: ``not x``, ``if x:``, ``x or y``,
-    ``len(x)``."""
+def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> str | None:
+    """How ``node`` is used when it is only tested for emptiness (``not x``, ``if x:``:
+    ``"empty"``; an operand of ``x or y``, which also passes ``x`` on: ``"operand"``) or counted
+    (``len(x)``: ``"count"``); else None."""
     p = pm.get(id(node))
     if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
-        return True
+        return "empty"
     if isinstance(p, (cst.If, cst.While)) and p.test is node:
-        return True
+        return "empty"
     if isinstance(p, cst.BooleanOperation):
-        return True
+        return "operand"  # `x or default` also passes `x` on: never a plain use
     if isinstance(p, cst.IfExp) and p.test is node:
-        return True
+        return "empty"
     if isinstance(p, cst.Arg):
         call = pm.get(id(p))
-        return (
+        if (
             isinstance(call, cst.Call)
             and isinstance(call.func, cst.Name)
             and call.func.value == "len"
             and len(call.args) == 1
-        )
-    return False
+        ):
+            return "count"
+    return None
 
 
 def _fallback_value(
@@ -281,9 +295,14 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         value, imports = _fallback_value(a, mode, site.name, fastmcp)
         site.set(aw, like(aw, value))
         site.imports |= imports
+        built = (
+            f"an equivalent value is built from the `{site.name}` list"
+            if mode == "list"
+            else f"a value holding one root is built from the `{site.name}` parameter (only the first root is kept)"
+        )
         site.unsafe.append(
-            "the roots result is used other than through the first root's path or a loop over the roots' paths; "
-            f"an equivalent value is built from the `{site.name}` parameter"
+            "the roots result is used other than through the first root's path, a loop over the roots' paths "
+            f"or their count; {built}"
         )
     return site
 
