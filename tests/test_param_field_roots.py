@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers import cli
 
 DATA = Path(__file__).resolve().parent / "data" / "paramshapes"
@@ -93,3 +95,122 @@ def test_a_first_root_with_another_use_says_only_the_first_root_is_kept(tmp_path
         "used other than through the first root's path, a loop over the roots' paths or their count; a value "
         "holding one root is built from the `root` parameter (only the first root is kept))"
     )
+
+
+# -- memos go with the request, or the fix is manual with the memo named (roots-19/20, bugs-19) --
+def _findings(tmp_path: Path, source: str, *flags: str) -> dict[str, dict]:
+    (tmp_path / "s.py").write_text(source, encoding="utf-8")
+    out = cli(["check", *flags, "--output-format", "json", "s.py"], tmp_path).json
+    return {f["rule"]: f for f in out["findings"]}
+
+
+MEMO_TAIL = (
+    ": as a parameter each call has its own directories, and the memo would keep the first call's for every "
+    "later call; drop the memo (and any roots `list_changed` handler that invalidates it) together with the "
+    "request, by hand"
+)
+
+HEAD = """import functools
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+"""
+
+# Memos of the answer, spelled the ways servers spell them: where they are read, and what.
+MEMOS = {
+    "asked_flag": (
+        """_asked = False
+_dirs: list[str] = []
+
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    global _asked
+    if not _asked:
+        listing = await ctx.session.list_roots()
+        _dirs.extend(r.uri.path for r in listing.roots)
+        _asked = True
+    return sorted(p.name for d in _dirs for p in Path(d).iterdir())
+""",
+        "the roots answer is memoised in the module state `_asked`, which `ls` reads to skip asking (`not _asked`)",
+    ),
+    "session_keyed_dict": (
+        """_by_session: dict[int, str] = {}
+
+
+async def _base(ctx: Context) -> str:
+    key = id(ctx.session)
+    if key in _by_session:
+        return _by_session[key]
+    listing = await ctx.session.list_roots()
+    _by_session[key] = listing.roots[0].uri.path
+    return _by_session[key]
+
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    return sorted(p.name for p in Path(await _base(ctx)).iterdir())
+""",
+        "the roots answer is memoised in the module state `_by_session`, which `_base` reads to skip asking "
+        "(`if key in _by_session`)",
+    ),
+    "lru_cache": (
+        """@functools.lru_cache(maxsize=1)
+def _cached(base: str) -> list[str]:
+    return sorted(p.name for p in Path(base).iterdir())
+
+
+@functools.cache
+async def _base(ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    return listing.roots[0].uri.path
+
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    return _cached(await _base(ctx))
+""",
+        "`_base` is cached (`@functools.cache`)",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(MEMOS))
+def test_a_memo_on_the_way_to_the_request_makes_the_fix_manual_with_the_memo_named(tmp_path: Path, shape: str) -> None:
+    body, held = MEMOS[shape]
+    source = HEAD + "\n" + body
+    f = _findings(tmp_path, source)["MCP101"]
+    assert (f["fix"], f["manual"]) == (None, held + MEMO_TAIL)
+    cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
+    assert (tmp_path / "s.py").read_text() == source
+
+
+def test_a_memo_one_call_above_the_request_is_named_and_its_handler_stays(tmp_path: Path) -> None:
+    """roots-19/20: `_granted` reads `_GRANTED`/`_dirty` to skip `_ask`; the handler that sets
+    `_dirty` stays with the request, also under --no-legacy-clients (it was removed alone)."""
+    source = (DATA / "roots20_allowed_memo.py").read_text()
+    for flags in ((), ("--no-legacy-clients",)):
+        found = _findings(tmp_path, source, *flags)
+        assert (found["MCP101"]["fix"], found["MCP101"]["manual"]) == (
+            None,
+            "the roots answer is memoised in the module state `_GRANTED`, `_dirty`, which `_granted` reads to skip "
+            "asking (`if _GRANTED is not None and not _dirty`)" + MEMO_TAIL,
+        )
+        assert found["MCP103"]["fix"] is None
+        assert found["MCP103"]["manual"].endswith(
+            "`_on_roots_changed` invalidates `_dirty`, which `_ask` fills from the roots request: it goes together "
+            "with that request (the MCP101 fix), never alone while the cache stays" + ("" if flags else ")")
+        )
+        cli(["fix", "--unsafe-fixes", *flags, "s.py"], tmp_path)
+        assert (tmp_path / "s.py").read_text() == source
+
+
+def test_the_memo_of_the_requesting_function_itself_still_goes_with_the_request(tmp_path: Path) -> None:
+    """roots-03 (fixtures/roots/mcp1_memoised_roots) is not a memo on the way: it is dropped."""
+    src = (
+        Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_memoised_roots" / "before.py"
+    ).read_text()
+    f = _findings(tmp_path, src)["MCP101"]
+    assert f["fix"]["safety"] == "safe", f
