@@ -214,3 +214,40 @@ def test_the_memo_of_the_requesting_function_itself_still_goes_with_the_request(
     ).read_text()
     f = _findings(tmp_path, src)["MCP101"]
     assert f["fix"]["safety"] == "safe", f
+
+
+# -- --no-legacy-clients on a handshake-era project ------------------------------------------
+def _pinned(tmp_path: Path, requirement: str, extra: str = "") -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        f'[project]\nname = "shelf"\nversion = "0"\ndependencies = ["{requirement}"]\n{extra}', encoding="utf-8"
+    )
+    (tmp_path / "s.py").write_text((DATA / "roots20_allowed_memo.py").read_text(), encoding="utf-8")
+
+
+def test_no_legacy_clients_is_refused_on_a_project_pinned_to_mcp_1(tmp_path: Path) -> None:
+    """An mcp 1.x server speaks only the handshake-era protocol: all its clients are legacy
+    clients (roots-19), so declaring that none are served is refused, with the pin named."""
+    _pinned(tmp_path, "mcp==1.27.0")
+    res = cli(["fix", "--no-legacy-clients", "s.py"], tmp_path)
+    assert res.exit_code == 2
+    assert res.stderr == (
+        "mcpmigrate: error: --no-legacy-clients refused: the project pins `mcp==1.27.0` in pyproject.toml "
+        "[project.dependencies], an SDK that serves only handshake-era (legacy) clients, so every client of this "
+        "server is a legacy client; port it first (`--target-sdk mcp2` or `--target-sdk fastmcp4`) or keep "
+        "serving them\n"
+    )
+    assert (tmp_path / "s.py").read_text() == (DATA / "roots20_allowed_memo.py").read_text()
+
+
+def test_the_legacy_clients_key_is_refused_on_fastmcp_2_and_allowed_after_a_port_or_on_mcp_2(
+    tmp_path: Path,
+) -> None:
+    _pinned(tmp_path, "fastmcp>=2.10,<3", "\n[tool.mcpmigrate]\nlegacy-clients = false\n")
+    res = cli(["check", "s.py"], tmp_path)
+    assert res.exit_code == 2 and res.stderr.startswith(
+        "mcpmigrate: error: legacy-clients = false refused: the project pins `fastmcp>=2.10,<3` in pyproject.toml"
+    )
+    _pinned(tmp_path, "mcp==1.27.0")
+    assert cli(["check", "--no-legacy-clients", "--target-sdk", "mcp2", "s.py"], tmp_path).exit_code == 1
+    _pinned(tmp_path, "mcp>=2.3,<3")
+    assert cli(["check", "--no-legacy-clients", "s.py"], tmp_path).exit_code == 1
