@@ -28,7 +28,7 @@ def _fixed(tmp_path: Path, name: str, *flags: str) -> tuple[Path, Path, dict]:
 
 
 def _texts(out: dict[str, Any]) -> list[Any]:
-    return [c["text"] or c["error"] for c in out["calls"]]
+    return [c["text"] if c["error"] is None else c["error"] for c in out["calls"]]
 
 
 def _folders(tmp_path: Path, *names: str) -> list[Path]:
@@ -134,7 +134,7 @@ async def ls(ctx: Context) -> list[str]:
         _asked = True
     return sorted(p.name for d in _dirs for p in Path(d).iterdir())
 """,
-        "the roots answer is memoised in the module state `_asked`, which `ls` reads to skip asking (`not _asked`)",
+        "the roots answer is memoised in the module state `_asked`, which `ls` reads to skip asking (`if not _asked`)",
     ),
     "session_keyed_dict": (
         """_by_session: dict[int, str] = {}
@@ -251,3 +251,100 @@ def test_the_legacy_clients_key_is_refused_on_fastmcp_2_and_allowed_after_a_port
     assert cli(["check", "--no-legacy-clients", "--target-sdk", "mcp2", "s.py"], tmp_path).exit_code == 1
     _pinned(tmp_path, "mcp>=2.3,<3")
     assert cli(["check", "--no-legacy-clients", "s.py"], tmp_path).exit_code == 1
+
+
+# -- fallbacks stay fallbacks (roots-18, bugs-20) --------------------------------------------
+def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_and_every_call_still_works(
+    tmp_path: Path, legacy_python: str
+) -> None:
+    """roots-18: `find_notes` asks (through `_choose` and `_workspace`) only when no absolute
+    `folder` is given. Calls with `folder` answer as before, without the new parameter; calls
+    with `roots` answer for the folder each passes (was: a required `roots`, so `{"word": "x",
+    "folder": "/abs"}` failed validation)."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "roots18_folder_or_roots.py", "--unsafe-fixes")
+    [f] = [f for f in report["findings"] if f["rule"] == "MCP101"]
+    assert f["fix"] == {
+        "safety": "unsafe",
+        "strategy": "param",
+        "description": "add an optional documented `roots` parameter to `find_notes`, used only when `folder` is "
+        "not given, and drop the roots request (review: the roots result is used other than through the first "
+        "root's path, a loop over the roots' paths or their count; an equivalent value is built from the `roots` "
+        "list; without `roots` a call takes the `except Exception` fallback, as when the client could not answer: "
+        "also a legacy client whose roots were used before)",
+    } | {k: v for k, v in f["fix"].items() if k not in ("safety", "strategy", "description")}
+    text = after.read_text()
+    assert "    base = await _choose(folder, roots, ctx)\n" in text
+    assert (
+        "async def _choose(folder: str | None, roots: list[str] | None, ctx: Context | None) -> str | None:\n" in text
+    )
+    assert (
+        '    try:\n        if roots is None:\n            raise ValueError("pass `folder` or `roots`")\n'
+        "        listing = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n    except Exception:\n"
+    ) in text
+    a, b = _folders(tmp_path, "a", "b")
+    (a / "one.md").write_text("x here")
+    (b / "two.md").write_text("x there")
+    (b / "three.md").write_text("nothing")
+    old = run_proof(
+        legacy_python,
+        before,
+        "notes",
+        "legacy",
+        [a.as_uri()],
+        [
+            {"tool": "find_notes", "arguments": {"word": "x", "folder": str(b)}},
+            {"tool": "find_notes", "arguments": {"word": "x"}},
+        ],
+    )
+    assert _texts(old) == [["two.md"], ["one.md"]]
+    calls = [
+        {"tool": "find_notes", "arguments": {"word": "x", "folder": str(b)}},
+        {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(a)]}},
+        {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(b)]}},
+        {"tool": "find_notes", "arguments": {"word": "x"}},
+    ]
+    new = run_proof(legacy_python, after, "notes", "legacy", [], calls)
+    assert _texts(new) == [["two.md"], ["one.md"], ["two.md"], []]
+    [schema] = [t["inputSchema"] for t in new["tools"]]
+    assert schema.get("required") == ["word"]
+    assert schema["properties"]["roots"]["description"] == (
+        "Absolute paths of the directories to work in (formerly the client's MCP roots). Used only when `folder` "
+        "is not given."
+    )
+
+
+def test_a_time_limited_request_with_a_configured_fallback_keeps_the_fallback(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bugs-20: `await asyncio.wait_for(ctx.session.list_roots(), timeout=…)` is the request (was:
+    manual, "not awaited inside an async request handler"); the `try` whose `except` fell back to
+    `ALBUM_DIR` becomes `if roots is None:` that fallback: the new parameter is optional."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "bugs20_wait_for.py", "--unsafe-fixes")
+    [f] = [f for f in report["findings"] if f["rule"] == "MCP101"]
+    assert (f["fix"]["safety"], f["fix"]["description"]) == (
+        "unsafe",
+        "add an optional documented `roots` parameter to `list_photos`, used only where the roots were asked "
+        "(inside `try`), and drop the roots request (review: without `roots` a call takes the `except Exception` "
+        "fallback, as when the client could not answer: also a legacy client whose roots were used before)",
+    )
+    assert (
+        "async def _albums(roots: list[str] | None) -> list[Path]:\n    if roots is None:\n"
+        '        return [Path(os.environ.get("ALBUM_DIR", "/nonexistent"))]\n    return [Path(r) for r in roots]\n'
+    ) in after.read_text()
+    a, b, conf = _folders(tmp_path, "a", "b", "conf")
+    for d, name in ((a, "a1.jpg"), (b, "b1.jpg"), (b, "b2.jpg"), (conf, "c.jpg")):
+        (d / name).write_text("")
+    monkeypatch.setenv("ALBUM_DIR", str(conf))
+    old = run_proof(legacy_python, before, "mcp", "legacy", [a.as_uri()], [{"tool": "list_photos"}])
+    assert _texts(old) == [["a1.jpg"]]
+    calls = [
+        {"tool": "list_photos", "arguments": {"roots": [str(a)]}},
+        {"tool": "list_photos", "arguments": {"roots": [str(a), str(b)]}},
+        {"tool": "list_photos"},
+    ]
+    new = run_proof(legacy_python, after, "mcp", "legacy", [], calls)
+    assert _texts(new) == [["a1.jpg"], ["a1.jpg,b1.jpg,b2.jpg"], ["c.jpg"]]

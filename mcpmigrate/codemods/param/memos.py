@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
+from mcpmigrate.codemods.param.fallbacks import gates
 from mcpmigrate.codemods.remove import written
 from mcpmigrate.names import name_nodes
 
@@ -72,34 +73,11 @@ def _reads(expr: cst.CSTNode, state: set[str], dead: set[int]) -> list[str]:
 
 
 def _gates(a: ModuleAnalysis, f: FunctionInfo, node: cst.CSTNode, state: set[str], dead: set[int]) -> Memo | None:
-    """A test in ``f`` that reads ``state`` and decides whether ``node`` runs: an enclosing
-    ``if``/``while``/conditional expression, the left operand of an ``and``/``or`` it is the right
-    operand of, or an earlier ``if …: return`` of a block around it."""
-    pm = a.parents
-    child: cst.CSTNode = node
-    cur = pm.get(id(node))
-    while cur is not None and cur is not f.node:
-        test: cst.CSTNode | None = None
-        if isinstance(cur, cst.If) and id(cur) in dead:
-            return None  # goes with the request (the memo of the requesting function itself)
-        if isinstance(cur, (cst.If, cst.While, cst.IfExp)) and child is not cur.test:
-            test = cur.test
-        elif isinstance(cur, cst.BooleanOperation) and child is cur.right:
-            test = cur.left
-        if test is not None and (names := _reads(test, state, dead)):
-            return Memo(f.qualname, tuple(names), code_of(cur if isinstance(cur, cst.BooleanOperation) else test))
-        if isinstance(cur, (cst.IndentedBlock, cst.Module)):
-            for s in cur.body:
-                if s is child:
-                    break
-                if (
-                    isinstance(s, cst.If)
-                    and id(s) not in dead
-                    and any(isinstance(x, (cst.Return, cst.Raise)) for x in walk(s.body))
-                    and (names := _reads(s.test, state, dead))
-                ):
-                    return Memo(f.qualname, tuple(names), "if " + code_of(s.test))
-        child, cur = cur, pm.get(id(cur))
+    """A gate of ``node`` in ``f`` (``fallbacks.gates``: an enclosing ``if``, the left operand of an
+    ``and``/``or``, an earlier ``if …: return``) whose test reads ``state``."""
+    for header, test in gates(a, f, node, dead):
+        if not isinstance(test, cst.Try) and (names := _reads(test, state, dead)):
+            return Memo(f.qualname, tuple(names), header)
     return None
 
 

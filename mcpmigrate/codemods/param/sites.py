@@ -51,6 +51,8 @@ class Site:
     reason: str | None = None
     labels: list[str] = field(default_factory=list)  # request form: the entry points, as the label names them
     optional: str | None = None  # request form: the tool's own parameter the roots were only the default of
+    fallback: str | None = None  # request form, asked only where no other directory was given: when it is used
+    gate: str | None = None  # request form, a fallback: what decides whether the request runs (`try`, `if …`)
 
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
@@ -248,11 +250,37 @@ def _fallback_value(
     return cst.parse_expression(f"{result}(roots={roots})"), imports | {("mcp.types", "ListRootsResult")}
 
 
+#: Calls that await a request under a time limit and return its answer: ``await
+#: asyncio.wait_for(ctx.session.list_roots(), timeout=5)`` is the request (field case bugs-20).
+TIME_LIMITS = {"asyncio.wait_for"}
+
+
+def request_await(a: ModuleAnalysis, node: cst.Call) -> cst.Await | None:
+    """The ``await`` that gets the answer of the request ``node``: ``await node``, or ``await
+    asyncio.wait_for(node, …)`` (the time limit goes with the request)."""
+    pm = a.parents
+    outer: cst.CSTNode = node
+    arg = pm.get(id(node))
+    call = pm.get(id(arg)) if isinstance(arg, cst.Arg) else None
+    if (
+        isinstance(call, cst.Call)
+        and isinstance(arg, cst.Arg)
+        and call.args
+        and call.args[0] is arg
+        and arg.keyword is None
+        and not arg.star
+        and a.qualname(call.func) in TIME_LIMITS
+    ):
+        outer = call
+    aw = pm.get(id(outer))
+    return aw if isinstance(aw, cst.Await) and aw.expression is outer else None
+
+
 def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
     """What an awaited ``list_roots()`` in ``fn`` turns into, with ``config``'s parameter name."""
     pm = a.parents
     site = Site(fn, node, "request")
-    aw = pm.get(id(node))
+    aw = request_await(a, node)
     assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
     site.receiver = node.func.value
     fastmcp = a.kind_of(node.func.value, fn) is Kind.CONTEXT_FASTMCP
