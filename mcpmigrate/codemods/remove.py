@@ -20,7 +20,7 @@ from functools import partial
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.deletions import DispatchRoute, delete, deleted, legacy_plan, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
@@ -69,7 +69,7 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     while scope is not None:
         outer |= {n for n, _v in scope.assigns}
         scope = scope.parent
-    touched = _written(fn.node.body) & outer
+    touched = written(fn.node.body) & outer
     if not touched:
         return None
     for other in analysis.functions:
@@ -77,10 +77,25 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
             isinstance(c.func, cst.Attribute) and c.func.attr.value == "list_roots" for c in other.calls
         ):
             continue
-        shared = sorted(touched & {n.value for n in ref_names(other.node.body)})
-        if shared:
-            return name, shared[0], other.name
+        # the cache may be read where the request is, or in a function on the way to it (a memo
+        # one call above the request: field case roots-19)
+        for on_path in _with_callers(analysis, other):
+            shared = sorted(touched & {n.value for n in ref_names(on_path.node.body)})
+            if shared:
+                return name, shared[0], other.name
     return None
+
+
+def _with_callers(analysis: ModuleAnalysis, fn: FunctionInfo) -> list[FunctionInfo]:
+    """``fn`` and every function of the module that calls it, directly or through others."""
+    out = [fn]
+    seen = {id(fn)}
+    for cur in out:
+        for caller, _call in analysis.callers(cur):
+            if id(caller) not in seen:
+                seen.add(id(caller))
+                out.append(caller)
+    return out
 
 
 _MUTATORS = {
@@ -102,7 +117,7 @@ _MUTATORS = {
 }
 
 
-def _written(body: cst.CSTNode) -> set[str]:
+def written(body: cst.CSTNode) -> set[str]:
     """Names whose state ``body`` changes: ``global`` names it assigns, ``x[k] = …`` / ``del x[k]`` /
     ``x.a = …`` bases, and ``x.clear()``-style mutating calls (a logger it only reads is not state)."""
     out: set[str] = set()
