@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
-from mcpmigrate.codemods.port import constructor, lowlevel, renames
+from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.names import name_refs
@@ -424,17 +424,14 @@ class _ServerVisitor(ReportingVisitor):
                         plan,
                     )
                 )
-        elif (
-            isinstance(func, cst.Attribute)
-            and func.attr.value == "get_context"
-            and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
-            and self.a.generation_of_server_expr(func.value, self.fn(node)) != S.FASTMCP  # gone on MCPServer too
-        ):
-            self.report(
-                "MCP504",
-                node,
-                f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
-                "There is no ambient context: the framework injects it into a parameter annotated `Context` "
-                f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
-                manual="add a `ctx: Context` parameter to the tool, resource or prompt that reaches this code and pass it down",
+        elif context.is_get_context(self.a, node, self.fn(node)):
+            self.reports.append(
+                Report.planned(
+                    "MCP504",
+                    node,
+                    f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
+                    "There is no ambient context: the framework injects it into a parameter annotated `Context` "
+                    f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
+                    context.plan(self.a, node),
+                )
             )
