@@ -346,25 +346,24 @@ class _LowlevelVisitor(ReportingVisitor):
             self.handlers.setdefault(key, []).append(lowlevel.Handler(attr, node, deco))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value != "request_context":
-            return
         fn = self.fn(node)
-        if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL:
+        if not context.is_request_context(self.a, node, fn):
             return
-        unreached = fn is not None and _unreached(self.a, fn)
-        self.report(
-            "MCP505",
-            node,
+        message = (
             f"`{get_full_name_for_node(node)}` is gone on mcp 2.x's low-level `Server`; the request context is the "
             f"`ctx` argument of each `on_…` handler. Pass it down from the handler "
-            f"(read “Lowlevel `Server`: `request_context` property removed” in {GUIDE}).",
-            manual=(
-                f"nothing calls `{fn.qualname}` (no handler reaches it): it does not block the port, delete it or pass `ctx` down"
-                if unreached and fn is not None
-                else "the context must be passed down from the handler that reaches this code"
-            ),
-            severity=Severity.ADVISORY if unreached else None,
+            f"(read “Lowlevel `Server`: `request_context` property removed” in {GUIDE})."
         )
+        if fn is not None and _unreached(self.a, fn):
+            self.report(
+                "MCP505",
+                node,
+                message,
+                manual=f"nothing calls `{fn.qualname}` (no handler reaches it): it does not block the port, delete it or pass `ctx` down",
+                severity=Severity.ADVISORY,
+            )
+            return
+        self.reports.append(Report.planned("MCP505", node, message, context.plan_request_context(self.a, node)))
 
 
 def _unreached(a, fn) -> bool:

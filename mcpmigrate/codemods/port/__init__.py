@@ -15,6 +15,17 @@ The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable on
 from __future__ import annotations
 
 STRATEGY = "port"
-# MCP505 (mcp 2.x) and MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
-RULES: tuple[str, ...] = ("MCP501", "MCP502", "MCP503", "MCP504", "MCP506", "MCP507", "MCP508", "MCP509", "MCP510")
+# MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
+RULES: tuple[str, ...] = (
+    "MCP501",
+    "MCP502",
+    "MCP503",
+    "MCP504",
+    "MCP505",
+    "MCP506",
+    "MCP507",
+    "MCP508",
+    "MCP509",
+    "MCP510",
+)
 RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518", "MCP519")

@@ -41,6 +41,7 @@ from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import assigned, fresh, module_names, name_refs, ref_names, string_value
 
 CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
+LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
 # 1.x spellings of the Context class the port's renames (MCP501) move to mcp.server.mcpserver.
 _CONTEXT_V1 = {"mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.mcpserver.Context"}
 ENTRY_ROLES = ("tool", "prompt", "resource")
@@ -53,6 +54,14 @@ FIX = FixInfo(
 )
 
 
+FIX_LOWLEVEL = FixInfo(
+    Safety.SAFE,
+    "port",
+    "read the handler's `ctx` (mcp 2.x's `ServerRequestContext`, which the port's adapter passes to the handler) "
+    "instead, passed down to the functions on the way",
+)
+
+
 def is_get_context(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> bool:
     """``server.get_context()`` on an mcp 1.x ``FastMCP`` (gone on mcp 2.x's ``MCPServer`` too)."""
     func = call.func
@@ -62,6 +71,11 @@ def is_get_context(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -
         and a.kind_of(func.value, fn) is Kind.SERVER_HL
         and a.generation_of_server_expr(func.value, fn) != S.FASTMCP
     )
+
+
+def is_request_context(a: ModuleAnalysis, node: cst.Attribute, fn: FunctionInfo | None) -> bool:
+    """``server.request_context`` on a low-level ``Server`` (the property mcp 2.x removed)."""
+    return node.attr.value == "request_context" and a.kind_of(node.value, fn) is Kind.SERVER_LL
 
 
 @dataclass
@@ -80,27 +94,55 @@ class ContextRead:
     ``x = server.get_context()`` goes when ``x`` is that name), and the context is threaded to it.
     What several reads share (a parameter, a call passing it) is recorded once per round."""
 
-    call: cst.Call
+    call: cst.BaseExpression  # `server.get_context()` or `server.request_context`
     fn: cst.FunctionDef
     dropped: cst.SimpleStatementLine | None
     threading: Threading
+    lowlevel: bool = False  # `server.request_context`: the low-level `ServerRequestContext`
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         t = self.threading
         if self.dropped is not None:
             edits.remove(self.dropped)
+            _close_gap(edits, analysis, self.dropped)
         else:
             edits.replace(self.call, cst.Name(t.names[id(self.fn)]))
-        context = _spell_context(edits, analysis)
         done: set[int] = edits.shared("port.context.done", set)  # parameters and calls already recorded
         for fn in t.added:
-            if id(fn) not in done:
-                done.add(id(fn))
-                edits.transform(fn.params, _add_param(t.names[id(fn)], context))
+            add_param(edits, analysis, fn, t.names[id(fn)], lowlevel=self.lowlevel)
         for call, callee_name, caller_name in t.passes:
             if id(call) not in done:
                 done.add(id(call))
                 edits.transform(call, _pass_kwarg(callee_name, caller_name))
+
+
+def _close_gap(edits: Edits, analysis: ModuleAnalysis, stmt: cst.SimpleStatementLine) -> None:
+    """When the removed line opened its block, the blank lines before the next statement go too
+    (its comments stay)."""
+    block = analysis.parents.get(id(stmt))
+    if not isinstance(block, cst.IndentedBlock) or block.body[0] is not stmt or len(block.body) < 2:
+        return
+    nxt = block.body[1]
+
+    def strip(_orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+        lines = getattr(upd, "leading_lines", ())
+        while lines and lines[0].comment is None:
+            lines = lines[1:]
+        return upd.with_changes(leading_lines=lines)
+
+    if getattr(nxt, "leading_lines", ()):
+        edits.transform(nxt, strip)
+
+
+def add_param(edits: Edits, analysis: ModuleAnalysis, fn: cst.FunctionDef, name: str, lowlevel: bool) -> None:
+    """``fn`` takes the context as the parameter ``name`` (once per round, whichever site asks
+    first: a read, or the low-level port's adapter that passes it)."""
+    done: set[int] = edits.shared("port.context.done", set)
+    if id(fn) in done:
+        return
+    done.add(id(fn))
+    annotation = edits.import_name(analysis, *LL_CONTEXT_V2) if lowlevel else _spell_context(edits, analysis)
+    edits.transform(fn.params, _add_param(name, annotation))
 
 
 def _spell_context(edits: Edits, analysis: ModuleAnalysis) -> str:
@@ -177,6 +219,32 @@ def plan(a: ModuleAnalysis, call: cst.Call) -> FixPlan:
     return FixPlan(fix=FIX, site=ContextRead(call, fn.node, dropped, t))
 
 
+def plan_request_context(a: ModuleAnalysis, node: cst.Attribute) -> FixPlan:
+    """The plan for one ``server.request_context`` read on a low-level server: the handler's
+    ``ctx`` (mcp 2.x's ``ServerRequestContext``, which the port's adapter passes) threaded to it,
+    or why it cannot be."""
+    fn = a.enclosing_function(node)
+    if fn is None:
+        return FixPlan(
+            manual="the read runs at module level, outside any request: there is no context to pass; "
+            "move the code into the handler that needs it"
+        )
+    t = a.memo(f"port.context.{id(fn.node)}", lambda: _threading(a, fn, lowlevel=True))
+    if isinstance(t, str):
+        return FixPlan(manual=t)
+    dropped = _names(a)[id(fn.node)][1]
+    if dropped is not None and _dropped_stmt(a, node) is not dropped:
+        dropped = None
+    return FixPlan(fix=FIX_LOWLEVEL, site=ContextRead(node, fn.node, dropped, t, lowlevel=True))
+
+
+def handler_context(a: ModuleAnalysis, fn: cst.FunctionDef) -> str | None:
+    """The name under which a low-level handler the port wraps takes the request context (its
+    adapter passes ``ctx`` under it), when a ``server.request_context`` read needs it."""
+    entry = _names(a).get(id(fn))
+    return entry[0] if entry is not None and entry[2] else None
+
+
 def _names(a: ModuleAnalysis) -> dict[int, tuple[str, cst.SimpleStatementLine | None, bool]]:
     """Per function (``id`` of its node): the name of its context, the ``x = server.get_context()``
     line that goes, and whether the name is a new parameter — chosen once per module, so every
@@ -184,8 +252,8 @@ def _names(a: ModuleAnalysis) -> dict[int, tuple[str, cst.SimpleStatementLine | 
     return a.memo("port.context.names", dict)
 
 
-def _threading(a: ModuleAnalysis, fn: FunctionInfo) -> Threading | str:
-    funcs, edges, reason = _closure(a, fn)
+def _threading(a: ModuleAnalysis, fn: FunctionInfo, lowlevel: bool = False) -> Threading | str:
+    funcs, edges, reason = _closure(a, fn, lowlevel)
     if reason is not None:
         return reason
     names = _names(a)
@@ -193,7 +261,7 @@ def _threading(a: ModuleAnalysis, fn: FunctionInfo) -> Threading | str:
     for f in funcs:
         if id(f.node) not in names:
             existing = _context_param(a, f)
-            names[id(f.node)] = (existing, None, False) if existing is not None else (*_new_name(a, f), True)
+            names[id(f.node)] = (existing, None, False) if existing is not None else (*_new_name(a, f, lowlevel), True)
         name, _dropped, added = names[id(f.node)]
         t.names[id(f.node)] = name
         if added:
@@ -204,7 +272,9 @@ def _threading(a: ModuleAnalysis, fn: FunctionInfo) -> Threading | str:
     return t
 
 
-def _closure(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], list[tuple], str | None]:
+def _closure(
+    a: ModuleAnalysis, fn: FunctionInfo, lowlevel: bool = False
+) -> tuple[list[FunctionInfo], list[tuple], str | None]:
     """``fn`` and every function up to the handlers that must take the context, the calls that
     must pass it ``(caller, call, callee)``, or why they cannot all be given it."""
     funcs: list[FunctionInfo] = []
@@ -217,7 +287,27 @@ def _closure(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], l
             continue
         seen.add(id(f))
         funcs.append(f)
-        if f.role in ENTRY_ROLES:
+        if lowlevel and _ported_handler(a, f):
+            if a.references_outside_calls(f) or a.callers(f) or a.external_callers(f):
+                return (
+                    funcs,
+                    edges,
+                    (
+                        f"`{f.qualname}` is a handler that is also called or used elsewhere: only the port's adapter "
+                        "can give it the request context; pass it at the other uses by hand"
+                    ),
+                )
+            continue
+        if lowlevel and f.role is not None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler other than with a decorator the "
+                    "port rewrites (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+                ),
+            )
+        if not lowlevel and f.role in ENTRY_ROLES:
             why = _entry_reason(a, f)
             if why is not None:
                 return funcs, edges, why
@@ -267,6 +357,22 @@ def _closure(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], l
     return funcs, edges, None
 
 
+def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+    """``f`` is registered with a low-level decorator the port turns into an adapter that receives
+    ``ctx`` (``@server.call_tool()`` on a module's ``Server``: :mod:`.lowlevel`)."""
+    for dec in f.node.decorators:
+        d = dec.decorator
+        if (
+            isinstance(d, cst.Call)
+            and isinstance(d.func, cst.Attribute)
+            and d.func.attr.value in S.LOWLEVEL_DECORATOR_PORTS
+            and isinstance(d.func.value, cst.Name)
+            and a.kind_of(d.func.value, f.parent) is Kind.SERVER_LL
+        ):
+            return True
+    return False
+
+
 def _entry_reason(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
     if f.role != "resource":
         return None
@@ -293,7 +399,7 @@ def _context_param(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
     return None
 
 
-def _dropped_stmt(a: ModuleAnalysis, call: cst.Call) -> cst.SimpleStatementLine | None:
+def _dropped_stmt(a: ModuleAnalysis, call: cst.BaseExpression) -> cst.SimpleStatementLine | None:
     """The line ``x = server.get_context()`` when the call is its whole value."""
     parent = a.parents.get(id(call))
     if not (isinstance(parent, cst.Assign) and parent.value is call and len(parent.targets) == 1):
@@ -306,8 +412,8 @@ def _dropped_stmt(a: ModuleAnalysis, call: cst.Call) -> cst.SimpleStatementLine 
     return None
 
 
-def _new_name(a: ModuleAnalysis, f: FunctionInfo) -> tuple[str, cst.SimpleStatementLine | None]:
-    """The new parameter's name: what ``x = server.get_context()`` bound (the line goes), when that
+def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, cst.SimpleStatementLine | None]:
+    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``) bound (the line goes), when that
     is the name's only binding in ``f`` and the line is in ``f``'s own body; else ``ctx`` or a free
     variant."""
     body = f.node.body
@@ -319,10 +425,16 @@ def _new_name(a: ModuleAnalysis, f: FunctionInfo) -> tuple[str, cst.SimpleStatem
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             continue
         small = stmt.body[0]
-        if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)):
+        if not isinstance(small, cst.Assign):
             continue
-        line = _dropped_stmt(a, small.value)
-        if line is stmt and is_get_context(a, small.value, f):
+        value = small.value
+        line = _dropped_stmt(a, value)
+        reads = (
+            isinstance(value, cst.Attribute) and is_request_context(a, value, f)
+            if lowlevel
+            else isinstance(value, cst.Call) and is_get_context(a, value, f)
+        )
+        if line is stmt and reads:
             target = small.targets[0].target
             assert isinstance(target, cst.Name)
             if bound.get(target.value) == 1 and not _read_before(f.node, target.value, stmt):

@@ -33,6 +33,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits, import_name
+from mcpmigrate.codemods.port import context
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import all_name_values, assigned, fresh, name_refs, ref_names
 
@@ -80,6 +81,9 @@ class LowlevelPort:
     handlers: list[Handler] = field(default_factory=list)
     adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
     wrap_results: bool = False  # the tool handler may return more than content: 1.x's full wrapping
+    # id(fn) -> the parameter under which a handler takes the request context its adapter passes
+    # (a `server.request_context` read threaded to it, MCP505: codemods.port.context)
+    contexts: dict[int, str] = field(default_factory=dict)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
@@ -101,6 +105,9 @@ class LowlevelPort:
         last = self.handlers[-1].fn
         # blank lines before each added statement: two at module level (PEP 8), one in a function
         gap = [cst.EmptyLine(indent=False)] * (2 if isinstance(analysis.parents.get(id(last)), cst.Module) else 1)
+        for h in self.handlers:
+            if id(h.fn) in self.contexts:
+                context.add_param(edits, analysis, h.fn, self.contexts[id(h.fn)], lowlevel=True)
         for h in self.handlers:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
@@ -167,13 +174,19 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     _m, params_t, result_t, shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
     ctx_t = spell["ServerRequestContext"]
     P, R, f = spell[params_t], spell[result_t], h.fn.name.value
+    kw = port.contexts.get(id(h.fn))
+
+    def call(*args: str) -> str:  # the handler's call, passing the context where it takes it
+        passed = [*args, f"{kw}=ctx"] if kw else list(args)
+        return f"{f}(" + ", ".join(passed) + ")"
+
     if params_t == "PaginatedRequestParams":
         head = f"async def {adapter}(ctx: {ctx_t}, params: {P} | None) -> {R}:\n"
         if _returns_list(h.fn):
-            return head + f"    return {R}({shape}=list(await {f}()))\n"
+            return head + f"    return {R}({shape}=list(await {call()}))\n"
         return (
             head
-            + f"    result = await {f}()\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
+            + f"    result = await {call()}\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
         )
     head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
     if shape == "read":
@@ -185,7 +198,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
             "    try:\n"
             f"        uri = {any_url}(params.uri)\n"
             "        contents = []\n"
-            f"        for item in await {f}(uri):\n"
+            f"        for item in await {call('uri')}:\n"
             '            meta = {"_meta": item.meta} if getattr(item, "meta", None) is not None else {}\n'
             "            if isinstance(item.content, str):\n"
             f'                contents.append({text_t}(uri=str(uri), text=item.content, mime_type=item.mime_type or "text/plain", **meta))\n'
@@ -201,7 +214,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         # MCPError's code and message but hides any other exception's text on 2026-07-28
         err = spell["MCPError"]
         return head + (
-            f"    try:\n        return await {f}(params.name, params.arguments)\n"
+            f"    try:\n        return await {call('params.name', 'params.arguments')}\n"
             f"    except {err}:\n        raise\n"
             f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
         )
@@ -219,7 +232,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         )
     if not port.wrap_results:
         body += (
-            f"        content = await {f}(params.name, arguments)\n"
+            f"        content = await {call('params.name', 'arguments')}\n"
             "    except Exception as exc:\n"
             f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
             f"    return {R}(content=list(content), is_error=False)\n"
@@ -228,7 +241,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     # what 1.x's decorator did with any other result: a CallToolResult as is, (content,
     # structured), a dict as structured content and its JSON as text; the output schema checked
     body += (
-        f"        result = await {f}(params.name, arguments)\n"
+        f"        result = await {call('params.name', 'arguments')}\n"
         f"        if isinstance(result, {R}):\n            return result\n"
         "        if isinstance(result, tuple) and len(result) == 2:\n            content, structured = result\n"
         "        elif isinstance(result, dict):\n"
@@ -335,6 +348,8 @@ def plan(
     port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
+        if (name := context.handler_context(analysis, h.fn)) is not None:
+            port.contexts[id(h.fn)] = name
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
     return FixPlan(fix=FIX if ctor_stmt is not None else FIX_IN_PLACE, site=port)
