@@ -323,7 +323,7 @@ def _closure(
                 ),
             )
         if external := a.external_callers(f):
-            where = ", ".join(sorted({f"`{e.caller}` in {e.path}" for e in external}))
+            where = ", ".join(sorted({e.label for e in external}))
             return (
                 funcs,
                 edges,
