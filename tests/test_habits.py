@@ -76,7 +76,7 @@ from mcp.server.fastmcp import FastMCP
 mcp = FastMCP("p")
 
 
-@mcp.tool()
+@mcp.resource("config://who")
 async def t() -> str:
     ctx = mcp.get_context()
     return ctx.request_id
@@ -89,8 +89,9 @@ def test_check_says_the_port_is_blocked_and_by_what(tmp_path: Path) -> None:
     assert res.stdout.endswith(
         "The port to mcp 2.x is blocked, so `mcpmigrate fix` fixes none of the 1 finding counted as fixable "
         "(a port writes every file or none) until a human resolves:\n"
-        "  port.py: blocks the port to mcp 2.x: MCP504 at line 8: add a `ctx: Context` parameter to the tool, "
-        "resource or prompt that reaches this code and pass it down\n"
+        "  port.py: blocks the port to mcp 2.x: MCP504 at line 8: `t` is a static resource (`config://who` has no "
+        "template variables): mcp 2.x's `MCPServer` refuses a `Context` parameter there (ValueError at registration); "
+        "make it a template or read what the context gave some other way\n"
     ), res.stdout
     fixed = cli(["fix", "--target-sdk", "mcp2", "port.py"], tmp_path)
     assert "Nothing was fixed; 2 findings left (above)." in fixed.stdout, str(fixed)

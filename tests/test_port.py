@@ -189,11 +189,12 @@ def test_repin(name: str, before: str, after: str) -> None:
 
 
 def test_a_manual_site_still_blocks_after_the_rename_round(tmp_path: Path) -> None:
-    """The import is renamed in the first round; the get_context() finding must survive the
-    re-detection on the renamed MCPServer, or the port would write a module that fails."""
+    """The import is renamed in the first round; the get_context() finding (manual in a static
+    resource, where mcp 2.x injects no context) must survive the re-detection on the renamed
+    MCPServer, or the port would write a module that fails."""
     app = tmp_path / "app.py"
     app.write_text(
-        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\n'
+        'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.resource("x://who")\n'
         "def who() -> str:\n    return str(mcp.get_context().request_id)\n",
         encoding="utf-8",
     )

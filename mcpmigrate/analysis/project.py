@@ -53,6 +53,8 @@ SUMMARY_FORMAT = b"proj-summary-2"  # part of a summary's cache key (at most 16 
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
 #: other modules are looked for) only when one of these occurs in it, or it calls such a function.
+#: The context reads the port removes are targets too: the port threads the context into such a
+#: function only when no other module calls it (``codemods/port/context.py``).
 REQUEST_TOKENS = (
     b"list_roots",
     b"create_message",
@@ -61,6 +63,8 @@ REQUEST_TOKENS = (
     b"MCPSamplingModel",
     b"send_ping",
     b"send_request",
+    b".get_context(",
+    b".request_context",
 )
 
 

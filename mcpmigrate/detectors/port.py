@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
-from mcpmigrate.codemods.port import constructor, lowlevel, renames
+from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.names import name_refs
@@ -346,25 +346,24 @@ class _LowlevelVisitor(ReportingVisitor):
             self.handlers.setdefault(key, []).append(lowlevel.Handler(attr, node, deco))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value != "request_context":
-            return
         fn = self.fn(node)
-        if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL:
+        if not context.is_request_context(self.a, node, fn):
             return
-        unreached = fn is not None and _unreached(self.a, fn)
-        self.report(
-            "MCP505",
-            node,
+        message = (
             f"`{get_full_name_for_node(node)}` is gone on mcp 2.x's low-level `Server`; the request context is the "
             f"`ctx` argument of each `on_…` handler. Pass it down from the handler "
-            f"(read “Lowlevel `Server`: `request_context` property removed” in {GUIDE}).",
-            manual=(
-                f"nothing calls `{fn.qualname}` (no handler reaches it): it does not block the port, delete it or pass `ctx` down"
-                if unreached and fn is not None
-                else "the context must be passed down from the handler that reaches this code"
-            ),
-            severity=Severity.ADVISORY if unreached else None,
+            f"(read “Lowlevel `Server`: `request_context` property removed” in {GUIDE})."
         )
+        if fn is not None and _unreached(self.a, fn):
+            self.report(
+                "MCP505",
+                node,
+                message,
+                manual=f"nothing calls `{fn.qualname}` (no handler reaches it): it does not block the port, delete it or pass `ctx` down",
+                severity=Severity.ADVISORY,
+            )
+            return
+        self.reports.append(Report.planned("MCP505", node, message, context.plan_request_context(self.a, node)))
 
 
 def _unreached(a, fn) -> bool:
@@ -469,17 +468,14 @@ class _ServerVisitor(ReportingVisitor):
                         plan,
                     )
                 )
-        elif (
-            isinstance(func, cst.Attribute)
-            and func.attr.value == "get_context"
-            and self.a.kind_of(func.value, self.fn(node)) is Kind.SERVER_HL
-            and self.a.generation_of_server_expr(func.value, self.fn(node)) != S.FASTMCP  # gone on MCPServer too
-        ):
-            self.report(
-                "MCP504",
-                node,
-                f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
-                "There is no ambient context: the framework injects it into a parameter annotated `Context` "
-                f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
-                manual="add a `ctx: Context` parameter to the tool, resource or prompt that reaches this code and pass it down",
+        elif context.is_get_context(self.a, node, self.fn(node)):
+            self.reports.append(
+                Report.planned(
+                    "MCP504",
+                    node,
+                    f"`{get_full_name_for_node(func) or 'get_context'}()` is gone on mcp 2.x's `MCPServer`. "
+                    "There is no ambient context: the framework injects it into a parameter annotated `Context` "
+                    f"(read “`MCPServer.get_context()` removed” in {GUIDE}).",
+                    context.plan(self.a, node),
+                )
             )

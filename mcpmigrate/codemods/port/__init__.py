@@ -2,7 +2,8 @@
 
 Each finding's ``site`` is the fix module's own record of what changes (``renames``: imports and
 their uses; ``constructor``: the high-level server's constructor and ``run()``; ``lowlevel``:
-decorator handlers → ``Server(on_…=…)``; ``tool_errors``: a tool's body wrapped so its error text reaches the client; ``fastmcp4``: the
+decorator handlers → ``Server(on_…=…)``; ``tool_errors``: a tool's body wrapped so its error text reaches the client; ``context``: the
+request context passed down from the handler where 1.x read it from the server; ``fastmcp4``: the
 fastmcp 2/3 → 4 moves) and records its edits (``site.record(edits, analysis)``, a
 :class:`~mcpmigrate.model.FixSite`, called by the pipeline's one loop, ``pipeline.record_edits``).
 Several findings of one low-level server share one site, which is recorded once.
@@ -14,6 +15,17 @@ The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable on
 from __future__ import annotations
 
 STRATEGY = "port"
-# MCP504, MCP505 (mcp 2.x) and MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
-RULES: tuple[str, ...] = ("MCP501", "MCP502", "MCP503", "MCP506", "MCP507", "MCP508", "MCP509", "MCP510")
+# MCP513, MCP516, MCP517 (fastmcp 4, codemods.port.fastmcp4): manual
+RULES: tuple[str, ...] = (
+    "MCP501",
+    "MCP502",
+    "MCP503",
+    "MCP504",
+    "MCP505",
+    "MCP506",
+    "MCP507",
+    "MCP508",
+    "MCP509",
+    "MCP510",
+)
 RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518", "MCP519")

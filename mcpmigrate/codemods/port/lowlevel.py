@@ -33,6 +33,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits, import_name
+from mcpmigrate.codemods.port import context
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import all_name_values, assigned, fresh, name_refs, ref_names
 
@@ -81,6 +82,9 @@ class LowlevelPort:
     handlers: list[Handler] = field(default_factory=list)
     adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
     wrap_results: bool = False  # the tool handler may return more than content: 1.x's full wrapping
+    # id(fn) -> the parameter under which a handler takes the request context its adapter passes
+    # (a `server.request_context` read threaded to it, MCP505: codemods.port.context)
+    contexts: dict[int, str] = field(default_factory=dict)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
@@ -104,6 +108,9 @@ class LowlevelPort:
         last = self.handlers[-1].fn
         # blank lines before each added statement: two at module level (PEP 8), one in a function
         gap = [cst.EmptyLine(indent=False)] * (2 if isinstance(analysis.parents.get(id(last)), cst.Module) else 1)
+        for h in self.handlers:
+            if id(h.fn) in self.contexts:
+                context.add_param(edits, analysis, h.fn, self.contexts[id(h.fn)], lowlevel=True)
         for h in self.handlers:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
@@ -170,13 +177,19 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     _m, params_t, result_t, shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
     ctx_t = spell["ServerRequestContext"]
     P, R, f = spell[params_t], spell[result_t], h.fn.name.value
+    kw = port.contexts.get(id(h.fn))
+
+    def call(*args: str) -> str:  # the handler's call, passing the context where it takes it
+        passed = [*args, f"{kw}=ctx"] if kw else list(args)
+        return f"{f}(" + ", ".join(passed) + ")"
+
     if params_t == "PaginatedRequestParams":
         head = f"async def {adapter}(ctx: {ctx_t}, params: {P} | None) -> {R}:\n"
         if _returns_list(h.fn):
-            return head + f"    return {R}({shape}=list(await {f}()))\n"
+            return head + f"    return {R}({shape}=list(await {call()}))\n"
         return (
             head
-            + f"    result = await {f}()\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
+            + f"    result = await {call()}\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
         )
     head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
     if shape == "read":
@@ -184,10 +197,10 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         # ReadResourceContents as text or base64 blob contents under that (normalised) URI
         err, any_url = spell["MCPError"], spell["AnyUrl"]
         text_t, blob_t = spell["TextResourceContents"], spell["BlobResourceContents"]
-        items = f"        for item in await {f}(uri):\n"
+        items = f"        for item in await {call('uri')}:\n"
         if not _content_only(h.fn):  # 1.x also took a bare str or bytes, as one content of the default type
             items = (
-                f"        result = await {f}(uri)\n"
+                f"        result = await {call('uri')}\n"
                 "        if isinstance(result, (str, bytes)):\n"
                 f"            result = [{spell['ReadResourceContents']}(content=result)]\n"
                 "        for item in result:\n"
@@ -212,7 +225,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         # MCPError's code and message but hides any other exception's text on 2026-07-28
         err = spell["MCPError"]
         return head + (
-            f"    try:\n        return await {f}(params.name, params.arguments)\n"
+            f"    try:\n        return await {call('params.name', 'params.arguments')}\n"
             f"    except {err}:\n        raise\n"
             f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
         )
@@ -230,7 +243,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         )
     if not port.wrap_results:
         body += (
-            f"        content = await {f}(params.name, arguments)\n"
+            f"        content = await {call('params.name', 'arguments')}\n"
             "    except Exception as exc:\n"
             f'        return {R}(content=[{text}(type="text", text=str(exc))], is_error=True)\n'
             f"    return {R}(content=list(content), is_error=False)\n"
@@ -239,7 +252,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     # what 1.x's decorator did with any other result: a CallToolResult as is, (content,
     # structured), a dict as structured content and its JSON as text; the output schema checked
     body += (
-        f"        result = await {f}(params.name, arguments)\n"
+        f"        result = await {call('params.name', 'arguments')}\n"
         f"        if isinstance(result, {R}):\n            return result\n"
         "        if isinstance(result, tuple) and len(result) == 2:\n            content, structured = result\n"
         "        elif isinstance(result, dict):\n"
@@ -341,6 +354,8 @@ def plan(
     port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
+        if (name := context.handler_context(analysis, h.fn)) is not None:
+            port.contexts[id(h.fn)] = name
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
     return FixPlan(fix=FIX if ctor_stmt is not None else FIX_IN_PLACE, site=port)

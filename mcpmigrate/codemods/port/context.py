@@ -1,0 +1,475 @@
+"""The request context passed down from the handler, where mcp 1.x read it from the server (MCP504).
+
+mcp 2.3's ``MCPServer`` has no ``get_context()`` (the SDK's migration guide, “``MCPServer.get_context()``
+removed”): a tool, prompt or template resource receives the context in a parameter annotated
+``Context`` (``mcp/server/mcpserver/utilities/context_injection.py``, ``find_context_parameter``;
+the parameter is left out of the tool's inputSchema and of a template's URI variables). The fix::
+
+    @mcp.tool()                                   @mcp.tool()
+    def lookup(q: str) -> str:                    def lookup(q: str, ctx: Context) -> str:
+        ctx = mcp.get_context()          →            return _tag(q, ctx=ctx)
+        return _tag(q)
+                                                  def _tag(q: str, *, ctx: Context) -> str:
+    def _tag(q: str) -> str:                          return f"{ctx.request_id}: {q}"
+        return f"{mcp.get_context().request_id}: {q}"
+
+- the handler takes the context as a parameter (the name of an existing ``Context`` parameter;
+  else the name the removed ``x = mcp.get_context()`` bound; else ``ctx``, or a free variant);
+- every function between it and the read — helpers, methods, nested functions of this module —
+  takes it too (keyword-only when the parameter list has defaults or a ``*``), and every call on
+  the way passes it by keyword;
+- the ``get_context()`` call becomes that parameter.
+
+Planned only when every caller of every function that changes signature is itself threaded (or is a
+handler that has the context): a function that another module calls, that is used as a value
+(a callback, a ``to_thread`` target, a module-level call), or that nothing calls stays manual,
+named. A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
+``Context`` parameter there (``ValueError`` at registration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from mcpmigrate import surfaces as S
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.port.renames import module_bindings
+from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import assigned, fresh, module_names, name_refs, ref_names, string_value
+
+CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
+LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
+# 1.x spellings of the Context class the port's renames (MCP501) move to mcp.server.mcpserver.
+_CONTEXT_V1 = {"mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.mcpserver.Context"}
+ENTRY_ROLES = ("tool", "prompt", "resource")
+
+FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "take the context as a `Context` parameter of the tool, resource or prompt (mcp 2.x's `MCPServer` injects it "
+    "there and keeps it out of the inputSchema) and pass it down to the functions on the way",
+)
+
+
+FIX_LOWLEVEL = FixInfo(
+    Safety.SAFE,
+    "port",
+    "read the handler's `ctx` (mcp 2.x's `ServerRequestContext`, which the port's adapter passes to the handler) "
+    "instead, passed down to the functions on the way",
+)
+
+
+def is_get_context(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> bool:
+    """``server.get_context()`` on an mcp 1.x ``FastMCP`` (gone on mcp 2.x's ``MCPServer`` too)."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "get_context"
+        and a.kind_of(func.value, fn) is Kind.SERVER_HL
+        and a.generation_of_server_expr(func.value, fn) != S.FASTMCP
+    )
+
+
+def is_request_context(a: ModuleAnalysis, node: cst.Attribute, fn: FunctionInfo | None) -> bool:
+    """``server.request_context`` on a low-level ``Server`` (the property mcp 2.x removed)."""
+    return node.attr.value == "request_context" and a.kind_of(node.value, fn) is Kind.SERVER_LL
+
+
+@dataclass
+class Threading:
+    """The threading one ``get_context()`` read needs: per function on the way, the name its
+    context goes by; the functions that take it as a new parameter; the calls that pass it."""
+
+    names: dict[int, str] = field(default_factory=dict)  # id(FunctionDef) -> the context's name there
+    added: list[cst.FunctionDef] = field(default_factory=list)  # functions that take a new parameter
+    passes: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # (call, callee's name, caller's name)
+
+
+@dataclass
+class ContextRead:
+    """One ``get_context()`` call: it becomes the name of its function's context (the line
+    ``x = server.get_context()`` goes when ``x`` is that name), and the context is threaded to it.
+    What several reads share (a parameter, a call passing it) is recorded once per round."""
+
+    call: cst.BaseExpression  # `server.get_context()` or `server.request_context`
+    fn: cst.FunctionDef
+    dropped: cst.SimpleStatementLine | None
+    threading: Threading
+    lowlevel: bool = False  # `server.request_context`: the low-level `ServerRequestContext`
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        t = self.threading
+        if self.dropped is not None:
+            edits.remove(self.dropped)
+            _close_gap(edits, analysis, self.dropped)
+        else:
+            edits.replace(self.call, cst.Name(t.names[id(self.fn)]))
+        done: set[int] = edits.shared("port.context.done", set)  # parameters and calls already recorded
+        for fn in t.added:
+            add_param(edits, analysis, fn, t.names[id(fn)], lowlevel=self.lowlevel)
+        for call, callee_name, caller_name in t.passes:
+            if id(call) not in done:
+                done.add(id(call))
+                edits.transform(call, _pass_kwarg(callee_name, caller_name))
+
+
+def _close_gap(edits: Edits, analysis: ModuleAnalysis, stmt: cst.SimpleStatementLine) -> None:
+    """When the removed line opened its block, the blank lines before the next statement go too
+    (its comments stay)."""
+    block = analysis.parents.get(id(stmt))
+    if not isinstance(block, cst.IndentedBlock) or block.body[0] is not stmt or len(block.body) < 2:
+        return
+    nxt = block.body[1]
+
+    def strip(_orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+        lines = getattr(upd, "leading_lines", ())
+        while lines and lines[0].comment is None:
+            lines = lines[1:]
+        return upd.with_changes(leading_lines=lines)
+
+    if getattr(nxt, "leading_lines", ()):
+        edits.transform(nxt, strip)
+
+
+def add_param(edits: Edits, analysis: ModuleAnalysis, fn: cst.FunctionDef, name: str, lowlevel: bool) -> None:
+    """``fn`` takes the context as the parameter ``name`` (once per round, whichever site asks
+    first: a read, or the low-level port's adapter that passes it)."""
+    done: set[int] = edits.shared("port.context.done", set)
+    if id(fn) in done:
+        return
+    done.add(id(fn))
+    annotation = edits.import_name(analysis, *LL_CONTEXT_V2) if lowlevel else _spell_context(edits, analysis)
+    edits.transform(fn.params, _add_param(name, annotation))
+
+
+def _spell_context(edits: Edits, analysis: ModuleAnalysis) -> str:
+    """The module's own import of ``Context`` (under its 1.x module, which the port renames), else
+    ``Context`` from ``mcp.server.mcpserver`` (under a free alias when the name is taken)."""
+    for local, full in analysis.imports.items():
+        if full in _CONTEXT_V1 and module_bindings(analysis).get(local) == 1:
+            return local
+    return edits.import_name(analysis, *CONTEXT_V2)
+
+
+def _add_param(name: str, annotation: str):
+    def add(_orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(upd, cst.Parameters)
+        param = cst.Param(cst.Name(name), annotation=cst.Annotation(cst.parse_expression(annotation)))
+        keyword_only = (
+            upd.star_arg is not cst.MaybeSentinel.DEFAULT
+            or any(p.default is not None for p in upd.params)
+            or bool(upd.kwonly_params)
+        )
+        if keyword_only:
+            star = upd.star_arg if upd.star_arg is not cst.MaybeSentinel.DEFAULT else cst.ParamStar()
+            return upd.with_changes(star_arg=star, kwonly_params=[*_commas(upd.kwonly_params), param])
+        if upd.star_kwarg is None:
+            return upd.with_changes(params=[*_commas(upd.params), param])
+        return upd.with_changes(
+            params=[
+                *_commas(upd.params),
+                param.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            ]
+        )
+
+    return add
+
+
+def _commas(params) -> list[cst.Param]:
+    """The parameters, each followed by a comma (the last one's comma kept as written)."""
+    out = list(params)
+    for i, p in enumerate(out):
+        if p.comma is cst.MaybeSentinel.DEFAULT:
+            out[i] = p.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return out
+
+
+def _pass_kwarg(keyword: str, value: str):
+    def add(_orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(upd, cst.Call)
+        args = list(upd.args)
+        if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        eq = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+        return upd.with_changes(args=[*args, cst.Arg(cst.Name(value), keyword=cst.Name(keyword), equal=eq)])
+
+    return add
+
+
+# -- planning ----------------------------------------------------------------------------------
+def plan(a: ModuleAnalysis, call: cst.Call) -> FixPlan:
+    """The plan for one ``server.get_context()`` call: the threading of its function's context,
+    or why the context cannot be passed down to it."""
+    fn = a.enclosing_function(call)
+    if fn is None:
+        return FixPlan(
+            manual="the call runs at module level, outside any request: there is no context to pass; "
+            "move the code into the tool, resource or prompt that needs it"
+        )
+    t = a.memo(f"port.context.{id(fn.node)}", lambda: _threading(a, fn))
+    if isinstance(t, str):
+        return FixPlan(manual=t)
+    names = _names(a)
+    dropped = names[id(fn.node)][1]
+    if dropped is not None and _dropped_stmt(a, call) is not dropped:
+        dropped = None
+    return FixPlan(fix=FIX, site=ContextRead(call, fn.node, dropped, t))
+
+
+def plan_request_context(a: ModuleAnalysis, node: cst.Attribute) -> FixPlan:
+    """The plan for one ``server.request_context`` read on a low-level server: the handler's
+    ``ctx`` (mcp 2.x's ``ServerRequestContext``, which the port's adapter passes) threaded to it,
+    or why it cannot be."""
+    fn = a.enclosing_function(node)
+    if fn is None:
+        return FixPlan(
+            manual="the read runs at module level, outside any request: there is no context to pass; "
+            "move the code into the handler that needs it"
+        )
+    t = a.memo(f"port.context.{id(fn.node)}", lambda: _threading(a, fn, lowlevel=True))
+    if isinstance(t, str):
+        return FixPlan(manual=t)
+    dropped = _names(a)[id(fn.node)][1]
+    if dropped is not None and _dropped_stmt(a, node) is not dropped:
+        dropped = None
+    return FixPlan(fix=FIX_LOWLEVEL, site=ContextRead(node, fn.node, dropped, t, lowlevel=True))
+
+
+def handler_context(a: ModuleAnalysis, fn: cst.FunctionDef) -> str | None:
+    """The name under which a low-level handler the port wraps takes the request context (its
+    adapter passes ``ctx`` under it), when a ``server.request_context`` read needs it."""
+    entry = _names(a).get(id(fn))
+    return entry[0] if entry is not None and entry[2] else None
+
+
+def _names(a: ModuleAnalysis) -> dict[int, tuple[str, cst.SimpleStatementLine | None, bool]]:
+    """Per function (``id`` of its node): the name of its context, the ``x = server.get_context()``
+    line that goes, and whether the name is a new parameter — chosen once per module, so every
+    read and every call agree."""
+    return a.memo("port.context.names", dict)
+
+
+def _threading(a: ModuleAnalysis, fn: FunctionInfo, lowlevel: bool = False) -> Threading | str:
+    funcs, edges, reason = _closure(a, fn, lowlevel)
+    if reason is not None:
+        return reason
+    names = _names(a)
+    t = Threading()
+    for f in funcs:
+        if id(f.node) not in names:
+            existing = _context_param(a, f)
+            names[id(f.node)] = (existing, None, False) if existing is not None else (*_new_name(a, f, lowlevel), True)
+        name, _dropped, added = names[id(f.node)]
+        t.names[id(f.node)] = name
+        if added:
+            t.added.append(f.node)
+    for caller, c, callee in edges:
+        if callee.node in t.added:
+            t.passes.append((c, t.names[id(callee.node)], t.names[id(caller.node)]))
+    return t
+
+
+def _closure(
+    a: ModuleAnalysis, fn: FunctionInfo, lowlevel: bool = False
+) -> tuple[list[FunctionInfo], list[tuple], str | None]:
+    """``fn`` and every function up to the handlers that must take the context, the calls that
+    must pass it ``(caller, call, callee)``, or why they cannot all be given it."""
+    funcs: list[FunctionInfo] = []
+    edges: list[tuple] = []
+    seen: set[int] = set()
+    stack = [fn]
+    while stack:
+        f = stack.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        funcs.append(f)
+        if lowlevel and _ported_handler(a, f):
+            if a.references_outside_calls(f) or a.callers(f) or a.external_callers(f):
+                return (
+                    funcs,
+                    edges,
+                    (
+                        f"`{f.qualname}` is a handler that is also called or used elsewhere: only the port's adapter "
+                        "can give it the request context; pass it at the other uses by hand"
+                    ),
+                )
+            continue
+        if lowlevel and f.role is not None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler other than with a decorator the "
+                    "port rewrites (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+                ),
+            )
+        if not lowlevel and f.role in ENTRY_ROLES:
+            why = _entry_reason(a, f)
+            if why is not None:
+                return funcs, edges, why
+            if _context_param(a, f) is not None:
+                continue  # it has the context: its callers pass it already
+        elif f.role is not None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler, which mcp 2.x's `MCPServer` "
+                    "gives no context: pass one in by hand"
+                ),
+            )
+        if external := a.external_callers(f):
+            where = ", ".join(sorted({e.label for e in external}))
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is also called from {where}, which has no context to pass: give it one there, "
+                    "then pass it down"
+                ),
+            )
+        if a.references_outside_calls(f):
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
+                    "module-level call, a stored or exported reference): those uses cannot be given the context"
+                ),
+            )
+        callers = a.callers(f)
+        if not callers and f.role is None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"nothing in this module calls `{f.qualname}` and no tool, resource or prompt is it: "
+                    "pass the context in from the handler that reaches it"
+                ),
+            )
+        for caller, c in callers:
+            edges.append((caller, c, f))
+            stack.append(caller)
+    return funcs, edges, None
+
+
+def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+    """``f`` is registered with a low-level decorator the port turns into an adapter that receives
+    ``ctx`` (``@server.call_tool()`` on a module's ``Server``: :mod:`.lowlevel`)."""
+    for dec in f.node.decorators:
+        d = dec.decorator
+        if (
+            isinstance(d, cst.Call)
+            and isinstance(d.func, cst.Attribute)
+            and d.func.attr.value in S.LOWLEVEL_DECORATOR_PORTS
+            and isinstance(d.func.value, cst.Name)
+            and a.kind_of(d.func.value, f.parent) is Kind.SERVER_LL
+        ):
+            return True
+    return False
+
+
+def _entry_reason(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    if f.role != "resource":
+        return None
+    for dec in f.node.decorators:
+        d = dec.decorator
+        if isinstance(d, cst.Call) and d.args:
+            uri = string_value(d.args[0].value)
+            if uri is not None and "{" in uri:
+                return None
+            if uri is not None:
+                return (
+                    f"`{f.qualname}` is a static resource (`{uri}` has no template variables): mcp 2.x's `MCPServer` "
+                    "refuses a `Context` parameter there (ValueError at registration); make it a template or read "
+                    "what the context gave some other way"
+                )
+    return f"the URI of resource `{f.qualname}` is not a literal: whether mcp 2.x may inject a context there is unknown"
+
+
+def _context_param(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """The name of ``f``'s parameter annotated with a 1.x ``Context`` (the port renames it)."""
+    for p in f.params:
+        if p.annotation is not None and a.kind_of_annotation(p.annotation.annotation) in CONTEXTS:
+            return p.name.value
+    return None
+
+
+def _dropped_stmt(a: ModuleAnalysis, call: cst.BaseExpression) -> cst.SimpleStatementLine | None:
+    """The line ``x = server.get_context()`` when the call is its whole value."""
+    parent = a.parents.get(id(call))
+    if not (isinstance(parent, cst.Assign) and parent.value is call and len(parent.targets) == 1):
+        return None
+    if not isinstance(parent.targets[0].target, cst.Name):
+        return None
+    line = a.parents.get(id(parent))
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+        return line
+    return None
+
+
+def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, cst.SimpleStatementLine | None]:
+    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``) bound (the line goes), when that
+    is the name's only binding in ``f`` and the line is in ``f``'s own body; else ``ctx`` or a free
+    variant."""
+    body = f.node.body
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else ()
+    bound: dict[str, int] = {}
+    for n in _bindings(f.node):
+        bound[n] = bound.get(n, 0) + 1
+    for stmt in stmts:
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            continue
+        small = stmt.body[0]
+        if not isinstance(small, cst.Assign):
+            continue
+        value = small.value
+        line = _dropped_stmt(a, value)
+        reads = (
+            isinstance(value, cst.Attribute) and is_request_context(a, value, f)
+            if lowlevel
+            else isinstance(value, cst.Call) and is_get_context(a, value, f)
+        )
+        if line is stmt and reads:
+            target = small.targets[0].target
+            assert isinstance(target, cst.Name)
+            if bound.get(target.value) == 1 and not _read_before(f.node, target.value, stmt):
+                return target.value, stmt
+    taken = {n.value for n in ref_names(f.node)} | set(bound) | module_names(a)
+    return fresh(taken, "ctx"), None
+
+
+def _bindings(fn: cst.FunctionDef) -> list[str]:
+    out = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
+    for star in (fn.params.star_arg, fn.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            out.append(star.name.value)
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            out.append(n.name.value)
+            continue
+        if isinstance(n, cst.Lambda):
+            continue
+        if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            out.extend(assigned(n))
+        stack.extend(n.children)
+    return out
+
+
+def _read_before(fn: cst.FunctionDef, name: str, stmt: cst.CSTNode) -> bool:
+    """``name`` is read in ``fn`` before ``stmt`` (source order)."""
+    body = fn.body
+    if not isinstance(body, cst.IndentedBlock):
+        return True
+    for s in body.body:
+        if s is stmt:
+            return False
+        if name_refs(s, name):
+            return True
+    return False

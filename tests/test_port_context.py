@@ -1,0 +1,136 @@
+"""The context threading of the port to mcp 2.x (``codemods/port/context.py``): ``server.get_context()``
+(MCP504) and the low-level ``server.request_context`` (MCP505) become the context the handler
+receives, passed down. The fixtures ``fixtures/port/fastmcp_get_context`` and
+``fixtures/port/lowlevel_request_context`` prove the main shapes by running them on mcp 1.27 and
+mcp 2.3; here: the other spellings (an existing ``Context`` parameter, a taken name, a tool
+calling a tool) with their exact code, and each reason a site stays manual."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import cli
+from tests.planning import apply, plans_for
+
+HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("x")\n'
+
+
+def _port(source: str, tmp: Path) -> str:
+    return apply(source, tmp, target_sdk="mcp2")
+
+
+def test_an_existing_context_parameter_is_the_one_passed_down(tmp_path: Path) -> None:
+    src = HEAD + (
+        "\n\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+        "\n\n@mcp.tool()\ndef who(context: Context) -> str:\n    return _rid()\n"
+    )
+    assert _port(src, tmp_path) == (
+        'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
+        "\n\ndef _rid(ctx: Context) -> str:\n    return str(ctx.request_id)\n"
+        "\n\n@mcp.tool()\ndef who(context: Context) -> str:\n    return _rid(ctx=context)\n"
+    )
+
+
+def test_a_taken_name_gets_a_free_one_and_a_tool_calling_a_tool_passes_it(tmp_path: Path) -> None:
+    """Each function names the context with a name free in it; a call passes the caller's under
+    the callee's name."""
+    src = HEAD + (
+        "\n\n@mcp.tool()\nasync def rid(ctx: str = '') -> str:\n    return ctx + str(mcp.get_context().request_id)\n"
+        "\n\n@mcp.tool()\nasync def both() -> str:\n    return await rid('a')\n"
+    )
+    assert _port(src, tmp_path) == (
+        'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
+        "\n\n@mcp.tool()\nasync def rid(ctx: str = '', *, ctx_2: Context) -> str:\n    return ctx + str(ctx_2.request_id)\n"
+        "\n\n@mcp.tool()\nasync def both(ctx: Context) -> str:\n    return await rid('a', ctx_2=ctx)\n"
+    )
+
+
+def _manual(src: str, rule: str, tmp: Path) -> list[str | None]:
+    plans = plans_for(src, rule, tmp, target_sdk="mcp2")
+    assert plans and all(p.fix is None for p in plans), plans
+    return [p.manual for p in plans]
+
+
+def test_a_helper_called_at_module_level_stays_manual_naming_it(tmp_path: Path) -> None:
+    src = HEAD + (
+        "\n\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+        "\n\n@mcp.tool()\ndef who() -> str:\n    return _rid()\n\n\nSTARTUP = _rid()\n"
+    )
+    assert _manual(src, "MCP504", tmp_path) == [
+        "`_rid` is used other than by calls from functions of this module (a callback, a module-level call, a "
+        "stored or exported reference): those uses cannot be given the context"
+    ]
+
+
+def test_a_helper_passed_as_a_callback_stays_manual(tmp_path: Path) -> None:
+    src = (
+        "import anyio\n"
+        + HEAD
+        + (
+            "\n\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+            "\n\n@mcp.tool()\nasync def who() -> str:\n    return await anyio.to_thread.run_sync(_rid)\n"
+        )
+    )
+    assert _manual(src, "MCP504", tmp_path)[0].startswith("`_rid` is used other than by calls")  # type: ignore[union-attr]
+
+
+def test_a_helper_nothing_calls_stays_manual(tmp_path: Path) -> None:
+    src = HEAD + "\n\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+    assert _manual(src, "MCP504", tmp_path) == [
+        "nothing in this module calls `_rid` and no tool, resource or prompt is it: pass the context in from the "
+        "handler that reaches it"
+    ]
+
+
+def test_a_static_resource_stays_manual_with_mcp2s_reason(tmp_path: Path) -> None:
+    src = HEAD + '\n\n@mcp.resource("cfg://who")\ndef who() -> str:\n    return str(mcp.get_context().request_id)\n'
+    assert _manual(src, "MCP504", tmp_path) == [
+        "`who` is a static resource (`cfg://who` has no template variables): mcp 2.x's `MCPServer` refuses a "
+        "`Context` parameter there (ValueError at registration); make it a template or read what the context "
+        "gave some other way"
+    ]
+
+
+def test_a_helper_another_module_calls_stays_manual_naming_the_caller(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\ntarget-sdk = "mcp2"\n', encoding="utf-8")
+    (tmp_path / "server.py").write_text(
+        HEAD
+        + "\n\ndef rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+        + "\n\n@mcp.tool()\ndef who() -> str:\n    return rid()\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "report.py").write_text("from server import rid\n\n\ndef line() -> str:\n    return rid()\n")
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    (found,) = [f for f in res.json["findings"] if f["rule"] == "MCP504"]
+    assert found["line"] == 7 and found["fix"] is None, found
+    assert found["manual"] == (
+        "`rid` is also called from `line` in report.py, which has no context to pass: give it one there, "
+        "then pass it down"
+    )
+
+
+CLASS_BASED = """\
+from mcp.server import Server
+from mcp.types import TextContent
+
+
+class Svc:
+    def __init__(self) -> None:
+        self.server = Server("svc")
+        self.server.call_tool()(self.call)
+
+    async def call(self, name: str, arguments: dict) -> list[TextContent]:
+        return [TextContent(type="text", text=self._meta())]
+
+    def _meta(self) -> str:
+        return str(self.server.request_context.meta)
+"""
+
+
+def test_a_handler_registered_on_a_bound_method_is_named_as_the_reason(tmp_path: Path) -> None:
+    """``self.server.call_tool()(self.call)`` registers a handler the low-level port does not wrap
+    in an adapter (MCP507 rewrites decorators), so nothing would hand it mcp 2.x's ``ctx``."""
+    assert _manual(CLASS_BASED, "MCP505", tmp_path) == [
+        "`Svc.call` is registered as a `tools/call` handler other than with a decorator the port rewrites "
+        "(MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+    ]
