@@ -432,3 +432,36 @@ def test_a_time_limited_request_with_a_configured_fallback_keeps_the_fallback(
     ]
     new = run_proof(legacy_python, after, "mcp", "legacy", [], calls)
     assert _texts(new) == [["a1.jpg"], ["a1.jpg,b1.jpg,b2.jpg"], ["c.jpg"]]
+
+
+def test_a_capability_guard_in_front_of_a_fallback_request_now_answers_a_call_without_the_parameter(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """anschnapp/djinnvim's shape: `if not <roots capability>: return None` led to the configured
+    folder; it becomes `if roots is None: return None`, so a call without `roots` still gets the
+    configured folder (the guard was removed, and such calls failed)."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "guarded_fallback.py", "--unsafe-fixes")
+    [f] = [f for f in report["findings"] if f["rule"] == "MCP101"]
+    assert (f["fix"]["safety"], f["fix"]["description"]) == (
+        "unsafe",
+        "add an optional documented `roots` parameter to `listing`, used only where the roots were asked (inside "
+        "`if PINNED is not None`), and drop the roots request (review: without `roots` a call takes the path of a "
+        "client without roots (`return None`): also a legacy client whose roots were used before)",
+    )
+    assert (
+        "    if roots is None:\n        return None\n    return [Path(r) for r in roots] or None\n" in after.read_text()
+    )
+    a, b, conf = _folders(tmp_path, "a", "b", "conf", files={"a/1": "", "b/2": "", "b/3": "", "conf/4": ""})
+    monkeypatch.setenv("DESK_FALLBACK", str(conf))
+    monkeypatch.delenv("DESK_ROOT", raising=False)
+    old = run_proof(legacy_python, before, "mcp", "legacy", [a.as_uri()], [{"tool": "listing"}])
+    assert _texts(old) == [["1"]]
+    calls = [
+        {"tool": "listing", "arguments": {"roots": [str(a)]}},
+        {"tool": "listing", "arguments": {"roots": [str(a), str(b)]}},
+        {"tool": "listing"},
+    ]
+    new = run_proof(legacy_python, after, "mcp", "legacy", [], calls)
+    assert _texts(new) == [["1"], ["1,2,3"], ["4"]]

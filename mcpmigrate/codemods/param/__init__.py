@@ -317,12 +317,14 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     # Which functions need which names, and the calls that must pass them.
     need = needs(a, request_sites)
     touched |= set(need.functions)
-    # Capability guards that only protected the removed request go with it.
+    # Capability guards that only protected the removed request go with it (one that now answers
+    # a call without the optional parameter stays, rewritten by its site: fallbacks.keep_fallback).
+    kept = {id(g) for s in request_sites if s.fallback for g in s.guards[:1]}
     for f in findings:
         if f.rule == "MCP102" and f.node is not None:
             gfn = a.enclosing_function(f.node)
             guard = _guard_if(a, f.node)
-            if gfn is not None and id(gfn) in touched and guard is not None:
+            if gfn is not None and id(gfn) in touched and guard is not None and id(guard) not in kept:
                 rnd.edits.remove(guard)
     # A roots list_changed handler that invalidates the cache a removed request filled goes with it.
     fixed_fns = {
