@@ -31,12 +31,15 @@ def _texts(out: dict[str, Any]) -> list[Any]:
     return [c["text"] if c["error"] is None else c["error"] for c in out["calls"]]
 
 
-def _folders(tmp_path: Path, *names: str) -> list[Path]:
+def _folders(tmp_path: Path, *names: str, files: dict[str, str] | None = None) -> list[Path]:
+    """The folders ``names`` under ``tmp_path``, with ``files`` (relative path: text) written."""
     out = []
     for n in names:
         d = tmp_path / n
         d.mkdir()
         out.append(d)
+    for rel, text in (files or {}).items():
+        (tmp_path / rel).write_text(text)
     return out
 
 
@@ -136,26 +139,6 @@ async def ls(ctx: Context) -> list[str]:
 """,
         "the roots answer is memoised in the module state `_asked`, which `ls` reads to skip asking (`if not _asked`)",
     ),
-    "session_keyed_dict": (
-        """_by_session: dict[int, str] = {}
-
-
-async def _base(ctx: Context) -> str:
-    key = id(ctx.session)
-    if key in _by_session:
-        return _by_session[key]
-    listing = await ctx.session.list_roots()
-    _by_session[key] = listing.roots[0].uri.path
-    return _by_session[key]
-
-
-@mcp.tool()
-async def ls(ctx: Context) -> list[str]:
-    return sorted(p.name for p in Path(await _base(ctx)).iterdir())
-""",
-        "the roots answer is memoised in the module state `_by_session`, which `_base` reads to skip asking "
-        "(`if key in _by_session`)",
-    ),
     "lru_cache": (
         """@functools.lru_cache(maxsize=1)
 def _cached(base: str) -> list[str]:
@@ -187,10 +170,70 @@ def test_a_memo_on_the_way_to_the_request_makes_the_fix_manual_with_the_memo_nam
     assert (tmp_path / "s.py").read_text() == source
 
 
-def test_a_memo_one_call_above_the_request_is_named_and_its_handler_stays(tmp_path: Path) -> None:
-    """roots-19/20: `_granted` reads `_GRANTED`/`_dirty` to skip `_ask`; the handler that sets
-    `_dirty` stays with the request, also under --no-legacy-clients (it was removed alone)."""
-    source = (DATA / "roots20_allowed_memo.py").read_text()
+def test_a_memo_one_call_above_the_request_goes_with_it_and_each_call_reads_its_own_roots(
+    tmp_path: Path, legacy_python: str
+) -> None:
+    """roots-19/20: `_granted` returns its cached `_GRANTED` (until `_dirty`) before calling `_ask`,
+    which asks. The shortcut goes with the request, so the allow-list is the one each call passes
+    (was: kept, so a second call with another folder was refused); the handler that set `_dirty`
+    goes with the request too, never alone."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "roots20_allowed_memo.py", "--unsafe-fixes")
+    rows = {f["rule"]: f["fix"] for f in report["findings"]}
+    assert rows["MCP103"]["description"] == (
+        "removed together with the roots request in `_ask`, whose cache `_dirty` it invalidates"
+    )
+    assert rows["MCP101"]["safety"] == "unsafe"  # the roots fence what read_note may read
+    text = after.read_text()
+    assert (
+        "async def _granted(roots: list[str]) -> list[Path]:\n    global _GRANTED, _dirty\n"
+        "    _GRANTED = await _ask(roots)\n    _dirty = False\n    return _GRANTED\n"
+    ) in text
+    assert "_on_roots_changed" not in text
+    a, b = _folders(tmp_path, "a", "b", files={"a/x.txt": "in-a", "b/x.txt": "in-b"})
+    old = run_proof(
+        legacy_python,
+        before,
+        "shelf",
+        "legacy",
+        [a.as_uri()],
+        [{"tool": "read_note", "arguments": {"path": str(p / "x.txt")}} for p in (a, b)],
+    )
+    assert _texts(old) == [["in-a"], ["refused"]]
+    calls = [
+        {"tool": "read_note", "arguments": {"path": str(a / "x.txt"), "roots": [str(a)]}},
+        {"tool": "read_note", "arguments": {"path": str(b / "x.txt"), "roots": [str(b)]}},
+        {"tool": "read_note", "arguments": {"path": str(b / "x.txt"), "roots": [str(a)]}},
+    ]
+    new = run_proof(legacy_python, after, "shelf", "legacy", [], calls)
+    assert _texts(new) == [["in-a"], ["in-b"], ["refused"]]
+
+
+def test_a_cache_read_before_asking_goes_with_the_request_on_a_low_level_server(
+    tmp_path: Path, legacy_python: str
+) -> None:
+    """bugs-19: `_seen.get("roots") or await _load(...)` becomes `await _load(root_paths)`: a
+    second call with another folder answers for that folder (was: the first call's)."""
+    from tests.proof import run_proof
+
+    before, after, _report = _fixed(tmp_path, "bugs19_cache_or.py", "--unsafe-fixes")
+    assert "    roots = await _load(root_paths)\n" in after.read_text()
+    a, b = _folders(tmp_path, "a", "b")
+    old = run_proof(legacy_python, before, "server", "legacy", [a.as_uri()], [{"tool": "where"}, {"tool": "where"}])
+    assert _texts(old) == [[a.as_uri()], [a.as_uri()]]
+    calls = [{"tool": "where", "arguments": {"root_paths": [str(d)]}} for d in (a, b)]
+    new = run_proof(legacy_python, after, "server", "legacy", [], calls)
+    assert _texts(new) == [[a.as_uri()], [b.as_uri()]]
+
+
+def test_a_memo_other_tools_read_is_manual_and_its_handler_stays_with_the_request(tmp_path: Path) -> None:
+    """roots-19's shape with a second tool reading `_GRANTED`: the memo cannot go, so the request
+    is manual with the memo named, and the handler that sets `_dirty` stays with it, also under
+    --no-legacy-clients (it was removed alone)."""
+    source = (DATA / "roots20_allowed_memo.py").read_text() + (
+        "\n\n@shelf.tool()\nasync def granted() -> str:\n    return str(_GRANTED)\n"
+    )
     for flags in ((), ("--no-legacy-clients",)):
         found = _findings(tmp_path, source, *flags)
         assert (found["MCP101"]["fix"], found["MCP101"]["manual"]) == (
@@ -205,6 +248,50 @@ def test_a_memo_one_call_above_the_request_is_named_and_its_handler_stays(tmp_pa
         )
         cli(["fix", "--unsafe-fixes", *flags, "s.py"], tmp_path)
         assert (tmp_path / "s.py").read_text() == source
+
+
+SESSION_MEMO = (
+    HEAD
+    + """
+_by_session: dict[int, str] = {}
+
+
+async def _base(ctx: Context) -> str:
+    key = id(ctx.session)
+    if key in _by_session:
+        return _by_session[key]
+    listing = await ctx.session.list_roots()
+    _by_session[key] = listing.roots[0].uri.path
+    return _by_session[key]
+
+
+@mcp.tool()
+async def ls(ctx: Context) -> list[str]:
+    return sorted(p.name for p in Path(await _base(ctx)).iterdir())
+"""
+)
+
+
+def test_a_session_keyed_memo_in_front_of_the_request_goes_with_it(tmp_path: Path) -> None:
+    f = _findings(tmp_path, SESSION_MEMO)["MCP101"]
+    assert f["fix"]["safety"] == "safe", f
+    cli(["fix", "s.py"], tmp_path)
+    assert (
+        (tmp_path / "s.py")
+        .read_text()
+        .endswith(
+            """async def _base(root: str, ctx: Context) -> str:
+    key = id(ctx.session)
+    _by_session[key] = root
+    return _by_session[key]
+
+
+@mcp.tool()
+async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")], ctx: Context) -> list[str]:
+    return sorted(p.name for p in Path(await _base(root, ctx)).iterdir())
+"""
+        )
+    )
 
 
 def test_the_memo_of_the_requesting_function_itself_still_goes_with_the_request(tmp_path: Path) -> None:
@@ -283,10 +370,7 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
         '    try:\n        if roots is None:\n            raise ValueError("pass `folder` or `roots`")\n'
         "        listing = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n    except Exception:\n"
     ) in text
-    a, b = _folders(tmp_path, "a", "b")
-    (a / "one.md").write_text("x here")
-    (b / "two.md").write_text("x there")
-    (b / "three.md").write_text("nothing")
+    a, b = _folders(tmp_path, "a", "b", files={"a/one.md": "x here", "b/two.md": "x there", "b/three.md": "nothing"})
     old = run_proof(
         legacy_python,
         before,
@@ -348,3 +432,36 @@ def test_a_time_limited_request_with_a_configured_fallback_keeps_the_fallback(
     ]
     new = run_proof(legacy_python, after, "mcp", "legacy", [], calls)
     assert _texts(new) == [["a1.jpg"], ["a1.jpg,b1.jpg,b2.jpg"], ["c.jpg"]]
+
+
+def test_a_capability_guard_in_front_of_a_fallback_request_now_answers_a_call_without_the_parameter(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """anschnapp/djinnvim's shape: `if not <roots capability>: return None` led to the configured
+    folder; it becomes `if roots is None: return None`, so a call without `roots` still gets the
+    configured folder (the guard was removed, and such calls failed)."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "guarded_fallback.py", "--unsafe-fixes")
+    [f] = [f for f in report["findings"] if f["rule"] == "MCP101"]
+    assert (f["fix"]["safety"], f["fix"]["description"]) == (
+        "unsafe",
+        "add an optional documented `roots` parameter to `listing`, used only where the roots were asked (inside "
+        "`if PINNED is not None`), and drop the roots request (review: without `roots` a call takes the path of a "
+        "client without roots (`return None`): also a legacy client whose roots were used before)",
+    )
+    assert (
+        "    if roots is None:\n        return None\n    return [Path(r) for r in roots] or None\n" in after.read_text()
+    )
+    a, b, conf = _folders(tmp_path, "a", "b", "conf", files={"a/1": "", "b/2": "", "b/3": "", "conf/4": ""})
+    monkeypatch.setenv("DESK_FALLBACK", str(conf))
+    monkeypatch.delenv("DESK_ROOT", raising=False)
+    old = run_proof(legacy_python, before, "mcp", "legacy", [a.as_uri()], [{"tool": "listing"}])
+    assert _texts(old) == [["1"]]
+    calls = [
+        {"tool": "listing", "arguments": {"roots": [str(a)]}},
+        {"tool": "listing", "arguments": {"roots": [str(a), str(b)]}},
+        {"tool": "listing"},
+    ]
+    new = run_proof(legacy_python, after, "mcp", "legacy", [], calls)
+    assert _texts(new) == [["1"], ["1,2,3"], ["4"]]

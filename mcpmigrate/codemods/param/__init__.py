@@ -45,7 +45,7 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
 from mcpmigrate.codemods.param.guards import settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
-from mcpmigrate.codemods.param.memos import chain_memo
+from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
@@ -134,7 +134,7 @@ def _request_plan_site(
     if memo and memo.startswith("manual:"):
         return None, memo[len("manual:") :], [], []
     held = chain_memo(a, fn, node, funcs, edges, set(site.changes))
-    if held is not None:
+    if held is not None and (held.decorator or not drop_chain_memo(a, site, fn, node, funcs, edges)):
         return None, held.reason(), [], []
     # A memo of the roots answer goes with the request: its `if` is not a fallback.
     optional = None if memo else conditional_ancestor(a, node, fn)
@@ -317,12 +317,14 @@ def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
     # Which functions need which names, and the calls that must pass them.
     need = needs(a, request_sites)
     touched |= set(need.functions)
-    # Capability guards that only protected the removed request go with it.
+    # Capability guards that only protected the removed request go with it (one that now answers
+    # a call without the optional parameter stays, rewritten by its site: fallbacks.keep_fallback).
+    kept = {id(g) for s in request_sites if s.fallback for g in s.guards[:1]}
     for f in findings:
         if f.rule == "MCP102" and f.node is not None:
             gfn = a.enclosing_function(f.node)
             guard = _guard_if(a, f.node)
-            if gfn is not None and id(gfn) in touched and guard is not None:
+            if gfn is not None and id(gfn) in touched and guard is not None and id(guard) not in kept:
                 rnd.edits.remove(guard)
     # A roots list_changed handler that invalidates the cache a removed request filled goes with it.
     fixed_fns = {

@@ -215,7 +215,20 @@ def keep_fallback(a: ModuleAnalysis, site: Site, gate: str, explicit: str | None
     change = site.changes.get(id(stmt), (None, None))[1]
     handler = _sole_fallback(a, site, stmt)
     caught = _caught_by(a, stmt, fn)
-    if handler is not None:
+    if site.guards:
+        # `if not <capability>: return …` answered a client without roots: it now answers a call
+        # without the parameter (and the request statement simply goes).
+        guard = site.guards[0]
+        test = cst.parse_expression(f"{site.name} is None")
+        site.set(guard, guard.with_changes(test=test))
+        caught = None
+        if change is not REMOVE and change is not None:
+            return False
+        site.unsafe.append(
+            f"without `{site.name}` a call takes the path of a client without roots (`{code_of(guard.body).strip()}`): "
+            "also a legacy client whose roots were used before"
+        )
+    elif handler is not None:
         # `try: <request>; <uses> except X: <fallback>` whose body became plain uses: the `try`
         # goes, and its fallback runs where the parameter is missing, as where the client failed.
         assert isinstance(handler.body, cst.IndentedBlock)
@@ -224,7 +237,7 @@ def keep_fallback(a: ModuleAnalysis, site: Site, gate: str, explicit: str | None
         caught = code_of(handler.type) if handler.type is not None else "everything"
     elif change is not REMOVE and change is not None:
         return False
-    elif _in_try(a, stmt, fn) and caught is None:
+    elif gate == "try" and caught is None:
         return False  # a ValueError would escape the `try` whose `except` was the fallback
     else:
         site.set(
@@ -272,16 +285,6 @@ def _sole_fallback(a: ModuleAnalysis, site: Site, stmt: cst.CSTNode) -> cst.Exce
         if any(isinstance(n, cst.Name) and n.value == used for n in walk(h.body)):
             return None
     return h
-
-
-def _in_try(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> bool:
-    child: cst.CSTNode = stmt
-    cur = a.parents.get(id(stmt))
-    while cur is not None and cur is not fn.node:
-        if isinstance(cur, cst.Try) and child is cur.body:
-            return True
-        child, cur = cur, a.parents.get(id(cur))
-    return False
 
 
 def _caught_by(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:

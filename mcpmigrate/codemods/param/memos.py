@@ -14,11 +14,14 @@ goes with the request where the whole memo is one function's early return and st
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import libcst as cst
 
-from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import REMOVE
 from mcpmigrate.codemods.param.fallbacks import gates
+from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.codemods.remove import written
 from mcpmigrate.names import name_nodes
 
@@ -102,3 +105,121 @@ def chain_memo(
             if memo is not None:
                 return memo
     return None
+
+
+# -- a memo that goes with the request ----------------------------------------------------------
+#: Calls that add to a container instead of replacing what it holds: a memo that accumulates.
+_ACCUMULATE = {"append", "extend", "add", "update", "setdefault", "insert", "appendleft"}
+#: Calls a memo's test or answer may make without an effect.
+_PURE_CALLS = {"get", "len", "id", "isinstance", "bool"}
+#: Calls that change a container (a list_changed handler clearing the memo only writes it).
+_WRITES = _ACCUMULATE | {"clear", "pop", "popitem", "remove", "discard"}
+
+
+def _pure(expr: cst.CSTNode) -> bool:
+    """``expr`` has no effect: no ``await``, no call but a lookup (``_cache.get("roots")``)."""
+    for n in walk(expr):
+        if isinstance(n, (cst.Await, cst.Yield, cst.NamedExpr)):
+            return False
+        if isinstance(n, cst.Call):
+            f = n.func
+            name = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else None
+            if name not in _PURE_CALLS:
+                return False
+    return True
+
+
+def _reads_state(a: ModuleAnalysis, f: FunctionInfo, state: set[str]) -> bool:
+    """``f`` reads a ``state`` name (a ``global`` declaration, a store, a ``del`` or a change of
+    the container is not a read: a list_changed handler that resets the memo only writes it)."""
+    pm = a.parents
+    for n in name_nodes(f.node):
+        if n.value not in state:
+            continue
+        p = pm.get(id(n))
+        if isinstance(p, cst.NameItem) or (isinstance(p, cst.AssignTarget) and p.target is n):
+            continue
+        g = pm.get(id(p)) if p is not None else None
+        if isinstance(p, cst.Subscript) and p.value is n and isinstance(g, (cst.AssignTarget, cst.Del)):
+            continue
+        if isinstance(p, cst.Attribute) and p.value is n and isinstance(g, cst.Call) and p.attr.value in _WRITES:
+            continue
+        return True
+    return False
+
+
+def _stores(stmt: cst.CSTNode, state: set[str]) -> bool:
+    for n in walk(stmt):
+        if isinstance(n, cst.AssignTarget):
+            t = n.target
+            base = t.value if isinstance(t, cst.Subscript) else t
+            if isinstance(base, cst.Name) and base.value in state:
+                return True
+    return False
+
+
+def _right_operand(updated: cst.CSTNode) -> cst.CSTNode:
+    """``<memo> or await ask(...)`` → ``await ask(...)`` (keeping the parentheses it had)."""
+    assert isinstance(updated, cst.BooleanOperation)
+    return updated.right.with_changes(lpar=updated.lpar, rpar=updated.rpar) if updated.lpar else updated.right
+
+
+def drop_chain_memo(
+    a: ModuleAnalysis, site: Site, fn: FunctionInfo, node: cst.CSTNode, funcs: list[FunctionInfo], edges: list
+) -> bool:
+    """The memo on the way to the request goes with it, when it is only a shortcut in front of the
+    call: ``if <memo test>: return <memo>`` before the call (field case roots-20) or ``<memo> or
+    await <call>`` (bugs-19), reading the module state the path stores (replacing it: no
+    ``append``/``+=``) and nothing outside the path reads. Without the shortcut every call asks
+    its own parameter and the state is overwritten before it is read (no ``await`` between a
+    store and what follows it in a function of the path). Records the removal in ``site`` and
+    returns True, or changes nothing and returns False (the fix stays manual)."""
+    dead = set(site.changes)
+    state = _state(a, funcs)
+    on_path = {id(f) for f in funcs}
+    for f in funcs:
+        for n in walk(f.node.body):
+            if isinstance(n, cst.AugAssign) and {x.value for x in name_nodes(n.target)} & state:
+                return False
+            if (
+                isinstance(n, cst.Call)
+                and isinstance(n.func, cst.Attribute)
+                and isinstance(n.func.value, cst.Name)
+                and n.func.value.value in state
+                and n.func.attr.value in _ACCUMULATE
+            ):
+                return False
+        body = list(f.node.body.body) if isinstance(f.node.body, cst.IndentedBlock) else []
+        first = next((i for i, x in enumerate(body) if _stores(x, state)), None)
+        if first is not None and any(isinstance(n, cst.Await) for x in body[first + 1 :] for n in walk(x)):
+            return False  # another call may overwrite the state while this one waits
+    if any(id(f) not in on_path and _reads_state(a, f, state) for f in a.functions):
+        return False
+    removals: list[tuple[cst.CSTNode, object]] = []
+    for f in funcs:
+        for p in [node] if f is fn else [e.call for e in edges if e.caller is f]:
+            for _header, test in gates(a, f, p, dead):
+                if isinstance(test, cst.Try) or not _reads(test, state, dead):
+                    continue
+                holder = a.parents.get(id(test))
+                if (
+                    isinstance(holder, cst.BooleanOperation)
+                    and holder.left is test
+                    and isinstance(holder.operator, cst.Or)
+                    and _pure(test)
+                ):
+                    removals.append((holder, partial(_right_operand)))
+                elif (
+                    isinstance(holder, cst.If)
+                    and holder.orelse is None
+                    and not any(x is p for x in walk(holder))
+                    and _pure(holder)
+                ):
+                    removals.append((holder, REMOVE))
+                else:
+                    return False
+    if not removals:
+        return False
+    for n, change in removals:
+        site.set(n, change)  # type: ignore[arg-type]
+    return True

@@ -255,6 +255,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
         ):
             continue  # `if not ok or not has_roots`: the guard also checks something else
         site.set(x, REMOVE)
+        site.guards.append(x)
         dropped.append(code_of(x.test))
     # `if <capability>:` around the request (the positive spelling): its body stays, unwrapped.
     block = a.parents.get(id(stmt))

@@ -53,6 +53,7 @@ class Site:
     optional: str | None = None  # request form: the tool's own parameter the roots were only the default of
     fallback: str | None = None  # request form, asked only where no other directory was given: when it is used
     gate: str | None = None  # request form, a fallback: what decides whether the request runs (`try`, `if …`)
+    guards: list[cst.If] = field(default_factory=list)  # `if not <capability>: return …` removed with the request
 
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
