@@ -2,7 +2,8 @@
 (MCP504) and the low-level ``server.request_context`` (MCP505) become the context the handler
 receives, passed down. The fixtures ``fixtures/port/fastmcp_get_context`` and
 ``fixtures/port/lowlevel_request_context`` prove the main shapes by running them on mcp 1.27 and
-mcp 2.3; here: the other spellings (an existing ``Context`` parameter, a taken name, a tool
+mcp 2.3 (with ``lowlevel_class_methods``: handlers registered on bound methods,
+``lowlevel_factory_context``: a server built in a factory); here: the other spellings (an existing ``Context`` parameter, a taken name, a tool
 calling a tool) with their exact code, and each reason a site stays manual."""
 
 from __future__ import annotations
@@ -109,28 +110,27 @@ def test_a_helper_another_module_calls_stays_manual_naming_the_caller(tmp_path: 
     )
 
 
-CLASS_BASED = """\
+SUBSCRIBER = """\
 from mcp.server import Server
-from mcp.types import TextContent
 
 
 class Svc:
     def __init__(self) -> None:
         self.server = Server("svc")
-        self.server.call_tool()(self.call)
+        self.server.subscribe_resource()(self.subscribe)
 
-    async def call(self, name: str, arguments: dict) -> list[TextContent]:
-        return [TextContent(type="text", text=self._meta())]
+    async def subscribe(self, uri) -> None:
+        self._note(uri)
 
-    def _meta(self) -> str:
-        return str(self.server.request_context.meta)
+    def _note(self, uri) -> None:
+        print(uri, self.server.request_context.request_id)
 """
 
 
-def test_a_handler_registered_on_a_bound_method_is_named_as_the_reason(tmp_path: Path) -> None:
-    """``self.server.call_tool()(self.call)`` registers a handler the low-level port does not wrap
-    in an adapter (MCP507 rewrites decorators), so nothing would hand it mcp 2.x's ``ctx``."""
-    assert _manual(CLASS_BASED, "MCP505", tmp_path) == [
-        "`Svc.call` is registered as a `tools/call` handler other than with a decorator the port rewrites "
-        "(MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+def test_a_handler_the_port_does_not_wrap_is_named_as_the_reason(tmp_path: Path) -> None:
+    """A bound method registered with a decorator the low-level port leaves to a human
+    (``subscribe_resource``): nothing would hand it mcp 2.x's ``ctx``."""
+    assert _manual(SUBSCRIBER, "MCP505", tmp_path) == [
+        "`Svc.subscribe` is registered as a handler with `subscribe_resource()`, which the port does not wrap in an "
+        "adapter (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
     ]

@@ -1,4 +1,5 @@
-"""The request context passed down from the handler, where mcp 1.x read it from the server (MCP504).
+"""The request context passed down from the handler, where mcp 1.x read it from the server
+(MCP504: ``server.get_context()``; MCP505: the low-level ``server.request_context``).
 
 mcp 2.3's ``MCPServer`` has no ``get_context()`` (the SDK's migration guide, “``MCPServer.get_context()``
 removed”): a tool, prompt or template resource receives the context in a parameter annotated
@@ -25,6 +26,13 @@ handler that has the context): a function that another module calls, that is use
 (a callback, a ``to_thread`` target, a module-level call), or that nothing calls stays manual,
 named. A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
+
+On a low-level server (MCP505) the handlers are the ones the port wraps in an ``on_…`` adapter
+(:mod:`.lowlevel`: decorator handlers, in the module or a factory, and methods registered by
+calling the decorator on the bound method): the adapter receives mcp 2.x's
+``ServerRequestContext`` as ``ctx`` and passes it to the handler (``LowlevelPort.contexts``),
+which passes it down the same way; ``server.request_context`` becomes it (the guide's
+“Lowlevel ``Server``: ``request_context`` property removed”).
 """
 
 from __future__ import annotations
@@ -298,13 +306,14 @@ def _closure(
                     ),
                 )
             continue
-        if lowlevel and f.role is not None:
+        if lowlevel and (f.role is not None or (bound := _bound_decorator(a, f)) is not None):
+            how = f"a `{f.method or f.role}` handler" if f.role is not None else f"a handler with `{bound}()`"
             return (
                 funcs,
                 edges,
                 (
-                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler other than with a decorator the "
-                    "port rewrites (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+                    f"`{f.qualname}` is registered as {how}, which the port does not wrap in an adapter (MCP507): "
+                    "give it the `ctx` its mcp 2.x handler receives by hand"
                 ),
             )
         if not lowlevel and f.role in ENTRY_ROLES:
@@ -359,7 +368,8 @@ def _closure(
 
 def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
     """``f`` is registered with a low-level decorator the port turns into an adapter that receives
-    ``ctx`` (``@server.call_tool()`` on a module's ``Server``: :mod:`.lowlevel`)."""
+    ``ctx`` (:mod:`.lowlevel`): ``@server.call_tool()`` on a module's ``Server``, or the decorator
+    called on the bound method (``self.server.call_tool()(self.call)``)."""
     for dec in f.node.decorators:
         d = dec.decorator
         if (
@@ -370,7 +380,20 @@ def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
             and a.kind_of(d.func.value, f.parent) is Kind.SERVER_LL
         ):
             return True
-    return False
+    return _bound_decorator(a, f) in S.LOWLEVEL_DECORATOR_PORTS
+
+
+def _bound_decorator(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """The low-level decorator called on the bound method ``f`` (``self.server.call_tool()(self.f)``)."""
+    if f.class_name is None:
+        return None
+    from mcpmigrate.codemods.port.lowlevel import bound_registration  # it imports this module
+
+    for call in a.nodes(cst.Call):
+        found = bound_registration(a, call, a.enclosing_function(call))
+        if found is not None and found[2].fn is f.node:
+            return found[2].decorator
+    return None
 
 
 def _entry_reason(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
