@@ -46,7 +46,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.model import FixInfo, FixPlan, Safety
-from mcpmigrate.names import assigned, fresh, module_names, name_refs, ref_names, string_value
+from mcpmigrate.names import fresh, module_names, name_refs, ref_names, string_value
 
 CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
 LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
@@ -436,28 +436,24 @@ def _dropped_stmt(a: ModuleAnalysis, call: cst.BaseExpression) -> cst.SimpleStat
 
 
 def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, cst.SimpleStatementLine | None]:
-    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``) bound (the line goes), when that
-    is the name's only binding in ``f`` and the line is in ``f``'s own body; else ``ctx`` or a free
-    variant."""
-    body = f.node.body
-    stmts = body.body if isinstance(body, cst.IndentedBlock) else ()
+    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``)
+    bound — the line goes — when it is the name's only binding in ``f``, the line is in ``f``'s own
+    code (a ``try`` or ``if`` block too, not a nested function) and nothing reads the name before it;
+    else ``ctx`` or a free variant."""
     bound: dict[str, int] = {}
     for n in _bindings(f.node):
         bound[n] = bound.get(n, 0) + 1
-    for stmt in stmts:
-        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-            continue
+    for stmt in _own_lines(f.node):
         small = stmt.body[0]
         if not isinstance(small, cst.Assign):
             continue
         value = small.value
-        line = _dropped_stmt(a, value)
         reads = (
             isinstance(value, cst.Attribute) and is_request_context(a, value, f)
             if lowlevel
             else isinstance(value, cst.Call) and is_get_context(a, value, f)
         )
-        if line is stmt and reads:
+        if reads and _dropped_stmt(a, value) is stmt:
             target = small.targets[0].target
             assert isinstance(target, cst.Name)
             if bound.get(target.value) == 1 and not _read_before(f.node, target.value, stmt):
@@ -466,7 +462,26 @@ def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, 
     return fresh(taken, "ctx"), None
 
 
+def _own_lines(fn: cst.FunctionDef) -> list[cst.SimpleStatementLine]:
+    """The one-statement lines of ``fn``'s own code, in source order (not those of nested
+    functions, classes or lambdas)."""
+    out: list[cst.SimpleStatementLine] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.SimpleStatementLine):
+            if len(n.body) == 1:
+                out.append(n)
+            continue
+        stack.extend(reversed(n.children))
+    return out
+
+
 def _bindings(fn: cst.FunctionDef) -> list[str]:
+    """Every binding of a name in ``fn``'s own scope, once per binding: parameters, assignment,
+    loop, ``with``/``except`` and walrus targets, nested ``def``/``class`` names."""
     out = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     for star in (fn.params.star_arg, fn.params.star_kwarg):
         if isinstance(star, cst.Param):
@@ -479,20 +494,37 @@ def _bindings(fn: cst.FunctionDef) -> list[str]:
             continue
         if isinstance(n, cst.Lambda):
             continue
-        if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            out.extend(assigned(n))
+        target: cst.CSTNode | None = None
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            target = n.target
+        elif isinstance(n, cst.AsName):
+            target = n.name
+        if target is not None:
+            out.extend(x.value for x in _names_in(target))
         stack.extend(n.children)
     return out
 
 
+def _names_in(target: cst.CSTNode) -> list[cst.Name]:
+    """The names a target binds (``a``, ``a, b``, ``[a, *b]``; not ``x.a`` or ``x[a]``)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _names_in(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return []
+
+
 def _read_before(fn: cst.FunctionDef, name: str, stmt: cst.CSTNode) -> bool:
-    """``name`` is read in ``fn`` before ``stmt`` (source order)."""
-    body = fn.body
-    if not isinstance(body, cst.IndentedBlock):
-        return True
-    for s in body.body:
-        if s is stmt:
+    """``name`` is read in ``fn`` before ``stmt``, in source order."""
+    reads = {id(r) for r in name_refs(fn, name)}
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if n is stmt:
             return False
-        if name_refs(s, name):
+        if id(n) in reads:
             return True
+        stack.extend(reversed(n.children))
     return False
