@@ -161,36 +161,26 @@ def test_a_handler_the_port_does_not_wrap_is_named_as_the_reason(tmp_path: Path)
 
 
 # Each driver loads the file, gets the prompt with the arguments and prints its messages (one JSON line).
-PROMPT_V1 = (
+_PROMPT = (
     LEAVE
     + """
 import anyio, importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
-from mcp.shared.memory import create_connected_server_and_client_session as connect
+{imports}
 async def main():
-    async with connect(m.mcp) as c:
+    async with {client} as c:
         r = await c.get_prompt(sys.argv[2], json.loads(sys.argv[3]))
         print(json.dumps([x.model_dump(mode="json", by_alias=True, exclude_none=True) for x in r.messages]))
 anyio.run(main)
 leave()
 """
 )
-PROMPT_V2 = (
-    LEAVE
-    + """
-import anyio, importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
-import mcp
-async def main():
-    async with mcp.Client(m.mcp, mode=sys.argv[4]) as c:
-        r = await c.get_prompt(sys.argv[2], json.loads(sys.argv[3]))
-        print(json.dumps([x.model_dump(mode="json", by_alias=True, exclude_none=True) for x in r.messages]))
-anyio.run(main)
-leave()
-"""
+PROMPT_V1 = _PROMPT.format(
+    imports="from mcp.shared.memory import create_connected_server_and_client_session as connect",
+    client="connect(m.mcp)",
 )
+PROMPT_V2 = _PROMPT.format(imports="import mcp", client="mcp.Client(m.mcp, mode=sys.argv[4])")
 GET_CONTEXT = Path(__file__).resolve().parent.parent / "fixtures" / "port" / "fastmcp_get_context"
 
 
