@@ -107,6 +107,21 @@ def test_a_helper_nothing_calls_stays_manual(tmp_path: Path) -> None:
     ]
 
 
+def test_a_decorated_helper_stays_manual(tmp_path: Path) -> None:
+    src = (
+        "import functools\n"
+        + HEAD
+        + (
+            "\n\n@functools.lru_cache\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+            "\n\n@mcp.tool()\ndef who() -> str:\n    return _rid()\n"
+        )
+    )
+    assert _manual(src, "MCP504", tmp_path) == [
+        "`_rid` is decorated with `@functools.lru_cache`, which would see the new context parameter (a cache would "
+        "key on it, a wrapper may not pass it on): pass the context down by hand"
+    ]
+
+
 def test_a_static_resource_stays_manual_with_mcp2s_reason(tmp_path: Path) -> None:
     src = HEAD + '\n\n@mcp.resource("cfg://who")\ndef who() -> str:\n    return str(mcp.get_context().request_id)\n'
     assert _manual(src, "MCP504", tmp_path) == [

@@ -331,6 +331,15 @@ def _closure(
                     "gives no context: pass one in by hand"
                 ),
             )
+        if f.role is None and (deco := _foreign_decorator(f)) is not None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
+                    "would key on it, a wrapper may not pass it on): pass the context down by hand"
+                ),
+            )
         if external := a.external_callers(f):
             where = ", ".join(sorted({e.label for e in external}))
             return (
@@ -364,6 +373,15 @@ def _closure(
             edges.append((caller, c, f))
             stack.append(caller)
     return funcs, edges, None
+
+
+def _foreign_decorator(f: FunctionInfo) -> str | None:
+    """The first decorator of a helper other than ``staticmethod``/``classmethod`` (spelled as written)."""
+    for dec in f.node.decorators:
+        name = cst.Module([]).code_for_node(dec.decorator)
+        if name not in ("staticmethod", "classmethod"):
+            return name
+    return None
 
 
 def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
