@@ -72,6 +72,7 @@ def _configs(paths, config_path: str | None, legacy_clients: bool | None, target
     fallback = _load(config_path, legacy_clients, target_sdk)
     given = [p for p in paths if p != "-"] or ["."]
     if config_path:
+        _refuse_no_legacy_on_handshake_pins(fallback, list(given), legacy_clients is False)
         return [(fallback, list(given))]
     try:
         groups = group_by_config([Path(p) for p in given], fallback)
@@ -84,7 +85,34 @@ def _configs(paths, config_path: str | None, legacy_clients: bool | None, target
         if target_sdk is not None:
             config = dataclasses.replace(config, target_sdk=target_sdk)
         out.append((config, [str(m) for m in members]))
+    for config, names in out:
+        _refuse_no_legacy_on_handshake_pins(config, names, legacy_clients is False)
     return out
+
+
+def _refuse_no_legacy_on_handshake_pins(config, members: list[str], flag: bool) -> None:
+    """``legacy-clients = false`` (or ``--no-legacy-clients``) on a project whose pins allow only
+    handshake-era SDKs (mcp 1.x, fastmcp 2.x/3.x) is a usage error: such a server speaks only the
+    handshake-era protocol, so every client it has is a legacy client, and removing what they use
+    (a roots ``list_changed`` handler, a ``logging/setLevel`` handler) breaks all of them. A port
+    (``--target-sdk``) re-pins the project first (``pins.ported``)."""
+    if config.legacy_clients:
+        return
+    from mcpmigrate.pins import ported, project_pins
+
+    for member in members or ["."]:
+        found = ported(project_pins(Path(member)), config.target_sdk)
+        mcp, fastmcp = found.verdict("mcp"), found.verdict("fastmcp")
+        old = mcp if mcp is not None and not mcp.new else None
+        if old is None and fastmcp is not None and not fastmcp.new and (mcp is None or not mcp.new):
+            old = fastmcp
+        if old is not None:
+            said = "--no-legacy-clients" if flag else "legacy-clients = false"
+            _fail(
+                f"{said} refused: the project {old.pin.stated()}, an SDK that serves only handshake-era "
+                "(legacy) clients, so every client of this server is a legacy client; port it first "
+                "(`--target-sdk mcp2` or `--target-sdk fastmcp4`) or keep serving them"
+            )
 
 
 def _merged(results: list):
@@ -472,7 +500,8 @@ def _common(f):
         help="Whether the project still serves legacy (handshake-era) clients (default: the "
         "`legacy-clients` config key, else yes). With --no-legacy-clients, what only they use "
         "(a logging/setLevel handler, a roots list_changed handler, elicitation/complete) is "
-        "offered for removal.",
+        "offered for removal; refused on a project pinned to mcp 1.x or fastmcp 2.x/3.x, whose "
+        "clients are all legacy clients.",
     )(f)
     f = click.option(
         "--target-sdk",

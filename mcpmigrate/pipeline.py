@@ -179,6 +179,16 @@ def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) ->
     return keep, facts
 
 
+def rescreen(source: bytes, rules: set[str], file_rules: set[str], incoming: Incoming | None) -> set[str]:
+    """``rules`` and those of ``file_rules`` whose screen a fixed text (``source``) now passes:
+    a fix can bring in what a rule looks for (an import of fastmcp, a constructor it refuses)."""
+    rest = file_rules - rules
+    if not rest:
+        return rules
+    typed = any(c.kinds for calls in (incoming or {}).values() for c in calls)
+    return rules | _screen(source, rest, typed)[0]
+
+
 def detect(
     module: cst.Module,
     display: str,
@@ -197,8 +207,7 @@ def detect(
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
-    analysis = ModuleAnalysis.build(module, incoming)
-    analysis.path = path
+    analysis = ModuleAnalysis.build(module, incoming, path)
     analysis.source = source
     analysis.target_sdk = config.target_sdk
     reports: list[Report] = []
@@ -249,7 +258,9 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> l
     """The declared settle steps, run after detection: each fix module of ``codemods.ORDER`` that
     exposes ``settle(analysis, config, reports) -> list[FixPlan]`` gets the reports of its
     ``RULES`` (read only) and returns one plan per report, in order — for a fix that depends on the
-    module's other findings (an MCP401 label that depends on every log call of the module). The
+    module's other findings (an MCP401 label that depends on every log call of the module). A
+    module that declares ``SETTLE_READS`` (rule ids) also gets those rules' reports as ``read=``,
+    to read only (``drop``: a setLevel registration stays while MCP401 log calls remain). The
     reports are replaced by new ones carrying the settled plans (``Report.with_plan``); nothing is
     mutated (``docs/architecture.md``, "How a finding becomes a fix")."""
     from mcpmigrate.codemods import load_codemods
@@ -258,7 +269,9 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> l
         step = getattr(cm, "settle", None)
         mine = [i for i, r in enumerate(reports) if r.rule in cm.RULES] if step is not None else []
         if step is not None and mine:
-            plans = step(analysis, config, [reports[i] for i in mine])
+            reads = getattr(cm, "SETTLE_READS", ())  # other rules' reports the step reads, never settles
+            extra = {"read": [r for r in reports if r.rule in reads]} if reads else {}
+            plans = step(analysis, config, [reports[i] for i in mine], **extra)
             for i, plan in zip(mine, plans, strict=True):
                 reports[i] = reports[i].with_plan(plan)
     return reports
@@ -279,11 +292,20 @@ def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Findin
     seen: set[int] = set()
     for f in findings:
         site = f.site
-        if site is None or id(site) in seen:
+        if site is None or id(site) in seen or not owns(cm, site):
             continue
         seen.add(id(site))
         site.record(out, analysis)
+    out.finish()
     return out
+
+
+def owns(cm: ModuleType, site: object) -> bool:
+    """Whether ``site`` is a site of fix module ``cm`` (its type is defined in ``cm`` or a module of
+    its package): two fix modules may fix the same rules under one strategy (``interim`` and
+    ``interim_jsonrpc``), each records only its own sites."""
+    where = type(site).__module__
+    return where == cm.__name__ or where.startswith(cm.__name__ + ".")
 
 
 def node_positions(
@@ -384,7 +406,15 @@ def _apply_codemods(
     analysis: ModuleAnalysis,
     path: Path | None = None,
     incoming: Incoming | None = None,
+    file_rules: set[str] | None = None,
+    introduced: list[Finding] | None = None,
 ) -> cst.Module:
+    """The fixed module. ``file_rules`` (the rules enabled for the file, a superset of ``rules``,
+    the ones its original text passed the screen for): after each round that changed the text the
+    screens run again on it, so a rule that only a fix makes reachable (MCP514 on the constructor
+    the MCP511 rewrite turns into fastmcp's) reports and fixes in the same run; the findings of
+    such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
+    left)."""
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
@@ -411,8 +441,13 @@ def _apply_codemods(
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
+                before = rules
+                if file_rules is not None:
+                    rules = rescreen(module.bytes, rules, file_rules, incoming)
                 findings, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
                 findings = active(findings, module.bytes)
+                if introduced is not None and rules is not before:
+                    introduced.extend(f for f in findings if f.rule not in before)
         if not changed:
             break
     if module is not original:
@@ -544,9 +579,10 @@ def _process_file(
     if newer:
         res.error = f"fix not applied: {newer}"
     elif options.mode == "fix" and any(fixable(f, options) for f in findings):
+        introduced: list[Finding] = []
         try:
             new_source = _apply_codemods(
-                module, display, config, run_rules, options, findings, analysis, path, incoming
+                module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
             ).bytes
         except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
             import traceback
@@ -558,6 +594,7 @@ def _process_file(
             )
             new_source = source
         if new_source != source:
+            run_rules = rescreen(new_source, run_rules, file_rules, incoming)  # as each fix round did
             problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
             if problem:
                 res.error = f"fix not applied: {problem}"
@@ -571,7 +608,9 @@ def _process_file(
 
                 left = Counter((f.rule, f.message) for f in remaining)
                 res.fixed = []
-                for f in sorted(findings, key=lambda f: fixable(f, options)):  # unfixable ones remain first
+                for f in sorted(
+                    [*findings, *introduced], key=lambda f: fixable(f, options)
+                ):  # unfixable ones remain first
                     key = (f.rule, f.message)
                     if left[key] > 0:
                         left[key] -= 1

@@ -262,7 +262,10 @@ async def call(name: str, arguments: dict) -> list[types.TextContent]:
     )
 
 
-BUGS_04_TIE = ("unsafe", "removed together with the roots request in `_refresh`, whose cache `_cache` it invalidates")
+BUGS_04_BLOCKED = (
+    "`on_roots_changed` invalidates `_cache`, which `_refresh` fills from the roots request: it goes "
+    "together with that request (the MCP101 fix), never alone while the cache stays"
+)
 ROOTS_07_BLOCKED = (
     "`_revoke` invalidates `_GRANTED`, which `read_shelf` fills from the roots request: it goes "
     "together with that request (the MCP101 fix), never alone while the cache stays"
@@ -270,18 +273,24 @@ ROOTS_07_BLOCKED = (
 
 
 def test_bugs04_the_cache_handler_goes_only_with_the_roots_request(tmp_path: Path) -> None:
+    """`call_tool` reads `_cache` to skip the request (field case bugs-19): with a parameter the memo
+    would answer every call with the first call's roots, so the request is manual with the memo
+    named, and the handler that invalidates the memo stays with it, in both modes."""
     source = _case("bugs_04")
-    for flags in ((), (NO_LEGACY,)):
+    keep = (
+        "kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; " + DECLARE
+    )
+    for flags, why in (((), f"{keep} (even then, {BUGS_04_BLOCKED})"), ((NO_LEGACY,), BUGS_04_BLOCKED)):
         out, _ = _run(tmp_path, source, "check", *flags, name="bugs_04.py")
-        assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
-            ("MCP103", 35, "legacy-only", BUGS_04_TIE, None)
-        ]
-        # a plain fix applies neither: never the handler alone while the cache stays
-        _, fixed = _run(tmp_path, source, "fix", *flags, name="bugs_04.py")
-        assert fixed == source
-        # with the request, it goes too
-        _, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", *flags, name="bugs_04.py")
-        assert fixed == (DATA / "bugs_04.fixed.py").read_text(encoding="utf-8")
+        assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [("MCP103", 35, "legacy-only", None, why)]
+        [request] = [f for f in out["findings"] if f["rule"] == "MCP101"]
+        assert request["fix"] is None and request["manual"].startswith(
+            "the roots answer is memoised in the module state `_cache`, which `call_tool` reads to skip asking "
+            '(`_cache.get("roots") or …`)'
+        )
+        for fix in ((), ("--unsafe-fixes",)):
+            _, fixed = _run(tmp_path, source, "fix", *fix, *flags, name="bugs_04.py")
+            assert fixed == source
 
 
 def test_roots07_the_cache_handler_stays_while_its_fenced_roots_request_is_manual(tmp_path: Path) -> None:

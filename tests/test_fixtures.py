@@ -47,6 +47,28 @@ FAMILY_RULES = {
 }
 
 
+def _fix_flags(case_dir: Path, case: dict) -> list[str]:
+    """The flags of ``fix`` (and of the check after it) for a case: :func:`_flags`, with the MCP6xx
+    rules (the rest of the revision, a family with no fixture folder) left out unless the case lists
+    their findings — a fixture owns its family's fixes as it owns its findings, so MCP608's safe fix
+    of a hand-rolled server's results edits no roots or sampling fixture (fixtures/README.md)."""
+    owned = _owned(case_dir, case)
+    listed = {
+        f["rule"] for key in ("findings", "findings_after_param", "findings_after_interim") for f in case.get(key, [])
+    }
+    rules = sorted(p.stem for p in (Path(__file__).parent.parent / "rules").glob("MCP*.toml"))
+    others = [r for r in rules if not owned(r) and r not in listed and r.startswith("MCP6")]
+    return _flags(case) + (["--ignore", ",".join(others)] if others else [])
+
+
+def _fix(case_dir: Path, case: dict, strategy: str, target: Path, tmp_path: Path):
+    """``fix --strategy <strategy> --unsafe-fixes`` on the case's copy, JSON report."""
+    flags = _fix_flags(case_dir, case)
+    return cli(
+        ["fix", "--strategy", strategy, "--unsafe-fixes", *flags, "--output-format", "json", target.name], tmp_path
+    )
+
+
 def _owned(case_dir: Path, case: dict) -> Callable[[str], bool]:
     """Whether a rule's findings are pinned exactly in this case: its family's, or every rule's
     with ``other_families = "exact"``."""
@@ -89,10 +111,7 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     after_path = case_dir / "after_param.py"
     expected = after_path.read_bytes() if after_path.exists() else original
 
-    first = cli(
-        ["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
-        tmp_path,
-    )
+    first = _fix(case_dir, case, "param", target, tmp_path)
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
@@ -109,14 +128,11 @@ def test_fix_param(case_dir: Path, tmp_path: Path) -> None:
     assert got == expected  # bytes too (newlines, trailing whitespace)
     assert first.json["changed_files"] == ([target.name] if expected != original else [])
 
-    second = cli(
-        ["fix", "--strategy", "param", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
-        tmp_path,
-    )
+    second = _fix(case_dir, case, "param", target, tmp_path)
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 
-    remaining = cli(["check", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    remaining = cli(["check", *_fix_flags(case_dir, case), "--output-format", "json", target.name], tmp_path)
     assert remaining.json["errors"] == []
     # Without after_param.py the file is unchanged, so everything remains; otherwise what the
     # case lists under findings_after_param (default: none).
@@ -138,10 +154,7 @@ def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
     target = copy_to(case_dir / "before.py", tmp_path)
     expected = (case_dir / "after_interim.py").read_bytes()
 
-    first = cli(
-        ["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
-        tmp_path,
-    )
+    first = _fix(case_dir, case, "interim", target, tmp_path)
     assert first.exception is None, str(first)
     assert first.json["errors"] == [], str(first)
     got = target.read_bytes()
@@ -156,13 +169,10 @@ def test_fix_interim(case_dir: Path, tmp_path: Path) -> None:
         )
         pytest.fail(f"fix output differs:\n{diff}\n{first}")
 
-    second = cli(
-        ["fix", "--strategy", "interim", "--unsafe-fixes", *_flags(case), "--output-format", "json", target.name],
-        tmp_path,
-    )
+    second = _fix(case_dir, case, "interim", target, tmp_path)
     assert target.read_bytes() == got, "a second fix changed the file again"
     assert second.json["changed_files"] == [] and second.json["fixed"] == []
 
-    remaining = cli(["check", *_flags(case), "--output-format", "json", target.name], tmp_path)
+    remaining = cli(["check", *_fix_flags(case_dir, case), "--output-format", "json", target.name], tmp_path)
     assert remaining.json["errors"] == []
     _assert_findings(findings_of(remaining), _expected(case, "findings_after_interim"), _owned(case_dir, case))

@@ -502,3 +502,42 @@ def test_directives_go_to_the_next_statement_or_the_pass_other_comments_go(tmp_p
         "    # type: ignore\n"
         '    return "ok"\n'
     )
+
+
+# -- a project's Context subclass defined in another module --------------------------------------
+SHOP_CONTEXT = """from mcp.server.fastmcp import Context
+
+
+class ShopContext(Context):
+    async def audit(self, text: str) -> None:
+        await self.info(text)
+"""
+SHOP_SERVER = """from mcp.server.fastmcp import FastMCP
+
+from {ctx_import} import ShopContext
+
+mcp = FastMCP("shop")
+
+
+@mcp.tool()
+async def checkout(ctx: ShopContext) -> str:
+    answer = await ctx.elicit("Ship now?", schema=dict)
+    await ctx.session.send_tool_list_changed()
+    return str(answer)
+"""
+
+
+def test_a_context_subclass_of_another_module_is_a_context(tmp_path: Path) -> None:
+    """``ctx: ShopContext`` where ``ShopContext(Context)`` is defined in another module of the
+    project, imported absolutely or relatively: its requests and pushes are the SDK's."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "shop"\n', encoding="utf-8")
+    pkg = tmp_path / "shop"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "context.py").write_text(SHOP_CONTEXT, encoding="utf-8")
+    for spelling in ("shop.context", ".context"):
+        (pkg / "server.py").write_text(SHOP_SERVER.format(ctx_import=spelling), encoding="utf-8")
+        assert sites(check(tmp_path, "shop/server.py")) == [("MCP202", 10, 20), ("MCP301", 11, 11)], spelling
+    (pkg / "context.py").write_text(SHOP_CONTEXT.replace("(Context)", "").replace("from mcp", "# from mcp"))
+    # a class of its own: `ctx.elicit` is no request (`ctx.session` stays one by its name)
+    assert sites(check(tmp_path, "shop/server.py")) == [("MCP301", 11, 11)]

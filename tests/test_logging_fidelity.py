@@ -475,7 +475,10 @@ def test_the_package_is_the_program_a_sibling_example_is_not(tmp_path: Path) -> 
     ns = tmp_path / "app" / "tools"
     ns.mkdir(parents=True)
     (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "app" / "cli.py").write_text("import logging\n\nlogging.basicConfig()\n", encoding="utf-8")
+    # a level: `basicConfig()` alone leaves the root logger at WARNING (tests/test_logging_kinds.py)
+    (tmp_path / "app" / "cli.py").write_text(
+        "import logging\n\nlogging.basicConfig(level=logging.DEBUG)\n", encoding="utf-8"
+    )
     shutil.copyfile(DATA / "notify_09.py", ns / "index.py")
     examples = tmp_path / "examples"
     (examples / "a").mkdir(parents=True)

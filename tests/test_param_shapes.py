@@ -160,11 +160,12 @@ def test_roots_as_the_default_of_the_tools_path_become_an_optional_parameter(tmp
     )
 
 
-def test_a_default_inside_a_helper_stays_a_required_parameter_with_the_note(tmp_path: Path) -> None:
-    """The fallback sits in a helper the tool calls: the path is threaded as before, and the label
-    keeps saying the new parameter is required on every call."""
-    f = _mcp101(
-        tmp_path,
+def test_a_default_inside_a_helper_becomes_an_optional_parameter_threaded_to_it(tmp_path: Path) -> None:
+    """The fallback sits in a helper the tool calls (issue 23, field case roots-18): the tool's
+    new parameter is optional and used only when `folder` is not given, and the helper checks it
+    where the request was (was: a required parameter, breaking every call that passed `folder`;
+    the fixed server is run in tests/test_param_field_roots.py)."""
+    source = (
         HEAD
         + """
 
@@ -178,9 +179,35 @@ async def _folder(folder: str | None, ctx: Context) -> str:
 @mcp.tool()
 async def names(ctx: Context, folder: str | None = None) -> list[str]:
     return os.listdir(await _folder(folder, ctx))
-""",
+"""
     )
-    assert f["fix"]["safety"] == "unsafe" and "required on every call" in f["fix"]["description"], f
+    f = _mcp101(tmp_path, source)
+    assert (f["fix"]["safety"], f["fix"]["description"]) == (
+        "safe",
+        "add an optional documented `root` parameter to `names`, used only when `folder` is not given, and drop "
+        "the roots request",
+    )
+    cli(["fix", "s.py"], tmp_path)
+    assert (
+        (tmp_path / "s.py")
+        .read_text()
+        .endswith(
+            """
+
+async def _folder(folder: str | None, root: str | None) -> str:
+    if folder is None:
+        if root is None:
+            raise ValueError("pass `folder` or `root`")
+        folder = root
+    return folder
+
+
+@mcp.tool()
+async def names(folder: str | None = None, root: Annotated[str | None, Field(description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `folder` is not given.")] = None) -> list[str]:
+    return os.listdir(await _folder(folder, root))
+"""
+        )
+    )
 
 
 MEMO = Path(__file__).resolve().parent.parent / "fixtures" / "roots" / "mcp1_memoised_roots"

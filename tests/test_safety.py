@@ -301,17 +301,16 @@ def test_fixed_file_parses_and_verify_rejects_broken_output(tmp_path: Path, monk
 
     target = tmp_path / "caps.py"
     target.write_text(MCP104_SOURCE)
-    real_edits = remove.edits
+    real_record = remove.ListChangedField.record
 
-    def broken_edits(analysis, findings, config):
-        edits = real_edits(analysis, findings, config)
+    def broken_record(self, edits, analysis):
+        real_record(self, edits, analysis)
         # `return` outside a function parses (libcst) but does not compile
         edits.transform(
             analysis.module, lambda _o, u: u.with_changes(body=[*u.body, cst.parse_statement("return 1\n")])
         )
-        return edits
 
-    monkeypatch.setattr(remove, "edits", broken_edits)
+    monkeypatch.setattr(remove.ListChangedField, "record", broken_record)
     res = cli(["fix", "--output-format", "json", "caps.py"], tmp_path)
     assert target.read_text() == MCP104_SOURCE
     assert [e["path"] for e in res.json["errors"]] == ["caps.py"]

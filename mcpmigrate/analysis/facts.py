@@ -60,6 +60,9 @@ class Facts:
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         self.imports: dict[str, str] = {}
+        #: ``from .ctx import ShopContext`` → ``{"ShopContext": (1, "ctx.ShopContext")}``: relative
+        #: imports, by level (not in ``imports``: they name no absolute module)
+        self.relative_imports: dict[str, tuple[int, str]] = {}
         self.functions: list[FunctionInfo] = []
         self.by_node: dict[cst.FunctionDef, FunctionInfo] = {}
         self.module_kinds: dict[str, Kind] = {}
@@ -135,6 +138,13 @@ class Collector(cst.CSTVisitor):
             self._note_generation(full)
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.relative and not isinstance(node.names, cst.ImportStar):
+            mod = get_full_name_for_node(node.module) if node.module is not None else ""
+            for alias in node.names:
+                name = get_full_name_for_node(alias.name) or ""
+                local = get_full_name_for_node(alias.asname.name) if alias.asname else name
+                self.a.relative_imports[local or name] = (len(node.relative), f"{mod}.{name}" if mod else name)
+            return
         if node.relative or node.module is None:
             return
         mod = get_full_name_for_node(node.module) or ""

@@ -7,8 +7,11 @@ server or a context belongs to.
 
 from __future__ import annotations
 
+import ast
+import os
 from collections.abc import Iterator
 from enum import Enum
+from pathlib import Path
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -16,6 +19,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis.facts import FunctionInfo
 from mcpmigrate.analysis.held import Held
+from mcpmigrate.files import read_regular
 
 
 class Kind(str, Enum):
@@ -98,6 +102,95 @@ _ANNOTATION_KINDS = (
 )
 
 
+#: (path, mtime_ns, size) -> {class name: its bases, as qualified names}
+_CLASSES: dict[tuple[str, int, int], dict[str, list[str]]] = {}
+
+
+def _module_file(start: Path, module: str) -> Path | None:
+    """The file of the absolute module ``module`` in the project holding ``start``: looked for in
+    ``start``'s directory and its parents (and their ``src/``), nearest first."""
+    parts = module.split(".")
+    for d in [start.parent, *start.parent.parents][:8]:
+        for base in (d, d / "src"):
+            for f in (base.joinpath(*parts[:-1], parts[-1] + ".py"), base.joinpath(*parts, "__init__.py")):
+                if f.is_file():
+                    return f
+    return None
+
+
+def _classes_of(f: Path) -> dict[str, list[str]]:
+    """The classes of the module ``f`` with their bases resolved through its imports (absolute
+    names; a relative import resolved against ``f``'s package)."""
+    try:
+        st = f.stat()
+        key = (str(f), st.st_mtime_ns, st.st_size)
+        if key in _CLASSES:
+            return _CLASSES[key]
+        tree = ast.parse(read_regular(f, limit=2_000_000))
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return {}
+    package = f.parent if f.name != "__init__.py" else f.parent
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                anchor = package
+                for _ in range(node.level - 1):
+                    anchor = anchor.parent
+                mod = f"{_dotted_path(anchor)}.{mod}" if mod else _dotted_path(anchor)
+            for al in node.names:
+                names[al.asname or al.name] = f"{mod}.{al.name}"
+        elif isinstance(node, ast.Import):
+            for al in node.names:
+                names[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+    out: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            bases = []
+            for b in node.bases:
+                text = ast.unparse(b)
+                head, _, rest = text.partition(".")
+                bases.append(f"{names[head]}.{rest}" if head in names and rest else names.get(head, text))
+            out[node.name] = bases
+    _CLASSES[key] = out
+    return out
+
+
+def _dotted_path(d: Path) -> str:
+    """The dotted package name of the directory ``d`` (up while ``__init__.py`` is there)."""
+    parts = []
+    while (d / "__init__.py").is_file() and d.parent != d:
+        parts.append(d.name)
+        d = d.parent
+    return ".".join(reversed(parts))
+
+
+def project_class_bases(path: Path | None, q: str) -> list[str]:
+    """The bases of the class ``q`` (``pkg.ctx.ShopContext``, or ``.ctx.ShopContext`` relative to
+    ``path``'s package) when a module of the project defines it: a project's Context subclass in
+    another module is a context too (issue 25, receivers)."""
+    if path is None:
+        return []
+    module, _, cls = q.rpartition(".")
+    if not module or not cls:
+        return []
+    if module.startswith("."):
+        level = len(module) - len(module.lstrip("."))
+        anchor = Path(path).parent
+        for _ in range(level - 1):
+            anchor = anchor.parent
+        rest = module.lstrip(".").split(".") if module.lstrip(".") else []
+        f: Path | None = anchor.joinpath(*rest[:-1], rest[-1] + ".py") if rest else anchor / "__init__.py"
+        if f is not None and not f.is_file() and rest:
+            f = anchor.joinpath(*rest, "__init__.py")
+    else:
+        f = _module_file(Path(path), module)
+    if f is None or not f.is_file() or os.path.realpath(f) == os.path.realpath(path):
+        return []
+    return _classes_of(f).get(cls, [])
+
+
 class Kinds(Held):
     """The typing half of :class:`~mcpmigrate.analysis.ModuleAnalysis`: kinds and generations
     read from the collected facts (what is held in containers and handed to tasks:
@@ -107,7 +200,7 @@ class Kinds(Held):
         """The kind of the first SDK class an annotation names (``Optional``, ``Annotated``,
         unions and string annotations are looked into)."""
         for cand in annotation_names(ann):
-            k = self._kind_of_class(self.qualname(cand))
+            k = self._kind_of_class(self.qualname_of_class(cand))
             if k is not None:
                 return k
         return None
@@ -133,7 +226,22 @@ class Kinds(Held):
             k = self._kind_of_class(base, depth + 1)
             if k is not None:
                 return k
+        if q not in self.class_bases and "." in q and not q.startswith(("mcp.", "fastmcp.", "typing.")):
+            for base in project_class_bases(self.path, q):
+                k = self._kind_of_class(base, depth + 1)
+                if k is not None:
+                    return k
         return None
+
+    def qualname_of_class(self, expr: cst.BaseExpression) -> str | None:
+        """:meth:`qualname`, and a class imported relatively (``from .ctx import ShopContext``)
+        as ``.ctx.ShopContext`` (one dot per level)."""
+        name = get_full_name_for_node(expr)
+        if name and name.partition(".")[0] in self.relative_imports:
+            head, _, rest = name.partition(".")
+            level, target = self.relative_imports[head]
+            return "." * level + target + (f".{rest}" if rest else "")
+        return self.qualname(expr)
 
     def element_kind(self, ann: cst.BaseExpression) -> tuple[bool, Kind | None]:
         """For a container annotation (``set[ServerSession]``, ``dict[str, ServerSession]``,

@@ -9,6 +9,7 @@ and the registered functions their role (registered here, or by another module o
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
@@ -65,10 +66,12 @@ class ModuleAnalysis(Kinds, CallGraph):
         return [order[i] for i in self.flat.of_types(types)]  # type: ignore[misc]
 
     @classmethod
-    def build(cls, module: cst.Module, incoming: Incoming | None = None) -> ModuleAnalysis:
+    def build(cls, module: cst.Module, incoming: Incoming | None = None, path: Path | None = None) -> ModuleAnalysis:
         """Analyse ``module``; ``incoming``: the calls other modules of the project make into it
-        (:mod:`mcpmigrate.analysis.project`), which type the parameters they pass a context to."""
+        (:mod:`mcpmigrate.analysis.project`), which type the parameters they pass a context to;
+        ``path``: the module's file (a Context subclass of another module is read from there)."""
         self = cls(module)
+        self.path = path
         self.incoming = incoming or {}
         self.flat = Flat(module)  # one traversal; the detectors replay it
         self.parents = self.flat.parents

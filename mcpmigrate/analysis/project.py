@@ -105,6 +105,16 @@ def _is_test(path: PurePosixPath | Path) -> bool:
     )
 
 
+# Folders of modules a server does not serve: its tests, scripts and examples.
+_UNSERVED_DIRS = frozenset({"tests", "test", "scripts", "examples", "example", "docs", "benchmarks"})
+
+
+def unserved(path: PurePosixPath | Path) -> bool:
+    """A module the served code does not import: a test module (:func:`_is_test`), or one under a
+    ``scripts``, ``examples``, ``docs`` or ``benchmarks`` folder."""
+    return _is_test(path) or any(part in _UNSERVED_DIRS for part in path.parts[:-1])
+
+
 #: What one checked module receives: its function name → the calls of it from other modules.
 Incoming = dict[str, tuple[ExternalCall, ...]]
 

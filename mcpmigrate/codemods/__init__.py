@@ -16,7 +16,19 @@ import importlib
 from functools import lru_cache
 from types import ModuleType
 
-ORDER = ("port", "param", "interim", "interim_jsonrpc", "remove", "drop", "subscription", "stdlib_logging", "revision")
+ORDER = (
+    "port",
+    "param",
+    "interim",
+    "interim_jsonrpc",
+    "remove",
+    "drop",
+    "subscription",
+    "stdlib_logging",
+    "revision",
+    "results",
+    "handles",
+)
 
 
 @lru_cache(maxsize=1)

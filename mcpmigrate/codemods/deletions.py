@@ -17,7 +17,7 @@ project declares that it no longer serves them (``legacy-clients = false``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import libcst as cst
@@ -27,6 +27,40 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan
 from mcpmigrate.names import name_nodes
+
+
+@dataclass(frozen=True)
+class DispatchRoute:
+    """The site of a legacy-only method routed by a hand-rolled dispatch (an ``if method ==
+    "logging/setLevel"`` branch, a ``case``, a route table entry): never deleted by a fix (the
+    branch may route other methods too), only told what to do with the method string — its plan is
+    manual, settled by :func:`legacy_plan`, so it records nothing."""
+
+
+def plan_route(manual: str) -> FixPlan:
+    """The plan of a legacy-only method a hand-rolled dispatch routes (before :func:`legacy_plan`
+    settles its text)."""
+    return FixPlan(manual=manual, site=DispatchRoute())
+
+
+@dataclass
+class Deleted:
+    """What the sites of one fix round delete together (:func:`deleted`): the reported nodes, in
+    the findings' order, and the handler functions left unused, by name."""
+
+    nodes: list[cst.CSTNode] = field(default_factory=list)
+    handlers: dict[str, cst.FunctionDef] = field(default_factory=dict)
+
+
+def deleted(edits: Edits, a: ModuleAnalysis, keep_comments: bool = False) -> Deleted:
+    """The round's :class:`Deleted`, shared by the sites that record into ``edits``
+    (``Edits.shared``); after the last site it is recorded in one :func:`delete` (the arguments of
+    one call, the statements of one line, go together)."""
+
+    def last(d: Deleted) -> None:
+        delete(edits, a, d.nodes, d.handlers.values(), keep_comments=keep_comments)
+
+    return edits.shared("deletions.deleted", Deleted, last=last)
 
 
 def spellings(a: ModuleAnalysis, name: str) -> int:

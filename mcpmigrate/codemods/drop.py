@@ -20,15 +20,17 @@ tool that waited for the peer to go away hangs (:func:`ping_is_loop_exit`; the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
-from mcpmigrate.codemods.deletions import delete, spellings
+from mcpmigrate.codemods.deletions import DispatchRoute, deleted, legacy_plan, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 
 STRATEGY = "remove"
 
@@ -138,39 +140,78 @@ def _owning_function(pm: dict, node: cst.CSTNode) -> cst.CSTNode | None:
 
 
 RULES = ("MCP203", "MCP205", "MCP402")
+#: The rules whose reports :func:`settle` also reads (``pipeline.settle``): a ``logging/setLevel``
+#: registration stays while the module still sends protocol logs (MCP401).
+SETTLE_READS = ("MCP401",)
+
+_STILL_LOGS = (
+    "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
+    "`logging` capability a server that sends them must declare: move them to the standard library first, "
+    "then the registration can go"
+)
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """A bare statement that goes (MCP203 ``send_ping()``, MCP205 ``send_elicit_complete(...)``):
+    the call ``node``."""
+
+    node: cst.CSTNode
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        deleted(edits, analysis, keep_comments=True).nodes.append(self.node)
+
+
+def plan(node: cst.CSTNode, safety: Safety, description: str) -> FixPlan:
+    """The deletion of the bare call ``node`` (a ping, an elicitation-complete notification): its
+    legacy-only label (MCP205) is settled by :func:`settle`."""
+    return FixPlan(FixInfo(safety, STRATEGY, description), site=Deletion(node))
 
 
 @dataclass(frozen=True)
 class SetLevelRegistration:
-    """An MCP402 ``logging/setLevel`` registration (``form``: ``decorator``, ``call``, ``kwarg``
-    or ``assign``) of the module function ``handler`` (None: not a plain name), which goes too
-    when nothing else uses it."""
+    """An MCP402 ``logging/setLevel`` registration ``node`` (``form``: ``decorator``, ``call``,
+    ``kwarg`` or ``assign``) of the module function ``handler`` (None: not a plain name), which
+    goes too when nothing else uses it."""
 
+    node: cst.CSTNode
     form: str
     handler: str | None
 
-
-def plan_set_level(description: str, form: str, handler: str | None) -> FixPlan:
-    """The removal of a ``logging/setLevel`` registration (its legacy-only label is settled by
-    ``deletions.legacy_plan``). Spec: 2026-07-28 changelog, ``logging/setLevel`` removed."""
-    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, description), site=SetLevelRegistration(form, handler))
-
-
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """Delete the reported calls and registrations, and the handlers left unused."""
-    dead: dict[str, cst.FunctionDef] = {}
-    for f in findings:
-        site = f.site
-        if f.rule != "MCP402" or not isinstance(site, SetLevelRegistration):
-            continue
-        name = site.handler
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        gone = deleted(edits, analysis, keep_comments=True)
+        gone.nodes.append(self.node)
+        name = self.handler
         fn = analysis.function_named(name) if name else None
         if not name or fn is None or fn.class_name is not None:
-            continue
+            return
         # the def itself, plus the registration unless it is the decorator on the def
-        allowed = 1 if site.form == "decorator" else 2
+        allowed = 1 if self.form == "decorator" else 2
         if spellings(analysis, name) <= allowed:
-            dead[name] = fn.node
-    ed = Edits()
-    delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values(), keep_comments=True)
-    return ed
+            gone.handlers[name] = fn.node
+
+
+def plan_set_level(node: cst.CSTNode, description: str, form: str, handler: str | None) -> FixPlan:
+    """The removal of a ``logging/setLevel`` registration (its legacy-only label is settled by
+    :func:`settle`). Spec: 2026-07-28 changelog, ``logging/setLevel`` removed."""
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, description), site=SetLevelRegistration(node, form, handler))
+
+
+def settle(
+    analysis: ModuleAnalysis, config: Config, reports: Sequence[Planned], read: Sequence[Planned] = ()
+) -> list[FixPlan]:
+    """Dual era: the removals of the legacy-only rules (MCP205, MCP402) and their dispatch routes
+    (:class:`~mcpmigrate.codemods.deletions.DispatchRoute`) get the plan of
+    :func:`~mcpmigrate.codemods.deletions.legacy_plan` — kept while the project serves legacy
+    clients, offered once it declares it does not; a ``logging/setLevel`` registration not even
+    then while the module sends protocol logs (an MCP401 report among ``read``). One plan per
+    report, in order."""
+    sends = any(r.rule == "MCP401" for r in read)
+
+    def blocked(rule: str) -> str | None:
+        return _STILL_LOGS if sends and rule == "MCP402" else None
+
+    return [
+        legacy_plan(config, r.rule, r.plan, isinstance(r.plan.site, DispatchRoute), partial(blocked, r.rule))
+        for r in reports
+    ]

@@ -66,6 +66,7 @@ class Edits:
     tracked: set[int] = field(default_factory=set)
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
     _shared: dict[str, Any] = field(default_factory=dict)
+    _last: list[tuple[str, Callable[[Any], None]]] = field(default_factory=list)
 
     # -- recording ---------------------------------------------------------------------------
     def transform(self, node: cst.CSTNode, fn: Transform) -> None:
@@ -103,14 +104,27 @@ class Edits:
             self.add_import(module, name, local)
         return local
 
-    def shared(self, key: str, make: Callable[[], Any]) -> Any:
+    def shared(self, key: str, make: Callable[[], Any], last: Callable[[Any], None] | None = None) -> Any:
         """What the sites of one fix module share while they record this round's edits (a
         subscription bus added once per server, the module logger added once): ``make()`` the first
         time ``key`` is asked for, the same object afterwards. Held by this round's edits only, so
-        only the sites that are applied take part (``docs/architecture.md``)."""
+        only the sites that are applied take part (``docs/architecture.md``).
+
+        ``last(value)``, when given, runs once after every site has recorded (:meth:`finish`, called
+        by ``pipeline.record_edits``): for what the sites gather and one step then records (the
+        nodes of several sites deleted together, the names left unused by all of them)."""
         if key not in self._shared:
             self._shared[key] = make()
+            if last is not None:
+                self._last.append((key, last))
         return self._shared[key]
+
+    def finish(self) -> None:
+        """Run the ``last`` steps of :meth:`shared`, once each, in the order their keys were first
+        asked for."""
+        steps, self._last = self._last, []
+        for key, step in steps:
+            step(self._shared[key])
 
     def track(self, node: cst.CSTNode) -> None:
         """Keep the rewritten form of ``node``, readable with :meth:`updated`."""

@@ -14,16 +14,17 @@ whatever the strategy.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from mcpmigrate.analysis import ModuleAnalysis
-from mcpmigrate.codemods.deletions import delete, legacy_plan, spellings
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.codemods.deletions import DispatchRoute, delete, deleted, legacy_plan, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
-from mcpmigrate.model import FixPlan, Planned
+from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 from mcpmigrate.names import ref_names
 
 STRATEGY = "remove"
@@ -68,7 +69,7 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     while scope is not None:
         outer |= {n for n, _v in scope.assigns}
         scope = scope.parent
-    touched = _written(fn.node.body) & outer
+    touched = written(fn.node.body) & outer
     if not touched:
         return None
     for other in analysis.functions:
@@ -76,10 +77,25 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
             isinstance(c.func, cst.Attribute) and c.func.attr.value == "list_roots" for c in other.calls
         ):
             continue
-        shared = sorted(touched & {n.value for n in ref_names(other.node.body)})
-        if shared:
-            return name, shared[0], other.name
+        # the cache may be read where the request is, or in a function on the way to it (a memo
+        # one call above the request: field case roots-19)
+        for on_path in _with_callers(analysis, other):
+            shared = sorted(touched & {n.value for n in ref_names(on_path.node.body)})
+            if shared:
+                return name, shared[0], other.name
     return None
+
+
+def _with_callers(analysis: ModuleAnalysis, fn: FunctionInfo) -> list[FunctionInfo]:
+    """``fn`` and every function of the module that calls it, directly or through others."""
+    out = [fn]
+    seen = {id(fn)}
+    for cur in out:
+        for caller, _call in analysis.callers(cur):
+            if id(caller) not in seen:
+                seen.add(id(caller))
+                out.append(caller)
+    return out
 
 
 _MUTATORS = {
@@ -101,7 +117,7 @@ _MUTATORS = {
 }
 
 
-def _written(body: cst.CSTNode) -> set[str]:
+def written(body: cst.CSTNode) -> set[str]:
     """Names whose state ``body`` changes: ``global`` names it assigns, ``x[k] = …`` / ``del x[k]`` /
     ``x.a = …`` bases, and ``x.clear()``-style mutating calls (a logger it only reads is not state)."""
     out: set[str] = set()
@@ -135,6 +151,44 @@ def _walk(node: cst.CSTNode):
         stack.extend(n.children)
 
 
+@dataclass(frozen=True)
+class HandlerRegistration:
+    """An MCP103 roots ``list_changed`` handler registration ``node`` (an assignment into
+    ``notification_handlers``, an ``on_roots_list_changed=`` argument, an
+    ``add_notification_handler(...)`` call): it goes, and so does the handler function when
+    nothing else in the module uses it."""
+
+    node: cst.CSTNode
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        gone = deleted(edits, analysis)
+        gone.nodes.append(self.node)
+        handler = unused_handler(analysis, self.node)
+        if handler is not None:
+            gone.handlers[handler[0]] = handler[1]
+
+
+@dataclass(frozen=True)
+class ListChangedField:
+    """An MCP104 ``listChanged`` argument or dict entry ``node`` of a roots capability: it goes."""
+
+    node: cst.CSTNode
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        deleted(edits, analysis).nodes.append(self.node)
+
+
+def plan_registration(node: cst.CSTNode, description: str) -> FixPlan:
+    """The removal of the roots ``list_changed`` handler registration ``node`` (MCP103), before
+    :func:`settle` (legacy-only) and ``param.settle`` (a handler that goes with its roots request)."""
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, description), site=HandlerRegistration(node))
+
+
+def plan_field(node: cst.CSTNode, description: str) -> FixPlan:
+    """The removal of a roots capability's ``listChanged`` field ``node`` (MCP104)."""
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, description), site=ListChangedField(node))
+
+
 def settle(analysis: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
     """MCP103 is legacy-only: its removal is kept while the project serves legacy clients
     (:func:`~mcpmigrate.codemods.deletions.legacy_plan`), and never offered alone while the handler
@@ -143,31 +197,37 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: Sequence[Planned])
     fix. One plan per report, in order."""
     return [
         legacy_plan(
-            config, r.rule, r.plan, bool(r.plan.data.get("route")), partial(roots_cache_blocker, analysis, r.node)
+            config,
+            r.rule,
+            r.plan,
+            isinstance(r.plan.site, DispatchRoute),
+            partial(roots_cache_blocker, analysis, r.node),
         )
         for r in reports
     ]
 
 
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """Delete the reported registrations and fields, and the handlers left unused."""
-    ed = Edits()
-    delete_handlers(ed, analysis, findings)
-    return ed
+def unused_handler(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple[str, cst.FunctionDef] | None:
+    """The module function the MCP103 ``registration`` registers, by name, when nothing else in the
+    module uses it (only its ``def`` and the registration spell its name), else None."""
+    name = _handler_name(registration)
+    if not name or "." in name:
+        return None
+    fn = analysis.function_named(name)
+    if fn is not None and spellings(analysis, name) <= 2:
+        return name, fn.node
+    return None
 
 
 def delete_handlers(ed: Edits, analysis: ModuleAnalysis, findings: list) -> None:
-    """Record the deletion of the reported registrations and fields, and of the handlers left
-    unused (also used by the param fix, for a handler that goes with the roots request)."""
+    """Record the deletion of the MCP103 registrations among ``findings`` and of the handlers
+    left unused: the param fix's, for a handler that goes with the roots request (the ``remove``
+    fix's own sites record through :class:`HandlerRegistration`)."""
     dead: dict[str, cst.FunctionDef] = {}
     for f in findings:
         if f.rule != "MCP103" or f.node is None:
             continue
-        name = _handler_name(f.node)
-        if not name or "." in name:
-            continue
-        fn = analysis.function_named(name)
-        # uses: the def's own name and the registration
-        if fn is not None and spellings(analysis, name) <= 2:
-            dead[name] = fn.node
+        handler = unused_handler(analysis, f.node)
+        if handler is not None:
+            dead[handler[0]] = handler[1]
     delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values())

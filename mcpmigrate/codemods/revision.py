@@ -8,19 +8,19 @@ deprecated, planned at detection (``docs/architecture.md``, "How a finding becom
 - MCP603: the resource-not-found code ``-32002`` → ``-32602`` (changelog, minor change 6).
 - MCP606: sampling's deprecated ``include_context="thisServer"/"allServers"`` → dropped.
 
-Each plan's ``site`` is a :class:`Rewrite`; ``edits`` only replays it.
+Each plan's ``site`` is a :class:`Rewrite`; its ``record`` only replays it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.deletions import delete
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 
 STRATEGY = "revision"
@@ -34,23 +34,16 @@ class Rewrite:
     replace: list[tuple[cst.CSTNode, cst.CSTNode]] = field(default_factory=list)
     remove: list[cst.CSTNode] = field(default_factory=list)
 
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        """Replay the replacements; the removals of every site of the round go in one deletion
+        (two keywords of one call leave one call behind), recorded after the last site."""
+        for old, new in self.replace:
+            edits.replace(old, new)
+        if self.remove:
+            gone: list[cst.CSTNode] = edits.shared("revision.gone", list, last=partial(delete, edits, analysis))
+            gone.extend(self.remove)
+
 
 def plan(site: Rewrite, safety: Safety, description: str) -> FixPlan:
     """The plan for one site (``description`` ends with ``(review: …)`` when unsafe)."""
     return FixPlan(fix=FixInfo(safety, STRATEGY, description), site=site)
-
-
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """Replay each finding's :class:`Rewrite`."""
-    ed = Edits()
-    gone: list[cst.CSTNode] = []
-    for f in findings:
-        site = f.site
-        if not isinstance(site, Rewrite):
-            continue
-        for old, new in site.replace:
-            ed.replace(old, new)
-        gone.extend(site.remove)
-    if gone:
-        delete(ed, analysis, gone)
-    return ed

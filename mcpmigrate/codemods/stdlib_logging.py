@@ -29,7 +29,7 @@ from mcpmigrate.codemods.effects import PURE_CALLS
 from mcpmigrate.codemods.imports import name_uses
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
-from mcpmigrate.names import is_docstring
+from mcpmigrate.names import is_docstring, ref_names
 
 STRATEGY = "logging"
 _DEPRECATION_IGNORE = re.compile(r"#\s*(pyright:\s*ignore\[reportDeprecated\]|type:\s*ignore\[deprecated\])\s*")
@@ -154,7 +154,8 @@ class LogCall:
     added once when the module has none and ``uses_module_logger``); ``method``: its stdlib level
     method; ``reviews``: what a reviewer must check (the label is unsafe when there is any);
     ``configure``: the level of the stderr handler added once at the entry point (set by
-    :func:`settle`)."""
+    :func:`settle`), first in the function ``configure_in`` (a console script's entry function)
+    or, when None, in the ``if __name__ == "__main__":`` block."""
 
     stmt: cst.SimpleStatementLine
     code: str
@@ -162,6 +163,7 @@ class LogCall:
     method: str
     reviews: tuple[str, ...]
     configure: str | None = None
+    configure_in: str | None = None
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         once: set[str] = edits.shared("stdlib_logging.done", set)
@@ -176,7 +178,7 @@ class LogCall:
             edits.add_import("logging", None, lg)
         if self.configure and "configure" not in once:
             once.add("configure")
-            _add_configure(edits, analysis, lg, self.configure)
+            _add_configure(edits, analysis, lg, self.configure, self.configure_in)
 
 
 @dataclass(frozen=True)
@@ -210,15 +212,26 @@ def _add_module_logger(ed: Edits, analysis: ModuleAnalysis, lg: str, logger: str
         ed.transform(analysis.module, lambda _o, u: u.with_changes(body=[*u.body, line]))  # type: ignore[attr-defined]
 
 
-def _add_configure(ed: Edits, analysis: ModuleAnalysis, lg: str, level: str) -> None:
-    """``<lg>.basicConfig(stream=sys.stderr, level=…)`` first in the module's
-    ``if __name__ == "__main__":`` block (``codemods/log_handlers.py``), when it has one."""
-    main = log_handlers.main_block(analysis.module)
-    if main is None:
-        return
+def _add_configure(ed: Edits, analysis: ModuleAnalysis, lg: str, level: str, function: str | None) -> None:
+    """``<lg>.basicConfig(stream=sys.stderr, level=…)`` first in the module-level function
+    ``function`` (after its docstring), or else first in the module's
+    ``if __name__ == "__main__":`` block (``codemods/log_handlers.py``)."""
+    if function is not None:
+        fn = next(
+            (s for s in analysis.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function), None
+        )
+        if fn is None or not isinstance(fn.body, cst.IndentedBlock):
+            return
+        stmts = list(fn.body.body)
+        at: cst.CSTNode = stmts[1] if len(stmts) > 1 and is_docstring(stmts[0]) else stmts[0]
+    else:
+        main = log_handlers.main_block(analysis.module)
+        if main is None:
+            return
+        at = main.body.body[0]
     sys_name, import_sys = module_name(analysis, "sys")
     setup = cst.parse_statement(f"{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})\n")
-    ed.insert_before(main.body.body[0], [setup])
+    ed.insert_before(at, [setup])
     if import_sys:
         ed.add_import("sys", None, sys_name)
 
@@ -237,6 +250,9 @@ def plan(a: ModuleAnalysis, send: LogSend) -> FixPlan:
         why = "the level is not a literal MCP log level: pick the stdlib level by hand"
     elif send.stmt is None:
         why = send.shared_line or "the call's result is used: rewrite it by hand"
+    relay = _relay(a, send)
+    if relay is not None:  # its callers' output: the relay's purpose, not one message's
+        why = relay
     if why:
         return FixPlan(manual=why)
     assert send.msg is not None and send.method is not None and send.stmt is not None
@@ -256,16 +272,54 @@ def plan(a: ModuleAnalysis, send: LogSend) -> FixPlan:
         reviews.append("`extra` keys must not clash with LogRecord attributes")
     if send.related:
         reviews.append(_RELATED)
-    already = _logged_just_before(a, send.stmt, send.msg)
+    already = _logged_next_to(a, send.stmt, send.msg)
     if already is not None:  # the operator has the line already: a stdlib copy would log it twice
         fix = FixInfo(
-            Safety.SAFE, STRATEGY, f"drop it: the statement before already logs the same message (`{already}`)"
+            Safety.SAFE, STRATEGY, f"drop it: the statement {already[0]} already logs the same message (`{already[1]}`)"
         )
         return FixPlan(fix, site=DropCall(send.stmt, tuple(reviews)))
     desc = f"log with the standard library: `{call.replace(LOGGER, module_logger(a))}`"
     # the safety is settled in settle(), once every call of the module is known
     site = LogCall(send.stmt, call, send.logger_name is None, send.method, tuple(reviews))
     return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), site=site)
+
+
+def _relay(a: ModuleAnalysis, send: LogSend) -> str | None:
+    """Why a log call is a relay, when it is one: a method of a class (not a tool or handler) that
+    sends text its callers pass (a parameter, or a local built from one) through the context or
+    session the object holds (``self.<attr>``) — ``Reporter.step(text)``, dazzle's
+    ``ProgressContext.log(message)`` (field case notify-14). Its messages are its callers'
+    client-facing output; a relay that also logs the same message through a server logger right
+    before or after is a dual-logging adapter, dropped instead (:func:`_logged_next_to`)."""
+    func = send.node.func
+    recv = func.value if isinstance(func, cst.Attribute) else None
+    fn = a.enclosing_function(send.node)
+    if fn is None or fn.class_name is None or fn.role is not None or recv is None or send.msg is None:
+        return None
+    chain = code_of(recv)
+    if not chain.startswith("self.") or send.stmt is not None and _logged_next_to(a, send.stmt, send.msg):
+        return None
+    params = set(fn.param_names()[1:])
+    values = [send.msg] + [value for name, value in fn.assigns if code_of(send.msg) == name]
+    passed = sorted(
+        {n.value for v in values for n in ref_names(v) if n.value in params}
+        if all(_no_words(v) for v in values)
+        else ()
+    )
+    if not passed:
+        return None
+    return _RELAY.format(fn=fn.qualname, recv=chain, text=", ".join(f"`{n}`" for n in passed))
+
+
+def _no_words(expr: cst.BaseExpression) -> bool:
+    """``expr`` writes no words of its own: its string pieces hold no letter (``text``,
+    ``f"[{current}/{total}] {message}"``), so all it says comes from its names."""
+    for n in walk(expr):
+        if isinstance(n, cst.FormattedStringText) and re.search(r"[^\W\d_]", n.value):
+            return False
+        if isinstance(n, cst.SimpleString) and re.search(r"[^\W\d_]", n.raw_value):
+            return False
+    return True
 
 
 def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
@@ -295,21 +349,42 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
     quiet = [i for i in reviews if methods[i] in _BELOW_LAST_RESORT]
     if quiet and not log_handlers.configured(a, config):
         main = log_handlers.main_block(a.module)
+        scripts = log_handlers.console_scripts(a, config)
+        entry = next((s for s in scripts if _placeable(s.function)), None)
         level = "DEBUG" if any(methods[i] == "debug" for i in quiet) else "INFO"
         lg, sys_name = module_name(a, "logging")[0], module_name(a, "sys")[0]
         setup = f"`{lg}.basicConfig(stream={sys_name}.stderr, level={lg}.{level})`"
         for i in quiet:
             p = plans[i]
             assert p.fix is not None
-            if main is not None:
+            if entry is not None and entry.function is not None:
+                added = _CONFIGURED_IN.format(setup=setup, fn=entry.function.name.value, script=entry.name)
+                fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + added)
+                site = replace(p.site, configure=level, configure_in=entry.function.name.value)
+                plans[i] = FixPlan(fix, data=p.data, site=site)
+            elif main is not None and not scripts:
                 fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + _CONFIGURED.format(setup=setup))
                 plans[i] = FixPlan(fix, data=p.data, site=replace(p.site, configure=level))
+            elif scripts:
+                script = scripts[0]
+                reviews[i].append(
+                    _SCRIPT_NO_HANDLER.format(
+                        level=str(methods[i]).upper(),
+                        setup=setup,
+                        script=script.name,
+                        target=script.target,
+                        main=' and never runs this module\'s `if __name__ == "__main__":` block' if main else "",
+                    )
+                )
             else:
                 reviews[i].append(_NO_HANDLER.format(level=str(methods[i]).upper(), setup=setup))
-    sdk = log_handlers.hides_debug(a, config) if any(m == "debug" for m in methods.values()) else None
     for i in reviews:
-        if sdk is not None and methods[i] == "debug":
-            reviews[i].append(_DEBUG_HIDDEN.format(sdk=sdk))
+        site = plans[i].site
+        if isinstance(site, LogCall):
+            logger = module_logger(a) if site.uses_module_logger else None
+            eff = log_handlers.effective_level(a, config, logger)
+            if eff is not None and log_handlers.METHOD_LEVELS.get(site.method, 0) < eff.level:
+                reviews[i].append(_below(eff, site.method))
     for i, notes in reviews.items():
         p = plans[i]
         if notes:
@@ -366,6 +441,14 @@ _ONLY_OUTPUT = (
     "`Client(log_level=...)`): moved to the standard library, clients would stop seeing them. Keep them while "
     "clients opt in (deprecated, SEP-2577), or return what they say in the tool's result"
 )
+_RELAY = (
+    "`{fn}` relays the text its callers pass ({text}) to the client through `{recv}`: it is their "
+    "client-facing output (progress, status), not this server's log, and moved to the standard library it would "
+    "reach the server's stderr instead of the client. Decide by hand what it carries: progress goes to "
+    "`send_progress_notification` / `ctx.report_progress` (still delivered on 2026-07-28 when the request sends a "
+    "progress token), text the client must see goes into the tool's result, and a plain log line to a "
+    "module-level stdlib logger"
+)
 _RELATED = (
     "the call passes `related_request_id`: its messages are deliberate output on this request's own stream, "
     'which 2026-07-28 still delivers when the request opts in (`_meta["io.modelcontextprotocol/logLevel"]`, '
@@ -388,15 +471,59 @@ _NO_HANDLER = (
     "root logger alone), so this {level} record reaches only Python's last-resort handler, which prints WARNING "
     "and above: clients saw the message, now nobody does; configure a handler at the entry point, e.g. {setup}"
 )
-_DEBUG_HIDDEN = (
-    "`{sdk}` configures the root logger at its `log_level`, INFO by default, so this DEBUG record is printed "
-    'nowhere: clients saw the message, now nobody does unless the server runs with `log_level="DEBUG"`'
-)
+#: A record below the level the project's logging prints from (``log_handlers.effective_level``).
+_BELOW = {
+    "sdk": "`{sdk}` configures the root logger at its `log_level`, {level} by default",
+    "sdk-level": "{code} ({where}) configures the root logger at {level}",
+    "handler": "{code} ({where}) adds a handler but nothing sets a level, so the root logger's default, WARNING, applies",
+    "logger": "{code} ({where}) sets this module's logger to {level}",
+    "root": "{code} ({where}) sets the root logger's level to {level}",
+}
+_HIDDEN = "{source}, so this {record} record is printed nowhere: clients saw the message, now nobody does {unless}"
+
+
+def _below(eff: log_handlers.Effective, method: str) -> str:
+    """The review note of a rewrite whose ``method`` record is below ``eff``, the level the
+    project's logging prints from."""
+    s = eff.setting
+    level = log_handlers.LEVEL_NAMES.get(eff.level, str(eff.level))
+    record = log_handlers.LEVEL_NAMES[log_handlers.METHOD_LEVELS[method]]
+    where = f"{eff.where}:{s.line}"
+    if s.kind == "sdk":
+        key = "sdk-level" if "log_level=" in s.code else "sdk"
+        unless = f'unless the server runs with `log_level="{record}"`'
+    else:
+        key = s.kind if s.kind in _BELOW else "root"
+        unless = f"unless the level is lowered to {record}"
+    source = _BELOW[key].format(sdk=s.code.strip("`"), code=s.code, where=where, level=level)
+    if s.level.env is not None:
+        source += f" (read from `{s.level.env}`, {level} when it is unset)"
+        unless = f"unless `{s.level.env}` is {record} or lower"
+    return _HIDDEN.format(source=source, record=record, unless=unless)
+
+
 _CONFIGURED = (
     '; nothing in the project configures logging, so {setup} is added under `if __name__ == "__main__":` '
     "(stderr on stdio servers)"
 )
+_CONFIGURED_IN = (
+    "; nothing in the project configures logging, so {setup} is added first in `{fn}()`, which the `{script}` "
+    "console script runs (stderr on stdio servers)"
+)
+_SCRIPT_NO_HANDLER = (
+    "nothing in the project configures logging and the SDK does not, so this {level} record reaches only "
+    "Python's last-resort handler, which prints WARNING and above: clients saw the message, now nobody does; "
+    "the project starts through the `{script}` console script, which runs `{target}`{main}: configure a "
+    "handler there, e.g. {setup}"
+)
 _BELOW_LAST_RESORT = ("debug", "info")
+
+
+def _placeable(fn: cst.FunctionDef | None) -> bool:
+    """A console script's entry function that a statement can go first in (an indented body)."""
+    return fn is not None and isinstance(fn.body, cst.IndentedBlock)
+
+
 _TOOL_ROLES = ("tool", "lowlevel-tool")
 #: Calls that produce nothing a client sees: waiting, and closing a stream the client reopens.
 _QUIET_CALLS = frozenset({"sleep", "close_sse_stream", "close_standalone_sse_stream"})
@@ -429,20 +556,37 @@ def _percent_form(msg: cst.BaseExpression) -> list[str]:
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical"})
 
 
-def _logged_just_before(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> str | None:
-    """The statement right before ``stmt`` in its block when it logs ``msg`` (the same expression)
-    through another logger — ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as
-    awslabs document-loader does — as code; else None. The protocol call is then dropped, not
-    copied to a stdlib logger that would print the line a second time."""
+def _logged_next_to(a: ModuleAnalysis, stmt: cst.CSTNode, msg: cst.BaseExpression | None) -> tuple[str, str] | None:
+    """``("before", code)`` / ``("after", code)`` when the statement right before (else right
+    after) ``stmt`` in its block logs ``msg`` (the same expression) through another logger —
+    ``logger.error(error_msg)`` then ``await ctx.error(error_msg)``, as awslabs document-loader
+    does, or awslabs billing-cost-management's ``LoggerContextAdapter``, ``await
+    self.ctx.info(message)`` then ``self.logger.info(message)`` (loguru); else None. The protocol
+    call is then dropped, not copied to a stdlib logger that would print the line a second time."""
     block = a.parents.get(id(stmt))
     body = getattr(block, "body", None)
     if msg is None or not isinstance(body, (list, tuple)) or stmt not in body:
         return None
     i = body.index(stmt)
-    prev = body[i - 1] if i > 0 else None
-    if not (isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and isinstance(prev.body[0], cst.Expr)):
+    for side, j in (("before", i - 1), ("after", i + 1)):
+        other = body[j] if 0 <= j < len(body) else None
+        code = _logs(a, other, msg)
+        if code is not None:
+            return side, code
+    return None
+
+
+def _logs(a: ModuleAnalysis, stmt: cst.CSTNode | None, msg: cst.BaseExpression) -> str | None:
+    """The code of ``stmt`` when it is a call logging ``msg`` first through a logger that is not an
+    MCP context or session, or an ``if`` each of whose branches is one (``if exc_info:
+    self.logger.exception(message) else: self.logger.error(message)``)."""
+    if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else):
+        branches = [stmt.body, stmt.orelse.body]
+        calls = [_logs(a, b.body[0], msg) if len(b.body) == 1 else None for b in branches]
+        return " / ".join(c for c in calls if c) if all(calls) else None
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
         return None
-    call = prev.body[0].value
+    call = stmt.body[0].value
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
         return None
     if call.func.attr.value not in _LOG_METHODS or not call.args or call.args[0].keyword is not None:

@@ -11,8 +11,7 @@ No detector lives here (the module defines no :class:`Detector` subclass).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Iterator
 from pathlib import Path
 
 import libcst as cst
@@ -21,9 +20,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, walk  # walk: re-exported
-from mcpmigrate.codemods.deletions import legacy_plan
-from mcpmigrate.config import Config
-from mcpmigrate.detectors.base import Report, ReportingVisitor, dict_get, string_value
+from mcpmigrate.detectors.base import ReportingVisitor, dict_get, string_value
 
 __all__ = [
     "CatalogVisitor",
@@ -33,7 +30,6 @@ __all__ = [
     "fastmcp_pinned",
     "in_test_function",
     "legacy_era_only",
-    "plan_legacy_only",
     "string_value",
     "walk",
 ]
@@ -493,17 +489,3 @@ def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
         return None, None
 
     return a.memo("detectors.fastmcp_pinned", compute)
-
-
-def plan_legacy_only(
-    config: Config, reports: list[Report], blocked: Callable[[Report], str | None] = lambda _r: None
-) -> list[Report]:
-    """Dual era: the removals of the legacy-only rules (``deletions.LEGACY_RULES``) and their
-    dispatch routes (``route`` in a report's data) get the plan of
-    :func:`~mcpmigrate.codemods.deletions.legacy_plan` — kept while the project serves
-    legacy clients, offered once it declares it does not (``blocked`` says when the removal cannot
-    go alone even then)."""
-    return [
-        r.with_plan(legacy_plan(config, r.rule, r.plan, bool(r.data.get("route")), partial(blocked, r)))
-        for r in reports
-    ]

@@ -98,6 +98,10 @@ class ReportingVisitor(cst.CSTVisitor):
         """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
         self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
 
+    def planned(self, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> None:
+        """Report at ``node`` with a fix module's ``plan`` for the site (:meth:`Report.planned`)."""
+        self.reports.append(Report.planned(rule, node, message, plan))
+
 
 class RequestVisitor(ReportingVisitor):
     """Base visitor of the request detectors (roots, sampling, elicitation): reports, the

@@ -16,12 +16,12 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of
 from mcpmigrate.codemods import drop, stdlib_logging
+from mcpmigrate.codemods.deletions import plan_route
 from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     branch_condition,
     dict_get,
-    plan_legacy_only,
     sent_payloads,
     string_value,
     walk,
@@ -38,9 +38,9 @@ class LoggingDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        sends = any(r.rule == "MCP401" for r in v.reports)
-        # the MCP401 labels that depend on the module's other log calls: stdlib_logging.settle
-        return plan_legacy_only(self.config, v.reports, lambda _r: _STILL_LOGS if sends else None)
+        # the MCP401 labels that depend on the module's other log calls: stdlib_logging.settle;
+        # MCP402's legacy-only label (kept while a log call remains): drop.settle
+        return v.reports
 
 
 _MSG_401 = (
@@ -49,16 +49,18 @@ _MSG_401 = (
     "`logger = logging.getLogger(__name__)` at module level and `logger.{method}(...)` (stderr on stdio "
     "servers; OpenTelemetry for observability)."
 )
+_MSG_401_HELD = (
+    "{call} is MCP protocol logging on a session kept from an earlier request and used outside one: deprecated in "
+    "2026-07-28 (SEP-2577), where `notifications/message` is request-scoped (sent only on the stream of a request "
+    'that opted in with `_meta["io.modelcontextprotocol/logLevel"]`), so a broadcast outside any request never '
+    "reaches a modern client. Send the fan-out to the standard library (`logger.{method}(...)`, stderr on stdio "
+    "servers) or OpenTelemetry, or send it within each request that opted in."
+)
 _MSG_402 = (
     "`logging/setLevel` is removed in 2026-07-28 (the level arrives per request in "
     '`_meta["io.modelcontextprotocol/logLevel"]`), so this handler can never be reached on a modern '
     "connection; legacy clients still send it, and the registration declares the `logging` capability to "
     "them. Remove it once the project no longer serves legacy clients."
-)
-_STILL_LOGS = (
-    "the module still sends protocol log notifications (MCP401), and the registration is what declares the "
-    "`logging` capability a server that sends them must declare: move them to the standard library first, "
-    "then the registration can go"
 )
 
 
@@ -79,7 +81,10 @@ class _Visitor(CatalogVisitor):
                 if kind is not None:
                     self._context_log(node, func, kind, fn)
             elif attr == S.SEND_LOG_MESSAGE_ATTR and self.is_session(func.value, fn):
-                self._send_log_message(node, func)
+                # a session held by an object (`self._session`) is used by its callers, often within a
+                # request; one passed around or read from a registry outside any request is a broadcast
+                held = not code_of(func.value).startswith("self.") and self._outside_requests(func.value, fn)
+                self._send_log_message(node, func, held)
             elif (
                 attr == S.SEND_NOTIFICATION_ATTR
                 and node.args
@@ -104,6 +109,7 @@ class _Visitor(CatalogVisitor):
                             node,
                             _MSG_402,
                             drop.plan_set_level(
+                                node,
                                 "remove the handler registration",
                                 "call",
                                 _handler(node.args[-1].value) if len(node.args) > 1 else None,
@@ -121,7 +127,7 @@ class _Visitor(CatalogVisitor):
                             arg,
                             _MSG_402,
                             drop.plan_set_level(
-                                "remove the on_set_logging_level handler", "kwarg", _handler(arg.value)
+                                arg, "remove the on_set_logging_level handler", "kwarg", _handler(arg.value)
                             ),
                         )
                     )
@@ -165,7 +171,25 @@ class _Visitor(CatalogVisitor):
             kw = {}
         self._plan_401(node, level, msg, logger_name, extra, extra_expr, star or bool(kw), fastmcp=gen == S.FASTMCP)
 
-    def _send_log_message(self, node: cst.Call, func: cst.Attribute) -> None:
+    def _outside_requests(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """The send runs outside any request: no context is at hand where it is, nor in any of
+        its function's callers in the module (their callers, …), and no other module calls it
+        (field case notify-14: a registry fan-out from a queue consumer)."""
+        if self.in_request(recv, fn):
+            return False
+        seen: set[int] = set()
+        todo = [fn]
+        while todo:
+            f = todo.pop()
+            if f is None or id(f) in seen:
+                continue
+            seen.add(id(f))
+            if f.role is not None or self.context_in_scope(f) is not None or self.a.external_callers(f):
+                return False
+            todo.extend(caller for caller, _call in self.a.callers(f))
+        return fn is not None
+
+    def _send_log_message(self, node: cst.Call, func: cst.Attribute, held: bool) -> None:
         pos = [a for a in node.args if a.keyword is None and not a.star]
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         names = ["level", "data", "logger", "related_request_id"]
@@ -176,7 +200,15 @@ class _Visitor(CatalogVisitor):
         related = vals.get("related_request_id")
         deliberate = related is not None and not (isinstance(related, cst.Name) and related.value == "None")
         self._plan_401(
-            node, vals.get("level"), vals.get("data"), vals.get("logger"), [], None, bool(unknown), deliberate
+            node,
+            vals.get("level"),
+            vals.get("data"),
+            vals.get("logger"),
+            [],
+            None,
+            bool(unknown),
+            deliberate,
+            template=_MSG_401_HELD if held else _MSG_401,
         )
 
     def _plan_401(
@@ -190,14 +222,16 @@ class _Visitor(CatalogVisitor):
         odd: bool,
         related: bool = False,
         fastmcp: bool = False,
+        template: str = "",
     ) -> None:
         """Report one protocol log call with the plan of the ``logging`` fix
         (:func:`mcpmigrate.codemods.stdlib_logging.plan`); ``fastmcp``: a call on fastmcp's
         ``Context``, whose messages the SDK keeps delivering; ``related``: a
-        ``related_request_id`` send."""
+        ``related_request_id`` send; ``template``: the message (``_MSG_401`` unless the session is
+        held outside any request)."""
         level_name = level if isinstance(level, str) else string_value(level)
         method = S.MCP_TO_STDLIB_LEVEL.get(level_name or "", None)
-        message = _MSG_401.format(call=f"`{_short(node)}`", method=method or "info")
+        message = (template or _MSG_401).format(call=f"`{_short(node)}`", method=method or "info")
         stmt = self.stmt_of.get(id(node)) if id(node) in self.bare else None
         send = stdlib_logging.LogSend(
             node,
@@ -231,9 +265,7 @@ class _Visitor(CatalogVisitor):
                     and string_value(el.key) == S.SET_LEVEL_METHOD
                     and self.is_route_handler(el.value)
                 ):
-                    self.report(
-                        "MCP402", el, _MSG_402, manual="remove this route; the method no longer exists", route=True
-                    )
+                    self.planned("MCP402", el, _MSG_402, plan_route("remove this route; the method no longer exists"))
 
     # -- MCP402 ---------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -249,6 +281,7 @@ class _Visitor(CatalogVisitor):
                             dec,
                             _MSG_402,
                             drop.plan_set_level(
+                                dec,
                                 "remove the decorator (and the handler when nothing else uses it)",
                                 "decorator",
                                 node.name.value,
@@ -271,7 +304,9 @@ class _Visitor(CatalogVisitor):
                                 "MCP402",
                                 node,
                                 _MSG_402,
-                                drop.plan_set_level("remove the handler registration", "assign", _handler(node.value)),
+                                drop.plan_set_level(
+                                    node, "remove the handler registration", "assign", _handler(node.value)
+                                ),
                             )
                         )
 
@@ -280,8 +315,8 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report(
-                    "MCP402", n, _MSG_402, manual="remove this dispatch branch; the method no longer exists", route=True
+                self.planned(
+                    "MCP402", n, _MSG_402, plan_route("remove this dispatch branch; the method no longer exists")
                 )
                 return
 
@@ -290,7 +325,7 @@ class _Visitor(CatalogVisitor):
             return
         for n, s in self.dispatch_literal(node):
             if s == S.SET_LEVEL_METHOD:
-                self.report("MCP402", n, _MSG_402, manual="remove this case; the method no longer exists", route=True)
+                self.planned("MCP402", n, _MSG_402, plan_route("remove this case; the method no longer exists"))
 
 
 def _handler(expr: cst.BaseExpression) -> str | None:

@@ -75,7 +75,7 @@ _TODO_HELD = (
 )
 _TODO_V1 = (
     "{sdk} cannot serve 2026-07-28 at all: upgrade to mcp>=2.3 (`MCPServer`), then keep this send for "
-    "legacy clients and add `await ctx.{helper}({args})` for listen streams."
+    "legacy clients and add `await {ctx}.{helper}({args})` for listen streams."
 )
 _MSG_302 = (
     "`resources/subscribe` / `resources/unsubscribe` are removed in 2026-07-28: clients ask for updates with "
@@ -238,7 +238,7 @@ class _Visitor(RelayVisitor):
         elif gen == S.MCP2:
             todo = _TODO_LL.format(event=event_call)
         elif gen == S.MCP1:
-            todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args)
+            todo = _TODO_V1.format(sdk="mcp 1.x", helper=helper, args=args, ctx=self._context_name(recv, fn))
         elif gen == S.FASTMCP:
             request_scoped = (
                 via_notification and isinstance(recv, cst.Name) and self.a.kind_of(recv, fn) is Kind.CONTEXT_FASTMCP
@@ -247,7 +247,7 @@ class _Visitor(RelayVisitor):
         else:
             todo = (
                 "Keep it for legacy clients and also publish to 2026 listen streams (mcp 2.x: "
-                f"`await ctx.{helper}({args})`, or `bus.publish({event}(...))`)."
+                f"`await {self._context_name(recv, fn)}.{helper}({args})`, or `bus.publish({event}(...))`)."
             )
         new, _pin = fastmcp_pinned(self.a) if request_scoped else (None, None)
         message = (_MSG_301_SCOPED if new else _MSG_301).format(send=f"`{shown}`", todo=todo)
@@ -320,6 +320,16 @@ class _Visitor(RelayVisitor):
                 "(mcp>=2.3); there, " + on4
             )
         return "fastmcp 2.x/3.x cannot serve 2026-07-28 (upgrade to fastmcp 4 if this is one); on fastmcp 4: " + on4
+
+    def _context_name(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str:
+        """How the hint spells the request's context: the receiver's root when it is one (``self``
+        in a method of a Context subclass, a ``context`` parameter), else a context in scope, else
+        ``ctx`` (field case notify-19)."""
+        root = self.root_name(recv)
+        if root is not None and self.a.kind_of(root, fn) in CONTEXTS:
+            return root.value
+        found = self.context_in_scope(fn)
+        return found[0] if found is not None else "ctx"
 
     def _mcp2_context(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
         root = self.root_name(recv)

@@ -416,7 +416,52 @@ class PortServerDetector(Detector):
     def detect(self) -> list[Report]:
         v = _ServerVisitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports
+        return v.reports + self._settings()
+
+    def _settings(self) -> list[Report]:
+        """``server.settings.host`` (and the other transport settings) of a 1.x FastMCP server, read
+        or written: mcp 2.x's ``MCPServer.settings`` has no such field."""
+        a = self.analysis
+        out: list[Report] = []
+        servers: dict[str, bool] = {}
+        for node in a.flat.order:
+            if not (
+                isinstance(node, cst.Attribute)
+                and node.attr.value in constructor.SETTINGS_GONE
+                and isinstance(node.value, cst.Attribute)
+                and node.value.attr.value == "settings"
+                and isinstance(node.value.value, cst.Name)
+            ):
+                continue
+            server = node.value.value.value
+            if server not in servers:
+                built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
+                # an `MCPServer` too: the port's rename makes it one, and 2.x has no such field either
+                servers[server] = bool(built) and all(
+                    a.resolves_to(v.func, S.FASTMCP_V1_SERVER | S.MCPSERVER_V2) for v in built
+                )
+            if not servers[server]:
+                continue
+            target = a.parents.get(id(node))
+            write = isinstance(target, cst.AssignTarget) or (
+                isinstance(target, cst.AugAssign) and target.target is node
+            )
+            field = node.attr.value
+            out.append(
+                Report.planned(
+                    "MCP503",
+                    node,
+                    f"`{server}.settings.{field}` is gone on mcp 2.x: `MCPServer.settings` has no transport settings, so "
+                    + (
+                        f'this write raises `ValueError: "Settings" object has no field "{field}"`'
+                        if write
+                        else "this read raises `AttributeError`"
+                    )
+                    + f" (read “{constructor.GUIDE}” in {GUIDE}).",
+                    constructor.settings_plan(a, node, server),
+                )
+            )
+        return out
 
 
 class _ServerVisitor(ReportingVisitor):

@@ -17,7 +17,9 @@ client gets in the port.
 from __future__ import annotations
 
 import builtins
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -29,6 +31,7 @@ from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.fastwalk import walk
+from mcpmigrate.files import project_root
 from mcpmigrate.positions import code_ranges
 
 # What mcp 2.3 answers as mcp 1.27 did: the 1.x and 2.x names of ToolError, ResourceError (and its
@@ -73,9 +76,12 @@ RAISING_CALLS = {
 
 @dataclass(frozen=True)
 class RaiseSite:
-    node: cst.Raise | cst.Call  # an explicit raise, or a call of RAISING_CALLS
-    exc: str  # the exception's name as spelled
+    node: cst.Raise | cst.Call | cst.Decorator  # an explicit raise, a call of RAISING_CALLS, or one into the project
+    exc: str  # the exception's name as spelled (the called name for a call into another module)
     function: FunctionInfo
+    # a raise of the tool's decorator ("the decorator `guarded`"), or a call into another module of
+    # the project ("`guarded` from `errors`"), whose exceptions this module cannot see
+    via: str | None = None
 
 
 class PortToolErrorDetector(Detector):
@@ -109,10 +115,74 @@ class PortToolErrorDetector(Detector):
                     f"mcp 1.x's FastMCP sent the tool error result `Error executing tool {name}: <message>`; mcp 2.x's "
                     "`MCPServer` keeps the message only for `ToolError` and `ResourceError` (`Tool.run` in "
                     "`mcp/server/mcpserver/tools/base.py`) and answers `MCPError` with a JSON-RPC error.",
-                    tool_errors.plan(a, fn, asks),
+                    tool_errors.plan(a, fn, asks, outside=decorated_outside(sites)),
+                )
+            )
+        for fn, sites, uri in fastmcp_v1_resources(a):
+            shown = uri or fn.name
+            template = uri is not None and "{" in uri
+            old = (
+                "Error creating resource from template: Error creating resource from template: <message>"
+                if template
+                else f"Error reading resource {shown}: <message>"
+            )
+            new = "Error creating resource from template <uri>" if template else f"Error reading resource {shown}"
+            out.append(
+                Report.planned(
+                    "MCP510",
+                    fn.node.name,
+                    f"Resource `{shown}` raises {_where(a, fn, sites)}; on mcp 2.x the client gets the error `{new}`, "
+                    f"not the message. mcp 1.x's FastMCP sent `{old}` (`FunctionResource.read`, "
+                    "`ResourceTemplate.create_resource`); mcp 2.x's `MCPServer.read_resource` keeps only a "
+                    "`ResourceError`'s text (and the code is -32603 where 1.x sent 0).",
+                    tool_errors.resource_plan(a, fn, uri, decorated_outside(sites)),
                 )
             )
         return out
+
+
+def fastmcp_v1_resources(a: ModuleAnalysis) -> list[tuple[FunctionInfo, list[RaiseSite], str | None]]:
+    """The resource functions of a 1.x FastMCP server in the module from which an exception is
+    reachable, each with its raise sites and the URI (template) its decorator registers, if literal."""
+    out = []
+    for fn in a.functions:
+        if fn.role == "resource" and _on_fastmcp_v1(a, fn, "resource"):
+            # mcp 1.27 put its prefix before a `ResourceError`'s text too: those raises count here
+            own = [
+                RaiseSite(node, exc, fn)
+                for node in walk(fn.node.body)
+                if isinstance(node, cst.Raise)
+                and node.exc is not None
+                and a.enclosing_function(node) is fn
+                and (exc := _exception_name(node.exc)) is not None
+                and _kept(a, exc)
+                and not _caught(a, node, fn, exc)
+            ]
+            sites = sorted([*own, *reachable_raises(a, fn)[0]], key=lambda s: _order(a).get(id(s.node), 0))
+            if sites:
+                out.append((fn, sites, _uri(fn)))
+    return out
+
+
+def _order(a: ModuleAnalysis) -> dict[int, int]:
+    return a.memo("port.order", lambda: {id(n): i for i, n in enumerate(a.flat.order)})
+
+
+def _uri(fn: FunctionInfo) -> str | None:
+    for dec in fn.node.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "resource":
+            for arg in call.args:
+                if (arg.keyword is None or arg.keyword.value == "uri") and isinstance(arg.value, cst.SimpleString):
+                    value = arg.value.evaluated_value
+                    return value if isinstance(value, str) else None
+    return None
+
+
+def decorated_outside(sites: list[RaiseSite]) -> bool:
+    """A site is the tool's decorator (or in it): the tool's own body is not where its exceptions
+    leave it, so the fix wraps the decorated function (below the registration) instead."""
+    return any(isinstance(s.node, cst.Decorator) or (s.via or "").startswith("the decorator") for s in sites)
 
 
 def is_mcp_error(a: ModuleAnalysis, exc: str) -> bool:
@@ -138,7 +208,7 @@ def unwrapped_mcp_error_tools(a: ModuleAnalysis) -> list[str]:
     out: list[str] = []
     for fn, sites, asks in fastmcp_v1_tools(a):
         mcp_sites = [s for s in sites if is_mcp_error(a, s.exc)]
-        if mcp_sites and tool_errors.plan(a, fn, asks).fix is None:
+        if mcp_sites and tool_errors.plan(a, fn, asks, outside=decorated_outside(sites)).fix is None:
             lines = code_ranges(a.module, [s.node for s in mcp_sites])
             at = ", ".join(str(lines[s.node].start.line) for s in mcp_sites)
             out.append(f"`{fn.registered_name or fn.name}` (line{'s' if len(mcp_sites) > 1 else ''} {at})")
@@ -155,28 +225,34 @@ def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str
         groups.setdefault((s.exc, id(s.function)), []).append(lines[s.node])
         owners[id(s.function)] = s.function
     parts = []
+    vias = {(s.exc, id(s.function)): s.via for s in sites}
     for (exc, owner), at in list(groups.items())[:_NAMED]:
         where = f"line{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}"
         fn = owners[owner]
-        parts.append(f"`{exc}` ({where}" + ("" if fn is tool else f", in `{fn.qualname}`") + ")")
+        via = vias[(exc, owner)]
+        if via is not None and " from `" in via:  # into another module: what it raises is not seen here
+            parts.append(f"what {via} raises ({where})")
+            continue
+        inside = "" if fn is tool else f", in `{fn.qualname}`"
+        parts.append(f"`{exc}` ({where}{inside}" + (f", {via}" if via else "") + ")")
     more = len(groups) - _NAMED
     return ", ".join(parts) + (f" and {more} more" if more > 0 else "")
 
 
-def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo) -> bool:
+def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo, kind: str = "tool") -> bool:
     """The tool is registered on an mcp 1.x ``FastMCP`` server: one this module builds with
     ``mcp.server.fastmcp.FastMCP(...)``, or (a server it does not build, ``self.mcp``) in a module
     written only for mcp 1.x; or another module of the project registers it as a tool and imports
     mcp 1.x (:meth:`~mcpmigrate.analysis.calls.CallGraph.external_registrations`; known for functions
     that make a client request, the project pass's targets)."""
     for role, fexpr, _gen, server in a.registrations:
-        if role != "tool" or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
+        if role != kind or (a.function_for_expr(fexpr) is not fn and fexpr is not fn.node):
             continue
         built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
         if built:
             return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
         return a.module_generation() == S.MCP1
-    return any(r.registers == "tool" and r.generation == S.MCP1 for r in a.external_registrations(fn))
+    return any(r.registers == kind and r.generation == S.MCP1 for r in a.external_registrations(fn))
 
 
 def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
@@ -187,6 +263,12 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
     rewrite in the tool, if any."""
     asks: str | None = None
     found: dict[int, RaiseSite] = {}
+    decorated, covered = _decorator_sites(a, tool)
+    if covered:  # an outer decorator of the tool raises the rest as ToolError already
+        return [], None
+    for site in decorated:
+        found[id(site.node)] = site
+    outside = project_imports(a)
     # Depth-first over call paths (a helper reached by a guarded and an unguarded call is found
     # on the unguarded one); a path never enters a function twice, and the walk is bounded.
     stack: list[tuple[FunctionInfo, tuple[tuple[cst.Call, FunctionInfo], ...]]] = [(tool, ())]
@@ -211,8 +293,107 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
             if callee is not None and id(callee) not in on_path:
                 if not _caught(a, call, f, None):  # a bare `except`/`except Exception` around it
                     stack.append((callee, (*path, (call, f))))
+            elif callee is None and id(call) not in found:
+                head = (get_full_name_for_node(func) or "").partition(".")[0]
+                if head in outside and head not in f.param_names() and not _uncaught_path(a, call, f, path):
+                    found[id(call)] = RaiseSite(call, head, f, f"`{head}` from `{outside[head]}`")
     order = {id(n): i for i, n in enumerate(a.flat.order)}
     return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
+
+
+def _uncaught_path(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo, path: tuple) -> bool:
+    """Negated: a catch-all ``except`` around ``call`` or around a call on the way to ``f``."""
+    return _caught(a, call, f, None) or any(_caught(a, c, caller, None) for c, caller in path)
+
+
+def _decorator_sites(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], bool]:
+    """What the tool's own decorators (not the registration) raise: a decorator of this module —
+    the raises reachable from the functions nested in it (its wrapper), by name of the decorator —
+    or one imported from another module of the project, whose exceptions are not seen here (the
+    field's error-handling decorator, johnhuang316/code-index-mcp's ``handle_mcp_tool_errors``);
+    and whether the outermost of them is one of this module that raises any other exception as
+    ``ToolError`` (MCP510's own helper, or the project's): then nothing under it loses its text."""
+    outside = project_imports(a)
+    out: list[RaiseSite] = []
+    below = tool_errors.below_registration(a, tool.node)
+    for dec in tool.node.decorators[below or 0 :] if below is not None else ():
+        expr = dec.decorator
+        name = get_full_name_for_node(expr.func if isinstance(expr, cst.Call) else expr) or ""
+        head = name.partition(".")[0]
+        local = [f for f in a.functions if f.name == name and f.parent is None and f.class_name is None]
+        if local:
+            nested = [g for g in a.functions if _inside(g, local[0])]
+            if not out and any(_converts(a, g) for g in nested):
+                return [], True
+            for g in nested:
+                for site in reachable_raises(a, g)[0]:
+                    if site.via is None:
+                        out.append(RaiseSite(site.node, site.exc, site.function, f"the decorator `{name}`"))
+        elif head in outside:
+            out.append(RaiseSite(dec, name, tool, f"the decorator `{name}` from `{outside[head]}`"))
+    return out, False
+
+
+def _converts(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+    """``f`` has a catch-all ``except`` that raises an exception mcp 2.x passes on with its text."""
+    for node in walk(f.node.body):
+        if isinstance(node, cst.ExceptHandler) and _handles(a, node, None):
+            for r in walk(node.body):
+                if isinstance(r, cst.Raise) and r.exc is not None:
+                    exc = _exception_name(r.exc)
+                    if exc is not None and _kept(a, exc):
+                        return True
+    return False
+
+
+def _inside(g: FunctionInfo, outer: FunctionInfo) -> bool:
+    p = g.parent
+    while p is not None:
+        if p is outer:
+            return True
+        p = p.parent
+    return False
+
+
+def project_imports(a: ModuleAnalysis) -> dict[str, str]:
+    """The names this module imports from other modules of its project, with the module as
+    spelled: a relative import (``from .errors import guarded``), or an absolute one that names a
+    module or package found beside this file, at the project's root or under its ``src`` (only
+    names are looked up, nothing is opened; without a path, relative imports only)."""
+
+    def compute() -> dict[str, str]:
+        out: dict[str, str] = {}
+        here = a.path
+        root = (project_root(here) or here.parent) if here is not None else None
+        for stmt in a.module.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for node in stmt.body:
+                if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
+                    continue
+                mod = get_full_name_for_node(node.module) if node.module is not None else ""
+                spelled = "." * len(node.relative) + (mod or "")
+                if not node.relative and not (
+                    here is not None and root is not None and _in_project(mod or "", here, root)
+                ):
+                    continue
+                for alias in node.names:
+                    local = alias.asname.name if alias.asname else alias.name
+                    if isinstance(local, cst.Name):
+                        out[local.value] = spelled
+        return out
+
+    return a.memo("port.project_imports", compute)
+
+
+def _in_project(mod: str, here: Path, root: Path) -> bool:
+    top = mod.partition(".")[0]
+    if not top or top in ("mcp", "fastmcp", "mcp_types"):
+        return False
+    for base in dict.fromkeys((here.parent, root, root / "src")):
+        if os.path.lexists(base / f"{top}.py") or os.path.lexists(base / top / "__init__.py"):
+            return True
+    return False
 
 
 def _raises(a: ModuleAnalysis, f: FunctionInfo) -> list[tuple[cst.Raise | cst.Call, str]]:

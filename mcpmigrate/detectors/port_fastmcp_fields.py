@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcpmigrate.analysis import Kind
-from mcpmigrate.analysis.kinds import CONTEXTS
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.detectors.port import names_mcp
@@ -48,16 +46,6 @@ BRIDGED: dict[str, frozenset[str]] = {
     ),
     "ElicitRequestFormParams": frozenset({"requestedSchema"}),
 }
-# The ``mcp.types`` class of a field's value (mcp 1.27 and 2.3 agree), for the chains from a
-# session: ``client_params.clientInfo`` is an ``Implementation``.
-FIELD_CLASSES = {
-    ("InitializeRequestParams", "clientInfo"): "Implementation",
-    ("InitializeRequestParams", "client_info"): "Implementation",
-    ("InitializeRequestParams", "capabilities"): "ClientCapabilities",
-    ("ClientCapabilities", "roots"): "RootsCapability",
-}
-# What a ``ServerSession`` attribute is (mcp 2.3 ``mcp.server.session.ServerSession.client_params``).
-SESSION_ATTRS = {"client_params": "InitializeRequestParams"}
 
 
 class PortFastmcpFieldDetector(Detector):
@@ -75,32 +63,6 @@ class PortFastmcpFieldDetector(Detector):
 
 
 class _Fastmcp4FieldVisitor(FieldVisitor):
-    def receiver_class(self, node: cst.Attribute) -> str | None:
-        return self._class_of(node.value, 0)
-
-    def _class_of(self, expr: cst.BaseExpression, depth: int) -> str | None:
-        if depth > 8:
-            return None
-        fn = self.fn(expr)
-        if isinstance(expr, cst.Name):
-            scope = fn.node if fn is not None else self.a.module
-            return renames.bound_class(self.a, expr.value, scope, lambda v: self._class_of(v, depth + 1))
-        if isinstance(expr, cst.Attribute):
-            attr = expr.attr.value
-            if attr in SESSION_ATTRS and self._session(expr.value):
-                return SESSION_ATTRS[attr]
-            base = self._class_of(expr.value, depth + 1)
-            return FIELD_CLASSES.get((base, attr)) if base is not None else None
-        return None
-
-    def _session(self, expr: cst.BaseExpression) -> bool:
-        """``expr`` is the ``ServerSession`` of an MCP context: ``<context>.session`` (a fastmcp
-        ``Context`` by annotation or ``get_context()``), or a name the analysis binds to one."""
-        fn = self.fn(expr)
-        if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
-            return self.a.kind_of(expr.value, fn) in (CONTEXTS | {Kind.LL_CONTEXT})
-        return isinstance(expr, cst.Name) and self.a.kind_of(expr, fn) is Kind.SESSION
-
     def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
         if field in BRIDGED.get(cls, ()) and not self._written(node):
             return  # fastmcp 4 still answers this read

@@ -11,9 +11,11 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
+from mcpmigrate.analysis.kinds import CONTEXTS
 from mcpmigrate.codemods.port import renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixPlan
 from mcpmigrate.names import name_refs
 
@@ -33,16 +35,134 @@ class PortFieldDetector(Detector):
         return v.reports
 
 
+# The ``mcp.types`` class of a field's value (mcp 1.27 and 2.3 agree), for the chains from a
+# session: ``client_params.clientInfo`` is an ``Implementation``.
+FIELD_CLASSES = {
+    ("InitializeRequestParams", "clientInfo"): "Implementation",
+    ("InitializeRequestParams", "client_info"): "Implementation",
+    ("InitializeRequestParams", "capabilities"): "ClientCapabilities",
+    ("ClientCapabilities", "roots"): "RootsCapability",
+}
+# What a ``ServerSession`` attribute is (mcp 2.3 ``mcp.server.session.ServerSession.client_params``).
+SESSION_ATTRS = {"client_params": "InitializeRequestParams"}
+# What an upstream ``ClientSession`` request returns (mcp 1.27 ``mcp/client/session.py``).
+CLIENT_RESULTS = {
+    "call_tool": "CallToolResult",
+    "list_tools": "ListToolsResult",
+    "list_resources": "ListResourcesResult",
+    "list_resource_templates": "ListResourceTemplatesResult",
+    "read_resource": "ReadResourceResult",
+    "list_prompts": "ListPromptsResult",
+    "get_prompt": "GetPromptResult",
+    "initialize": "InitializeResult",
+    "complete": "CompleteResult",
+}
+CLIENT_SESSIONS = frozenset({"mcp.ClientSession", "mcp.client.session.ClientSession"})
+# What an element of a FastMCP (1.x) / MCPServer listing is (``FastMCP.list_tools()`` returns
+# ``list[mcp.types.Tool]`` on 1.27, ``MCPServer.list_tools()`` on 2.3 too).
+LISTED = {
+    "list_tools": "Tool",
+    "list_resources": "Resource",
+    "list_resource_templates": "ResourceTemplate",
+    "list_prompts": "Prompt",
+}
+_SERVERS = S.FASTMCP_V1_SERVER | S.MCPSERVER_V2
+
+
 class FieldVisitor(ReportingVisitor):
-    """MCP506's visitor; MCP519 (the fastmcp 4 port: :mod:`.port_fastmcp_fields`) resolves more
-    receivers and reports under its own rule."""
+    """MCP506's visitor; MCP519 (the fastmcp 4 port: :mod:`.port_fastmcp_fields`) reports under its
+    own rule. A receiver resolves to an ``mcp.types`` model by annotation or constructor, through
+    the chain from a context (``ctx.session.client_params`` is ``InitializeRequestParams``), as the
+    result of an upstream ``ClientSession`` request (``result = await session.call_tool(...)``),
+    or as an element of the server's own listing (``for tool in await super().list_tools()`` in
+    a ``FastMCP`` subclass)."""
 
     def receiver_class(self, node: cst.Attribute) -> str | None:
-        """The ``mcp.types`` class of ``node``'s receiver: a name bound by annotation or constructor."""
-        if not isinstance(node.value, cst.Name):
+        return self._class_of(node.value, 0)
+
+    def _class_of(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        if depth > 8:
             return None
-        fn = self.fn(node)
-        return renames.bound_class(self.a, node.value.value, fn.node if fn is not None else self.a.module)
+        fn = self.fn(expr)
+        if isinstance(expr, cst.Name):
+            scope = fn.node if fn is not None else self.a.module
+            return renames.bound_class(
+                self.a,
+                expr.value,
+                scope,
+                lambda v: self._class_of(v, depth + 1),
+                lambda v: self._item_class(v, scope),
+            )
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if attr in SESSION_ATTRS and self._session(expr.value):
+                return SESSION_ATTRS[attr]
+            base = self._class_of(expr.value, depth + 1)
+            return FIELD_CLASSES.get((base, attr)) if base is not None else None
+        if isinstance(expr, cst.Await) and isinstance(expr.expression, cst.Call):
+            func = expr.expression.func
+            if isinstance(func, cst.Attribute) and self._client_session(func.value):
+                return CLIENT_RESULTS.get(func.attr.value)
+        return None
+
+    def _session(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is the ``ServerSession`` of an MCP context: ``<context>.session`` (a
+        ``Context`` by annotation or ``get_context()``), or a name the analysis binds to one."""
+        fn = self.fn(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
+            return self.a.kind_of(expr.value, fn) in (CONTEXTS | {Kind.LL_CONTEXT})
+        return isinstance(expr, cst.Name) and self.a.kind_of(expr, fn) is Kind.SESSION
+
+    def _client_session(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is an upstream ``ClientSession``: a name every binding of which is a parameter
+        annotated with it or ``async with ClientSession(...) as name``."""
+        if not isinstance(expr, cst.Name):
+            return False
+        fn = self.fn(expr)
+        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
+        seen = False
+        for n in walk(scope):
+            if isinstance(n, cst.Param) and n.name.value == expr.value:
+                if n.annotation is None or not self.a.resolves_to(n.annotation.annotation, set(CLIENT_SESSIONS)):
+                    return False
+                seen = True
+            elif isinstance(n, cst.WithItem) and n.asname is not None and _is_name(n.asname.name, expr.value):
+                if not (isinstance(n.item, cst.Call) and self.a.resolves_to(n.item.func, set(CLIENT_SESSIONS))):
+                    return False
+                seen = True
+        return seen
+
+    def _item_class(self, iterable: cst.BaseExpression, scope: cst.CSTNode) -> str | None:
+        """The ``mcp.types`` class of an element of ``iterable``: the server's own listing,
+        ``await super().list_tools()`` / ``await self.list_tools()`` in a subclass of FastMCP (or
+        ``MCPServer``), ``await server.list_tools()`` of a module-level one, or a name bound once
+        in the scope to one of those."""
+        if isinstance(iterable, cst.Name):
+            values = [
+                v
+                for n in walk(scope)
+                if isinstance(n, cst.Assign)
+                for t in n.targets
+                if _is_name(t.target, iterable.value)
+                for v in (n.value,)
+            ]
+            return self._item_class(values[0], scope) if len(values) == 1 else None
+        if not (isinstance(iterable, cst.Await) and isinstance(iterable.expression, cst.Call)):
+            return None
+        func = iterable.expression.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in LISTED):
+            return None
+        recv = func.value
+        fn = self.fn(iterable)
+        if (isinstance(recv, cst.Call) and _is_name(recv.func, "super")) or _is_name(recv, "self"):
+            cls = fn.class_name if fn is not None else None
+            bases = self.a.class_bases.get(cls or "", [])
+            return LISTED[func.attr.value] if any(b in _SERVERS for b in bases) else None
+        if isinstance(recv, cst.Name):
+            built = [v for name, v in self.a.module_assigns if name == recv.value and isinstance(v, cst.Call)]
+            if built and all(self.a.resolves_to(v.func, _SERVERS) for v in built):
+                return LISTED[func.attr.value]
+        return None
 
     def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
         recv = cst.Module([]).code_for_node(node.value)
@@ -64,6 +184,10 @@ class FieldVisitor(ReportingVisitor):
         cls = self.receiver_class(node)
         if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
             self.found(node, cls, field, renames.snake(field))
+
+
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 class PortUriDetector(Detector):

@@ -210,12 +210,16 @@ _REVIEW_603 = (
 
 
 def _screen_603(f: Facts) -> bool:
-    return True  # numbers are not facts; the token (32002) is specific
+    """The visitor reports only in a module that imports the SDK or speaks JSON-RPC, or in a
+    hand-built error object (``{"code": -32002, "message": …}``)."""
+    return f.names_mcp or "jsonrpc" in f.strings or {"code", "message"} <= f.dict_keys
 
 
 class ResourceNotFoundCodeDetector(Detector):
     rules = ("MCP603",)
-    tokens = (rb"32002",)
+    # the negative literal only (``-32002``, ``- (32002)``): a generated ``x * 132002`` or a port
+    # number is not a code, and would send a 5 MB module to libcst for nothing
+    tokens = (rb"-[\s(]*32002(?![0-9_])",)
     screen = staticmethod(_screen_603)
 
     def detect(self) -> Iterable[Report]:

@@ -15,8 +15,9 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
-from mcpmigrate.codemods import interim_jsonrpc
+from mcpmigrate.codemods import interim_jsonrpc, remove
 from mcpmigrate.codemods import param as param_fix
+from mcpmigrate.codemods.deletions import plan_route
 from mcpmigrate.codemods.param.guards import GUARD_REMOVED, msg_102
 from mcpmigrate.detectors._shared import (
     branch_condition,
@@ -27,11 +28,6 @@ from mcpmigrate.detectors._shared import (
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
 from mcpmigrate.screen import roots as screen_roots
-
-
-def _remove_fix(description: str) -> FixInfo:
-    """A deletion that is right under every strategy (handled by the ``remove`` codemod)."""
-    return FixInfo(Safety.SAFE, "remove", description)
 
 
 def _guard_fix(description: str) -> FixInfo:
@@ -109,7 +105,9 @@ class _RootsVisitor(RequestVisitor):
                     )
             elif attr == "add_notification_handler":
                 if node.args and string_value(node.args[0].value) == S.ROOTS_LIST_CHANGED_METHOD:
-                    self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
+                    self.planned(
+                        "MCP103", node, _MSG_103, remove.plan_registration(node, "remove the handler registration")
+                    )
         elif isinstance(func, cst.Name) and func.value == "getattr" and _getattr_name(node) == "client_params":
             recv = node.args[0].value
             if self.a.kind_of(recv, fn) is Kind.SESSION or self._session_like(recv):
@@ -123,7 +121,7 @@ class _RootsVisitor(RequestVisitor):
                     elif self._in_capability_check(node):
                         self.report("MCP104", arg, _MSG_104, manual=_MANUAL_104_CHECK)
                     else:
-                        self.report("MCP104", arg, _MSG_104, fix=_remove_fix("drop the listChanged field"))
+                        self.planned("MCP104", arg, _MSG_104, remove.plan_field(arg, "drop the listChanged field"))
         elif q in S.ROOT:
             uri_arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "uri"), None)
             if uri_arg is None and node.args and node.args[0].keyword is None:
@@ -135,7 +133,12 @@ class _RootsVisitor(RequestVisitor):
         elif q in S.LOWLEVEL_SERVERS:
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == S.ROOTS_LIST_CHANGED_KWARG:
-                    self.report("MCP103", arg, _MSG_103, fix=_remove_fix("remove the on_roots_list_changed handler"))
+                    self.planned(
+                        "MCP103",
+                        arg,
+                        _MSG_103,
+                        remove.plan_registration(arg, "remove the on_roots_list_changed handler"),
+                    )
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         fn = self.fn(node)
@@ -527,7 +530,7 @@ class _RootsVisitor(RequestVisitor):
         if roots is not None and isinstance(roots.value, cst.Dict):
             lc = dict_get(roots.value, "listChanged")
             if lc is not None:
-                self.report("MCP104", lc, _MSG_104, fix=_remove_fix("drop the listChanged field"))
+                self.planned("MCP104", lc, _MSG_104, remove.plan_field(lc, "drop the listChanged field"))
         if roots is not None and isinstance(roots.value, cst.List):
             for el in roots.value.elements:
                 if isinstance(el.value, cst.Dict):
@@ -552,27 +555,20 @@ class _RootsVisitor(RequestVisitor):
                 isinstance(target.operator, (cst.Equal, cst.In))
                 and string_value(target.comparator) == S.ROOTS_LIST_CHANGED_METHOD
             ):
-                self.report(
+                self.planned(
                     "MCP103",
                     node,
                     _MSG_103,
-                    manual="remove this dispatch branch; the notification no longer exists",
-                    route=True,
+                    plan_route("remove this dispatch branch; the notification no longer exists"),
                 )
         if string_value(node.left) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report(
-                "MCP103",
-                node,
-                _MSG_103,
-                manual="remove this dispatch branch; the notification no longer exists",
-                route=True,
+            self.planned(
+                "MCP103", node, _MSG_103, plan_route("remove this dispatch branch; the notification no longer exists")
             )
 
     def visit_MatchValue(self, node: cst.MatchValue) -> None:
         if string_value(node.value) == S.ROOTS_LIST_CHANGED_METHOD:
-            self.report(
-                "MCP103", node, _MSG_103, manual="remove this case; the notification no longer exists", route=True
-            )
+            self.planned("MCP103", node, _MSG_103, plan_route("remove this case; the notification no longer exists"))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for t in node.targets:
@@ -586,7 +582,9 @@ class _RootsVisitor(RequestVisitor):
                     if isinstance(el.slice, cst.Index) and self.a.resolves_to(
                         el.slice.value, S.ROOTS_LIST_CHANGED_NOTIFICATION
                     ):
-                        self.report("MCP103", node, _MSG_103, fix=_remove_fix("remove the handler registration"))
+                        self.planned(
+                            "MCP103", node, _MSG_103, remove.plan_registration(node, "remove the handler registration")
+                        )
 
 
 def _raises_call(call: cst.Call) -> bool:

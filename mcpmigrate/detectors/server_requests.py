@@ -19,19 +19,19 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo
+from mcpmigrate.codemods import drop
 from mcpmigrate.codemods.drop import ping_failure_expected, ping_is_loop_exit
 from mcpmigrate.detectors._shared import (
     CatalogVisitor,
     dict_get,
     in_test_function,
     legacy_era_only,
-    plan_legacy_only,
     sent_payloads,
     string_value,
     walk,
 )
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import FixInfo, Safety
+from mcpmigrate.model import Safety
 from mcpmigrate.screen import server_requests as screen_server_requests
 
 
@@ -43,7 +43,7 @@ class ServerRequestsDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        return plan_legacy_only(self.config, v.reports)
+        return v.reports  # MCP205's legacy-only label: drop.settle
 
 
 _MSG_PING = (
@@ -192,7 +192,7 @@ class _Visitor(CatalogVisitor):
             safety = Safety.UNSAFE
             description = f"{what}; `{id_arg.value}` is used elsewhere for correlation: review it"
             message += f" `{id_arg.value}` is also used elsewhere: that correlation no longer happens at 2026-07-28."
-        self.report(rule, node, message, fix=FixInfo(safety, "remove", description))
+        self.planned(rule, node, message, drop.plan(node, safety, description))
 
     def _send_request(self, node: cst.Call, fn: FunctionInfo | None, session: bool) -> None:
         """A raw request sent to the client: on a session, or on any receiver when the request

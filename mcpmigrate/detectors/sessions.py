@@ -3,8 +3,10 @@
 Spec: 2026-07-28 changelog, major change 1 (SEP-2567): protocol-level sessions and the
 ``Mcp-Session-Id`` header are removed; servers that need cross-call state use explicit,
 server-minted handles passed as ordinary tool arguments. SDK: mcp 2.3 serves each HTTP request
-of a 2026-07-28 client on a fresh ``Connection`` (``mcp/server/_streamable_http_modern.py``):
-``ctx.session`` is a new object on every call and ``ctx.session_id`` is None.
+of a 2026-07-28 client on a fresh ``Connection`` (``mcp/server/_streamable_http_modern.py``), and
+builds a ``ServerSession`` per inbound request in both eras (``mcp/server/runner.py``
+``_make_context``: "Per-request proxy"): ``ctx.session`` is a new object on every call even for a
+legacy stdio client, and ``ctx.session_id`` is None on stdio and 2026-07-28 connections.
 
 Sites, each resolved through the analysis (never by a variable's name): ``id(x)`` of a session or
 a context; a session used as a mapping's key (``store[ctx.session]``, ``store.get(session)``; a
@@ -21,6 +23,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind
+from mcpmigrate.codemods import handles
 from mcpmigrate.codemods.param.chains import reaching_entries
 from mcpmigrate.detectors._shared import CatalogVisitor, in_test_function, string_value, walk
 from mcpmigrate.detectors.base import Detector, Report
@@ -78,13 +81,14 @@ class SessionStateDetector(Detector):
     def detect(self) -> Iterable[Report]:
         v = _Visitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports
+        plans = handles.plan(self.analysis, [k for k, _m in v.keyed])
+        return v.reports + [Report.planned("MCP601", k.node, m, p) for (k, m), p in zip(v.keyed, plans, strict=True)]
 
 
 _WHY = (
-    "2026-07-28 removes sessions and `Mcp-Session-Id` (SEP-2567): mcp 2.x serves each HTTP request of a "
-    "modern client on a fresh connection (`ctx.session` is new on every call, `ctx.session_id` is None), so "
-    "state keyed on the session resets on every call — or, keyed on None, is shared by every client. Keep "
+    "2026-07-28 removes sessions and `Mcp-Session-Id` (SEP-2567), and mcp 2.x builds `ctx.session` anew for "
+    "every request in both eras (`ctx.session_id` is None on stdio and 2026-07-28 connections), so state keyed "
+    "on the session resets on every call — or, keyed on None, is shared by every client. Keep "
     "cross-call state under a handle the server mints: one tool creates the state, stores it under "
     "`secrets.token_urlsafe(16)` and returns that handle; the tools that use the state take it as a "
     "documented parameter."
@@ -115,7 +119,10 @@ class _Visitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self._seen: set[int] = set()
-        self._keyed_in: set[tuple[int, str]] = set()
+        self._keyed_in: dict[tuple[int, str], handles.Keyed | None] = {}
+        # the keyed sites with their messages, planned together once the module is read
+        # (handles.plan: one handle for the module's state, or all manual)
+        self.keyed: list[tuple[handles.Keyed, str]] = []
 
     # -- what each site is ---------------------------------------------------------------
     def _holder(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
@@ -151,13 +158,13 @@ class _Visitor(CatalogVisitor):
             and not self._shadowed("id", fn)
             and self._holder(args[0].value, fn)
         ):
-            self._site(node, fn, f"`id({self._code(args[0].value)})`", always=True)
+            self._site(node, fn, f"`id({self._code(args[0].value)})`", always=True, key=node)
         else:
             self._fastmcp_session_call(node, fn)
         if isinstance(func, cst.Attribute) and args:
             first = args[0].value
             if func.attr.value in ("get", "getlist", "__getitem__") and self._is_header(first):
-                self._header(node, fn)
+                self._header(node, fn, node if func.attr.value == "get" else None)
             elif func.attr.value in MAPPING_METHODS and self.a.kind_of(first, fn) is Kind.SESSION:
                 self._site(first, fn, "the session object as a key", always=True)
 
@@ -214,7 +221,8 @@ class _Visitor(CatalogVisitor):
         index = node.slice[0].slice.value
         fn = self.fn(node)
         if self._is_header(index):
-            self._header(node, fn)
+            stored = isinstance(self.a.parents.get(id(node)), (cst.AssignTarget, cst.Del))
+            self._header(node, fn, None if stored else node)
         elif self.a.kind_of(index, fn) is Kind.SESSION:
             self._site(index, fn, "the session object as a key", always=True)
 
@@ -241,13 +249,13 @@ class _Visitor(CatalogVisitor):
             return
         fn = self.fn(node)
         if self._holder(node.value, fn):
-            self._site(node, fn, f"`{self._code(node)}`", always=False)
+            self._site(node, fn, f"`{self._code(node)}`", always=False, key=node)
 
     # -- reporting -----------------------------------------------------------------------
-    def _header(self, node: cst.CSTNode, fn: FunctionInfo | None) -> None:
+    def _header(self, node: cst.CSTNode, fn: FunctionInfo | None, key: cst.BaseExpression | None = None) -> None:
         if self.client_module:
             return  # a client sends and reads the header; that is client code
-        self._site(node, fn, "the `Mcp-Session-Id` header", always=True)
+        self._site(node, fn, "the `Mcp-Session-Id` header", always=True, key=key)
 
     def _code(self, expr: cst.CSTNode) -> str:
         return self.a.module.code_for_node(expr)
@@ -260,16 +268,24 @@ class _Visitor(CatalogVisitor):
         always: bool,
         fastmcp: bool = False,
         users: list[FunctionInfo] | None = None,
+        key: cst.BaseExpression | None = None,
     ) -> None:
+        """``key``: the expression that only names the session there (``id(ctx.session)``, a
+        ``session_id`` read, the header's value), which a minted handle can take the place of."""
         if id(node) in self._seen or in_test_function(self.a, node):
             return
         self._seen.add(id(node))
         # one finding per keyed state and function: `reg[session] = …` then `return reg[session]`
-        # is one site to migrate
-        key = (id(fn.node) if fn is not None else 0, what)
-        if always and key in self._keyed_in:
+        # is one site to migrate (and its fix replaces every one of them)
+        group = (id(fn.node) if fn is not None else 0, what)
+        if always and group in self._keyed_in:
+            keyed = self._keyed_in[group]
+            if keyed is not None and key is not None:
+                keyed.keys.append(key)
+            elif keyed is not None:
+                keyed.keys.clear()  # one use the handle cannot take the place of: no fix
             return
-        self._keyed_in.add(key)
+        self._keyed_in[group] = None
         where = fn.name if fn is not None else "module level"
         if not always and not self._keyed(node, fn):
             self.report(
@@ -281,7 +297,9 @@ class _Visitor(CatalogVisitor):
             )
             return
         plan = self._plan(fn, users or []) + (_FASTMCP_PLAN if fastmcp else "")
-        self.report("MCP601", node, _MSG.format(what=what, where=where), manual=plan)
+        keyed = handles.Keyed(node, fn, [key] if key is not None and not fastmcp else [], plan)
+        self._keyed_in[group] = keyed
+        self.keyed.append((keyed, _MSG.format(what=what, where=where)))
 
     def _plan(self, fn: FunctionInfo | None, readers: list[FunctionInfo]) -> str:
         """The migration, naming the tools that reach the site, or read what it stores

@@ -8,6 +8,7 @@ Request (stdin, JSON)::
 
     {"file": "/abs/path/before.py", "server": "mcp", "mode": "legacy" | "modern",
      "roots": ["file:///tmp/x", ...], "calls": [{"tool": "scan", "arguments": {...}}, ...],
+     # an argument "{result:N}" is the first text of call N's result (a handle an earlier call minted)
      "client": {"sampling": true, "elicitation": {"action": "accept" | "decline" | "cancel" | "fail",
                                                   "content": {...}}}}   # "client" is optional
 
@@ -157,7 +158,7 @@ async def _drive(session_like: Any, calls: list[dict[str, Any]]) -> tuple[list[d
     records: list[dict[str, Any]] = []
     for call in calls:
         tool = call["tool"]
-        arguments = call.get("arguments") or {}
+        arguments = {k: _earlier(v, records) for k, v in (call.get("arguments") or {}).items()}
         try:
             with anyio.fail_after(CALL_TIMEOUT_S):
                 result = await session_like.call_tool(tool, arguments)
@@ -166,6 +167,14 @@ async def _drive(session_like: Any, calls: list[dict[str, Any]]) -> tuple[list[d
         else:
             records.append(_call_record(tool, result))
     return tools, records
+
+
+def _earlier(value: Any, records: list[dict[str, Any]]) -> Any:
+    """An argument ``"{result:N}"`` is the first text of call N's result (a handle a tool minted)."""
+    if isinstance(value, str) and value.startswith("{result:") and value.endswith("}"):
+        texts = records[int(value[8:-1])]["text"]
+        return texts[0] if texts else None
+    return value
 
 
 def _is_mcp2() -> bool:

@@ -7,8 +7,8 @@ the client retries with ``inputResponses`` at the same keys; declining is not re
 README's ``interim`` strategy says what users get; this package decides and writes it.
 
 :func:`plan_request` (called by the detectors) decides, once per request, which form applies and
-returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` is that decision; :func:`edits` (called
-by the engine for ``fix``) records the rewrite of the planned sites, never deciding again, so the
+returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` is that decision; its ``record``
+(``sites.Site.record``, called by the engine for ``fix``) records the rewrite, never deciding again, so the
 label ``check`` prints is the rewrite ``fix`` makes. One module per SDK generation, plus the shared
 logic:
 
@@ -37,13 +37,12 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
-from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim.capability import capability_names
 from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
-from mcpmigrate.codemods.interim.helpers import helper_edits, helper_reason
-from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits, lowlevel_reason
-from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_edits, resolver_reason
+from mcpmigrate.codemods.interim.helpers import helper_reason
+from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
+from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
@@ -63,7 +62,7 @@ from mcpmigrate.codemods.interim.sites import (
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
-from mcpmigrate.names import all_name_values, enclosing_stmt
+from mcpmigrate.names import enclosing_stmt
 
 __all__ = [
     "STRATEGY",
@@ -253,32 +252,3 @@ def fail_open_try(a: ModuleAnalysis, call: cst.CSTNode) -> cst.Try | None:
             return cur
         child, cur = cur, pm.get(id(cur))
     return None
-
-
-# ---------------------------------------------------------------------------------------------
-# The rewrite (called by the engine)
-
-
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """The interim rewrite of the findings' sites, as decided when they were planned (``f.site``;
-    an MCP207 finding carries the site of the request its ``try`` guards)."""
-    a = analysis
-    ed = Edits()
-    done: set[int] = set()
-    taken = set(all_name_values(a))
-    tool_names: dict[int, set[str]] = {}  # tool -> names taken in it
-    for f in sorted(findings, key=lambda f: (f.line, f.column)):
-        site = f.site
-        if not isinstance(site, Site) or id(site.call) in done:
-            continue
-        if site.callers is not None:
-            done.add(id(site.call))
-            helper_edits(a, site, ed, taken, tool_names)
-        elif site.form == "resolver":
-            done.add(id(site.call))
-            resolver_edits(a, site, ed, taken)
-        else:
-            group = site.group or [site]
-            done.update(id(m.call) for m in group)
-            lowlevel_edits(a, group, ed)
-    return ed

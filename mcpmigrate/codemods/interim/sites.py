@@ -23,7 +23,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, co
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.scope import bindings
-from mcpmigrate.names import assigned, base_name, contains_any, enclosing_stmt, ref_names
+from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
 
 #: The request kinds (what :func:`request_kind` returns).
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
@@ -179,6 +179,32 @@ class Site:
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        """Record the rewrite decided for this request: a helper's request (a resolver per calling
+        tool), an MCPServer resolver, or a low-level/fastmcp handler's round with every request of
+        its ``group`` (recorded by the first member that is applied). An MCP207 finding carries the
+        site of the request its ``try`` guards; a request is recorded once per round. The names the
+        rewrites take are shared by every site of the round (``Edits.shared``)."""
+        # the rewriters read Site: imported here, not at the top of this module
+        from mcpmigrate.codemods.interim.helpers import helper_edits
+        from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits
+        from mcpmigrate.codemods.interim.mcpserver import resolver_edits
+
+        done: set[int] = edits.shared("interim.done", set)
+        if id(self.call) in done:
+            return
+        taken: set[str] = edits.shared("interim.taken", lambda: set(all_name_values(analysis)))
+        if self.callers is not None:
+            done.add(id(self.call))
+            helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
+        elif self.form == "resolver":
+            done.add(id(self.call))
+            resolver_edits(analysis, self, edits, taken)
+        else:
+            group = self.group or [self]
+            done.update(id(m.call) for m in group)
+            lowlevel_edits(analysis, group, edits)
 
 
 @dataclass(eq=False)

@@ -42,12 +42,14 @@ from mcpmigrate.codemods.param.chains import (
     reach,
     reaching_entries,
 )
+from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
 from mcpmigrate.codemods.param.guards import settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
+from mcpmigrate.codemods.param.memos import chain_memo
 from mcpmigrate.codemods.param.parameter import description, name_candidates
 from mcpmigrate.codemods.param.round import Round
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
-from mcpmigrate.codemods.param.sites import Site, irr_site, request_site, resolve_site
+from mcpmigrate.codemods.param.sites import Site, irr_site, request_await, request_site, resolve_site
 from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
 from mcpmigrate.codemods.remove import delete_handlers, roots_cache_of
 from mcpmigrate.config import Config
@@ -66,6 +68,7 @@ __all__ = [
 ]
 
 STRATEGY = "param"
+DOCUMENTED_ROLES = ("tool", "prompt")  # entry points whose new parameter is declared in the signature
 RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
 
 
@@ -87,7 +90,7 @@ def _request_plan_site(
             [],
             [],
         )
-    if not fn.is_async or id(node) not in a.awaited:
+    if not fn.is_async or request_await(a, node) is None:
         return (
             None,
             (
@@ -130,6 +133,9 @@ def _request_plan_site(
     memo = drop_memo(a, site)
     if memo and memo.startswith("manual:"):
         return None, memo[len("manual:") :], [], []
+    held = chain_memo(a, fn, node, funcs, edges, set(site.changes))
+    if held is not None:
+        return None, held.reason(), [], []
     # A memo of the roots answer goes with the request: its `if` is not a fallback.
     optional = None if memo else conditional_ancestor(a, node, fn)
     if optional in unwrapped:
@@ -151,6 +157,14 @@ def _request_plan_site(
         )
     if optional and fn.role in ("tool", "prompt") and funcs == [fn] and make_optional(a, site):
         optional = None  # an optional parameter used only where the roots were: calls that worked keep working
+    elif not memo and all(e.role in DOCUMENTED_ROLES for e in entries):
+        # Reached only where no other directory was given (in a helper, behind an argument, an
+        # environment variable or a `try`): the new parameter is optional and used only there.
+        # what goes with the request (a capability guard); a `try` unwrapped around it is a fallback
+        dead = {k for k, (n, _c) in site.changes.items() if not isinstance(n, cst.Try)}
+        gate = fallback_gate(a, fn, node, funcs, edges, dead)
+        if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
+            optional = None
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
@@ -183,6 +197,11 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
         desc = (
             f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
             "is not given, and drop the roots request"
+        )
+    elif site.fallback:
+        desc = (
+            f"add an optional documented `{site.name}` parameter to {names}, used only where the roots were "
+            f"asked (inside `{site.gate}`), and drop the roots request"
         )
     else:
         desc = f"add a documented `{site.name}` parameter to {names} and drop the roots request"

@@ -55,20 +55,21 @@ def documented_param(
     name: str | None = None,
     annotated: str = "Annotated",
     field: str = "Field",
-    optional: str | None = None,
+    fallback: str | None = None,
 ) -> cst.Param:
     """``root: Annotated[str, Field(description=…)]`` (``list[str]`` in list mode): a tool's or a
     prompt's parameter, described in its schema. ``annotated`` and ``field`` are the local names
     of ``typing.Annotated`` and ``pydantic.Field`` (``codemods.edits.import_name``). With
-    ``optional`` (the tool's own path parameter the roots were the default of) the parameter is
-    ``… | None = None`` and its description says it is used only when that one is not given."""
+    ``fallback`` (the roots were asked only where no other directory was given: :func:`fallback_note`)
+    the parameter is ``… | None = None`` and its description ends with ``fallback``, which says
+    when it is used."""
     p = config.path_parameter
     typ, desc = ("list[str]", p.list_description) if mode == "list" else ("str", p.description)
-    if optional is not None:
-        typ, desc = f"{typ} | None", f"{desc} Used only when `{optional}` is not given."
+    if fallback is not None:
+        typ, desc = f"{typ} | None", f"{desc} {fallback}"
     ann = f"{annotated}[{typ}, {field}(description={str_lit(desc)})]"
     param = cst.Param(cst.Name(name or param_name(config, mode)), cst.Annotation(cst.parse_expression(ann)))
-    if optional is not None:
+    if fallback is not None:
         param = param.with_changes(
             default=cst.Name("None"),
             equal=cst.AssignEqual(
@@ -78,11 +79,19 @@ def documented_param(
     return param
 
 
-def plain_param(config: Config, mode: str, name: str | None = None) -> cst.Param:
-    """``root: str`` (``list[str]`` in list mode): a helper's parameter."""
+def fallback_note(explicit: str | None) -> str:
+    """What the description of an optional path parameter adds: when it is used."""
+    if explicit:
+        return f"Used only when `{explicit}` is not given."
+    return "Optional: used only where the server has no other directory to work in."
+
+
+def plain_param(config: Config, mode: str, name: str | None = None, optional: bool = False) -> cst.Param:
+    """``root: str`` (``list[str]`` in list mode; ``… | None`` when ``optional``): a helper's parameter."""
+    typ = "list[str]" if mode == "list" else "str"
     return cst.Param(
         cst.Name(name or param_name(config, mode)),
-        cst.Annotation(cst.parse_expression("list[str]" if mode == "list" else "str")),
+        cst.Annotation(cst.parse_expression(f"{typ} | None" if optional else typ)),
     )
 
 

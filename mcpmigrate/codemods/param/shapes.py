@@ -14,7 +14,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import REMOVE, flatten_body
-from mcpmigrate.codemods.param.parameter import str_lit
+from mcpmigrate.codemods.param.parameter import fallback_note, str_lit
 from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.names import name_refs
 
@@ -64,6 +64,8 @@ def make_optional(a: ModuleAnalysis, site: Site) -> bool:
     check = cst.parse_statement(f"if {site.name} is None:\n    raise ValueError({str_lit(message)})\n")
     site.set(stmt, check.with_changes(leading_lines=stmt.leading_lines))
     site.optional = own
+    site.fallback = fallback_note(own)
+    site.gate = "if " + code_of(branch.test)
     return True
 
 

@@ -51,6 +51,8 @@ class Site:
     reason: str | None = None
     labels: list[str] = field(default_factory=list)  # request form: the entry points, as the label names them
     optional: str | None = None  # request form: the tool's own parameter the roots were only the default of
+    fallback: str | None = None  # request form, asked only where no other directory was given: when it is used
+    gate: str | None = None  # request form, a fallback: what decides whether the request runs (`try`, `if …`)
 
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
@@ -155,6 +157,7 @@ def classify(
     changes: Changes = {}
     modes: set[str] = set()
     ok = True
+    sized: list[cst.CSTNode] = []  # `not result.roots`, `len(result.roots)`: plain in list mode
     for v in occurrences:
         r: cst.CSTNode = v
         if not fastmcp:
@@ -166,10 +169,13 @@ def classify(
                 if not _is_size_check(pm, v):
                     modes.add("list")
                 continue
-        if _is_size_check(pm, r):
-            # `if not result.roots:` / `len(result.roots)`: needs the rebuilt value, says nothing
-            # about how many roots the code works with
-            ok = False
+        size = _is_size_check(pm, r)
+        if size:
+            # `len(result.roots)` counts every root: the code works with all of them (a list).
+            # `if not result.roots:` alone says nothing about how many roots it works with.
+            if size == "count":
+                modes.add("list")
+            sized.append(r)
             continue
         first = _is_first(a, r)
         if first is not None:
@@ -192,30 +198,40 @@ def classify(
     if len(modes) > 1:
         ok = False
     mode = "list" if "list" in modes else "single"
+    if any(_is_size_check(pm, r) == "operand" for r in sized):
+        ok = False
+    elif sized and mode == "list":
+        # the list of paths has as many elements as the roots, and is empty exactly when they are
+        for r in sized:
+            changes[id(r)] = (r, like(r, cst.Name(plural)))
+    elif sized:
+        ok = False  # one `root` is never empty: `if not result.roots:` needs the rebuilt value
     return ok, mode, (changes if ok else {})
 
 
-def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> bool:
-    """``node`` is only tested for emptiness or counted: ``not x``, ``if x:``, ``x or y``,
-    ``len(x)``."""
+def _is_size_check(pm: dict[int, cst.CSTNode], node: cst.CSTNode) -> str | None:
+    """How ``node`` is used when it is only tested for emptiness (``not x``, ``if x:``:
+    ``"empty"``; an operand of ``x or y``, which also passes ``x`` on: ``"operand"``) or counted
+    (``len(x)``: ``"count"``); else None."""
     p = pm.get(id(node))
     if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
-        return True
+        return "empty"
     if isinstance(p, (cst.If, cst.While)) and p.test is node:
-        return True
+        return "empty"
     if isinstance(p, cst.BooleanOperation):
-        return True
+        return "operand"  # `x or default` also passes `x` on: never a plain use
     if isinstance(p, cst.IfExp) and p.test is node:
-        return True
+        return "empty"
     if isinstance(p, cst.Arg):
         call = pm.get(id(p))
-        return (
+        if (
             isinstance(call, cst.Call)
             and isinstance(call.func, cst.Name)
             and call.func.value == "len"
             and len(call.args) == 1
-        )
-    return False
+        ):
+            return "count"
+    return None
 
 
 def _fallback_value(
@@ -234,11 +250,37 @@ def _fallback_value(
     return cst.parse_expression(f"{result}(roots={roots})"), imports | {("mcp.types", "ListRootsResult")}
 
 
+#: Calls that await a request under a time limit and return its answer: ``await
+#: asyncio.wait_for(ctx.session.list_roots(), timeout=5)`` is the request (field case bugs-20).
+TIME_LIMITS = {"asyncio.wait_for"}
+
+
+def request_await(a: ModuleAnalysis, node: cst.Call) -> cst.Await | None:
+    """The ``await`` that gets the answer of the request ``node``: ``await node``, or ``await
+    asyncio.wait_for(node, …)`` (the time limit goes with the request)."""
+    pm = a.parents
+    outer: cst.CSTNode = node
+    arg = pm.get(id(node))
+    call = pm.get(id(arg)) if isinstance(arg, cst.Arg) else None
+    if (
+        isinstance(call, cst.Call)
+        and isinstance(arg, cst.Arg)
+        and call.args
+        and call.args[0] is arg
+        and arg.keyword is None
+        and not arg.star
+        and a.qualname(call.func) in TIME_LIMITS
+    ):
+        outer = call
+    aw = pm.get(id(outer))
+    return aw if isinstance(aw, cst.Await) and aw.expression is outer else None
+
+
 def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
     """What an awaited ``list_roots()`` in ``fn`` turns into, with ``config``'s parameter name."""
     pm = a.parents
     site = Site(fn, node, "request")
-    aw = pm.get(id(node))
+    aw = request_await(a, node)
     assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
     site.receiver = node.func.value
     fastmcp = a.kind_of(node.func.value, fn) is Kind.CONTEXT_FASTMCP
@@ -281,9 +323,14 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         value, imports = _fallback_value(a, mode, site.name, fastmcp)
         site.set(aw, like(aw, value))
         site.imports |= imports
+        built = (
+            f"an equivalent value is built from the `{site.name}` list"
+            if mode == "list"
+            else f"a value holding one root is built from the `{site.name}` parameter (only the first root is kept)"
+        )
         site.unsafe.append(
-            "the roots result is used other than through the first root's path or a loop over the roots' paths; "
-            f"an equivalent value is built from the `{site.name}` parameter"
+            "the roots result is used other than through the first root's path, a loop over the roots' paths "
+            f"or their count; {built}"
         )
     return site
 

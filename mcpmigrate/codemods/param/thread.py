@@ -189,7 +189,7 @@ def _pure_chain(expr: cst.BaseExpression) -> bool:
             return False
 
 
-def _bound_arg(call: cst.Call, callee: FunctionInfo, pname: str) -> cst.Arg | None:
+def bound_arg(call: cst.Call, callee: FunctionInfo, pname: str) -> cst.Arg | None:
     """The argument of ``call`` bound to ``callee``'s parameter ``pname`` (None when unsure)."""
     idx = _param_index(callee, pname)
     names = callee.param_names()
@@ -271,12 +271,19 @@ def _give_names(
     bases += [b for b in rnd.replaced_args.get(id(f), []) if b]
     used: set[str] = set()
     for name, mode in sorted(names.items(), key=lambda kv: kv[1] != "single"):
-        optional = next((s.optional for s in my_sites if s.name == name and s.optional), None)
-        new_param = (
-            documented_param(config, mode, name, optional=optional, **spell)
-            if documented
-            else plain_param(config, mode, name)
+        # Optional when every request of this name that `f` reaches is a fallback (`fallback`:
+        # reached only where no other directory was given): the calls that never reached it keep
+        # working without the new parameter.
+        reaching = [s for s in sites if s.name == name and s.fn is not None and f in closure(a, s.fn)[0]]
+        fallback = (
+            reaching[0].fallback if reaching and all(s.fallback == reaching[0].fallback for s in reaching) else None
         )
+        new_param = (
+            documented_param(config, mode, name, fallback=fallback, **spell)
+            if documented
+            else plain_param(config, mode, name, optional=fallback is not None)
+        )
+        optional = fallback if documented else None
         cand = next(
             (
                 b
@@ -359,7 +366,7 @@ def _pass_name(rnd: Round, f: FunctionInfo, name: str, place: Placement, edges: 
             continue
         call = e.call
         if place.replaced is not None:
-            arg = _bound_arg(call, f, place.replaced)
+            arg = bound_arg(call, f, place.replaced)
             if arg is not None:
                 replaced_base = base_name(arg.value)
                 if arg.keyword is not None:

@@ -29,6 +29,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.port.renames import module_bindings
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import module_names, name_refs, ref_names, string_value
 
@@ -176,3 +177,123 @@ def _transport(call: cst.Call) -> str | None:
 
 
 _BUILTINS = frozenset(dir(builtins))
+
+
+# -- `<server>.settings.<transport setting>` ------------------------------------------------------
+# mcp 1.27's FastMCP ``Settings`` held the transport settings; mcp 2.3's ``MCPServer.settings``
+# (``mcp/server/mcpserver/server.py``, ``Settings``) has none of them — reading one raises
+# ``AttributeError``, writing one ``ValueError: "Settings" object has no field "host"`` (measured
+# on 1.27.0 / 2.3.0: the fields 2.3 dropped). The starts that take them as keywords instead:
+SETTINGS_GONE = frozenset(
+    {
+        "host",
+        "port",
+        "sse_path",
+        "message_path",
+        "streamable_http_path",
+        "json_response",
+        "stateless_http",
+        "transport_security",
+        "mount_path",
+    }
+)
+_SERVING_STARTS = {"run_sse_async": _SSE, "run_streamable_http_async": _HTTP}
+SETTINGS_FIX = FixInfo(
+    Safety.SAFE,
+    "port",
+    "pass the setting to the server's start that follows it (`run_sse_async(host=…)`, `run(transport=…, host=…)`): "
+    "mcp 1.x read it from `settings` there, mcp 2.x takes it only as that call's keyword",
+)
+
+
+@dataclass
+class SettingsToStart:
+    """``server.settings.host = value`` … ``await server.run_sse_async()`` → the assignment goes,
+    ``run_sse_async(host=value)``."""
+
+    stmt: cst.SimpleStatementLine
+    start: cst.Call
+    field: str
+    value: cst.BaseExpression
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        edits.remove(self.stmt)
+        edits.transform(self.start, _adder([cst.Arg(self.value, keyword=cst.Name(self.field))]))
+
+
+def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> FixPlan:
+    """The plan for one ``server.settings.<field>`` (``attr``) of a 1.x FastMCP server: a write
+    that is its statement's only target, followed in the same block — with no other statement of
+    that block in between that rebinds a name its value reads — by the server's one start that takes
+    the field (``run_sse_async``, ``run_streamable_http_async``, ``run(transport=<literal>)``),
+    moves there; anything else (a read, an app factory, a start elsewhere) is left for a human."""
+    section = f"read “{GUIDE}” in {S.MIGRATION_GUIDE}"
+    field_name = attr.attr.value
+    manual = FixPlan(
+        manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x: pass `{field_name}=` to the server's "
+        f"`run(transport=…)`, `run_sse_async()`/`run_streamable_http_async()` or app factory call ({section})"
+    )
+    assign = analysis.parents.get(id(analysis.parents.get(id(attr))))
+    stmt = analysis.parents.get(id(assign))
+    block = analysis.parents.get(id(stmt))
+    if not (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and assign.targets[0].target is attr
+        and isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(block, (cst.IndentedBlock, cst.Module))
+    ):
+        return manual
+    if field_name == "mount_path":
+        return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
+    starts = []
+    for ref in name_refs(analysis.module, server):
+        method = analysis.parents.get(id(ref))
+        call = analysis.parents.get(id(method))
+        if isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method:
+            accepted: AbstractSet[str] | None = _SERVING_STARTS.get(method.attr.value)
+            if method.attr.value == "run":
+                accepted = RUN_TRANSPORTS.get(_transport(call) or "")
+            if accepted or method.attr.value in STARTS:
+                starts.append((call, accepted or frozenset()))
+    body = list(block.body)
+    after = body[body.index(stmt) + 1 :]
+    reads = {n.value for n in ref_names(assign.value)}
+    for later in after:
+        found = [(c, acc) for c, acc in starts if _holds(analysis, later, c)]
+        if found:
+            (start, accepted), *more = found
+            taken = {a.keyword.value for a in start.args if a.keyword is not None}
+            if more or len(starts) != 1 or field_name not in accepted or field_name in taken:
+                return manual
+            if any(a.star for a in start.args):
+                return manual
+            return FixPlan(fix=SETTINGS_FIX, site=SettingsToStart(stmt, start, field_name, assign.value))
+        if isinstance(later, cst.SimpleStatementLine) and all(
+            isinstance(s, cst.Assign) and _settings_write(s, server) for s in later.body
+        ):
+            continue  # the next setting's own write
+        if reads & {n.value for n in walk(later) if isinstance(n, cst.Name)}:
+            return manual
+    return manual
+
+
+def _settings_write(assign: cst.Assign, server: str) -> bool:
+    t = assign.targets[0].target if len(assign.targets) == 1 else None
+    return (
+        isinstance(t, cst.Attribute)
+        and isinstance(t.value, cst.Attribute)
+        and t.value.attr.value == "settings"
+        and isinstance(t.value.value, cst.Name)
+        and t.value.value.value == server
+    )
+
+
+def _holds(analysis: ModuleAnalysis, stmt: cst.CSTNode, node: cst.CSTNode) -> bool:
+    p: cst.CSTNode | None = node
+    while p is not None:
+        if p is stmt:
+            return True
+        p = analysis.parents.get(id(p))
+    return False

@@ -313,6 +313,9 @@ SDK1_NAMES = {
     "mcp.server.fastmcp": ("Context", "FastMCP", "Image", "Audio", "Icon"),
     "mcp.server.fastmcp.server": ("Context", "FastMCP"),
     "mcp.server.fastmcp.utilities.types": ("Image", "Audio"),
+    # the same exception classes, with the same hierarchy (`FastMCPError` the base), in fastmcp 4.2.3's
+    # `fastmcp/exceptions.py`; what a raise of them sends is the server's (SDK1_REVIEW["FastMCP"])
+    "mcp.server.fastmcp.exceptions": ("FastMCPError", "ValidationError", "ResourceError", "ToolError"),
 }
 SDK1_MOVES = {
     "Context": "fastmcp",
@@ -320,13 +323,16 @@ SDK1_MOVES = {
     "Image": "fastmcp.utilities.types",
     "Audio": "fastmcp.utilities.types",
     "Icon": "mcp.types",
+    **dict.fromkeys(("FastMCPError", "ValidationError", "ResourceError", "ToolError"), "fastmcp.exceptions"),
 }
 # What a name's move changes for clients (measured on fastmcp 2.14.7 / 3.4.11 against 4.2.3).
 SDK1_REVIEW = {
     "FastMCP": "the server becomes fastmcp 4's `FastMCP`: check what the guide lists — transport settings move from "
     "the constructor to `run()`, `ctx.log(level, data)` is `ctx.log(message, level=...)`, `ctx.info`/`debug`/"
     "`warning`/`error` take a `str`, `ctx.elicit(schema=)` is `response_type=`, `ctx.read_resource` returns a "
-    "`ResourceResult`, prompts returning dicts are refused, `auth`/`token_verifier` become one auth provider",
+    "`ResourceResult`, prompts returning dicts are refused, `auth`/`token_verifier` become one auth provider; "
+    "a failing tool answers `Error calling tool '<name>': <message>` (a `ToolError`: its message alone) where "
+    "FastMCP 1.0 sent `Error executing tool <name>: <message>` (measured on mcp 1.27 / fastmcp 4.2.3)",
     **{
         n: f"a fastmcp 2/3 tool returning the SDK's `{n}` sent its repr as text (`<mcp.server.fastmcp.utilities."
         f"types.{n} object at …>`); fastmcp 4's `{n}` is sent as {'an image' if n == 'Image' else 'an audio'} block"
@@ -341,10 +347,10 @@ SDK1_CONTEXT_PARAM = (
 )
 
 
-def sdk1_fix(notes: list[str]) -> FixInfo:
+def sdk1_fix(notes: list[str], why: str = "only annotations fastmcp never reads name them") -> FixInfo:
     what = "import the names from fastmcp 4 (fastmcp's “Upgrading from MCP SDK v1”: `from fastmcp import Context`)"
     if not notes:
-        return FixInfo(Safety.SAFE, "port", what + "; only annotations fastmcp never reads name them")
+        return FixInfo(Safety.SAFE, "port", f"{what}; {why}")
     return FixInfo(Safety.UNSAFE, "port", what + "; review: " + "; ".join(notes))
 
 
@@ -456,4 +462,6 @@ def plan_sdk1_import(analysis: ModuleAnalysis, node: cst.ImportFrom, line: cst.C
             pass  # only annotations name it: the server object is built (and reviewed) elsewhere
         elif name in SDK1_REVIEW:
             notes.append(SDK1_REVIEW[name])
+    if set(site.groups) == {"fastmcp.exceptions"}:
+        return FixPlan(fix=sdk1_fix(notes, "the same exception classes, under `fastmcp.exceptions`"), site=site)
     return FixPlan(fix=sdk1_fix(notes), site=site)

@@ -41,6 +41,7 @@ GUIDE_DECORATORS = "Lowlevel `Server`: decorator-based handlers replaced with co
 TYPES = "mcp.types"
 CONTEXT_MODULE = "mcp.server"
 ERRORS_MODULE = "mcp.shared.exceptions"
+HELPER_TYPES = "mcp.server.lowlevel.helper_types"
 # 1.x ``Server(name, version, instructions, website_url, icons, lifespan)``: 2.x keeps ``name``
 # positional and takes the rest by keyword.
 LL_V1_POSITIONAL = ("name", "version", "instructions", "website_url", "icons", "lifespan")
@@ -100,6 +101,8 @@ class LowlevelPort:
                 spell[n] = edits.import_name(analysis, TYPES, n)
             spell["AnyUrl"] = edits.import_name(analysis, "pydantic", "AnyUrl")
             edits.add_import("base64")
+            if any(h.decorator == "read_resource" and not _content_only(h.fn) for h in self.handlers):
+                spell["ReadResourceContents"] = edits.import_name(analysis, HELPER_TYPES, "ReadResourceContents")
         if any(h.decorator == "call_tool" for h in self.handlers):
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
             if _lister(self) is not None:
@@ -212,12 +215,20 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         # ReadResourceContents as text or base64 blob contents under that (normalised) URI
         err, any_url = spell["MCPError"], spell["AnyUrl"]
         text_t, blob_t = spell["TextResourceContents"], spell["BlobResourceContents"]
+        items = f"        for item in await {call('uri')}:\n"
+        if not _content_only(h.fn):  # 1.x also took a bare str or bytes, as one content of the default type
+            items = (
+                f"        result = await {call('uri')}\n"
+                "        if isinstance(result, (str, bytes)):\n"
+                f"            result = [{spell['ReadResourceContents']}(content=result)]\n"
+                "        for item in result:\n"
+            )
         return head + (
             "    try:\n"
             f"        uri = {any_url}(params.uri)\n"
             "        contents = []\n"
-            f"        for item in await {call('uri')}:\n"
-            '            meta = {"_meta": item.meta} if getattr(item, "meta", None) is not None else {}\n'
+            + items
+            + '            meta = {"_meta": item.meta} if getattr(item, "meta", None) is not None else {}\n'
             "            if isinstance(item.content, str):\n"
             f'                contents.append({text_t}(uri=str(uri), text=item.content, mime_type=item.mime_type or "text/plain", **meta))\n'
             "            else:\n"
@@ -421,11 +432,6 @@ def _checked(
             params.params[1 if receiver else 0 :] or isinstance(params.star_arg, cst.Param) or params.kwonly_params
         ):
             return FixPlan(manual=f"`{h.fn.name.value}` takes the request (the 1.x form returning a result): {section}")
-        if h.decorator == "read_resource" and not _content_only(h.fn):
-            return FixPlan(
-                manual=f"`{h.fn.name.value}` may not return a list of `ReadResourceContents` "
-                f"(1.x also took a bare str or bytes): {section}"
-            )
         if h.decorator == "call_tool" and _mentions(analysis, ("UrlElicitationRequiredError",)):
             return FixPlan(
                 manual=f"a tool raises UrlElicitationRequiredError, which 1.x's `call_tool` decorator re-raised: {section}"

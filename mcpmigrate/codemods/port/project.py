@@ -9,7 +9,8 @@ fix writes, on mcp 2.3).
 A file blocks the port when a breaking port finding (MCP5xx) is left in it — a manual site, or
 a fix that was not applied — or when its fix could not be verified: on mcp 2.x that module would
 not import or would fail where mcp 1.x served. Advisory port findings (code nothing reaches)
-do not block. On fastmcp 4 a finding left at a call of a ``Context`` method fastmcp 4 removed
+do not block, and neither does anything left in a test module, a script or an example (the served
+code does not import them): it stays reported with what to change. On fastmcp 4 a finding left at a call of a ``Context`` method fastmcp 4 removed
 (``ctx.sample``, ``ctx.sample_step``, ``ctx.list_roots``, ``ctx.send_*_list_changed``: reported by
 the roots, sampling and notification rules, not again by the port) blocks too: that call would
 fail on every era (fastmcp docs/getting-started/upgrading/from-fastmcp-3.mdx, “Protocol Version
@@ -25,8 +26,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from mcpmigrate.analysis.project import unserved
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
@@ -81,11 +83,15 @@ class PinChange:
 
 
 def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> list[FileError]:
-    """One error per file that blocks the port (see the module docstring)."""
+    """One error per file that blocks the port (see the module docstring). A test module, a script
+    or an example (:func:`~mcpmigrate.analysis.project.unserved`) never blocks the port of the served
+    code: what is left in it stays reported, with what to change."""
     out = []
     name = TARGET_NAMES[target]
     failed = {e.path: e.message for e in errors if e.message.startswith("fix not applied")}
     for res in results:
+        if unserved(PurePosixPath(res.display)):
+            continue
         removed = _removed_calls(res) if target == "fastmcp4" else {}
         left = sorted(
             (f for f in res.findings if _blocks(f) or (f.line, f.column) in removed),

@@ -248,11 +248,13 @@ def bound_class(
     name: str,
     scope: cst.CSTNode,
     of_value: Callable[[cst.BaseExpression], str | None] | None = None,
+    of_item: Callable[[cst.BaseExpression], str | None] | None = None,
 ) -> str | None:
     """The ``mcp.types`` class every binding of ``name`` in ``scope`` (a function or the module,
     nested functions and classes excluded) gives it: parameters and ``x: T`` by annotation,
     ``x = T(...)`` by constructor, and (with ``of_value``, the class of an assigned value) ``x = v``
-    and ``x := v``; None when a binding says nothing or they disagree."""
+    and ``x := v``; (with ``of_item``, the class of an element of an iterable) ``for x in v``; None
+    when a binding says nothing or they disagree."""
     found: set[str | None] = set()
     stack: list[cst.CSTNode] = list(scope.children) if isinstance(scope, cst.Module) else [scope.params, scope.body]  # type: ignore[attr-defined]
     while stack:
@@ -271,6 +273,8 @@ def bound_class(
             found.add(of_value(n.value) if cls is None and of_value is not None else cls)
         elif isinstance(n, cst.NamedExpr) and of_value is not None and _is_name(n.target, name):
             found.add(of_value(n.value))
+        elif isinstance(n, (cst.For, cst.CompFor)) and of_item is not None and _is_name(n.target, name):
+            found.add(of_item(n.iter))
         elif isinstance(n, (cst.For, cst.CompFor, cst.WithItem, cst.ExceptHandler, cst.NamedExpr, cst.AugAssign)):
             target = getattr(n, "target", None) or getattr(n, "asname", None) or getattr(n, "name", None)
             if target is not None and any(isinstance(x, cst.Name) and x.value == name for x in _walk_names(target)):
