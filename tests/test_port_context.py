@@ -2,15 +2,21 @@
 (MCP504) and the low-level ``server.request_context`` (MCP505) become the context the handler
 receives, passed down. The fixtures ``fixtures/port/fastmcp_get_context`` and
 ``fixtures/port/lowlevel_request_context`` prove the main shapes by running them on mcp 1.27 and
-mcp 2.3; here: the other spellings (an existing ``Context`` parameter, a taken name, a tool
+mcp 2.3 (with ``lowlevel_class_methods``: handlers registered on bound methods,
+``lowlevel_factory_context``: a server built in a factory); here: the other spellings (an existing ``Context`` parameter, a taken name, a tool
 calling a tool) with their exact code, and each reason a site stays manual."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import cli
 from tests.planning import apply, plans_for
+from tests.proof import LEAVE, json_answer
 
 HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("x")\n'
 
@@ -42,6 +48,25 @@ def test_a_taken_name_gets_a_free_one_and_a_tool_calling_a_tool_passes_it(tmp_pa
         'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
         "\n\n@mcp.tool()\nasync def rid(ctx: str = '', *, ctx_2: Context) -> str:\n    return ctx + str(ctx_2.request_id)\n"
         "\n\n@mcp.tool()\nasync def both(ctx: Context) -> str:\n    return await rid('a', ctx_2=ctx)\n"
+    )
+
+
+def test_the_line_inside_a_try_goes_unless_the_name_is_read_before_it(tmp_path: Path) -> None:
+    """Real tools read the context inside their ``try`` (``ctx = mcp.get_context()`` then
+    ``ctx.request_context.lifespan_context``): the line goes there too. Where the name is read
+    before the line, the name stays a local and the parameter gets a free one."""
+    src = HEAD + (
+        "\n\n@mcp.tool()\nasync def query(sql: str) -> str:\n    try:\n        ctx = mcp.get_context()\n"
+        "        return f'{sql} {ctx.request_id}'\n    except ValueError as e:\n        return str(e)\n"
+        "\n\n@mcp.tool()\nasync def twice(sql: str) -> str:\n    print(ctx if False else '')\n    if sql:\n"
+        "        ctx = mcp.get_context()\n        return str(ctx.request_id)\n    return 'none'\n"
+    )
+    assert _port(src, tmp_path) == (
+        'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
+        "\n\n@mcp.tool()\nasync def query(sql: str, ctx: Context) -> str:\n    try:\n"
+        "        return f'{sql} {ctx.request_id}'\n    except ValueError as e:\n        return str(e)\n"
+        "\n\n@mcp.tool()\nasync def twice(sql: str, ctx_2: Context) -> str:\n    print(ctx if False else '')\n    if sql:\n"
+        "        ctx = ctx_2\n        return str(ctx.request_id)\n    return 'none'\n"
     )
 
 
@@ -82,6 +107,21 @@ def test_a_helper_nothing_calls_stays_manual(tmp_path: Path) -> None:
     ]
 
 
+def test_a_decorated_helper_stays_manual(tmp_path: Path) -> None:
+    src = (
+        "import functools\n"
+        + HEAD
+        + (
+            "\n\n@functools.lru_cache\ndef _rid() -> str:\n    return str(mcp.get_context().request_id)\n"
+            "\n\n@mcp.tool()\ndef who() -> str:\n    return _rid()\n"
+        )
+    )
+    assert _manual(src, "MCP504", tmp_path) == [
+        "`_rid` is decorated with `@functools.lru_cache`, which would see the new context parameter (a cache would "
+        "key on it, a wrapper may not pass it on): pass the context down by hand"
+    ]
+
+
 def test_a_static_resource_stays_manual_with_mcp2s_reason(tmp_path: Path) -> None:
     src = HEAD + '\n\n@mcp.resource("cfg://who")\ndef who() -> str:\n    return str(mcp.get_context().request_id)\n'
     assert _manual(src, "MCP504", tmp_path) == [
@@ -109,28 +149,71 @@ def test_a_helper_another_module_calls_stays_manual_naming_the_caller(tmp_path: 
     )
 
 
-CLASS_BASED = """\
+SUBSCRIBER = """\
 from mcp.server import Server
-from mcp.types import TextContent
 
 
 class Svc:
     def __init__(self) -> None:
         self.server = Server("svc")
-        self.server.call_tool()(self.call)
+        self.server.subscribe_resource()(self.subscribe)
 
-    async def call(self, name: str, arguments: dict) -> list[TextContent]:
-        return [TextContent(type="text", text=self._meta())]
+    async def subscribe(self, uri) -> None:
+        self._note(uri)
 
-    def _meta(self) -> str:
-        return str(self.server.request_context.meta)
+    def _note(self, uri) -> None:
+        print(uri, self.server.request_context.request_id)
 """
 
 
-def test_a_handler_registered_on_a_bound_method_is_named_as_the_reason(tmp_path: Path) -> None:
-    """``self.server.call_tool()(self.call)`` registers a handler the low-level port does not wrap
-    in an adapter (MCP507 rewrites decorators), so nothing would hand it mcp 2.x's ``ctx``."""
-    assert _manual(CLASS_BASED, "MCP505", tmp_path) == [
-        "`Svc.call` is registered as a `tools/call` handler other than with a decorator the port rewrites "
-        "(MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+def test_a_handler_the_port_does_not_wrap_is_named_as_the_reason(tmp_path: Path) -> None:
+    """A bound method registered with a decorator the low-level port leaves to a human
+    (``subscribe_resource``): nothing would hand it mcp 2.x's ``ctx``."""
+    assert _manual(SUBSCRIBER, "MCP505", tmp_path) == [
+        "`Svc.subscribe` is registered as a handler with `subscribe_resource()`, which the port does not wrap in an "
+        "adapter (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
     ]
+
+
+# Each driver loads the file, gets the prompt with the arguments and prints its messages (one JSON line).
+_PROMPT = (
+    LEAVE
+    + """
+import anyio, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+{imports}
+async def main():
+    async with {client} as c:
+        r = await c.get_prompt(sys.argv[2], json.loads(sys.argv[3]))
+        print(json.dumps([x.model_dump(mode="json", by_alias=True, exclude_none=True) for x in r.messages]))
+anyio.run(main)
+leave()
+"""
+)
+PROMPT_V1 = _PROMPT.format(
+    imports="from mcp.shared.memory import create_connected_server_and_client_session as connect",
+    client="connect(m.mcp)",
+)
+PROMPT_V2 = _PROMPT.format(imports="import mcp", client="mcp.Client(m.mcp, mode=sys.argv[4])")
+GET_CONTEXT = Path(__file__).resolve().parent.parent / "fixtures" / "port" / "fastmcp_get_context"
+
+
+def _prompt(python: str, driver: str, file: Path, *mode: str) -> list:
+    out = subprocess.run(
+        [python, "-c", driver, str(file), "ask", json.dumps({"key": "a"}), *mode],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json_answer(out, f"{file.name} under {python}", last_line=True)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_ported_prompt_gets_its_context_like_the_original(mode: str, legacy_python: str, mcp2_python: str) -> None:
+    """The prompt of ``fastmcp_get_context`` (the context injected into a prompt on mcp 2.x) says
+    what it said on mcp 1.27, the server's name read off the context included."""
+    before = _prompt(legacy_python, PROMPT_V1, GET_CONTEXT / "before.py")
+    after = _prompt(mcp2_python, PROMPT_V2, GET_CONTEXT / "after_param.py", mode)
+    assert after == before
+    assert "from notes-ctx" in json.dumps(before), before

@@ -304,6 +304,20 @@ class PortLowlevelDetector(Detector):
                         plan,
                     )
                 )
+        for (_cls, receiver), handlers in v.bound.items():
+            plan = lowlevel.plan_bound(self.analysis, receiver, handlers)
+            for h in handlers:
+                out.append(
+                    Report.planned(
+                        "MCP507",
+                        h.deco,
+                        f"`{receiver}.{h.decorator}()({lowlevel.RECEIVER}{h.fn.name.value})` registers a handler with a "
+                        f"decorator mcp 2.x's low-level `Server` no longer has; handlers are registered there with "
+                        f"`add_request_handler` (or as `Server(on_…=…)` arguments), called as `(ctx, params)` and "
+                        f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
+                        plan,
+                    )
+                )
         return out
 
 
@@ -311,6 +325,8 @@ class _LowlevelVisitor(ReportingVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         self.handlers: dict[tuple[int, str], list[lowlevel.Handler]] = {}
+        # (id of the class's node, "self.server") -> handlers registered on bound methods
+        self.bound: dict[tuple[int, str], list[lowlevel.Handler]] = {}
         self.ctors: dict[tuple[int, str], cst.SimpleStatementLine] = {}
 
     def _scope(self, node: cst.CSTNode) -> int:
@@ -344,6 +360,13 @@ class _LowlevelVisitor(ReportingVisitor):
                 continue
             key = (self._scope(node), receiver.value)
             self.handlers.setdefault(key, []).append(lowlevel.Handler(attr, node, deco))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """``self.server.call_tool()(self.call)``: a decorator called on a bound method."""
+        found = lowlevel.bound_registration(self.a, node, self.fn(node))
+        if found is not None:
+            cls, server, handler = found
+            self.bound.setdefault((cls, server), []).append(handler)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         fn = self.fn(node)

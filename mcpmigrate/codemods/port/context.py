@@ -1,4 +1,5 @@
-"""The request context passed down from the handler, where mcp 1.x read it from the server (MCP504).
+"""The request context passed down from the handler, where mcp 1.x read it from the server
+(MCP504: ``server.get_context()``; MCP505: the low-level ``server.request_context``).
 
 mcp 2.3's ``MCPServer`` has no ``get_context()`` (the SDK's migration guide, “``MCPServer.get_context()``
 removed”): a tool, prompt or template resource receives the context in a parameter annotated
@@ -25,6 +26,13 @@ handler that has the context): a function that another module calls, that is use
 (a callback, a ``to_thread`` target, a module-level call), or that nothing calls stays manual,
 named. A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
+
+On a low-level server (MCP505) the handlers are the ones the port wraps in an ``on_…`` adapter
+(:mod:`.lowlevel`: decorator handlers, in the module or a factory, and methods registered by
+calling the decorator on the bound method): the adapter receives mcp 2.x's
+``ServerRequestContext`` as ``ctx`` and passes it to the handler (``LowlevelPort.contexts``),
+which passes it down the same way; ``server.request_context`` becomes it (the guide's
+“Lowlevel ``Server``: ``request_context`` property removed”).
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.model import FixInfo, FixPlan, Safety
-from mcpmigrate.names import assigned, fresh, module_names, name_refs, ref_names, string_value
+from mcpmigrate.names import fresh, module_names, name_refs, ref_names, string_value
 
 CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
 LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
@@ -298,13 +306,14 @@ def _closure(
                     ),
                 )
             continue
-        if lowlevel and f.role is not None:
+        if lowlevel and (f.role is not None or (bound := _bound_decorator(a, f)) is not None):
+            how = f"a `{f.method or f.role}` handler" if f.role is not None else f"a handler with `{bound}()`"
             return (
                 funcs,
                 edges,
                 (
-                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler other than with a decorator the "
-                    "port rewrites (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
+                    f"`{f.qualname}` is registered as {how}, which the port does not wrap in an adapter (MCP507): "
+                    "give it the `ctx` its mcp 2.x handler receives by hand"
                 ),
             )
         if not lowlevel and f.role in ENTRY_ROLES:
@@ -320,6 +329,15 @@ def _closure(
                 (
                     f"`{f.qualname}` is registered as a `{f.method or f.role}` handler, which mcp 2.x's `MCPServer` "
                     "gives no context: pass one in by hand"
+                ),
+            )
+        if f.role is None and (deco := _foreign_decorator(f)) is not None:
+            return (
+                funcs,
+                edges,
+                (
+                    f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
+                    "would key on it, a wrapper may not pass it on): pass the context down by hand"
                 ),
             )
         if external := a.external_callers(f):
@@ -357,9 +375,19 @@ def _closure(
     return funcs, edges, None
 
 
+def _foreign_decorator(f: FunctionInfo) -> str | None:
+    """The first decorator of a helper other than ``staticmethod``/``classmethod`` (spelled as written)."""
+    for dec in f.node.decorators:
+        name = cst.Module([]).code_for_node(dec.decorator)
+        if name not in ("staticmethod", "classmethod"):
+            return name
+    return None
+
+
 def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
     """``f`` is registered with a low-level decorator the port turns into an adapter that receives
-    ``ctx`` (``@server.call_tool()`` on a module's ``Server``: :mod:`.lowlevel`)."""
+    ``ctx`` (:mod:`.lowlevel`): ``@server.call_tool()`` on a module's ``Server``, or the decorator
+    called on the bound method (``self.server.call_tool()(self.call)``)."""
     for dec in f.node.decorators:
         d = dec.decorator
         if (
@@ -370,7 +398,20 @@ def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
             and a.kind_of(d.func.value, f.parent) is Kind.SERVER_LL
         ):
             return True
-    return False
+    return _bound_decorator(a, f) in S.LOWLEVEL_DECORATOR_PORTS
+
+
+def _bound_decorator(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """The low-level decorator called on the bound method ``f`` (``self.server.call_tool()(self.f)``)."""
+    if f.class_name is None:
+        return None
+    from mcpmigrate.codemods.port.lowlevel import bound_registration  # it imports this module
+
+    for call in a.nodes(cst.Call):
+        found = bound_registration(a, call, a.enclosing_function(call))
+        if found is not None and found[2].fn is f.node:
+            return found[2].decorator
+    return None
 
 
 def _entry_reason(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
@@ -413,28 +454,24 @@ def _dropped_stmt(a: ModuleAnalysis, call: cst.BaseExpression) -> cst.SimpleStat
 
 
 def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, cst.SimpleStatementLine | None]:
-    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``) bound (the line goes), when that
-    is the name's only binding in ``f`` and the line is in ``f``'s own body; else ``ctx`` or a free
-    variant."""
-    body = f.node.body
-    stmts = body.body if isinstance(body, cst.IndentedBlock) else ()
+    """The new parameter's name: what ``x = server.get_context()`` (``x = server.request_context``)
+    bound — the line goes — when it is the name's only binding in ``f``, the line is in ``f``'s own
+    code (a ``try`` or ``if`` block too, not a nested function) and nothing reads the name before it;
+    else ``ctx`` or a free variant."""
     bound: dict[str, int] = {}
     for n in _bindings(f.node):
         bound[n] = bound.get(n, 0) + 1
-    for stmt in stmts:
-        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-            continue
+    for stmt in _own_lines(f.node):
         small = stmt.body[0]
         if not isinstance(small, cst.Assign):
             continue
         value = small.value
-        line = _dropped_stmt(a, value)
         reads = (
             isinstance(value, cst.Attribute) and is_request_context(a, value, f)
             if lowlevel
             else isinstance(value, cst.Call) and is_get_context(a, value, f)
         )
-        if line is stmt and reads:
+        if reads and _dropped_stmt(a, value) is stmt:
             target = small.targets[0].target
             assert isinstance(target, cst.Name)
             if bound.get(target.value) == 1 and not _read_before(f.node, target.value, stmt):
@@ -443,7 +480,26 @@ def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, 
     return fresh(taken, "ctx"), None
 
 
+def _own_lines(fn: cst.FunctionDef) -> list[cst.SimpleStatementLine]:
+    """The one-statement lines of ``fn``'s own code, in source order (not those of nested
+    functions, classes or lambdas)."""
+    out: list[cst.SimpleStatementLine] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.SimpleStatementLine):
+            if len(n.body) == 1:
+                out.append(n)
+            continue
+        stack.extend(reversed(n.children))
+    return out
+
+
 def _bindings(fn: cst.FunctionDef) -> list[str]:
+    """Every binding of a name in ``fn``'s own scope, once per binding: parameters, assignment,
+    loop, ``with``/``except`` and walrus targets, nested ``def``/``class`` names."""
     out = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     for star in (fn.params.star_arg, fn.params.star_kwarg):
         if isinstance(star, cst.Param):
@@ -456,20 +512,37 @@ def _bindings(fn: cst.FunctionDef) -> list[str]:
             continue
         if isinstance(n, cst.Lambda):
             continue
-        if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            out.extend(assigned(n))
+        target: cst.CSTNode | None = None
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            target = n.target
+        elif isinstance(n, cst.AsName):
+            target = n.name
+        if target is not None:
+            out.extend(x.value for x in _names_in(target))
         stack.extend(n.children)
     return out
 
 
+def _names_in(target: cst.CSTNode) -> list[cst.Name]:
+    """The names a target binds (``a``, ``a, b``, ``[a, *b]``; not ``x.a`` or ``x[a]``)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for el in target.elements for n in _names_in(el.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return []
+
+
 def _read_before(fn: cst.FunctionDef, name: str, stmt: cst.CSTNode) -> bool:
-    """``name`` is read in ``fn`` before ``stmt`` (source order)."""
-    body = fn.body
-    if not isinstance(body, cst.IndentedBlock):
-        return True
-    for s in body.body:
-        if s is stmt:
+    """``name`` is read in ``fn`` before ``stmt``, in source order."""
+    reads = {id(r) for r in name_refs(fn, name)}
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if n is stmt:
             return False
-        if name_refs(s, name):
+        if id(n) in reads:
             return True
+        stack.extend(reversed(n.children))
     return False

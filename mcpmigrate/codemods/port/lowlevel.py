@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits, import_name
 from mcpmigrate.codemods.port import context
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -69,7 +69,7 @@ FIX_IN_PLACE = FixInfo(
 class Handler:
     decorator: str  # list_tools, call_tool, …
     fn: cst.FunctionDef
-    deco: cst.Decorator
+    deco: cst.Decorator | cst.Call  # the decorator, or the call ``self.server.call_tool()(self.call)``
 
 
 @dataclass
@@ -85,6 +85,11 @@ class LowlevelPort:
     # id(fn) -> the parameter under which a handler takes the request context its adapter passes
     # (a `server.request_context` read threaded to it, MCP505: codemods.port.context)
     contexts: dict[int, str] = field(default_factory=dict)
+    # handlers that are methods registered by calling the decorator on the bound method
+    # (``self.server.call_tool()(self.call)``): ``self.`` — each adapter is a method next to its
+    # handler, registered where the decorator was called (``add_request_handler``)
+    receiver: str = ""
+    registrations: dict[int, cst.SimpleStatementLine] = field(default_factory=dict)  # id(fn) -> the call's line
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
@@ -114,6 +119,17 @@ class LowlevelPort:
         for h in self.handlers:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
+            if self.receiver:
+                method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
+                line = self.registrations[id(h.fn)]
+                edits.replace(
+                    line,
+                    cst.parse_statement(
+                        f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {self.receiver}{adapter})\n'
+                    ).with_changes(leading_lines=line.leading_lines),
+                )
+                edits.transform(h.fn, _flatten_with(None, code, None, gap))
+                continue
             kwargs.append(cst.Arg(cst.Name(adapter), keyword=cst.Name(f"on_{_kwarg(h.decorator)}"), equal=_EQ))
             new_ctor: cst.BaseStatement | None = None
             if self.ctor_stmt is None:
@@ -127,7 +143,8 @@ class LowlevelPort:
                     leading_lines=gap,
                     body=[self.ctor_stmt.body[0].with_changes(value=_ctor_with(self.ctor, kwargs))],
                 )
-            edits.transform(h.fn, _flatten_with(h.deco, code, new_ctor, gap))
+            deco = h.deco if isinstance(h.deco, cst.Decorator) else None
+            edits.transform(h.fn, _flatten_with(deco, code, new_ctor, gap))
         if self.ctor_stmt is not None:
             edits.remove(self.ctor_stmt)
 
@@ -159,7 +176,7 @@ def _ctor_with(ctor: cst.Call, kwargs: list[cst.Arg]) -> cst.Call:
     return ctor.with_changes(args=[*args, *kwargs])
 
 
-def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.BaseStatement | None, gap: list[cst.EmptyLine]):
+def _flatten_with(deco: cst.Decorator | None, code: str, ctor: cst.BaseStatement | None, gap: list[cst.EmptyLine]):
     def apply(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.FlattenSentinel:
         assert isinstance(upd, cst.FunctionDef)
         fn = upd.with_changes(decorators=[d for d, o in zip(upd.decorators, orig.decorators) if o is not deco])  # type: ignore[attr-defined]
@@ -176,22 +193,23 @@ def _flatten_with(deco: cst.Decorator, code: str, ctor: cst.BaseStatement | None
 def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: LowlevelPort) -> str:
     _m, params_t, result_t, shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
     ctx_t = spell["ServerRequestContext"]
-    P, R, f = spell[params_t], spell[result_t], h.fn.name.value
+    P, R, f = spell[params_t], spell[result_t], port.receiver + h.fn.name.value
     kw = port.contexts.get(id(h.fn))
+    this = "self, " if port.receiver else ""
 
     def call(*args: str) -> str:  # the handler's call, passing the context where it takes it
         passed = [*args, f"{kw}=ctx"] if kw else list(args)
         return f"{f}(" + ", ".join(passed) + ")"
 
     if params_t == "PaginatedRequestParams":
-        head = f"async def {adapter}(ctx: {ctx_t}, params: {P} | None) -> {R}:\n"
+        head = f"async def {adapter}({this}ctx: {ctx_t}, params: {P} | None) -> {R}:\n"
         if _returns_list(h.fn):
             return head + f"    return {R}({shape}=list(await {call()}))\n"
         return (
             head
             + f"    result = await {call()}\n    return result if isinstance(result, {R}) else {R}({shape}=list(result))\n"
         )
-    head = f"async def {adapter}(ctx: {ctx_t}, params: {P}) -> {R}:\n"
+    head = f"async def {adapter}({this}ctx: {ctx_t}, params: {P}) -> {R}:\n"
     if shape == "read":
         # 1.x parsed the URI as an AnyUrl (the handler reads it so), answered each
         # ReadResourceContents as text or base64 blob contents under that (normalised) URI
@@ -234,7 +252,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     body = "    arguments = params.arguments or {}\n    try:\n"
     if lister is not None:
         body += (
-            f"        tool = next((t for t in await {lister.fn.name.value}() if t.name == params.name), None)\n"
+            f"        tool = next((t for t in await {port.receiver}{lister.fn.name.value}() if t.name == params.name), None)\n"
             "        if tool is not None:\n"
             "            try:\n"
             "                jsonschema.validate(instance=arguments, schema=tool.input_schema)\n"
@@ -324,15 +342,94 @@ def plan(
         why, body, ctor = _moved_constructor(analysis, ctor_stmt, server, handlers, section)
     if why is not None:
         return FixPlan(manual=why)
+    return _checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
+
+
+RECEIVER = "self."
+
+
+def bound_registration(
+    analysis: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None
+) -> tuple[int, str, Handler] | None:
+    """``self.<server>.<decorator>()(self.<method>)`` in a method, on a low-level ``Server``
+    attribute, naming a method of the same class: ``(id of the class, "self.<server>", handler)``."""
+    deco = call.func
+    if fn is None or fn.class_name is None or len(call.args) != 1:
+        return None
+    if not (isinstance(deco, cst.Call) and isinstance(deco.func, cst.Attribute)):
+        return None
+    attr = deco.func.attr.value
+    if attr not in S.LOWLEVEL_DECORATOR_PORTS and attr not in S.LOWLEVEL_DECORATORS_MANUAL:
+        return None
+    recv, target = deco.func.value, call.args[0].value
+    if not (
+        isinstance(recv, cst.Attribute)
+        and isinstance(recv.value, cst.Name)
+        and recv.value.value == "self"
+        and isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        return None
+    if analysis.kind_of(recv, fn) is not Kind.SERVER_LL:
+        return None
+    method = analysis.function_named(target.attr.value, fn.class_name)
+    if method is None:
+        return None
+    cls = analysis.parents.get(id(analysis.parents.get(id(method.node))))
+    return id(cls), f"self.{recv.attr.value}", Handler(attr, method.node, call)
+
+
+def plan_bound(analysis: ModuleAnalysis, server: str, handlers: list[Handler]) -> FixPlan:
+    """The port of the handlers of one class's low-level server registered by calling the
+    decorator on bound methods (``self.server.call_tool()(self.call)``): each adapter is a method
+    of the class next to its handler, registered in place of the call with mcp 2.x's
+    ``add_request_handler`` (the server's constructor stays as written)."""
+    section = f"read “{GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and move the handlers by hand"
+    manual = [h.decorator for h in handlers if h.decorator not in S.LOWLEVEL_DECORATOR_PORTS]
+    if manual:
+        return FixPlan(manual=f"`{server}.{manual[0]}()` has no automatic port yet: {section}")
+    lines: dict[int, cst.SimpleStatementLine] = {}
+    for h in handlers:
+        expr = analysis.parents.get(id(h.deco))
+        line = analysis.parents.get(id(expr))
+        if not (isinstance(expr, cst.Expr) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            return FixPlan(manual=f"`{server}.{h.decorator}()(...)` is not a statement of its own: {section}")
+        lines[id(h.fn)] = line
+    if len({h.decorator for h in handlers}) != len(handlers):
+        return FixPlan(manual=f"a handler kind is registered twice on `{server}`: {section}")
+    block = analysis.parents.get(id(handlers[0].fn))
+    body = list(getattr(block, "body", ()))
+    if any(h.fn not in body for h in handlers):
+        return FixPlan(manual=f"the handlers on `{server}` are not methods of one class: {section}")
+    p = _checked(analysis, server, handlers, section, body, None, None, receiver=RECEIVER)
+    if isinstance(p.site, LowlevelPort):
+        p.site.registrations = lines
+    return p
+
+
+def _checked(
+    analysis: ModuleAnalysis,
+    server: str,
+    handlers: list[Handler],
+    section: str,
+    body: list,
+    ctor_stmt: cst.SimpleStatementLine | None,
+    ctor: cst.Call | None,
+    receiver: str = "",
+) -> FixPlan:
+    """The checks every handler of a ported server passes, and the port's site."""
     for h in handlers:
         if h.fn.asynchronous is None:
             return FixPlan(manual=f"`{h.fn.name.value}` is not `async`: {section}")
-        deco = h.deco.decorator
+        deco = h.deco.decorator if isinstance(h.deco, cst.Decorator) else h.deco.func
         if isinstance(deco, cst.Call) and deco.args:
             return FixPlan(manual=f"`@{server}.{h.decorator}(...)` takes arguments the port does not map: {section}")
         params = h.fn.params
         if h.decorator.startswith("list_") and (
-            params.params or isinstance(params.star_arg, cst.Param) or params.kwonly_params
+            params.params[1 if receiver else 0 :] or isinstance(params.star_arg, cst.Param) or params.kwonly_params
         ):
             return FixPlan(manual=f"`{h.fn.name.value}` takes the request (the 1.x form returning a result): {section}")
         if h.decorator == "call_tool" and _mentions(analysis, ("UrlElicitationRequiredError",)):
@@ -350,7 +447,7 @@ def plan(
     if "base64" in taken and any(h.decorator == "read_resource" for h in handlers):
         if not _bound_module(analysis, "base64"):
             return FixPlan(manual=f"the module already uses the name `base64` for something else: {section}")
-    port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)))
+    port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)), receiver=receiver)
     port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
