@@ -573,7 +573,8 @@ def test_a_call_of_a_context_method_fastmcp4_removed_blocks_the_port(tmp_path: P
     on fastmcp 4) does not block."""
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
     server = _write(tmp_path, SAMPLER)
-    assert {f["rule"] for f in _check(tmp_path, "--target-sdk", "fastmcp4")} == {"MCP201", "MCP101"}
+    # MCP520 (advisory: the tools' listing changes) does not block
+    assert {f["rule"] for f in _check(tmp_path, "--target-sdk", "fastmcp4")} == {"MCP201", "MCP101", "MCP520"}
     res = _fix(tmp_path, "--target-sdk", "fastmcp4", "--strategy", "interim")
     assert server.read_text() == SAMPLER
     (err,) = res.json["errors"]

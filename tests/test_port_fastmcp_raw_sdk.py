@@ -115,9 +115,9 @@ def test_a_value_use_or_a_registered_helper_makes_it_unsafe(tmp_path: Path) -> N
 
 
 def test_image_and_names_the_guide_does_not_map(tmp_path: Path) -> None:
-    code = "from mcp.server.fastmcp import Image, Icon\nfrom mcp.server.fastmcp.exceptions import ToolError\n"
+    code = "from mcp.server.fastmcp import Image, Icon\nfrom mcp.server.fastmcp.exceptions import InvalidSignature\n"
     assert _run(tmp_path, "check", code)[0] == [("MCP511", 1, 1, "unsafe"), ("MCP511", 2, 1, None)]
-    assert _run(tmp_path, "fix", code)[1] == code  # ToolError is not the guide's: the module blocks the port
+    assert _run(tmp_path, "fix", code)[1] == code  # InvalidSignature has no fastmcp 4 home: the module blocks the port
     found, fixed = _run(tmp_path, "fix", "from mcp.server.fastmcp import Image, Icon\n")
     assert fixed == "from fastmcp.utilities.types import Image\nfrom mcp.types import Icon\n"
 

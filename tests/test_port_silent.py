@@ -80,14 +80,15 @@ FASTMCP4 = ("--target-sdk", "fastmcp4", "--strategy", "interim", "--unsafe-fixes
 def test_a_constructor_the_import_rewrite_makes_fastmcp4_is_fixed_in_the_same_run(tmp_path: Path) -> None:
     target = _project(tmp_path, SHEETS.replace("TRANSPORT", '"sse"'), "fastmcp>=2.0,<3")
     res = _fix(tmp_path, *FASTMCP4)
-    assert res.exit_code == 0, str(res)
+    # left: MCP520, advisory (the project pins fastmcp 2: the tool's listing changes on fastmcp 4)
+    assert [(f["rule"], f["line"]) for f in res.json["findings"]] == [("MCP520", 12)], str(res)  # in the written file
+    assert res.json["errors"] == [], str(res)
     assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [
         ("MCP511", 3),
         ("MCP514", 7),
         ("MCP514", 8),
         ("MCP602", 24),  # the interim strategy's SSE → Streamable HTTP
     ]
-    assert res.json["findings"] == []
     ported = target.read_text(encoding="utf-8")
     assert ported == SHEETS.replace("from mcp.server.fastmcp import", "from fastmcp import").replace(
         """    host=os.environ.get("SHEETS_HOST", "0.0.0.0"),
@@ -100,7 +101,7 @@ def test_a_constructor_the_import_rewrite_makes_fastmcp4_is_fixed_in_the_same_ru
         'port=int(os.environ.get("SHEETS_PORT", "8123")))',
     )
     again = _fix(tmp_path, *FASTMCP4)  # idempotent: the second run finds and changes nothing
-    assert again.exit_code == 0 and again.json["fixed"] == [] and again.json["findings"] == [], str(again)
+    assert again.json["fixed"] == [] and again.json["findings"] == [], str(again)  # pinned to fastmcp 4 now
     assert target.read_text(encoding="utf-8") == ported
 
 
@@ -128,7 +129,7 @@ def test_the_same_run_port_serves_the_same_tools(
     tmp_path: Path, legacy_python: str, mcp2_python: str, mode: str
 ) -> None:
     before, after, res = _pair(tmp_path, SHEETS.replace("TRANSPORT", '"sse"'), "fastmcp>=2.0,<3", *FASTMCP4)
-    assert res.exit_code == 0
+    assert res.json["errors"] == [] and {f["rule"] for f in res.json["findings"]} == {"MCP520"}
     calls = [{"tool": "column_letter", "arguments": {"index": 28}}]
     old = run_proof(legacy_python, before, "sheets", "legacy", [], calls)
     new = run_proof(mcp2_python, after, "sheets", mode, [], calls)
@@ -737,3 +738,90 @@ def test_a_test_module_or_an_example_does_not_block_the_served_code(tmp_path: Pa
         (where, "MCP509", 1, "use `mcp.Client(server)`")
     ]
     assert (tmp_path / where).read_text(encoding="utf-8") == ADDER_TEST
+
+
+# -- 5. fastmcp 2/3 → 4 changes every tool listing: each tool says what (port-07) -----------------
+LEDGER = """\
+from fastmcp import FastMCP
+
+ledger = FastMCP("tiny-ledger")
+ROWS: list[tuple[str, float]] = []
+
+
+@ledger.tool(annotations={"readOnlyHint": False, "icon": "+"})
+def add_row(label: str, amount: float) -> str:
+    \"\"\"Add a row to the ledger.
+
+    Args:
+        label: What the money was for
+        amount: Amount in euros
+    \"\"\"
+    ROWS.append((label, amount))
+    return f"{len(ROWS)} rows"
+
+
+@ledger.tool(title="Total", description="Sum of the rows")
+def total() -> float:
+    return sum(amount for _label, amount in ROWS)
+"""
+LIST_TOOLS = """\
+import anyio, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+from fastmcp import Client
+async def main():
+    async with Client(m.ledger) as c:
+        tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in await c.list_tools()]
+    print(json.dumps(tools))
+anyio.run(main)
+"""
+
+
+def test_each_fastmcp_tool_says_how_its_listing_changes(tmp_path: Path, legacy_python: str, mcp2_python: str) -> None:
+    import json
+    import subprocess
+
+    target = _project(tmp_path, LEDGER, "fastmcp>=2.0,<3")
+    res = cli(["check", "--target-sdk", "fastmcp4", "--output-format", "json", "."], tmp_path)
+    found = [(f["line"], f["severity"], f["message"].split(". What")[0]) for f in res.json["findings"]]
+    assert found == [
+        (
+            8,
+            "advisory",
+            'On fastmcp 4, tools/list describes `add_row` differently: it gains `title: "Add Row"` (fastmcp 4); '
+            "`inputSchema` gains `additionalProperties: false` (fastmcp 3); its description loses the docstring's "
+            "`Args:` section, which becomes each parameter's `description` (fastmcp 3); its annotation key `icon` is "
+            "dropped (fastmcp 4); `_meta._fastmcp` is `_meta.fastmcp` (fastmcp 3)",
+        ),
+        (
+            20,
+            "advisory",
+            "On fastmcp 4, tools/list describes `total` differently: `inputSchema` gains `additionalProperties: "
+            "false` (fastmcp 3); `_meta._fastmcp` is `_meta.fastmcp` (fastmcp 3)",
+        ),
+    ]
+    fixed = _fix(tmp_path, *FASTMCP4)
+    assert fixed.json["errors"] == [] and target.read_text(encoding="utf-8") == LEDGER  # advisory: no block
+    assert '"fastmcp>=4.2,<5"' in (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    # what the findings say is what the two fastmcp versions list
+    old, new = (
+        {
+            t["name"]: t
+            for t in json.loads(
+                subprocess.run([py, "-c", LIST_TOOLS, str(target)], capture_output=True, text=True, timeout=120)
+                .stdout.strip()
+                .splitlines()[-1]
+            )
+        }
+        for py in (legacy_python, mcp2_python)
+    )
+    assert ("title" not in old["add_row"], new["add_row"]["title"]) == (True, "Add Row")
+    assert (old["add_row"]["annotations"], new["add_row"]["annotations"]) == (
+        {"icon": "+", "readOnlyHint": False},
+        {"readOnlyHint": False},
+    )
+    assert "Args:" in old["add_row"]["description"] and new["add_row"]["description"] == "Add a row to the ledger."
+    assert new["add_row"]["inputSchema"]["properties"]["label"]["description"] == "What the money was for"
+    assert [t["inputSchema"].get("additionalProperties") for t in (old["total"], new["total"])] == [None, False]
+    assert (old["total"]["title"], old["total"]["description"]) == (new["total"]["title"], new["total"]["description"])
+    assert (list(old["total"]["_meta"]), list(new["total"]["_meta"])) == (["_fastmcp"], ["fastmcp"])

@@ -105,9 +105,14 @@ def _target(example: dict) -> list[str]:
     return ["--target-sdk", example["target-sdk"]] if "target-sdk" in example else []
 
 
-def _check(code: str, tmp_path: Path, args: list[str] | None = None, name: str = "example.py") -> list[dict]:
-    """``check`` of ``code`` written to ``name`` (an example's ``file``: a dependency file for MCP517)."""
+def _check(
+    code: str, tmp_path: Path, args: list[str] | None = None, name: str = "example.py", pyproject: str | None = None
+) -> list[dict]:
+    """``check`` of ``code`` written to ``name`` (an example's ``file``: a dependency file for MCP517),
+    beside an example's ``pyproject`` (the project's pins, for a rule that reads them: MCP520)."""
     (tmp_path / name).write_text(code, encoding="utf-8")
+    if pyproject is not None:
+        (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     res = cli(["check", *(args or []), "--output-format", "json", name if name.endswith(".py") else "."], tmp_path)
     assert res.exception is None, str(res)
     assert res.json["errors"] == [], str(res)
@@ -116,7 +121,9 @@ def _check(code: str, tmp_path: Path, args: list[str] | None = None, name: str =
 
 @pytest.mark.parametrize("rule,index,example", INVALID, ids=[f"{r}-invalid-{i}" for r, i, _ in INVALID])
 def test_invalid_example_is_reported(rule: str, index: int, example: dict, tmp_path: Path) -> None:
-    findings = _check(example["code"], tmp_path, _target(example), example.get("file", "example.py"))
+    findings = _check(
+        example["code"], tmp_path, _target(example), example.get("file", "example.py"), example.get("pyproject")
+    )
     lines = sorted(f["line"] for f in findings if f["rule"] == rule)
     assert lines, f"{rule} not reported; got {findings}"
     if "lines" in example:
@@ -150,5 +157,7 @@ def test_invalid_example_fix(rule: str, index: int, example: dict, tmp_path: Pat
 
 @pytest.mark.parametrize("rule,index,example", VALID, ids=[f"{r}-valid-{i}" for r, i, _ in VALID])
 def test_valid_example_is_clean(rule: str, index: int, example: dict, tmp_path: Path) -> None:
-    findings = _check(example["code"], tmp_path, _target(example), example.get("file", "example.py"))
+    findings = _check(
+        example["code"], tmp_path, _target(example), example.get("file", "example.py"), example.get("pyproject")
+    )
     assert [f for f in findings if f["rule"] == rule] == []

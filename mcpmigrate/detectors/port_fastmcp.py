@@ -1,4 +1,4 @@
-"""The port of fastmcp 2.x/3.x servers to fastmcp 4 (MCP512–MCP516, MCP518; run only with
+"""The port of fastmcp 2.x/3.x servers to fastmcp 4 (MCP512–MCP516, MCP518, MCP520; run only with
 ``--target-sdk fastmcp4``; the imports, MCP511: :mod:`.port_fastmcp_imports`; the environment
 pins, MCP517: :mod:`.port_environment`).
 
@@ -12,14 +12,17 @@ annotated with ``fastmcp.Context``, a name imported from ``fastmcp``.
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import Kind
+from mcpmigrate.analysis import Kind, ModuleAnalysis
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port_fastmcp_servers import imported_servers
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.pins import AT_LEAST, project_pins
 from mcpmigrate.screen import Facts
 
 GUIDE4 = S.FASTMCP4_GUIDE
@@ -36,7 +39,7 @@ class PortFastmcpCallDetector(Detector):
     ``FastMCP(...)`` keywords), MCP515 (``McpError(ErrorData(...))``), MCP516 (``ctx.elicit``
     without ``response_type``), MCP518 (fastmcp 2.x state and listing calls)."""
 
-    rules = ("MCP512", "MCP513", "MCP514", "MCP515", "MCP516", "MCP518")
+    rules = ("MCP512", "MCP513", "MCP514", "MCP515", "MCP516", "MCP518", "MCP520")
     tokens = S.FASTMCP4_TOKENS
     screen = staticmethod(imports_fastmcp)
 
@@ -47,6 +50,10 @@ class PortFastmcpCallDetector(Detector):
 
 
 _SERVER_CLASSES = S.FASTMCP_SERVER
+# A Google-style docstring section fastmcp 3+ parses into parameter descriptions (griffe).
+_ARGS_SECTION = re.compile(r"^\s*(?:Args|Arguments|Parameters):\s*$", re.M)
+# The fields of mcp 2.3's ``ToolAnnotations`` (the keys fastmcp 4 keeps).
+_TOOL_ANNOTATIONS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 _AS_PROXY = {f"{c}.as_proxy" for c in _SERVER_CLASSES}
 _TOOL_CLASSES = {
     f"{m}.{c}.{meth}"
@@ -58,6 +65,19 @@ _MCP_ERRORS = {"fastmcp.exceptions.McpError", "mcp.shared.exceptions.McpError", 
 _ERROR_DATA = {"mcp.types.ErrorData", "mcp.ErrorData", "mcp_types.ErrorData"}
 _NOT_FOUND = {"fastmcp.exceptions.NotFoundError"}
 _HTTP_TRANSPORTS = {f"{m}.StreamableHttpTransport" for m in ("fastmcp.client.transports", "fastmcp.client", "fastmcp")}
+
+
+def pins_fastmcp_before_4(a: ModuleAnalysis) -> bool:
+    """The module's project declares a ``fastmcp`` requirement below 4 (``fastmcp>=2.0,<3``,
+    ``fastmcp==3.4.11``): what its clients see today is fastmcp 2/3's (:mod:`mcpmigrate.pins`)."""
+
+    def compute() -> bool:
+        if a.path is None:
+            return False
+        pins = project_pins(a.path).pins
+        return any(p.package == "fastmcp" and not p.locked and p.side() != AT_LEAST for p in pins)
+
+    return a.memo("port.fastmcp_before_4", compute)
 
 
 class _CallVisitor(ReportingVisitor):
@@ -85,9 +105,17 @@ class _CallVisitor(ReportingVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """MCP518: a fastmcp prompt that returns dicts (2.x sent each as JSON text in a user message;
-        fastmcp 3 and 4 refuse them when the prompt is rendered)."""
+        fastmcp 3 and 4 refuse them when the prompt is rendered). MCP520: what tools/list says of a
+        fastmcp tool changes on fastmcp 4."""
         for deco in node.decorators:
             d = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            if (
+                isinstance(d, cst.Attribute)
+                and d.attr.value == "tool"
+                and self._server(d.value, node)
+                and pins_fastmcp_before_4(self.a)
+            ):
+                self._listing_changes(node, deco.decorator)
             if isinstance(d, cst.Attribute) and d.attr.value == "prompt" and self._server(d.value, node):
                 for ret in _returns(node):
                     value = ret.value
@@ -103,6 +131,53 @@ class _CallVisitor(ReportingVisitor):
                             "see the text under its role, not the JSON",
                         )
                 return
+
+    def _listing_changes(self, fn: cst.FunctionDef, deco: cst.BaseExpression) -> None:
+        """MCP520, measured on fastmcp 2.14.7 / 3.4.11 / 4.2.3 (tools/list of the same tool): a
+        ``title`` derived from the name (4.x, ``fastmcp.tools.base._default_title``), ``inputSchema``
+        with ``additionalProperties: false`` (3.x), a Google-style ``Args:`` docstring section moved
+        from the description into each parameter's ``description`` (3.x), annotation keys outside
+        ``ToolAnnotations`` dropped (4.x: mcp 2.x's model), ``_meta._fastmcp`` → ``_meta.fastmcp`` (3.x)."""
+        args = deco.args if isinstance(deco, cst.Call) else []
+        kws = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        name = fn.name.value
+        first = next((a.value for a in args if a.keyword is None), None)
+        spelled = kws.get("name") or first
+        if isinstance(spelled, cst.SimpleString) and isinstance(spelled.evaluated_value, str):
+            name = spelled.evaluated_value
+        changes = []
+        if "title" not in kws:
+            title = name.replace("_", " ").replace("-", " ").title()
+            changes.append(f'it gains `title: "{title}"` (fastmcp 4)')
+        changes.append("`inputSchema` gains `additionalProperties: false` (fastmcp 3)")
+        doc = fn.get_docstring() if "description" not in kws else None
+        if doc and _ARGS_SECTION.search(doc):
+            changes.append(
+                "its description loses the docstring's `Args:` section, which becomes each parameter's "
+                "`description` (fastmcp 3)"
+            )
+        notes = kws.get("annotations")
+        if isinstance(notes, cst.Dict):
+            keys_given = [
+                e.key.evaluated_value
+                for e in notes.elements
+                if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            ]
+            extra = [k for k in keys_given if isinstance(k, str) and k not in _TOOL_ANNOTATIONS]
+            if extra:
+                keys = ", ".join(f"`{k}`" for k in extra)
+                changes.append(
+                    f"its annotation key{'s' if len(extra) > 1 else ''} {keys} {'are' if len(extra) > 1 else 'is'} dropped (fastmcp 4)"
+                )
+        changes.append("`_meta._fastmcp` is `_meta.fastmcp` (fastmcp 3)")
+        self.report(
+            "MCP520",
+            fn.name,
+            f"On fastmcp 4, tools/list describes `{name}` differently: " + "; ".join(changes) + ". What a client "
+            f"and its model read changes, with no error (read “Breaking Changes” in {GUIDE3} and {GUIDE4}).",
+            manual="nothing to change for the server to run; to keep what clients read, pass `title=` and "
+            "`description=` explicitly (the docstring as it was), and keep extra annotation keys in `meta=`",
+        )
 
     def _context(self, expr: cst.BaseExpression, node: cst.CSTNode) -> bool:
         """A fastmcp ``Context``: by annotation or origin, or a middleware's ``context.fastmcp_context``."""
