@@ -54,7 +54,8 @@ def test_requests_21_port_to_fastmcp4_reports_the_missing_response_type(tmp_path
         '[project]\nname = "cam"\nversion = "0"\ndependencies = ["fastmcp>=3.0.0"]\n', encoding="utf-8"
     )
     findings = check(tmp_path, "--target-sdk", "fastmcp4", ".")
-    assert sites(findings) == [("MCP202", 32, 20), ("MCP516", 32, 20)]
+    # MCP520 (advisory): the tool's listing changes on fastmcp 4 (issue 24)
+    assert sites(findings) == [("MCP202", 32, 20), ("MCP516", 32, 20), ("MCP520", 39, 11)]
 
 
 HELPER_SPELLINGS = """\
