@@ -415,3 +415,34 @@ def test_fastmcp_visibility_per_session_and_state_set_by_middleware(tmp_path: Pa
     )
     [finding] = _mcp601(tmp_path)
     assert finding["line"] == 21 and "server-wide `mcp.enable(...)`" in finding["manual"]
+
+
+def test_fastmcp_state_under_a_key_a_tool_is_given(tmp_path: Path) -> None:
+    """fastmcp's own session-state example: `set_state(key, value)` with the tool's argument as
+    the key, read back by another tool's `get_state(key)` — one finding, at the `set_state`."""
+    (tmp_path / "server.py").write_text(
+        "from fastmcp import Context, FastMCP\n"
+        "\n"
+        'server = FastMCP("state")\n'
+        "\n"
+        "\n"
+        "@server.tool\n"
+        "async def set_value(key: str, value: str, ctx: Context) -> str:\n"
+        "    await ctx.set_state(key, value)\n"
+        '    return "ok"\n'
+        "\n"
+        "\n"
+        "@server.tool\n"
+        "async def get_value(key: str, ctx: Context) -> str:\n"
+        "    return str(await ctx.get_state(key))\n"
+        "\n"
+        "\n"
+        "@server.tool\n"
+        "async def remember(ctx: Context) -> str:\n"
+        '    await ctx.set_state("seen", True)\n'
+        '    return "ok"\n'
+    )
+    found = _mcp601(tmp_path)
+    assert [(f["line"], f["severity"]) for f in found] == [(8, "breaking")]
+    assert "`set_state(key)`, read back by another call" in found[0]["message"]
+    assert "`get_value`, `set_value`" in found[0]["manual"]

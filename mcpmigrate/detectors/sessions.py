@@ -187,20 +187,24 @@ class _Visitor(CatalogVisitor):
             )
         elif attr == "set_state" and not _request_scoped(node):
             key = string_value(node.args[0].value) if node.args else None
-            readers = self._readers(key, fn) if key is not None and fn is not None else []
+            # a key computed in the call (`set_state(key, value)`, a tool's argument) is read back
+            # by a `get_state` whose key is computed too: fastmcp's own session-state example
+            readers = self._readers(key, fn) if node.args and fn is not None else []
             mine = {id(e) for e in self._entries(fn)} if fn is not None else set()
             # across calls: the value is read under another tool than the ones that set it (a
             # middleware that sets what the tool of the same request reads is not cross-call)
             if mine and any({id(e) for e in self._entries(r)} - mine for r in readers):
-                what = f"`set_state({key!r})`, read back by another call"
+                shown = repr(key) if key is not None else self._code(node.args[0].value)
+                what = f"`set_state({shown})`, read back by another call"
                 self._site(node, fn, what, always=True, fastmcp=True, users=readers)
 
     def _entries(self, fn: FunctionInfo) -> list[FunctionInfo]:
         """The tools, prompts, resources and handlers whose calls run ``fn``."""
         return [fn] if fn.role is not None else reaching_entries(self.a, fn)[0]
 
-    def _readers(self, key: str, fn: FunctionInfo | None) -> list[FunctionInfo]:
-        """The functions other than ``fn`` that read ``ctx.get_state(key)``: the value crosses calls."""
+    def _readers(self, key: str | None, fn: FunctionInfo | None) -> list[FunctionInfo]:
+        """The functions other than ``fn`` that read ``ctx.get_state(key)`` (``key`` None: a key
+        that is not a literal, read back with one that is not either): the value crosses calls."""
         out: list[FunctionInfo] = []
         for call in self.a.nodes(cst.Call):
             func = call.func
@@ -209,6 +213,7 @@ class _Visitor(CatalogVisitor):
                 and func.attr.value == "get_state"
                 and call.args
                 and string_value(call.args[0].value) == key
+                and (key is not None or not isinstance(call.args[0].value, (cst.SimpleString, cst.ConcatenatedString)))
             ):
                 other = self.fn(call)
                 if other is not None and other is not fn and self.a.kind_of(func.value, other) is Kind.CONTEXT_FASTMCP:
