@@ -446,3 +446,31 @@ def test_fastmcp_state_under_a_key_a_tool_is_given(tmp_path: Path) -> None:
     assert [(f["line"], f["severity"]) for f in found] == [(8, "breaking")]
     assert "`set_state(key)`, read back by another call" in found[0]["message"]
     assert "`get_value`, `set_value`" in found[0]["manual"]
+
+
+def test_sse_beside_streamable_http_of_the_same_server_is_manual(tmp_path: Path) -> None:
+    """A server that already serves Streamable HTTP (an `sse` command beside a `streamable-http`
+    one; `sse_app()` combined with `streamable_http_app()` in one Starlette app) keeps its SSE entry:
+    rewriting it would start a second Streamable HTTP app whose session manager runs once
+    (RuntimeError at startup, seen on a real server) — manual, naming where Streamable HTTP is
+    served; fix leaves the file byte-identical."""
+    (tmp_path / "cmds.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        "def run_sse() -> None:\n    mcp.run(transport='sse')\n\n\n"
+        "def run_http() -> None:\n    mcp.run(transport='streamable-http')\n"
+    )
+    (tmp_path / "apps.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nfrom starlette.applications import Starlette\n\n"
+        "mcp = FastMCP('x')\n\n\ndef app() -> Starlette:\n    sse = mcp.sse_app()\n"
+        "    http = mcp.streamable_http_app()\n    return Starlette(routes=[*sse.routes, *http.routes])\n"
+    )
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    out = cli(["check", "--output-format", "json", "--select", "MCP602", "."], tmp_path)
+    found = {(f["path"], f["line"]): f["manual"] for f in json.loads(out.stdout)["findings"]}
+    assert set(found) == {("cmds.py", 7), ("apps.py", 8)}, out.stdout
+    assert found[("cmds.py", 7)].startswith(
+        "the server already serves Streamable HTTP (`mcp.run(transport='streamable-http')`)"
+    )
+    assert found[("apps.py", 8)].startswith("the server already serves Streamable HTTP (`mcp.streamable_http_app()`)")
+    cli(["fix", "--unsafe-fixes", "--select", "MCP602", "."], tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -80,7 +80,39 @@ class SseTransportDetector(Detector):
         return v.reports
 
 
+_MANUAL_BOTH = (
+    "the server already serves Streamable HTTP ({where}): turning this SSE entry into a second "
+    "Streamable HTTP one duplicates it (two `streamable_http_app()` of one server share a session "
+    "manager that runs once: the server fails at startup) and keeps announcing SSE where it no "
+    "longer serves it. Remove the SSE entry (its routes, option or command) once SSE clients have "
+    "moved to the Streamable HTTP endpoint, or keep it for them while it lasts"
+)
+STREAMABLE_ENTRIES = {"streamable_http_app", "run_streamable_http_async"}
+STREAMABLE_TRANSPORTS = {STREAMABLE, "http", "streamable_http"}
+
+
 class _SseVisitor(CatalogVisitor):
+    def __init__(self, analysis: ModuleAnalysis) -> None:
+        super().__init__(analysis)
+        self._streamable: str | None | bool = False  # False: not looked for yet
+
+    def _serves_streamable(self) -> str | None:
+        """Where the module already serves Streamable HTTP (``mcp.streamable_http_app()``,
+        ``run(transport="streamable-http")``), as the user wrote it; None when it does not."""
+        if self._streamable is False:
+            self._streamable = None
+            for call in self.a.nodes(cst.Call):
+                func = call.func
+                if not isinstance(func, cst.Attribute):
+                    continue
+                arg = _transport_arg(call) if func.attr.value in TRANSPORT_METHODS else None
+                if func.attr.value in STREAMABLE_ENTRIES or (
+                    arg is not None and string_value(arg.value) in STREAMABLE_TRANSPORTS
+                ):
+                    self._streamable = f"`{cst.Module([]).code_for_node(call)}`"
+                    break
+        return self._streamable if isinstance(self._streamable, str) else None
+
     def visit_Call(self, node: cst.Call) -> None:
         if in_test_function(self.a, node):
             return
@@ -129,6 +161,10 @@ class _SseVisitor(CatalogVisitor):
         self, call: cst.Call, at: cst.CSTNode, what: str, site: Rewrite, app: bool, fn: FunctionInfo | None
     ) -> None:
         message = _MSG_602.format(what=what)
+        both = self._serves_streamable()
+        if both is not None:
+            self.report("MCP602", at, message, manual=_MANUAL_BOTH.format(where=both))
+            return
         if app and self._mounted(call):
             self.report("MCP602", at, message, manual=_MANUAL_MOUNTED)
             return
