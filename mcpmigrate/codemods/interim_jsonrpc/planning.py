@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim_jsonrpc.branch import (
     KEYS,
     assigned_name,
@@ -31,9 +33,11 @@ from mcpmigrate.codemods.interim_jsonrpc.branch import (
 )
 from mcpmigrate.names import (
     BUILTINS,
+    all_name_values,
     assigned,
     dict_get,
     enclosing_stmt,
+    fresh,
     is_docstring,
     module_names,
     ref_names,
@@ -73,6 +77,20 @@ class Site:
     call_line: cst.SimpleStatementLine | None = None
     answer_expr: cst.BaseExpression | None = None
     read_call: cst.CSTNode | None = None
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        """Record this site's rewrite (``rewriting.record``) with a fresh name for the answer (the
+        names the sites of the round take are shared); the module-level names every site leaves
+        unused go after the last site (``rewriting.drop_unused``)."""
+        # rewriting reads Site: imported here, not at the top of this module
+        from mcpmigrate.codemods.interim_jsonrpc.rewriting import drop_unused, record
+
+        taken: set[str] = edits.shared("interim_jsonrpc.taken", lambda: set(all_name_values(analysis)))
+        unused: list[str] = edits.shared(
+            "interim_jsonrpc.drop", list, last=partial(drop_unused, edits, analysis.module)
+        )
+        record(edits, analysis, self, fresh(taken, f"{self.key}_answer"))
+        unused += self.drop_names
 
 
 def site_for(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
