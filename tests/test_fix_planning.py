@@ -124,6 +124,115 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
     assert plan.fix is not None and plan.fix.safety is Safety.SAFE
 
 
+# The threading planner (`param/thread.py`: `_give_names`, `_placement`, `_pass_name`) on the call
+# shapes issues 22/23 extend: each snippet's helper asks for the roots, the tools reach it.
+FASTMCP_HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("files")\n\n\n'
+FIXED_HEAD = (
+    "from mcp.server.fastmcp import FastMCP\n"
+    "from mcp.types import ListRootsResult, Root\n"
+    "from pathlib import Path\n"
+    "from pydantic import Field\n"
+    "from typing import Annotated\n\n"
+    'mcp = FastMCP("files")\n\n\n'
+)
+FIRST_ROOT = "    roots = await {recv}.list_roots()\n    return str(roots.roots[0].uri)\n\n\n"
+FIRST_ROOT_FIXED = (
+    "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n    return str(roots.roots[0].uri)\n\n\n"
+)
+
+
+def test_a_keyword_context_argument_becomes_a_keyword_path(tmp_path: Path) -> None:
+    # `first_root(ctx=ctx)`: the argument bound to the replaced parameter keeps its form
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(ctx: Context) -> str:\n"
+        + FIRST_ROOT.format(recv="ctx.session")
+        + "@mcp.tool()\nasync def scan(pattern: str, ctx: Context) -> str:\n"
+        + "    return await first_root(ctx=ctx) + pattern\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan(pattern: str, {ANNOTATED_ROOT}) -> str:\n"
+        + "    return await first_root(root=root) + pattern\n"
+    )
+
+
+def test_two_tools_reaching_one_helper_both_take_the_path(tmp_path: Path) -> None:
+    # the second tool's context sits before a defaulted parameter: the path takes its place there
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(ctx: Context) -> str:\n"
+        + FIRST_ROOT.format(recv="ctx.session")
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await first_root(ctx)\n\n\n"
+        + "@mcp.tool()\nasync def size(ctx: Context, limit: int = 3) -> int:\n"
+        + "    return len(await first_root(ctx)) + limit\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root)\n\n\n"
+        + f"@mcp.tool()\nasync def size({ANNOTATED_ROOT}, limit: int = 3) -> int:\n"
+        + "    return len(await first_root(root)) + limit\n"
+    )
+    plan = plan_for(source, "MCP101", tmp_path)
+    assert plan.fix is not None and "`size`, `scan`" in plan.fix.description
+
+
+def test_a_method_called_on_an_instance_takes_the_path_after_self(tmp_path: Path) -> None:
+    source = (
+        FASTMCP_HEAD
+        + "class Finder:\n    async def first_root(self, ctx: Context) -> str:\n"
+        + "        roots = await ctx.session.list_roots()\n        return str(roots.roots[0].uri)\n\n\n"
+        + "finder = Finder()\n\n\n"
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await finder.first_root(ctx)\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "class Finder:\n    async def first_root(self, root: str) -> str:\n"
+        + "        roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
+        + "        return str(roots.roots[0].uri)\n\n\n"
+        + "finder = Finder()\n\n\n"
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await finder.first_root(root)\n"
+    )
+
+
+def test_a_session_passed_to_a_helper_is_replaced_by_the_path(tmp_path: Path) -> None:
+    # the helper takes `ctx.session`, not the context: the argument `ctx.session` becomes `root`
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(session, verbose: bool) -> str:\n"
+        + FIRST_ROOT.format(recv="session")
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await first_root(ctx.session, True)\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str, verbose: bool) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root, True)\n"
+    )
+
+
+def test_a_path_before_a_keyword_only_context_is_passed_by_keyword(tmp_path: Path) -> None:
+    # `listing(pattern, *, ctx)` keeps ctx (it logs): `roots` goes before it, keyword-only too, so
+    # the call passes it by keyword (positionally it would be one argument too many)
+    source = (
+        FASTMCP_HEAD
+        + "async def listing(pattern: str, *, ctx: Context) -> list[str]:\n"
+        + '    await ctx.info("listing")\n'
+        + "    result = await ctx.session.list_roots()\n"
+        + "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        + "@mcp.tool()\nasync def find(pattern: str, ctx: Context) -> list[str]:\n"
+        + "    return await listing(pattern, ctx=ctx)\n"
+    )
+    fixed = apply(source, tmp_path, select=["MCP101"])
+    assert "async def listing(pattern: str, *, roots: list[str], ctx: Context) -> list[str]:\n" in fixed
+    assert "    return await listing(pattern, ctx=ctx, roots=roots)\n" in fixed
+    assert f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n" in fixed
+
+
 NEW = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")))
 OPTIONAL = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")), default=cst.Name("None"))
 
