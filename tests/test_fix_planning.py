@@ -10,6 +10,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from mcpmigrate.codemods.drop import SetLevelRegistration
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.param.thread import (
     AfterRequired,
     AtEnd,
@@ -319,3 +321,53 @@ def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_
     )
     # without --unsafe-fixes the reviewed rewrite is not applied
     assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS
+
+
+# -- deletions: legacy-only labels (drop.settle) and the round's one deletion --------------------
+SET_LEVEL = (
+    "from mcp.server.lowlevel import Server\n\n"
+    'server = Server("logs")\n\n\n'
+    "@server.set_logging_level()\n"
+    "async def set_level(level) -> None:\n"
+    "    return None\n"
+)
+LOG_CALL = (
+    "\n\n@server.call_tool()\n"
+    "async def call(name: str, arguments: dict) -> list:\n"
+    '    await server.request_context.session.send_log_message(level="info", data="hi")\n'
+    "    return []\n"
+)
+
+
+def test_a_set_level_registration_is_kept_while_legacy_clients_are_served(tmp_path: Path) -> None:
+    plan = plan_for(SET_LEVEL, "MCP402", tmp_path)
+    assert plan.fix is None and plan.manual is not None and plan.manual.startswith("kept: ")
+    assert isinstance(plan.site, SetLevelRegistration) and plan.site.handler == "set_level"
+
+
+def test_a_set_level_registration_goes_with_its_handler_once_legacy_clients_are_not_served(tmp_path: Path) -> None:
+    plan = plan_for(SET_LEVEL, "MCP402", tmp_path, legacy_clients=False)
+    assert plan.fix is not None and plan.fix.strategy == "remove" and plan.manual is None
+    assert apply(SET_LEVEL, tmp_path, legacy_clients=False) == (
+        'from mcp.server.lowlevel import Server\n\nserver = Server("logs")\n'
+    )
+
+
+def test_a_set_level_registration_stays_while_the_module_sends_protocol_logs(tmp_path: Path) -> None:
+    # drop.settle reads the module's MCP401 reports (SETTLE_READS): the registration declares the
+    # `logging` capability those log notifications need
+    plan = plan_for(SET_LEVEL + LOG_CALL, "MCP402", tmp_path, legacy_clients=False)
+    assert plan.fix is None and plan.manual is not None
+    assert plan.manual.startswith("the module still sends protocol log notifications (MCP401)")
+
+
+def test_shared_last_steps_run_once_after_every_site_in_the_order_first_asked() -> None:
+    edits = Edits()
+    ran: list[tuple[str, list[int]]] = []
+    for i in range(3):
+        edits.shared("b", list, last=lambda v: ran.append(("b", v))).append(i)
+        edits.shared("a", list, last=lambda v: ran.append(("a", v))).append(-i)
+    assert ran == []
+    edits.finish()
+    edits.finish()
+    assert ran == [("b", [0, 1, 2]), ("a", [0, -1, -2])]
