@@ -191,7 +191,17 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     slot = slot_reason(tool, caller.ctx_param)
     if slot:
         return f"is in a tool where {slot}: add the resolver by hand"
-    # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
+    notes = _order_notes(a, site, tool, hcall, stmt, aw)
+    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
+    return caller
+
+
+def _order_notes(
+    a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst.Call, stmt: cst.BaseStatement, aw: cst.Await
+) -> list[str]:
+    """What the calling ``tool`` does before it calls the helper (``hcall``, awaited as ``aw`` in
+    ``stmt``) and now runs after the question, for the review note."""
+    helper = site.fn
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
@@ -210,8 +220,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
             f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
             "now asked first"
         )
-    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
-    return caller
+    return notes
 
 
 def _helper_reads(site: Site) -> set[str]:
