@@ -280,9 +280,11 @@ def settle(analysis: ModuleAnalysis, config: Config, reports: list[Report]) -> l
 def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Finding], config: Config) -> Edits:
     """The edits fix module ``cm`` makes for ``findings`` (its fixable ones): each distinct site
     (``Finding.site``, a :class:`~mcpmigrate.model.FixSite`) records its own, in the findings'
-    order — the one loop from plan to edits. A fix module that still decides across its findings
-    while editing (``param``, ``interim``, ``interim_jsonrpc``, ``remove``, ``drop``) exposes
-    ``edits(analysis, findings, config)`` instead (``docs/architecture.md``)."""
+    order — the one loop from plan to edits; what several sites record together (one deletion of
+    the round's nodes, the names they take) is shared through ``Edits.shared`` and its ``last``
+    steps run after the last site (``Edits.finish``). ``param`` still decides across its findings
+    while editing and exposes ``edits(analysis, findings, config)`` instead (issue 21: it moves
+    onto ``record`` with the threading and roots work; ``docs/architecture.md``)."""
     from mcpmigrate.codemods.edits import Edits
 
     edits = getattr(cm, "edits", None)

@@ -10,6 +10,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from mcpmigrate.codemods.drop import SetLevelRegistration
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.param.thread import (
     AfterRequired,
     AtEnd,
@@ -124,6 +126,115 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
     assert plan.fix is not None and plan.fix.safety is Safety.SAFE
 
 
+# The threading planner (`param/thread.py`: `_give_names`, `_placement`, `_pass_name`) on the call
+# shapes issues 22/23 extend: each snippet's helper asks for the roots, the tools reach it.
+FASTMCP_HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("files")\n\n\n'
+FIXED_HEAD = (
+    "from mcp.server.fastmcp import FastMCP\n"
+    "from mcp.types import ListRootsResult, Root\n"
+    "from pathlib import Path\n"
+    "from pydantic import Field\n"
+    "from typing import Annotated\n\n"
+    'mcp = FastMCP("files")\n\n\n'
+)
+FIRST_ROOT = "    roots = await {recv}.list_roots()\n    return str(roots.roots[0].uri)\n\n\n"
+FIRST_ROOT_FIXED = (
+    "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n    return str(roots.roots[0].uri)\n\n\n"
+)
+
+
+def test_a_keyword_context_argument_becomes_a_keyword_path(tmp_path: Path) -> None:
+    # `first_root(ctx=ctx)`: the argument bound to the replaced parameter keeps its form
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(ctx: Context) -> str:\n"
+        + FIRST_ROOT.format(recv="ctx.session")
+        + "@mcp.tool()\nasync def scan(pattern: str, ctx: Context) -> str:\n"
+        + "    return await first_root(ctx=ctx) + pattern\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan(pattern: str, {ANNOTATED_ROOT}) -> str:\n"
+        + "    return await first_root(root=root) + pattern\n"
+    )
+
+
+def test_two_tools_reaching_one_helper_both_take_the_path(tmp_path: Path) -> None:
+    # the second tool's context sits before a defaulted parameter: the path takes its place there
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(ctx: Context) -> str:\n"
+        + FIRST_ROOT.format(recv="ctx.session")
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await first_root(ctx)\n\n\n"
+        + "@mcp.tool()\nasync def size(ctx: Context, limit: int = 3) -> int:\n"
+        + "    return len(await first_root(ctx)) + limit\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root)\n\n\n"
+        + f"@mcp.tool()\nasync def size({ANNOTATED_ROOT}, limit: int = 3) -> int:\n"
+        + "    return len(await first_root(root)) + limit\n"
+    )
+    plan = plan_for(source, "MCP101", tmp_path)
+    assert plan.fix is not None and "`size`, `scan`" in plan.fix.description
+
+
+def test_a_method_called_on_an_instance_takes_the_path_after_self(tmp_path: Path) -> None:
+    source = (
+        FASTMCP_HEAD
+        + "class Finder:\n    async def first_root(self, ctx: Context) -> str:\n"
+        + "        roots = await ctx.session.list_roots()\n        return str(roots.roots[0].uri)\n\n\n"
+        + "finder = Finder()\n\n\n"
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await finder.first_root(ctx)\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "class Finder:\n    async def first_root(self, root: str) -> str:\n"
+        + "        roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
+        + "        return str(roots.roots[0].uri)\n\n\n"
+        + "finder = Finder()\n\n\n"
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await finder.first_root(root)\n"
+    )
+
+
+def test_a_session_passed_to_a_helper_is_replaced_by_the_path(tmp_path: Path) -> None:
+    # the helper takes `ctx.session`, not the context: the argument `ctx.session` becomes `root`
+    source = (
+        FASTMCP_HEAD
+        + "async def first_root(session, verbose: bool) -> str:\n"
+        + FIRST_ROOT.format(recv="session")
+        + "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n    return await first_root(ctx.session, True)\n"
+    )
+    assert apply(source, tmp_path) == (
+        FIXED_HEAD
+        + "async def first_root(root: str, verbose: bool) -> str:\n"
+        + FIRST_ROOT_FIXED
+        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root, True)\n"
+    )
+
+
+def test_a_path_before_a_keyword_only_context_is_passed_by_keyword(tmp_path: Path) -> None:
+    # `listing(pattern, *, ctx)` keeps ctx (it logs): `roots` goes before it, keyword-only too, so
+    # the call passes it by keyword (positionally it would be one argument too many)
+    source = (
+        FASTMCP_HEAD
+        + "async def listing(pattern: str, *, ctx: Context) -> list[str]:\n"
+        + '    await ctx.info("listing")\n'
+        + "    result = await ctx.session.list_roots()\n"
+        + "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        + "@mcp.tool()\nasync def find(pattern: str, ctx: Context) -> list[str]:\n"
+        + "    return await listing(pattern, ctx=ctx)\n"
+    )
+    fixed = apply(source, tmp_path, select=["MCP101"])
+    assert "async def listing(pattern: str, *, roots: list[str], ctx: Context) -> list[str]:\n" in fixed
+    assert "    return await listing(pattern, ctx=ctx, roots=roots)\n" in fixed
+    assert f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n" in fixed
+
+
 NEW = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")))
 OPTIONAL = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")), default=cst.Name("None"))
 
@@ -210,3 +321,53 @@ def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_
     )
     # without --unsafe-fixes the reviewed rewrite is not applied
     assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS
+
+
+# -- deletions: legacy-only labels (drop.settle) and the round's one deletion --------------------
+SET_LEVEL = (
+    "from mcp.server.lowlevel import Server\n\n"
+    'server = Server("logs")\n\n\n'
+    "@server.set_logging_level()\n"
+    "async def set_level(level) -> None:\n"
+    "    return None\n"
+)
+LOG_CALL = (
+    "\n\n@server.call_tool()\n"
+    "async def call(name: str, arguments: dict) -> list:\n"
+    '    await server.request_context.session.send_log_message(level="info", data="hi")\n'
+    "    return []\n"
+)
+
+
+def test_a_set_level_registration_is_kept_while_legacy_clients_are_served(tmp_path: Path) -> None:
+    plan = plan_for(SET_LEVEL, "MCP402", tmp_path)
+    assert plan.fix is None and plan.manual is not None and plan.manual.startswith("kept: ")
+    assert isinstance(plan.site, SetLevelRegistration) and plan.site.handler == "set_level"
+
+
+def test_a_set_level_registration_goes_with_its_handler_once_legacy_clients_are_not_served(tmp_path: Path) -> None:
+    plan = plan_for(SET_LEVEL, "MCP402", tmp_path, legacy_clients=False)
+    assert plan.fix is not None and plan.fix.strategy == "remove" and plan.manual is None
+    assert apply(SET_LEVEL, tmp_path, legacy_clients=False) == (
+        'from mcp.server.lowlevel import Server\n\nserver = Server("logs")\n'
+    )
+
+
+def test_a_set_level_registration_stays_while_the_module_sends_protocol_logs(tmp_path: Path) -> None:
+    # drop.settle reads the module's MCP401 reports (SETTLE_READS): the registration declares the
+    # `logging` capability those log notifications need
+    plan = plan_for(SET_LEVEL + LOG_CALL, "MCP402", tmp_path, legacy_clients=False)
+    assert plan.fix is None and plan.manual is not None
+    assert plan.manual.startswith("the module still sends protocol log notifications (MCP401)")
+
+
+def test_shared_last_steps_run_once_after_every_site_in_the_order_first_asked() -> None:
+    edits = Edits()
+    ran: list[tuple[str, list[int]]] = []
+    for i in range(3):
+        edits.shared("b", list, last=lambda v: ran.append(("b", v))).append(i)
+        edits.shared("a", list, last=lambda v: ran.append(("a", v))).append(-i)
+    assert ran == []
+    edits.finish()
+    edits.finish()
+    assert ran == [("b", [0, 1, 2]), ("a", [0, -1, -2])]

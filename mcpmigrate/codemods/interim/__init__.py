@@ -95,8 +95,14 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     return FixPlan(fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}, site)
 
 
-def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
-    """The interim rewrite of one request, or the reason it stays manual."""
+def _where(
+    a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str
+) -> tuple[FunctionInfo, cst.Call, cst.Await, str, str | None, bool] | str:
+    """Where the request is made, as the interim fix needs it: a call awaited directly in an async
+    tool or handler that only the SDK calls (or in a helper of one, on mcp 2.x), of a server whose
+    SDK generation has an interim form. Returns the function, the call, its ``await``, the
+    generation, the pin it was decided by and whether the function is a helper; else why the
+    request stays manual."""
     if fn is None or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return (
             "the request is not a direct call inside a request handler (made at module level, or the method "
@@ -144,6 +150,15 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         )
     if gen not in (S.MCP2, S.FASTMCP):
         return "cannot tell which SDK this server is written for (no mcp 2.x `MCPServer` or low-level `Server`)"
+    return fn, call, aw, gen, pin_note, helper
+
+
+def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
+    """The interim rewrite of one request, or the reason it stays manual."""
+    where = _where(a, call, fn, kind)
+    if isinstance(where, str):
+        return where
+    fn, call, aw, gen, pin_note, helper = where
     stmt = enclosing_stmt(a, call)
     assert stmt is not None
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
@@ -153,7 +168,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
     site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note, stateless=stateless_http(a))
     site.unsafe += [risk] if (risk := open_pin_risk(a, gen)) else []
-    small = pm.get(id(aw))
+    small = a.parents.get(id(aw))
     if (
         isinstance(stmt, cst.SimpleStatementLine)
         and len(stmt.body) == 1

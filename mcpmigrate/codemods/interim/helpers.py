@@ -191,7 +191,17 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     slot = slot_reason(tool, caller.ctx_param)
     if slot:
         return f"is in a tool where {slot}: add the resolver by hand"
-    # Order: what the tool does before the call (and in the call's own statement) now runs after the question.
+    notes = _order_notes(a, site, tool, hcall, stmt, aw)
+    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
+    return caller
+
+
+def _order_notes(
+    a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst.Call, stmt: cst.BaseStatement, aw: cst.Await
+) -> list[str]:
+    """What the calling ``tool`` does before it calls the helper (``hcall``, awaited as ``aw`` in
+    ``stmt``) and now runs after the question, for the review note."""
+    helper = site.fn
     notes: list[str] = []
     if stmt is tool.node:  # a one-line body (`async def t(...): return await helper(...)`)
         head: cst.CSTNode = tool.node.body
@@ -210,8 +220,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
             f"`{first_line(head if stmt is tool.node else stmt)}` does something before calling `{helper.name}` today; the question is "
             "now asked first"
         )
-    site.unsafe += [f"in `{tool.qualname}`: {n}" for n in notes]
-    return caller
+    return notes
 
 
 def _helper_reads(site: Site) -> set[str]:
@@ -265,80 +274,102 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
     fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))
     fe.ctx = ctx
     fe.force_drop = drop
-    # One resolver per call.
-    for c in site.callers:
-        tool = c.fn
-        renames: dict[str, str] = {}
-        bindings: list[tuple[str, cst.BaseExpression]] = []
-        for name in site.helper_params:
-            value = c.values[name]
-            if isinstance(value, cst.Name) and value.value in c.args:
-                if value.value != name:
-                    renames[name] = value.value
-            else:
-                bindings.append((name, value))
-        if (bindings or site.copied) and renames:  # simultaneous: bind everything at once
-            bindings = [
-                (n, v) for n in site.helper_params if not (isinstance(v := c.values[n], cst.Name) and v.value == n)
-            ]
-            renames = {}
-        call = site.call
-        if renames:
-            subst = Edits()
-            for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args)):
-                if n.value in renames:
-                    subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
-            rewritten = rewrite(site.call, subst)
-            assert isinstance(rewritten, cst.Call)  # only names inside the call's arguments are renamed
-            call = rewritten
-        ret_ann, ret_expr, tool_ann, _ = resolver_parts(
-            Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell
-        )
-        # The tool's parameter only has to be new in the tool (the names it binds or reads).
-        local = tool_names.get(id(tool.node))
-        if local is None:
-            local = tool_names[id(tool.node)] = {n.value for n in name_nodes(tool.node)}
-        tname = fresh(local, hname)
-        rname = fresh(taken, f"{tool.name}_{site.kind}")
-        params = [
-            p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
-            for p in tool.params
-            if p.name.value in c.args
-        ]
-        body = ""
-        read = {n.value for _, v in bindings for n in ref_names(v)}
-        if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
-            body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
+    for c in site.callers:  # one resolver per call
+        _resolver_for(a, site, c, ed, taken, tool_names, hname, drop)
+
+
+def _caller_call(site: Site, c: Caller) -> tuple[cst.Call, list[tuple[str, cst.BaseExpression]]]:
+    """The request as the resolver of caller ``c`` makes it, and the helper parameters it binds
+    first (``name = <what c passes>``): a parameter given a tool argument of another name is
+    renamed in the request instead, unless something is bound too (then all are bound at once)."""
+    renames: dict[str, str] = {}
+    bindings: list[tuple[str, cst.BaseExpression]] = []
+    for name in site.helper_params:
+        value = c.values[name]
+        if isinstance(value, cst.Name) and value.value in c.args:
+            if value.value != name:
+                renames[name] = value.value
         else:
-            body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
-        copy = [code_of(x.with_changes(leading_lines=[])) for x in c.copied]
-        body = (
-            "".join(f"    {x}" for x in copy)
-            + body
-            + "".join(f"    {code_of(x.with_changes(leading_lines=[]))}" for x in site.copied)
-        )
-        resolver = cst.parse_statement(
-            f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
-        )
-        place_resolver(ed, tool.node, resolver, nested=tool.parent is not None)
-        new_param = cst.Param(
-            cst.Name(tname),
-            cst.Annotation(
-                cst.parse_expression(
-                    f"{spell('typing', 'Annotated')}[{tool_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]"
-                )
-            ),
-        )
-        fe = function_edit(ed, tool.node)
-        fe.params.append((c.ctx_param, new_param))
-        fe.ctx = c.ctx_param
-        fe.add_aliases(c.aliases + c.copied)  # each goes when the call no longer uses it
-        # The call hands the answer over where it handed the context (or right before it).
-        answer = c.ctx_arg.with_changes(
-            value=cst.Name(tname), keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None
-        )
-        if drop:
-            ed.replace(c.ctx_arg, answer)
-        else:
-            answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            ed.transform(c.ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]
+            bindings.append((name, value))
+    if (bindings or site.copied) and renames:  # simultaneous: bind everything at once
+        bindings = [(n, v) for n in site.helper_params if not (isinstance(v := c.values[n], cst.Name) and v.value == n)]
+        renames = {}
+    call = site.call
+    if renames:
+        subst = Edits()
+        for n in ref_names(cst.Call(func=cst.Name("_"), args=site.call.args)):
+            if n.value in renames:
+                subst.transform(n, lambda o, u, new=renames[n.value]: u.with_changes(value=new))  # type: ignore[misc]
+        rewritten = rewrite(site.call, subst)
+        assert isinstance(rewritten, cst.Call)  # only names inside the call's arguments are renamed
+        call = rewritten
+    return call, bindings
+
+
+def _resolver_for(
+    a: ModuleAnalysis,
+    site: Site,
+    c: Caller,
+    ed: Edits,
+    taken: set[str],
+    tool_names: dict[int, set[str]],
+    hname: str,
+    drop: bool,
+) -> None:
+    """The resolver of calling tool ``c``: built from what it passes the helper, a ``Resolve``
+    parameter of the tool, and the call handing the answer (``hname``) to the helper where it
+    handed the context (or right before it, unless the helper no longer uses it: ``drop``)."""
+    spell = partial(import_name, a)
+    tool = c.fn
+    call, bindings = _caller_call(site, c)
+    ret_ann, ret_expr, tool_ann, _ = resolver_parts(
+        Site(site.form, site.kind, tool, call, site.stmt, site.await_node), spell
+    )
+    # The tool's parameter only has to be new in the tool (the names it binds or reads).
+    local = tool_names.get(id(tool.node))
+    if local is None:
+        local = tool_names[id(tool.node)] = {n.value for n in name_nodes(tool.node)}
+    tname = fresh(local, hname)
+    rname = fresh(taken, f"{tool.name}_{site.kind}")
+    params = [
+        p.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""), star="")
+        for p in tool.params
+        if p.name.value in c.args
+    ]
+    body = ""
+    read = {n.value for _, v in bindings for n in ref_names(v)}
+    if len(bindings) > 1 and read & {n for n, _ in bindings}:  # `a, b = b, a`: bind them at once
+        body = f"    {', '.join(n for n, _ in bindings)} = {', '.join(code_of(v) for _, v in bindings)}\n"
+    else:
+        body = "".join(f"    {n} = {code_of(v)}\n" for n, v in bindings)
+    copy = [code_of(x.with_changes(leading_lines=[])) for x in c.copied]
+    body = (
+        "".join(f"    {x}" for x in copy)
+        + body
+        + "".join(f"    {code_of(x.with_changes(leading_lines=[]))}" for x in site.copied)
+    )
+    resolver = cst.parse_statement(
+        f"def {rname}({', '.join(code_of(p) for p in params)}) -> {ret_ann}:\n{body}    return {ret_expr}\n"
+    )
+    place_resolver(ed, tool.node, resolver, nested=tool.parent is not None)
+    new_param = cst.Param(
+        cst.Name(tname),
+        cst.Annotation(
+            cst.parse_expression(
+                f"{spell('typing', 'Annotated')}[{tool_ann}, {spell('mcp.server.mcpserver', 'Resolve')}({rname})]"
+            )
+        ),
+    )
+    fe = function_edit(ed, tool.node)
+    fe.params.append((c.ctx_param, new_param))
+    fe.ctx = c.ctx_param
+    fe.add_aliases(c.aliases + c.copied)  # each goes when the call no longer uses it
+    # The call hands the answer over where it handed the context (or right before it).
+    answer = c.ctx_arg.with_changes(
+        value=cst.Name(tname), keyword=cst.Name(hname) if c.ctx_arg.keyword is not None else None
+    )
+    if drop:
+        ed.replace(c.ctx_arg, answer)
+    else:
+        answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        ed.transform(c.ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]

@@ -9,8 +9,8 @@ The fix writes no ``requestState``: the retried call carries its original argume
 branch re-runs from them.
 
 Shapes rewritten (``plan`` decides once, while the rules run, and returns the decided
-:class:`~.planning.Site` in its ``FixPlan``; ``edits`` rewrites exactly that site, so the label
-``check`` shows is the rewrite ``fix`` makes):
+:class:`~.planning.Site` in its ``FixPlan``; ``Site.record`` rewrites exactly that site, so the
+label ``check`` shows is the rewrite ``fix`` makes):
 
 - **sync**: in the ``tools/call`` branch the request dict is sent (``send({...})``, or
   ``request = {...}`` then ``send(request)``) and the very next statement blocks for the client's
@@ -48,13 +48,11 @@ from __future__ import annotations
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, code_of
-from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim_jsonrpc.branch import KEYS
 from mcpmigrate.codemods.interim_jsonrpc.planning import Site, site_for
-from mcpmigrate.codemods.interim_jsonrpc.rewriting import drop_unused, record
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
-from mcpmigrate.names import all_name_values, fresh, string_value
+from mcpmigrate.names import string_value
 
 STRATEGY = "interim"
 RULES = ("MCP101", "MCP201", "MCP202")
@@ -77,7 +75,7 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.Dict, method: str) -> FixP
     if isinstance(site, str):
         return FixPlan(manual=MANUAL.format(reason=site, key=KEYS[method], method=method))
     fix = FixInfo(Safety.UNSAFE, STRATEGY, _describe(site, _older_protocol_versions(a)))
-    return FixPlan(fix, data={"handrolled": site.shape}, site=site)
+    return FixPlan(fix, site=site)
 
 
 def rewritable(a: ModuleAnalysis, node: cst.Dict, method: str) -> bool:
@@ -129,22 +127,3 @@ def _older_protocol_versions(a: ModuleAnalysis) -> list[str]:
         if value and len(value) == 10 and value[4] == "-" and value < "2026-07-28":
             found.add(value)
     return sorted(found)
-
-
-# ---------------------------------------------------------------------------------------------
-# fix: the rewrite
-
-
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """The rewrites of the sites the findings carry (``Finding.site``, decided by :func:`plan`)."""
-    ed = Edits()
-    taken = set(all_name_values(analysis))
-    drop: list[str] = []
-    for f in sorted(findings, key=lambda f: (f.line, f.column)):
-        site = f.site
-        if not isinstance(site, Site):  # a finding of the SDK interim fix (same rules, same strategy)
-            continue
-        record(ed, analysis, site, fresh(taken, f"{site.key}_answer"))
-        drop += site.drop_names
-    drop_unused(ed, analysis.module, drop)
-    return ed

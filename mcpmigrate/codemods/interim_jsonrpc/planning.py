@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim_jsonrpc.branch import (
     KEYS,
     assigned_name,
@@ -31,9 +33,11 @@ from mcpmigrate.codemods.interim_jsonrpc.branch import (
 )
 from mcpmigrate.names import (
     BUILTINS,
+    all_name_values,
     assigned,
     dict_get,
     enclosing_stmt,
+    fresh,
     is_docstring,
     module_names,
     ref_names,
@@ -73,6 +77,20 @@ class Site:
     call_line: cst.SimpleStatementLine | None = None
     answer_expr: cst.BaseExpression | None = None
     read_call: cst.CSTNode | None = None
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        """Record this site's rewrite (``rewriting.record``) with a fresh name for the answer (the
+        names the sites of the round take are shared); the module-level names every site leaves
+        unused go after the last site (``rewriting.drop_unused``)."""
+        # rewriting reads Site: imported here, not at the top of this module
+        from mcpmigrate.codemods.interim_jsonrpc.rewriting import drop_unused, record
+
+        taken: set[str] = edits.shared("interim_jsonrpc.taken", lambda: set(all_name_values(analysis)))
+        unused: list[str] = edits.shared(
+            "interim_jsonrpc.drop", list, last=partial(drop_unused, edits, analysis.module)
+        )
+        record(edits, analysis, self, fresh(taken, f"{self.key}_answer"))
+        unused += self.drop_names
 
 
 def site_for(a: ModuleAnalysis, req: cst.Dict, method: str) -> Site | str:
@@ -386,48 +404,107 @@ def _plan_pending(
     found = find_branch(a, send, True, skip)
     ask: cst.BaseStatement = send
     if isinstance(found, str):
-        # a one-purpose helper (`ask_for_roots(message)`), called once, from the tools/call branch
-        fn = scope_fn
-        if fn is None or fn.parent is not None or fn.class_name is not None:
-            return found
-        own = [s for s in fn.node.body.body if not is_docstring(s)]
-        extra = [s for s in own if s is not send and id(s) not in skip]
-        if extra:
-            return f"the helper `{fn.name}` does more than send the request (`{short(extra[0])}`): rewrite by hand"
-        params = [p.name.value for p in fn.node.params.params]
-        if (
-            fn.node.params.star_arg is not cst.MaybeSentinel.DEFAULT
-            and fn.node.params.star_arg is not None
-            or fn.node.params.kwonly_params
-            or fn.node.params.posonly_params
-            or fn.node.params.star_kwarg
-            or len(params) != 1
-            or not isinstance(waiting, cst.Name)
-            or waiting.value != params[0]
-        ):
-            return f"the helper `{fn.name}` takes more than the waiting call: rewrite by hand"
-        once = _called_once(a, fn)
-        if isinstance(once, str):
-            return once
-        ask_stmt, call = once
-        if (
-            not isinstance(ask_stmt.body[0], cst.Expr)
-            or len(call.args) != 1
-            or call.args[0].keyword is not None
-            or call.args[0].star
-        ):
-            return f"`{fn.name}(...)` is not called as a statement of its own with the waiting call: rewrite by hand"
-        found = find_branch(a, ask_stmt, True, set())
-        if isinstance(found, str):
-            return found
-        ask = ask_stmt
-        waiting = call.args[0].value
-        helper = fn.name
-        reason = _helper_locals_reason(a, fn.name, req, send, sent)
-        if reason:
-            return reason
+        through = _through_helper(a, scope_fn, found, send, skip, waiting, req, sent)
+        if isinstance(through, str):
+            return through
+        found, ask, waiting, helper = through
     message, branch, effects = found
-    # The response branch: `call = pending.pop(response["id"])`, first in an `if` body.
+    answer = _response_branch(a, pmap)
+    if isinstance(answer, str):
+        return answer
+    cont_call, response, owner, cont = answer
+    plan = Site(
+        "pending",
+        method,
+        key,
+        req,
+        send,
+        sent,
+        message,
+        replaced=ask,
+        lead=ask if helper else next(s for s in before + [send] if id(s) in skip or s is send),
+        result_var=response.value,
+        rest=cont,
+        bind=(cont_call, waiting),
+        remove=[] if helper else bookkeeping,
+        promote=owner,
+        drop_names=drop_names,
+        helper=helper,
+    )
+    if helper:
+        helper_fn = a.function_named(helper)
+        assert helper_fn is not None  # the function the request is sent from
+        plan.remove.append(helper_fn.node)
+    reason = _common_checks(a, plan, branch)
+    if reason:
+        return reason
+    plan.unsafe = _unsafe(effects)
+    return plan
+
+
+def _through_helper(
+    a: ModuleAnalysis,
+    scope_fn: FunctionInfo | None,
+    not_found: str,
+    send: cst.SimpleStatementLine,
+    skip: set[int],
+    waiting: cst.BaseExpression,
+    req: cst.Dict,
+    sent: cst.CSTNode,
+) -> tuple[tuple[str, cst.IndentedBlock, list[str]], cst.BaseStatement, cst.BaseExpression, str] | str:
+    """The request is sent from a one-purpose helper (``ask_for_roots(message)``) called once, as a
+    statement of its own with the waiting call, from the ``tools/call`` branch: that branch (as
+    ``find_branch`` gives it), the statement that calls the helper, the waiting call's expression
+    and the helper's name; else why it stays manual (``not_found``: why the send itself is in no
+    branch)."""
+    # a one-purpose helper (`ask_for_roots(message)`), called once, from the tools/call branch
+    fn = scope_fn
+    if fn is None or fn.parent is not None or fn.class_name is not None:
+        return not_found
+    own = [s for s in fn.node.body.body if not is_docstring(s)]
+    extra = [s for s in own if s is not send and id(s) not in skip]
+    if extra:
+        return f"the helper `{fn.name}` does more than send the request (`{short(extra[0])}`): rewrite by hand"
+    params = [p.name.value for p in fn.node.params.params]
+    if (
+        fn.node.params.star_arg is not cst.MaybeSentinel.DEFAULT
+        and fn.node.params.star_arg is not None
+        or fn.node.params.kwonly_params
+        or fn.node.params.posonly_params
+        or fn.node.params.star_kwarg
+        or len(params) != 1
+        or not isinstance(waiting, cst.Name)
+        or waiting.value != params[0]
+    ):
+        return f"the helper `{fn.name}` takes more than the waiting call: rewrite by hand"
+    once = _called_once(a, fn)
+    if isinstance(once, str):
+        return once
+    ask_stmt, call = once
+    if (
+        not isinstance(ask_stmt.body[0], cst.Expr)
+        or len(call.args) != 1
+        or call.args[0].keyword is not None
+        or call.args[0].star
+    ):
+        return f"`{fn.name}(...)` is not called as a statement of its own with the waiting call: rewrite by hand"
+    found = find_branch(a, ask_stmt, True, set())
+    if isinstance(found, str):
+        return found
+    ask = ask_stmt
+    waiting = call.args[0].value
+    helper = fn.name
+    reason = _helper_locals_reason(a, fn.name, req, send, sent)
+    if reason:
+        return reason
+    return found, ask, waiting, helper
+
+
+def _response_branch(a: ModuleAnalysis, pmap: str) -> tuple[str, cst.Name, cst.If, list[cst.BaseStatement]] | str:
+    """The response branch of the pending map ``pmap``: ``call = pmap.pop(response["id"])``, first
+    in an ``if`` body without ``else``, and the only use of the map besides its definition and one
+    store. Returns the name bound to the waiting call, the response variable, the ``if`` and the
+    statements after the pop; else why it stays manual."""
     pops = [
         n
         for n in walk(a.module)
@@ -477,33 +554,7 @@ def _plan_pending(
     reason = _continuation_reason(a, cont, cont_call, response.value)
     if reason:
         return reason
-    plan = Site(
-        "pending",
-        method,
-        key,
-        req,
-        send,
-        sent,
-        message,
-        replaced=ask,
-        lead=ask if helper else next(s for s in before + [send] if id(s) in skip or s is send),
-        result_var=response.value,
-        rest=cont,
-        bind=(cont_call, waiting),
-        remove=[] if helper else bookkeeping,
-        promote=owner,
-        drop_names=drop_names,
-        helper=helper,
-    )
-    if helper:
-        helper_fn = a.function_named(helper)
-        assert helper_fn is not None  # the function the request is sent from
-        plan.remove.append(helper_fn.node)
-    reason = _common_checks(a, plan, branch)
-    if reason:
-        return reason
-    plan.unsafe = _unsafe(effects)
-    return plan
+    return cont_call, response, owner, cont
 
 
 def _continuation_reason(a: ModuleAnalysis, cont: list[cst.BaseStatement], call: str, response: str) -> str | None:

@@ -338,7 +338,9 @@ def _placement(
         )
         if ctxp is not None:
             op = InsertBefore(ctxp, new_param)
-            pos = _param_index(f, ctxp)
+            # before a keyword-only context the new parameter is keyword-only too: passed by keyword
+            keyword_only = any(p.name.value == ctxp for p in f.node.params.kwonly_params)
+            pos = None if keyword_only else _param_index(f, ctxp)
         else:
             idx = 0
             for i, p in enumerate(f.node.params.params):
