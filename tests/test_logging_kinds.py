@@ -11,6 +11,7 @@ what sets the level. loguru's ``logger.add(level=…)`` is not the standard libr
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -477,3 +478,27 @@ def test_the_level_note_is_what_the_server_prints(tmp_path: Path, legacy_python:
     after, err = drive(legacy_python, tmp_path, ["server.py"])
     assert after == {"text": ["42"], "client_logs": []}
     assert "Indexed 42 files" in err and "walking the tree" not in err
+
+
+def test_notify17_the_package_entry_function_is_in_another_module(tmp_path: Path) -> None:
+    """Field case notify-17 as written: `tally-mcp = "tally_mcp:main"` runs ``__init__.main``, which
+    calls ``server.main()``; the ``__main__`` block of server.py never runs. The rewrite is unsafe
+    with the note naming the script and its entry function, and fix adds no handler there."""
+    project = tmp_path / "notify_17"
+    shutil.copytree(DATA / "notify_17", project)
+    out = cli(["check", "--output-format", "json", "--no-cache", "src"], project)
+    found = {(f["rule"], f["line"], f["column"]): f for f in json.loads(out.stdout)["findings"]}
+    assert sorted(found) == [("MCP401", 34, 11), ("MCP402", 31, 1)], out.stdout
+    fix = found[("MCP401", 34, 11)]["fix"]
+    assert fix["safety"] == "unsafe"
+    assert fix["description"].endswith(
+        "the project starts through the `tally-mcp` console script, which runs `tally_mcp:main` and never runs "
+        'this module\'s `if __name__ == "__main__":` block: configure a handler there, e.g. '
+        "`logging.basicConfig(stream=sys.stderr, level=logging.INFO)`)"
+    )
+    server = project / "src" / "tally_mcp" / "server.py"
+    main_block = server.read_text().split('if __name__ == "__main__":')[1]
+    cli(["fix", "--unsafe-fixes", "src"], project)
+    fixed = server.read_text()
+    assert 'logging.getLogger("tally").info("threshold now %s", level)' in fixed
+    assert fixed.split('if __name__ == "__main__":')[1] == main_block  # no handler where nothing runs it
