@@ -80,6 +80,27 @@ def pins_fastmcp_before_4(a: ModuleAnalysis) -> bool:
     return a.memo("port.fastmcp_before_4", compute)
 
 
+_FASTMCP2_PROBES = ("2.0.0", "2.3.0", "2.8.0", "2.11.0", "2.14.7", "2.99.0")
+
+
+def pins_fastmcp_2(a: ModuleAnalysis) -> bool:
+    """The module's project declares a ``fastmcp`` requirement that admits a 2.x release: the
+    listing changes fastmcp 3 made (MCP520's "(fastmcp 3)" items) reach its clients on the port;
+    a project already on fastmcp 3 lists them today."""
+
+    def compute() -> bool:
+        if a.path is None:
+            return False
+        return any(
+            p.package == "fastmcp"
+            and not p.locked
+            and any(spec.contains(v, prereleases=True) for spec in p.alternatives for v in _FASTMCP2_PROBES)
+            for p in project_pins(a.path).pins
+        )
+
+    return a.memo("port.fastmcp_2", compute)
+
+
 class _CallVisitor(ReportingVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         for base in node.bases:
@@ -149,9 +170,11 @@ class _CallVisitor(ReportingVisitor):
         if "title" not in kws:
             title = name.replace("_", " ").replace("-", " ").title()
             changes.append(f'it gains `title: "{title}"` (fastmcp 4)')
-        changes.append("`inputSchema` gains `additionalProperties: false` (fastmcp 3)")
+        from_2 = pins_fastmcp_2(self.a)  # fastmcp 3's changes are news only to a fastmcp 2 project
+        if from_2:
+            changes.append("`inputSchema` gains `additionalProperties: false` (fastmcp 3)")
         doc = fn.get_docstring() if "description" not in kws else None
-        if doc and _ARGS_SECTION.search(doc):
+        if from_2 and doc and _ARGS_SECTION.search(doc):
             changes.append(
                 "its description loses the docstring's `Args:` section, which becomes each parameter's "
                 "`description` (fastmcp 3)"
@@ -169,7 +192,10 @@ class _CallVisitor(ReportingVisitor):
                 changes.append(
                     f"its annotation key{'s' if len(extra) > 1 else ''} {keys} {'are' if len(extra) > 1 else 'is'} dropped (fastmcp 4)"
                 )
-        changes.append("`_meta._fastmcp` is `_meta.fastmcp` (fastmcp 3)")
+        if from_2:
+            changes.append("`_meta._fastmcp` is `_meta.fastmcp` (fastmcp 3)")
+        if not changes:
+            return  # what fastmcp 4 lists is what fastmcp 3 lists today (verify: identical)
         self.report(
             "MCP520",
             fn.name,
