@@ -559,6 +559,20 @@ def test_masks_apply_to_json_inside_a_text_result() -> None:
     }
 
 
+def test_a_mask_that_matches_json_syntax_masks_values_instead_of_crashing() -> None:
+    """A mask matching a bare number (a timestamp in structured content) or a quote would leave the
+    masked JSON text unparseable: each value is masked on its own instead."""
+    from mcpmigrate.verify.driver import normalize
+
+    answer = {"structuredContent": {"modified": 1796222448.94, "files": 3, "id": "ab12"}}
+    assert normalize(answer, {}, [r"\d{10}\.\d+"]) == {
+        "structuredContent": {"modified": "<masked>", "files": 3, "id": "ab12"}
+    }
+    assert normalize(answer, {}, ['"ab12"', r"\bab12\b"]) == {
+        "structuredContent": {"modified": 1796222448.94, "files": 3, "id": "<masked>"}
+    }
+
+
 def test_fix_diff_as_markdown_previews_and_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "server.py").write_text(SERVER, encoding="utf-8")
     result = cli(["fix", "--diff", "--output-format", "markdown", "server.py"], tmp_path)

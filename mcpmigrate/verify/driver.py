@@ -86,9 +86,29 @@ def normalize(value: Any, subs: dict[str, str] | None = None, masks: list[str] |
         text = text.replace(real, placeholder)
     for rx, repl in VOLATILE:
         text = rx.sub(repl, text)
+    masked = text
     for pattern in masks or ():
+        masked = re.sub(pattern, "<masked>", masked)
+    try:
+        return json.loads(masked)
+    except ValueError:
+        # A mask that matched JSON syntax (a bare number, a quote): mask each value instead.
+        return _mask_leaves(json.loads(text), masks or [])
+
+
+def _mask_leaves(value: Any, masks: list[str]) -> Any:
+    if isinstance(value, dict):
+        return {key: _mask_leaves(item, masks) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_mask_leaves(item, masks) for item in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    text = value if isinstance(value, str) else json.dumps(value)
+    for pattern in masks:
         text = re.sub(pattern, "<masked>", text)
-    return json.loads(text)
+    if isinstance(value, str):
+        return text
+    return value if text == json.dumps(value) else text
 
 
 def _unstamp(value: Any) -> Any:
