@@ -497,8 +497,8 @@ def test_notify17_the_package_entry_function_is_in_another_module(tmp_path: Path
         "`logging.basicConfig(stream=sys.stderr, level=logging.INFO)`)"
     )
     server = project / "src" / "tally_mcp" / "server.py"
-    main_block = server.read_text().split('if __name__ == "__main__":')[1]
+    main_block = server.read_text().split('if __name__ == "__main__":')[-1]  # the header quotes it too
     cli(["fix", "--unsafe-fixes", "src"], project)
     fixed = server.read_text()
-    assert 'logging.getLogger("tally").info("threshold now %s", level)' in fixed
-    assert fixed.split('if __name__ == "__main__":')[1] == main_block  # no handler where nothing runs it
+    assert fixed.splitlines()[33] == '    logging.getLogger("tally").info("threshold now %s", level)', fixed
+    assert fixed.split('if __name__ == "__main__":')[-1] == main_block  # no handler where nothing runs it
