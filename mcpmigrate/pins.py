@@ -81,6 +81,11 @@ class Pin:
     def describe(self) -> str:
         return f"`{self.text}` locked in {self.source}" if self.locked else f"`{self.text}` in {self.source}"
 
+    def admits_below(self, major: int) -> bool:
+        """Some version it allows has a major below ``major`` (``fastmcp>=2.0,<3``, a bare
+        ``fastmcp``; not ``fastmcp==3.4.11``)."""
+        return any(_side(spec, major) != AT_LEAST for spec in self.alternatives)
+
     def stated(self) -> str:
         """What the project says, as a verb phrase: ``pins `fastmcp>=4` in pyproject.toml`` or
         ``locks `fastmcp==3.4.3` in uv.lock``."""

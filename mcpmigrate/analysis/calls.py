@@ -135,6 +135,17 @@ class CallGraph(Facts):
         order (not one after a ``return`` of its block: :meth:`unreachable`)."""
         return [(f, call) for f, call, live in self._all_calls(target) if live]
 
+    def with_callers(self, target: FunctionInfo) -> list[FunctionInfo]:
+        """``target`` and every function of the module that calls it, directly or through others
+        (:meth:`callers`), nearest first."""
+        out, seen = [target], {id(target)}
+        for cur in out:
+            for caller, _call in self.callers(cur):
+                if id(caller) not in seen:
+                    seen.add(id(caller))
+                    out.append(caller)
+        return out
+
     def _all_calls(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call, bool]]:
         """``(caller, call, can run)`` for every call of ``target`` in this module."""
         graph = self._callers

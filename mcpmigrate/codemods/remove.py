@@ -20,7 +20,7 @@ from functools import partial
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.deletions import DispatchRoute, delete, deleted, legacy_plan, spellings
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.config import Config
@@ -79,23 +79,11 @@ def roots_cache_of(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
             continue
         # the cache may be read where the request is, or in a function on the way to it (a memo
         # one call above the request: field case roots-19)
-        for on_path in _with_callers(analysis, other):
+        for on_path in analysis.with_callers(other):
             shared = sorted(touched & {n.value for n in ref_names(on_path.node.body)})
             if shared:
                 return name, shared[0], other.name
     return None
-
-
-def _with_callers(analysis: ModuleAnalysis, fn: FunctionInfo) -> list[FunctionInfo]:
-    """``fn`` and every function of the module that calls it, directly or through others."""
-    out = [fn]
-    seen = {id(fn)}
-    for cur in out:
-        for caller, _call in analysis.callers(cur):
-            if id(caller) not in seen:
-                seen.add(id(caller))
-                out.append(caller)
-    return out
 
 
 _MUTATORS = {

@@ -392,17 +392,8 @@ class _LowlevelVisitor(ReportingVisitor):
 def _unreached(a, fn) -> bool:
     """No tool, prompt, resource or handler reaches ``fn``: it has no role, is not referenced
     other than by direct calls, and every caller is unreached too."""
-    seen: set[int] = set()
-    stack = [fn]
-    while stack:
-        f = stack.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        if f.role or f.node.decorators or a.references_outside_calls(f):
-            return False  # a decorated function is registered somewhere
-        stack.extend(caller for caller, _call in a.callers(f))
-    return True
+    # a decorated function is registered somewhere
+    return not any(f.role or f.node.decorators or a.references_outside_calls(f) for f in a.with_callers(fn))
 
 
 class PortServerDetector(Detector):

@@ -80,9 +80,6 @@ def pins_fastmcp_before_4(a: ModuleAnalysis) -> bool:
     return a.memo("port.fastmcp_before_4", compute)
 
 
-_FASTMCP2_PROBES = ("2.0.0", "2.3.0", "2.8.0", "2.11.0", "2.14.7", "2.99.0")
-
-
 def pins_fastmcp_2(a: ModuleAnalysis) -> bool:
     """The module's project declares a ``fastmcp`` requirement that admits a 2.x release: the
     listing changes fastmcp 3 made (MCP520's "(fastmcp 3)" items) reach its clients on the port;
@@ -91,12 +88,7 @@ def pins_fastmcp_2(a: ModuleAnalysis) -> bool:
     def compute() -> bool:
         if a.path is None:
             return False
-        return any(
-            p.package == "fastmcp"
-            and not p.locked
-            and any(spec.contains(v, prereleases=True) for spec in p.alternatives for v in _FASTMCP2_PROBES)
-            for p in project_pins(a.path).pins
-        )
+        return any(p.package == "fastmcp" and not p.locked and p.admits_below(3) for p in project_pins(a.path).pins)
 
     return a.memo("port.fastmcp_2", compute)
 

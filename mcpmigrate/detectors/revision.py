@@ -18,6 +18,7 @@ sse-resumability, MCP606 sampling-include-context, MCP607 dynamic-client-registr
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from typing import ClassVar
 
 import libcst as cst
@@ -92,26 +93,20 @@ STREAMABLE_TRANSPORTS = {STREAMABLE, "http", "streamable_http"}
 
 
 class _SseVisitor(CatalogVisitor):
-    def __init__(self, analysis: ModuleAnalysis) -> None:
-        super().__init__(analysis)
-        self._streamable: str | None | bool = False  # False: not looked for yet
-
+    @cached_property
     def _serves_streamable(self) -> str | None:
         """Where the module already serves Streamable HTTP (``mcp.streamable_http_app()``,
         ``run(transport="streamable-http")``), as the user wrote it; None when it does not."""
-        if self._streamable is False:
-            self._streamable = None
-            for call in self.a.nodes(cst.Call):
-                func = call.func
-                if not isinstance(func, cst.Attribute):
-                    continue
-                arg = _transport_arg(call) if func.attr.value in TRANSPORT_METHODS else None
-                if func.attr.value in STREAMABLE_ENTRIES or (
-                    arg is not None and string_value(arg.value) in STREAMABLE_TRANSPORTS
-                ):
-                    self._streamable = f"`{cst.Module([]).code_for_node(call)}`"
-                    break
-        return self._streamable if isinstance(self._streamable, str) else None
+        for call in self.a.nodes(cst.Call):
+            func = call.func
+            if not isinstance(func, cst.Attribute):
+                continue
+            arg = _transport_arg(call) if func.attr.value in TRANSPORT_METHODS else None
+            if func.attr.value in STREAMABLE_ENTRIES or (
+                arg is not None and string_value(arg.value) in STREAMABLE_TRANSPORTS
+            ):
+                return f"`{cst.Module([]).code_for_node(call)}`"
+        return None
 
     def visit_Call(self, node: cst.Call) -> None:
         if in_test_function(self.a, node):
@@ -161,7 +156,7 @@ class _SseVisitor(CatalogVisitor):
         self, call: cst.Call, at: cst.CSTNode, what: str, site: Rewrite, app: bool, fn: FunctionInfo | None
     ) -> None:
         message = _MSG_602.format(what=what)
-        both = self._serves_streamable()
+        both = self._serves_streamable
         if both is not None:
             self.report("MCP602", at, message, manual=_MANUAL_BOTH.format(where=both))
             return
