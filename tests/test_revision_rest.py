@@ -474,3 +474,50 @@ def test_sse_beside_streamable_http_of_the_same_server_is_manual(tmp_path: Path)
     assert found[("apps.py", 8)].startswith("the server already serves Streamable HTTP (`mcp.streamable_http_app()`)")
     cli(["fix", "--unsafe-fixes", "--select", "MCP602", "."], tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_sse_chosen_at_run_time(tmp_path: Path) -> None:
+    """port-01's `run(transport="sse" if "--sse" in sys.argv else "stdio")` (haris-musa/excel-mcp-server)
+    is fixed like the literal: the SSE branch serves Streamable HTTP, the stdio one is untouched. A
+    transport read from an option or the environment is manual where the module offers "sse" (the
+    option's choices, the variable's default) and is not reported where it does not: such a value
+    can select SSE only if something names it."""
+    (tmp_path / "flag.py").write_text(
+        "import sys\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n"
+        'if __name__ == "__main__":\n'
+        '    mcp.run(transport="sse" if "--sse" in sys.argv else "stdio")\n'
+    )
+    (tmp_path / "options.py").write_text(
+        "import argparse\nimport os\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        "def main() -> None:\n"
+        "    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--transport", choices=["stdio", "sse"], default="stdio")\n'
+        "    mcp.run(transport=parser.parse_args().transport)\n\n\n"
+        "def from_env() -> None:\n"
+        '    mcp.run(transport=os.getenv("MCP_TRANSPORT", "sse"))\n'
+    )
+    (tmp_path / "stdio_or_http.py").write_text(
+        "import os\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n"
+        'mcp.run(transport=os.getenv("MCP_TRANSPORT", "stdio"))\n'
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP602", "."], tmp_path)
+    found = {
+        (f["path"], f["line"]): (f["fix"] or {}).get("safety") or f["manual"]
+        for f in json.loads(out.stdout)["findings"]
+    }
+    assert set(found) == {("flag.py", 8), ("options.py", 12), ("options.py", 16)}, out.stdout
+    assert found[("flag.py", 8)] == "unsafe"
+    assert found[("options.py", 12)].startswith("the transport is chosen at run time (`parser.parse_args().transport`)")
+    assert found[("options.py", 16)].startswith(
+        'the transport is chosen at run time (`os.getenv("MCP_TRANSPORT", "sse")`)'
+    )
+    options = (tmp_path / "options.py").read_bytes()
+    cli(["fix", "--unsafe-fixes", "--select", "MCP602", "."], tmp_path)
+    assert (
+        (tmp_path / "flag.py")
+        .read_text()
+        .endswith('    mcp.run(transport="streamable-http" if "--sse" in sys.argv else "stdio")\n')
+    )
+    assert (tmp_path / "options.py").read_bytes() == options
+    again = cli(["check", "--output-format", "json", "--select", "MCP602", "flag.py"], tmp_path)
+    assert findings_of(again) == [], again.stdout

@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import ClassVar
 
 import libcst as cst
+import libcst.matchers as m
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
@@ -123,14 +124,47 @@ class _SseVisitor(CatalogVisitor):
         attr = func.attr.value
         if attr in TRANSPORT_METHODS:
             arg = _transport_arg(node)
-            if arg is None or string_value(arg.value) != "sse":
+            if arg is None:
                 return
-            new = _string_like(arg.value, STREAMABLE)
-            site = Rewrite(replace=[(arg.value, new)])
-            self._planned(node, arg.value, f'`{attr}(transport="sse")`', site, attr == "http_app", fn)
+            if string_value(arg.value) == "sse":
+                site = Rewrite(replace=[(arg.value, _string_like(arg.value, STREAMABLE))])
+                self._planned(node, arg.value, f'`{attr}(transport="sse")`', site, attr == "http_app", fn)
+                return
+            self._chosen_at_run_time(node, attr, arg.value, fn)
         elif attr in RENAMED_METHODS:
             site = Rewrite(replace=[(func.attr, cst.Name(RENAMED_METHODS[attr]))])
             self._planned(node, node, f"`{attr}()`", site, attr == "sse_app", fn)
+
+    def _chosen_at_run_time(
+        self, call: cst.Call, attr: str, value: cst.BaseExpression, fn: FunctionInfo | None
+    ) -> None:
+        """``run(transport=<expression>)``: a conditional whose branches name ``"sse"`` is fixed like
+        the literal (each ``"sse"`` branch serves Streamable HTTP); any other expression (an
+        environment variable, a command-line option) is reported, manual, when the module names
+        ``"sse"`` at all (an option's choices, a default) — with no ``"sse"`` in the module it
+        cannot select SSE and nothing is reported."""
+        code = cst.Module([]).code_for_node(value)
+        branches, literal_only = _sse_branches(value)
+        if branches:
+            site = Rewrite(replace=[(b, _string_like(b, STREAMABLE)) for b in branches])
+            self._planned(call, value, f"`{attr}(transport={code})`", site, attr == "http_app", fn)
+        elif not literal_only and self._offers_sse(value):
+            message = _MSG_602.format(what=f'`{attr}(transport={code})`, where the module offers "sse"')
+            self.report("MCP602", value, message, manual=_MANUAL_RUN_TIME.format(code=code))
+
+    def _offers_sse(self, value: cst.BaseExpression) -> bool:
+        """``"sse"`` is in the expression (an environment variable's default) or elsewhere in the
+        module outside the transport argument of a serving call (an option's choices)."""
+        if any(string_value(s) == "sse" for s in m.findall(value, m.SimpleString())):
+            return True
+        spent: set[int] = set()  # the literals of other serving calls' transport arguments
+        for call in self.a.nodes(cst.Call):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in TRANSPORT_METHODS:
+                arg = _transport_arg(call)
+                if arg is not None:
+                    spent |= {id(s) for s in m.findall(arg.value, m.SimpleString())}
+        return any(string_value(s) == "sse" and id(s) not in spent for s in self.a.nodes(cst.SimpleString))
 
     def _server(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         """A FastMCP / MCPServer / fastmcp server: typed by the analysis, or a name bound (in the
@@ -193,6 +227,30 @@ class _SseVisitor(CatalogVisitor):
                             if name.rsplit(".", 1)[-1] in ("Mount", "mount", "Host"):
                                 return True
         return False
+
+
+_MANUAL_RUN_TIME = (
+    'the transport is chosen at run time (`{code}`) and the module offers "sse" as a value (an '
+    "option's choices, an environment variable's default): offer \"streamable-http\" where it offers "
+    '"sse" (choices, defaults, the documentation of the option or variable) and move the client '
+    "configurations that select SSE to the Streamable HTTP endpoint (`/mcp` by default)"
+)
+
+
+def _sse_branches(value: cst.BaseExpression) -> tuple[list[cst.SimpleString], bool]:
+    """The ``"sse"`` literals among the branches of a (nested) conditional expression, and
+    whether every branch is a string literal (its value is then known)."""
+    if not isinstance(value, cst.IfExp):
+        return [], isinstance(value, cst.SimpleString)
+    found: list[cst.SimpleString] = []
+    literal_only = True
+    for branch in (value.body, value.orelse):
+        if isinstance(branch, cst.SimpleString) and string_value(branch) == "sse":
+            found.append(branch)
+        inner, known = _sse_branches(branch)
+        found += inner
+        literal_only = literal_only and known
+    return found, literal_only
 
 
 def _transport_arg(call: cst.Call) -> cst.Arg | None:
