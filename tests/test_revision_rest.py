@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import FIXTURES, cli, findings_of, load_toml
+from tests.proof import run_proof
 
 _CLIENT = r"""
 import anyio, json, sys
@@ -521,3 +522,47 @@ def test_sse_chosen_at_run_time(tmp_path: Path) -> None:
     assert (tmp_path / "options.py").read_bytes() == options
     again = cli(["check", "--output-format", "json", "--select", "MCP602", "flag.py"], tmp_path)
     assert findings_of(again) == [], again.stdout
+
+
+_RECORDER = """from fastmcp import FastMCP
+from fastmcp.server.middleware import Middleware, MiddlewareContext
+
+clients: dict[str, str] = {}
+
+
+class ClientRecorder(Middleware):
+    async def on_initialize(self, context: MiddlewareContext, call_next):
+        result = await call_next(context)
+        clients["last"] = context.message.params.client_info.name
+        return result
+
+
+mcp = FastMCP("x")
+mcp.add_middleware(ClientRecorder())
+
+
+@mcp.tool()
+def who() -> str:
+    return clients.get("last", "unknown")
+"""
+
+
+def test_fastmcp_middleware_on_initialize_is_a_removed_method_handler(tmp_path: Path) -> None:
+    """A fastmcp middleware's `on_initialize` handles the removed handshake: run on fastmcp 4.2, the
+    hook records the client on a legacy connection and never runs on a 2026-07-28 one (the tool
+    answers "unknown"). A class of the project named `Middleware` is not fastmcp's."""
+    (tmp_path / "server.py").write_text(_RECORDER)
+    (tmp_path / "own.py").write_text(
+        "class Middleware:\n    pass\n\n\nclass Foo(Middleware):\n    async def on_initialize(self, context, call_next):\n"
+        "        return None\n"
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP604", "."], tmp_path)
+    found = json.loads(out.stdout)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [("server.py", 8, 15)], out.stdout
+    assert found[0]["manual"].startswith("do it per request instead (`on_request` runs for every request")
+    calls = [{"tool": "who", "arguments": {}}]
+    answers = {
+        mode: [c["text"] for c in run_proof(sys.executable, tmp_path / "server.py", "mcp", mode, [], calls)["calls"]]
+        for mode in ("legacy", "modern")
+    }
+    assert answers == {"legacy": [["mcp"]], "modern": [["unknown"]]}

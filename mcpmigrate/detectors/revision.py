@@ -420,9 +420,23 @@ _MANUAL_604 = "route it only on handshake-era connections; remove it once legacy
 _MANUAL_604_DISCOVER = "add a `server/discover` branch and serve requests without a prior handshake"
 
 
+FASTMCP_MIDDLEWARE = {"fastmcp.server.middleware.Middleware", "fastmcp.server.middleware.middleware.Middleware"}
+_MSG_604_HOOK = (
+    "The fastmcp middleware `{cls}` handles `initialize` (`on_initialize`); the `initialize` handshake is removed "
+    "in 2026-07-28 (SEP-2575), so on a 2026-07-28 connection this hook never runs and what it does (recording "
+    "or checking the client, setting up state) is skipped for every modern client."
+)
+_MANUAL_604_HOOK = (
+    "do it per request instead (`on_request` runs for every request in both eras; a 2026-07-28 request carries "
+    "the client's info and capabilities in its `_meta`), and keep `on_initialize` only for handshake-era clients"
+)
+
+
 def _screen_604(f: Facts) -> bool:
-    return bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings)) or bool(
-        {n.rsplit(".", 1)[-1] for n in REMOVED_TYPES} & (set(f.imported.values()) | f.attrs | f.names)
+    return (
+        bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings))
+        or bool({n.rsplit(".", 1)[-1] for n in REMOVED_TYPES} & (set(f.imported.values()) | f.attrs | f.names))
+        or ("Middleware" in (set(f.imported.values()) | f.attrs | f.names) and f.imports_mcp)
     )
 
 
@@ -485,6 +499,17 @@ class _RemovedVisitor(CatalogVisitor):
         s = string_value(node.key)
         if s in REMOVED_METHODS and self.is_route_handler(node.value):
             self._method(node, s, "a route table", dispatch=True)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """A fastmcp ``Middleware`` subclass's ``on_initialize`` hook (fastmcp 2.13+, 3, 4): a
+        handler of ``initialize`` that a 2026-07-28 client never triggers."""
+        if not any(self.a.qualname(b.value) in FASTMCP_MIDDLEWARE for b in node.bases):
+            return
+        for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else []:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "on_initialize":
+                if not in_test_function(self.a, stmt):
+                    message = _MSG_604_HOOK.format(cls=node.name.value)
+                    self.report("MCP604", stmt.name, message, manual=_MANUAL_604_HOOK)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -733,6 +758,7 @@ class RemovedMethodDetector(_ServerCodeDetector):
         rb"InitializedNotification",
         rb"ListTasksRequest",
         rb"GetTaskPayloadRequest",
+        rb"on_initialize",
     )
     screen = staticmethod(_screen_604)
     visitor = _RemovedVisitor
