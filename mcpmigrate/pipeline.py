@@ -282,14 +282,10 @@ def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Findin
     (``Finding.site``, a :class:`~mcpmigrate.model.FixSite`) records its own, in the findings'
     order — the one loop from plan to edits; what several sites record together (one deletion of
     the round's nodes, the names they take) is shared through ``Edits.shared`` and its ``last``
-    steps run after the last site (``Edits.finish``). ``param`` still decides across its findings
-    while editing and exposes ``edits(analysis, findings, config)`` instead (issue 21: it moves
-    onto ``record`` with the threading and roots work; ``docs/architecture.md``)."""
+    steps run after the last site (``Edits.finish``; ``param`` threads the path through the
+    chains of every request of the round there: ``codemods/param/record.py``)."""
     from mcpmigrate.codemods.edits import Edits
 
-    edits = getattr(cm, "edits", None)
-    if edits is not None:
-        return edits(analysis, findings, config)
     out = Edits()
     seen: set[int] = set()
     for f in findings:
