@@ -32,6 +32,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.param.chains import (
+    DOCUMENTED_ROLES,
     ENTRY_ROLES,
     Edge,
     bounds_access,
@@ -69,7 +70,6 @@ __all__ = [
 ]
 
 STRATEGY = "param"
-DOCUMENTED_ROLES = ("tool", "prompt")  # entry points whose new parameter is declared in the signature
 RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
 
 
@@ -166,6 +166,16 @@ def _request_plan_site(
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
         if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
             optional = None
+    if r.across and (optional or site.optional or site.fallback or guard):
+        return (
+            None,
+            (
+                "called from another module and asked only on some paths or as an allow-list: the other "
+                "module's tools would change too; rewrite by hand"
+            ),
+            [],
+            [],
+        )
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
@@ -177,6 +187,8 @@ def _request_plan_site(
             "chooses that boundary, so enforce it with server configuration instead"
         )
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
+    site.labels += list(dict.fromkeys(c.label for c, _callee in r.across))
+    site.across = [(c.path, c.caller, callee) for c, callee in r.across]
     return site, None, entries, chains
 
 
@@ -209,7 +221,14 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
-    return FixPlan(fix, None, {"entries": [e.qualname for e in entries], "chains": chains}, site)
+    data: dict = {"entries": [e.qualname for e in entries], "chains": chains}
+    if site.across:
+        # what the project step reads once this module is fixed (mcpmigrate/project_threads.py)
+        data["across"] = [
+            {"path": path, "caller": caller, "callee": callee, "name": site.name, "mode": site.mode}
+            for path, caller, callee in site.across
+        ]
+    return FixPlan(fix, None, data, site)
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------

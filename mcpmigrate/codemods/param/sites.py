@@ -55,6 +55,7 @@ class Site:
     gate: str | None = None  # request form, a fallback: what decides whether the request runs (`try`, `if …`)
     guards: list[cst.If] = field(default_factory=list)  # `if not <capability>: return …` removed with the request
     config: Config | None = None  # the run's: the new parameter's description
+    across: list[tuple[str, str, str]] = field(default_factory=list)  # request form: (module, caller, callee here)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record this site's changes and gather it for the round's threading
