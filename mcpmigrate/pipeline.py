@@ -246,7 +246,6 @@ def detect(
                 fix=rep.fix,
                 manual=rep.manual,
                 node=rep.node,
-                data=rep.data,
                 site=rep.site,
             )
         )

@@ -208,7 +208,7 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
-    return FixPlan(fix, None, {"entries": [e.qualname for e in entries], "chains": chains}, site)
+    return FixPlan(fix, None, site)
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------
@@ -233,7 +233,7 @@ def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Fu
     else:
         where = f"`{fn.qualname}`" if fn else "the handler"
         desc = f"replace the interim roots round of {where} with a documented `{site.name}` argument in the tool's inputSchema"
-    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, {}, site)
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, site)
 
 
 # -- MCP102: a capability check guarding the request ------------------------------------------
