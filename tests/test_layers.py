@@ -443,7 +443,7 @@ def _fix_data_built(module: str, tree: ast.Module | None = None) -> list[str]:
     """Where ``module`` (a detector) builds fix data itself: constructs a ``FixInfo`` or a fix
     module's class (a site type: ``renames.AttrRename(node, new)``), or passes ``fix=``/``site=``
     (``FixPlan(fix=…, site=…)``, ``replace(plan, fix=…)``, ``self.report(…, fix=…)``) or a
-    positional fix to ``FixPlan`` — each is the fix module's ``plan(...)``."""
+    positional fix to ``FixPlan`` or ``Report`` — each is the fix module's ``plan(...)``."""
     tree = _tree(module) if tree is None else tree
     classes, modules = _bound_fix_types(module, tree)
     out = []
@@ -466,6 +466,8 @@ def _fix_data_built(module: str, tree: ast.Module | None = None) -> list[str]:
                 out.append(f"{module}:{node.lineno} passes {kw.arg}=")
         if isinstance(f, ast.Name) and f.id == "FixPlan" and node.args:
             out.append(f"{module}:{node.lineno} passes a positional fix to FixPlan")
+        if isinstance(f, ast.Name) and f.id == "Report" and len(node.args) > 3:  # Report(rule, node, message, fix, …)
+            out.append(f"{module}:{node.lineno} passes a positional fix to Report")
     return out
 
 
@@ -496,6 +498,7 @@ def test_the_fix_data_check_sees_violations() -> None:
         "    replace(plan, fix=R.SAFE_RENAME)\n"
         "    self.planned('MCP101', node, 'm', plan_roots_request(self.a, self.config, node, None))\n"
         "    FixPlan(manual='why', fix=None)\n"
+        "    Report('MCP101', node, 'm', plan.fix)\n"
     )
     assert sorted(_fix_data_built("mcpmigrate.detectors.roots", detector)) == sorted(
         [
@@ -505,5 +508,6 @@ def test_the_fix_data_check_sees_violations() -> None:
             "mcpmigrate.detectors.roots:9 builds mcpmigrate.codemods.port.renames.AttrRename",
             "mcpmigrate.detectors.roots:10 builds mcpmigrate.codemods.port.renames.WrapStr",
             "mcpmigrate.detectors.roots:11 passes fix=",
+            "mcpmigrate.detectors.roots:14 passes a positional fix to Report",
         ]
     )

@@ -89,12 +89,15 @@ class ReportingVisitor(cst.CSTVisitor):
         rule: str,
         node: cst.CSTNode,
         message: str,
-        fix: FixInfo | None = None,
+        *,
         manual: str | None = None,
         severity: Severity | None = None,
     ) -> None:
-        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
-        self.reports.append(Report(rule, node, message, fix, manual, severity=severity))
+        """Report at ``node`` with no fix: ``manual`` says why the site is left for a human;
+        ``severity``: this site's own, when it differs from the rule's. A fixable site is reported
+        with its fix module's plan (:meth:`planned`): a detector builds no fix itself
+        (``tests/test_layers.py``)."""
+        self.reports.append(Report(rule, node, message, None, manual, severity=severity))
 
     def planned(self, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> None:
         """Report at ``node`` with a fix module's ``plan`` for the site (:meth:`Report.planned`)."""
