@@ -56,7 +56,9 @@ class FixSite(Protocol):
     (``pipeline.record_edits``): ``record(edits, analysis)`` records the changes
     (``codemods.edits.Edits``) against the nodes of ``analysis`` (``analysis.ModuleAnalysis``).
     Several findings may share one site; it is recorded once (``docs/architecture.md``, "How a
-    finding becomes a fix")."""
+    finding becomes a fix"). A site whose fix needs a project step after every module is fixed
+    may also give ``project_needs() -> list[dict[str, str]]``, plain data the finding keeps
+    (``Finding.project_needs``) when its nodes are dropped."""
 
     def record(self, edits: Any, analysis: Any) -> None: ...
 
@@ -65,8 +67,7 @@ class FixSite(Protocol):
 class FixPlan:
     """The decision a fix module makes for one site, once, while the rules run: the fix it offers
     (``fix``, with the safety ``check`` prints) or why the site is left for a human (``manual``),
-    extra facts for the report (``data``), ``site`` — the fix module's own description of
-    what it will change — and ``severity`` when the plan decides this site's severity (None: the
+    ``site`` — the fix module's own description of what it will change — and ``severity`` when the plan decides this site's severity (None: the
     rule's). ``fix`` builds its edits from ``site``, so the label ``check`` prints is by
     construction the plan ``fix`` applies (``docs/architecture.md``). ``message``: the finding's
     message when the plan decides it — an MCP102 guard says whether it goes with its roots request
@@ -75,7 +76,6 @@ class FixPlan:
 
     fix: FixInfo | None = None
     manual: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
     site: Any = None
     severity: Severity | None = None
     message: str | None = None  # the finding's message when the plan decides it (None: the detector's)
@@ -113,8 +113,10 @@ class Finding:
     manual: str | None = None  # why the site is left for a human, when no fix applies
     # Not serialised: the detector's handle on the node (used by codemods).
     node: Any = field(default=None, repr=False, compare=False)
-    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     site: Any = field(default=None, repr=False, compare=False)  # FixPlan.site, for the codemod
+    # Not serialised to reports: what a project step reads once the module is fixed (plain data the
+    # site gives, ``FixSite.project_needs``; ``mcpmigrate/project_threads.py``)
+    project_needs: list[dict[str, str]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def sort_key(self) -> tuple:

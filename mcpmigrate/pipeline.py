@@ -246,7 +246,6 @@ def detect(
                 fix=rep.fix,
                 manual=rep.manual,
                 node=rep.node,
-                data=rep.data,
                 site=rep.site,
             )
         )
@@ -654,6 +653,9 @@ def _process_file(
                 findings = remaining
                 sups = sups_after
     for f in [*findings, *res.fixed]:  # libcst nodes stay in this process (never pickled or cached)
+        needs = getattr(f.site, "project_needs", None)
+        if needs is not None:
+            f.project_needs = needs()
         f.node = f.site = None
     res.findings = findings
     _collect_unused(res, sups, file_rules)

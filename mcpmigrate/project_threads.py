@@ -25,7 +25,6 @@ from mcpmigrate.model import FileError
 from mcpmigrate.pipeline import FileResult, Options, rewrite_module
 
 #: A fixed finding's plan data key the step reads (``param.plan_roots_request``).
-ACROSS = "across"
 
 
 def settle(
@@ -48,7 +47,7 @@ def settle(
     needs: dict[Path, list[CallerNeed]] = {}
     problems: list[str] = []
     for res in results:
-        across = [d for f in res.fixed if f.rule == "MCP101" for d in f.data.get(ACROSS, ())]
+        across = [d for f in res.fixed if f.rule == "MCP101" for d in f.project_needs]
         if not across or res.new_source is None or res.original is None:
             continue
         helpers.append(res)

@@ -37,7 +37,7 @@ def findings_for(source: str, tmp: Path, **settings: object) -> list[Finding]:
 
 def plans_for(source: str, rule: str, tmp: Path, **settings: object) -> list[FixPlan]:
     """The plans of every ``rule`` finding on ``source``, in source order."""
-    return [FixPlan(f.fix, f.manual, f.data, f.site) for f in findings_for(source, tmp, **settings) if f.rule == rule]
+    return [FixPlan(f.fix, f.manual, f.site) for f in findings_for(source, tmp, **settings) if f.rule == rule]
 
 
 def plan_for(source: str, rule: str, tmp: Path, **settings: object) -> FixPlan:

@@ -886,4 +886,4 @@ def test_a_plan_can_decide_its_sites_severity() -> None:
         is Severity.ADVISORY
     )
     plain = Report.planned("MCP302", node, "m", FixPlan(manual="why"))
-    assert plain.severity is None and "severity" not in plain.data
+    assert plain.severity is None

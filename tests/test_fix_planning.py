@@ -70,7 +70,7 @@ def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
         "    return await count(root, pattern)\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
-    assert plan.data["chains"] == [["scan", "count", "first_root"]]
+    assert plan.site.labels == ["`scan`"]  # the entry point the path is threaded from (to count, first_root)
 
 
 def test_a_context_still_used_keeps_its_place_and_the_path_goes_before_it(tmp_path: Path) -> None:

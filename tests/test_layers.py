@@ -382,3 +382,133 @@ def test_the_fix_handoff_checks_see_violations() -> None:
     assert _data_reads_in_edits("mcpmigrate.codemods.subscription", fix) == [
         "mcpmigrate.codemods.subscription:3 edits() reads .data"
     ]
+
+
+# -- a detector finds sites; the fix module builds the fix data ----------------------------------
+# (docs/architecture.md, "How a finding becomes a fix"): a detector asks the fix module for a plan
+# (``plan(...) -> FixPlan``) and reports it; what the fix is — its ``FixInfo``, its typed site —
+# is decided in the fix module, where the settle step and ``record`` read it back.
+_FIX_KEYWORDS = frozenset({"fix", "site"})
+
+
+def _is_site_type(value: object) -> bool:
+    """A fix module's site type: a class of ``mcpmigrate.codemods`` with ``record`` (the
+    ``model.FixSite`` protocol). The facts a detector hands to a ``plan(...)`` function
+    (``stdlib_logging.LogSend``, ``subscription.Push``) are not sites."""
+    import inspect
+
+    return inspect.isclass(value) and value.__module__.startswith("mcpmigrate.codemods") and hasattr(value, "record")
+
+
+def _bound_fix_types(module: str, tree: ast.Module) -> tuple[dict[str, str], dict[str, str]]:
+    """The names ``tree`` binds by import to fix data: ``{local: what}`` for ``FixInfo`` and the
+    classes of the fix modules (``mcpmigrate.codemods``: the site types), and ``{local: module}``
+    for the fix modules bound as names (``from mcpmigrate.codemods.port import renames``, ``import
+    mcpmigrate.codemods.port.fastmcp4 as F``)."""
+    import importlib
+
+    classes: dict[str, str] = {}
+    modules: dict[str, str] = {}
+
+    def take(source: str, name: str, local: str) -> None:
+        sub = f"{source}.{name}"
+        if sub in _modules():
+            if sub.startswith("mcpmigrate.codemods"):
+                modules[local] = sub
+            return
+        if source == "mcpmigrate.model" and name == "FixInfo":
+            classes[local] = "mcpmigrate.model.FixInfo"
+        elif source.startswith("mcpmigrate.codemods"):
+            value = getattr(importlib.import_module(source), name, None)
+            if _is_site_type(value):
+                classes[local] = f"{value.__module__}.{value.__qualname__}"
+
+    package = module if module in _modules() and _is_package(module) else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name.startswith("mcpmigrate.codemods"):
+                    modules[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                source = ".".join(base[: len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                take(source, alias.name, alias.asname or alias.name)
+    return classes, modules
+
+
+def _fix_data_built(module: str, tree: ast.Module | None = None) -> list[str]:
+    """Where ``module`` (a detector) builds fix data itself: constructs a ``FixInfo`` or a fix
+    module's class (a site type: ``renames.AttrRename(node, new)``), or passes ``fix=``/``site=``
+    (``FixPlan(fix=…, site=…)``, ``replace(plan, fix=…)``, ``self.report(…, fix=…)``) or a
+    positional fix to ``FixPlan`` or ``Report`` — each is the fix module's ``plan(...)``."""
+    tree = _tree(module) if tree is None else tree
+    classes, modules = _bound_fix_types(module, tree)
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f, what = node.func, None
+        if isinstance(f, ast.Name) and f.id in classes:
+            what = classes[f.id]
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in modules:
+            import importlib
+
+            value = getattr(importlib.import_module(modules[f.value.id]), f.attr, None)
+            if _is_site_type(value):
+                what = f"{value.__module__}.{value.__qualname__}"
+        if what is not None:
+            out.append(f"{module}:{node.lineno} builds {what}")
+        for kw in node.keywords:
+            if kw.arg in _FIX_KEYWORDS and not (isinstance(kw.value, ast.Constant) and kw.value.value is None):
+                out.append(f"{module}:{node.lineno} passes {kw.arg}=")
+        if isinstance(f, ast.Name) and f.id == "FixPlan" and node.args:
+            out.append(f"{module}:{node.lineno} passes a positional fix to FixPlan")
+        if isinstance(f, ast.Name) and f.id == "Report" and len(node.args) > 3:  # Report(rule, node, message, fix, …)
+            out.append(f"{module}:{node.lineno} passes a positional fix to Report")
+    return out
+
+
+# ``detectors.base`` defines the report that carries a plan (``Report.plan``, ``Report.planned``).
+_REPORT_MODULE = "mcpmigrate.detectors.base"
+
+
+def test_detectors_never_build_fix_data() -> None:
+    found = [v for m in _modules() if _layer(m) == "detectors" and m != _REPORT_MODULE for v in _fix_data_built(m)]
+    assert found == [], "ask the fix module for its plan (plan(...) -> FixPlan): " + "; ".join(found)
+
+
+def test_the_fix_data_check_sees_violations() -> None:
+    """The old MCP102 guard fix (a ``FixInfo`` built in the roots detector), the old MCP207 plan
+    (a positional fix), a site type built by name and through its module, a plan rewritten with
+    ``replace``: each is found; asking the fix module for a plan is not."""
+    detector = ast.parse(
+        "from dataclasses import replace\n"
+        "from mcpmigrate.codemods.param import plan_roots_request\n"
+        "from mcpmigrate.codemods.port import renames as R\n"
+        "from mcpmigrate.codemods.port.renames import AttrRename\n"
+        "from mcpmigrate.model import FixInfo as Fix, FixPlan, Safety\n"
+        "def visit(self, node, plan):\n"
+        "    self.report('MCP102', node, 'm', fix=Fix(Safety.SAFE, 'param', 'removed'))\n"
+        "    FixPlan(plan.fix, None, plan.site)\n"
+        "    AttrRename(node, 'x')\n"
+        "    R.WrapStr(node)\n"
+        "    replace(plan, fix=R.SAFE_RENAME)\n"
+        "    self.planned('MCP101', node, 'm', plan_roots_request(self.a, self.config, node, None))\n"
+        "    FixPlan(manual='why', fix=None)\n"
+        "    Report('MCP101', node, 'm', plan.fix)\n"
+    )
+    assert sorted(_fix_data_built("mcpmigrate.detectors.roots", detector)) == sorted(
+        [
+            "mcpmigrate.detectors.roots:7 builds mcpmigrate.model.FixInfo",
+            "mcpmigrate.detectors.roots:7 passes fix=",
+            "mcpmigrate.detectors.roots:8 passes a positional fix to FixPlan",
+            "mcpmigrate.detectors.roots:9 builds mcpmigrate.codemods.port.renames.AttrRename",
+            "mcpmigrate.detectors.roots:10 builds mcpmigrate.codemods.port.renames.WrapStr",
+            "mcpmigrate.detectors.roots:11 passes fix=",
+            "mcpmigrate.detectors.roots:14 passes a positional fix to Report",
+        ]
+    )

@@ -340,7 +340,7 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
         if fn is not None and any(plans[i].fix for i in idx) and _only_output(fn, {id(reports[i].node) for i in idx}):
             for i in idx:
                 if plans[i].fix is not None:
-                    plans[i] = FixPlan(manual=_ONLY_OUTPUT.format(fn=fn.qualname), data=plans[i].data)
+                    plans[i] = FixPlan(manual=_ONLY_OUTPUT.format(fn=fn.qualname))
     reviews: dict[int, list[str]] = {}  # index -> the site's review notes and the module's
     for i, p in enumerate(plans):
         if p.fix is not None and isinstance(p.site, (LogCall, DropCall)):
@@ -361,10 +361,10 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
                 added = _CONFIGURED_IN.format(setup=setup, fn=entry.function.name.value, script=entry.name)
                 fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + added)
                 site = replace(p.site, configure=level, configure_in=entry.function.name.value)
-                plans[i] = FixPlan(fix, data=p.data, site=site)
+                plans[i] = FixPlan(fix, site=site)
             elif main is not None and not scripts:
                 fix = FixInfo(p.fix.safety, p.fix.strategy, p.fix.description + _CONFIGURED.format(setup=setup))
-                plans[i] = FixPlan(fix, data=p.data, site=replace(p.site, configure=level))
+                plans[i] = FixPlan(fix, site=replace(p.site, configure=level))
             elif scripts:
                 script = scripts[0]
                 reviews[i].append(
@@ -390,7 +390,7 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
         if notes:
             assert p.fix is not None
             fix = FixInfo(Safety.UNSAFE, p.fix.strategy, f"{p.fix.description} (review: {'; '.join(notes)})")
-            plans[i] = FixPlan(fix, data=p.data, site=p.site)
+            plans[i] = FixPlan(fix, site=p.site)
     return plans
 
 

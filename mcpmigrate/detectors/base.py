@@ -8,7 +8,7 @@ yields :class:`Report` objects for one parsed module.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 import libcst as cst
@@ -39,19 +39,18 @@ class Report:
     message: str
     fix: FixInfo | None = None
     manual: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
     site: Any = None  # the fix module's plan for this site (FixPlan.site)
     severity: Severity | None = None
 
     @classmethod
     def planned(cls, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> Report:
         """A report carrying a fix module's :class:`~mcpmigrate.model.FixPlan` for the site."""
-        return cls(rule, node, plan.message or message, plan.fix, plan.manual, plan.data, plan.site, plan.severity)
+        return cls(rule, node, plan.message or message, plan.fix, plan.manual, plan.site, plan.severity)
 
     @property
     def plan(self) -> FixPlan:
         """The fix plan this report carries (what a fix module's ``settle`` reads)."""
-        return FixPlan(self.fix, self.manual, self.data, self.site, self.severity)
+        return FixPlan(self.fix, self.manual, self.site, self.severity)
 
     def with_plan(self, plan: FixPlan) -> Report:
         """A new report: this one's rule, node and message with ``plan`` (a settled plan)."""
@@ -90,13 +89,15 @@ class ReportingVisitor(cst.CSTVisitor):
         rule: str,
         node: cst.CSTNode,
         message: str,
-        fix: FixInfo | None = None,
+        *,
         manual: str | None = None,
         severity: Severity | None = None,
-        **data: object,
     ) -> None:
-        """Report at ``node``; ``severity``: this site's own, when it differs from the rule's."""
-        self.reports.append(Report(rule, node, message, fix, manual, dict(data), severity=severity))
+        """Report at ``node`` with no fix: ``manual`` says why the site is left for a human;
+        ``severity``: this site's own, when it differs from the rule's. A fixable site is reported
+        with its fix module's plan (:meth:`planned`): a detector builds no fix itself
+        (``tests/test_layers.py``)."""
+        self.reports.append(Report(rule, node, message, None, manual, severity=severity))
 
     def planned(self, rule: str, node: cst.CSTNode, message: str, plan: FixPlan) -> None:
         """Report at ``node`` with a fix module's ``plan`` for the site (:meth:`Report.planned`)."""

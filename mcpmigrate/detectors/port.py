@@ -14,7 +14,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
-from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
+from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.names import name_refs
 from mcpmigrate.screen import Facts
 
@@ -160,7 +160,7 @@ class _RenameVisitor(ReportingVisitor):
                     node,
                     "`ctx.fastmcp` is `ctx.mcp_server` on mcp 2.x. "
                     f"The Context property was renamed with the class (read “`FastMCP` renamed to `MCPServer`” in {GUIDE}).",
-                    FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, "mcp_server")),
+                    renames.plan_attr_rename(node, "mcp_server"),
                 )
             )
 
@@ -208,19 +208,7 @@ class _RenameVisitor(ReportingVisitor):
             from mcpmigrate.detectors.port_errors import unwrapped_mcp_error_tools  # it imports this module
 
             if tools := unwrapped_mcp_error_tools(self.a):
-                plan = FixPlan(
-                    fix=FixInfo(
-                        Safety.UNSAFE,
-                        plan.fix.strategy,
-                        plan.fix.description
-                        + _MCP_ERROR_IN_TOOL.format(
-                            tools=", ".join(tools),
-                            s="s" if len(tools) > 1 else "",
-                            verb="raise" if len(tools) > 1 else "raises",
-                        ),
-                    ),
-                    site=plan.site,
-                )
+                plan = renames.raised_in_tools(plan, tools)
         self.reports.append(
             Report.planned(
                 "MCP502",
@@ -230,17 +218,6 @@ class _RenameVisitor(ReportingVisitor):
                 plan,
             )
         )
-
-
-# mcp 1.27 FastMCP's Tool.run turned an McpError into the tool error result; mcp 2.3 MCPServer
-# re-raises MCPError and the kernel answers with a JSON-RPC error (MCP510's wrapper keeps 1.27's
-# answer, but not in a tool it leaves to a human).
-_MCP_ERROR_IN_TOOL = (
-    " (review: FastMCP tool{s} {tools} {verb} an `McpError` (in the tool or a helper it calls), which mcp 1.x sent the "
-    "client as a tool error result (`isError: true`, `Error executing tool <name>: <message>`); mcp 2.x's `MCPServer` "
-    "answers the renamed `MCPError` with a JSON-RPC error response instead, and MCP510 cannot wrap the tool's body: "
-    "wrap it by hand or raise `ToolError`)"
-)
 
 
 def _caught_as(module: cst.Module, local: str) -> set[str]:

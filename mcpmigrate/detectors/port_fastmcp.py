@@ -21,7 +21,7 @@ from mcpmigrate.analysis import Kind, ModuleAnalysis
 from mcpmigrate.codemods.port import fastmcp4 as F
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port_fastmcp_servers import imported_servers
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixPlan
 from mcpmigrate.pins import AT_LEAST, project_pins
 from mcpmigrate.screen import Facts
 
@@ -245,10 +245,7 @@ class _CallVisitor(ReportingVisitor):
                 node,
                 "`FastMCP.as_proxy(...)` is gone on fastmcp 4; `create_proxy(...)` from `fastmcp.server` builds the "
                 f"same proxy and takes the target first (`backend=` is `target=`) (read “Removed Server Methods” in {GUIDE4}).",
-                FixPlan(
-                    fix=F.AS_PROXY,
-                    site=F.CallEdit(node, ("fastmcp.server", "create_proxy"), keywords={"backend": "target"}),
-                ),
+                F.plan_as_proxy(node),
             )
         )
 
@@ -288,7 +285,7 @@ class _CallVisitor(ReportingVisitor):
                     "`mount(...)` takes the prefix as `namespace=` on fastmcp 4 (`prefix=` is gone"
                     + (", and the server comes first" if swap else "")
                     + f") (read “Removed Server Methods” in {GUIDE4}).",
-                    FixPlan(fix=F.MOUNT, site=F.CallEdit(node, keywords={"prefix": "namespace"}, swap_first=swap)),
+                    F.plan_mount(node, swap),
                 )
             )
 
@@ -304,24 +301,13 @@ class _CallVisitor(ReportingVisitor):
         )
 
     def _remove_tool(self, node: cst.Call) -> None:
-        caught = self._catches_not_found(node)
-        fix = (
-            FixInfo(
-                Safety.UNSAFE,
-                "port",
-                "call `local_provider.remove_tool(...)`; it raises `KeyError` for a missing tool where `remove_tool` "
-                "raised `NotFoundError`: the `except NotFoundError` around this call no longer catches it — catch `KeyError`",
-            )
-            if caught
-            else F.REMOVE_TOOL
-        )
         self.reports.append(
             Report.planned(
                 "MCP512",
                 node,
                 "`remove_tool(...)` is gone from `FastMCP` on fastmcp 4; the server's own tools are removed with "
                 f"`local_provider.remove_tool(...)` (read “Removed Server Methods” in {GUIDE4}).",
-                FixPlan(fix=fix, site=F.CallEdit(node, attr_path=("local_provider", "remove_tool"))),
+                F.plan_remove_tool(node, self._catches_not_found(node)),
             )
         )
 
@@ -338,12 +324,7 @@ class _CallVisitor(ReportingVisitor):
         return False
 
     def _add_tool_transformation(self, node: cst.Call) -> None:
-        args = node.args
-        plan = (
-            FixPlan(fix=F.TRANSFORM, site=F.AddTransform(node, args[0].value, args[1].value))
-            if len(args) == 2 and all(a.keyword is None and not a.star for a in args)
-            else FixPlan(manual="call `add_transform(ToolTransform({name: config}))` (`fastmcp.server.transforms`)")
-        )
+        plan = F.plan_transform(node)
         self.reports.append(
             Report.planned(
                 "MCP512",
@@ -406,7 +387,7 @@ class _CallVisitor(ReportingVisitor):
         site = F.plan_to_run(self.a, node, server, removed)
         for arg in removed:
             kw = arg.keyword.value  # type: ignore[union-attr]
-            plan = FixPlan(fix=F.TO_RUN, site=site) if site else FixPlan(manual=S.FASTMCP4_REMOVED_KWARGS[kw])
+            plan = F.plan_moved_setting(site, kw, S.FASTMCP4_REMOVED_KWARGS[kw])
             self.reports.append(
                 Report.planned(
                     "MCP514",
@@ -441,12 +422,12 @@ class _CallVisitor(ReportingVisitor):
         if isinstance(value, cst.Call) and self.a.resolves_to(value.func, _ERROR_DATA):
             ok = all(a.keyword is not None and a.keyword.value in S.MCP_ERROR_FIELDS for a in value.args)
             plan = (
-                FixPlan(fix=F.MCP_ERROR, site=F.ErrorKeywords(node, list(value.args)))
+                F.plan_mcp_error(node, list(value.args))
                 if ok and value.args
                 else FixPlan(manual="pass `code=`, `message=` and `data=` to `McpError` as keywords")
             )
         elif isinstance(value, cst.Name):
-            plan = FixPlan(fix=F.MCP_ERROR, site=F.ErrorKeywords(node))
+            plan = F.plan_mcp_error(node)
         else:
             plan = FixPlan(manual="pass `code=`, `message=` and `data=` to `McpError` as keywords")
         self.reports.append(
@@ -496,8 +477,9 @@ class _CallVisitor(ReportingVisitor):
         parens = isinstance(parent, (cst.Attribute, cst.Subscript)) or (
             isinstance(parent, cst.Call) and parent.func is node
         )
-        site = F.AwaitState(node, attr == "set_state", parens)
-        self.reports.append(Report.planned("MCP518", node, message, FixPlan(fix=F.STATE, site=site)))
+        self.reports.append(
+            Report.planned("MCP518", node, message, F.plan_await_state(node, attr == "set_state", parens))
+        )
 
     def _listing(self, node: cst.Call, attr: str) -> None:
         new = S.FASTMCP3_LISTINGS[attr]

@@ -22,7 +22,6 @@ from mcpmigrate.detectors.base import Detector, Report
 from mcpmigrate.detectors.port import names_mcp
 from mcpmigrate.detectors.port_fastmcp import GUIDE4
 from mcpmigrate.detectors.port_types import FieldVisitor, PortFieldDetector
-from mcpmigrate.model import FixPlan
 
 # fastmcp 4.2.3's camelCase bridge (``fastmcp._compat._ALIASES``): reads that keep working there.
 BRIDGED: dict[str, frozenset[str]] = {
@@ -74,7 +73,7 @@ class _Fastmcp4FieldVisitor(FieldVisitor):
                 f"`{recv}.{field}` is `{recv}.{new}` on fastmcp 4 (`{cls}`, an mcp 2.x object). fastmcp 4 runs on "
                 f"mcp 2.x, whose models name their fields in snake_case, and does not wrap raw SDK objects "
                 f"(read “Raw session access sees v2 objects” in {GUIDE4}).",
-                FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
+                renames.plan_attr_rename(node, new),
             )
         )
 

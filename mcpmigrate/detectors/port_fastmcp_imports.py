@@ -10,8 +10,6 @@ the guide's replacement.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -101,21 +99,13 @@ class _ImportVisitor(ReportingVisitor):
             plan = self._regroup(node, mod, moves)
         elif {m for m, _ in targets} == {mod}:
             plan = renames.plan_import(self.a, node, mod, {n: moves[n][1] for n in moved}, self._kept())
-            if plan.fix is not None:
-                plan = replace(plan, fix=F.MOVE)
+            plan = F.as_move(plan)
         else:  # not in the tables: a move and a rename at once
             plan = FixPlan(manual="rewrite the import by hand as the finding says")
         self.reports.append(Report.planned("MCP511", node, message, plan))
 
     def _regroup(self, node: cst.ImportFrom, mod: str, moves: dict[str, tuple[str, str]]) -> FixPlan:
-        assert not isinstance(node.names, cst.ImportStar)
-        line = self.a.parents.get(id(node))
-        site = F.ImportMove(node, line)  # type: ignore[arg-type]
-        for alias in node.names:
-            name = get_full_name_for_node(alias.name) or ""
-            target = moves[name][0] if name in moves else mod
-            site.groups.setdefault(target, []).append(alias)
-        return FixPlan(fix=F.MOVE, site=site)
+        return F.plan_import_move(node, self.a.parents.get(id(node)), mod, moves)  # type: ignore[arg-type]
 
     def _kept(self) -> set[str]:
         return kept(self.a, self.config)

@@ -173,7 +173,7 @@ class FieldVisitor(ReportingVisitor):
                 f"`{recv}.{field}` is `{recv}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
                 f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
                 f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
-                FixPlan(fix=renames.SAFE_RENAME, site=renames.AttrRename(node, new)),
+                renames.plan_attr_rename(node, new),
             )
         )
 
@@ -224,7 +224,7 @@ class _UriVisitor(ReportingVisitor):
                         f"`{cls}(uri=AnyUrl(...))`: the field is `str` on mcp 2.x, which rejects an `AnyUrl`. "
                         f"mcp 2.x types resource URIs as plain strings (read “Resource URI type changed from "
                         f"`AnyUrl` to `str`” in {GUIDE}).",
-                        FixPlan(fix=renames.WRAP_STR, site=renames.WrapStr(value)),
+                        renames.plan_wrap_str(value),
                     )
                 )
 
@@ -287,8 +287,7 @@ class GoneImportVisitor(ReportingVisitor):
         origin = renames.REEXPORTS.get(what)
         if origin is not None and isinstance(node, (cst.ImportAlias, cst.Attribute)):
             name = what.rpartition(".")[2]
-            site = renames.ReexportMove(node, origin, name)
-            plan = FixPlan(fix=renames.REEXPORT_FIX, site=site)
+            plan = renames.plan_reexport(node, origin, name)
             self.reports.append(Report.planned(self.rule, node, message + f" It is `{origin}.{name}`.", plan))
             return
         self.report(self.rule, node, message, manual=why)
@@ -426,5 +425,4 @@ def _registration(self: GoneImportVisitor, table: cst.Attribute, server: str) ->
     if len(params) != 1:
         return f"`{handler.value}` does not take just the notification: register it by hand ({TABLES_GUIDE})"
     reads = bool(name_refs(fndef.body, params[0].name.value))
-    site = renames.NotificationHandlerPort(stmt, server, sub.slice[0].slice.value, handler.value)
-    return FixPlan(fix=renames.NOTIFICATION_FIX_READS if reads else renames.NOTIFICATION_FIX, site=site)
+    return renames.plan_notification_handler(stmt, server, sub.slice[0].slice.value, handler.value, reads)

@@ -17,8 +17,8 @@ sse-resumability, MCP606 sampling-include-context, MCP607 dynamic-client-registr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cached_property
+from collections.abc import Callable, Iterable
+from functools import cached_property, partial
 from typing import ClassVar
 
 import libcst as cst
@@ -26,19 +26,24 @@ import libcst.matchers as m
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
-from mcpmigrate.codemods.revision import Rewrite, plan
+from mcpmigrate.codemods.revision import (
+    RENAMED_METHODS,
+    STREAMABLE,
+    plan_drop_context,
+    plan_not_found,
+    plan_sse_method,
+    plan_sse_transport,
+)
 from mcpmigrate.detectors._shared import CatalogVisitor, branch_condition, dict_get, in_test_function, string_value
 from mcpmigrate.detectors.base import Detector, Report
-from mcpmigrate.model import Safety, Severity
+from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.screen import Facts
 
 # -- MCP602 -----------------------------------------------------------------------------------
 SSE_TRANSPORT_CLASSES = {"mcp.server.sse.SseServerTransport", "mcp.server.sse.SseServerTransport.connect_sse"}
 SSE_APP_FACTORIES = {"fastmcp.server.http.create_sse_app", "fastmcp.server.create_sse_app"}
 TRANSPORT_METHODS = {"run", "run_async", "http_app"}  # take transport="sse"
-RENAMED_METHODS = {"sse_app": "streamable_http_app", "run_sse_async": "run_streamable_http_async"}
 SSE_ONLY_KEYWORDS = {"mount_path", "sse_path", "message_path"}
-STREAMABLE = "streamable-http"
 SERVER_FACTORIES = {"from_openapi", "from_fastapi", "as_proxy"}  # fastmcp classmethods that build a server
 
 _MSG_602 = (
@@ -46,10 +51,6 @@ _MSG_602 = (
     "(2026-07-28 changelog, SEP-2596) in favour of Streamable HTTP, which is the transport "
     '2026-07-28 clients speak. Serve Streamable HTTP (`transport="streamable-http"`, '
     "`streamable_http_app()`), and point client configurations at its endpoint (`/mcp` by default)."
-)
-_REVIEW_602 = (
-    "(review: clients connect to the Streamable HTTP endpoint, `/mcp` by default, instead of `/sse`: "
-    "update their configurations{dropped})"
 )
 _MANUAL_MOUNTED = (
     "the app is mounted inside another app, which does not run its lifespan: switch to "
@@ -127,13 +128,12 @@ class _SseVisitor(CatalogVisitor):
             if arg is None:
                 return
             if string_value(arg.value) == "sse":
-                site = Rewrite(replace=[(arg.value, _string_like(arg.value, STREAMABLE))])
-                self._planned(node, arg.value, f'`{attr}(transport="sse")`', site, attr == "http_app", fn)
+                plan = partial(plan_sse_transport, [arg.value])
+                self._planned(node, arg.value, f'`{attr}(transport="sse")`', plan, attr == "http_app", fn)
                 return
             self._chosen_at_run_time(node, attr, arg.value, fn)
         elif attr in RENAMED_METHODS:
-            site = Rewrite(replace=[(func.attr, cst.Name(RENAMED_METHODS[attr]))])
-            self._planned(node, node, f"`{attr}()`", site, attr == "sse_app", fn)
+            self._planned(node, node, f"`{attr}()`", partial(plan_sse_method, func.attr), attr == "sse_app", fn)
 
     def _chosen_at_run_time(
         self, call: cst.Call, attr: str, value: cst.BaseExpression, fn: FunctionInfo | None
@@ -146,8 +146,8 @@ class _SseVisitor(CatalogVisitor):
         code = cst.Module([]).code_for_node(value)
         branches, literal_only = _sse_branches(value)
         if branches:
-            site = Rewrite(replace=[(b, _string_like(b, STREAMABLE)) for b in branches])
-            self._planned(call, value, f"`{attr}(transport={code})`", site, attr == "http_app", fn)
+            plan = partial(plan_sse_transport, branches)
+            self._planned(call, value, f"`{attr}(transport={code})`", plan, attr == "http_app", fn)
         elif not literal_only and self._offers_sse(value):
             message = _MSG_602.format(what=f'`{attr}(transport={code})`, where the module offers "sse"')
             self.report("MCP602", value, message, manual=_MANUAL_RUN_TIME.format(code=code))
@@ -187,8 +187,17 @@ class _SseVisitor(CatalogVisitor):
         )
 
     def _planned(
-        self, call: cst.Call, at: cst.CSTNode, what: str, site: Rewrite, app: bool, fn: FunctionInfo | None
+        self,
+        call: cst.Call,
+        at: cst.CSTNode,
+        what: str,
+        plan: Callable[[list[cst.Arg]], FixPlan],
+        app: bool,
+        fn: FunctionInfo | None,
     ) -> None:
+        """Report the SSE entry ``call`` at ``at``: manual where it cannot become Streamable HTTP
+        alone, else with ``plan(dropped)`` (the revision fix's plan; ``dropped``: the SSE-only
+        keywords that go)."""
         message = _MSG_602.format(what=what)
         both = self._serves_streamable
         if both is not None:
@@ -198,14 +207,7 @@ class _SseVisitor(CatalogVisitor):
             self.report("MCP602", at, message, manual=_MANUAL_MOUNTED)
             return
         dropped = [a for a in call.args if a.keyword is not None and a.keyword.value in SSE_ONLY_KEYWORDS]
-        site.remove.extend(dropped)
-        names = ", ".join(f"`{a.keyword.value}`" for a in dropped if a.keyword is not None)
-        review = _REVIEW_602.format(dropped=f"; the SSE-only {names} goes" if names else "")
-        self.reports.append(
-            Report.planned(
-                "MCP602", at, message, plan(site, Safety.UNSAFE, f"serve Streamable HTTP instead of SSE {review}")
-            )
-        )
+        self.reports.append(Report.planned("MCP602", at, message, plan(dropped)))
 
     def _mounted(self, call: cst.Call) -> bool:
         """The app ``call`` builds is an argument of ``Mount(...)`` / ``app.mount(...)`` (Starlette
@@ -262,12 +264,6 @@ def _transport_arg(call: cst.Call) -> cst.Arg | None:
     return None
 
 
-def _string_like(old: cst.BaseExpression, value: str) -> cst.SimpleString:
-    quote = old.quote if isinstance(old, cst.SimpleString) else '"'
-    prefix = old.prefix if isinstance(old, cst.SimpleString) else ""
-    return cst.SimpleString(f"{prefix}{quote}{value}{quote}")
-
-
 class _ServerCodeDetector(Detector):
     """A detector whose visitor reports server code only: a module that imports an SDK client
     (client code, which sends what a server receives) is skipped."""
@@ -284,17 +280,12 @@ class _ServerCodeDetector(Detector):
 
 # -- MCP603 -----------------------------------------------------------------------------------
 OLD_NOT_FOUND = 32002
-NEW_NOT_FOUND = "-32602"
 
 _MSG_603 = (
     "The server sends error code -32002 for a missing resource{where}; 2026-07-28 answers a missing "
     "resource with -32602 (Invalid Params; changelog, minor change 6) and keeps -32002 reserved, never "
     "reused, so a modern client does not recognise it. Send -32602 (on mcp 2.x, raise "
     "`ResourceNotFoundError`, which answers -32602 in both eras)."
-)
-_REVIEW_603 = (
-    "use -32602 (review: a legacy client that matched -32002 sees -32602, as it does from mcp 2.x's "
-    "own ResourceNotFoundError)"
 )
 
 
@@ -356,11 +347,7 @@ class _CodeVisitor(CatalogVisitor):
         if isinstance(parent, cst.Assign) and fn is None:
             names = [t.target.value for t in parent.targets if isinstance(t.target, cst.Name)]
             where = f" (`{names[0]}`)" if names else where
-        new = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(NEW_NOT_FOUND[1:]))
-        site = Rewrite(replace=[(node, new)])
-        self.reports.append(
-            Report.planned("MCP603", node, _MSG_603.format(where=where), plan(site, Safety.UNSAFE, _REVIEW_603))
-        )
+        self.reports.append(Report.planned("MCP603", node, _MSG_603.format(where=where), plan_not_found(node)))
 
 
 # -- MCP604 -----------------------------------------------------------------------------------
@@ -646,7 +633,6 @@ _MSG_606 = (
     "`allServers` are deprecated (2026-07-28 changelog, Deprecated 3; SEP-2596) and go no later than Sampling "
     "itself. Omit the field (or use `none`) and put what the model needs into the messages."
 )
-_REVIEW_606 = "drop `{kw}` (review: the client no longer adds its own context to the prompt)"
 
 
 def _screen_606(f: Facts) -> bool:
@@ -668,27 +654,15 @@ class _ContextVisitor(CatalogVisitor):
             if arg.keyword is not None and arg.keyword.value in CONTEXT_KEYWORDS:
                 value = string_value(arg.value)
                 if value in DEPRECATED_CONTEXT:
-                    site = Rewrite(remove=[arg])
-                    self.reports.append(
-                        Report.planned(
-                            "MCP606",
-                            arg,
-                            _MSG_606.format(value=value),
-                            plan(site, Safety.UNSAFE, _REVIEW_606.format(kw=arg.keyword.value)),
-                        )
-                    )
+                    plan = plan_drop_context(arg, arg.keyword.value)
+                    self.reports.append(Report.planned("MCP606", arg, _MSG_606.format(value=value), plan))
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if string_value(node.key) == "includeContext" and string_value(node.value) in DEPRECATED_CONTEXT:
             if self.a.imports_mcp():
-                site = Rewrite(remove=[node])
+                plan = plan_drop_context(node, '"includeContext"')
                 self.reports.append(
-                    Report.planned(
-                        "MCP606",
-                        node,
-                        _MSG_606.format(value=string_value(node.value)),
-                        plan(site, Safety.UNSAFE, _REVIEW_606.format(kw='"includeContext"')),
-                    )
+                    Report.planned("MCP606", node, _MSG_606.format(value=string_value(node.value)), plan)
                 )
 
 

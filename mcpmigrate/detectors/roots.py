@@ -18,7 +18,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
 from mcpmigrate.codemods import interim_jsonrpc, remove
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.codemods.deletions import plan_route
-from mcpmigrate.codemods.param.guards import GUARD_REMOVED, msg_102
+from mcpmigrate.codemods.param.guards import guards_roots, msg_102, plan_guard
 from mcpmigrate.detectors._shared import (
     branch_condition,
     fastmcp_pinned,
@@ -26,13 +26,8 @@ from mcpmigrate.detectors._shared import (
     sent_payloads,
 )
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.model import FixInfo, FixPlan, Safety, Severity
+from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.screen import roots as screen_roots
-
-
-def _guard_fix(description: str) -> FixInfo:
-    """Goes away with the roots request it guards (handled by the ``param`` codemod)."""
-    return FixInfo(Safety.SAFE, "param", description)
 
 
 def _getattr_name(call: cst.Call) -> str | None:
@@ -74,23 +69,13 @@ class _RootsVisitor(RequestVisitor):
                 self._list_roots_call(node, func, fn)
             elif attr == "check_client_capability":
                 if self.a.kind_of(func.value, fn) is Kind.SESSION or self._session_like(func.value):
-                    guards_roots = any(
-                        isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(node)
-                    )
-                    if not guards_roots and self._per_request_session(func.value, fn):
+                    if not guards_roots(node) and self._per_request_session(func.value, fn):
                         # mcp 2.x: the session is a per-request proxy and checks the capabilities
                         # this request declared (ServerSession.check_client_capability ->
                         # Connection.check_capability; a 2026-07-28 connection is built from the
                         # request's _meta), so the read is already the per-request one.
                         return
-                    self.report(
-                        "MCP102",
-                        node,
-                        msg_102(GUARD_REMOVED if guards_roots else ""),
-                        fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
-                        manual=None if guards_roots else self._capability_advice(func.value, fn),
-                        guards_roots=guards_roots,
-                    )
+                    self.planned("MCP102", node, msg_102(), plan_guard(node, self._capability_advice(func.value, fn)))
             elif attr == "send_request":
                 if any(self._contains_roots_request(p) for p in sent_payloads(self.a, node, fn)):
                     self.report(

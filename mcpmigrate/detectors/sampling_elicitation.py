@@ -21,7 +21,7 @@ from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
-from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.model import FixPlan
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 
 # MCP201/MCP202 messages: what sends the request (``subject``), then why and what to do.
@@ -231,23 +231,14 @@ class _Visitor(RequestVisitor):
             tool, several = self._unconfirmed(fn)
             runs = "run" if several else "runs"
             if fix is not None:
-                fix207 = FixInfo(Safety.UNSAFE, fix.strategy, fix.description)
                 # the interim fix closes the gate by rewriting the request it guards: the same site
-                self.reports.append(
-                    Report.planned(
-                        "MCP207",
-                        handler,
-                        _MSG_207.format(tool=tool, runs=runs),
-                        FixPlan(fix207, None, {"request": call}, plan.site),
-                    )
-                )
+                self.planned("MCP207", handler, _MSG_207.format(tool=tool, runs=runs), interim.plan_gate(plan))
             else:
                 self.report(
                     "MCP207",
                     handler,
                     _MSG_207.format(tool=tool, runs=runs),
                     manual=f"make the failure path stop (return or raise) instead of going on; {manual}",
-                    request=call,
                 )
             return
 

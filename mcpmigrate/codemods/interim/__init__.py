@@ -73,6 +73,7 @@ __all__ = [
     "request_kind",
     "legacy_only",
     "plan_request",
+    "plan_gate",
     "fail_open_try",
     "edits",
 ]
@@ -92,7 +93,16 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     if isinstance(site, str):
         return FixPlan(manual=site)
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
-    return FixPlan(fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}, site)
+    return FixPlan(fix, None, site)
+
+
+def plan_gate(request: FixPlan) -> FixPlan:
+    """MCP207's plan for a consent gate that fails open around a pushed request whose interim fix
+    is ``request`` (:func:`plan_request`, with a fix): the same site — rewriting the request closes
+    the gate, the body runs only with an answer — labelled unsafe, since clients that cannot elicit
+    can no longer run the tool at all, which is the point (``rules/MCP207.toml``)."""
+    assert request.fix is not None
+    return FixPlan(FixInfo(Safety.UNSAFE, request.fix.strategy, request.fix.description), None, request.site)
 
 
 def _where(

@@ -45,7 +45,7 @@ from mcpmigrate.codemods.param.chains import (
     reaching_entries,
 )
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
-from mcpmigrate.codemods.param.guards import guard_if, settle_guards
+from mcpmigrate.codemods.param.guards import RootsGuard, guard_if, settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_target
 from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
 from mcpmigrate.codemods.param.parameter import name_candidates
@@ -221,14 +221,7 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
-    data: dict = {"entries": [e.qualname for e in entries], "chains": chains}
-    if site.across:
-        # what the project step reads once this module is fixed (mcpmigrate/project_threads.py)
-        data["across"] = [
-            {"path": path, "caller": caller, "callee": callee, "name": site.name, "mode": site.mode}
-            for path, caller, callee in site.across
-        ]
-    return FixPlan(fix, None, data, site)
+    return FixPlan(fix, None, site)
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------
@@ -253,7 +246,7 @@ def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Fu
     else:
         where = f"`{fn.qualname}`" if fn else "the handler"
         desc = f"replace the interim roots round of {where} with a documented `{site.name}` argument in the tool's inputSchema"
-    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, {}, site)
+    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, site)
 
 
 # -- MCP102: a capability check guarding the request ------------------------------------------
@@ -274,8 +267,11 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
     settle_guards(a, reports, plans, removable_guard)
     for i, r in enumerate(reports):
         fix = plans[i].fix
-        if r.rule == "MCP102" and fix is not None and fix.strategy == STRATEGY and plans[i].site is None:
-            plans[i] = replace(plans[i], site=GuardWithRequest(r.node))
+        if r.rule == "MCP102" and fix is not None and fix.strategy == STRATEGY:
+            # a roots guard planned by the detector (guards.RootsGuard) or one settled with its
+            # request: recorded by the round that threads the path through its function
+            if plans[i].site is None or isinstance(plans[i].site, RootsGuard):
+                plans[i] = replace(plans[i], site=GuardWithRequest(r.node))
     requests = {id(a.enclosing_function(r.node)): r.plan for r in reports if r.rule == "MCP101"}
     for i, r in enumerate(reports):
         cache = roots_cache_of(a, r.node) if r.rule == "MCP103" and plans[i].fix is not None else None

@@ -1,9 +1,9 @@
 """The callers' side of a roots request threaded across modules (issue 22, "path threading"): a
 helper of one module that asks for the roots and is called by tools of other modules takes the
 path parameter (its own module's fix, :func:`mcpmigrate.codemods.param.plan_roots_request`,
-records it as ``across`` in the plan's data); each calling module then gets the same rewrite its
-own request would get — the calling tool takes the documented parameter in place of the context it
-no longer needs, and the call passes the path where it passed the context — through the same
+records it on its site, ``Site.across``, which the finding keeps as ``project_needs``); each
+calling module then gets the same rewrite its own request would get — the calling tool takes the
+documented parameter in place of the context it no longer needs, and the call passes the path where it passed the context — through the same
 threading (:mod:`~mcpmigrate.codemods.param.thread`, :mod:`~mcpmigrate.codemods.param.record`).
 A calling function that is a helper reached by tools of its module threads on to them.
 

@@ -14,14 +14,14 @@ human is left too.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, walk
 from mcpmigrate.codemods.param import shapes as param_shapes
 from mcpmigrate.codemods.param import sites as param_site
-from mcpmigrate.model import FixInfo, FixPlan, Planned
+from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 from mcpmigrate.positions import code_ranges
 
 
@@ -37,6 +37,35 @@ def msg_102(guard: str = "") -> str:
 
 GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
 GUARD_LEFT = " — this guard protects a roots request that is left for a human"
+
+
+@dataclass(frozen=True)
+class RootsGuard:
+    """The site of an MCP102 check of the client's ``roots`` capability
+    (``session.check_client_capability(ClientCapabilities(roots=…))``): it goes with the roots
+    request it guards — ``param.settle`` makes it a ``record.GuardWithRequest`` the round removes —
+    or stays with it, decided by :func:`settle_guards` once the module's MCP101 plans are known."""
+
+    node: cst.CSTNode
+
+
+def guards_roots(check: cst.CSTNode) -> bool:
+    """The capability check ``check`` (a call) asks for the roots capability (a ``roots=``
+    argument anywhere inside it)."""
+    return any(isinstance(n, cst.Arg) and n.keyword and n.keyword.value == "roots" for n in walk(check))
+
+
+def plan_guard(check: cst.CSTNode, advice: str) -> FixPlan:
+    """MCP102's plan for a capability read from the session (``check``, the call): a check of the
+    roots capability goes with the roots request it guards (settled by :func:`settle_guards`),
+    any other is left for a human with ``advice`` (what to read instead on the project's SDK)."""
+    if guards_roots(check):
+        return FixPlan(
+            FixInfo(Safety.SAFE, "param", "removed together with the roots request it guards"),
+            site=RootsGuard(check),
+            message=msg_102(GUARD_REMOVED),
+        )
+    return FixPlan(manual=advice, message=msg_102())
 
 
 def settle_guards(
@@ -56,7 +85,7 @@ def settle_guards(
         p = plans[i]
         if r.rule != "MCP102" or i in with_request:
             continue
-        if p.data.get("guards_roots") and id(a.enclosing_function(r.node)) not in fixed_fns:
+        if isinstance(p.site, RootsGuard) and id(a.enclosing_function(r.node)) not in fixed_fns:
             if not any(q.rule == "MCP101" for q in reports):  # e.g. after the request's fix
                 plans[i] = replace(
                     p,

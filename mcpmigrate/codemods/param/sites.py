@@ -65,6 +65,15 @@ class Site:
 
         record_site(self, edits, analysis)
 
+    def project_needs(self) -> list[dict[str, str]]:
+        """What the project step reads once this module is fixed (``mcpmigrate/project_threads.py``):
+        for each caller in another module, ``{"path", "caller", "callee", "name", "mode"}`` — plain
+        data, kept on the finding when its libcst nodes are dropped."""
+        return [
+            {"path": path, "caller": caller, "callee": callee, "name": self.name, "mode": self.mode}
+            for path, caller, callee in self.across
+        ]
+
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
 

@@ -18,9 +18,10 @@ from-fastmcp-2.mdx, “v3.0.0”), each move checked against fastmcp 2.14.7, 3.4
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
@@ -465,3 +466,79 @@ def plan_sdk1_import(analysis: ModuleAnalysis, node: cst.ImportFrom, line: cst.C
     if set(site.groups) == {"fastmcp.exceptions"}:
         return FixPlan(fix=sdk1_fix(notes, "the same exception classes, under `fastmcp.exceptions`"), site=site)
     return FixPlan(fix=sdk1_fix(notes), site=site)
+
+
+# -- the plans the fastmcp 4 port detectors ask for (docs/architecture.md, "How a finding becomes
+# a fix"): the fix and its site are decided here, the detector only finds the call.
+def plan_as_proxy(node: cst.Call) -> FixPlan:
+    """MCP512: ``FastMCP.as_proxy(backend)`` → ``create_proxy(target)`` from ``fastmcp.server``."""
+    return FixPlan(
+        fix=AS_PROXY, site=CallEdit(node, ("fastmcp.server", "create_proxy"), keywords={"backend": "target"})
+    )
+
+
+def plan_mount(node: cst.Call, swap: bool) -> FixPlan:
+    """MCP512: ``mount(prefix, server)`` → ``mount(server, namespace=prefix)`` (``swap``: the
+    prefix came first)."""
+    return FixPlan(fix=MOUNT, site=CallEdit(node, keywords={"prefix": "namespace"}, swap_first=swap))
+
+
+_REMOVE_TOOL_CAUGHT = FixInfo(
+    Safety.UNSAFE,
+    "port",
+    "call `local_provider.remove_tool(...)`; it raises `KeyError` for a missing tool where `remove_tool` "
+    "raised `NotFoundError`: the `except NotFoundError` around this call no longer catches it — catch `KeyError`",
+)
+
+
+def plan_remove_tool(node: cst.Call, caught: bool) -> FixPlan:
+    """MCP512: ``server.remove_tool(name)`` → ``server.local_provider.remove_tool(name)``; unsafe
+    when an ``except NotFoundError`` around the call (``caught``) no longer sees a missing tool."""
+    site = CallEdit(node, attr_path=("local_provider", "remove_tool"))
+    return FixPlan(fix=_REMOVE_TOOL_CAUGHT if caught else REMOVE_TOOL, site=site)
+
+
+def plan_transform(node: cst.Call) -> FixPlan:
+    """MCP512: ``add_tool_transformation(name, config)`` → ``add_transform(ToolTransform({name:
+    config}))``; manual unless the call passes exactly the two positionally."""
+    args = node.args
+    if len(args) == 2 and all(a.keyword is None and not a.star for a in args):
+        return FixPlan(fix=TRANSFORM, site=AddTransform(node, args[0].value, args[1].value))
+    return FixPlan(manual="call `add_transform(ToolTransform({name: config}))` (`fastmcp.server.transforms`)")
+
+
+def plan_moved_setting(site: MoveToRun | None, keyword: str, manual: str) -> FixPlan:
+    """MCP514's plan for the constructor's transport setting ``keyword``: the move of every such
+    setting to ``run()`` (``site``, from :func:`plan_to_run`, shared by them), or ``manual``."""
+    return FixPlan(fix=TO_RUN, site=site) if site else FixPlan(manual=manual)
+
+
+def plan_mcp_error(node: cst.Call, fields: list[cst.Arg] | None = None) -> FixPlan:
+    """MCP515: ``McpError(ErrorData(code=…, …))`` (``fields``: the ``ErrorData`` keywords) or
+    ``McpError(err)`` (``fields`` None) → ``McpError(code=…, message=…, data=…)``."""
+    return FixPlan(fix=MCP_ERROR, site=ErrorKeywords(node, fields) if fields is not None else ErrorKeywords(node))
+
+
+def plan_await_state(node: cst.Call, sets: bool, parens: bool) -> FixPlan:
+    """MCP518: ``ctx.get_state(...)``/``set_state(...)`` awaited (``sets``: ``set_state``, kept
+    request-scoped; ``parens``: the await goes in parentheses)."""
+    return FixPlan(fix=STATE, site=AwaitState(node, sets, parens))
+
+
+def plan_import_move(
+    node: cst.ImportFrom, line: cst.CSTNode, module: str, moves: dict[str, tuple[str, str]]
+) -> FixPlan:
+    """MCP511: ``from <module> import …`` whose names fastmcp 4 keeps under the same names in
+    other modules (``moves``: name → (new module, name)): the names regrouped by module."""
+    assert not isinstance(node.names, cst.ImportStar)
+    site = ImportMove(node, line)
+    for alias in node.names:
+        name = get_full_name_for_node(alias.name) or ""
+        target = moves[name][0] if name in moves else module
+        site.groups.setdefault(target, []).append(alias)
+    return FixPlan(fix=MOVE, site=site)
+
+
+def as_move(plan: FixPlan) -> FixPlan:
+    """MCP511: an import rename (``renames.plan_import``) labelled as fastmcp 4's move."""
+    return replace(plan, fix=MOVE) if plan.fix is not None else plan

@@ -438,3 +438,52 @@ class ReexportMove:
 
 def _local(alias: cst.ImportAlias) -> str | None:
     return get_full_name_for_node(alias.asname.name) if alias.asname else get_full_name_for_node(alias.name)
+
+
+# -- the plans the port detectors ask for (docs/architecture.md, "How a finding becomes a fix") --
+def plan_attr_rename(node: cst.Attribute, new: str) -> FixPlan:
+    """MCP501/MCP506/MCP519: ``recv.old`` → ``recv.new`` (a renamed property or field: the same
+    value)."""
+    return FixPlan(fix=SAFE_RENAME, site=AttrRename(node, new))
+
+
+def plan_wrap_str(value: cst.Call) -> FixPlan:
+    """MCP508: ``uri=AnyUrl(...)`` → ``uri=str(AnyUrl(...))``."""
+    return FixPlan(fix=WRAP_STR, site=WrapStr(value))
+
+
+def plan_reexport(node: cst.ImportAlias | cst.Attribute, origin: str, name: str) -> FixPlan:
+    """MCP507: a name mcp 1.x only re-exported, imported from ``origin`` (the package that
+    defines it)."""
+    return FixPlan(fix=REEXPORT_FIX, site=ReexportMove(node, origin, name))
+
+
+def plan_notification_handler(
+    stmt: cst.SimpleStatementLine, server: str, notification: cst.BaseExpression, handler: str, reads: bool
+) -> FixPlan:
+    """MCP509: ``server.notification_handlers[types.X] = handler`` → ``add_notification_handler``;
+    unsafe when the handler reads its notification (``reads``: absent params become the params
+    model with its defaults)."""
+    site = NotificationHandlerPort(stmt, server, notification, handler)
+    return FixPlan(fix=NOTIFICATION_FIX_READS if reads else NOTIFICATION_FIX, site=site)
+
+
+# mcp 1.27 FastMCP's Tool.run turned an McpError into the tool error result; mcp 2.3 MCPServer
+# re-raises MCPError and the kernel answers with a JSON-RPC error (MCP510's wrapper keeps 1.27's
+# answer, but not in a tool it leaves to a human).
+_MCP_ERROR_IN_TOOL = (
+    " (review: FastMCP tool{s} {tools} {verb} an `McpError` (in the tool or a helper it calls), which mcp 1.x sent the "
+    "client as a tool error result (`isError: true`, `Error executing tool <name>: <message>`); mcp 2.x's `MCPServer` "
+    "answers the renamed `MCPError` with a JSON-RPC error response instead, and MCP510 cannot wrap the tool's body: "
+    "wrap it by hand or raise `ToolError`)"
+)
+
+
+def raised_in_tools(plan: FixPlan, tools: list[str]) -> FixPlan:
+    """MCP502's import rename ``plan`` when FastMCP ``tools`` raise the renamed ``McpError`` and
+    MCP510 cannot wrap them: unsafe, the review note naming them."""
+    assert plan.fix is not None
+    review = _MCP_ERROR_IN_TOOL.format(
+        tools=", ".join(tools), s="s" if len(tools) > 1 else "", verb="raise" if len(tools) > 1 else "raises"
+    )
+    return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
