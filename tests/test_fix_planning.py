@@ -53,19 +53,35 @@ def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
         "    return await count(ctx, pattern)\n"
     )
     assert apply(source, tmp_path) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def first_root(root: str) -> str:\n"
         "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
-        "    return str(roots.roots[0].uri)\n\n\n"
+        "    return str(roots.roots[0].uri)\n"
+        "\n"
+        "\n"
         "async def count(root: str, pattern: str) -> int:\n"
-        "    return len(await first_root(root)) + len(pattern)\n\n\n"
+        "    return len(await first_root(root)) + len(pattern)\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def scan(pattern: str, {ANNOTATED_ROOT}) -> int:\n"
+        "async def scan(\n"
+        "    pattern: str,\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        ") -> int:\n"
         "    return await count(root, pattern)\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -87,18 +103,33 @@ def test_a_context_still_used_keeps_its_place_and_the_path_goes_before_it(tmp_pa
         "    return await listing(ctx, pattern)\n"
     )
     assert apply(source, tmp_path, select=["MCP101"]) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def listing(roots: list[str], ctx: Context, pattern: str) -> list[str]:\n"
         '    await ctx.info("listing")\n'
         "    result = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n"
-        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n"
+        "async def find(\n"
+        "    pattern: str,\n"
+        "    roots: Annotated[\n"
+        "        list[str],\n"
+        "        Field(\n"
+        '            description="Absolute paths of the directories to work in (formerly the client\'s MCP roots)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    ctx: Context,\n"
+        ") -> list[str]:\n"
         "    return await listing(roots, ctx, pattern)\n"
     )
 
@@ -114,12 +145,24 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
         "    return result.roots[0].uri.path\n"
     )
     assert apply(source, tmp_path) == (
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def where({ANNOTATED_ROOT}, verbose: bool = False) -> str:\n"
+        "async def where(\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    verbose: bool = False,\n"
+        ") -> str:\n"
         "    return root\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -314,10 +357,25 @@ def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_
         "logger at its `log_level`, INFO by default"
     )
     assert apply(LOGS, tmp_path) == (
+        "import logging\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
-        "import logging\n\n"
-        "logger = logging.getLogger(__name__)\n\n"
-        + LOGS.split("\n\n", 1)[1].replace('await ctx.debug(f"working on {n}")', 'logger.debug("working on %s", n)')
+        "\n"
+        "logger = logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("tools")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def ping(ctx: Context) -> str:\n"
+        '    await ctx.info("pinged")\n'
+        '    return "ok"\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def work(n: int, ctx: Context) -> int:\n"
+        '    logger.debug("working on %s", n)\n'
+        "    return n * 2\n"
     )
     # without --unsafe-fixes the reviewed rewrite is not applied
     assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS

@@ -426,23 +426,23 @@ async def process(item: str, ctx: Context) -> str:
     )
     cli(["fix", "s.py"], tmp_path)
     assert (tmp_path / "s.py").read_text() == (
-        """from mcp.server.fastmcp import Context, FastMCP
-
-from app import logging
-import logging as stdlib_logging
-
-logger = stdlib_logging.getLogger(__name__)
-
-mcp = FastMCP("demo")
-
-
-@mcp.tool()
-async def process(item: str, ctx: Context) -> str:
-    logging.record(item)
-    logger.info("Processing %s", item)
-    stdlib_logging.getLogger("timing").warning("slow")
-    return item.upper()
-"""
+        "import logging as stdlib_logging\n"
+        "\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "\n"
+        "from app import logging\n"
+        "\n"
+        "logger = stdlib_logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("demo")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def process(item: str, ctx: Context) -> str:\n"
+        "    logging.record(item)\n"
+        '    logger.info("Processing %s", item)\n'
+        '    stdlib_logging.getLogger("timing").warning("slow")\n'
+        "    return item.upper()\n"
     )
 
 
@@ -545,9 +545,10 @@ def test_a_message_the_line_before_already_logs_is_dropped_not_copied(tmp_path: 
     ]
     cli(["fix", "s.py"], tmp_path)
     assert (tmp_path / "s.py").read_text() == (
+        "import logging\n"
+        "\n"
         "from loguru import logger\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
-        "import logging\n"
         "\n"
         "_logger = logging.getLogger(__name__)\n"
         "\n"

@@ -184,28 +184,34 @@ def build() -> Server:
     desc = BUS.format(event="ResourcesListChanged") + " (a local of `build`, seen by its handlers)"
     assert _301(out) == [(11, 15, ("safe", desc), None)]
     _out, fixed = _run(tmp_path, source, "fix")
-    assert (
-        fixed
-        == HEAD_FIXED
-        + '''
-
-def build() -> Server:
-    """Wiki server."""
-
-    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
-        await ctx.session.send_resource_list_changed()
-        await bus.publish(ResourcesListChanged())
-        return types.CallToolResult(content=[])
-
-    # the server
-    bus = InMemorySubscriptionBus()
-    server = Server(
-        "wiki",
-        on_call_tool=call_tool,
-        on_subscriptions_listen=ListenHandler(bus),
-    )
-    return server
-'''
+    assert fixed == (
+        "from typing import Any\n"
+        "\n"
+        "import mcp.types as types\n"
+        "from mcp.server.lowlevel import Server\n"
+        "from mcp.server.subscriptions import (\n"
+        "    InMemorySubscriptionBus,\n"
+        "    ListenHandler,\n"
+        "    ResourcesListChanged,\n"
+        ")\n"
+        "\n"
+        "\n"
+        "def build() -> Server:\n"
+        '    """Wiki server."""\n'
+        "\n"
+        "    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:\n"
+        "        await ctx.session.send_resource_list_changed()\n"
+        "        await bus.publish(ResourcesListChanged())\n"
+        "        return types.CallToolResult(content=[])\n"
+        "\n"
+        "    # the server\n"
+        "    bus = InMemorySubscriptionBus()\n"
+        "    server = Server(\n"
+        '        "wiki",\n'
+        "        on_call_tool=call_tool,\n"
+        "        on_subscriptions_listen=ListenHandler(bus),\n"
+        "    )\n"
+        "    return server\n"
     )
 
 

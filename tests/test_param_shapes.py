@@ -306,7 +306,14 @@ async def ls(ctx: Context) -> list[str]:
 """,
 }
 FIXED_LS = """@mcp.tool()
-async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")]) -> list[str]:
+async def ls(
+    root: Annotated[
+        str,
+        Field(
+            description="Absolute path of the directory to work in (formerly the client's MCP root)."
+        ),
+    ],
+) -> list[str]:
     return sorted(p.name for p in Path(root).iterdir())
 """
 
