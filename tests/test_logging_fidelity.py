@@ -120,7 +120,7 @@ def test_notify08_related_request_id_makes_the_rewrite_unsafe_and_says_clients_l
         )
 """,
         '        logging.getLogger("ticker").info(line)\n',
-    ).replace("from mcp.server.lowlevel import Server\n", "from mcp.server.lowlevel import Server\nimport logging\n")
+    ).replace("from typing import Any\n", "import logging\nfrom typing import Any\n")  # the stdlib section
     for mode in ("legacy", "modern"):
         after = observe(mcp2_python, server, "server", mode, TICK)[0]
         assert before[mode]["client_logs"] == TICKS
@@ -209,15 +209,19 @@ def _notify09_with_main() -> str:
 
 
 def _notify09_fixed_text(original: str, imports: str) -> str:
-    """notify-09 as the fix writes it: ``imports`` after the SDK imports, the module logger, the
-    two calls on it."""
-    return original.replace(
-        "from mcp.server.lowlevel import Server\n\n",
-        f"from mcp.server.lowlevel import Server\n{imports}\nlogger = logging.getLogger(__name__)\n\n",
-    ).replace(
-        '    await session.send_log_message(level="debug", data="walking the tree")\n'
-        '    await session.send_log_message(level="info", data=f"Indexed {count} files")\n',
-        '    logger.debug("walking the tree")\n    logger.info("Indexed %s files", count)\n',
+    """notify-09 as the fix writes it: ``imports`` in a standard-library section before the SDK
+    imports, the module logger after them, the two calls on it."""
+    return (
+        original.replace("import mcp.server.stdio\n", f"{imports}\nimport mcp.server.stdio\n")
+        .replace(
+            "from mcp.server.lowlevel import Server\n\n",
+            "from mcp.server.lowlevel import Server\n\nlogger = logging.getLogger(__name__)\n\n",
+        )
+        .replace(
+            '    await session.send_log_message(level="debug", data="walking the tree")\n'
+            '    await session.send_log_message(level="info", data=f"Indexed {count} files")\n',
+            '    logger.debug("walking the tree")\n    logger.info("Indexed %s files", count)\n',
+        )
     )
 
 

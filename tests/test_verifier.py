@@ -230,7 +230,7 @@ def test_an_existing_import_of_the_same_name_is_reused(tmp_path: Path) -> None:
     _write(tmp_path, {"app.py": source})
     assert cli(["fix", "."], tmp_path).exit_code == 0
     text = (tmp_path / "app.py").read_text()
-    assert "root: Annotated[str, Field(description=" in text
+    assert "    root: Annotated[\n        str,\n        Field(\n            description=" in text
     assert "from typing import" not in text and "PydanticField" not in text
 
 
