@@ -425,8 +425,9 @@ async def noisy(path: str, ctx: Context) -> str: print(path); return str(await c
     )
     after = _fix(tmp_path)
     assert (
-        "async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) "
-        "-> str: return str(await confirm(r, path))"
+        "async def delete(\n"
+        "    path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]\n"
+        ") -> str: return str(await confirm(r, path))"
     ) in after
 
 

@@ -250,7 +250,10 @@ def test_a_nested_tool_reads_what_the_factory_bound_before_it(tmp_path: Path) ->
         return Elicit(question.format(name), Confirm)
 
     @app.tool()
-    async def wipe(name: str, answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)]) -> str:
+    async def wipe(
+        name: str,
+        answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)],
+    ) -> str:
         return answer.action
 
     return app
@@ -391,7 +394,9 @@ def test_a_factory_tool_calling_a_helper_gets_its_resolver_in_the_factory(tmp_pa
         return Elicit(f"Delete {what}?", Confirm)
 
     @app.tool()
-    async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    async def delete(
+        path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]
+    ) -> str:
         target = root + path
         if not await confirm(r, target):
 """ in _fix_and_prove(tmp_path, FACTORY_HELPER, mcp2_python, calls)
