@@ -59,6 +59,7 @@ from mcpmigrate.codemods.interim.sites import (
     side_effects_before,
     where_reason,
 )
+from mcpmigrate.codemods.interim.thread import describe_thread, thread_reason, threaded_form
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -137,10 +138,11 @@ def _where(
                 "the interim fix cannot tell whether it is the tool itself or a helper; move the question into the "
                 "tool by hand"
             )
-        return (
-            f"the request is made in the helper {where}{a.external_chain(fn)}, not in the tool or handler itself: "
-            "an interim result can only be returned by the handler; move the request into it (or pass the answer in)"
-        )
+        if gen != S.FASTMCP:
+            return (
+                f"the request is made in the helper {where}{a.external_chain(fn)}, not in the tool or handler itself: "
+                "an interim result can only be returned by the handler; move the request into it (or pass the answer in)"
+            )
     direct = [f"`{c.qualname}`" for c, _call in a.callers(fn)] + [c.label for c in a.external_callers(fn)]
     if not helper and direct:  # the handler's result changes: those calls would get an interim result
         return (
@@ -162,7 +164,9 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     stmt = enclosing_stmt(a, call)
     assert stmt is not None
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
-    if form == "fastmcp" and fn.role not in HL_ROLES:
+    if helper and form == "resolver" and threaded_form(a, fn) == "lowlevel":
+        form = "lowlevel"  # a helper of low-level handlers: they ask, in their round
+    if form == "fastmcp" and fn.role not in HL_ROLES and not helper:
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
@@ -191,6 +195,8 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
             site.unsafe.append(
                 f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
             )
+        if site.form != "resolver":
+            return thread_reason(a, site) or site
         return helper_reason(a, site) or site
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":
@@ -214,7 +220,13 @@ def _describe(site: Site) -> str:
     """The fix's one-line description (what ``check`` prints): the form, where, and what to review."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
-    if site.callers is not None:
+    if site.thread is not None:
+        desc = describe_thread(site)
+        refused = capability_names([h.site for h in site.thread.handoffs][:1])
+        desc += f" (a client that did not declare {refused} gets error -32021 instead, as from the SDK's resolvers)"
+        if site.form == "fastmcp":
+            desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    elif site.callers is not None:
         tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
         desc = (
             f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "

@@ -142,7 +142,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     why = always_runs(a, aw, tool)
     if why:
         return f"cannot ask before the tool runs: {why}; rewrite by hand"
-    values = _call_values(hcall, helper)
+    values = call_values(hcall, helper)
     if isinstance(values, str):
         return values + ": rewrite by hand"
     ctx_arg = values.get(ctx_name)
@@ -230,7 +230,7 @@ def _helper_reads(site: Site) -> set[str]:
     return {n.value for e in exprs for n in ref_names(e)} - local
 
 
-def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
+def call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
     """Helper parameter -> the argument a call passes it (the analysis' mapping: a method called
     through its class or an instance skips ``self``/``cls``)."""
     names = callee.param_names()
