@@ -268,3 +268,286 @@ def test_requests_21_as_written_stays_manual(tmp_path: Path, strategy: str) -> N
     [finding] = _check(target.parent)
     assert finding["fix"] is None
     assert "`ctx.elicit` without a response type" in finding["manual"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A method on a class, reached through another method (mcp 2.x low-level): the shape of
+# class-based servers whose handlers delegate to a service object (Mizuro0/AutoLinkingBrain's
+# McpContext methods, roots-04's "Seen in"; the python-sdk's stickynotes low-level story asks
+# in the handler itself)
+
+VAULTS = """\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+SCHEMA: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+class Vaults:
+    def __init__(self) -> None:
+        self.items: dict[str, list[str]] = {"a": ["x"], "b": ["y"]}
+
+    async def _confirm(self, ctx: ServerRequestContext[Any], name: str) -> bool:
+        reply = await ctx.session.elicit_form(f"Empty the vault {name}?", SCHEMA)
+        return reply.action == "accept" and bool((reply.content or {}).get("ok"))
+
+    async def empty(self, ctx: ServerRequestContext[Any], name: str) -> str:
+        if not await self._confirm(ctx, name):
+            return "kept"
+        self.items[name].clear()
+        return "emptied"
+
+
+VAULTS = Vaults()
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    name = (params.arguments or {}).get("name", "a")
+    text = await VAULTS.empty(ctx, name)
+    return types.CallToolResult(content=[types.TextContent(text=text)])
+
+
+async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[types.Tool(name="empty_vault", input_schema={"type": "object"})])
+
+
+server = Server("vault", on_call_tool=call_tool, on_list_tools=list_tools)
+"""
+
+VAULTS_FIXED = (
+    """\
+    async def _confirm(self, reply: ElicitResult, name: str) -> bool:
+        return reply.action == "accept" and bool((reply.content or {}).get("ok"))
+
+    async def empty(self, reply: ElicitResult, name: str) -> str:
+        if not await self._confirm(reply, name):
+            return "kept"
+        self.items[name].clear()
+        return "emptied"
+
+
+VAULTS = Vaults()
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult | InputRequiredResult:
+    name = (params.arguments or {}).get("name", "a")
+    if is_version_at_least(ctx.protocol_version, "2026-07-28"):
+        reply = (params.input_responses or {}).get("reply")
+        if not isinstance(reply, ElicitResult):
+"""
+    + TRUST_CHECK
+    + """\
+            return InputRequiredResult(input_requests={"reply": ElicitRequest(params=ElicitRequestFormParams(message=f"Empty the vault {name}?", requested_schema=SCHEMA))})
+    else:
+        reply = await ctx.session.elicit_form(f"Empty the vault {name}?", SCHEMA)
+    text = await VAULTS.empty(reply, name)
+"""
+)
+
+
+def test_a_method_reached_through_another_method_gets_the_handlers_answer(tmp_path: Path) -> None:
+    target = _project(tmp_path, VAULTS, ["mcp>=2.3,<3"])
+    before = tmp_path / "before.py"
+    before.write_bytes(target.read_bytes())
+    [finding] = _check(target.parent)
+    assert (finding["rule"], finding["line"]) == ("MCP202", 15)
+    assert finding["fix"]["safety"] == "safe"
+    assert "`Vaults._confirm`, `Vaults.empty` take the answer as the parameter `reply`" in finding["fix"]["description"]
+    _fix(target.parent)
+    assert VAULTS_FIXED in target.read_text(encoding="utf-8")
+    ok = {"action": "accept", "content": {"ok": True}}
+    no = {"action": "decline"}
+    for reply in (ok, no):
+        got = _client_call(_server(target, "server"), "legacy", "empty_vault", {"name": "b"}, reply)
+        assert got == _client_call(_server(before, "server"), "legacy", "empty_vault", {"name": "b"}, reply)
+    assert _client_call(_server(before, "server"), MODERN, "empty_vault", {}, ok)[0] == "raised"
+    asked, result = _interim_round(_server(target, "server"), "empty_vault", {"name": "b"}, ok)
+    assert asked["reply"]["params"]["message"] == "Empty the vault b?"
+    assert result == ["emptied"]
+    assert _interim_round(_server(target, "server"), "empty_vault", {"name": "a"}, no)[1] == ["kept"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A nested helper asking through the tool's own context, and a helper whose request is a fallback
+
+NESTED = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("janitor")
+WIPED: list[str] = []
+
+
+@app.tool()
+async def wipe(name: str, ctx: Context) -> str:
+    async def confirmed(what: str) -> bool:
+        answer = await ctx.elicit(f"Wipe {what}?", response_type=bool)
+        return answer.action == "accept" and bool(answer.data)
+
+    if not await confirmed(name):
+        return "kept"
+    WIPED.append(name)
+    return f"wiped {name}"
+"""
+
+FALLBACK = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("files")
+
+
+async def pick_folder(ctx: Context, folder: str | None) -> str:
+    if folder:
+        return folder
+    picked = await ctx.elicit("Which folder?", response_type=str)
+    return picked.data if picked.action == "accept" else "."
+
+
+@app.tool()
+async def listing(ctx: Context, folder: str | None = None) -> str:
+    where = await pick_folder(ctx, folder)
+    return f"listing {where}"
+"""
+
+
+def test_a_nested_helper_takes_the_answer_first(tmp_path: Path) -> None:
+    target = _project(tmp_path, NESTED, ["fastmcp>=4.2,<5"])
+    before = tmp_path / "before.py"
+    before.write_bytes(target.read_bytes())
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "safe", finding["fix"]
+    _fix(target.parent)
+    text = target.read_text(encoding="utf-8")
+    assert (
+        "    async def confirmed(answer: AcceptedElicitation[Any] | DeclinedElicitation | CancelledElicitation, "
+        'what: str) -> bool:\n        return answer.action == "accept" and bool(answer.data)\n\n'
+        '    if is_version_at_least(ctx.request_context.protocol_version, "2026-07-28"):\n'
+    ) in text
+    assert '    else:\n        answer = await ctx.elicit(f"Wipe {name}?", response_type=bool)\n' in text
+    assert "    if not await confirmed(answer, name):\n" in text
+    yes = {"action": "accept", "content": {"value": True}}
+    for reply in (yes, DECLINE):
+        got = _client_call(_server(target, "app"), "legacy", "wipe", {"name": "tmp"}, reply)
+        assert got == _client_call(_server(before, "app"), "legacy", "wipe", {"name": "tmp"}, reply)
+    asked, result = _interim_round(_server(target, "app"), "wipe", {"name": "tmp"}, yes)
+    assert asked["answer"]["params"]["message"] == "Wipe tmp?" and result == ["wiped tmp"]
+
+
+def test_a_fallback_request_is_asked_only_where_the_helper_asks(tmp_path: Path) -> None:
+    target = _project(tmp_path, FALLBACK, ["fastmcp>=4.2,<5"])
+    before = tmp_path / "before.py"
+    before.write_bytes(target.read_bytes())
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "safe", finding["fix"]  # no "asked on every call" note: it is not
+    _fix(target.parent)
+    text = target.read_text(encoding="utf-8")
+    assert "    if folder:\n        picked = None\n    elif is_version_at_least(" in text
+    assert (
+        "async def pick_folder(picked: AcceptedElicitation[Any] | DeclinedElicitation | CancelledElicitation | None, folder: str | None) -> str:\n"
+        in text
+    )
+    pick = {"action": "accept", "content": {"value": "/srv"}}
+    for args in ({"folder": "/tmp"}, {}):
+        got = _client_call(_server(target, "app"), "legacy", "listing", args, pick)
+        assert got == _client_call(_server(before, "app"), "legacy", "listing", args, pick)
+    # 2026-07-28: with the folder given nothing is asked (a client without elicitation still works) …
+    assert _client_call(_server(target, "app"), MODERN, "listing", {"folder": "/tmp"}, None) == ["listing /tmp"]
+    # … without it the tool asks in an interim round.
+    asked, result = _interim_round(_server(target, "app"), "listing", {}, pick)
+    assert asked["picked"]["params"]["message"] == "Which folder?" and result == ["listing /srv"]
+
+
+# ---------------------------------------------------------------------------------------------
+# What stays manual, in terms of the code
+
+MANUAL = """\
+import asyncio
+
+import anyio
+import tenacity
+from fastmcp import Context, FastMCP
+
+from consent import ask_elsewhere
+
+app = FastMCP("shapes")
+
+
+async def ask_bg(ctx: Context, what: str) -> None:
+    await ctx.elicit(f"Note {what}?", response_type=bool)
+
+
+async def ask_cb(ctx: Context) -> bool:
+    r = await ctx.elicit("Retry?", response_type=bool)
+    return r.action == "accept"
+
+
+async def ask_sync(ctx: Context) -> bool:
+    r = await ctx.elicit("Sync?", response_type=bool)
+    return r.action == "accept"
+
+
+async def ask_one(ctx: Context) -> bool:
+    r = await ctx.elicit("One?", response_type=bool)
+    return r.action == "accept"
+
+
+async def ask_two(ctx: Context) -> bool:
+    r = await ctx.elicit("Two?", response_type=bool)
+    return r.action == "accept"
+
+
+@app.tool()
+async def background(ctx: Context) -> str:
+    asyncio.create_task(ask_bg(ctx, "x"))
+    return "started"
+
+
+@app.tool()
+async def callback(ctx: Context) -> str:
+    retrying = tenacity.AsyncRetrying(stop=tenacity.stop_after_attempt(2))
+    return str(await retrying(ask_cb, ctx))
+
+
+@app.tool()
+def bridged(ctx: Context) -> str:
+    return str(anyio.from_thread.run(ask_sync, ctx))
+
+
+@app.tool()
+async def both(ctx: Context) -> str:
+    return str(await ask_one(ctx) and await ask_two(ctx))
+
+
+@app.tool()
+async def other_module(ctx: Context) -> str:
+    return str(await ask_elsewhere(ctx))
+"""
+
+CONSENT = """\
+from fastmcp import Context
+
+
+async def ask_elsewhere(ctx: Context) -> bool:
+    r = await ctx.elicit("Elsewhere?", response_type=bool)
+    return r.action == "accept"
+"""
+
+
+def test_what_stays_manual_says_why_in_terms_of_the_code(tmp_path: Path) -> None:
+    target = _project(tmp_path, MANUAL, ["fastmcp>=4.2,<5"])
+    (target.parent / "consent.py").write_text(CONSENT, encoding="utf-8")
+    manual = {(f["path"], f["line"]): f["manual"] for f in _check(target.parent) if f["rule"] == "MCP202"}
+    assert all(m is not None for m in manual.values()), manual
+    assert (
+        '`ask_bg(ctx, "x")` in `background` runs it as a background task (`asyncio.create_task(...)`)'
+        in manual[("server.py", 13)]
+    )
+    assert "`ask_cb` is not called from a tool but passed on as a value" in manual[("server.py", 17)]
+    assert "third-party library" in manual[("server.py", 17)]
+    assert "`bridged` runs `ask_sync` from sync code through `anyio.from_thread.run`" in manual[("server.py", 22)]
+    for line in (27, 32):
+        assert "`both` reaches 2 requests" in manual[("server.py", line)]
+        assert "must travel in one interim result" in manual[("server.py", line)]
+    assert "reached from another module (`other_module` in server.py)" in manual[("consent.py", 5)]

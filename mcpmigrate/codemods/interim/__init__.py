@@ -190,13 +190,13 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return reason
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
+        if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
+            return thread_reason(a, site) or site
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
             site.unsafe.append(
                 f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
             )
-        if site.form != "resolver":
-            return thread_reason(a, site) or site
         return helper_reason(a, site) or site
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":

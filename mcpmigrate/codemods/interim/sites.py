@@ -339,6 +339,8 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
         for s in block.body:
             if s is node:
                 break
+            if isinstance(s, cst.FunctionDef) and not s.decorators:  # a nested helper, defined: nothing runs
+                continue
             if has_effect(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":

@@ -37,13 +37,15 @@ from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
 from mcpmigrate.codemods.interim.helpers import call_values
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_parts, round_statement, widen_returns
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME
-from mcpmigrate.codemods.interim.scope import inputs
+from mcpmigrate.codemods.interim.scope import inputs, scope_nodes
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     LL_ROLES,
     Site,
     always_runs,
+    can_leave,
     exist,
+    exits_before,
     first_line,
     request_kind,
     side_effects_before,
@@ -68,6 +70,7 @@ class Handoff:
     edge: Edge
     stmt: cst.BaseStatement
     site: Site
+    skip: list[cst.BaseExpression] = field(default_factory=list)  # tests on which the helper does not ask
 
 
 @dataclass(eq=False)
@@ -87,6 +90,65 @@ def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
     while isinstance(e, cst.Attribute) and e.attr.value in _THROUGH:
         e = e.value
     if isinstance(e, cst.Name) and e.value in fn.param_names() and fn.kinds.get(e.value) in _ASKS_THROUGH:
+        return e.value
+    return None
+
+
+_CARRIER = "__mcpmigrate_ask__"
+
+
+def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExpression] | str:
+    """The tests of the ``if <test>: … return`` statements before the helper's request (at the top of
+    its body): on those paths the helper never asks, so the handler's round is skipped there too
+    (the answer is then ``None``, which the helper never reads). Each test must read only the
+    helper's arguments and module-level names and do nothing; else the first line of the statement
+    that can end the helper first (the fix then asks on every call: a review note)."""
+    helper = site.fn
+    body = helper.node.body
+    anchor = site.stmt
+    if not isinstance(body, cst.IndentedBlock) or anchor not in body.body:
+        exits = exits_before(a, anchor, helper)
+        return exits if exits else []
+    tests: list[cst.BaseExpression] = []
+    for x in body.body[: body.body.index(anchor)]:
+        if not can_leave(x):
+            continue
+        ok = (
+            isinstance(x, cst.If)
+            and x.orelse is None
+            and isinstance(x.body, cst.IndentedBlock)
+            and isinstance(last := x.body.body[-1], cst.SimpleStatementLine)
+            and isinstance(last.body[-1], (cst.Return, cst.Raise))
+            and not has_effect(cst.Expr(x.test))
+            and not inputs(a, helper, [x.test], ctx)[1]
+            and not any(can_leave(y) for y in x.body.body[:-1])
+        )
+        if not ok:
+            return first_line(x)
+        assert isinstance(x, cst.If)
+        tests.append(x.test)
+    return tests
+
+
+def _scope_names(f: FunctionInfo) -> set[str]:
+    """The names ``f``'s own scope spells (its nested functions' bodies are other scopes)."""
+    return {n.value for node in scope_nodes(f.node.body) for n in name_nodes(node) if isinstance(node, cst.Name)} | set(
+        f.param_names()
+    )
+
+
+def _closure_context(a: ModuleAnalysis, helper: FunctionInfo, recv: cst.BaseExpression) -> str | None:
+    """The name of the context a nested ``helper`` asks through when it is a context or session
+    parameter of the function around it, which the helper does not bind itself."""
+    e = recv
+    while isinstance(e, cst.Attribute) and e.attr.value in _THROUGH:
+        e = e.value
+    parent = helper.parent
+    if not isinstance(e, cst.Name) or parent is None or e.value in helper.param_names():
+        return None
+    if any(n == e.value for n, _ in helper.assigns):
+        return None
+    if e.value in parent.param_names() and parent.kinds.get(e.value) in _ASKS_THROUGH:
         return e.value
     return None
 
@@ -246,6 +308,9 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return f"{intro}, where {why.replace('it ', 'the request ', 1)}: the handler would ask on every call; rewrite by hand"
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     ctx = _receiver_param(helper, recv)
+    closure_ctx = _closure_context(a, helper, recv) if ctx is None else None
+    if closure_ctx is not None:  # a nested helper asking through its parent's context
+        ctx = ""
     if ctx is None:
         return (
             f"{intro}, through `{code_of(recv)}`, not a context or session parameter of the helper: pass the "
@@ -258,6 +323,12 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
             f"{intro}, built from {', '.join(f'`{b}`' for b in local)}, which {exist(local)} in the helper: the "
             "handler asks before the helper runs; compute it in the callers and pass it in, then run the fix again"
         )
+    skip = skip_conditions(a, site, ctx)
+    if isinstance(skip, str):
+        site.unsafe.append(
+            f"`{skip}` can end `{helper.qualname}` before the request today; the question is now asked on every call"
+        )
+        skip = []
     funcs, edges = closure(a, helper)
     th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY])
     outgoing: dict[int, list[Edge]] = {}
@@ -274,7 +345,8 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
     entries = [f for f in funcs if f.role in _ENTRY]
     form = site.form
     roles = {"tool"} if form == "fastmcp" else LL_ROLES
-    made: dict[int, cst.Call] = {id(helper.node): call}
+    # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
+    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(_CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
 
     def request_in(f: FunctionInfo) -> cst.Call | str:
         """The request as ``f`` would make it, or why it cannot."""
@@ -292,13 +364,29 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
             why_not = always_runs(a, aw, f)
             if why_not:
                 return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
+            stmt = enclosing_stmt(a, e.call)
+            assert stmt is not None  # a call inside a function sits in a statement
+            probe = Site(site.form, site.kind, f, e.call, stmt, aw)
+            when = f"the question is now asked before `{f.qualname}` runs"
+            site.unsafe += side_effects_before(a, probe, when)
+            exits = exits_before(a, stmt, f)
+            if exits:
+                site.unsafe.append(
+                    f"`{exits}` can end `{f.qualname}` before it calls `{e.callee.name}` today; the question is now "
+                    "asked on every call"
+                )
         values = call_values(e.call, e.callee)
         if isinstance(values, str):
             return f"{where} {values}: rewrite by hand"
         callee_ctx = th.ctx[id(e.callee.node)]
-        ctx_arg = values.get(callee_ctx)
-        if ctx_arg is None:
+        ctx_arg = values.get(callee_ctx) if callee_ctx else None
+        if ctx_arg is None and callee_ctx:
             return f"{where} does not pass `{callee_ctx}`: rewrite by hand"
+        if not callee_ctx and (e.callee.parent is not f or closure_ctx not in f.param_names()):
+            return (
+                f"{where}: `{e.callee.qualname}` asks through `{closure_ctx}` of the function around it, and only "
+                "that function's own call can pass the answer in; rewrite by hand"
+            )
         mapping: dict[str, cst.BaseExpression] = {}
         params = {p.name.value: p for p in e.callee.params}
         for name in {n.value for n in ref_names(inner)} & set(params):
@@ -318,6 +406,9 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
             else:
                 mapping[name] = arg.value
         if f.role not in _ENTRY:
+            if ctx_arg is None:
+                assert closure_ctx is not None  # the nested helper's parent, which takes that context
+                ctx_arg = cst.Arg(cst.Name(closure_ctx))
             passed = ctx_arg.value
             if not (isinstance(passed, cst.Name) and passed.value in f.param_names()):
                 return f"{where} passes `{code_of(passed)}`, not a context parameter of `{f.qualname}`: rewrite by hand"
@@ -341,7 +432,7 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
         if f is helper:
             th.names[id(f.node)] = hname
         else:
-            th.names[id(f.node)] = fresh({n.value for n in name_nodes(f.node)}, hname)
+            th.names[id(f.node)] = fresh(_scope_names(f), hname)
     for entry in entries:
         if entry.role not in roles:
             what = (
@@ -372,6 +463,9 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 f"{intro}; `{entry.qualname}` calls `{e.callee.qualname}` in a loop: each round would need its own "
                 "question and key; rewrite by hand"
             )
+        request, *tests = (x.value for x in made_here.args)
+        assert isinstance(request, cst.Call)  # the carrier's first argument
+        made_here = request
         hsite = Site(form, site.kind, entry, made_here, stmt, aw, result=th.names[id(entry.node)])
         if form == "fastmcp":
             reason = fastmcp_reason(a, hsite)
@@ -391,7 +485,7 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
             if ann is not None and "InputRequiredResult" in code_of(ann.annotation):
                 return f"{intro}, which `{entry.qualname}` reaches, and it already returns interim results: add this request to them by hand"
         site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, hsite)]
-        th.handoffs.append(Handoff(e, stmt, hsite))
+        th.handoffs.append(Handoff(e, stmt, hsite, tests))
     site.thread = th
     return None
 
@@ -416,6 +510,8 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
             f"{el('AcceptedElicitation')}[{spell('typing', 'Any')}] | {el('DeclinedElicitation')} | "
             f"{el('CancelledElicitation')}"
         )
+    if any(h.skip for h in th.handoffs):  # None where the helper returns before reading it
+        answer_type += " | None"
     # Whether each function still uses its context once the answer replaces the request: decided
     # from the helper up (a caller passes the answer in place of the context only when its callee
     # drops it).
@@ -439,10 +535,12 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
         if node_id not in drop:
             continue
         fn = next(f for f in [helper, *(e.caller for e in th.edges)] if id(f.node) == node_id)
+        param = cst.Param(cst.Name(name), cst.Annotation(cst.parse_expression(answer_type)))
+        if not th.ctx[node_id]:  # a nested helper asking through its parent's context: the answer comes first
+            ed.transform(fn.node, partial(_first_param, param))
+            continue
         fe = function_edit(ed, fn.node)
-        fe.params.append(
-            (th.ctx[node_id], cst.Param(cst.Name(name), cst.Annotation(cst.parse_expression(answer_type))))
-        )
+        fe.params.append((th.ctx[node_id], param))
         fe.ctx = th.ctx[node_id]
         fe.force_drop = drop[node_id]
     for e in th.edges:
@@ -452,7 +550,14 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
         legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
         assert isinstance(guard.orelse, cst.Else)
         guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
-        ed.insert_before(h.stmt, [guard])
+        if h.skip:  # where the helper would not ask, neither does the handler
+            test = " or ".join(code_of(_atom(t)) for t in h.skip)
+            skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
+            assert isinstance(skipped, cst.If)
+            guard = skipped.with_changes(orelse=guard)
+        # the statement's leading blank lines and comments now lead the round
+        ed.insert_before(h.stmt, [guard.with_changes(leading_lines=h.stmt.leading_lines)])  # type: ignore[attr-defined]  # every statement has leading_lines
+        ed.transform(h.stmt, lambda original, updated: updated.with_changes(leading_lines=[]))
         widen_returns(ed, h.site.fn)
         _pass_answer(ed, h.edge, th, drop)
 
@@ -464,10 +569,13 @@ def _unused(fn: cst.FunctionDef, ctx: str) -> bool:
 def _pass_answer(ed: Edits, e: Edge, th: Thread, drop: dict[int, bool]) -> None:
     """The call ``e`` passes the caller's answer where it passed the context (or right before it,
     when the callee still takes the context)."""
+    mine = th.names[id(e.caller.node)]
+    if not th.ctx[id(e.callee.node)]:  # the answer goes first
+        ed.transform(e.call, partial(_first_arg, cst.Arg(cst.Name(mine))))
+        return
     values = call_values(e.call, e.callee)
     assert not isinstance(values, str)  # checked while planning
     ctx_arg = values[th.ctx[id(e.callee.node)]]
-    mine = th.names[id(e.caller.node)]
     answer = ctx_arg.with_changes(
         value=cst.Name(mine),
         keyword=cst.Name(th.names[id(e.callee.node)]) if ctx_arg.keyword is not None else None,
@@ -477,6 +585,24 @@ def _pass_answer(ed: Edits, e: Edge, th: Thread, drop: dict[int, bool]) -> None:
     else:
         answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         ed.transform(ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]
+
+
+def _first_param(param: cst.Param, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    """``param`` becomes the first positional parameter of the function ``updated``."""
+    assert isinstance(updated, cst.FunctionDef)
+    params = updated.params
+    rest = list(params.params)
+    if rest or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params:
+        param = param.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return updated.with_changes(params=params.with_changes(params=[param, *rest]))
+
+
+def _first_arg(arg: cst.Arg, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    """``arg`` becomes the first argument of the call ``updated``."""
+    assert isinstance(updated, cst.Call)
+    if updated.args:
+        arg = arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return updated.with_changes(args=[arg, *updated.args])
 
 
 def describe_thread(site: Site) -> str:
