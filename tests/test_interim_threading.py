@@ -551,3 +551,62 @@ def test_what_stays_manual_says_why_in_terms_of_the_code(tmp_path: Path) -> None
         assert "`both` reaches 2 requests" in manual[("server.py", line)]
         assert "must travel in one interim result" in manual[("server.py", line)]
     assert "reached from another module (`other_module` in server.py)" in manual[("consent.py", 5)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Stonefish-Labs/public-marketplace@0ab9e3d2 mcp-screenshot/server.py (requests-21's "Seen in"),
+# after its port to fastmcp 4: the helper's message is an f-string, and the tools pass f-strings
+# with quotes and escapes it cannot nest before Python 3.12: they are bound to a local first.
+
+SCREENSHOT = """\
+from typing import Any
+
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP(name="ScreenshotServer")
+
+
+async def _confirm_high_risk_capture(ctx: Any, action_label: str, details: str) -> str | None:
+    result = await ctx.elicit(
+        f"{action_label} will capture potentially sensitive on-screen data.\\n\\n{details}\\n\\nProceed?",
+        response_type=bool,
+    )
+    if result.action == "accept":
+        return None
+    if result.action == "decline":
+        return "Capture declined by user."
+    return "Capture cancelled by user."
+
+
+@mcp.tool()
+async def screenshot_smart(ctx: Context, context: str | None = None, quality_mode: str = "balanced") -> str:
+    blocked = await _confirm_high_risk_capture(ctx, "Smart capture", f"Context: {context or 'none'}\\nMode: {quality_mode}")
+    if blocked:
+        return blocked
+    return f"captured {context}"
+"""
+
+
+def test_screenshot_server_binds_the_details_before_asking(tmp_path: Path) -> None:
+    target = _project(tmp_path, SCREENSHOT, ["fastmcp>=4.2,<5"])
+    before = tmp_path / "before.py"
+    before.write_bytes(target.read_bytes())
+    _fix(target.parent)
+    text = target.read_text(encoding="utf-8")
+    assert (
+        "    details = f\"Context: {context or 'none'}\\nMode: {quality_mode}\"\n"
+        '    if is_version_at_least(ctx.request_context.protocol_version, "2026-07-28"):\n'
+    ) in text
+    assert (
+        "    else:\n        result = await ctx.elicit(\n"
+        "            f\"{'Smart capture'} will capture potentially sensitive on-screen data.\\n\\n{details}\\n\\nProceed?\",\n"
+    ) in text
+    args = {"context": "mail"}
+    for reply in (ACCEPT, DECLINE):
+        got = _client_call(_server(target, "mcp"), "legacy", "screenshot_smart", args, reply)
+        assert got == _client_call(_server(before, "mcp"), "legacy", "screenshot_smart", args, reply)
+    asked, result = _interim_round(_server(target, "mcp"), "screenshot_smart", args, DECLINE)
+    assert asked["result"]["params"]["message"] == (
+        "Smart capture will capture potentially sensitive on-screen data.\n\nContext: mail\nMode: balanced\n\nProceed?"
+    )
+    assert result == ["Capture declined by user."]

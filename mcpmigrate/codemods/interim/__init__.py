@@ -89,7 +89,7 @@ RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
 def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None, kind: str) -> FixPlan:
     """The interim fix for one pushed request (MCP101/MCP201/MCP202): the fix and its site, or why
     the request is left for a human."""
-    site = _site(a, node, fn, kind)
+    site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
@@ -155,8 +155,16 @@ def _where(
     return fn, call, aw, gen, pin_note, helper
 
 
-def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
-    """The interim rewrite of one request, or the reason it stays manual."""
+def _site(
+    a: ModuleAnalysis,
+    call: cst.CSTNode,
+    fn: FunctionInfo | None,
+    kind: str,
+    alone: bool = False,
+    python: str | None = None,
+) -> Site | str:
+    """The interim rewrite of one request, or the reason it stays manual; ``python``: the version the
+    project's code targets (``Config.target_version``)."""
     where = _where(a, call, fn, kind)
     if isinstance(where, str):
         return where
@@ -191,7 +199,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
-            return thread_reason(a, site) or site
+            return thread_reason(a, site, python) or site
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
             site.unsafe.append(

@@ -71,6 +71,7 @@ class Handoff:
     stmt: cst.BaseStatement
     site: Site
     skip: list[cst.BaseExpression] = field(default_factory=list)  # tests on which the helper does not ask
+    binds: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)  # locals assigned before the round
 
 
 @dataclass(eq=False)
@@ -172,16 +173,20 @@ def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _substitute(call: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Call | str:
-    """``call`` with each name it reads that ``values`` maps replaced by that expression, or why it
-    cannot be (a string put into an f-string of the same quotes, which Python before 3.12 rejects)."""
+def _substitute(carrier: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Call:
+    """The ``carrier`` (``_(request, *tests, **bindings)``) with each name it reads that ``values``
+    maps replaced by that expression. A string put into an f-string whose quotes it cannot take
+    (Python before 3.12 rejects nested same quotes and backslashes) is bound instead: a placeholder
+    goes into the f-string and ``placeholder=<value>`` into the carrier's keywords, which the
+    handler assigns to a local before it asks."""
     subst = Edits()
     quotes: dict[int, str] = {}
-    for f in walk(call):
+    for f in walk(carrier):
         if isinstance(f, cst.FormattedString):
             for n in walk(f):
                 quotes.setdefault(id(n), f.quote)
-    for n in ref_names(call):
+    bound: list[cst.Arg] = []
+    for n in ref_names(carrier):
         if n.value not in values:
             continue
         value = _atom(values[n.value])
@@ -189,12 +194,15 @@ def _substitute(call: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Ca
         if outer is not None and any(isinstance(x, (cst.SimpleString, cst.FormattedString)) for x in walk(value)):
             requoted = _requote(value, outer)
             if requoted is None:
-                return f"passes a string for `{n.value}` that cannot be written inside the request's f-string"
+                taken = {k.keyword.value for k in [*carrier.args, *bound] if k.keyword is not None}
+                placeholder = fresh(taken, f"{_CARRIER}{n.value}")
+                bound.append(cst.Arg(value, keyword=cst.Name(placeholder)))
+                requoted = cst.Name(placeholder)
             value = requoted
         subst.replace(n, value)
-    out = rewrite(call, subst)
+    out = rewrite(carrier, subst)
     assert isinstance(out, cst.Call)  # only names inside it are replaced
-    return out
+    return out.with_changes(args=[*out.args, *bound])
 
 
 def _requote(value: cst.BaseExpression, outer: str) -> cst.BaseExpression | None:
@@ -275,9 +283,11 @@ def requests_reached(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
     return out
 
 
-def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
+def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> str | None:
     """Why the request made in the helper ``site.fn`` cannot be asked by the handlers that reach it
-    (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``)."""
+    (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``).
+    ``python``: the version the project targets (unused: strings an f-string cannot nest are bound first)."""
+    del python
     helper, call = site.fn, site.call
     intro = f"the request is made in the helper `{helper.qualname}`"
     r = reach(a, helper)
@@ -421,8 +431,6 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
                     f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
                 )
         out = _substitute(inner, mapping)
-        if isinstance(out, str):
-            return f"{where} {out}: rewrite by hand"
         made[id(f.node)] = out
         return out
 
@@ -463,8 +471,21 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 f"{intro}; `{entry.qualname}` calls `{e.callee.qualname}` in a loop: each round would need its own "
                 "question and key; rewrite by hand"
             )
-        request, *tests = (x.value for x in made_here.args)
+        request, *tests = (x.value for x in made_here.args if x.keyword is None)
         assert isinstance(request, cst.Call)  # the carrier's first argument
+        # strings bound before the round (they cannot sit in the request's f-string): a local each
+        scope = _scope_names(entry) | {th.names[id(entry.node)]}
+        binds: list[tuple[str, cst.BaseExpression]] = []
+        renames: dict[str, cst.BaseExpression] = {}
+        for x in made_here.args:
+            if x.keyword is not None:
+                bind_name = fresh(scope, x.keyword.value[len(_CARRIER) :])
+                binds.append((bind_name, x.value))
+                renames[x.keyword.value] = cst.Name(bind_name)
+        if renames:
+            request = _substitute(cst.Call(cst.Name(_CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
+            request, *tests = (x.value for x in request.args)
+            assert isinstance(request, cst.Call)
         made_here = request
         hsite = Site(form, site.kind, entry, made_here, stmt, aw, result=th.names[id(entry.node)])
         if form == "fastmcp":
@@ -485,7 +506,7 @@ def thread_reason(a: ModuleAnalysis, site: Site) -> str | None:
             if ann is not None and "InputRequiredResult" in code_of(ann.annotation):
                 return f"{intro}, which `{entry.qualname}` reaches, and it already returns interim results: add this request to them by hand"
         site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, hsite)]
-        th.handoffs.append(Handoff(e, stmt, hsite, tests))
+        th.handoffs.append(Handoff(e, stmt, hsite, tests, binds))
     site.thread = th
     return None
 
@@ -556,7 +577,9 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
             assert isinstance(skipped, cst.If)
             guard = skipped.with_changes(orelse=guard)
         # the statement's leading blank lines and comments now lead the round
-        ed.insert_before(h.stmt, [guard.with_changes(leading_lines=h.stmt.leading_lines)])  # type: ignore[attr-defined]  # every statement has leading_lines
+        binds = [cst.parse_statement(f"{name} = {code_of(value)}\n") for name, value in h.binds]
+        first_stmt, *rest = [*binds, guard]
+        ed.insert_before(h.stmt, [first_stmt.with_changes(leading_lines=h.stmt.leading_lines), *rest])  # type: ignore[attr-defined]  # every statement has leading_lines
         ed.transform(h.stmt, lambda original, updated: updated.with_changes(leading_lines=[]))
         widen_returns(ed, h.site.fn)
         _pass_answer(ed, h.edge, th, drop)
