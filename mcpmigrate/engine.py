@@ -159,6 +159,13 @@ def run(
         result.pins = settle(
             result, config.root, config.target_sdk, where, sources
         )  # all files ported, or none written
+    if options.mode == "fix" and strategy_applies(options.strategy, "param"):
+        from mcpmigrate.project_threads import settle as thread_across
+
+        # a helper's path parameter reaches the tools of other modules: all the files, or none
+        where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
+        root = project or Path(os.path.abspath(config.root))
+        thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources)
     by_display = {sf.display: sf.path for sf in candidates}
     if options.mode == "fix":
         from mcpmigrate.writes import apply

@@ -35,7 +35,7 @@ from mcpmigrate.parsing import newer_syntax, parse_module, precheck, syntax_erro
 from mcpmigrate.suppress import find_suppressions, is_suppressed
 
 if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from types import ModuleType
 
     import libcst as cst
@@ -282,14 +282,10 @@ def record_edits(cm: ModuleType, analysis: ModuleAnalysis, findings: list[Findin
     (``Finding.site``, a :class:`~mcpmigrate.model.FixSite`) records its own, in the findings'
     order — the one loop from plan to edits; what several sites record together (one deletion of
     the round's nodes, the names they take) is shared through ``Edits.shared`` and its ``last``
-    steps run after the last site (``Edits.finish``). ``param`` still decides across its findings
-    while editing and exposes ``edits(analysis, findings, config)`` instead (issue 21: it moves
-    onto ``record`` with the threading and roots work; ``docs/architecture.md``)."""
+    steps run after the last site (``Edits.finish``; ``param`` threads the path through the
+    chains of every request of the round there: ``codemods/param/record.py``)."""
     from mcpmigrate.codemods.edits import Edits
 
-    edits = getattr(cm, "edits", None)
-    if edits is not None:
-        return edits(analysis, findings, config)
     out = Edits()
     seen: set[int] = set()
     for f in findings:
@@ -458,6 +454,43 @@ def _apply_codemods(
         if style is not None:  # what the fix wrote keeps the project's line length (codemods/style.py)
             module = wrap_long_lines(original, module, style)
     return module
+
+
+def rewrite_module(
+    path: Path,
+    display: str,
+    config: Config,
+    options: Options,
+    rules: set[str],
+    source: bytes,
+    incoming: Incoming | None,
+    make_edits: Callable[[ModuleAnalysis], Edits | str],
+) -> tuple[bytes | None, str | None]:
+    """One module rewritten by a project step (``project_threads``: the callers of a function
+    another module's fix changed): ``source`` parsed and analysed, ``make_edits(analysis)``
+    applied with the one applier, the imports it left unused pruned, fitted to the project's
+    style and verified as every fix is (step 8). ``(new bytes, None)``, or ``(None, why)``: the
+    reason ``make_edits`` gave, or why the result must not be written."""
+    from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.codemods.edits import apply_edits
+    from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
+    from mcpmigrate.codemods.style import style_for, wrap_long_lines
+
+    module = parse_module(source, config)
+    analysis = ModuleAnalysis.build(module, incoming, path)
+    analysis.source = source
+    analysis.target_sdk = config.target_sdk
+    edits = make_edits(analysis)
+    if isinstance(edits, str):
+        return None, edits
+    style = style_for(path)
+    new = prune_newly_unused(module, apply_edits(module, edits, style), lambda: kept_names(module, path, config.root))
+    if style is not None:
+        new = wrap_long_lines(module, new, style)
+    problem, _remaining = _verify(
+        new.bytes, display, config, rules_for_file(path, display, config, rules), options, path, source, incoming
+    )
+    return (None, problem) if problem else (new.bytes, None)
 
 
 def process_file(

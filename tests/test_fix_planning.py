@@ -12,6 +12,7 @@ import pytest
 
 from mcpmigrate.codemods.drop import SetLevelRegistration
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.param.record import GuardWithRequest
 from mcpmigrate.codemods.param.thread import (
     AfterRequired,
     AtEnd,
@@ -214,6 +215,28 @@ def test_a_session_passed_to_a_helper_is_replaced_by_the_path(tmp_path: Path) ->
         + "async def first_root(root: str, verbose: bool) -> str:\n"
         + FIRST_ROOT_FIXED
         + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root, True)\n"
+    )
+
+
+def test_a_capability_guard_is_planned_as_a_site_that_goes_with_its_request(tmp_path: Path) -> None:
+    # MCP102 records through its own typed site (settled by param.settle), the request's round removes it
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "from mcp.types import ClientCapabilities, RootsCapability\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        "@mcp.tool()\nasync def scan(ctx: Context) -> str:\n"
+        "    if not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):\n"
+        '        return "no roots"\n'
+        "    roots = await ctx.session.list_roots()\n"
+        "    return roots.roots[0].uri.path\n"
+    )
+    plan = plan_for(source, "MCP102", tmp_path)
+    assert isinstance(plan.site, GuardWithRequest)
+    assert plan.fix is not None and plan.fix.description == "removed with the MCP101 fix at 11:19"
+    assert apply(source, tmp_path) == (
+        "from mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\nfrom typing import Annotated\n\n"
+        'mcp = FastMCP("files")\n\n\n'
+        f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return root\n"
     )
 
 

@@ -1,6 +1,7 @@
 """The project pass (``mcpmigrate/analysis/project.py``): calls across modules type untyped
-helper parameters, name the chain in the finding, and keep the ``param`` fix from rewriting a
-helper whose callers live in another module.
+helper parameters, name the chain in the finding, and let the ``param`` fix thread the path from
+the tools of other modules into the helper that asks for the roots (``mcpmigrate/project_threads.py``),
+or say why not.
 
 Field cases ``roots-04`` (a roots helper awaited by a tool of another module) and ``requests-05``
 (an untyped consent helper handed a tool's ``Context``) are copied under ``tests/data/project/``;
@@ -25,9 +26,14 @@ ROOTS_MSG = (
     "parameter (`fix --strategy param`)."
 )
 CROSS = (
-    "called from another module ({callers}); cross-module rewrite not supported: give {tools} a documented "
-    "path parameter and pass it to `{fn}` by hand"
+    "called from another module ({callers}); {why}: give {tools} a documented path parameter and pass it to "
+    "`{fn}` by hand"
 )
+ACROSS = "add a documented `root` parameter to {tools} and drop the roots request"
+DOCUMENTED = (
+    'Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
+)
+FIXED_HELPER = "\n\nasync def album_dir(root: str) -> str:\n    return root\n"
 
 HELPER = """\
 from mcp.server.fastmcp import Context
@@ -65,19 +71,36 @@ def test_roots04_helper_called_from_a_tool_of_another_module(tmp_path: Path) -> 
     f = _one(_findings(root), "MCP101", "roots04_paths.py")
     assert (f["line"], f["column"]) == (7, 21)
     assert f["message"] == ROOTS_MSG.format(fn="album_dir", chain=" (called from `count_photos` in roots-04.py)")
-    assert f["fix"] is None
-    assert f["manual"] == CROSS.format(callers="`count_photos` in roots-04.py", tools="`count_photos`", fn="album_dir")
-    assert "dead code" not in f["manual"]
+    assert f["fix"] == {
+        "safety": "safe",
+        "strategy": "param",
+        "description": ACROSS.format(tools="`count_photos` in roots-04.py"),
+    }
+    assert f["manual"] is None
 
 
 def test_roots04_the_rest_of_the_project_is_read_when_only_the_helper_is_checked(tmp_path: Path) -> None:
-    """A pre-commit hook passes only the staged file: the tool module is read all the same."""
+    """A pre-commit hook passes only the staged file: the tool module is read all the same, and
+    the fix, which must rewrite it too, writes neither file (all or none)."""
     root = tmp_path / "roots04"
     shutil.copytree(DATA / "roots04", root)
     (root / "pyproject.toml").write_text("[tool.mcpmigrate]\n", encoding="utf-8")
     f = _one(_findings(root, "roots04_paths.py"), "MCP101", "roots04_paths.py")
     assert "(called from `count_photos` in roots-04.py)" in f["message"]
-    assert f["manual"].startswith("called from another module (`count_photos` in roots-04.py)")
+    assert f["fix"]["description"] == ACROSS.format(tools="`count_photos` in roots-04.py")
+    before = {p.name: p.read_bytes() for p in root.iterdir()}
+    res = cli(["fix", "--output-format", "json", "roots04_paths.py"], root)
+    assert res.exit_code == 1
+    assert {p.name: p.read_bytes() for p in root.iterdir()} == before
+    assert res.json["errors"] == [
+        {
+            "path": "roots04_paths.py",
+            "message": (
+                "fix not applied: the path parameter must reach the callers in other modules (`count_photos` in "
+                "roots-04.py is not among the files being fixed); nothing was written for it"
+            ),
+        }
+    ]
 
 
 def test_requests05_untyped_consent_helper_gets_the_context_of_the_calling_tool(tmp_path: Path) -> None:
@@ -117,8 +140,13 @@ def test_package_relative_import(tmp_path: Path) -> None:
         },
     )
     f = _one(_findings(root), "MCP101", "shelf/paths.py")
-    assert f["manual"] == CROSS.format(
-        callers="`count_photos` in shelf/tools/photos.py", tools="`count_photos`", fn="album_dir"
+    assert f["fix"]["description"] == ACROSS.format(tools="`count_photos` in shelf/tools/photos.py")
+    assert cli(["fix", "."], root).exit_code == 0
+    assert (root / "shelf/paths.py").read_text() == FIXED_HELPER
+    assert (root / "shelf/tools/photos.py").read_text() == (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom ..paths import album_dir\nfrom pydantic import Field\n"
+        'from typing import Annotated\n\nmcp = FastMCP("photos")\n\n\n@mcp.tool()\n'
+        f"async def count_photos(root: {DOCUMENTED}) -> int:\n    return len(await album_dir(root))\n"
     )
 
 
@@ -151,13 +179,29 @@ def test_module_alias_star_import_with_all_and_package_reexport(tmp_path: Path) 
     )
     findings = _findings(root)
     paths = _one(findings, "MCP101", "app/paths.py")
-    assert paths["manual"] == CROSS.format(
-        callers="`by_alias` in app/aliased.py, `by_pkg` in app/reexported.py",
-        tools="`by_alias`, `by_pkg`",
-        fn="album_dir",
+    assert paths["fix"]["description"] == ACROSS.format(
+        tools="`by_alias` in app/aliased.py, `by_pkg` in app/reexported.py"
     )
     runtime = _one(findings, "MCP101", "app/runtime.py")
-    assert runtime["manual"] == CROSS.format(callers="`by_star` in app/starred.py", tools="`by_star`", fn="granted")
+    assert runtime["fix"]["description"] == ACROSS.format(tools="`by_star` in app/starred.py")
+    assert cli(["fix", "."], root).exit_code == 0
+    assert (root / "app/paths.py").read_text() == FIXED_HELPER
+    # a star-imported module keeps its imports: another module may take them through the star
+    assert (root / "app/runtime.py").read_text() == (
+        '__all__ = ["granted"]\n\nfrom mcp.server.fastmcp import Context\n\n\n'
+        "async def granted(root: str) -> str:\n    return root\n"
+    )
+    for name, imp, tool, call in (
+        ("aliased", "import app.paths as p", "by_alias", "p.album_dir"),
+        ("starred", "from app.runtime import *", "by_star", "granted"),
+        ("reexported", "from app import album_dir", "by_pkg", "album_dir"),
+    ):
+        assert (root / f"app/{name}.py").read_text() == (
+            f"from mcp.server.fastmcp import FastMCP\n{imp}\nfrom pydantic import Field\nfrom typing import Annotated\n\n"
+            f'mcp = FastMCP("photos")\n\n\n@mcp.tool()\nasync def {tool}(root: {DOCUMENTED}) -> int:\n'
+            f"    return len(await {call}(root))\n"
+        )
+    assert cli(["fix", "--diff", "."], root).stdout == ""  # a second fix changes nothing
 
 
 def test_star_import_without_the_name_in_all_is_no_call(tmp_path: Path) -> None:
@@ -215,7 +259,12 @@ async def local_tool(ctx: Context) -> str:
     )
     f = _one(_findings(root), "MCP101", "paths.py")
     assert f["fix"] is None
-    assert f["manual"] == CROSS.format(callers="`summary` in other.py", tools="the tools that reach it", fn="album_dir")
+    assert f["manual"] == CROSS.format(
+        callers="`summary` in other.py",
+        why="`summary` in other.py is no decorator tool or prompt, so the path would have to be threaded on through its module",
+        tools="the tools that reach it",
+        fn="album_dir",
+    )
 
 
 def test_session_and_keyword_arguments_type_untyped_parameters(tmp_path: Path) -> None:
@@ -295,15 +344,16 @@ def test_the_cache_follows_the_callers(tmp_path: Path) -> None:
     root = tmp_path / "roots04"
     shutil.copytree(DATA / "roots04", root)
 
-    def manual() -> str:
+    def plan() -> str:
         res = cli(["check", "--output-format", "json", "."], root)
-        return _one(res.json["findings"], "MCP101", "roots04_paths.py")["manual"]
+        f = _one(res.json["findings"], "MCP101", "roots04_paths.py")
+        return f["manual"] or f["fix"]["description"]
 
-    assert manual().startswith("called from another module")
-    assert manual().startswith("called from another module")  # warm
+    assert plan() == ACROSS.format(tools="`count_photos` in roots-04.py")
+    assert plan() == ACROSS.format(tools="`count_photos` in roots-04.py")  # warm
     tools = root / "roots-04.py"
     tools.write_text(tools.read_text().replace("await album_dir(ctx)", '"."'), encoding="utf-8")
-    assert manual().startswith("no tool, prompt or resource reaches `album_dir`")
+    assert plan().startswith("no tool, prompt or resource reaches `album_dir`")
 
 
 def test_computed_all_star_import_and_a_server_folder_that_is_no_identifier(tmp_path: Path) -> None:
@@ -363,9 +413,7 @@ __all__ = [name for name in globals() if not name.startswith("__")]
     )
     findings = _findings(root)
     roots = _one(findings, "MCP101", "my-server/shop/runtime.py")
-    assert roots["manual"] == CROSS.format(
-        callers="`upload` in my-server/shop/tools/files.py", tools="`upload`", fn="_granted"
-    )
+    assert roots["fix"]["description"] == ACROSS.format(tools="`upload` in my-server/shop/tools/files.py")
     consent = _one(findings, "MCP202", "my-server/shop/consent.py")
     assert (consent["line"], consent["column"]) == (7, 11)
     assert "(called from `OrderTools.cancel` in my-server/shop/tools/orders.py)" in consent["message"]
@@ -494,5 +542,6 @@ def _diffs(root: Path, jobs: int, monkeypatch) -> list[tuple[str, bytes | None]]
 
     monkeypatch.chdir(root)
     res = run([Path(".")], load_config(None), Options(mode="fix", diff=True, no_cache=True, jobs=jobs))
-    assert len(res.changed) == POOL_MIN_SUMMARIES + 2  # each `own` tool takes the directory as a parameter
+    # each `own` tool and each tool calling the helper take the directory as a parameter, and the helper
+    assert len(res.changed) == 2 * (POOL_MIN_SUMMARIES + 2) + 1
     return [(r.display, r.new_source) for r in res.results]

@@ -6,9 +6,7 @@ Each module (or package) exposes ``STRATEGY`` (the ``FixInfo.strategy`` it appli
 optionally ``settle(analysis, config, reports) -> list[FixPlan]``, run by the pipeline after
 detection (``pipeline.settle``). The pipeline turns the sites of the fixable findings into edits
 in one loop (``pipeline.record_edits``: a site is recorded by the module that defines its type)
-and applies them with the one applier, :func:`mcpmigrate.codemods.edits.apply_edits`; ``param``
-still decides across its findings while editing and exposes ``edits(analysis, findings, config)
--> Edits`` instead. A settle step that reads other rules' reports names them in
+and applies them with the one applier, :func:`mcpmigrate.codemods.edits.apply_edits`. A settle step that reads other rules' reports names them in
 ``SETTLE_READS`` (``drop``: MCP401). A new codemod is
 added to ``ORDER``. See ``docs/architecture.md``, "How a finding becomes a fix"."""
 

@@ -207,15 +207,13 @@ def unused_handler(analysis: ModuleAnalysis, registration: cst.CSTNode) -> tuple
     return None
 
 
-def delete_handlers(ed: Edits, analysis: ModuleAnalysis, findings: list) -> None:
-    """Record the deletion of the MCP103 registrations among ``findings`` and of the handlers
-    left unused: the param fix's, for a handler that goes with the roots request (the ``remove``
-    fix's own sites record through :class:`HandlerRegistration`)."""
+def delete_handlers(ed: Edits, analysis: ModuleAnalysis, registrations: list[cst.CSTNode]) -> None:
+    """Record the deletion of the MCP103 ``registrations`` and of the handlers left unused: the
+    param fix's, for a handler that goes with the roots request (the ``remove`` fix's own sites
+    record through :class:`HandlerRegistration`)."""
     dead: dict[str, cst.FunctionDef] = {}
-    for f in findings:
-        if f.rule != "MCP103" or f.node is None:
-            continue
-        handler = unused_handler(analysis, f.node)
+    for node in registrations:
+        handler = unused_handler(analysis, node)
         if handler is not None:
             dead[handler[0]] = handler[1]
-    delete(ed, analysis, [f.node for f in findings if f.node is not None], dead.values())
+    delete(ed, analysis, registrations, dead.values())

@@ -7,7 +7,7 @@ puts ``description`` into the tool's ``inputSchema.properties``.
 
 The roots rules call :func:`plan_roots_request` (MCP101) and :func:`plan_roots_interim` (MCP106)
 once per site; each returns a :class:`~mcpmigrate.model.FixPlan` whose ``site`` (a
-:class:`~mcpmigrate.codemods.param.sites.Site`) is what :func:`edits` later applies, so the label
+:class:`~mcpmigrate.codemods.param.sites.Site`) is what its ``record`` later applies, so the label
 ``check`` shows is the one of the rewrite ``fix`` makes (``docs/architecture.md``, "How a finding
 becomes a fix"). An MCP102 capability check guarding only the removed request goes with it, and so
 does an MCP103 roots ``list_changed`` handler that invalidates the cache the request filled
@@ -17,20 +17,22 @@ function): :func:`settle` decides both once the module's MCP101 plans are known 
 The package, one job per module: ``sites`` (what a roots site turns into), ``chains`` (which entry
 points reach it and whether the path can be threaded to them), ``thread`` (threading the
 parameter through helper chains), ``lowlevel`` (low-level servers' inputSchema and arguments),
-``parameter`` (the new parameter and list layout), ``round`` (what one round records).
+``parameter`` (the new parameter and list layout), ``round`` (the edits of one round and what the
+threading reads back), ``record`` (each site's ``record`` and the round's last step, which threads
+every request's path at once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
-from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.param.chains import (
+    DOCUMENTED_ROLES,
     ENTRY_ROLES,
     Edge,
     bounds_access,
@@ -43,15 +45,14 @@ from mcpmigrate.codemods.param.chains import (
     reaching_entries,
 )
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
-from mcpmigrate.codemods.param.guards import settle_guards
-from mcpmigrate.codemods.param.lowlevel import lowlevel_read, lowlevel_target, schema_edit
+from mcpmigrate.codemods.param.guards import guard_if, settle_guards
+from mcpmigrate.codemods.param.lowlevel import lowlevel_target
 from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
-from mcpmigrate.codemods.param.parameter import description, name_candidates
-from mcpmigrate.codemods.param.round import Round
+from mcpmigrate.codemods.param.parameter import name_candidates
+from mcpmigrate.codemods.param.record import GuardWithRequest, HandlerWithRequest
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
 from mcpmigrate.codemods.param.sites import Site, irr_site, request_await, request_site, resolve_site
-from mcpmigrate.codemods.param.thread import keep_comments, needs, thread_all
-from mcpmigrate.codemods.remove import delete_handlers, roots_cache_of
+from mcpmigrate.codemods.remove import roots_cache_of
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
 
@@ -64,11 +65,11 @@ __all__ = [
     "reaching_entries",
     "removable_guard",
     "settle",
-    "edits",
+    "GuardWithRequest",
+    "HandlerWithRequest",
 ]
 
 STRATEGY = "param"
-DOCUMENTED_ROLES = ("tool", "prompt")  # entry points whose new parameter is declared in the signature
 RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
 
 
@@ -165,6 +166,16 @@ def _request_plan_site(
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
         if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
             optional = None
+    if r.across and (optional or site.optional or site.fallback or guard):
+        return (
+            None,
+            (
+                "called from another module and asked only on some paths or as an allow-list: the other "
+                "module's tools would change too; rewrite by hand"
+            ),
+            [],
+            [],
+        )
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
@@ -176,6 +187,8 @@ def _request_plan_site(
             "chooses that boundary, so enforce it with server configuration instead"
         )
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
+    site.labels += list(dict.fromkeys(c.label for c, _callee in r.across))
+    site.across = [(c.path, c.caller, callee) for c, callee in r.across]
     return site, None, entries, chains
 
 
@@ -208,7 +221,14 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
-    return FixPlan(fix, None, {"entries": [e.qualname for e in entries], "chains": chains}, site)
+    data: dict = {"entries": [e.qualname for e in entries], "chains": chains}
+    if site.across:
+        # what the project step reads once this module is fixed (mcpmigrate/project_threads.py)
+        data["across"] = [
+            {"path": path, "caller": caller, "callee": callee, "name": site.name, "mode": site.mode}
+            for path, caller, callee in site.across
+        ]
+    return FixPlan(fix, None, data, site)
 
 
 # -- MCP106: roots asked through an interim result ---------------------------------------------
@@ -237,35 +257,12 @@ def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Fu
 
 
 # -- MCP102: a capability check guarding the request ------------------------------------------
-def _guard_if(a: ModuleAnalysis, call: cst.CSTNode) -> cst.If | None:
-    """``if not session.check_client_capability(...): raise/return …`` around ``call``."""
-    pm = a.parents
-    test: cst.CSTNode = call
-    p = pm.get(id(call))
-    if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
-        test, p = p, pm.get(id(p))
-    if not (isinstance(p, cst.If) and p.test is test and p.orelse is None and isinstance(p.body, cst.IndentedBlock)):
-        return None
-    for s in p.body.body:
-        if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (cst.Raise, cst.Return)) for x in s.body)):
-            return None
-    return p
-
-
 def removable_guard(a: ModuleAnalysis, call: cst.CSTNode) -> bool:
     """The MCP102 capability check is an ``if not …: return/raise`` guard the fix can delete."""
-    return _guard_if(a, call) is not None
+    return guard_if(a, call) is not None
 
 
 # -- settling the plans that follow a roots request ----------------------------------------------
-@dataclass(frozen=True)
-class HandlerWithRequest:
-    """The site of an MCP103 roots ``list_changed`` handler removed with the roots request in
-    ``filler`` (the function that fills the cache the handler invalidates)."""
-
-    filler: str
-
-
 def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> list[FixPlan]:
     """The roots family's plans that follow the module's MCP101 plans (``reports``: the reports of
     :data:`RULES`; one plan returned per report, in order): an MCP102 capability guard goes with
@@ -275,6 +272,10 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
     alone is planned afterwards by ``remove.settle``)."""
     plans = [r.plan for r in reports]
     settle_guards(a, reports, plans, removable_guard)
+    for i, r in enumerate(reports):
+        fix = plans[i].fix
+        if r.rule == "MCP102" and fix is not None and fix.strategy == STRATEGY and plans[i].site is None:
+            plans[i] = replace(plans[i], site=GuardWithRequest(r.node))
     requests = {id(a.enclosing_function(r.node)): r.plan for r in reports if r.rule == "MCP101"}
     for i, r in enumerate(reports):
         cache = roots_cache_of(a, r.node) if r.rule == "MCP103" and plans[i].fix is not None else None
@@ -286,66 +287,5 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
                 STRATEGY,
                 f"removed together with the roots request in `{cache[2]}`, whose cache `{cache[1]}` it invalidates",
             )
-            plans[i] = replace(plans[i], fix=fix, site=HandlerWithRequest(cache[2]))
+            plans[i] = replace(plans[i], fix=fix, site=HandlerWithRequest(cache[2], r.node))
     return plans
-
-
-# -- the rewrite ------------------------------------------------------------------------------
-def edits(analysis: ModuleAnalysis, findings: list, config: Config) -> Edits:
-    """The edits of the param fix for ``findings`` (those with a ``param`` fix), built from the
-    sites their plans decided."""
-    a = analysis
-    rnd = Round()
-    request_sites: list[Site] = []
-    touched: set[int] = set()
-    for f in findings:
-        if f.rule not in ("MCP101", "MCP106") or not isinstance(f.site, Site):
-            continue
-        site = f.site
-        for node, change in site.changes.values():
-            rnd.change(node, change)
-        for mod, name in site.imports:  # spelled at planning with edits.import_name: the same local names
-            rnd.edits.import_name(a, mod, name)
-        if site.kind == "request":
-            request_sites.append(site)
-        elif site.kind == "irr" and site.fn is not None:
-            target = lowlevel_target(a, site.fn, site.node, site.name)
-            assert not isinstance(target, str)
-            schema_edit(rnd, target, site.name, site.mode, description(config, site.mode))
-            lowlevel_read(rnd, target, site.name, site.site_stmt, True)  # type: ignore[arg-type]
-            touched.add(id(site.fn))
-    # Which functions need which names, and the calls that must pass them.
-    need = needs(a, request_sites)
-    touched |= set(need.functions)
-    # Capability guards that only protected the removed request go with it (one that now answers
-    # a call without the optional parameter stays, rewritten by its site: fallbacks.keep_fallback).
-    kept = {id(g) for s in request_sites if s.fallback for g in s.guards[:1]}
-    for f in findings:
-        if f.rule == "MCP102" and f.node is not None:
-            gfn = a.enclosing_function(f.node)
-            guard = _guard_if(a, f.node)
-            if gfn is not None and id(gfn) in touched and guard is not None and id(guard) not in kept:
-                rnd.edits.remove(guard)
-    # A roots list_changed handler that invalidates the cache a removed request filled goes with it.
-    fixed_fns = {
-        fn.name
-        for f in findings
-        if f.rule == "MCP101" and f.node is not None and (fn := a.enclosing_function(f.node)) is not None
-    }
-    handlers = [f for f in findings if isinstance(f.site, HandlerWithRequest) and f.site.filler in fixed_fns]
-    delete_handlers(rnd.edits, a, handlers)
-    thread_all(a, config, need, request_sites, rnd)
-    # Functions whose roots parameter or interim round is replaced without threading keep their
-    # comments in place too (threaded functions already do, in thread_all).
-    for f in findings:
-        interim = f.site if f.rule == "MCP106" and isinstance(f.site, Site) else None
-        if interim is not None:
-            for fi in (
-                interim.tools
-                if interim.kind == "resolve"
-                else [interim.fn]
-                if interim.kind == "irr" and interim.fn
-                else []
-            ):
-                keep_comments(rnd, fi.node)
-    return rnd.edits

@@ -18,6 +18,7 @@ from mcpmigrate.codemods.param.lowlevel import lowlevel_target
 from mcpmigrate.codemods.param.sites import Site
 from mcpmigrate.names import name_refs
 
+DOCUMENTED_ROLES = ("tool", "prompt")  # entry points whose new parameter is declared in the signature
 ENTRY_ROLES = {"tool", "prompt", "resource", "lowlevel-tool", "lowlevel-prompt", "lowlevel-resource"}
 
 
@@ -50,6 +51,7 @@ class Reach:
     handlers: list[tuple[FunctionInfo, list[str]]] = field(default_factory=list)  # other registered handlers
     bridge: tuple[str, str, str] | None = None  # (coroutine, bridge call, function bridging) of a sync bridge
     external: list[ExternalCall] = field(default_factory=list)  # callers in other modules of the project
+    across: list[tuple[ExternalCall, str]] = field(default_factory=list)  # each with the function it calls here
 
 
 def reach(a: ModuleAnalysis, fn: FunctionInfo) -> Reach:
@@ -82,7 +84,10 @@ def reach(a: ModuleAnalysis, fn: FunctionInfo) -> Reach:
                 out.bridge = (cur.qualname, bridge, outer.qualname)
             stack.append((outer, chain + [outer.qualname]))
             continue
-        out.external.extend(c for c in a.external_callers(cur) if c not in out.external)
+        for c in a.external_callers(cur):
+            if c not in out.external:
+                out.external.append(c)
+                out.across.append((c, cur.name))
         callers = a.callers(cur)
         if a.references_outside_calls(cur) and out.leaves is None and not a.external_callers(cur):
             if cur is fn and not callers:
@@ -155,7 +160,7 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
             f"`{coro}` runs through `{bridge}` in the sync function `{outer}` (a bridge into the event loop, "
             f"reached from {reached}): rewrite by hand so the tool takes the path as a parameter"
         )
-    if r.external:
+    if r.external and across_reason(r) is not None:
         tools = list(dict.fromkeys(c.caller for c in r.external if c.role in ENTRY_ROLES))
         whom = ", ".join(f"`{t}`" for t in tools[:3]) if tools else "the tools that reach it"
         labels = list(dict.fromkeys(c.label for c in sorted(r.external, key=lambda c: c.rank)))
@@ -163,17 +168,30 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
         if len(tools) > 3:
             whom += f" and {len(tools) - 3} more tools"
         return (
-            f"called from another module ({shown}); cross-module rewrite not supported: give {whom} a "
+            f"called from another module ({shown}); {across_reason(r)}: give {whom} a "
             f"documented path parameter and pass it to `{fn.qualname}` by hand"
         )
     if r.leaves:
         return f"the call chain leaves the module: {r.leaves}"
-    if not r.entries:
+    if not r.entries and not r.external:
         return (
             f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
             "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
             "path in from where it is needed"
         )
+    return None
+
+
+def across_reason(r: Reach) -> str | None:
+    """Why the path cannot be threaded into the callers in other modules (None: it can). It can
+    when each of them is a tool or a prompt of that module (it takes a documented parameter; the
+    project step rewrites it with the module that makes the request: ``mcpmigrate/project_threads.py``);
+    a helper there, a low-level handler or a resource would need the chain followed on through
+    that module."""
+    for c in r.external:
+        if c.role not in DOCUMENTED_ROLES:
+            what = f"the {c.role} handler {c.label}" if c.role else c.label
+            return f"{what} is no decorator tool or prompt, so the path would have to be threaded on through its module"
     return None
 
 

@@ -135,3 +135,18 @@ def _calls_removed(a: ModuleAnalysis, site: param_site.Site, name: str) -> bool:
         for n in walk(node)
         if param_shapes.removes(a, site, n)
     )
+
+
+def guard_if(a: ModuleAnalysis, call: cst.CSTNode) -> cst.If | None:
+    """``if not session.check_client_capability(...): raise/return …`` around ``call``."""
+    pm = a.parents
+    test: cst.CSTNode = call
+    p = pm.get(id(call))
+    if isinstance(p, cst.UnaryOperation) and isinstance(p.operator, cst.Not):
+        test, p = p, pm.get(id(p))
+    if not (isinstance(p, cst.If) and p.test is test and p.orelse is None and isinstance(p.body, cst.IndentedBlock)):
+        return None
+    for s in p.body.body:
+        if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, (cst.Raise, cst.Return)) for x in s.body)):
+            return None
+    return p

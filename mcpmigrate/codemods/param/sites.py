@@ -22,7 +22,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.edits import REMOVE, flatten_body, import_name
+from mcpmigrate.codemods.edits import REMOVE, Edits, flatten_body, import_name
 from mcpmigrate.codemods.param.parameter import documented_param, like, param_name
 from mcpmigrate.codemods.param.round import Change
 from mcpmigrate.config import Config
@@ -54,6 +54,16 @@ class Site:
     fallback: str | None = None  # request form, asked only where no other directory was given: when it is used
     gate: str | None = None  # request form, a fallback: what decides whether the request runs (`try`, `if …`)
     guards: list[cst.If] = field(default_factory=list)  # `if not <capability>: return …` removed with the request
+    config: Config | None = None  # the run's: the new parameter's description
+    across: list[tuple[str, str, str]] = field(default_factory=list)  # request form: (module, caller, callee here)
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        """Record this site's changes and gather it for the round's threading
+        (:func:`mcpmigrate.codemods.param.record.record_site`)."""
+        # the recorder reads Site: imported here, not at the top of this module
+        from mcpmigrate.codemods.param.record import record_site
+
+        record_site(self, edits, analysis)
 
     def set(self, node: cst.CSTNode, change: Change) -> None:
         self.changes[id(node)] = (node, change)
@@ -280,7 +290,7 @@ def request_await(a: ModuleAnalysis, node: cst.Call) -> cst.Await | None:
 def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
     """What an awaited ``list_roots()`` in ``fn`` turns into, with ``config``'s parameter name."""
     pm = a.parents
-    site = Site(fn, node, "request")
+    site = Site(fn, node, "request", config=config)
     aw = request_await(a, node)
     assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
     site.receiver = node.func.value
@@ -366,7 +376,7 @@ def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
 
 def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
     """``Annotated[ListRootsResult, Resolve(fn)]`` where ``fn`` returns ``ListRoots()``."""
-    site = Site(fn, node, "resolve")
+    site = Site(fn, node, "resolve", config=config)
     pm = a.parents
     if fn is None or fn.parent is not None or fn.class_name is not None:
         site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
@@ -470,7 +480,7 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
 def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
     """A low-level handler's ``if <no answer>: return InputRequiredResult(input_requests={k: ListRootsRequest()})``
     (whether the path can reach the tool's inputSchema is the caller's check)."""
-    site = Site(fn, node, "irr")
+    site = Site(fn, node, "irr", config=config)
     pm = a.parents
     if fn is None or fn.role != "lowlevel-tool":
         site.reason = (

@@ -1,0 +1,154 @@
+"""The callers' side of a roots request threaded across modules (issue 22, "path threading"): a
+helper of one module that asks for the roots and is called by tools of other modules takes the
+path parameter (its own module's fix, :func:`mcpmigrate.codemods.param.plan_roots_request`,
+records it as ``across`` in the plan's data); each calling module then gets the same rewrite its
+own request would get — the calling tool takes the documented parameter in place of the context it
+no longer needs, and the call passes the path where it passed the context — through the same
+threading (:mod:`~mcpmigrate.codemods.param.thread`, :mod:`~mcpmigrate.codemods.param.record`).
+A calling function that is a helper reached by tools of its module threads on to them.
+
+Spec: 2026-07-28 deprecates roots (SEP-2577): take the directory or file as an ordinary,
+documented tool parameter. Which files are rewritten together, and that they are written all or
+none, is the engine's project step (``mcpmigrate/project_threads.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import partial
+
+import libcst as cst
+
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.param.chains import chain_reason, closure, manual_reason, reach
+from mcpmigrate.codemods.param.parameter import insert_element
+from mcpmigrate.codemods.param.record import record_site
+from mcpmigrate.codemods.param.sites import Site
+from mcpmigrate.config import Config
+
+
+@dataclass(frozen=True)
+class CallerNeed:
+    """One function of a calling module that must pass the path to ``callee`` (a function of the
+    module ``helper`` that now takes ``name``). ``replaces``: the callee's parameter the new one
+    took the place of (the argument bound to it becomes the path; None: the path is passed by
+    keyword), at ``position`` among its positional parameters."""
+
+    caller: str  # qualname in the calling module
+    callee: str
+    helper: str  # the callee's module, as the run displays it
+    name: str
+    mode: str  # single | list
+    replaces: str | None = None
+    position: int | None = None
+
+
+def signature_change(old: bytes, new: bytes, callee: str, name: str) -> tuple[str | None, int | None] | None:
+    """How the module-level function ``callee`` changed from the text ``old`` to ``new``: the
+    parameter ``name`` took the place of which one, at which position (``(None, None)``: it was
+    added beside the others). None: ``callee`` has no parameter ``name`` in ``new``."""
+
+    def params(src: bytes) -> list[str] | None:
+        for node in ast.parse(src).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == callee:
+                args = node.args
+                return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        return None
+
+    before, after = params(old), params(new)
+    if before is None or after is None or name not in after:
+        return None
+    at = after.index(name)
+    if at < len(before) and before[at] not in after:
+        return before[at], at
+    return None, None
+
+
+def _callee_calls(a: ModuleAnalysis, fn: FunctionInfo, callee: str) -> list[cst.Call]:
+    """The calls of ``callee`` (another module's function, imported under any name, or reached
+    through its module: ``paths.album_dir(ctx)``) made in ``fn``."""
+    out = []
+    for call in fn.calls:
+        q = a.qualname(call.func) or ""
+        last = call.func.attr.value if isinstance(call.func, cst.Attribute) else getattr(call.func, "value", "")
+        if q.split(".")[-1] == callee or (not q and last == callee):
+            out.append(call)
+    return out
+
+
+def _bound(call: cst.Call, need: CallerNeed) -> cst.Arg | None:
+    """The argument of ``call`` bound to the callee's replaced parameter."""
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            if arg.keyword.value == need.replaces:
+                return arg
+        elif i == need.position:
+            return arg
+    return None
+
+
+def _add_keyword(name: str, updated: cst.CSTNode) -> cst.CSTNode:
+    """``name=name`` passed last (before a ``**``)."""
+    assert isinstance(updated, cst.Call)
+    args = list(updated.args)
+    new = cst.Arg(
+        cst.Name(name),
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    at = next((i for i, x in enumerate(args) if x.star == "**"), len(args))
+    return updated.with_changes(args=insert_element(args, at, new, updated.whitespace_before_args))
+
+
+def _site(a: ModuleAnalysis, config: Config, fn: FunctionInfo, call: cst.Call, need: CallerNeed) -> Site:
+    """The call of the other module's function as this module's roots site: the argument bound
+    to the replaced parameter becomes the path (what it read is the site's receiver: a context
+    the caller no longer needs goes), or the call passes the path by keyword."""
+    site = Site(fn, call, "request", need.name, need.mode, config=config)
+    arg = _bound(call, need) if need.replaces is not None else None
+    if arg is None:
+        site.set(call, partial(_add_keyword, need.name))
+    elif arg.keyword is not None:
+        site.receiver = arg.value
+        site.set(arg, arg.with_changes(keyword=cst.Name(need.name), value=cst.Name(need.name)))
+    else:
+        site.receiver = arg.value
+        site.set(arg.value, cst.Name(need.name))
+    return site
+
+
+def caller_edits(a: ModuleAnalysis, config: Config, needs: list[CallerNeed]) -> Edits | str:
+    """The edits that make each ``needs`` caller of this module pass the path, or why it cannot
+    (the message names the caller and the reason in terms of its code)."""
+    sites: list[Site] = []
+    for need in needs:
+        fn = next((f for f in a.functions if f.qualname == need.caller), None)
+        if fn is None:
+            return f"`{need.caller}` is not a function of this module"
+        calls = _callee_calls(a, fn, need.callee)
+        if not calls:
+            return f"`{need.caller}` does not call `{need.callee}` by a name this module imports"
+        if not fn.is_async:
+            return f"`{need.caller}` is not async: the path cannot be threaded through a sync bridge"
+        r = reach(a, fn)
+        if r.external:
+            return f"`{need.caller}` is called from another module too ({r.external[0].label})"
+        why = manual_reason(a, fn, r)
+        if why:
+            return f"`{need.caller}`: {why}"
+        funcs, edges = closure(a, fn)
+        for call in calls:
+            site = _site(a, config, fn, call, need)
+            why = chain_reason(a, site, funcs, edges)
+            if why:
+                return why
+            sites.append(site)
+    edits = Edits()
+    for site in sites:
+        record_site(site, edits, a)
+    edits.finish()
+    return edits

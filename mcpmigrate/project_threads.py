@@ -1,0 +1,113 @@
+"""The project step of the ``param`` fix (issue 22, "path threading" and "several files, one
+fix"): a helper of one module that asks for the roots and is called by tools of other modules
+takes the path parameter in its own module's fix; this step then rewrites each calling module so
+that its tools take the documented parameter and pass it (``codemods/param/across.py``).
+
+One fix over several files is written for all of them or for none, as the port's project step
+does (``codemods/port/project.py``): when a calling module cannot be rewritten (its tool already
+has a name the parameter takes, the call is not one the step can bind, the caller is not among
+the files being fixed, the result would not verify), no file of the step is written — the helper
+keeps its text and its findings, and the run reports why, naming the caller. Each rewrite is
+verified like any fix (``pipeline.rewrite_module``: it parses, breaks no name, and a second
+``fix`` changes nothing).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+
+from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, signature_change
+from mcpmigrate.codemods.port.project import hold
+from mcpmigrate.config import Config
+from mcpmigrate.model import FileError
+from mcpmigrate.pipeline import FileResult, Options, rewrite_module
+
+#: A fixed finding's plan data key the step reads (``param.plan_roots_request``).
+ACROSS = "across"
+
+
+def settle(
+    results: list[FileResult],
+    errors: list[FileError],
+    where: dict[str, Path],
+    root: Path,
+    config: Config,
+    options: Options,
+    rules: set[str],
+    incoming: dict,
+    sources: dict[Path, bytes],
+) -> None:
+    """Rewrite the callers of the helpers the run's ``param`` fixes threaded across modules, or
+    hold every file of the step. ``where``: each result's display → absolute path; ``root``: the
+    project root the project pass names callers against; ``incoming``: the project pass's
+    slices (absolute path → ``Incoming``); ``sources``: the bytes the run read (absolute path →
+    bytes)."""
+    helpers: list[FileResult] = []
+    needs: dict[Path, list[CallerNeed]] = {}
+    problems: list[str] = []
+    for res in results:
+        across = [d for f in res.fixed if f.rule == "MCP101" for d in f.data.get(ACROSS, ())]
+        if not across or res.new_source is None or res.original is None:
+            continue
+        helpers.append(res)
+        for d in across:
+            change = signature_change(res.original, res.new_source, d["callee"], d["name"])
+            if change is None:
+                problems.append(f"`{d['callee']}` in {res.display} does not take `{d['name']}` after its fix")
+                continue
+            need = CallerNeed(d["caller"], d["callee"], res.display, d["name"], d["mode"], *change)
+            group = needs.setdefault(Path(os.path.abspath(root / d["path"])), [])
+            if need not in group:
+                group.append(need)
+    if not helpers:
+        return
+    by_path = {path: res for res in results if (path := where.get(res.display)) is not None}
+    done: list[tuple[FileResult, bytes, bytes]] = []
+    for path, group in needs.items():
+        caller = by_path.get(path)
+        callers = ", ".join(f"`{n.caller}`" for n in group)
+        if caller is None or caller.error is not None:
+            problems.append(f"{callers} in {_shown(path, root)} is not among the files being fixed")
+            continue
+        original = caller.original if caller.original is not None else sources.get(path)
+        current = caller.new_source if caller.new_source is not None else original
+        if original is None or current is None:
+            problems.append(f"{caller.display} cannot be read")
+            continue
+        new, why = rewrite_module(
+            path,
+            caller.display,
+            config,
+            options,
+            rules,
+            current,
+            incoming.get(path),
+            partial(caller_edits, config=config, needs=group),
+        )
+        if new is None:
+            problems.append(f"{callers} in {caller.display}: {why}")
+            continue
+        done.append((caller, original, new))
+    if problems:
+        hold(helpers)
+        shown = "; ".join(problems)
+        for h in helpers:
+            errors.append(
+                FileError(
+                    h.display,
+                    f"fix not applied: the path parameter must reach the callers in other modules ({shown}); nothing was written for it",
+                )
+            )
+        return
+    for res, original, new in done:
+        res.original = original
+        res.new_source = new
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

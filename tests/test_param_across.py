@@ -1,0 +1,335 @@
+"""The ``param`` fix across modules (issue 22, items 3 and 4): a helper of one module that asks for
+the roots, reached by tools of other modules, takes the path parameter from each tool; the files
+of one fix are written all or none; and the fixed project runs on the real SDK.
+
+Field case ``roots-04`` (``tests/data/project/roots04/``: a tool awaiting a roots helper of another
+module) and the telegram-mcp shape the issue measures (7 tools in 3 modules reaching the helper
+through a star import of a ``runtime`` module with a computed ``__all__``). Each fixed project is
+run before and after, in memory against the official client (``tests/proof``): on mcp 1.27 (the
+SDK these servers pin) and, ported with ``--target-sdk mcp2`` in the same run, on mcp 2.3 in both
+eras: the calls that worked before (the client's root) answer the same with that path as the
+parameter, and a call with another path answers for that path.
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import cli
+
+DATA = Path(__file__).resolve().parent / "data" / "project"
+DOCUMENTED = (
+    'Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
+)
+DESCRIPTION = "Absolute path of the directory to work in (formerly the client's MCP root)."
+
+
+def _texts(out: dict[str, Any]) -> list[Any]:
+    """Each call's one text answer (or its error)."""
+    return ["".join(c["text"]) if c["error"] is None else c["error"] for c in out["calls"]]
+
+
+def _copies(tmp_path: Path, src: Path) -> tuple[Path, Path]:
+    """``src`` copied to ``tmp_path/before`` and ``tmp_path/after`` (writable)."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for d in (before, after):
+        shutil.copytree(src, d)
+        for p in d.rglob("*"):
+            p.chmod(0o755 if p.is_dir() else 0o644)
+    return before, after
+
+
+def _albums(tmp_path: Path) -> tuple[Path, Path]:
+    """Two folders: ``a`` with two JPEG files and a text file, ``b`` with one JPEG file."""
+    a, b = tmp_path / "albums" / "a", tmp_path / "albums" / "b"
+    for d, names in ((a, ("1.jpg", "2.jpg", "notes.txt")), (b, ("3.jpg",))):
+        d.mkdir(parents=True)
+        for n in names:
+            (d / n).write_text(n)
+    return a, b
+
+
+# -- roots-04 ----------------------------------------------------------------------------------
+ROOTS04_TOOL_FIXED = """\
+from mcp.server.fastmcp import FastMCP
+
+from roots04_paths import album_dir
+from pydantic import Field
+from typing import Annotated
+
+photos = FastMCP("photo-shelf")
+
+
+@photos.tool()
+async def count_photos(root: {documented}) -> int:
+    \"\"\"Count the JPEG files in the granted album folder.\"\"\"
+    import os
+
+    return sum(name.endswith(".jpg") for name in os.listdir(await album_dir(root)))
+"""
+ROOTS04_HELPER_FIXED = '''\
+# Helper module of roots-04.py (see the comment there). The finding lands on line 7.
+
+
+async def album_dir(root: str) -> str:
+    """The first folder the client granted; every photo tool works inside it."""
+    return root
+'''
+
+
+def _header(text: str) -> tuple[str, str]:
+    """The field case's header comment and the code after it."""
+    lines = text.splitlines(keepends=True)
+    n = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    return "".join(lines[:n]), "".join(lines[n:])
+
+
+def test_roots04_fix_writes_both_modules_and_a_second_fix_changes_nothing(tmp_path: Path) -> None:
+    _before, after = _copies(tmp_path, DATA / "roots04")
+    res = cli(["fix", "."], after)
+    assert res.exit_code == 0, str(res)
+    assert "Fixed 1 finding in 2 files; nothing left." in res.stdout
+    header, _code = _header((DATA / "roots04" / "roots-04.py").read_text())
+    assert (after / "roots-04.py").read_text() == header + ROOTS04_TOOL_FIXED.format(documented=DOCUMENTED)
+    assert (after / "roots04_paths.py").read_text() == ROOTS04_HELPER_FIXED
+    again = cli(["fix", "--diff", "."], after)
+    assert (again.exit_code, again.stdout) == (0, "")
+
+
+def test_roots04_fixed_project_runs_on_mcp1(tmp_path: Path, legacy_python: str, monkeypatch) -> None:
+    from tests.proof import run_proof
+
+    before, after = _copies(tmp_path, DATA / "roots04")
+    assert cli(["fix", "."], after).exit_code == 0
+    a, b = _albums(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(before))  # `from roots04_paths import album_dir`
+    old = run_proof(legacy_python, before / "roots-04.py", "photos", "legacy", [a.as_uri()], [{"tool": "count_photos"}])
+    assert _texts(old) == ["2"]
+    monkeypatch.setenv("PYTHONPATH", str(after))
+    calls = [{"tool": "count_photos", "arguments": {"root": str(p)}} for p in (a, b)]
+    new = run_proof(legacy_python, after / "roots-04.py", "photos", "legacy", [], calls)
+    assert _texts(new) == ["2", "1"]
+    [schema] = [t["inputSchema"] for t in new["tools"] if t["name"] == "count_photos"]
+    assert schema["required"] == ["root"]
+    assert schema["properties"]["root"]["description"] == DESCRIPTION
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_roots04_ported_and_fixed_in_one_run_runs_on_mcp2(
+    tmp_path: Path, mcp2_python: str, era: str, monkeypatch
+) -> None:
+    """``fix --target-sdk mcp2``: the port and the path threading in one run, both modules; the mcp
+    1.x original's answer (on mcp 1.27, above) is the ported server's on mcp 2.3, in both eras."""
+    from tests.proof import run_proof
+
+    _before, after = _copies(tmp_path, DATA / "roots04")
+    res = cli(["fix", "--target-sdk", "mcp2", "."], after)
+    assert res.exit_code == 0, str(res)
+    assert "async def album_dir(root: str) -> str:" in (after / "roots04_paths.py").read_text()
+    assert f"async def count_photos(root: {DOCUMENTED}) -> int:" in (after / "roots-04.py").read_text()
+    a, b = _albums(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(after))
+    calls = [{"tool": "count_photos", "arguments": {"root": str(p)}} for p in (a, b)]
+    new = run_proof(mcp2_python, after / "roots-04.py", "photos", era, [], calls)
+    assert _texts(new) == ["2", "1"]
+
+
+def test_a_caller_that_cannot_take_the_path_holds_every_file(tmp_path: Path) -> None:
+    """All or none: the second tool module already has a `root` of its own, so neither the helper
+    nor the first tool module is written, and the run says which caller held them."""
+    _before, after = _copies(tmp_path, DATA / "roots04")
+    (after / "more_tools.py").write_text(
+        textwrap.dedent(
+            """\
+            from mcp.server.fastmcp import Context, FastMCP
+
+            from roots04_paths import album_dir
+
+            more = FastMCP("more")
+
+
+            @more.tool()
+            async def album_of(root: str, ctx: Context) -> str:
+                return root + await album_dir(ctx)
+            """
+        )
+    )
+    before = {p.name: p.read_bytes() for p in after.iterdir()}
+    res = cli(["fix", "--output-format", "json", "."], after)
+    assert res.exit_code == 1
+    assert {p.name: p.read_bytes() for p in after.iterdir()} == before
+    [error] = res.json["errors"]
+    assert error["path"] == "roots04_paths.py"
+    assert error["message"] == (
+        "fix not applied: the path parameter must reach the callers in other modules (`album_of` in "
+        "more_tools.py: `root` is already a name in `album_of`: set another name with `[tool.mcpmigrate] "
+        "path-parameter` or rename it); nothing was written for it"
+    )
+
+
+# -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
+RUNTIME = """\
+import os
+
+from mcp.server.fastmcp import Context
+
+
+async def _granted(ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    return listing.roots[0].uri.path
+
+
+async def _ensure(ctx: Context, sub: str = "") -> str:
+    base = await _granted(ctx)
+    return os.path.join(base, sub) if sub else base
+
+
+__all__ = [name for name in globals() if not name.startswith("__")]
+"""
+FILES = """\
+import os
+
+from mcp.server.fastmcp import Context
+
+from shop.app import mcp
+from shop.runtime import *
+
+
+@mcp.tool()
+async def list_files(ctx: Context) -> str:
+    \"\"\"The files of the workspace.\"\"\"
+    return ",".join(sorted(os.listdir(await _ensure(ctx))))
+
+
+@mcp.tool()
+async def count_files(ctx: Context) -> int:
+    return len(os.listdir(await _ensure(ctx)))
+
+
+@mcp.tool()
+async def read_file(name: str, ctx: Context) -> str:
+    with open(await _ensure(ctx, name)) as f:
+        return f.read()
+"""
+NOTES = """\
+from mcp.server.fastmcp import Context
+
+from shop.app import mcp
+from shop.runtime import *
+
+
+@mcp.tool()
+async def notes_dir(ctx: Context) -> str:
+    return await _ensure(ctx=ctx, sub="notes")
+
+
+@mcp.tool()
+async def workspace(ctx: Context) -> str:
+    return await _granted(ctx)
+"""
+MEDIA = """\
+import os
+
+from mcp.server.fastmcp import Context
+
+from shop.app import mcp
+from shop.runtime import *
+
+
+@mcp.tool()
+async def has_media(ctx: Context) -> bool:
+    return os.path.isdir(await _ensure(ctx, "media"))
+
+
+@mcp.tool()
+async def media_count(ctx: Context, limit: int = 10) -> int:
+    folder = await _ensure(ctx, "media")
+    return min(limit, len(os.listdir(folder))) if os.path.isdir(folder) else 0
+"""
+SHOP = {
+    "pyproject.toml": "[tool.mcpmigrate]\n",
+    "shop/__init__.py": "",
+    "shop/app.py": 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("shop")\n',
+    "shop/runtime.py": RUNTIME,
+    "shop/tools/__init__.py": "",
+    "shop/tools/files.py": FILES,
+    "shop/tools/notes.py": NOTES,
+    "shop/tools/media.py": MEDIA,
+    "shop/server.py": "from shop.app import mcp\nfrom shop.tools import files, media, notes  # noqa: F401\n",
+}
+TOOLS = ["list_files", "count_files", "read_file", "notes_dir", "workspace", "has_media", "media_count"]
+
+
+def _shop(root: Path) -> Path:
+    for rel, text in SHOP.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+def test_seven_tools_in_three_modules_through_a_star_import(tmp_path: Path) -> None:
+    root = _shop(tmp_path / "shop-project")
+    [f] = cli(["check", "--output-format", "json", "."], root).json["findings"]
+    assert (f["path"], f["line"], f["column"]) == ("shop/runtime.py", 7, 21)
+    assert f["fix"]["safety"] == "safe"
+    for tool in TOOLS:
+        assert f"`{tool}` in shop/tools/" in f["fix"]["description"]
+    res = cli(["fix", "."], root)
+    assert res.exit_code == 0, str(res)
+    assert "Fixed 1 finding in 4 files; nothing left." in res.stdout
+    runtime = (root / "shop/runtime.py").read_text()
+    assert "async def _granted(root: str) -> str:\n    return root\n" in runtime
+    assert 'async def _ensure(root: str, sub: str = "") -> str:\n    base = await _granted(root)\n' in runtime
+    assert (root / "shop/tools/notes.py").read_text() == (
+        "\nfrom shop.app import mcp\nfrom shop.runtime import *\nfrom pydantic import Field\n"
+        "from typing import Annotated\n\n\n"
+        f"@mcp.tool()\nasync def notes_dir(root: {DOCUMENTED}) -> str:\n"
+        '    return await _ensure(root=root, sub="notes")\n\n\n'
+        f"@mcp.tool()\nasync def workspace(root: {DOCUMENTED}) -> str:\n    return await _granted(root)\n"
+    )
+    media = (root / "shop/tools/media.py").read_text()
+    assert f"async def media_count(root: {DOCUMENTED}, limit: int = 10) -> int:\n" in media
+    assert '    folder = await _ensure(root, "media")\n' in media
+    files = (root / "shop/tools/files.py").read_text()
+    assert f"async def read_file(name: str, root: {DOCUMENTED}) -> str:\n" in files
+    assert "    with open(await _ensure(root, name)) as f:\n" in files
+    assert cli(["fix", "--diff", "."], root).stdout == ""
+
+
+def test_seven_tools_fixed_answer_as_before_on_mcp1(tmp_path: Path, legacy_python: str, monkeypatch) -> None:
+    from tests.proof import run_proof
+
+    before, after = _shop(tmp_path / "before"), _shop(tmp_path / "after")
+    assert cli(["fix", "."], after).exit_code == 0
+    a, b = tmp_path / "ws-a", tmp_path / "ws-b"
+    for d, names in ((a, ("x.txt", "media/m1", "media/m2", "notes/n")), (b, ("y.txt",))):
+        for n in names:
+            (d / n).parent.mkdir(parents=True, exist_ok=True)
+            (d / n).write_text(n)
+    args = {"read_file": {"name": "x.txt"}, "media_count": {"limit": 1}}
+    monkeypatch.setenv("PYTHONPATH", str(before))
+    old = run_proof(
+        legacy_python,
+        before / "shop/server.py",
+        "mcp",
+        "legacy",
+        [a.as_uri()],
+        [{"tool": t, "arguments": args.get(t, {})} for t in TOOLS],
+    )
+    expected = ["media,notes,x.txt", "3", "x.txt", str(a / "notes"), str(a), "true", "1"]
+    assert _texts(old) == expected
+    monkeypatch.setenv("PYTHONPATH", str(after))
+    calls = [{"tool": t, "arguments": {**args.get(t, {}), "root": str(a)}} for t in TOOLS]
+    calls.append({"tool": "list_files", "arguments": {"root": str(b)}})
+    calls.append({"tool": "has_media", "arguments": {"root": str(b)}})
+    new = run_proof(legacy_python, after / "shop/server.py", "mcp", "legacy", [], calls)
+    assert _texts(new) == [*expected, "y.txt", "false"]
+    for t in new["tools"]:
+        assert t["inputSchema"]["properties"]["root"]["description"] == DESCRIPTION
+        assert "root" in t["inputSchema"]["required"]
