@@ -59,7 +59,7 @@ from mcpmigrate.codemods.interim.sites import (
     side_effects_before,
     where_reason,
 )
-from mcpmigrate.codemods.interim.thread import describe_thread, thread_reason, threaded_form
+from mcpmigrate.codemods.interim.thread import describe_thread, helpers_also_ask, thread_reason, threaded_form
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -220,7 +220,7 @@ def _site(
             return _site(a, c, fn, request_kind(a, c, fn) or "", alone=True)
 
         reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
-        reason = reason or lowlevel_reason(a, site, member)
+        reason = reason or helpers_also_ask(a, fn) or lowlevel_reason(a, site, member)
     return reason or site
 
 

@@ -655,3 +655,19 @@ def threaded_form(a: ModuleAnalysis, helper: FunctionInfo) -> str | None:
     if roles and roles <= {"tool", "prompt", "resource"}:
         return "resolver"
     return None
+
+
+def helpers_also_ask(a: ModuleAnalysis, handler: FunctionInfo) -> str | None:
+    """Why a request made in ``handler`` itself cannot get a round of its own: the handler also
+    reaches requests through the functions it calls, and every question of one call must travel in
+    one interim result (each retry carries only the answers to the latest ``inputRequests``)."""
+    own = {id(c) for c in handler.calls}
+    elsewhere = [c for c in requests_reached(a, handler) if id(c) not in own]
+    if not elsewhere:
+        return None
+    listed = ", ".join(f"`{first_line(c)}`" for c in elsewhere[:3])
+    return (
+        f"`{handler.qualname}` also reaches {listed} through the functions it calls: every question of one call must "
+        "travel in one interim result (a retry carries only the answers to the latest inputRequests); combine them "
+        "by hand"
+    )
