@@ -67,7 +67,7 @@ class Handoff:
     the request as the handler makes it (``site``: its ``call`` is the rebuilt request, its
     ``result`` the handler's name for the answer)."""
 
-    edge: Edge
+    edge: Edge | None  # None: the helper is in another module (the project step passes the answer)
     stmt: cst.BaseStatement
     site: Site
     skip: list[cst.BaseExpression] = field(default_factory=list)  # tests on which the helper does not ask
@@ -79,6 +79,7 @@ class Thread:
     """The decided threading of one helper's request (``Site.thread``)."""
 
     names: dict[int, str] = field(default_factory=dict)  # id(function node) -> its name for the answer
+    skip: bool = False  # the helper returns before its request on some paths (the answer may be None)
     ctx: dict[int, str] = field(default_factory=dict)  # id(function node) -> the parameter that carried the context
     edges: list[Edge] = field(default_factory=list)  # calls between the functions that take the answer
     handoffs: list[Handoff] = field(default_factory=list)
@@ -340,7 +341,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         )
         skip = []
     funcs, edges = closure(a, helper)
-    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY])
+    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY], skip=bool(skip))
     outgoing: dict[int, list[Edge]] = {}
     for e in edges:
         outgoing.setdefault(id(e.caller), []).append(e)
@@ -460,55 +461,72 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         if isinstance(made_here, str):
             return f"{intro}; {made_here}"
         (e,) = outgoing[id(entry)]
-        stmt = enclosing_stmt(a, e.call)
-        aw = a.parents.get(id(e.call))
-        assert stmt is not None and isinstance(aw, cst.Await)  # request_in checked the await
-        why_not = _in_statement_reason(a, aw, stmt)
-        if why_not:
-            return f"{intro}; `{first_line(e.call)}` in `{entry.qualname}` {why_not}: rewrite by hand"
-        if _loop_around(a, stmt, entry) or isinstance(stmt, (cst.For, cst.While)):
-            return (
-                f"{intro}; `{entry.qualname}` calls `{e.callee.qualname}` in a loop: each round would need its own "
-                "question and key; rewrite by hand"
-            )
-        request, *tests = (x.value for x in made_here.args if x.keyword is None)
-        assert isinstance(request, cst.Call)  # the carrier's first argument
-        # strings bound before the round (they cannot sit in the request's f-string): a local each
-        scope = _scope_names(entry) | {th.names[id(entry.node)]}
-        binds: list[tuple[str, cst.BaseExpression]] = []
-        renames: dict[str, cst.BaseExpression] = {}
-        for x in made_here.args:
-            if x.keyword is not None:
-                bind_name = fresh(scope, x.keyword.value[len(_CARRIER) :])
-                binds.append((bind_name, x.value))
-                renames[x.keyword.value] = cst.Name(bind_name)
-        if renames:
-            request = _substitute(cst.Call(cst.Name(_CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
-            request, *tests = (x.value for x in request.args)
-            assert isinstance(request, cst.Call)
-        made_here = request
-        hsite = Site(form, site.kind, entry, made_here, stmt, aw, result=th.names[id(entry.node)])
-        if form == "fastmcp":
-            reason = fastmcp_reason(a, hsite)
-            if reason:
-                return f"{intro}, which `{entry.qualname}` reaches; {reason}"
-        else:
-            base = base_name(made_here.func.value, through_await=False)  # type: ignore[attr-defined]  # a method call
-            if len(entry.params) < 2 or base != entry.params[0].name.value:
-                return (
-                    f"{intro}, which `{entry.qualname}` reaches without passing its own request context "
-                    "(`ctx`, `ctx.session`): rewrite by hand"
-                )
-            hsite.ctx_param = base
-            if site.kind == ELICITATION and made_here.func.attr.value == "elicit_url":  # type: ignore[attr-defined]  # a method call
-                return f"{intro}: URL-mode elicitation has no interim form this fix writes; rewrite by hand"
-            ann = entry.node.returns
-            if ann is not None and "InputRequiredResult" in code_of(ann.annotation):
-                return f"{intro}, which `{entry.qualname}` reaches, and it already returns interim results: add this request to them by hand"
-        site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, hsite)]
-        th.handoffs.append(Handoff(e, stmt, hsite, tests, binds))
+        h = make_handoff(a, form, site.kind, entry, e.call, made_here, th.names[id(entry.node)], e.callee.qualname)
+        if isinstance(h, str):
+            return f"{intro}; {h}"
+        h.edge = e
+        site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
+        th.handoffs.append(h)
     site.thread = th
     return None
+
+
+def make_handoff(
+    a: ModuleAnalysis,
+    form: str,
+    kind: str,
+    entry: FunctionInfo,
+    call: cst.Call,
+    carrier: cst.Call,
+    result: str,
+    callee: str,
+) -> Handoff | str:
+    """The round of handler ``entry`` for its call ``call`` of the helper ``callee``: ``carrier``
+    (``_(request, *skip tests, **bindings)``) is the request as ``entry`` makes it, ``result`` its
+    name for the answer; or why it cannot ask there (in terms of the code)."""
+    stmt = enclosing_stmt(a, call)
+    aw = a.parents.get(id(call))
+    if stmt is None or not (isinstance(aw, cst.Await) and aw.expression is call):
+        return f"`{first_line(call)}` in `{entry.qualname}` {_not_awaited(a, call)}"
+    why_not = _in_statement_reason(a, aw, stmt)
+    if why_not:
+        return f"`{first_line(call)}` in `{entry.qualname}` {why_not}: rewrite by hand"
+    if _loop_around(a, stmt, entry) or isinstance(stmt, (cst.For, cst.While)):
+        return (
+            f"`{entry.qualname}` calls `{callee}` in a loop: each round would need its own question and key; "
+            "rewrite by hand"
+        )
+    request, *tests = (x.value for x in carrier.args if x.keyword is None)
+    assert isinstance(request, cst.Call)  # the carrier's first argument
+    # strings bound before the round (they cannot sit in the request's f-string): a local each
+    scope = _scope_names(entry) | {result}
+    binds: list[tuple[str, cst.BaseExpression]] = []
+    renames: dict[str, cst.BaseExpression] = {}
+    for x in carrier.args:
+        if x.keyword is not None:
+            bind_name = fresh(scope, x.keyword.value[len(_CARRIER) :])
+            binds.append((bind_name, x.value))
+            renames[x.keyword.value] = cst.Name(bind_name)
+    if renames:
+        renamed = _substitute(cst.Call(cst.Name(_CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
+        request, *tests = (x.value for x in renamed.args)
+        assert isinstance(request, cst.Call)
+    hsite = Site(form, kind, entry, request, stmt, aw, result=result)
+    if form == "fastmcp":
+        reason = fastmcp_reason(a, hsite)
+        if reason:
+            return f"`{entry.qualname}` reaches it; {reason}"
+    else:
+        base = base_name(request.func.value, through_await=False)  # type: ignore[attr-defined]  # a method call
+        if len(entry.params) < 2 or base != entry.params[0].name.value:
+            return f"`{entry.qualname}` reaches it without passing its own request context (`ctx`, `ctx.session`): rewrite by hand"
+        hsite.ctx_param = base
+        if kind == ELICITATION and request.func.attr.value == "elicit_url":  # type: ignore[attr-defined]  # a method call
+            return "URL-mode elicitation has no interim form this fix writes; rewrite by hand"
+        ann = entry.node.returns
+        if ann is not None and "InputRequiredResult" in code_of(ann.annotation):
+            return f"`{entry.qualname}` already returns interim results: add this request to them by hand"
+    return Handoff(None, stmt, hsite, tests, binds)
 
 
 _ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
@@ -523,15 +541,14 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     helper = site.fn
     spell = partial(ed.import_name, a)
     hname = th.names[id(helper.node)]
-    first = th.handoffs[0].site
-    _req, answer_type, _ = lowlevel_parts(first, spell)
-    if context_elicit(first):  # what fastmcp's `ctx.elicit` returns
+    _req, answer_type, _ = lowlevel_parts(site, spell)
+    if context_elicit(site):  # what fastmcp's `ctx.elicit` returns
         el = partial(spell, "fastmcp.server.elicitation")
         answer_type = (
             f"{el('AcceptedElicitation')}[{spell('typing', 'Any')}] | {el('DeclinedElicitation')} | "
             f"{el('CancelledElicitation')}"
         )
-    if any(h.skip for h in th.handoffs):  # None where the helper returns before reading it
+    if th.skip:  # None where the helper returns before reading it
         answer_type += " | None"
     # Whether each function still uses its context once the answer replaces the request: decided
     # from the helper up (a caller passes the answer in place of the context only when its callee
@@ -567,22 +584,29 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     for e in th.edges:
         _pass_answer(ed, e, th, drop)
     for h in th.handoffs:
-        guard = round_statement(a, [h.site], ed)
-        legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
-        assert isinstance(guard.orelse, cst.Else)
-        guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
-        if h.skip:  # where the helper would not ask, neither does the handler
-            test = " or ".join(code_of(_atom(t)) for t in h.skip)
-            skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
-            assert isinstance(skipped, cst.If)
-            guard = skipped.with_changes(orelse=guard)
-        # the statement's leading blank lines and comments now lead the round
-        binds = [cst.parse_statement(f"{name} = {code_of(value)}\n") for name, value in h.binds]
-        first_stmt, *rest = [*binds, guard]
-        ed.insert_before(h.stmt, [first_stmt.with_changes(leading_lines=h.stmt.leading_lines), *rest])  # type: ignore[attr-defined]  # every statement has leading_lines
-        ed.transform(h.stmt, lambda original, updated: updated.with_changes(leading_lines=[]))
-        widen_returns(ed, h.site.fn)
+        write_round(a, ed, h)
+        assert h.edge is not None  # a handler of this module
         _pass_answer(ed, h.edge, th, drop)
+
+
+def write_round(a: ModuleAnalysis, ed: Edits, h: Handoff) -> None:
+    """The handler's round right before its statement that starts the chain (the bindings first,
+    then the skip tests, the 2026-07-28 round and the legacy request)."""
+    guard = round_statement(a, [h.site], ed)
+    legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
+    assert isinstance(guard.orelse, cst.Else)
+    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
+    if h.skip:  # where the helper would not ask, neither does the handler
+        test = " or ".join(code_of(_atom(t)) for t in h.skip)
+        skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
+        assert isinstance(skipped, cst.If)
+        guard = skipped.with_changes(orelse=guard)
+    # the statement's leading blank lines and comments now lead the round
+    binds = [cst.parse_statement(f"{name} = {code_of(value)}\n") for name, value in h.binds]
+    first_stmt, *rest = [*binds, guard]
+    ed.insert_before(h.stmt, [first_stmt.with_changes(leading_lines=h.stmt.leading_lines), *rest])  # type: ignore[attr-defined]  # every statement has leading_lines
+    ed.transform(h.stmt, lambda original, updated: updated.with_changes(leading_lines=[]))
+    widen_returns(ed, h.site.fn)
 
 
 def _unused(fn: cst.FunctionDef, ctx: str) -> bool:
