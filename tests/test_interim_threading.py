@@ -11,6 +11,8 @@ gets the tool's answer; on a legacy connection the fixed server answers as the o
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -469,8 +471,6 @@ import anyio
 import tenacity
 from fastmcp import Context, FastMCP
 
-from consent import ask_elsewhere
-
 app = FastMCP("shapes")
 
 
@@ -537,20 +537,18 @@ async def ask_elsewhere(ctx: Context) -> bool:
 
 def test_what_stays_manual_says_why_in_terms_of_the_code(tmp_path: Path) -> None:
     target = _project(tmp_path, MANUAL, ["fastmcp>=4.2,<5"])
-    (target.parent / "consent.py").write_text(CONSENT, encoding="utf-8")
     manual = {(f["path"], f["line"]): f["manual"] for f in _check(target.parent) if f["rule"] == "MCP202"}
     assert all(m is not None for m in manual.values()), manual
     assert (
         '`ask_bg(ctx, "x")` in `background` runs it as a background task (`asyncio.create_task(...)`)'
-        in manual[("server.py", 13)]
+        in manual[("server.py", 11)]
     )
-    assert "`ask_cb` is not called from a tool but passed on as a value" in manual[("server.py", 17)]
-    assert "third-party library" in manual[("server.py", 17)]
-    assert "`bridged` runs `ask_sync` from sync code through `anyio.from_thread.run`" in manual[("server.py", 22)]
-    for line in (27, 32):
+    assert "`ask_cb` is not called from a tool but passed on as a value" in manual[("server.py", 15)]
+    assert "third-party library" in manual[("server.py", 15)]
+    assert "`bridged` runs `ask_sync` from sync code through `anyio.from_thread.run`" in manual[("server.py", 20)]
+    for line in (25, 30):
         assert "`both` reaches 2 requests" in manual[("server.py", line)]
         assert "must travel in one interim result" in manual[("server.py", line)]
-    assert "reached from another module (`other_module` in server.py)" in manual[("consent.py", 5)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -610,3 +608,118 @@ def test_screenshot_server_binds_the_details_before_asking(tmp_path: Path) -> No
         "Smart capture will capture potentially sensitive on-screen data.\n\nContext: mail\nMode: balanced\n\nProceed?"
     )
     assert result == ["Capture declined by user."]
+
+
+# ---------------------------------------------------------------------------------------------
+# A consent helper in another module of the project (awslabs' request_consent in common.py with
+# callers in two tools modules, requests-05; telegram-mcp's runtime.py helpers, roots-04): the
+# helper takes the answer, each calling tool asks — both files written, or neither.
+
+CONSENT = """\
+from fastmcp import Context
+
+
+async def require_ack(ctx: Context, summary: str) -> bool:
+    reply = await ctx.elicit(f"{summary}. Acknowledge?", response_type=bool)
+    return reply.action == "accept" and bool(reply.data)
+"""
+
+BUCKETS = """\
+from fastmcp import Context, FastMCP
+
+from consent import require_ack
+
+app = FastMCP("buckets")
+DELETED: list[str] = []
+
+
+@app.tool()
+async def delete_bucket(name: str, ctx: Context) -> str:
+    if not await require_ack(ctx, f"Delete bucket {name}"):
+        return "kept"
+    DELETED.append(name)
+    return f"deleted {name}"
+
+
+@app.tool()
+async def empty_bucket(name: str, ctx: Context) -> str:
+    ok = await require_ack(ctx, summary=f"Empty bucket {name}")
+    return f"emptied {name}" if ok else "kept"
+"""
+
+CONSENT_FIXED = """\
+from fastmcp.server.elicitation import AcceptedElicitation, CancelledElicitation, DeclinedElicitation
+from typing import Any
+
+
+async def require_ack(reply: AcceptedElicitation[Any] | DeclinedElicitation | CancelledElicitation, summary: str) -> bool:
+    return reply.action == "accept" and bool(reply.data)
+"""
+
+
+def _load_in(directory: Path, attr: str) -> Any:
+    """``server.py`` of ``directory`` with its sibling modules importable (a fresh ``consent``)."""
+    sys.modules.pop("consent", None)
+    sys.path.insert(0, str(directory))
+    try:
+        return _server(directory / "server.py", attr)
+    finally:
+        sys.path.remove(str(directory))
+
+
+def test_a_helper_in_another_module_is_asked_by_the_tools_there(tmp_path: Path) -> None:
+    target = _project(tmp_path, BUCKETS, ["fastmcp>=4.2,<5"])
+    (target.parent / "consent.py").write_text(CONSENT, encoding="utf-8")
+    before = tmp_path / "before"
+    shutil.copytree(target.parent, before)
+    [finding] = _check(target.parent)
+    assert (finding["path"], finding["line"], finding["rule"]) == ("consent.py", 5, "MCP202")
+    assert (
+        "`delete_bucket` in server.py, `empty_bucket` in server.py return `InputRequiredResult`"
+        in finding["fix"]["description"]
+    )
+    _fix(target.parent)
+    assert (target.parent / "consent.py").read_text(encoding="utf-8") == CONSENT_FIXED
+    text = target.read_text(encoding="utf-8")
+    assert (
+        '    else:\n        reply = await ctx.elicit(f"{f\'Delete bucket {name}\'}. Acknowledge?", response_type=bool)\n    if not await require_ack(reply, f"Delete bucket {name}"):\n'
+        in text
+    )
+    assert '    ok = await require_ack(reply, summary=f"Empty bucket {name}")\n' in text
+    assert _check(target.parent) == []
+    yes = {"action": "accept", "content": {"value": True}}
+    for tool in ("delete_bucket", "empty_bucket"):
+        for reply in (yes, DECLINE):
+            got = _client_call(_load_in(target.parent, "app"), "legacy", tool, {"name": "logs"}, reply)
+            assert got == _client_call(_load_in(before, "app"), "legacy", tool, {"name": "logs"}, reply)
+    assert _client_call(_load_in(before, "app"), MODERN, "delete_bucket", {"name": "logs"}, yes)[0] in (
+        "error",
+        "raised",
+    )
+    asked, result = _interim_round(_load_in(target.parent, "app"), "delete_bucket", {"name": "logs"}, yes)
+    assert asked["reply"]["params"]["message"] == "Delete bucket logs. Acknowledge?" and result == ["deleted logs"]
+    asked, result = _interim_round(_load_in(target.parent, "app"), "empty_bucket", {"name": "tmp"}, DECLINE)
+    assert asked["reply"]["params"]["message"] == "Empty bucket tmp. Acknowledge?" and result == ["kept"]
+
+
+def test_a_caller_the_step_cannot_rewrite_holds_every_file(tmp_path: Path) -> None:
+    twice = (
+        BUCKETS
+        + """
+
+@app.tool()
+async def drop_two(a: str, b: str, ctx: Context) -> str:
+    return str(await require_ack(ctx, a) and await require_ack(ctx, b))
+"""
+    )
+    target = _project(tmp_path, twice, ["fastmcp>=4.2,<5"])
+    (target.parent / "consent.py").write_text(CONSENT, encoding="utf-8")
+    files = {p: p.read_bytes() for p in target.parent.rglob("*.py")}
+    res = cli(
+        ["fix", "--no-cache", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", "."], target.parent
+    )
+    assert res.exception is None
+    assert {p: p.read_bytes() for p in target.parent.rglob("*.py")} == files  # nothing written
+    [error] = res.json["errors"]
+    assert error["path"] == "consent.py"
+    assert "`drop_two` calls `require_ack` 2 times: each asks today" in error["message"]

@@ -79,6 +79,8 @@ __all__ = [
 ]
 
 STRATEGY = "interim"
+#: A fixed finding's data key: the callers in other modules that must ask (``project_answers.py``).
+ACROSS = "interim_across"
 RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
 
 
@@ -93,7 +95,10 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     if isinstance(site, str):
         return FixPlan(manual=site)
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
-    return FixPlan(fix, None, {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}, site)
+    data = {"interim_form": site.form, "fail_open_closed": site.unwrap is not None}
+    if site.thread is not None and site.thread.across:
+        data[ACROSS] = site.thread.across  # the callers in other modules: the project step (project_answers.py)
+    return FixPlan(fix, None, data, site)
 
 
 def _where(

@@ -236,14 +236,20 @@ def call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | st
     names = callee.param_names()
     offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
     positional = [p.name.value for p in list(callee.node.params.posonly_params) + list(callee.node.params.params)]
+    return bind_args(call, positional[offset:])
+
+
+def bind_args(call: cst.Call, positional: list[str]) -> dict[str, cst.Arg] | str:
+    """Parameter -> the argument ``call`` passes it, the positional ones named by ``positional``;
+    or why the call cannot be read so (``*``/``**``, too many positional arguments)."""
     out: dict[str, cst.Arg] = {}
     for i, arg in enumerate(call.args):
         if arg.star:
             return "passes arguments with `*`/`**`"
         if arg.keyword is not None:
             out[arg.keyword.value] = arg
-        elif i + offset < len(positional):
-            out[positional[i + offset]] = arg
+        elif i < len(positional):
+            out[positional[i]] = arg
         else:
             return "passes more positional arguments than the helper takes"
     return out

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import libcst as cst
 
@@ -83,6 +84,7 @@ class Thread:
     ctx: dict[int, str] = field(default_factory=dict)  # id(function node) -> the parameter that carried the context
     edges: list[Edge] = field(default_factory=list)  # calls between the functions that take the answer
     handoffs: list[Handoff] = field(default_factory=list)
+    across: list[dict[str, Any]] = field(default_factory=list)  # callers in other modules (the project step's data)
 
 
 def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
@@ -96,7 +98,8 @@ def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
     return None
 
 
-_CARRIER = "__mcpmigrate_ask__"
+#: The name of the carrier call ``_(request, *skip tests, **bindings)`` a request travels in up the chain.
+CARRIER = "__mcpmigrate_ask__"
 
 
 def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExpression] | str:
@@ -132,7 +135,7 @@ def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExp
     return tests
 
 
-def _scope_names(f: FunctionInfo) -> set[str]:
+def scope_names(f: FunctionInfo) -> set[str]:
     """The names ``f``'s own scope spells (its nested functions' bodies are other scopes)."""
     return {n.value for node in scope_nodes(f.node.body) for n in name_nodes(node) if isinstance(node, cst.Name)} | set(
         f.param_names()
@@ -174,7 +177,7 @@ def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _substitute(carrier: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Call:
+def substitute(carrier: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Call:
     """The ``carrier`` (``_(request, *tests, **bindings)``) with each name it reads that ``values``
     maps replaced by that expression. A string put into an f-string whose quotes it cannot take
     (Python before 3.12 rejects nested same quotes and backslashes) is bound instead: a placeholder
@@ -196,7 +199,7 @@ def _substitute(carrier: cst.Call, values: dict[str, cst.BaseExpression]) -> cst
             requoted = _requote(value, outer)
             if requoted is None:
                 taken = {k.keyword.value for k in [*carrier.args, *bound] if k.keyword is not None}
-                placeholder = fresh(taken, f"{_CARRIER}{n.value}")
+                placeholder = fresh(taken, f"{CARRIER}{n.value}")
                 bound.append(cst.Arg(value, keyword=cst.Name(placeholder)))
                 requoted = cst.Name(placeholder)
             value = requoted
@@ -292,11 +295,17 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     helper, call = site.fn, site.call
     intro = f"the request is made in the helper `{helper.qualname}`"
     r = reach(a, helper)
-    if r.external:
+    direct = a.external_callers(helper)
+    if r.external and (
+        any(c not in direct for c in r.external)
+        or helper.parent is not None
+        or helper.class_name is not None
+        or any(c.registers or c.role not in (*_ENTRY, None) or not c.caller for c in direct)
+    ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
         return (
-            f"{intro}, which is also reached from another module ({labels}): this fix threads the answer "
-            "within one module; move the question into the handlers there by hand"
+            f"{intro}, which is also reached from another module ({labels}) other than by a handler there calling "
+            "this module-level helper itself: move the question into the handlers there by hand"
         )
     if r.bridge is not None:
         coroutine, bridge, outer = r.bridge
@@ -312,7 +321,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     if r.handlers:
         names = ", ".join(f"`{h.qualname}`" for h, _ in r.handlers)
         return f"{intro}, which is also reached from {names}, registered for a method that cannot return an interim result: rewrite by hand"
-    if not r.entries:
+    if not r.entries and not r.external:
         return f"{intro}, which no handler of this module reaches: rewrite by hand"
     why = always_runs(a, site.await_node, helper)
     if why:
@@ -357,7 +366,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     form = site.form
     roles = {"tool"} if form == "fastmcp" else LL_ROLES
     # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
-    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(_CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
+    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
 
     def request_in(f: FunctionInfo) -> cst.Call | str:
         """The request as ``f`` would make it, or why it cannot."""
@@ -431,7 +440,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                     f"{where} passes {', '.join(f'`{b}`' for b in names)}, which {exist(names)} in "
                     f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
                 )
-        out = _substitute(inner, mapping)
+        out = substitute(inner, mapping)
         made[id(f.node)] = out
         return out
 
@@ -441,7 +450,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         if f is helper:
             th.names[id(f.node)] = hname
         else:
-            th.names[id(f.node)] = fresh(_scope_names(f), hname)
+            th.names[id(f.node)] = fresh(scope_names(f), hname)
     for entry in entries:
         if entry.role not in roles:
             what = (
@@ -467,8 +476,35 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         h.edge = e
         site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
         th.handoffs.append(h)
+    if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
+        skip_code = [code_of(t) for t in skip]
+        drop = helper_drop(site, th.names[id(helper.node)], ctx)
+        positional = [p.name.value for p in [*helper.node.params.posonly_params, *helper.node.params.params]]
+        for c in r.external:
+            th.across.append(
+                {
+                    "path": c.path,
+                    "caller": c.caller,
+                    "callee": helper.name,
+                    "params": positional,
+                    "ctx": ctx,
+                    "drop": drop,
+                    "request": code_of(call),
+                    "skip": skip_code,
+                    "kind": site.kind,
+                    "form": form,
+                    "name": th.names[id(helper.node)],
+                }
+            )
     site.thread = th
     return None
+
+
+def helper_drop(site: Site, hname: str, ctx: str) -> bool:
+    """Whether the helper no longer uses its context once the answer replaces its request."""
+    mine = Edits()
+    take_out(site, mine, hname)
+    return _unused(rewrite(site.fn.node, mine), ctx)  # type: ignore[arg-type]  # a FunctionDef stays one
 
 
 def make_handoff(
@@ -499,16 +535,16 @@ def make_handoff(
     request, *tests = (x.value for x in carrier.args if x.keyword is None)
     assert isinstance(request, cst.Call)  # the carrier's first argument
     # strings bound before the round (they cannot sit in the request's f-string): a local each
-    scope = _scope_names(entry) | {result}
+    scope = scope_names(entry) | {result}
     binds: list[tuple[str, cst.BaseExpression]] = []
     renames: dict[str, cst.BaseExpression] = {}
     for x in carrier.args:
         if x.keyword is not None:
-            bind_name = fresh(scope, x.keyword.value[len(_CARRIER) :])
+            bind_name = fresh(scope, x.keyword.value[len(CARRIER) :])
             binds.append((bind_name, x.value))
             renames[x.keyword.value] = cst.Name(bind_name)
     if renames:
-        renamed = _substitute(cst.Call(cst.Name(_CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
+        renamed = substitute(cst.Call(cst.Name(CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
         request, *tests = (x.value for x in renamed.args)
         assert isinstance(request, cst.Call)
     hsite = Site(form, kind, entry, request, stmt, aw, result=result)
@@ -541,23 +577,21 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     helper = site.fn
     spell = partial(ed.import_name, a)
     hname = th.names[id(helper.node)]
-    _req, answer_type, _ = lowlevel_parts(site, spell)
+    _req, plain, _ = lowlevel_parts(site)  # only the answer's type is imported here
     if context_elicit(site):  # what fastmcp's `ctx.elicit` returns
         el = partial(spell, "fastmcp.server.elicitation")
         answer_type = (
             f"{el('AcceptedElicitation')}[{spell('typing', 'Any')}] | {el('DeclinedElicitation')} | "
             f"{el('CancelledElicitation')}"
         )
+    else:
+        answer_type = spell("mcp_types" if site.form == "fastmcp" else "mcp.types", plain)
     if th.skip:  # None where the helper returns before reading it
         answer_type += " | None"
     # Whether each function still uses its context once the answer replaces the request: decided
     # from the helper up (a caller passes the answer in place of the context only when its callee
     # drops it).
-    drop: dict[int, bool] = {}
-    mine = Edits()
-    take_out(site, mine, hname)
-    ctx = th.ctx[id(helper.node)]
-    drop[id(helper.node)] = _unused(rewrite(helper.node, mine), ctx)  # type: ignore[arg-type]  # a FunctionDef stays one
+    drop: dict[int, bool] = {id(helper.node): helper_drop(site, hname, th.ctx[id(helper.node)])}
     pending = list(th.edges)
     while pending:
         ready = [e for e in pending if id(e.callee.node) in drop and not any(p.callee is e.caller for p in pending)]
@@ -657,7 +691,9 @@ def describe_thread(site: Site) -> str:
     th = site.thread
     assert th is not None
     names = {"roots": "ListRootsRequest", "sampling": "CreateMessageRequest", "elicitation": "ElicitRequest"}
-    handlers = ", ".join(f"`{h.site.fn.qualname}`" for h in th.handoffs)
+    handlers = ", ".join(
+        [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+    )
     hname = th.names[id(site.fn.node)]
     chain = ", ".join(dict.fromkeys([f"`{site.fn.qualname}`", *(f"`{e.caller.qualname}`" for e in th.edges)]))
     where = "`ctx.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
