@@ -364,7 +364,7 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
         "safety": "unsafe",
         "strategy": "param",
         "description": "add an optional documented `roots` parameter to `find_notes`, used only when `folder` is "
-        "not given, and drop the roots request (review: the roots result is used other than through the first "
+        "not given or does not pass `folder and Path(folder).is_absolute()`, and drop the roots request (review: the roots result is used other than through the first "
         "root's path, a loop over the roots' paths or their count; an equivalent value is built from the `roots` "
         "list; without `roots` a call takes the `except Exception` fallback, as when the client could not answer: "
         "also a legacy client whose roots were used before)",
@@ -396,14 +396,16 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
         {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(a)]}},
         {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(b)]}},
         {"tool": "find_notes", "arguments": {"word": "x"}},
+        # a relative folder reaches the roots too, as the description says (it said "not given")
+        {"tool": "find_notes", "arguments": {"word": "x", "folder": "b", "roots": [str(a)]}},
     ]
     new = run_proof(legacy_python, after, "notes", "legacy", [], calls)
-    assert _texts(new) == [["two.md"], ["one.md"], ["two.md"], []]
+    assert _texts(new) == [["two.md"], ["one.md"], ["two.md"], [], ["one.md"]]
     [schema] = [t["inputSchema"] for t in new["tools"]]
     assert schema.get("required") == ["word"]
     assert schema["properties"]["roots"]["description"] == (
         "Absolute paths of the directories to work in (formerly the client's MCP roots). Used only when `folder` "
-        "is not given."
+        "is not given or does not pass `folder and Path(folder).is_absolute()`."
     )
 
 
