@@ -10,6 +10,7 @@ stays.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,37 @@ def test_a_public_helper_stays_and_so_does_its_finding(tmp_path: Path) -> None:
     )
     assert _labels(tmp_path) == [("MCP102", 13, 12, None, left)]
     assert "def supports_roots" in (tmp_path / "s.py").read_text()
+
+
+CAPS = """from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def caps(ctx: Context) -> str:
+    params = ctx.session.client_params
+    return str(params.capabilities.sampling is not None) if params else "none"
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "advice"),
+    [
+        ("from mcp.server.fastmcp import Context, FastMCP", "keep it while the server runs on a handshake-era SDK"),
+        (
+            "from mcp.server.mcpserver import Context, MCPServer as FastMCP",
+            "read the capability from the request (`ctx.client_capabilities`) instead",
+        ),
+    ],
+)
+def test_capability_advice_names_an_accessor_the_sdk_has(tmp_path: Path, imports: str, advice: str) -> None:
+    """`ctx.client_capabilities` exists on mcp 2.x's Context only: on mcp 1.x (every connection has a
+    handshake) the advice is to keep the read until the port, which it names (mcp 1.27's Context
+    has no `client_capabilities`: the old advice, followed there, raised AttributeError)."""
+    (tmp_path / "server.py").write_text(CAPS.replace("from mcp.server.fastmcp import Context, FastMCP", imports))
+    out = cli(["check", "--output-format", "json", "--select", "MCP102", "server.py"], tmp_path)
+    [finding] = json.loads(out.stdout)["findings"]
+    assert (finding["line"], finding["manual"].startswith(advice)) == (8, True), finding["manual"]
+    if "mcpserver" not in imports:
+        assert "`mcpmigrate fix --target-sdk mcp2`" in finding["manual"]

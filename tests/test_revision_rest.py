@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import FIXTURES, cli, findings_of, load_toml
+from tests.proof import run_proof
 
 _CLIENT = r"""
 import anyio, json, sys
@@ -474,3 +475,94 @@ def test_sse_beside_streamable_http_of_the_same_server_is_manual(tmp_path: Path)
     assert found[("apps.py", 8)].startswith("the server already serves Streamable HTTP (`mcp.streamable_http_app()`)")
     cli(["fix", "--unsafe-fixes", "--select", "MCP602", "."], tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_sse_chosen_at_run_time(tmp_path: Path) -> None:
+    """port-01's `run(transport="sse" if "--sse" in sys.argv else "stdio")` (haris-musa/excel-mcp-server)
+    is fixed like the literal: the SSE branch serves Streamable HTTP, the stdio one is untouched. A
+    transport read from an option or the environment is manual where the module offers "sse" (the
+    option's choices, the variable's default) and is not reported where it does not: such a value
+    can select SSE only if something names it."""
+    (tmp_path / "flag.py").write_text(
+        "import sys\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n"
+        'if __name__ == "__main__":\n'
+        '    mcp.run(transport="sse" if "--sse" in sys.argv else "stdio")\n'
+    )
+    (tmp_path / "options.py").write_text(
+        "import argparse\nimport os\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        "def main() -> None:\n"
+        "    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--transport", choices=["stdio", "sse"], default="stdio")\n'
+        "    mcp.run(transport=parser.parse_args().transport)\n\n\n"
+        "def from_env() -> None:\n"
+        '    mcp.run(transport=os.getenv("MCP_TRANSPORT", "sse"))\n'
+    )
+    (tmp_path / "stdio_or_http.py").write_text(
+        "import os\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n"
+        'mcp.run(transport=os.getenv("MCP_TRANSPORT", "stdio"))\n'
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP602", "."], tmp_path)
+    found = {
+        (f["path"], f["line"]): (f["fix"] or {}).get("safety") or f["manual"]
+        for f in json.loads(out.stdout)["findings"]
+    }
+    assert set(found) == {("flag.py", 8), ("options.py", 12), ("options.py", 16)}, out.stdout
+    assert found[("flag.py", 8)] == "unsafe"
+    assert found[("options.py", 12)].startswith("the transport is chosen at run time (`parser.parse_args().transport`)")
+    assert found[("options.py", 16)].startswith(
+        'the transport is chosen at run time (`os.getenv("MCP_TRANSPORT", "sse")`)'
+    )
+    options = (tmp_path / "options.py").read_bytes()
+    cli(["fix", "--unsafe-fixes", "--select", "MCP602", "."], tmp_path)
+    assert (
+        (tmp_path / "flag.py")
+        .read_text()
+        .endswith('    mcp.run(transport="streamable-http" if "--sse" in sys.argv else "stdio")\n')
+    )
+    assert (tmp_path / "options.py").read_bytes() == options
+    again = cli(["check", "--output-format", "json", "--select", "MCP602", "flag.py"], tmp_path)
+    assert findings_of(again) == [], again.stdout
+
+
+_RECORDER = """from fastmcp import FastMCP
+from fastmcp.server.middleware import Middleware, MiddlewareContext
+
+clients: dict[str, str] = {}
+
+
+class ClientRecorder(Middleware):
+    async def on_initialize(self, context: MiddlewareContext, call_next):
+        result = await call_next(context)
+        clients["last"] = context.message.params.client_info.name
+        return result
+
+
+mcp = FastMCP("x")
+mcp.add_middleware(ClientRecorder())
+
+
+@mcp.tool()
+def who() -> str:
+    return clients.get("last", "unknown")
+"""
+
+
+def test_fastmcp_middleware_on_initialize_is_a_removed_method_handler(tmp_path: Path) -> None:
+    """A fastmcp middleware's `on_initialize` handles the removed handshake: run on fastmcp 4.2, the
+    hook records the client on a legacy connection and never runs on a 2026-07-28 one (the tool
+    answers "unknown"). A class of the project named `Middleware` is not fastmcp's."""
+    (tmp_path / "server.py").write_text(_RECORDER)
+    (tmp_path / "own.py").write_text(
+        "class Middleware:\n    pass\n\n\nclass Foo(Middleware):\n    async def on_initialize(self, context, call_next):\n"
+        "        return None\n"
+    )
+    out = cli(["check", "--output-format", "json", "--select", "MCP604", "."], tmp_path)
+    found = json.loads(out.stdout)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [("server.py", 8, 15)], out.stdout
+    assert found[0]["manual"].startswith("do it per request instead (`on_request` runs for every request")
+    calls = [{"tool": "who", "arguments": {}}]
+    answers = {
+        mode: [c["text"] for c in run_proof(sys.executable, tmp_path / "server.py", "mcp", mode, [], calls)["calls"]]
+        for mode in ("legacy", "modern")
+    }
+    assert answers == {"legacy": [["mcp"]], "modern": [["unknown"]]}

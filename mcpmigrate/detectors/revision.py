@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import ClassVar
 
 import libcst as cst
+import libcst.matchers as m
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
@@ -123,14 +124,47 @@ class _SseVisitor(CatalogVisitor):
         attr = func.attr.value
         if attr in TRANSPORT_METHODS:
             arg = _transport_arg(node)
-            if arg is None or string_value(arg.value) != "sse":
+            if arg is None:
                 return
-            new = _string_like(arg.value, STREAMABLE)
-            site = Rewrite(replace=[(arg.value, new)])
-            self._planned(node, arg.value, f'`{attr}(transport="sse")`', site, attr == "http_app", fn)
+            if string_value(arg.value) == "sse":
+                site = Rewrite(replace=[(arg.value, _string_like(arg.value, STREAMABLE))])
+                self._planned(node, arg.value, f'`{attr}(transport="sse")`', site, attr == "http_app", fn)
+                return
+            self._chosen_at_run_time(node, attr, arg.value, fn)
         elif attr in RENAMED_METHODS:
             site = Rewrite(replace=[(func.attr, cst.Name(RENAMED_METHODS[attr]))])
             self._planned(node, node, f"`{attr}()`", site, attr == "sse_app", fn)
+
+    def _chosen_at_run_time(
+        self, call: cst.Call, attr: str, value: cst.BaseExpression, fn: FunctionInfo | None
+    ) -> None:
+        """``run(transport=<expression>)``: a conditional whose branches name ``"sse"`` is fixed like
+        the literal (each ``"sse"`` branch serves Streamable HTTP); any other expression (an
+        environment variable, a command-line option) is reported, manual, when the module names
+        ``"sse"`` at all (an option's choices, a default) — with no ``"sse"`` in the module it
+        cannot select SSE and nothing is reported."""
+        code = cst.Module([]).code_for_node(value)
+        branches, literal_only = _sse_branches(value)
+        if branches:
+            site = Rewrite(replace=[(b, _string_like(b, STREAMABLE)) for b in branches])
+            self._planned(call, value, f"`{attr}(transport={code})`", site, attr == "http_app", fn)
+        elif not literal_only and self._offers_sse(value):
+            message = _MSG_602.format(what=f'`{attr}(transport={code})`, where the module offers "sse"')
+            self.report("MCP602", value, message, manual=_MANUAL_RUN_TIME.format(code=code))
+
+    def _offers_sse(self, value: cst.BaseExpression) -> bool:
+        """``"sse"`` is in the expression (an environment variable's default) or elsewhere in the
+        module outside the transport argument of a serving call (an option's choices)."""
+        if any(string_value(s) == "sse" for s in m.findall(value, m.SimpleString())):
+            return True
+        spent: set[int] = set()  # the literals of other serving calls' transport arguments
+        for call in self.a.nodes(cst.Call):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in TRANSPORT_METHODS:
+                arg = _transport_arg(call)
+                if arg is not None:
+                    spent |= {id(s) for s in m.findall(arg.value, m.SimpleString())}
+        return any(string_value(s) == "sse" and id(s) not in spent for s in self.a.nodes(cst.SimpleString))
 
     def _server(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
         """A FastMCP / MCPServer / fastmcp server: typed by the analysis, or a name bound (in the
@@ -193,6 +227,30 @@ class _SseVisitor(CatalogVisitor):
                             if name.rsplit(".", 1)[-1] in ("Mount", "mount", "Host"):
                                 return True
         return False
+
+
+_MANUAL_RUN_TIME = (
+    'the transport is chosen at run time (`{code}`) and the module offers "sse" as a value (an '
+    "option's choices, an environment variable's default): offer \"streamable-http\" where it offers "
+    '"sse" (choices, defaults, the documentation of the option or variable) and move the client '
+    "configurations that select SSE to the Streamable HTTP endpoint (`/mcp` by default)"
+)
+
+
+def _sse_branches(value: cst.BaseExpression) -> tuple[list[cst.SimpleString], bool]:
+    """The ``"sse"`` literals among the branches of a (nested) conditional expression, and
+    whether every branch is a string literal (its value is then known)."""
+    if not isinstance(value, cst.IfExp):
+        return [], isinstance(value, cst.SimpleString)
+    found: list[cst.SimpleString] = []
+    literal_only = True
+    for branch in (value.body, value.orelse):
+        if isinstance(branch, cst.SimpleString) and string_value(branch) == "sse":
+            found.append(branch)
+        inner, known = _sse_branches(branch)
+        found += inner
+        literal_only = literal_only and known
+    return found, literal_only
 
 
 def _transport_arg(call: cst.Call) -> cst.Arg | None:
@@ -362,9 +420,23 @@ _MANUAL_604 = "route it only on handshake-era connections; remove it once legacy
 _MANUAL_604_DISCOVER = "add a `server/discover` branch and serve requests without a prior handshake"
 
 
+FASTMCP_MIDDLEWARE = {"fastmcp.server.middleware.Middleware", "fastmcp.server.middleware.middleware.Middleware"}
+_MSG_604_HOOK = (
+    "The fastmcp middleware `{cls}` handles `initialize` (`on_initialize`); the `initialize` handshake is removed "
+    "in 2026-07-28 (SEP-2575), so on a 2026-07-28 connection this hook never runs and what it does (recording "
+    "or checking the client, setting up state) is skipped for every modern client."
+)
+_MANUAL_604_HOOK = (
+    "do it per request instead (`on_request` runs for every request in both eras; a 2026-07-28 request carries "
+    "the client's info and capabilities in its `_meta`), and keep `on_initialize` only for handshake-era clients"
+)
+
+
 def _screen_604(f: Facts) -> bool:
-    return bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings)) or bool(
-        {n.rsplit(".", 1)[-1] for n in REMOVED_TYPES} & (set(f.imported.values()) | f.attrs | f.names)
+    return (
+        bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings))
+        or bool({n.rsplit(".", 1)[-1] for n in REMOVED_TYPES} & (set(f.imported.values()) | f.attrs | f.names))
+        or ("Middleware" in (set(f.imported.values()) | f.attrs | f.names) and f.imports_mcp)
     )
 
 
@@ -427,6 +499,17 @@ class _RemovedVisitor(CatalogVisitor):
         s = string_value(node.key)
         if s in REMOVED_METHODS and self.is_route_handler(node.value):
             self._method(node, s, "a route table", dispatch=True)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """A fastmcp ``Middleware`` subclass's ``on_initialize`` hook (fastmcp 2.13+, 3, 4): a
+        handler of ``initialize`` that a 2026-07-28 client never triggers."""
+        if not any(self.a.qualname(b.value) in FASTMCP_MIDDLEWARE for b in node.bases):
+            return
+        for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else []:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "on_initialize":
+                if not in_test_function(self.a, stmt):
+                    message = _MSG_604_HOOK.format(cls=node.name.value)
+                    self.report("MCP604", stmt.name, message, manual=_MANUAL_604_HOOK)
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -675,6 +758,7 @@ class RemovedMethodDetector(_ServerCodeDetector):
         rb"InitializedNotification",
         rb"ListTasksRequest",
         rb"GetTaskPayloadRequest",
+        rb"on_initialize",
     )
     screen = staticmethod(_screen_604)
     visitor = _RemovedVisitor

@@ -88,9 +88,7 @@ class _RootsVisitor(RequestVisitor):
                         node,
                         msg_102(GUARD_REMOVED if guards_roots else ""),
                         fix=_guard_fix("removed together with the roots request it guards") if guards_roots else None,
-                        manual=None
-                        if guards_roots
-                        else "read the capability from the request (`ctx.client_capabilities`) instead",
+                        manual=None if guards_roots else self._capability_advice(func.value, fn),
                         guards_roots=guards_roots,
                     )
             elif attr == "send_request":
@@ -369,7 +367,20 @@ class _RootsVisitor(RequestVisitor):
             "`client_params` is the initialize request's data; on 2026-07-28 there is no initialize "
             "and capabilities arrive in every request's _meta. Read them per request "
             "(`ctx.client_capabilities` in mcp 2.x).",
-            manual="read the capability from the request (`ctx.client_capabilities`) instead",
+            manual=self._capability_advice(recv, fn),
+        )
+
+    def _capability_advice(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str:
+        """What to read instead of the handshake's capabilities. mcp 1.x and fastmcp 2/3 have no
+        per-request accessor (their connections all have a handshake, so the read is right there);
+        mcp 2.x's ``Context.client_capabilities`` (``mcp/server/mcpserver/context.py``) is per request."""
+        if self._per_request_session(recv, fn):
+            return "read the capability from the request (`ctx.client_capabilities`) instead"
+        target = "fastmcp4" if self.a.module_generation() == S.FASTMCP else "mcp2"
+        return (
+            "keep it while the server runs on a handshake-era SDK (every connection sends `initialize`, and "
+            "this SDK has no per-request accessor); when porting (`mcpmigrate fix --target-sdk "
+            f"{target}`), read the capability from the request (`ctx.client_capabilities` on mcp 2.x)"
         )
 
     def _session_like(self, expr: cst.BaseExpression) -> bool:

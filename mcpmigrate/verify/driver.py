@@ -35,6 +35,8 @@ VOLATILE = [
     (re.compile(r"\b[0-9a-f]{40}\b"), "<sha>"),
     (re.compile(r"Date:\s+[^\n\"]+"), "Date: <date>"),
     (re.compile(r'(_ms\\?": )\d+(?:\.\d+)?'), r"\g<1>0"),
+    # a POSIX time in seconds with a fraction (2020-09 … 2033-05): `time.time()`, a file's mtime
+    (re.compile(r"(?<![\w.])1[6-9]\d{8}\.\d+(?![\w.])"), "0.0"),
 ]
 SAMPLING_REPLY = "Hello from mcpmigrate verify."
 ELICIT_REPLY = {"boolean": True, "string": "yes", "integer": 1, "number": 1}
