@@ -108,22 +108,42 @@ async def read_book(path: str, ctx: Context) -> str:
 '''
 
 
-def test_an_mcp2_fence_answers_from_the_setting_in_both_eras(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same fence on mcp 2.3: before, a 2026-07-28 client fails (no back channel); after, both
-    eras answer from `LIBRARY_ROOTS`, refuse a path outside it (whatever the client's roots or the
-    arguments), and fail without it."""
+def test_an_mcp2_fence_keeps_the_clients_roots_on_legacy_connections_and_reads_the_setting_on_2026(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same fence on mcp 2.3, where one server serves both eras: before, a 2026-07-28 client
+    fails (no back channel). After, a legacy connection still asks its client (`can_send_request`),
+    so every client that worked keeps working, and a 2026-07-28 one answers from `LIBRARY_ROOTS`:
+    a path outside it is refused whatever the arguments, and without it the call fails as before.
+    No client loses anything and no fence widens: safe, applied by a plain `fix`."""
     import sys
 
     from tests.proof import run_proof
 
-    before, after, report = _fix(tmp_path, MCP2_FENCE)
-    [f] = report["findings"]
-    assert f["fix"]["strategy"] == "config" and f["fix"]["description"] == FENCE + REVIEW
-    assert after.read_text(encoding="utf-8").endswith(
-        "async def _fetch(ctx: Context) -> list[Path]:\n    listing = _configured_roots()\n"
-        '    return [Path(str(r.uri).removeprefix("file://")) for r in listing.roots]\n'
-        + MCP2_FENCE[MCP2_FENCE.index("\n\n@library.tool()") :]
+    before, after = tmp_path / "before.py", tmp_path / "s.py"
+    before.write_text(MCP2_FENCE, encoding="utf-8")
+    after.write_text(MCP2_FENCE, encoding="utf-8")
+    [f] = cli(["check", "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    assert f["fix"] == {
+        "safety": "safe",
+        "strategy": "config",
+        "description": "answer the roots request on 2026-07-28 connections from the `LIBRARY_ROOTS` environment "
+        "variable (server configuration, read once at start; unset, those calls fail as they do today), and keep it "
+        "on legacy connections (`ctx.session.can_send_request`): the roots bound what the tool may touch (an "
+        "allow-list check in `read_book`), so they stay with whoever runs the server",
+    }
+    cli(["fix", "s.py"], tmp_path)
+    assert after.read_text(encoding="utf-8") == MCP2_FENCE.replace(
+        "from mcp.server.mcpserver import Context, MCPServer\n",
+        "from mcp.server.mcpserver import Context, MCPServer\nimport os\nfrom mcp.types import ListRootsResult, Root\n",
+    ).replace(
+        "\n\nasync def _fetch",
+        "\n\n" + _HELPER.replace("X_ROOTS", "LIBRARY_ROOTS") + "\n\nasync def _fetch",
+    ).replace(
+        "    listing = await ctx.session.list_roots()\n",
+        "    listing = await ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()\n",
     )
+    assert cli(["check", "s.py"], tmp_path).exit_code == 0  # nothing left, and a second fix has nothing to do
     a, b = _shelves(tmp_path)
     monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
     assert _texts(run_proof(sys.executable, before, "library", "legacy", [a.as_uri()], _reads(a, b))) == [
@@ -132,22 +152,23 @@ def test_an_mcp2_fence_answers_from_the_setting_in_both_eras(tmp_path: Path, mon
     ]
     [modern] = run_proof(sys.executable, before, "library", "modern", [a.as_uri()], _reads(a))["calls"]
     assert modern["error"] is not None
+    # legacy: the client's roots, as before (no setting needed)
+    out = run_proof(sys.executable, after, "library", "legacy", [a.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
+    [call] = run_proof(sys.executable, after, "library", "modern", [a.as_uri()], _reads(a))["calls"]
+    assert call["error"] is not None or call["is_error"], call  # 2026-07-28 without the setting: closed
     monkeypatch.setenv("LIBRARY_ROOTS", str(a))
-    for mode in ("legacy", "modern"):
-        out = run_proof(sys.executable, after, "library", mode, [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
-        assert _texts(out) == [["in-a"], ["refused"], ["refused"]], mode
-    monkeypatch.delenv("LIBRARY_ROOTS")
-    for mode in ("legacy", "modern"):
-        [call] = run_proof(sys.executable, after, "library", mode, [a.as_uri()], _reads(a))["calls"]
-        assert call["error"] is not None or call["is_error"], (mode, call)
+    out = run_proof(sys.executable, after, "library", "modern", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
 
 
 def test_strategy_config_answers_any_roots_request_from_the_setting_and_is_safe_without_legacy_clients(
     tmp_path: Path,
 ) -> None:
     """`--strategy config` on a request that fences nothing: the same rewrite, without the fence
-    named; a project that serves no legacy clients (mcp 2.x pins, `--no-legacy-clients`) loses
-    no working client, so the fix is safe and a plain `fix` applies it."""
+    named. On mcp 2.x serving legacy clients the request stays for them (as above); a project that
+    serves none (`--no-legacy-clients`) loses no working client by answering every call from the
+    setting, so that form is safe too and a plain `fix` applies it."""
     pins = '[project]\nname = "notes"\nversion = "0"\ndependencies = ["mcp>=2.3,<3"]\n'
     (tmp_path / "pyproject.toml").write_text(pins + '[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
     source = (
@@ -158,7 +179,7 @@ def test_strategy_config_answers_any_roots_request_from_the_setting_and_is_safe_
     (tmp_path / "s.py").write_text(source, encoding="utf-8")
     desc = "answer the roots request from the `MY_NOTES_ROOTS` environment variable (server configuration, read once at start)"
     [f] = cli(["check", "--output-format", "json", "s.py"], tmp_path).json["findings"]
-    assert f["fix"]["safety"] == "unsafe" and f["fix"]["description"].startswith(desc + " (review: until")
+    assert f["fix"]["safety"] == "safe" and f["fix"]["description"].endswith("(`ctx.session.can_send_request`)")
     [f] = cli(["check", "--no-legacy-clients", "--output-format", "json", "s.py"], tmp_path).json["findings"]
     assert f["fix"] == {"safety": "safe", "strategy": "config", "description": desc}
     (tmp_path / "pyproject.toml").write_text(pins, encoding="utf-8")

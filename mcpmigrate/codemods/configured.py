@@ -18,11 +18,16 @@ The rewrite, per module (shapes in field cases roots-19/roots-20, ``tests/test_f
   fallback around the request is taken as before);
 - each roots request ``await <session>.list_roots()`` becomes ``_configured_roots()`` (fastmcp's
   ``await ctx.list_roots()``, a list of roots, ``_configured_roots().roots``). Nothing else moves:
-  a cache of the answer now caches the configured folders.
+  a cache of the answer now caches the configured folders. On mcp 2.x, which serves both eras,
+  while the project serves legacy clients the request stays for them: ``await
+  ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()``.
 
-Safe only where no client that works today stops working: a project that declares it serves no
-legacy clients (``legacy-clients = false``: on 2026-07-28 the request always failed). Otherwise
-unsafe, the review note naming what the operator must set.
+Safe only where no client that works today stops working and no fence widens: on mcp 2.x (legacy
+connections keep their client's roots; 2026-07-28 ones failed before and now read the setting, or
+fail as before when it is unset), and wherever the project declares it serves no legacy clients
+(``legacy-clients = false``). Otherwise — mcp 1.x and fastmcp 2/3 servers, whose clients are all
+legacy clients that now need the setting — unsafe, the review note naming what the operator must
+set.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.param.chains import bounds_access, closure
 from mcpmigrate.codemods.param.parameter import like
@@ -98,15 +103,22 @@ def _server_name(a: ModuleAnalysis) -> str | None:
 class FromSetting:
     """One roots request (``aw``, the awaited call) answered from the setting; ``listing`` true
     when the request answered a ``ListRootsResult`` (the SDK session), false for a list of roots
-    (fastmcp's context)."""
+    (fastmcp's context). ``session``: on mcp 2.x, the session whose ``can_send_request`` (true
+    exactly on a legacy connection, which has a back channel) keeps the request there."""
 
     aw: cst.Await
     listing: bool
     setting: Setting
+    session: str | None = None
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         s = self.setting
         call = f"{s.helper}()" if self.listing else f"{s.helper}().roots"
+        if self.session is not None:
+            call = f"{code_of(self.aw)} if {self.session}.can_send_request else {call}"
+            parent = analysis.parents.get(id(self.aw))
+            if not (isinstance(parent, (cst.Assign, cst.AnnAssign, cst.Return)) and parent.value is self.aw):
+                call = f"({call})"  # `await x or y` must not become `… if … else z or y`
         edits.replace(self.aw, like(self.aw, cst.parse_expression(call)))
         asked = edits.shared("configured.asked", list, lambda nodes: _add_helper(edits, analysis, s, nodes))
         asked.append(self.aw)
@@ -189,22 +201,43 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             "taken in this module: read the folders from the server's configuration by hand"
         )
     listing = a.kind_of(node.func.value, fn) is not Kind.CONTEXT_FASTMCP
+    session = _legacy_session(a, node.func.value, fn) if config.legacy_clients else None
     desc = (
         f"answer the roots request from the `{s.env}` environment variable (server configuration, read once at start)"
     )
+    if session is not None:
+        desc = (
+            f"answer the roots request on 2026-07-28 connections from the `{s.env}` environment variable (server "
+            "configuration, read once at start; unset, those calls fail as they do today), and keep it on legacy "
+            f"connections (`{session}.can_send_request`)"
+        )
     if fence:
         desc += (
             f": the roots bound what the tool may touch (an allow-list check in `{fence}`), so they stay with whoever "
             "runs the server"
         )
-    if config.legacy_clients:
+    if config.legacy_clients and session is None:
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
             f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call fails as it does '
             "for a client without roots, also for the legacy clients whose roots were used before)"
         )
-    safety = Safety.UNSAFE if config.legacy_clients else Safety.SAFE
-    return FixPlan(FixInfo(safety, STRATEGY, desc), None, {}, FromSetting(aw, listing, s))
+    safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
+    return FixPlan(FixInfo(safety, STRATEGY, desc), None, {}, FromSetting(aw, listing, s, session))
+
+
+def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
+    """The code of ``recv`` when the request keeps running on legacy connections: an mcp 2.x
+    session (``ServerSession.can_send_request``, mcp 2.3 ``mcp/server/session.py``: false on a
+    2026-07-28 request, whose channel has no back channel) spelled as a plain name or attribute
+    chain (read twice, so without side effects). mcp 1.x has no such property, and serves only
+    legacy connections."""
+    if a.module_generation() != S.MCP2 or a.kind_of(recv, fn) is not Kind.SESSION:
+        return None
+    node: cst.BaseExpression = recv
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return code_of(recv) if isinstance(node, cst.Name) else None
 
 
 __all__ = ["STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]
