@@ -212,3 +212,47 @@ def _configured_roots() -> ListRootsResult:
     paths = [p for p in X_ROOTS.split(os.pathsep) if os.path.isabs(p)]
     return ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in paths])
 '''
+
+
+FASTMCP_FENCE = '''from pathlib import Path
+
+from fastmcp import Context, FastMCP
+
+library = FastMCP("library")
+
+
+@library.tool()
+async def read_book(path: str, ctx: Context) -> str:
+    """Read a file, but only inside a directory the client granted."""
+    target = Path(path).resolve()
+    roots = await ctx.list_roots()
+    if not any(target.is_relative_to(Path(str(r.uri).removeprefix("file://"))) for r in roots):
+        return "refused"
+    return target.read_text()
+'''
+
+
+def test_a_fastmcp_fence_reads_its_list_of_roots_from_the_setting(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fastmcp 2.x's `ctx.list_roots()` answers a list of roots: it becomes `_configured_roots().roots`
+    (unsafe, as on mcp 1.x: every client is a legacy client). Run on fastmcp 2.14."""
+    from tests.proof import run_proof
+
+    before, after, report = _fix(tmp_path, FASTMCP_FENCE)
+    [f] = report["findings"]
+    assert f["fix"] == {"safety": "unsafe", "strategy": "config", "description": FENCE + REVIEW}
+    assert "    roots = _configured_roots().roots\n" in after.read_text(encoding="utf-8")
+    a, b = _shelves(tmp_path)
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    assert _texts(run_proof(legacy_python, before, "library", "legacy", [a.as_uri()], _reads(a, b))) == [
+        ["in-a"],
+        ["refused"],
+    ]
+    [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
+    assert "LIBRARY_ROOTS is not set" in str(err), err
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    out = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    texts = _texts(out)
+    assert texts[:2] == [["in-a"], ["refused"]]
+    assert "roots\n  Unexpected keyword argument" in texts[2][0], texts  # fastmcp refuses the argument itself
