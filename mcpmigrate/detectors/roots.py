@@ -437,10 +437,11 @@ class _RootsVisitor(RequestVisitor):
         if interim_fix.legacy_only(self.a, node) or legacy_era_only(self.a.parents, node):
             return  # the legacy branch of an era-portable handler
         strategy = self.det.config.strategy
-        fence = configured.fence(self.a, fn) if fn is not None and strategy != "interim" else None
+        chosen = self.det.config.strategy_chosen
+        fence = configured.fence(self.a, fn) if fn is not None and (strategy == "config" or not chosen) else None
         if strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
-        elif strategy == "config" or (fence and not self.det.config.strategy_chosen):
+        elif strategy == "config" or (fence and not chosen):
             # by default a fence stays with whoever runs the server (issue 23)
             plan = configured.plan(self.a, self.det.config, node, fn, fence or "")
         else:
