@@ -24,30 +24,39 @@ from tests.proof import LEAVE, json_answer
 
 DATA = Path(__file__).resolve().parent / "data" / "port"
 
-# Reads every resource URI and calls every tool of argv[1]'s module-level server `srv`, printing
-# what the client got (one JSON line): on mcp 1.x through its in-memory session, on mcp 2.x through
-# `Client` in the era argv[4] names. argv[2], argv[3]: the URIs and the calls, as JSON.
+# Loads argv[1] (its folder first on sys.path, as `python server.py` would have it) and reads
+# argv[3]'s resource URIs, calls argv[4]'s tools and gets argv[5]'s prompts (JSON) of its
+# module-level server named argv[2], printing what the client got (one JSON line, the tools'
+# parameter names first): on mcp 1.x through its in-memory session, on mcp 2.x through `Client`
+# in the era argv[6] names.
 _DRIVER = (
     LEAVE
     + """
-import anyio, importlib.util, json, sys
+import anyio, importlib.util, json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
 spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(m)
+server = getattr(m, sys.argv[2])
 def seen(r):
     d = r.model_dump(mode="json", by_alias=True, exclude_none=True)
     if "contents" in d:
         return {"texts": [c.get("text") for c in d["contents"]]}
+    if "messages" in d:
+        return {"texts": [x["content"].get("text") for x in d["messages"]]}
     return {"is_error": d.get("isError"), "texts": [c.get("text") for c in d["content"]]}
 async def main():
-    if len(sys.argv) > 4:
+    if len(sys.argv) > 6:
         import mcp
-        client = mcp.Client(m.srv, mode=sys.argv[4])
+        client = mcp.Client(server, mode=sys.argv[6])
     else:
         from mcp.shared.memory import create_connected_server_and_client_session as connect
-        client = connect(m.srv)
+        client = connect(server)
     async with client as c:
-        out = [seen(await c.read_resource(u)) for u in json.loads(sys.argv[2])]
-        out += [seen(await c.call_tool(n, a)) for n, a in json.loads(sys.argv[3])]
+        tools = await c.list_tools()
+        out = [{t.name: sorted(t.model_dump(by_alias=True)["inputSchema"].get("properties", {})) for t in tools.tools}]
+        out += [seen(await c.read_resource(u)) for u in json.loads(sys.argv[3])]
+        out += [seen(await c.call_tool(n, a)) for n, a in json.loads(sys.argv[4])]
+        out += [seen(await c.get_prompt(n, a)) for n, a in json.loads(sys.argv[5])]
         print(json.dumps(out))
 anyio.run(main)
 leave()
@@ -55,10 +64,19 @@ leave()
 )
 
 
-def serve(python: str, file: Path, uris: list[str], calls: list[tuple[str, dict]], *mode: str) -> list[dict]:
-    """What a client got from ``file``'s server ``srv`` under ``python`` (``mode``: mcp 2.x's era)."""
+def serve(
+    python: str,
+    file: Path,
+    server: str,
+    *mode: str,
+    uris: list[str] = [],  # noqa: B006 (read only)
+    calls: list[tuple[str, dict]] = [],  # noqa: B006
+    prompts: list[tuple[str, dict]] = [],  # noqa: B006
+) -> list[dict]:
+    """What a client got from ``file``'s server ``server`` under ``python`` (``mode``: mcp 2.x's
+    era): the tools' parameter names, then the answers in order."""
     out = subprocess.run(
-        [python, "-c", _DRIVER, str(file), json.dumps(uris), json.dumps(calls), *mode],
+        [python, "-c", _DRIVER, str(file), server, *(json.dumps(x) for x in (uris, calls, prompts)), *mode],
         capture_output=True,
         text=True,
         timeout=180,
@@ -122,7 +140,7 @@ def _request_ids(answers: list[dict]) -> tuple[list[dict], list[str]]:
         ids.append(m[1])
         return text[m.end() :]
 
-    return [{**a, "texts": [strip(t) for t in a["texts"]]} for a in answers], ids
+    return [{**a, "texts": [strip(t) for t in a["texts"]]} if "texts" in a else a for a in answers], ids
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -132,14 +150,205 @@ def test_port_08_the_port_answers_as_the_original_did(
     """The template reads the request id off its injected context on mcp 2.3 as it did off
     ``get_context()`` on mcp 1.27; the tool answers the same for a known doc, and for an unknown one
     the intended message where mcp 1.27 sent the ``TypeError`` text — the difference the note names."""
-    uris, calls = ["doc://intro", "doc://missing"], [("must_exist", {"name": "intro"}), ("must_exist", {"name": "x"})]
-    before, before_ids = _request_ids(serve(legacy_python, DATA / "port_08.py", uris, calls))
-    after, after_ids = _request_ids(serve(mcp2_python, DATA / "port_08.fixed.py", uris, calls, mode))
+    asks = {"uris": ["doc://intro", "doc://missing"], "calls": [("must_exist", {"name": n}) for n in ("intro", "x")]}
+    before, before_ids = _request_ids(serve(legacy_python, DATA / "port_08.py", "srv", **asks))
+    after, after_ids = _request_ids(serve(mcp2_python, DATA / "port_08.fixed.py", "srv", mode, **asks))
     assert len(before_ids) == len(after_ids) == 2, (before_ids, after_ids)
-    assert before[:3] == after[:3]
-    assert after[:3] == [{"texts": ["hello"]}, {"texts": [""]}, {"is_error": False, "texts": ["intro"]}]
-    assert before[3] == {
+    assert before[:4] == after[:4]
+    assert after[:4] == [
+        {"must_exist": ["name"]},
+        {"texts": ["hello"]},
+        {"texts": [""]},
+        {"is_error": False, "texts": ["intro"]},
+    ]
+    assert before[4] == {
         "is_error": True,
         "texts": ["Error executing tool must_exist: McpError.__init__() takes 2 positional arguments but 3 were given"],
     }
-    assert after[3] == {"is_error": True, "texts": ["Error executing tool must_exist: unknown doc x"]}
+    assert after[4] == {"is_error": True, "texts": ["Error executing tool must_exist: unknown doc x"]}
+
+
+# -- the context threaded across modules (issue 22 item 1) -----------------------------------------
+APP = 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("notes")\n'
+HELPERS = """from app import mcp
+
+
+def signature() -> str:
+    ctx = mcp.get_context()
+    return f"{ctx.fastmcp.name}#{ctx.request_id is not None}"
+
+
+def tag(q: str, upper: bool = False) -> str:
+    text = q.upper() if upper else q
+    return f"{text} ({signature()})"
+"""
+SERVER = """from mcp.server.fastmcp import Context
+
+from app import mcp
+from helpers import tag
+import helpers as h
+
+
+def _both(q: str) -> list[str]:
+    return [tag(q), h.tag(q, upper=True)]
+
+
+@mcp.tool()
+def lookup(q: str) -> str:
+    return " / ".join(_both(q))
+
+
+@mcp.tool()
+async def shout(q: str, context: Context) -> str:
+    return tag(q, True)
+
+
+@mcp.prompt()
+def ask(topic: str) -> str:
+    return f"Ask about {tag(topic)}"
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+HELPERS_PORTED = """from mcp.server.mcpserver import Context
+
+
+def signature(ctx: Context) -> str:
+    return f"{ctx.mcp_server.name}#{ctx.request_id is not None}"
+
+
+def tag(q: str, upper: bool = False, *, ctx: Context) -> str:
+    text = q.upper() if upper else q
+    return f"{text} ({signature(ctx=ctx)})"
+"""
+SERVER_PORTED = (
+    SERVER.replace("mcp.server.fastmcp import", "mcp.server.mcpserver import")
+    .replace("def _both(q: str)", "def _both(q: str, ctx: Context)")
+    .replace("[tag(q), h.tag(q, upper=True)]", "[tag(q, ctx=ctx), h.tag(q, upper=True, ctx=ctx)]")
+    .replace("def lookup(q: str)", "def lookup(q: str, ctx: Context)")
+    .replace("_both(q))", "_both(q, ctx=ctx))")
+    .replace("tag(q, True)", "tag(q, True, ctx=context)")
+    .replace("def ask(topic: str)", "def ask(topic: str, ctx: Context)")
+    .replace("{tag(topic)}", "{tag(topic, ctx=ctx)}")
+)
+ACROSS = (
+    "take the context as a `Context` parameter of the tool, resource or prompt (mcp 2.x's `MCPServer` injects it "
+    "there and keeps it out of the inputSchema) and pass it down to the functions on the way, across modules: "
+    "`_both` in server.py, `ask` in server.py, `shout` in server.py pass their own context too (the port writes "
+    "every one of those modules or none)"
+)
+
+
+PYPROJECT = '[project]\nname = "notes"\nversion = "0"\ndependencies = ["mcp==1.27.0"]\n'
+
+
+def _project(where: Path, **files: str) -> Path:
+    where.mkdir()
+    (where / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    for name, text in {"app": APP, "helpers": HELPERS, "server": SERVER, **files}.items():
+        (where / f"{name}.py").write_text(text, encoding="utf-8")
+    return where
+
+
+def _findings(where: Path, *args: str) -> list[tuple]:
+    res = cli([*args, "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    return [
+        (f["path"], f["line"], f["column"], f["rule"], f["fix"] and f["fix"]["description"], f["manual"])
+        for f in res.json["fixed" if args[0] == "fix" else "findings"]
+        if f["rule"] == "MCP504"
+    ]
+
+
+def test_a_helper_of_another_module_takes_the_context_every_caller_passes(tmp_path: Path) -> None:
+    """``mcp.get_context()`` in ``helpers.py`` (``mcp`` imported from ``app.py``, where mcp 1.x's
+    ``FastMCP`` builds it) reached from two tools and a prompt of ``server.py``, directly, through
+    a module alias and through a helper there: the helpers take the context (the one read off it,
+    ``ctx.fastmcp``, renamed too), each tool and the prompt pass their own — an existing
+    ``context: Context`` parameter where there is one. Written for the three modules; a second
+    ``fix`` changes nothing."""
+    where = _project(tmp_path / "p")
+    assert _findings(where, "check") == [("helpers.py", 5, 11, "MCP504", ACROSS, None)]
+    passing = (
+        "pass the context of the tool, resource or prompt that reaches this call (mcp 2.x's `MCPServer` injects "
+        "it into a `Context` parameter) to the function, which takes it as a parameter now"
+    )
+    assert _findings(where, "fix") == [
+        ("helpers.py", 5, 11, "MCP504", ACROSS, None),
+        *(
+            (("server.py", line, column, "MCP504", passing, None))
+            for line, column in ((9, 13), (9, 21), (19, 12), (24, 25))
+        ),
+    ]
+    assert (where / "helpers.py").read_text(encoding="utf-8") == HELPERS_PORTED
+    assert (where / "server.py").read_text(encoding="utf-8") == SERVER_PORTED
+    assert (where / "app.py").read_text(encoding="utf-8") == APP.replace(
+        "fastmcp import FastMCP", "mcpserver import MCPServer"
+    ).replace("FastMCP(", "MCPServer(")
+    assert (where / "pyproject.toml").read_text(encoding="utf-8") == PYPROJECT.replace("mcp==1.27.0", "mcp>=2.3,<3")
+    again = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    assert again.json["fixed"] == [] and again.json["findings"] == [] and again.json["errors"] == [], str(again)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_project_ported_across_modules_answers_as_the_original(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """The original project on mcp 1.27 and its port on mcp 2.3: the same tools (the context is no
+    parameter a client sees), the same answers, the server's name read off the context included."""
+    before = _project(tmp_path / "before")
+    after = _project(tmp_path / "after")
+    assert cli(["fix", "--target-sdk", "mcp2", "."], after).exit_code == 0
+    asks = {"calls": [("lookup", {"q": "a"}), ("shout", {"q": "b"})], "prompts": [("ask", {"topic": "t"})]}
+    old = serve(legacy_python, before / "server.py", "mcp", **asks)
+    assert old == [
+        {"lookup": ["q"], "shout": ["q"]},
+        {"is_error": False, "texts": ["a (notes#True) / A (notes#True)"]},
+        {"is_error": False, "texts": ["B (notes#True)"]},
+        {"texts": ["Ask about t (notes#True)"]},
+    ]
+    assert serve(mcp2_python, after / "server.py", "mcp", mode, **asks) == old
+
+
+def test_a_caller_no_handler_reaches_keeps_the_read_manual_naming_it(tmp_path: Path) -> None:
+    """A function of another module that no tool, resource or prompt reaches has no context to
+    pass: the read stays manual, the reason says where and why (the test the calling module's own
+    reads get)."""
+    report = "from helpers import tag\n\n\ndef line(q: str) -> str:\n    return tag(q)\n"
+    where = _project(tmp_path / "p", report=report)
+    assert _findings(where, "check") == [
+        (
+            "helpers.py",
+            5,
+            11,
+            "MCP504",
+            None,
+            "`tag` is also called from `line` in report.py, where the context cannot be passed down: nothing in "
+            "this module calls `line` and no tool, resource or prompt is it: pass the context in from the handler "
+            "that reaches it",
+        )
+    ]
+
+
+def test_a_caller_another_module_imports_keeps_the_read_manual(tmp_path: Path) -> None:
+    """``_both`` would take the context as a new parameter, but a third module imports it and would
+    call it without one."""
+    where = _project(tmp_path / "p", other="from server import _both\n\nprint(_both)\n")
+    [(_p, _l, _c, _r, fix, manual)] = _findings(where, "check")
+    assert fix is None and manual == (
+        "`tag` is also called from `_both` in server.py, and `_both` there would take the context as a new "
+        "parameter, but other.py imports it and would not pass it: pass it by hand"
+    )
+
+
+def test_a_port_of_the_helper_module_alone_writes_nothing(tmp_path: Path) -> None:
+    """``fix helpers.py``: the calls in server.py must change with it, and this run does not check
+    server.py, so the port is blocked and nothing is written (every module or none)."""
+    where = _project(tmp_path / "p")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "helpers.py"], where)
+    assert [e["message"] for e in res.json["errors"]] == [
+        "blocks the port to mcp 2.x: `tag` takes the context now and `_both` in server.py must pass it, but this run "
+        "does not check that module: name it too; nothing was written"
+    ]
+    assert (where / "helpers.py").read_text(encoding="utf-8") == HELPERS
+    assert (where / "pyproject.toml").read_text(encoding="utf-8") == PYPROJECT
