@@ -8,6 +8,14 @@ item 2).
   unsafe, with the note saying so (MCP502). Fixed exactly to ``port_08.fixed.py``; the original on
   mcp 1.27 and the port on mcp 2.3 answer the same in both eras, but for the one answer the note
   names.
+- Across modules: ``mcp.get_context()`` in a helper of ``helpers.py`` that tools and a prompt of
+  ``server.py`` reach: the helper takes the context and every caller passes it, written for every
+  module or none (``codemods/port/callers.py``); the project on mcp 1.27 and its port on mcp 2.3
+  answer the same in both eras. Each reason it stays manual, and a run that does not check a
+  calling module, are tested.
+- A test module on ``create_connected_server_and_client_session``: rewritten to mcp 2.x's
+  ``Client`` (``codemods/port/memory_client.py``) and run under pytest on mcp 2.3 (the original's
+  coroutines on mcp 1.27); one the port cannot rewrite is reported and never blocks the served code.
 """
 
 from __future__ import annotations
@@ -15,11 +23,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import cli
+from tests.planning import apply
 from tests.proof import LEAVE, json_answer
 
 DATA = Path(__file__).resolve().parent / "data" / "port"
@@ -352,3 +362,170 @@ def test_a_port_of_the_helper_module_alone_writes_nothing(tmp_path: Path) -> Non
     ]
     assert (where / "helpers.py").read_text(encoding="utf-8") == HELPERS
     assert (where / "pyproject.toml").read_text(encoding="utf-8") == PYPROJECT
+
+
+# -- a test module on mcp 1.x's in-memory helper (issue 24 item 2) ---------------------------------
+CALC = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("calc")
+
+
+@mcp.tool()
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+@mcp.resource("calc://about")
+def about() -> str:
+    return "a calculator"
+
+
+if __name__ == "__main__":
+    mcp.run()
+"""
+# the test module before and after the port (`imports` as each writes them)
+_CALC_TESTS = """import pytest
+{imports}
+
+@pytest.mark.anyio
+async def test_add():
+    async with {connect}(mcp{private}) as client:
+        tools = await client.list_tools()
+        assert [t.name for t in tools.tools] == ["add"]
+        result = await client.call_tool("add", {{"a": 1, "b": 2}})
+        assert result.content[0].text == "3"
+        assert not result.{is_error}
+
+
+@pytest.mark.anyio
+async def test_about():
+    async with {connect}(mcp, raise_exceptions=True) as session:
+        res = await session.read_resource("calc://about")
+        assert res.contents[0].text == "a calculator"
+"""
+CALC_TESTS = _CALC_TESTS.format(
+    imports="from mcp.shared.memory import create_connected_server_and_client_session\n\nfrom calc import mcp\n",
+    connect="create_connected_server_and_client_session",
+    private="._mcp_server",
+    is_error="isError",
+)
+CALC_TESTS_PORTED = _CALC_TESTS.format(
+    imports="\nfrom calc import mcp\nfrom mcp import Client\n", connect="Client", private="", is_error="is_error"
+)
+CONFTEST = 'import pytest\n\n\n@pytest.fixture\ndef anyio_backend():\n    return "asyncio"\n'
+# Runs every `test_*` coroutine of the module argv[1] (its folder's parent on sys.path) under anyio,
+# printing the names of those that passed (mcp 1.27's environment has no pytest).
+_RUN_TESTS = (
+    LEAVE
+    + """
+import anyio, importlib.util, json, os, sys
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))))
+sys.modules["pytest"] = type(sys)("pytest"); sys.modules["pytest"].mark = type("M", (), {"anyio": lambda f: f})
+spec = importlib.util.spec_from_file_location("t", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+passed = []
+for name in sorted(n for n in dir(m) if n.startswith("test_")):
+    anyio.run(getattr(m, name))
+    passed.append(name)
+print(json.dumps(passed))
+leave()
+"""
+)
+
+
+def _calc(where: Path, tests: str = CALC_TESTS) -> Path:
+    where.mkdir()
+    (where / "pyproject.toml").write_text(PYPROJECT.replace('"notes"', '"calc"'), encoding="utf-8")
+    (where / "calc.py").write_text(CALC, encoding="utf-8")
+    (where / "tests").mkdir()
+    (where / "tests" / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (where / "tests" / "test_calc.py").write_text(tests, encoding="utf-8")
+    return where
+
+
+def test_a_test_module_on_the_1x_helper_is_ported_to_client_and_runs_green(tmp_path: Path, legacy_python: str) -> None:
+    """The served module is ported and the test module with it: the helper becomes mcp 2.x's
+    ``Client`` (a FastMCP's private ``_mcp_server`` becomes the server itself, ``Client`` takes
+    an ``MCPServer``), the result's camelCase field its snake_case one (MCP506). The original tests
+    pass on mcp 1.27, the ported ones under pytest on mcp 2.3."""
+    before = _calc(tmp_path / "before")
+    ran = subprocess.run(
+        [legacy_python, "-c", _RUN_TESTS, str(before / "tests" / "test_calc.py")],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert json_answer(ran, "the original tests on mcp 1.27", last_line=True) == ["test_about", "test_add"]
+    where = _calc(tmp_path / "after")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    assert res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    assert sorted((f["path"], f["line"], f["rule"]) for f in res.json["fixed"]) == [
+        ("calc.py", 1, "MCP501"),
+        ("tests/test_calc.py", 2, "MCP509"),
+        ("tests/test_calc.py", 14, "MCP506"),
+    ]
+    assert (where / "tests" / "test_calc.py").read_text(encoding="utf-8") == CALC_TESTS_PORTED
+    again = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    assert again.json["fixed"] == [] and again.json["findings"] == [], str(again)
+    green = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "tests"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=where,
+    )
+    assert green.returncode == 0 and "2 passed" in green.stdout, green.stdout + green.stderr
+
+
+def test_a_test_module_the_port_cannot_rewrite_never_blocks_the_served_code(tmp_path: Path) -> None:
+    """A test that uses the session beyond what ``Client`` offers keeps the helper, reported with
+    what to change; the served module is still ported (the served code does not import the test)."""
+    tests = CALC_TESTS.replace(
+        "tools = await client.list_tools()", "await client.send_ping()\n        tools = await client.list_tools()"
+    ).replace(
+        "res = await session.read_resource",
+        "caps = session.get_server_capabilities()\n        res = await session.read_resource",
+    )
+    where = _calc(tmp_path / "p", tests)
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    assert [(f["path"], f["line"], f["rule"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP509"] == [
+        (
+            "tests/test_calc.py",
+            2,
+            "MCP509",
+            "use `mcp.Client(server)` (`session.get_server_capabilities` is no `Client` request of the same name "
+            "(mcp 2.x's `ClientSession` is `client.session`, with its own API): port this use by hand)",
+        ),
+        (  # the helper stays, and so does the private server passed to it
+            "tests/test_calc.py",
+            9,
+            "MCP509",
+            "FastMCP's private `_mcp_server` is `mcp._lowlevel_server` on mcp 2.x, a low-level `Server` with another "
+            "API (handlers keyed by method, called as `(ctx, params)`): port this use by hand (read “Lowlevel "
+            "`Server`: decorator-based handlers replaced with constructor `on_*` params” in the python-sdk migration "
+            "guide (docs/migration.md))",
+        ),
+    ]
+    assert res.json["errors"] == [], str(res)
+    assert (where / "calc.py").read_text(encoding="utf-8") == CALC.replace(
+        "fastmcp import FastMCP", "mcpserver import MCPServer"
+    ).replace("FastMCP(", "MCPServer(")
+    # the field renamed (MCP506: it is `is_error` on mcp 2.x, where the project now runs)
+    assert (where / "tests" / "test_calc.py").read_text(encoding="utf-8") == tests.replace("isError", "is_error")
+
+
+def test_a_logging_callback_keeps_the_legacy_era(tmp_path: Path) -> None:
+    """On a 2026-07-28 connection log messages reach a client only for requests that opt in, so a
+    client given a ``logging_callback`` keeps the era the helper had; the helper's alias goes."""
+    src = (
+        "from mcp.server.lowlevel import Server\n"
+        "from mcp.shared.memory import create_connected_server_and_client_session as connect\n\n"
+        'server = Server("x")\n\n\nasync def check(seen):\n'
+        "    async with connect(server, logging_callback=seen.append) as s:\n        await s.send_ping()\n"
+    )
+    assert apply(src, tmp_path, target_sdk="mcp2") == (
+        "from mcp.server.lowlevel import Server\nfrom mcp import Client\n\n"
+        'server = Server("x")\n\n\nasync def check(seen):\n'
+        '    async with Client(server, logging_callback=seen.append, mode="legacy") as s:\n'
+        "        await s.send_ping()\n"
+    )

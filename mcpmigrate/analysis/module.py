@@ -102,14 +102,14 @@ class ModuleAnalysis(Kinds, CallGraph):
     def _seed_imported_servers(self) -> None:
         """A server built in another module of the project and imported here (``from app import
         mcp`` where ``app.py`` says ``mcp = FastMCP("x")``) is a server here too, when this module
-        reads its context (``mcp.get_context()``, ``server.request_context``: helpers that only
-        the port must change). The other module is read with ``ast``, cached per file version."""
+        reads its context or its private low-level server (``mcp.get_context()``,
+        ``server.request_context``, ``mcp._mcp_server``: what only the port must change). The other module is read with ``ast``, cached per file version."""
         if self.path is None:
             return
         wanted = {
             n.value.value
             for n in self.nodes(cst.Attribute)
-            if n.attr.value in ("get_context", "request_context") and isinstance(n.value, cst.Name)
+            if n.attr.value in ("get_context", "request_context", "_mcp_server") and isinstance(n.value, cst.Name)
         }
         for name in sorted(wanted):
             q = self.imports.get(name)
