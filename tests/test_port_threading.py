@@ -351,6 +351,17 @@ def test_a_caller_another_module_imports_keeps_the_read_manual(tmp_path: Path) -
     )
 
 
+def test_a_call_through_a_star_import_keeps_the_read_manual(tmp_path: Path) -> None:
+    """The project pass follows ``from helpers import *`` to the helper; the port writes calls it
+    can find by the module's imports, so that caller's read stays manual, named."""
+    where = _project(tmp_path / "p", server=SERVER.replace("from helpers import tag\n", "from helpers import *\n"))
+    [(_p, _l, _c, _r, fix, manual)] = _findings(where, "check")
+    assert fix is None and manual == (
+        "`tag` is also called from `shout` in server.py, through a name the port does not follow there (a star "
+        "import, a re-export): pass the context by hand"
+    )
+
+
 def test_a_port_of_the_helper_module_alone_writes_nothing(tmp_path: Path) -> None:
     """``fix helpers.py``: the calls in server.py must change with it, and this run does not check
     server.py, so the port is blocked and nothing is written (every module or none)."""

@@ -25,12 +25,11 @@ import os
 from pathlib import Path
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.catalog import load_catalog
 from mcpmigrate.codemods.edits import Edits, apply_edits
-from mcpmigrate.codemods.port.context import FIX, OUTSIDE_KEY, PassedOn, caller_threading
+from mcpmigrate.codemods.port.context import FIX, OUTSIDE_KEY, PassedOn, caller_threading, calls_into
 from mcpmigrate.model import FileError, Finding, FixInfo
 from mcpmigrate.positions import code_ranges
 
@@ -112,7 +111,7 @@ def _write(source: bytes, path: Path, display: str, rows: list[Row]) -> tuple[by
         fn = next((g for g in a.functions if g.qualname == caller), None)
         if fn is None:
             raise Refused(f"`{caller}` is not there")
-        calls = [c for c in fn.calls if _calls(a, c, callee)]
+        calls = [c for c in fn.calls if calls_into(a, c, callee)]
         if not calls:
             raise Refused(f"`{caller}` no longer calls `{callee}`")
         t = caller_threading(a, fn)
@@ -145,17 +144,3 @@ def _write(source: bytes, path: Path, display: str, rows: list[Row]) -> tuple[by
             )
         )
     return new, found
-
-
-def _calls(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
-    """``call`` calls ``callee`` of another module through this module's imports (``tag(…)``
-    after ``from helpers import tag``, under an alias too; ``helpers.tag(…)``)."""
-    name = get_full_name_for_node(call.func)
-    if not name:
-        return False
-    head, _, rest = name.partition(".")
-    full = a.imports.get(head)
-    if full is None:
-        return False
-    dotted = f"{full}.{rest}" if rest else full
-    return dotted.rpartition(".")[2] == callee

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
@@ -421,8 +422,9 @@ def _closure(
             if not isinstance(found, list):
                 where = ", ".join(sorted({e.label for e in external}))
                 why = found or (
-                    f"`{f.qualname}` is also called from {where}, which has no context to pass: give it one there, "
-                    "then pass it down"
+                    f"`{f.qualname}` is also called from {where}: the port passes a low-level handler's `ctx` "
+                    "within its module only; give the function a `ServerRequestContext` parameter and pass the "
+                    "handler's `ctx` there by hand"
                 )
                 return funcs, edges, why
             edges.extend((None, c, f) for c in found)
@@ -472,6 +474,11 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
         if found is None or fn is None:
             return f"`{f.qualname}` is also called from {c.label}, which could not be read to pass the context there"
         path, other = found
+        if not any(calls_into(other, call, f.name) for call in fn.calls):
+            return (
+                f"`{f.qualname}` is also called from {c.label}, through a name the port does not follow there (a star "
+                "import, a re-export): pass the context by hand"
+            )
         funcs, _edges, why = _closure(other, fn)
         if why is not None:
             return f"`{f.qualname}` is also called from {c.label}, where the context cannot be passed down: {why}"
@@ -485,6 +492,19 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
                 )
         out.append(OutsideCall(str(path), c.path, c.caller, f.name, ""))
     return out
+
+
+def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
+    """``call`` calls the function ``callee`` of another module through this module's imports
+    (``tag(…)`` after ``from helpers import tag``, under an alias too; ``helpers.tag(…)``)."""
+    name = get_full_name_for_node(call.func)
+    if not name:
+        return False
+    head, _, rest = name.partition(".")
+    full = a.imports.get(head)
+    if full is None:
+        return False
+    return (f"{full}.{rest}" if rest else full).rpartition(".")[2] == callee
 
 
 #: (path, mtime_ns, size) -> the analysis of a calling module, read from disk (None: unreadable)
