@@ -540,3 +540,64 @@ def test_a_logging_callback_keeps_the_legacy_era(tmp_path: Path) -> None:
         '    async with Client(server, logging_callback=seen.append, mode="legacy") as s:\n'
         "        await s.send_ping()\n"
     )
+
+
+def test_a_server_imported_under_another_name_in_a_package_is_followed(tmp_path: Path) -> None:
+    """``from .app import app`` in a package: the read is screened in (no name says mcp there),
+    typed through the module that builds the server, and threaded to the tool of ``tools.py``."""
+    where = tmp_path / "p"
+    pkg = where / "pkg"
+    pkg.mkdir(parents=True)
+    (where / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "app.py").write_text(APP.replace("mcp = ", "app = "), encoding="utf-8")
+    (pkg / "helpers.py").write_text(
+        "from .app import app\n\n\ndef who() -> str:\n    return app.get_context().fastmcp.name\n", encoding="utf-8"
+    )
+    (pkg / "tools.py").write_text(
+        "from .app import app\nfrom .helpers import who\n\n\n@app.tool()\ndef hello() -> str:\n    return who()\n",
+        encoding="utf-8",
+    )
+    [(path, line, _c, _r, fix, manual)] = _findings(where, "check")
+    assert (path, line, manual) == ("pkg/helpers.py", 5, None) and "`hello` in pkg/tools.py passes its own" in fix
+    assert cli(["fix", "--target-sdk", "mcp2", "."], where).exit_code == 0
+    assert (pkg / "helpers.py").read_text(encoding="utf-8") == (
+        "from mcp.server.mcpserver import Context\n\n\ndef who(ctx: Context) -> str:\n    return ctx.mcp_server.name\n"
+    )
+    assert (
+        (pkg / "tools.py")
+        .read_text(encoding="utf-8")
+        .endswith("def hello(ctx: Context) -> str:\n    return who(ctx=ctx)\n")
+    )
+
+
+def test_a_low_level_read_another_module_reaches_is_manual_not_advisory(tmp_path: Path) -> None:
+    """``server.request_context`` in a helper a low-level handler of another module calls: the
+    port passes the adapter's ``ctx`` within a module only, so the read blocks with that reason
+    (it was advisory, "nothing calls it", and the port then broke the handler on mcp 2.x)."""
+    where = tmp_path / "p"
+    where.mkdir()
+    (where / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (where / "app.py").write_text('from mcp.server.lowlevel import Server\n\nserver = Server("x")\n', encoding="utf-8")
+    (where / "helpers.py").write_text(
+        "from app import server\n\n\ndef rid() -> str:\n    return str(server.request_context.request_id)\n",
+        encoding="utf-8",
+    )
+    (where / "handlers.py").write_text(
+        "import mcp.types as types\n\nfrom app import server\nfrom helpers import rid\n\n\n@server.call_tool()\n"
+        "async def call(name: str, arguments: dict) -> list[types.TextContent]:\n"
+        '    return [types.TextContent(type="text", text=rid())]\n',
+        encoding="utf-8",
+    )
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], where)
+    assert [(f["path"], f["line"], f["rule"], f["severity"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            "helpers.py",
+            5,
+            "MCP505",
+            "breaking",
+            "`rid` is also called from `call` in handlers.py: the port passes a low-level handler's `ctx` within its "
+            "module only; give the function a `ServerRequestContext` parameter and pass the handler's `ctx` there "
+            "by hand",
+        )
+    ]

@@ -113,6 +113,9 @@ class ModuleAnalysis(Kinds, CallGraph):
         }
         for name in sorted(wanted):
             q = self.imports.get(name)
+            if q is None and name in self.relative_imports:  # `from .app import mcp`: ".app.mcp"
+                level, dotted = self.relative_imports[name]
+                q = "." * level + dotted
             if q is None or name in self.module_kinds or q.split(".")[0] in ("mcp", "fastmcp", "mcp_types"):
                 continue
             cls = project_instance_class(self.path, q)

@@ -25,6 +25,13 @@ def names_mcp(facts: Facts) -> bool:
     return facts.names_mcp
 
 
+def reads_a_server(facts: Facts) -> bool:
+    """The screen of the context reads (MCP504, MCP505, and MCP501's ``ctx.fastmcp``): :func:`names_mcp`, or a module that reads
+    ``x.get_context``/``x.request_context``: the server may be imported from the project's module
+    that builds it (``from .app import server``; the analysis types it, the detector asks)."""
+    return facts.names_mcp or bool(facts.attrs & {"get_context", "request_context"})
+
+
 GUIDE = S.MIGRATION_GUIDE
 
 
@@ -34,7 +41,7 @@ class PortRenameDetector(Detector):
 
     rules = ("MCP501", "MCP502")
     tokens = (rb"fastmcp", rb"FastMCP", rb"McpError")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)  # `app.get_context().fastmcp` with `app` imported
 
     def detect(self) -> list[Report]:
         v = _RenameVisitor(self.analysis, self.config)
@@ -321,7 +328,7 @@ class PortLowlevelDetector(Detector):
 
     rules = ("MCP505", "MCP507")
     tokens = (S.PORT_TOKENS[-1], rb"request_context")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
         v = _LowlevelVisitor(self.analysis)
@@ -429,9 +436,17 @@ class _LowlevelVisitor(ReportingVisitor):
 
 def _unreached(a, fn) -> bool:
     """No tool, prompt, resource or handler reaches ``fn``: it has no role, is not referenced
-    other than by direct calls, and every caller is unreached too."""
+    other than by direct calls, no other module of the project calls it, and every caller is
+    unreached too."""
     # a decorated function is registered somewhere
-    return not any(f.role or f.node.decorators or a.references_outside_calls(f) for f in a.with_callers(fn))
+    return not any(
+        f.role
+        or f.node.decorators
+        or a.references_outside_calls(f)
+        or a.external_callers(f)
+        or a.external_registrations(f)
+        for f in a.with_callers(fn)
+    )
 
 
 class PortServerDetector(Detector):
@@ -440,7 +455,7 @@ class PortServerDetector(Detector):
 
     rules = ("MCP503", "MCP504")
     tokens = (rb"FastMCP\(", rb"get_context\(")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
         v = _ServerVisitor(self.analysis)

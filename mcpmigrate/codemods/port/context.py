@@ -496,12 +496,13 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
 
 def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
     """``call`` calls the function ``callee`` of another module through this module's imports
-    (``tag(…)`` after ``from helpers import tag``, under an alias too; ``helpers.tag(…)``)."""
+    (``tag(…)`` after ``from helpers import tag`` or ``from .helpers import tag``, under an alias
+    too; ``helpers.tag(…)``)."""
     name = get_full_name_for_node(call.func)
     if not name:
         return False
     head, _, rest = name.partition(".")
-    full = a.imports.get(head)
+    full = a.imports.get(head) or (a.relative_imports[head][1] if head in a.relative_imports else None)
     if full is None:
         return False
     return (f"{full}.{rest}" if rest else full).rpartition(".")[2] == callee
