@@ -9,6 +9,7 @@ what the client receives.
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import subprocess
@@ -171,3 +172,261 @@ def test_bugs24_the_port_serves_where_the_original_did(
     expected = [["ping_back"], ["cba"], False]
     assert _served(legacy_python, DATA / "bugs_24" / "server.py", "legacy") == expected
     assert _served(mcp2_python, target, mode) == expected
+
+
+# -- notify-18: `@server.set_logging_level()` / `@server.subscribe_resource()` are ported ---------
+# The driver serves the module's low-level `server` in memory (mcp 1.x: the SDK's connected
+# session; mcp 2.x: `Client(server, mode=…)`), runs the steps (argv[3], JSON) and prints what each
+# answered — its result, or the JSON-RPC error's code and message — the server's capabilities
+# (without `experimental`: mcp 1.x always sends an empty map, 2.x none), and the module-level
+# names of argv[4] afterwards (what the handlers recorded).
+LOWLEVEL_DRIVER = (
+    LEAVE
+    + """
+import anyio, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("port_case", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+mode, steps, names = sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+try:
+    import mcp
+    from mcp import MCPError as Failed
+    client, caps = mcp.Client(m.server, mode=mode), lambda c: c.server_capabilities
+except (ImportError, AttributeError):
+    from mcp.shared.exceptions import McpError as Failed
+    from mcp.shared.memory import create_connected_server_and_client_session
+    client, caps = create_connected_server_and_client_session(m.server), lambda c: c.get_server_capabilities()
+import mcp.types as types
+
+
+async def step(c, kind, arg):
+    if kind == "level":
+        return await c.set_logging_level(arg)
+    if kind == "subscribe":
+        return await c.subscribe_resource(arg)
+    if kind == "unsubscribe":
+        return await c.unsubscribe_resource(arg)
+    if kind == "complete":
+        return await c.complete(types.PromptReference(type="ref/prompt", name=arg[0]), arg[1])
+    return await c.call_tool(arg, {})
+
+
+async def main():
+    async with client as c:
+        out = {"capabilities": caps(c).model_dump(mode="json", by_alias=True, exclude_none=True)}
+        out["capabilities"].pop("experimental", None)
+        out["steps"] = []
+        for kind, arg in steps:
+            try:
+                r = await step(c, kind, arg)
+                answer = r.model_dump(mode="json", by_alias=True, exclude_none=True)
+                answer.pop("resultType", None)  # mcp 2.x's result models carry it (a 2026-07-28 field)
+                answer.pop("_meta", None)  # on 2026-07-28 mcp 2.x adds the server's name and version
+                out["steps"].append(answer)
+            except Failed as e:
+                err = getattr(e, "error", e)
+                out["steps"].append({"error": [err.code, err.message]})
+        out["state"] = {n: sorted(v) if isinstance(v, set) else v for n, v in ((n, getattr(m, n)) for n in names)}
+        print(json.dumps(out))
+
+
+anyio.run(main)
+leave()
+"""
+)
+
+
+def _drive(python: str, file: Path, mode: str, steps: list, names: list[str]) -> dict:
+    out = subprocess.run(
+        [python, "-c", LOWLEVEL_DRIVER, str(file), mode, json.dumps(steps), json.dumps(names)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json_answer(out, f"{file.name} under {python} ({mode})", last_line=True)
+
+
+NOTIFY18_PORTED = """\
+import mcp.types as types
+from mcp.server import ServerRequestContext, Server
+import jsonschema
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolRequestParams, CallToolResult, EmptyResult, ListToolsResult, PaginatedRequestParams, SetLevelRequestParams, SubscribeRequestParams, TextContent
+from pydantic import AnyUrl
+
+floor = {"level": "info"}
+watched: set[str] = set()
+
+
+async def pick_floor(level: types.LoggingLevel) -> None:
+    floor["level"] = level
+
+
+async def on_set_logging_level(ctx: ServerRequestContext, params: SetLevelRequestParams) -> EmptyResult:
+    try:
+        await pick_floor(params.level)
+    except MCPError:
+        raise
+    except Exception as exc:
+        raise MCPError(0, str(exc)) from exc
+    return EmptyResult()
+
+
+async def follow(uri) -> None:
+    watched.add(str(uri))
+
+
+async def on_subscribe_resource(ctx: ServerRequestContext, params: SubscribeRequestParams) -> EmptyResult:
+    try:
+        await follow(AnyUrl(params.uri))
+    except MCPError:
+        raise
+    except Exception as exc:
+        raise MCPError(0, str(exc)) from exc
+    return EmptyResult()
+
+
+async def tools() -> list[types.Tool]:
+    return [types.Tool(name="balance", inputSchema={"type": "object"})]
+
+
+async def on_list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(tools=list(await tools()))
+
+
+async def call(name: str, arguments: dict) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text="42")]
+
+
+async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
+    arguments = params.arguments or {}
+    try:
+        tool = next((t for t in await tools() if t.name == params.name), None)
+        if tool is not None:
+            try:
+                jsonschema.validate(instance=arguments, schema=tool.input_schema)
+            except jsonschema.ValidationError as exc:
+                return CallToolResult(content=[TextContent(type="text", text=f"Input validation error: {exc.message}")], is_error=True)
+        content = await call(params.name, arguments)
+    except Exception as exc:
+        return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+    return CallToolResult(content=list(content), is_error=False)
+
+
+server = Server("ledger", on_set_logging_level=on_set_logging_level, on_subscribe_resource=on_subscribe_resource, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+"""
+
+
+def test_notify18_level_and_subscribe_handlers_are_ported(tmp_path: Path) -> None:
+    """Both decorators are ported like the others (an adapter each, registered on the
+    constructor) and kept: MCP402 and MCP302 then say what legacy clients still use them for."""
+    target, text, run = _ported(tmp_path, "notify_18")
+    header = (DATA / "notify_18.py").read_text(encoding="utf-8").split("import mcp.types")[0]
+    assert text == header + NOTIFY18_PORTED
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [
+        ("MCP507", 29),
+        ("MCP507", 34),
+        ("MCP507", 39),
+        ("MCP507", 44),
+    ]
+    assert sorted((f["rule"], f["severity"]) for f in run["findings"]) == [
+        ("MCP302", "breaking"),
+        ("MCP402", "legacy-only"),
+    ]
+    assert 'dependencies=["mcp>=2.3,<3"]' in (target.parent / "pyproject.toml").read_text()
+
+
+NOTIFY18_STEPS = [["level", "warning"], ["subscribe", "file:///tmp/a.txt"], ["tool", "balance"]]
+
+
+def test_notify18_the_port_answers_legacy_clients_as_the_original(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """mcp 1.27's handlers record the level and the subscribed URI; the port's do the same on a
+    legacy connection of mcp 2.3, and declare the same capabilities."""
+    target, _text, _run = _ported(tmp_path, "notify_18")
+    names = ["floor", "watched"]
+    old = _drive(legacy_python, DATA / "notify_18.py", "legacy", NOTIFY18_STEPS, names)
+    new = _drive(mcp2_python, target, "legacy", NOTIFY18_STEPS, names)
+    assert new == old
+    assert old["state"] == {"floor": {"level": "warning"}, "watched": ["file:///tmp/a.txt"]}
+    assert old["capabilities"] == {"logging": {}, "tools": {"listChanged": False}}
+    assert old["steps"][2]["content"] == [{"type": "text", "text": "42"}]
+
+
+def test_notify18_the_port_serves_2026_clients(tmp_path: Path, mcp2_python: str) -> None:
+    """On 2026-07-28 neither method exists (the client does not send them); the tool answers."""
+    target, _text, _run = _ported(tmp_path, "notify_18")
+    new = _drive(mcp2_python, target, "2026-07-28", [["tool", "balance"]], ["floor", "watched"])
+    assert new["steps"][0]["content"] == [{"type": "text", "text": "42"}]
+    assert new["state"] == {"floor": {"level": "info"}, "watched": []}
+
+
+# The rest of notify-18's kind: a failing level handler, `unsubscribe_resource` reading the URI as
+# the AnyUrl 1.x passed, and `completion` (None is an empty completion).
+WORDS = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("words")
+seen: list[str] = []
+
+
+@server.set_logging_level()
+async def level(level: types.LoggingLevel) -> None:
+    if level == "debug":
+        raise ValueError("debug output is not available")
+    seen.append(level)
+
+
+@server.unsubscribe_resource()
+async def drop(uri) -> None:
+    seen.append(f"{uri.scheme} {uri.host} {uri.path}")
+
+
+@server.list_prompts()
+async def prompts() -> list[types.Prompt]:
+    return [types.Prompt(name="greet", arguments=[types.PromptArgument(name="who")])]
+
+
+@server.completion()
+async def complete(ref, argument, context):
+    if argument.name != "who":
+        return None
+    return types.Completion(values=[v for v in ("ann", "bob") if v.startswith(argument.value)], hasMore=False)
+"""
+WORDS_STEPS = [
+    ["level", "warning"],
+    ["level", "debug"],
+    ["unsubscribe", "https://Example.com/a b"],
+    ["complete", ["greet", {"name": "who", "value": "a"}]],
+    ["complete", ["greet", {"name": "tone", "value": ""}]],
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_level_subscription_and_completion_handlers_answer_as_on_mcp1(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    (tmp_path / "before").mkdir()
+    before = tmp_path / "before" / "server.py"
+    before.write_text(WORDS, encoding="utf-8")
+    (tmp_path / "after").mkdir()
+    target = tmp_path / "after" / "server.py"
+    target.write_text(WORDS, encoding="utf-8")
+    res = _fix(target.parent)
+    assert sorted(f["line"] for f in res.json["fixed"]) == [8, 15, 20, 25], str(res)
+    assert "@server" not in target.read_text(encoding="utf-8")
+    old = _drive(legacy_python, before, "legacy", WORDS_STEPS, ["seen"])
+    assert old["steps"] == [
+        {},
+        {"error": [0, "debug output is not available"]},
+        {},
+        {"completion": {"values": ["ann"], "hasMore": False}},
+        {"completion": {"values": []}},
+    ]
+    assert old["state"] == {"seen": ["warning", "https example.com /a%20b"]}
+    if mode == "legacy":
+        assert _drive(mcp2_python, target, "legacy", WORDS_STEPS, ["seen"]) == old
+    else:  # 2026-07-28 has no logging/setLevel or resources/unsubscribe; completion answers the same
+        new = _drive(mcp2_python, target, "2026-07-28", WORDS_STEPS[3:], ["seen"])
+        assert new["steps"] == old["steps"][3:]
