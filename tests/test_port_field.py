@@ -430,3 +430,106 @@ def test_level_subscription_and_completion_handlers_answer_as_on_mcp1(
     else:  # 2026-07-28 has no logging/setLevel or resources/unsubscribe; completion answers the same
         new = _drive(mcp2_python, target, "2026-07-28", WORDS_STEPS[3:], ["seen"])
         assert new["steps"] == old["steps"][3:]
+
+
+# -- camelCase fields named by a literal in getattr/hasattr (issue 24 item 3) ---------------------
+# dbt-mcp's shape (roots-17's "Seen in"): the client's name read defensively. On mcp 2.x
+# `getattr(info, "clientInfo", None)` is None and `hasattr(info, "protocolVersion")` False — the
+# tool silently answers otherwise; the port renames the literal as it renames the attribute.
+GETATTR = """\
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import Tool
+
+app = FastMCP("ga")
+
+
+@app.tool()
+async def who(ctx: Context) -> str:
+    info = ctx.session.client_params
+    client = getattr(info, "clientInfo", None)
+    name = getattr(client, "name", "?") if client else "nobody"
+    return f"{name} {hasattr(info, 'protocolVersion')} {hasattr(info, 'capabilities')}"
+
+
+def schema(tool: Tool) -> dict:
+    return getattr(tool, "inputSchema")
+"""
+
+
+def _getattr_project(tmp: Path, source: str, pin: str) -> Path:
+    tmp.mkdir(parents=True, exist_ok=True)
+    (tmp / "pyproject.toml").write_text(f'[project]\nname="c"\nversion="0"\ndependencies=["{pin}"]\n')
+    (tmp / "server.py").write_text(source, encoding="utf-8")
+    return tmp / "server.py"
+
+
+def test_getattr_and_hasattr_literals_are_renamed(tmp_path: Path) -> None:
+    target = _getattr_project(tmp_path, GETATTR, "mcp>=1.20,<2")
+    found = cli(["check", "--target-sdk", "mcp2", "--select", "MCP506", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["column"], f["message"].split(" on mcp 2.x")[0]) for f in found.json["findings"]] == [
+        (10, 28, '`getattr(info, "clientInfo", None)` is `getattr(info, "client_info", None)`'),
+        (12, 36, "`hasattr(info, 'protocolVersion')` is `hasattr(info, 'protocol_version')`"),
+        (16, 26, '`getattr(tool, "inputSchema")` is `getattr(tool, "input_schema")`'),
+    ]
+    _fix(tmp_path)
+    assert target.read_text(encoding="utf-8") == GETATTR.replace("FastMCP", "MCPServer").replace(
+        "mcp.server.fastmcp", "mcp.server.mcpserver"
+    ).replace('"clientInfo"', '"client_info"').replace("'protocolVersion'", "'protocol_version'").replace(
+        '"inputSchema"', '"input_schema"'
+    )
+    assert _fix(tmp_path).json["fixed"] == []
+
+
+def test_a_literal_on_an_unknown_receiver_or_a_rebound_getattr_is_not_renamed(tmp_path: Path) -> None:
+    source = GETATTR.replace("def schema(tool: Tool)", "def schema(tool)").replace(
+        "from mcp.types import Tool\n", "from mcp.types import Tool\nfrom operator import attrgetter as hasattr\n"
+    )
+    _getattr_project(tmp_path, source, "mcp>=1.20,<2")
+    found = cli(["check", "--target-sdk", "mcp2", "--select", "MCP506", "--output-format", "json", "."], tmp_path)
+    assert [f["line"] for f in found.json["findings"]] == [11]  # getattr on the client params only
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_ported_getattr_reads_answer_as_on_mcp1(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    before = _getattr_project(tmp_path / "before", GETATTR, "mcp>=1.20,<2")
+    after = _getattr_project(tmp_path / "after", GETATTR, "mcp>=1.20,<2")
+    _fix(after.parent)
+    calls = [{"tool": "who", "arguments": {}}]
+    old = run_proof(legacy_python, before, "app", "legacy", [], calls)
+    new = run_proof(mcp2_python, after, "app", mode, [], calls)
+    assert _calls(new) == _calls(old) == [{"error": None, "is_error": False, "text": ["mcp True True"]}]
+
+
+FASTMCP_GETATTR = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("ga")
+
+
+@app.tool
+async def who(ctx: Context) -> str:
+    info = ctx.session.client_params
+    client = getattr(info, "clientInfo", None)
+    return f"{getattr(client, 'name', '?') if client else 'nobody'} {hasattr(info, 'protocolVersion')}"
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_fastmcp4_port_renames_getattr_literals_too(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """MCP519: fastmcp 4 hands the tool mcp 2.x's `InitializeRequestParams`; fastmcp 2.14 answered
+    with the client's name, and so does the port."""
+    before = _getattr_project(tmp_path / "before", FASTMCP_GETATTR, "fastmcp>=2.10,<3")
+    after = _getattr_project(tmp_path / "after", FASTMCP_GETATTR, "fastmcp>=2.10,<3")
+    res = cli(["fix", "--target-sdk", "fastmcp4", "--output-format", "json", "."], after.parent)
+    assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [("MCP519", 9), ("MCP519", 10)], str(res)
+    assert after.read_text(encoding="utf-8") == FASTMCP_GETATTR.replace('"clientInfo"', '"client_info"').replace(
+        "'protocolVersion'", "'protocol_version'"
+    )
+    calls = [{"tool": "who", "arguments": {}}]
+    old = run_proof(legacy_python, before, "app", "legacy", [], calls)
+    new = run_proof(mcp2_python, after, "app", mode, [], calls)
+    assert _calls(new) == _calls(old) == [{"error": None, "is_error": False, "text": ["mcp True"]}]
