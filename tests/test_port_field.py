@@ -533,3 +533,90 @@ def test_the_fastmcp4_port_renames_getattr_literals_too(
     old = run_proof(legacy_python, before, "app", "legacy", [], calls)
     new = run_proof(mcp2_python, after, "app", mode, [], calls)
     assert _calls(new) == _calls(old) == [{"error": None, "is_error": False, "text": ["mcp True"]}]
+
+
+# -- a blocked port's positions are those of the file on disk (issue 24 item 5) -------------------
+# The first server's port adds imports and adapters above the second server, whose
+# `progress_notification()` handler blocks the port: nothing is written, so every position
+# printed — the left findings and the blocking error — is a line of the file as it is.
+HELD = """\
+import mcp.types as types
+from mcp.server import Server
+
+server = Server("ledger")
+
+
+@server.list_tools()
+async def tools() -> list[types.Tool]:
+    return [types.Tool(name="balance", inputSchema={"type": "object"})]
+
+
+@server.call_tool()
+async def call(name: str, arguments: dict) -> list[types.TextContent]:
+    return [types.TextContent(type="text", text="42")]
+
+
+other = Server("progress")
+
+
+@other.progress_notification()
+async def progress(token, done, total, message) -> None:
+    pass
+"""
+
+
+def test_a_blocked_port_prints_positions_of_the_file_on_disk(tmp_path: Path) -> None:
+    target = _getattr_project(tmp_path, HELD, "mcp>=1.20,<2")
+    res = _fix(tmp_path)
+    assert res.exit_code == 1 and res.json["fixed"] == []
+    assert target.read_text(encoding="utf-8") == HELD
+    assert [(f["rule"], f["line"], f["column"]) for f in res.json["findings"]] == [
+        ("MCP507", 7, 1),
+        ("MCP507", 12, 1),
+        ("MCP507", 20, 1),
+    ]
+    (error,) = res.json["errors"]
+    assert (error["line"], error["column"]) == (20, 1)
+    assert error["message"].startswith(
+        "blocks the port to mcp 2.x: MCP507 at line 20: `@other.progress_notification()`"
+    )
+    text = cli(["fix", "--target-sdk", "mcp2", "."], tmp_path).stdout
+    assert "left   server.py:20:1 MCP507 port-lowlevel-decorators: manual: `@other.progress_notification()`" in text
+    assert HELD.splitlines()[19] == "@other.progress_notification()"
+
+
+# LinkupPlatform/python-mcp-server's shape (notify-18's "Seen in"): the setLevel handler is named
+# like its decorator and reads `server.request_context`. The decorator's attribute name is no
+# other use of the function: the handler takes the adapter's `ctx` and the port goes through.
+LINKUP = """\
+import logging
+
+import mcp.types as types
+from mcp.server import Server
+
+server = Server("linkup-like")
+logger = logging.getLogger("linkup-like")
+seen: list[str] = []
+
+
+@server.set_logging_level()
+async def set_logging_level(level: types.LoggingLevel) -> types.EmptyResult:
+    logger.setLevel(level.upper())
+    seen.append(f"{level} in a request: {server.request_context.session is not None}")
+    return types.EmptyResult()
+"""
+
+
+def test_a_handler_named_like_its_decorator_takes_the_context(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    target = _getattr_project(tmp_path / "after", LINKUP, "mcp>=1.0.0")
+    res = _fix(target.parent)
+    assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [("MCP505", 14), ("MCP507", 11)], str(res)
+    text = target.read_text(encoding="utf-8")
+    assert "async def set_logging_level(level: types.LoggingLevel, ctx: ServerRequestContext)" in text
+    assert "        await set_logging_level(params.level, ctx=ctx)\n" in text
+    before = _getattr_project(tmp_path / "before", LINKUP, "mcp>=1.0.0")
+    old = _drive(legacy_python, before, "legacy", [["level", "error"]], ["seen"])
+    assert old["state"] == {"seen": ["error in a request: True"]}
+    assert _drive(mcp2_python, target, "legacy", [["level", "error"]], ["seen"]) == old
