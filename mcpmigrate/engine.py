@@ -110,6 +110,42 @@ def run(
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules, project)
     sources = _read_all(candidates)
+    results, incoming = _process_all(paths, config, options, cwd, rules, candidates, sources, cache, project, progress)
+    # a file that could not be read, decoded or parsed is reported as an error, not as checked
+    result.files_checked = sum(1 for res in results if not res.error)
+    for res in results:
+        if res.error:
+            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
+        result.results.append(res)
+        if cache is not None and res.cache_key is not None and _cacheable(res):
+            cache.put(res.cache_key, _for_cache(res))
+    hooks = _project_rules(rules)
+    for root in _project_dirs(candidates, config) if hooks else []:
+        for project_findings in hooks:
+            for display, findings in project_findings(root, cwd):
+                result.results.append(FileResult(display, findings=findings, parsed=True))
+    if options.mode == "fix":
+        _settle_fix(result, paths, config, options, cwd, rules, candidates, sources, cache, incoming)
+    if cache is not None and not (options.mode == "fix" and options.diff):
+        cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
+    return result
+
+
+def _process_all(
+    paths: list[Path],
+    config: Config,
+    options: Options,
+    cwd: Path,
+    rules: set[str],
+    candidates: list[F.SourceFile],
+    sources: dict[Path, bytes],
+    cache: Cache | None,
+    project: Path | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[list[FileResult], dict[Path, Incoming]]:
+    """Every candidate's result, in the candidates' order, and the project pass's slices: the
+    cache and the triage here, the rest in the worker pool or in this process
+    (``docs/architecture.md``, "Speed")."""
     from mcpmigrate.analysis.project import finish
     from mcpmigrate.analysis.summary import summarize_all
 
@@ -138,21 +174,25 @@ def run(
     for (i, key), res in zip(task_keys, results):
         res.cache_key = key
         done[i] = res
-    results = [done[i] for i in range(len(candidates))]
-    # a file that could not be read, decoded or parsed is reported as an error, not as checked
-    result.files_checked = sum(1 for res in results if not res.error)
-    for res in results:
-        if res.error:
-            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
-        result.results.append(res)
-        if cache is not None and res.cache_key is not None and _cacheable(res):
-            cache.put(res.cache_key, _for_cache(res))
-    hooks = _project_rules(rules)
-    for root in _project_dirs(candidates, config) if hooks else []:
-        for project_findings in hooks:
-            for display, findings in project_findings(root, cwd):
-                result.results.append(FileResult(display, findings=findings, parsed=True))
-    if options.mode == "fix" and config.target_sdk:
+    return [done[i] for i in range(len(candidates))], incoming
+
+
+def _settle_fix(
+    result: RunResult,
+    paths: list[Path],
+    config: Config,
+    options: Options,
+    cwd: Path,
+    rules: set[str],
+    candidates: list[F.SourceFile],
+    sources: dict[Path, bytes],
+    cache: Cache | None,
+    incoming: dict[Path, Incoming],
+) -> None:
+    """After a ``fix`` run's files: the port's project step (every file ported or none written,
+    the requirement re-pinned), the writes (``writes.apply``; none with ``--diff``), and the
+    cache entries of the written files' new content."""
+    if config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
@@ -160,32 +200,27 @@ def run(
             result, config.root, config.target_sdk, where, sources
         )  # all files ported, or none written
     by_display = {sf.display: sf.path for sf in candidates}
-    if options.mode == "fix":
-        from mcpmigrate.writes import apply
+    from mcpmigrate.writes import apply
 
-        # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
-        given = [Path(os.path.abspath(cwd / p)) for p in paths]
-        result.pins = apply(
-            result.results, result.errors, result.pins, by_display, given, config, cwd, write=not options.diff
-        )
-    if options.mode == "fix" and not options.diff:
-        if cache is not None:
-            from mcpmigrate.cache import content_key
+    # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
+    given = [Path(os.path.abspath(cwd / p)) for p in paths]
+    result.pins = apply(
+        result.results, result.errors, result.pins, by_display, given, config, cwd, write=not options.diff
+    )
+    if not options.diff and cache is not None:
+        from mcpmigrate.cache import content_key
 
-            by_rules = {sf.display: rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
-            for res in result.changed:  # written: the remaining findings are the new content's
-                assert res.new_source is not None  # what `changed` selects
-                after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
-                path = by_display[res.display]
-                cache.put(
-                    content_key(
-                        res.new_source, by_rules[res.display], _context(path, incoming.get(Path(os.path.abspath(path))))
-                    ),
-                    _for_cache(after),
-                )
-    if cache is not None and not (options.mode == "fix" and options.diff):
-        cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
-    return result
+        by_rules = {sf.display: rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
+        for res in result.changed:  # written: the remaining findings are the new content's
+            assert res.new_source is not None  # what `changed` selects
+            after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
+            path = by_display[res.display]
+            cache.put(
+                content_key(
+                    res.new_source, by_rules[res.display], _context(path, incoming.get(Path(os.path.abspath(path))))
+                ),
+                _for_cache(after),
+            )
 
 
 def _open_cache(config: Config, options: Options, rules: set[str], project: Path | None) -> Cache | None:
