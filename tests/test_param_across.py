@@ -333,3 +333,103 @@ def test_seven_tools_fixed_answer_as_before_on_mcp1(tmp_path: Path, legacy_pytho
     for t in new["tools"]:
         assert t["inputSchema"]["properties"]["root"]["description"] == DESCRIPTION
         assert "root" in t["inputSchema"]["required"]
+
+
+# -- roots-15: an mcp 1.x low-level tool, the request in a helper that takes no context ---------
+ROOTS15_FIXED = """\
+import mcp.types as types
+from mcp.server import Server
+
+depot = Server("depot")
+
+
+async def _depot_dirs(roots: list[str]) -> list[str]:
+    return [r for r in roots]
+
+
+@depot.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "depot_home":
+        roots = arguments["roots"]
+        return [types.TextContent(type="text", text=(await _depot_dirs(roots))[0])]
+    raise ValueError(name)
+"""
+ROOTS15_NOTE = (
+    "no `tools/list` handler or `Tool(...)` literal in this module lists tool 'depot_home': the `roots` argument is "
+    "read from the call, but no inputSchema documents it; declare it where the tool is listed"
+)
+
+
+def test_roots15_param_threads_the_roots_into_the_helper_and_says_what_stays_undocumented(tmp_path: Path) -> None:
+    """The helper reads the roots through `depot.request_context` (no context parameter): it takes
+    the list of paths, the handler reads them from the call's arguments inside the tool's branch.
+    Nothing in the module lists the tool, so the argument cannot be documented: unsafe, saying so."""
+    _before, after = _copies(tmp_path, DATA / "roots15")
+    [f] = cli(["check", "--output-format", "json", "."], after).json["findings"]
+    assert (f["rule"], f["line"], f["column"]) == ("MCP101", 20, 21)
+    assert f["fix"] == {
+        "safety": "unsafe",
+        "strategy": "param",
+        "description": (
+            "add a documented `roots` parameter to tool 'depot_home' (low-level handler `call_tool`) and drop the "
+            f"roots request (review: {ROOTS15_NOTE})"
+        ),
+    }
+    # the interim refusal names what blocks it first: mcp 1.x has no interim form (the field case's SHOULD)
+    interim = cli(["fix", "--diff", "--strategy", "interim", "."], after)
+    assert (
+        "roots-15.py:20:21 MCP101 roots-request: manual: mcp 1.x has no interim form" in interim.stdout + interim.stderr
+    )
+    assert "`fix --strategy param`" in interim.stdout + interim.stderr
+    assert cli(["fix", "."], after).exit_code == 1  # unsafe: a plain fix leaves it
+    res = cli(["fix", "--unsafe-fixes", "."], after)
+    assert res.exit_code == 0, str(res)
+    header, _code = _header((DATA / "roots15" / "roots-15.py").read_text())
+    assert (after / "roots-15.py").read_text() == header + ROOTS15_FIXED
+    assert cli(["fix", "--diff", "--unsafe-fixes", "."], after).stdout == ""
+
+
+LISTING = """
+
+@depot.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="depot_home", description="The depot's home folder", inputSchema={"type": "object", "properties": {}})]
+"""
+
+
+def test_roots15_fixed_runs_on_mcp1_and_ported_on_mcp2_in_both_eras(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """The official client lists the tools before it calls one (mcp 1.27's ``call_tool`` validates
+    against ``tools/list``), so the server runs with the listing it would have (roots-15 trims it):
+    the fix then documents `roots` in that inputSchema. On mcp 1.27 the original answers with the
+    client's first root, the fixed server with the first path of `roots`; ported next (``fix
+    --target-sdk mcp2``: the port wraps the 1.x handler, whose tool branch already reads the
+    argument), it answers the same on mcp 2.3 in both eras."""
+    from tests.proof import run_proof
+
+    before, after = _copies(tmp_path, DATA / "roots15")
+    for d in (before, after):
+        with (d / "roots-15.py").open("a") as f:
+            f.write(LISTING)
+    res = cli(["fix", "."], after)
+    assert res.exit_code == 0, str(res)  # listed: documented, safe
+    a, b = _albums(tmp_path)
+    old = run_proof(
+        legacy_python, before / "roots-15.py", "depot", "legacy", [a.as_uri(), b.as_uri()], [{"tool": "depot_home"}]
+    )
+    assert _texts(old) == [str(a)]
+    calls = [
+        {"tool": "depot_home", "arguments": {"roots": [str(a), str(b)]}},
+        {"tool": "depot_home", "arguments": {"roots": [str(b)]}},
+    ]
+    new = run_proof(legacy_python, after / "roots-15.py", "depot", "legacy", [], calls)
+    assert _texts(new) == [str(a), str(b)]
+    [schema] = [t["inputSchema"] for t in new["tools"]]
+    assert schema["required"] == ["roots"]
+    assert schema["properties"]["roots"]["items"] == {"type": "string"}
+    ported = cli(["fix", "--target-sdk", "mcp2", "."], after)
+    assert ported.exit_code == 0, str(ported)
+    assert 'roots = arguments["roots"]' in (after / "roots-15.py").read_text()
+    for era in ("legacy", "modern"):
+        assert _texts(run_proof(mcp2_python, after / "roots-15.py", "depot", era, [], calls)) == [str(a), str(b)]

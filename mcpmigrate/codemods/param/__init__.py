@@ -46,7 +46,7 @@ from mcpmigrate.codemods.param.chains import (
 )
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
 from mcpmigrate.codemods.param.guards import guard_if, settle_guards
-from mcpmigrate.codemods.param.lowlevel import lowlevel_target
+from mcpmigrate.codemods.param.lowlevel import lowlevel_target, undocumented
 from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
 from mcpmigrate.codemods.param.parameter import name_candidates
 from mcpmigrate.codemods.param.record import GuardWithRequest, HandlerWithRequest
@@ -187,6 +187,7 @@ def _request_plan_site(
             "chooses that boundary, so enforce it with server configuration instead"
         )
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
+    site.unsafe += _undocumented(a, site, entries, edges)
     site.labels += list(dict.fromkeys(c.label for c, _callee in r.across))
     site.across = [(c.path, c.caller, callee) for c, callee in r.across]
     return site, None, entries, chains
@@ -198,6 +199,21 @@ def _entry_label(a: ModuleAnalysis, site: Site, e: FunctionInfo, edges: list[Edg
     nodes = [site.node] if e is site.fn else [c for caller, c, _ in edges if caller is e]
     tools = sorted({t.tool for t in (lowlevel_target(a, e, n, site.name) for n in nodes) if not isinstance(t, str)})
     return ", ".join(f"tool {t!r}" for t in tools) + f" (low-level handler `{e.qualname}`)"
+
+
+def _undocumented(a: ModuleAnalysis, site: Site, entries: list[FunctionInfo], edges: list[Edge]) -> list[str]:
+    """The review notes of the low-level tools among ``entries`` that no inputSchema of the module
+    lists (the argument is read, but documented nowhere)."""
+    notes: list[str] = []
+    for e in entries:
+        if e.role != "lowlevel-tool":
+            continue
+        for n in [site.node] if e is site.fn else [c for caller, c, _ in edges if caller is e]:
+            target = lowlevel_target(a, e, n, site.name)
+            note = undocumented(target, site.name) if not isinstance(target, str) else None
+            if note and note not in notes:
+                notes.append(note)
+    return notes
 
 
 def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> FixPlan:
@@ -253,7 +269,10 @@ def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Fu
     else:
         where = f"`{fn.qualname}`" if fn else "the handler"
         desc = f"replace the interim roots round of {where} with a documented `{site.name}` argument in the tool's inputSchema"
-    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, {}, site)
+    notes = _undocumented(a, site, [fn], []) if site.kind == "irr" and fn is not None else []
+    if notes:
+        desc += " (review: " + "; ".join(notes) + ")"
+    return FixPlan(FixInfo(Safety.UNSAFE if notes else Safety.SAFE, STRATEGY, desc), None, {}, site)
 
 
 # -- MCP102: a capability check guarding the request ------------------------------------------
