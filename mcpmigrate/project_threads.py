@@ -38,12 +38,13 @@ def settle(
     rules: set[str],
     incoming: dict,
     sources: dict[Path, bytes],
-) -> None:
+) -> list[set[str]]:
     """Rewrite the callers of the helpers the run's ``param`` fixes threaded across modules, or
     hold every file of the step. ``where``: each result's display → absolute path; ``root``: the
     project root the project pass names callers against; ``incoming``: the project pass's
     slices (absolute path → ``Incoming``); ``sources``: the bytes the run read (absolute path →
-    bytes)."""
+    bytes). Returns the displays of the files rewritten together (written all or none:
+    ``writes.apply``'s ``together``)."""
     helpers: list[FileResult] = []
     needs: dict[Path, list[CallerNeed]] = {}
     problems: list[str] = []
@@ -62,7 +63,7 @@ def settle(
             if need not in group:
                 group.append(need)
     if not helpers:
-        return
+        return []
     by_path = {path: res for res in results if (path := where.get(res.display)) is not None}
     done: list[tuple[FileResult, bytes, bytes]] = []
     for path, group in needs.items():
@@ -100,10 +101,11 @@ def settle(
                     f"fix not applied: the path parameter must reach the callers in other modules ({shown}); nothing was written for it",
                 )
             )
-        return
+        return []
     for res, original, new in done:
         res.original = original
         res.new_source = new
+    return [{h.display for h in helpers} | {res.display for res, _original, _new in done}]
 
 
 def _shown(path: Path, root: Path) -> str:

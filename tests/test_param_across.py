@@ -172,6 +172,27 @@ def test_a_caller_that_cannot_take_the_path_holds_every_file(tmp_path: Path) -> 
     )
 
 
+def test_a_read_only_caller_module_holds_the_helper_at_write_time(tmp_path: Path) -> None:
+    """All or none on disk too: the tool module cannot be written, so the helper is not either
+    (checked before the first write, as a port's files are)."""
+    _before, after = _copies(tmp_path, DATA / "roots04")
+    (after / "roots-04.py").chmod(0o444)
+    before = {p.name: p.read_bytes() for p in after.iterdir()}
+    res = cli(["fix", "--output-format", "json", "."], after)
+    assert res.exit_code == 1
+    assert {p.name: p.read_bytes() for p in after.iterdir()} == before
+    assert res.json["errors"] == [
+        {
+            "path": "roots-04.py",
+            "message": (
+                "cannot write the fix: file is read-only; held with it: roots04_paths.py; nothing of this fix was "
+                "written"
+            ),
+        }
+    ]
+    assert [f["rule"] for f in res.json["findings"]] == ["MCP101"]
+
+
 # -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
 RUNTIME = """\
 import os
