@@ -15,10 +15,11 @@ verified like any fix (``pipeline.rewrite_module``: it parses, breaks no name, a
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, signature_change
+from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, params_of, signature_change
 from mcpmigrate.codemods.port.project import hold
 from mcpmigrate.config import Config
 from mcpmigrate.model import FileError
@@ -77,6 +78,7 @@ def settle(
         if original is None or current is None:
             problems.append(f"{caller.display} cannot be read")
             continue
+        group = [_present(n, original, current) for n in group]
         new, why = rewrite_module(
             path,
             caller.display,
@@ -106,6 +108,15 @@ def settle(
         res.original = original
         res.new_source = new
     return [{h.display for h in helpers} | {res.display for res, _original, _new in done}]
+
+
+def _present(need: CallerNeed, original: bytes, current: bytes) -> CallerNeed:
+    """``need``, marked ``present`` when the caller takes ``need.name`` now but did not in the
+    text the run read: this run's fix of the caller's own roots request gave it the parameter."""
+    before, now = params_of(original, need.caller), params_of(current, need.caller)
+    if now is not None and need.name in now and need.name not in (before or []):
+        return replace(need, present=True)
+    return need
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -193,6 +193,54 @@ def test_a_read_only_caller_module_holds_the_helper_at_write_time(tmp_path: Path
     assert [f["rule"] for f in res.json["findings"]] == ["MCP101"]
 
 
+COMPARE = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from roots04_paths import album_dir
+
+photos = FastMCP("photo-shelf")
+
+
+@photos.tool()
+async def compare(ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    return listing.roots[0].uri.path + "|" + await album_dir(ctx)
+"""
+
+
+def test_a_tool_with_its_own_roots_request_passes_the_one_parameter_it_gets(
+    tmp_path: Path, legacy_python: str, monkeypatch
+) -> None:
+    """The tool's own request and the helper's give it the same `root`: its own fix adds it, the
+    project step passes that one to the helper (no second parameter), and the context goes."""
+    from tests.proof import run_proof
+
+    before, after = tmp_path / "before", tmp_path / "after"
+    for d in (before, after):
+        d.mkdir()
+        shutil.copy(DATA / "roots04" / "roots04_paths.py", d)
+        (d / "roots04_paths.py").chmod(0o644)
+        (d / "tools.py").write_text(COMPARE)
+    res = cli(["fix", "."], after)
+    assert res.exit_code == 0, str(res)
+    assert (after / "tools.py").read_text() == (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom roots04_paths import album_dir\nfrom pydantic import Field\n"
+        'from typing import Annotated\n\nphotos = FastMCP("photo-shelf")\n\n\n@photos.tool()\n'
+        f"async def compare(root: {DOCUMENTED}) -> str:\n"
+        '    return root + "|" + await album_dir(root)\n'
+    )
+    assert (after / "roots04_paths.py").read_text() == ROOTS04_HELPER_FIXED
+    assert cli(["fix", "--diff", "."], after).stdout == ""
+    a, b = _albums(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(before))
+    old = run_proof(legacy_python, before / "tools.py", "photos", "legacy", [a.as_uri()], [{"tool": "compare"}])
+    assert _texts(old) == [f"{a}|{a}"]
+    monkeypatch.setenv("PYTHONPATH", str(after))
+    calls = [{"tool": "compare", "arguments": {"root": str(p)}} for p in (a, b)]
+    new = run_proof(legacy_python, after / "tools.py", "photos", "legacy", [], calls)
+    assert _texts(new) == [f"{a}|{a}", f"{b}|{b}"]
+
+
 # -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
 RUNTIME = """\
 import os

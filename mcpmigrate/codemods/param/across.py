@@ -26,7 +26,9 @@ from mcpmigrate.codemods.param.chains import chain_reason, closure, manual_reaso
 from mcpmigrate.codemods.param.parameter import insert_element
 from mcpmigrate.codemods.param.record import record_site
 from mcpmigrate.codemods.param.sites import Site
+from mcpmigrate.codemods.param.thread import RemoveParam, apply_param_op
 from mcpmigrate.config import Config
+from mcpmigrate.names import name_refs
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,24 @@ class CallerNeed:
     mode: str  # single | list
     replaces: str | None = None
     position: int | None = None
+    present: bool = False  # the caller already takes ``name``: this run's fix of its own roots request added it
+
+
+def params_of(src: bytes, qualname: str) -> list[str] | None:
+    """The parameter names of the function ``qualname`` (``f``, ``Class.f``) in the module text
+    ``src`` (None: no such function)."""
+    scope: list[ast.stmt] = ast.parse(src).body
+    *outer, name = qualname.split(".")
+    for part in outer:
+        cls = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if cls is None:
+            return None
+        scope = cls.body
+    for node in scope:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            args = node.args
+            return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    return None
 
 
 def signature_change(old: bytes, new: bytes, callee: str, name: str) -> tuple[str | None, int | None] | None:
@@ -50,14 +70,7 @@ def signature_change(old: bytes, new: bytes, callee: str, name: str) -> tuple[st
     parameter ``name`` took the place of which one, at which position (``(None, None)``: it was
     added beside the others). None: ``callee`` has no parameter ``name`` in ``new``."""
 
-    def params(src: bytes) -> list[str] | None:
-        for node in ast.parse(src).body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == callee:
-                args = node.args
-                return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
-        return None
-
-    before, after = params(old), params(new)
+    before, after = params_of(old, callee), params_of(new, callee)
     if before is None or after is None or name not in after:
         return None
     at = after.index(name)
@@ -121,10 +134,39 @@ def _site(a: ModuleAnalysis, config: Config, fn: FunctionInfo, call: cst.Call, n
     return site
 
 
+def _drop_param(name: str, _original: cst.CSTNode, node: cst.CSTNode) -> cst.CSTNode:
+    """The function ``node`` without its parameter ``name``."""
+    assert isinstance(node, cst.FunctionDef)
+    return node.with_changes(params=apply_param_op(node.params, RemoveParam(name), node.whitespace_before_params))
+
+
+def _pass_present(edits: Edits, fn: FunctionInfo, calls: list[cst.Call], need: CallerNeed) -> None:
+    """``fn`` already takes the path (its own roots request went in this run): each call passes
+    it where it passed the context, and the context parameter goes when nothing else reads it."""
+    bases: set[str] = set()
+    dead: set[int] = set()
+    for call in calls:
+        arg = _bound(call, need) if need.replaces is not None else None
+        if arg is None:
+            edits.transform(call, lambda _o, updated: _add_keyword(need.name, updated))
+            continue
+        if isinstance(arg.value, cst.Name):
+            bases.add(arg.value.value)
+        dead.add(id(arg))
+        edits.replace(
+            arg, arg.with_changes(keyword=cst.Name(need.name) if arg.keyword else None, value=cst.Name(need.name))
+        )
+    for base in sorted(bases):
+        if base in fn.param_names() and not name_refs(fn.node.body, base, dead):
+            edits.transform(fn.node, partial(_drop_param, base))
+
+
 def caller_edits(a: ModuleAnalysis, config: Config, needs: list[CallerNeed]) -> Edits | str:
     """The edits that make each ``needs`` caller of this module pass the path, or why it cannot
-    (the message names the caller and the reason in terms of its code)."""
+    (the message names the caller and the reason in terms of its code). A caller that already
+    takes the path (``CallerNeed.present``) passes it as it is."""
     sites: list[Site] = []
+    edits = Edits()
     for need in needs:
         fn = next((f for f in a.functions if f.qualname == need.caller), None)
         if fn is None:
@@ -134,6 +176,9 @@ def caller_edits(a: ModuleAnalysis, config: Config, needs: list[CallerNeed]) -> 
             return f"`{need.caller}` does not call `{need.callee}` by a name this module imports"
         if not fn.is_async:
             return f"`{need.caller}` is not async: the path cannot be threaded through a sync bridge"
+        if need.present:
+            _pass_present(edits, fn, calls, need)
+            continue
         r = reach(a, fn)
         if r.external:
             return f"`{need.caller}` is called from another module too ({r.external[0].label})"
@@ -147,7 +192,6 @@ def caller_edits(a: ModuleAnalysis, config: Config, needs: list[CallerNeed]) -> 
             if why:
                 return why
             sites.append(site)
-    edits = Edits()
     for site in sites:
         record_site(site, edits, a)
     edits.finish()
