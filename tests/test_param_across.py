@@ -241,6 +241,45 @@ def test_a_tool_with_its_own_roots_request_passes_the_one_parameter_it_gets(
     assert _texts(new) == [f"{a}|{a}", f"{b}|{b}"]
 
 
+def test_a_helper_that_keeps_its_context_is_passed_the_path_in_its_place(tmp_path: Path) -> None:
+    """The helper still reads its context (a protocol log, MCP401 not fixed here), so the path goes
+    before it: each call passes it positionally there, never `album_dir(ctx, root=root)`."""
+    (tmp_path / "helper.py").write_text(
+        "from mcp.server.fastmcp import Context\n\n\nasync def album_dir(ctx: Context) -> str:\n"
+        '    await ctx.info("asking")\n    listing = await ctx.session.list_roots()\n'
+        "    return listing.roots[0].uri.path\n"
+    )
+    (tmp_path / "tools.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom helper import album_dir\n\n"
+        'photos = FastMCP("p")\n\n\n@photos.tool()\nasync def where(ctx: Context) -> str:\n'
+        "    return await album_dir(ctx)\n"
+    )
+    res = cli(["fix", "--select", "MCP101", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert "async def album_dir(root: str, ctx: Context) -> str:\n" in (tmp_path / "helper.py").read_text()
+    assert (
+        (tmp_path / "tools.py")
+        .read_text()
+        .endswith(f"async def where(root: {DOCUMENTED}, ctx: Context) -> str:\n    return await album_dir(root, ctx)\n")
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("def f(ctx): ...", "def f(root): ...", ("ctx", 0, 0)),
+        ("def f(ctx): ...", "def f(root, ctx): ...", (None, None, 0)),
+        ("def f(a, *, ctx): ...", "def f(a, *, root): ...", ("ctx", None, None)),
+        ("def f(a, ctx=None): ...", "def f(a, root, ctx=None): ...", (None, None, 1)),
+        ("def f(ctx): ...", "def f(ctx): ...", None),
+    ],
+)
+def test_signature_change_reads_where_the_path_went(old: str, new: str, expected: tuple | None) -> None:
+    from mcpmigrate.codemods.param.across import signature_change
+
+    assert signature_change(old.encode(), new.encode(), "f", "root") == expected
+
+
 # -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
 RUNTIME = """\
 import os
