@@ -280,6 +280,26 @@ def test_signature_change_reads_where_the_path_went(old: str, new: str, expected
     assert signature_change(old.encode(), new.encode(), "f", "root") == expected
 
 
+def test_a_prompt_of_another_module_cannot_take_every_root_and_says_so_at_check(tmp_path: Path) -> None:
+    """What the project step would refuse is decided when the plan can see it: a prompt's arguments
+    are strings, so a helper working with every root stays manual, naming the prompt."""
+    (tmp_path / "helper.py").write_text(
+        "from mcp.server.session import ServerSession\n\n\nasync def all_dirs(session: ServerSession) -> list[str]:\n"
+        "    listing = await session.list_roots()\n    return [r.uri.path for r in listing.roots]\n"
+    )
+    (tmp_path / "prompts.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nimport helper\n\napp = FastMCP('p')\n\n\n"
+        "@app.prompt()\nasync def review(ctx: Context) -> str:\n"
+        "    return 'Review ' + ' '.join(await helper.all_dirs(session=ctx.session))\n"
+    )
+    [f] = cli(["check", "--output-format", "json", "."], tmp_path).json["findings"]
+    assert f["fix"] is None
+    assert (
+        f["manual"]
+        == "`review` in prompts.py is a prompt and prompt arguments are strings: a list of paths cannot be passed"
+    )
+
+
 # -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
 RUNTIME = """\
 import os

@@ -166,6 +166,14 @@ def _request_plan_site(
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
         if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
             optional = None
+    prompt = next((c for c, _callee in r.across if c.role == "prompt"), None)
+    if prompt is not None and site.mode == "list":
+        return (
+            None,
+            f"{prompt.label} is a prompt and prompt arguments are strings: a list of paths cannot be passed",
+            [],
+            [],
+        )
     if r.across and (optional or site.optional or site.fallback or guard):
         return (
             None,
