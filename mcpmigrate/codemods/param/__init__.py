@@ -19,7 +19,8 @@ points reach it and whether the path can be threaded to them), ``thread`` (threa
 parameter through helper chains), ``lowlevel`` (low-level servers' inputSchema and arguments),
 ``parameter`` (the new parameter and list layout), ``round`` (the edits of one round and what the
 threading reads back), ``record`` (each site's ``record`` and the round's last step, which threads
-every request's path at once).
+every request's path at once), ``across`` (the callers in other modules: their tools take the
+path too, rewritten by the engine's project step, ``mcpmigrate/project_threads.py``).
 """
 
 from __future__ import annotations
