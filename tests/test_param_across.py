@@ -515,6 +515,13 @@ def test_roots15_param_threads_the_roots_into_the_helper_and_says_what_stays_und
     header, _code = _header((DATA / "roots15" / "roots-15.py").read_text())
     assert (after / "roots-15.py").read_text() == header + ROOTS15_FIXED
     assert cli(["fix", "--diff", "--unsafe-fixes", "."], after).stdout == ""
+    # ported in the same run: the param fix goes first (codemods.ORDER), the port then wraps the
+    # 1.x handler whose branch reads the argument, and nothing is left
+    ported = tmp_path / "ported"
+    shutil.copytree(_before, ported)
+    res = cli(["fix", "--unsafe-fixes", "--target-sdk", "mcp2", "."], ported)
+    assert res.exit_code == 0, str(res)
+    assert 'roots = arguments["roots"]' in (ported / "roots-15.py").read_text()
 
 
 LISTING = """
