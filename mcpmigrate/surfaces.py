@@ -48,6 +48,9 @@ MCP_CONTEXT_V2 = {
     "mcp.server.mcpserver.context.Context",
 }
 FASTMCP_CONTEXT = {"fastmcp.Context", "fastmcp.server.Context", "fastmcp.server.context.Context"}
+# fastmcp 2.13+/3/4 middleware base (fastmcp/server/middleware/middleware.py); its `on_initialize` hook
+# handles the handshake 2026-07-28 removes
+FASTMCP_MIDDLEWARE = {"fastmcp.server.middleware.Middleware", "fastmcp.server.middleware.middleware.Middleware"}
 # Low-level request contexts: 1.x RequestContext (server.request_context / request_ctx.get()),
 # 2.x ServerRequestContext (the first argument of every on_… handler).
 LOWLEVEL_CONTEXT = {

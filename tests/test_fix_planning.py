@@ -12,7 +12,7 @@ import pytest
 
 from mcpmigrate.codemods.drop import SetLevelRegistration
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.param.record import GuardWithRequest
+from mcpmigrate.codemods.param.guards import GuardWithRequest
 from mcpmigrate.codemods.param.thread import (
     AfterRequired,
     AtEnd,

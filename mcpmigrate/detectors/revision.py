@@ -407,7 +407,6 @@ _MANUAL_604 = "route it only on handshake-era connections; remove it once legacy
 _MANUAL_604_DISCOVER = "add a `server/discover` branch and serve requests without a prior handshake"
 
 
-FASTMCP_MIDDLEWARE = {"fastmcp.server.middleware.Middleware", "fastmcp.server.middleware.middleware.Middleware"}
 _MSG_604_HOOK = (
     "The fastmcp middleware `{cls}` handles `initialize` (`on_initialize`); the `initialize` handshake is removed "
     "in 2026-07-28 (SEP-2575), so on a 2026-07-28 connection this hook never runs and what it does (recording "
@@ -490,7 +489,7 @@ class _RemovedVisitor(CatalogVisitor):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A fastmcp ``Middleware`` subclass's ``on_initialize`` hook (fastmcp 2.13+, 3, 4): a
         handler of ``initialize`` that a 2026-07-28 client never triggers."""
-        if not any(self.a.qualname(b.value) in FASTMCP_MIDDLEWARE for b in node.bases):
+        if not any(self.a.qualname(b.value) in S.FASTMCP_MIDDLEWARE for b in node.bases):
             return
         for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else []:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "on_initialize":

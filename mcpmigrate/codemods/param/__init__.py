@@ -45,11 +45,11 @@ from mcpmigrate.codemods.param.chains import (
     reaching_entries,
 )
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
-from mcpmigrate.codemods.param.guards import RootsGuard, guard_if, settle_guards
+from mcpmigrate.codemods.param.guards import GuardWithRequest, guard_if, settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_target
 from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
 from mcpmigrate.codemods.param.parameter import name_candidates
-from mcpmigrate.codemods.param.record import GuardWithRequest, HandlerWithRequest
+from mcpmigrate.codemods.param.record import HandlerWithRequest
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
 from mcpmigrate.codemods.param.sites import Site, irr_site, request_await, request_site, resolve_site
 from mcpmigrate.codemods.remove import roots_cache_of
@@ -268,9 +268,7 @@ def settle(a: ModuleAnalysis, config: Config, reports: Sequence[Planned]) -> lis
     for i, r in enumerate(reports):
         fix = plans[i].fix
         if r.rule == "MCP102" and fix is not None and fix.strategy == STRATEGY:
-            # a roots guard planned by the detector (guards.RootsGuard) or one settled with its
-            # request: recorded by the round that threads the path through its function
-            if plans[i].site is None or isinstance(plans[i].site, RootsGuard):
+            if plans[i].site is None:  # a guard settled with its request (guards._with_requests)
                 plans[i] = replace(plans[i], site=GuardWithRequest(r.node))
     requests = {id(a.enclosing_function(r.node)): r.plan for r in reports if r.rule == "MCP101"}
     for i, r in enumerate(reports):

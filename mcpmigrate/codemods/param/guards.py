@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from mcpmigrate.analysis import ModuleAnalysis, walk
+from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.param import shapes as param_shapes
 from mcpmigrate.codemods.param import sites as param_site
 from mcpmigrate.model import FixInfo, FixPlan, Planned, Safety
@@ -40,13 +41,20 @@ GUARD_LEFT = " — this guard protects a roots request that is left for a human"
 
 
 @dataclass(frozen=True)
-class RootsGuard:
-    """The site of an MCP102 check of the client's ``roots`` capability
-    (``session.check_client_capability(ClientCapabilities(roots=…))``): it goes with the roots
-    request it guards — ``param.settle`` makes it a ``record.GuardWithRequest`` the round removes —
-    or stays with it, decided by :func:`settle_guards` once the module's MCP101 plans are known."""
+class GuardWithRequest:
+    """The site of an MCP102 capability check that goes with the roots request it guards: planned
+    by :func:`plan_guard` for a check of the ``roots`` capability, given by ``param.settle`` to a
+    guard settled with its request, and left for a human by :func:`settle_guards` (no fix) when
+    the request stays. The ``if not …: return/raise`` around ``check`` is removed when the round
+    threads the path through its function (``record.record_site``)."""
 
-    node: cst.CSTNode
+    check: cst.CSTNode
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        # the round's state lives in record.py, which imports this module
+        from mcpmigrate.codemods.param.record import gathered
+
+        gathered(edits, analysis).guards.append(self.check)
 
 
 def guards_roots(check: cst.CSTNode) -> bool:
@@ -62,7 +70,7 @@ def plan_guard(check: cst.CSTNode, advice: str) -> FixPlan:
     if guards_roots(check):
         return FixPlan(
             FixInfo(Safety.SAFE, "param", "removed together with the roots request it guards"),
-            site=RootsGuard(check),
+            site=GuardWithRequest(check),
             message=msg_102(GUARD_REMOVED),
         )
     return FixPlan(manual=advice, message=msg_102())
@@ -85,7 +93,7 @@ def settle_guards(
         p = plans[i]
         if r.rule != "MCP102" or i in with_request:
             continue
-        if isinstance(p.site, RootsGuard) and id(a.enclosing_function(r.node)) not in fixed_fns:
+        if isinstance(p.site, GuardWithRequest) and id(a.enclosing_function(r.node)) not in fixed_fns:
             if not any(q.rule == "MCP101" for q in reports):  # e.g. after the request's fix
                 plans[i] = replace(
                     p,

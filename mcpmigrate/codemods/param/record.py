@@ -1,6 +1,6 @@
 """What the ``param`` fix records in one round, through the one fix shape (``docs/architecture.md``,
 "How a finding becomes a fix"): each applied site records its own changes in the findings' order
-(:func:`record_site`, called by ``Site.record``; :class:`GuardWithRequest`,
+(:func:`record_site`, called by ``Site.record``; ``guards.GuardWithRequest``,
 :class:`HandlerWithRequest`), and what depends on every request of the round — which functions
 the path is threaded through, the capability guards and roots ``list_changed`` handlers that go
 with the requests, the comments kept in place — is recorded once after the last site
@@ -73,18 +73,6 @@ def record_site(site: Site, edits: Edits, a: ModuleAnalysis) -> None:
         lowlevel_read(rnd, target, site.name, site.site_stmt, True)  # type: ignore[arg-type]
         g.touched.add(id(site.fn))
     g.interims.append(site)
-
-
-@dataclass(frozen=True)
-class GuardWithRequest:
-    """The site of an MCP102 capability check that goes with the roots request it guards (its
-    plan: ``guards.settle_guards``): the ``if not …: return/raise`` around ``check`` is removed
-    when the round threads the path through its function."""
-
-    check: cst.CSTNode
-
-    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
-        gathered(edits, analysis).guards.append(self.check)
 
 
 @dataclass(frozen=True)
