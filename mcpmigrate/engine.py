@@ -159,13 +159,14 @@ def run(
         result.pins = settle(
             result, config.root, config.target_sdk, where, sources
         )  # all files ported, or none written
+    together: list[set[str]] = []
     if options.mode == "fix" and strategy_applies(options.strategy, "param"):
         from mcpmigrate.project_threads import settle as thread_across
 
         # a helper's path parameter reaches the tools of other modules: all the files, or none
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
         root = project or Path(os.path.abspath(config.root))
-        thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources)
+        together = thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources)
     by_display = {sf.display: sf.path for sf in candidates}
     if options.mode == "fix":
         from mcpmigrate.writes import apply
@@ -173,7 +174,15 @@ def run(
         # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
         given = [Path(os.path.abspath(cwd / p)) for p in paths]
         result.pins = apply(
-            result.results, result.errors, result.pins, by_display, given, config, cwd, write=not options.diff
+            result.results,
+            result.errors,
+            result.pins,
+            by_display,
+            given,
+            config,
+            cwd,
+            write=not options.diff,
+            together=together,
         )
     if options.mode == "fix" and not options.diff:
         if cache is not None:

@@ -15,10 +15,11 @@ verified like any fix (``pipeline.rewrite_module``: it parses, breaks no name, a
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, signature_change
+from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, params_of, signature_change
 from mcpmigrate.codemods.port.project import hold
 from mcpmigrate.config import Config
 from mcpmigrate.model import FileError
@@ -37,12 +38,13 @@ def settle(
     rules: set[str],
     incoming: dict,
     sources: dict[Path, bytes],
-) -> None:
+) -> list[set[str]]:
     """Rewrite the callers of the helpers the run's ``param`` fixes threaded across modules, or
     hold every file of the step. ``where``: each result's display → absolute path; ``root``: the
     project root the project pass names callers against; ``incoming``: the project pass's
     slices (absolute path → ``Incoming``); ``sources``: the bytes the run read (absolute path →
-    bytes)."""
+    bytes). Returns the displays of the files rewritten together (written all or none:
+    ``writes.apply``'s ``together``)."""
     helpers: list[FileResult] = []
     needs: dict[Path, list[CallerNeed]] = {}
     problems: list[str] = []
@@ -61,7 +63,7 @@ def settle(
             if need not in group:
                 group.append(need)
     if not helpers:
-        return
+        return []
     by_path = {path: res for res in results if (path := where.get(res.display)) is not None}
     done: list[tuple[FileResult, bytes, bytes]] = []
     for path, group in needs.items():
@@ -75,6 +77,7 @@ def settle(
         if original is None or current is None:
             problems.append(f"{caller.display} cannot be read")
             continue
+        group = [_present(n, original, current) for n in group]
         new, why = rewrite_module(
             path,
             caller.display,
@@ -99,10 +102,20 @@ def settle(
                     f"fix not applied: the path parameter must reach the callers in other modules ({shown}); nothing was written for it",
                 )
             )
-        return
+        return []
     for res, original, new in done:
         res.original = original
         res.new_source = new
+    return [{h.display for h in helpers} | {res.display for res, _original, _new in done}]
+
+
+def _present(need: CallerNeed, original: bytes, current: bytes) -> CallerNeed:
+    """``need``, marked ``present`` when the caller takes ``need.name`` now but did not in the
+    text the run read: this run's fix of the caller's own roots request gave it the parameter."""
+    before, now = params_of(original, need.caller), params_of(current, need.caller)
+    if now is not None and need.name in now and need.name not in (before or []):
+        return replace(need, present=True)
+    return need
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -51,6 +51,7 @@ def apply(
     cwd: Path,
     *,
     write: bool,
+    together: list[set[str]] | None = None,
 ) -> list[PinChange]:
     """Decide which rewrites of a finished fix run reach the disk, and (``write``) write them: the
     ``results`` with a ``new_source`` and the port's ``pins``. ``where`` maps each checked file's display to its path
@@ -58,8 +59,10 @@ def apply(
     written keeps its findings unfixed (``new_source`` cleared) and gets an error in ``errors``
     saying why; in a port a single such file holds every file and pin, and its error says that
     nothing was written. ``fix --diff`` (``write`` false) leaves out what would be written outside
-    (its preview is what ``fix`` writes); the disk is checked only when writing. Returns the pins
-    that stand (written, or to show in the diff)."""
+    (its preview is what ``fix`` writes); the disk is checked only when writing. ``together``: the
+    displays of files one fix rewrote together (``project_threads``: a helper and the tools of
+    other modules that now pass it the path): when one of them cannot be written, none is. Returns
+    the pins that stand (written, or to show in the diff)."""
     todo = [
         Pending(where[r.display], r.display, r.original, r.new_source, r)
         for r in results
@@ -81,6 +84,8 @@ def apply(
         if write:
             return _write_all(results, errors, pins, todo, port)
         return pins
+    for group in together or []:
+        _hold_together(todo, group, refused, errors, write)
     for w in todo:
         why = refused.get(w.display)
         if why is None and write:
@@ -93,6 +98,29 @@ def apply(
                 hold([w.result])
             errors.append(FileError(w.display, why))
     return pins
+
+
+def _hold_together(
+    todo: list[Pending], group: set[str], refused: dict[str, str], errors: list[FileError], write: bool
+) -> None:
+    """The files of one fix over several files (``group``) are checked before the first write, as
+    a port's are; when one is refused or cannot be written, every file of the group leaves
+    ``todo`` with its rewrite held, each refused one named with its reason."""
+    members = [w for w in todo if w.display in group]
+    problems = {
+        w.display: why
+        for w in members
+        if (why := refused.get(w.display) or (F.write_problem(w.path, w.original) if write else None))
+    }
+    if not problems:
+        return
+    for w in members:
+        todo.remove(w)
+        if w.result is not None:
+            hold([w.result])
+    others = ", ".join(sorted(group - set(problems)))
+    tail = f"; held with it: {others}" if others else ""
+    errors.extend(FileError(d, f"{why}{tail}; nothing of this fix was written") for d, why in problems.items())
 
 
 def outside(path: Path, given: list[Path], config: Config, cwd: Path, *, dependency_file: bool = False) -> str | None:

@@ -37,6 +37,39 @@ ANNOTATED_ROOTS = (
 )
 
 
+# -- the callers' side of a helper threaded across modules (param/across.py) --------------------
+def test_caller_edits_thread_the_path_from_a_tool_through_its_helper_to_another_modules_function() -> None:
+    # `album_dir` (another module) took `root` in place of `ctx`: the local helper and the tool that
+    # reaches it take the path, every call passes it where it passed the context
+    from mcpmigrate.analysis import ModuleAnalysis
+    from mcpmigrate.codemods.edits import apply_edits
+    from mcpmigrate.codemods.param.across import CallerNeed, caller_edits
+    from mcpmigrate.config import Config
+
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom paths import album_dir\n\n"
+        'mcp = FastMCP("p")\n\n\n'
+        "async def folder(ctx: Context, sub: str) -> str:\n    return await album_dir(ctx=ctx) + sub\n\n\n"
+        "@mcp.tool()\nasync def scan(sub: str, ctx: Context) -> str:\n    return await folder(ctx, sub)\n"
+    )
+    module = cst.parse_module(source)
+    a = ModuleAnalysis.build(module, None, None)
+    need = CallerNeed("folder", "album_dir", "paths.py", "root", "single", "ctx", 0, 0)
+    edits = caller_edits(a, Config(), [need])
+    assert not isinstance(edits, str)
+    assert apply_edits(module, edits).code == (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom paths import album_dir\n"
+        "from pydantic import Field\nfrom typing import Annotated\n\n"
+        'mcp = FastMCP("p")\n\n\n'
+        "async def folder(root: str, sub: str) -> str:\n    return await album_dir(root=root) + sub\n\n\n"
+        f"@mcp.tool()\nasync def scan(sub: str, {ANNOTATED_ROOT}) -> str:\n    return await folder(root, sub)\n"
+    )
+    # a function of this module that does not call it is named, not guessed at
+    assert caller_edits(a, Config(), [CallerNeed("scan", "album_dir", "paths.py", "root", "single", "ctx", 0, 0)]) == (
+        "`scan` does not call `album_dir` by a name this module imports"
+    )
+
+
 # -- threading the roots parameter (param fix) ---------------------------------------------------
 def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
     # every function between the tool and the request takes `root` where it took `ctx`, and every

@@ -172,6 +172,134 @@ def test_a_caller_that_cannot_take_the_path_holds_every_file(tmp_path: Path) -> 
     )
 
 
+def test_a_read_only_caller_module_holds_the_helper_at_write_time(tmp_path: Path) -> None:
+    """All or none on disk too: the tool module cannot be written, so the helper is not either
+    (checked before the first write, as a port's files are)."""
+    _before, after = _copies(tmp_path, DATA / "roots04")
+    (after / "roots-04.py").chmod(0o444)
+    before = {p.name: p.read_bytes() for p in after.iterdir()}
+    res = cli(["fix", "--output-format", "json", "."], after)
+    assert res.exit_code == 1
+    assert {p.name: p.read_bytes() for p in after.iterdir()} == before
+    assert res.json["errors"] == [
+        {
+            "path": "roots-04.py",
+            "message": (
+                "cannot write the fix: file is read-only; held with it: roots04_paths.py; nothing of this fix was "
+                "written"
+            ),
+        }
+    ]
+    assert [f["rule"] for f in res.json["findings"]] == ["MCP101"]
+
+
+COMPARE = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from roots04_paths import album_dir
+
+photos = FastMCP("photo-shelf")
+
+
+@photos.tool()
+async def compare(ctx: Context) -> str:
+    listing = await ctx.session.list_roots()
+    return listing.roots[0].uri.path + "|" + await album_dir(ctx)
+"""
+
+
+def test_a_tool_with_its_own_roots_request_passes_the_one_parameter_it_gets(
+    tmp_path: Path, legacy_python: str, monkeypatch
+) -> None:
+    """The tool's own request and the helper's give it the same `root`: its own fix adds it, the
+    project step passes that one to the helper (no second parameter), and the context goes."""
+    from tests.proof import run_proof
+
+    before, after = tmp_path / "before", tmp_path / "after"
+    for d in (before, after):
+        d.mkdir()
+        shutil.copy(DATA / "roots04" / "roots04_paths.py", d)
+        (d / "roots04_paths.py").chmod(0o644)
+        (d / "tools.py").write_text(COMPARE)
+    res = cli(["fix", "."], after)
+    assert res.exit_code == 0, str(res)
+    assert (after / "tools.py").read_text() == (
+        "from mcp.server.fastmcp import FastMCP\n\nfrom roots04_paths import album_dir\nfrom pydantic import Field\n"
+        'from typing import Annotated\n\nphotos = FastMCP("photo-shelf")\n\n\n@photos.tool()\n'
+        f"async def compare(root: {DOCUMENTED}) -> str:\n"
+        '    return root + "|" + await album_dir(root)\n'
+    )
+    assert (after / "roots04_paths.py").read_text() == ROOTS04_HELPER_FIXED
+    assert cli(["fix", "--diff", "."], after).stdout == ""
+    a, b = _albums(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(before))
+    old = run_proof(legacy_python, before / "tools.py", "photos", "legacy", [a.as_uri()], [{"tool": "compare"}])
+    assert _texts(old) == [f"{a}|{a}"]
+    monkeypatch.setenv("PYTHONPATH", str(after))
+    calls = [{"tool": "compare", "arguments": {"root": str(p)}} for p in (a, b)]
+    new = run_proof(legacy_python, after / "tools.py", "photos", "legacy", [], calls)
+    assert _texts(new) == [f"{a}|{a}", f"{b}|{b}"]
+
+
+def test_a_helper_that_keeps_its_context_is_passed_the_path_in_its_place(tmp_path: Path) -> None:
+    """The helper still reads its context (a protocol log, MCP401 not fixed here), so the path goes
+    before it: each call passes it positionally there, never `album_dir(ctx, root=root)`."""
+    (tmp_path / "helper.py").write_text(
+        "from mcp.server.fastmcp import Context\n\n\nasync def album_dir(ctx: Context) -> str:\n"
+        '    await ctx.info("asking")\n    listing = await ctx.session.list_roots()\n'
+        "    return listing.roots[0].uri.path\n"
+    )
+    (tmp_path / "tools.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom helper import album_dir\n\n"
+        'photos = FastMCP("p")\n\n\n@photos.tool()\nasync def where(ctx: Context) -> str:\n'
+        "    return await album_dir(ctx)\n"
+    )
+    res = cli(["fix", "--select", "MCP101", "."], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert "async def album_dir(root: str, ctx: Context) -> str:\n" in (tmp_path / "helper.py").read_text()
+    assert (
+        (tmp_path / "tools.py")
+        .read_text()
+        .endswith(f"async def where(root: {DOCUMENTED}, ctx: Context) -> str:\n    return await album_dir(root, ctx)\n")
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("def f(ctx): ...", "def f(root): ...", ("ctx", 0, 0)),
+        ("def f(ctx): ...", "def f(root, ctx): ...", (None, None, 0)),
+        ("def f(a, *, ctx): ...", "def f(a, *, root): ...", ("ctx", None, None)),
+        ("def f(a, ctx=None): ...", "def f(a, root, ctx=None): ...", (None, None, 1)),
+        ("def f(ctx): ...", "def f(ctx): ...", None),
+    ],
+)
+def test_signature_change_reads_where_the_path_went(old: str, new: str, expected: tuple | None) -> None:
+    from mcpmigrate.codemods.param.across import signature_change
+
+    assert signature_change(old.encode(), new.encode(), "f", "root") == expected
+
+
+def test_a_prompt_of_another_module_cannot_take_every_root_and_says_so_at_check(tmp_path: Path) -> None:
+    """What the project step would refuse is decided when the plan can see it: a prompt's arguments
+    are strings, so a helper working with every root stays manual, naming the prompt."""
+    (tmp_path / "helper.py").write_text(
+        "from mcp.server.session import ServerSession\n\n\nasync def all_dirs(session: ServerSession) -> list[str]:\n"
+        "    listing = await session.list_roots()\n    return [r.uri.path for r in listing.roots]\n"
+    )
+    (tmp_path / "prompts.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nimport helper\n\napp = FastMCP('p')\n\n\n"
+        "@app.prompt()\nasync def review(ctx: Context) -> str:\n"
+        "    return 'Review ' + ' '.join(await helper.all_dirs(session=ctx.session))\n"
+    )
+    [f] = cli(["check", "--output-format", "json", "."], tmp_path).json["findings"]
+    assert f["fix"] is None
+    assert (
+        f["manual"]
+        == "`review` in prompts.py is a prompt and prompt arguments are strings: a list of paths cannot be passed"
+    )
+
+
 # -- 7 tools in 3 modules through a star import (telegram-mcp's runtime.py) ----------------------
 RUNTIME = """\
 import os
@@ -333,3 +461,110 @@ def test_seven_tools_fixed_answer_as_before_on_mcp1(tmp_path: Path, legacy_pytho
     for t in new["tools"]:
         assert t["inputSchema"]["properties"]["root"]["description"] == DESCRIPTION
         assert "root" in t["inputSchema"]["required"]
+
+
+# -- roots-15: an mcp 1.x low-level tool, the request in a helper that takes no context ---------
+ROOTS15_FIXED = """\
+import mcp.types as types
+from mcp.server import Server
+
+depot = Server("depot")
+
+
+async def _depot_dirs(roots: list[str]) -> list[str]:
+    return [r for r in roots]
+
+
+@depot.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "depot_home":
+        roots = arguments["roots"]
+        return [types.TextContent(type="text", text=(await _depot_dirs(roots))[0])]
+    raise ValueError(name)
+"""
+ROOTS15_NOTE = (
+    "no `tools/list` handler or `Tool(...)` literal in this module lists tool 'depot_home': the `roots` argument is "
+    "read from the call, but no inputSchema documents it; declare it where the tool is listed"
+)
+
+
+def test_roots15_param_threads_the_roots_into_the_helper_and_says_what_stays_undocumented(tmp_path: Path) -> None:
+    """The helper reads the roots through `depot.request_context` (no context parameter): it takes
+    the list of paths, the handler reads them from the call's arguments inside the tool's branch.
+    Nothing in the module lists the tool, so the argument cannot be documented: unsafe, saying so."""
+    _before, after = _copies(tmp_path, DATA / "roots15")
+    [f] = cli(["check", "--output-format", "json", "."], after).json["findings"]
+    assert (f["rule"], f["line"], f["column"]) == ("MCP101", 20, 21)
+    assert f["fix"] == {
+        "safety": "unsafe",
+        "strategy": "param",
+        "description": (
+            "add a documented `roots` parameter to tool 'depot_home' (low-level handler `call_tool`) and drop the "
+            f"roots request (review: {ROOTS15_NOTE})"
+        ),
+    }
+    # the interim refusal names what blocks it first: mcp 1.x has no interim form (the field case's SHOULD)
+    interim = cli(["fix", "--diff", "--strategy", "interim", "."], after)
+    assert (
+        "roots-15.py:20:21 MCP101 roots-request: manual: mcp 1.x has no interim form" in interim.stdout + interim.stderr
+    )
+    assert "`fix --strategy param`" in interim.stdout + interim.stderr
+    assert cli(["fix", "."], after).exit_code == 1  # unsafe: a plain fix leaves it
+    res = cli(["fix", "--unsafe-fixes", "."], after)
+    assert res.exit_code == 0, str(res)
+    header, _code = _header((DATA / "roots15" / "roots-15.py").read_text())
+    assert (after / "roots-15.py").read_text() == header + ROOTS15_FIXED
+    assert cli(["fix", "--diff", "--unsafe-fixes", "."], after).stdout == ""
+    # ported in the same run: the param fix goes first (codemods.ORDER), the port then wraps the
+    # 1.x handler whose branch reads the argument, and nothing is left
+    ported = tmp_path / "ported"
+    shutil.copytree(_before, ported)
+    res = cli(["fix", "--unsafe-fixes", "--target-sdk", "mcp2", "."], ported)
+    assert res.exit_code == 0, str(res)
+    assert 'roots = arguments["roots"]' in (ported / "roots-15.py").read_text()
+
+
+LISTING = """
+
+@depot.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="depot_home", description="The depot's home folder", inputSchema={"type": "object", "properties": {}})]
+"""
+
+
+def test_roots15_fixed_runs_on_mcp1_and_ported_on_mcp2_in_both_eras(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """The official client lists the tools before it calls one (mcp 1.27's ``call_tool`` validates
+    against ``tools/list``), so the server runs with the listing it would have (roots-15 trims it):
+    the fix then documents `roots` in that inputSchema. On mcp 1.27 the original answers with the
+    client's first root, the fixed server with the first path of `roots`; ported next (``fix
+    --target-sdk mcp2``: the port wraps the 1.x handler, whose tool branch already reads the
+    argument), it answers the same on mcp 2.3 in both eras."""
+    from tests.proof import run_proof
+
+    before, after = _copies(tmp_path, DATA / "roots15")
+    for d in (before, after):
+        with (d / "roots-15.py").open("a") as f:
+            f.write(LISTING)
+    res = cli(["fix", "."], after)
+    assert res.exit_code == 0, str(res)  # listed: documented, safe
+    a, b = _albums(tmp_path)
+    old = run_proof(
+        legacy_python, before / "roots-15.py", "depot", "legacy", [a.as_uri(), b.as_uri()], [{"tool": "depot_home"}]
+    )
+    assert _texts(old) == [str(a)]
+    calls = [
+        {"tool": "depot_home", "arguments": {"roots": [str(a), str(b)]}},
+        {"tool": "depot_home", "arguments": {"roots": [str(b)]}},
+    ]
+    new = run_proof(legacy_python, after / "roots-15.py", "depot", "legacy", [], calls)
+    assert _texts(new) == [str(a), str(b)]
+    [schema] = [t["inputSchema"] for t in new["tools"]]
+    assert schema["required"] == ["roots"]
+    assert schema["properties"]["roots"]["items"] == {"type": "string"}
+    ported = cli(["fix", "--target-sdk", "mcp2", "."], after)
+    assert ported.exit_code == 0, str(ported)
+    assert 'roots = arguments["roots"]' in (after / "roots-15.py").read_text()
+    for era in ("legacy", "modern"):
+        assert _texts(run_proof(mcp2_python, after / "roots-15.py", "depot", era, [], calls)) == [str(a), str(b)]

@@ -17,8 +17,8 @@ from functools import lru_cache
 from types import ModuleType
 
 ORDER = (
-    "port",
     "param",
+    "port",
     "interim",
     "interim_jsonrpc",
     "remove",

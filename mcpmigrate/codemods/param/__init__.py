@@ -19,7 +19,8 @@ points reach it and whether the path can be threaded to them), ``thread`` (threa
 parameter through helper chains), ``lowlevel`` (low-level servers' inputSchema and arguments),
 ``parameter`` (the new parameter and list layout), ``round`` (the edits of one round and what the
 threading reads back), ``record`` (each site's ``record`` and the round's last step, which threads
-every request's path at once).
+every request's path at once), ``across`` (the callers in other modules: their tools take the
+path too, rewritten by the engine's project step, ``mcpmigrate/project_threads.py``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from mcpmigrate.codemods.param.chains import (
 )
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
 from mcpmigrate.codemods.param.guards import GuardWithRequest, guard_if, settle_guards
-from mcpmigrate.codemods.param.lowlevel import lowlevel_target
+from mcpmigrate.codemods.param.lowlevel import lowlevel_target, undocumented
 from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
 from mcpmigrate.codemods.param.parameter import name_candidates
 from mcpmigrate.codemods.param.record import HandlerWithRequest
@@ -166,6 +167,14 @@ def _request_plan_site(
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
         if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
             optional = None
+    prompt = next((c for c, _callee in r.across if c.role == "prompt"), None)
+    if prompt is not None and site.mode == "list":
+        return (
+            None,
+            f"{prompt.label} is a prompt and prompt arguments are strings: a list of paths cannot be passed",
+            [],
+            [],
+        )
     if r.across and (optional or site.optional or site.fallback or guard):
         return (
             None,
@@ -187,6 +196,7 @@ def _request_plan_site(
             "chooses that boundary, so enforce it with server configuration instead"
         )
     site.labels = [_entry_label(a, site, e, edges) for e in entries]
+    site.unsafe += _undocumented(a, site, entries, edges)
     site.labels += list(dict.fromkeys(c.label for c, _callee in r.across))
     site.across = [(c.path, c.caller, callee) for c, callee in r.across]
     return site, None, entries, chains
@@ -198,6 +208,21 @@ def _entry_label(a: ModuleAnalysis, site: Site, e: FunctionInfo, edges: list[Edg
     nodes = [site.node] if e is site.fn else [c for caller, c, _ in edges if caller is e]
     tools = sorted({t.tool for t in (lowlevel_target(a, e, n, site.name) for n in nodes) if not isinstance(t, str)})
     return ", ".join(f"tool {t!r}" for t in tools) + f" (low-level handler `{e.qualname}`)"
+
+
+def _undocumented(a: ModuleAnalysis, site: Site, entries: list[FunctionInfo], edges: list[Edge]) -> list[str]:
+    """The review notes of the low-level tools among ``entries`` that no inputSchema of the module
+    lists (the argument is read, but documented nowhere)."""
+    notes: list[str] = []
+    for e in entries:
+        if e.role != "lowlevel-tool":
+            continue
+        for n in [site.node] if e is site.fn else [c for caller, c, _ in edges if caller is e]:
+            target = lowlevel_target(a, e, n, site.name)
+            note = undocumented(target, site.name) if not isinstance(target, str) else None
+            if note and note not in notes:
+                notes.append(note)
+    return notes
 
 
 def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> FixPlan:
@@ -246,7 +271,10 @@ def plan_roots_interim(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Fu
     else:
         where = f"`{fn.qualname}`" if fn else "the handler"
         desc = f"replace the interim roots round of {where} with a documented `{site.name}` argument in the tool's inputSchema"
-    return FixPlan(FixInfo(Safety.SAFE, STRATEGY, desc), None, site)
+    notes = _undocumented(a, site, [fn], []) if site.kind == "irr" and fn is not None else []
+    if notes:
+        desc += " (review: " + "; ".join(notes) + ")"
+    return FixPlan(FixInfo(Safety.UNSAFE if notes else Safety.SAFE, STRATEGY, desc), None, site)
 
 
 # -- MCP102: a capability check guarding the request ------------------------------------------

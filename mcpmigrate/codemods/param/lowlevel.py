@@ -22,9 +22,14 @@ TOOL_TYPES = S.type_names("Tool")
 
 @dataclass
 class LowLevelTarget:
+    """The tool a low-level handler serves at a site, its inputSchema literal (``schema``,
+    ``properties``, ``required``) and how the handler reads the argument. ``schema`` None: the
+    module lists no tool at all (no ``Tool(...)`` literal, no ``tools/list`` handler), so there is
+    no inputSchema to document the argument in (:func:`undocumented`)."""
+
     tool: str
-    schema: cst.Dict
-    properties: cst.Dict
+    schema: cst.Dict | None
+    properties: cst.Dict | None
     required: cst.List | None
     read: str  # the expression that reads the argument
 
@@ -94,6 +99,8 @@ def lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, n
             )
         tool = tools[0][0]
     matches = [c for t, c in tools if t == tool]
+    if not tools and len(entry.params) >= 2 and not any(f.method == "tools/list" for f in a.functions):
+        return LowLevelTarget(tool, None, None, None, _read(entry, name))
     if len(matches) != 1:
         return f"no single `Tool(name={tool!r}, …)` literal found in this module: add the `{name}` property to its inputSchema by hand"
     schema_arg = next(
@@ -113,10 +120,25 @@ def lowlevel_target(a: ModuleAnalysis, entry: FunctionInfo, node: cst.CSTNode, n
         return f"the `required` of tool {tool!r} is not a list literal: add `{name}` by hand"
     if len(entry.params) < 2:
         return f"the low-level handler `{entry.qualname}` does not take the call's arguments"
-    args = entry.params[1].name.value
-    read = f'{args}["{name}"]' if entry.server_generation == S.MCP1 else f'({args}.arguments or {{}})["{name}"]'
     required = cst.ensure_type(req.value, cst.List) if req is not None else None  # a List: checked above
-    return LowLevelTarget(tool, schema, props.value, required, read)
+    return LowLevelTarget(tool, schema, props.value, required, _read(entry, name))
+
+
+def _read(entry: FunctionInfo, name: str) -> str:
+    """How the low-level handler ``entry`` reads the argument ``name`` (mcp 1.x: the arguments
+    dict; mcp 2.x: the request params)."""
+    args = entry.params[1].name.value
+    return f'{args}["{name}"]' if entry.server_generation == S.MCP1 else f'({args}.arguments or {{}})["{name}"]'
+
+
+def undocumented(target: LowLevelTarget, name: str) -> str | None:
+    """The review note of a tool whose argument no inputSchema can document (None: it can)."""
+    if target.schema is not None:
+        return None
+    return (
+        f"no `tools/list` handler or `Tool(...)` literal in this module lists tool {target.tool!r}: the `{name}` "
+        "argument is read from the call, but no inputSchema documents it; declare it where the tool is listed"
+    )
 
 
 def _add_to_dict(rnd: Round, d: cst.Dict, element: cst.DictElement, after: str | None = None) -> None:
@@ -157,8 +179,8 @@ def _add_to_list(rnd: Round, lst: cst.List, name: str) -> None:
 def schema_edit(rnd: Round, target: LowLevelTarget, name: str, mode: str, description: str) -> None:
     """Add the ``name`` property (documented, a string or a list of strings) to the tool's
     inputSchema and to its ``required`` list (once per tool and name)."""
-    if not rnd.once(("schema", id(target.schema), name)):
-        return
+    if target.schema is None or target.properties is None or not rnd.once(("schema", id(target.schema), name)):
+        return  # nothing lists the tool: no schema to document the argument in (the plan's review note)
     if mode == "list":
         prop = (
             f'{{"{name}": {{"type": "array", "items": {{"type": "string"}}, "description": {str_lit(description)}}}}}'
