@@ -208,16 +208,10 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def load_config(path: Path | None = None, start: Path | None = None) -> Config:
-    """Read the configuration from ``path`` or the nearest ``pyproject.toml`` above ``start``
-    (default: the working directory). Without one, defaults apply. Raises :class:`ConfigError`."""
-    if path is None:
-        path = find_pyproject((start or Path.cwd()).resolve())
-        if path is None:
-            cfg = Config(root=(start or Path.cwd()).resolve())
-            requires = _requires_python(cfg.root)
-            cfg.target_version = lowest_python(requires) if requires else None
-            return cfg
+def _read_table(path: Path) -> dict:
+    """The ``[tool.mcpmigrate]`` table of ``path`` (a ``pyproject.toml``; any other file is the
+    table itself). Raises :class:`ConfigError` when it cannot be read, is not UTF-8 or TOML, or
+    the table is not a table."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -231,6 +225,58 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     table = data.get("tool", {}).get("mcpmigrate", {}) if path.name == "pyproject.toml" else data
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.mcpmigrate] must be a table")
+    return table
+
+
+def _path_parameter(value: dict, where: str) -> PathParameter:
+    """``path-parameter`` (its table, already checked to be one). Raises :class:`ConfigError` on
+    an unknown key, an empty or non-string value, or a name that is not an identifier."""
+    for sub, subval in value.items():
+        if sub not in ("name", "description", "list-name", "list-description"):
+            raise ConfigError(
+                f"{where}.path-parameter: unknown key {sub!r} (known: description, list-description, list-name, name)"
+            )
+        if not isinstance(subval, str) or not subval:
+            raise ConfigError(f"{where}.path-parameter.{sub}: expected a non-empty string, got {_describe(subval)}")
+    name = value.get("name", DEFAULT_PARAM_NAME)
+    if not name.isidentifier():
+        raise ConfigError(f"{where}.path-parameter.name: {name!r} is not a Python identifier")
+    return PathParameter(
+        name=name,
+        description=value.get("description", DEFAULT_PARAM_DESCRIPTION),
+        list_name=value.get("list-name"),
+        list_description=value.get("list-description", DEFAULT_LIST_PARAM_DESCRIPTION),
+    )
+
+
+def _check_rule_ids(cfg: Config, where: str) -> None:
+    """Every rule id the configuration names exists (a typo is an error, not a silent no-op)."""
+    from mcpmigrate.catalog import select_rules
+
+    checks = [
+        ("select", cfg.select),
+        ("ignore", cfg.ignore),
+        ("extend-select", [i for i in cfg.extend_select if i.lower() not in EXTRA_CHECKS]),
+    ]
+    checks += [(f"per-file-ignores.{glob}", ids) for glob, ids in cfg.per_file_ignores.items()]
+    for key, ids in checks:
+        try:
+            select_rules(ids or None, None)
+        except ValueError as exc:
+            raise ConfigError(f"{where}.{key}: {exc}") from exc
+
+
+def load_config(path: Path | None = None, start: Path | None = None) -> Config:
+    """Read the configuration from ``path`` or the nearest ``pyproject.toml`` above ``start``
+    (default: the working directory). Without one, defaults apply. Raises :class:`ConfigError`."""
+    if path is None:
+        path = find_pyproject((start or Path.cwd()).resolve())
+        if path is None:
+            cfg = Config(root=(start or Path.cwd()).resolve())
+            requires = _requires_python(cfg.root)
+            cfg.target_version = lowest_python(requires) if requires else None
+            return cfg
+    table = _read_table(path)
     cfg = Config(root=path.resolve().parent, source=path)
     where = f"{path}: [tool.mcpmigrate]" if path.name == "pyproject.toml" else f"{path}:"
     extend_exclude: list[str] = []
@@ -272,24 +318,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
                 raise ConfigError(
                     f"{where}.path-parameter: expected a table with name and description, got {_describe(value)}"
                 )
-            for sub, subval in value.items():
-                if sub not in ("name", "description", "list-name", "list-description"):
-                    raise ConfigError(
-                        f"{where}.path-parameter: unknown key {sub!r} (known: description, list-description, list-name, name)"
-                    )
-                if not isinstance(subval, str) or not subval:
-                    raise ConfigError(
-                        f"{where}.path-parameter.{sub}: expected a non-empty string, got {_describe(subval)}"
-                    )
-            name = value.get("name", DEFAULT_PARAM_NAME)
-            if not name.isidentifier():
-                raise ConfigError(f"{where}.path-parameter.name: {name!r} is not a Python identifier")
-            cfg.path_parameter = PathParameter(
-                name=name,
-                description=value.get("description", DEFAULT_PARAM_DESCRIPTION),
-                list_name=value.get("list-name"),
-                list_description=value.get("list-description", DEFAULT_LIST_PARAM_DESCRIPTION),
-            )
+            cfg.path_parameter = _path_parameter(value, where)
         elif key == "target-sdk":
             if value not in TARGET_SDKS:
                 raise ConfigError(
@@ -311,20 +340,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
     if cfg.target_version is None:
         requires = _requires_python(cfg.root)
         cfg.target_version = lowest_python(requires) if requires else None
-    # Validate rule ids now so a typo is an error, not a silent no-op.
-    from mcpmigrate.catalog import select_rules
-
-    checks = [
-        ("select", cfg.select),
-        ("ignore", cfg.ignore),
-        ("extend-select", [i for i in cfg.extend_select if i.lower() not in EXTRA_CHECKS]),
-    ]
-    checks += [(f"per-file-ignores.{glob}", ids) for glob, ids in cfg.per_file_ignores.items()]
-    for key, ids in checks:
-        try:
-            select_rules(ids or None, None)
-        except ValueError as exc:
-            raise ConfigError(f"{where}.{key}: {exc}") from exc
+    _check_rule_ids(cfg, where)
     return cfg
 
 

@@ -110,11 +110,55 @@ def run(
     result.files_checked = len(candidates)
     cache = _open_cache(config, options, rules, project)
     sources = _read_all(candidates)
+    run = _Run(paths, config, options, cwd, rules, candidates, sources, cache)
+    results, incoming = _process_all(run, project, progress)
+    # a file that could not be read, decoded or parsed is reported as an error, not as checked
+    result.files_checked = sum(1 for res in results if not res.error)
+    for res in results:
+        if res.error:
+            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
+        result.results.append(res)
+        if cache is not None and res.cache_key is not None and _cacheable(res):
+            cache.put(res.cache_key, _for_cache(res))
+    hooks = _project_rules(rules)
+    for root in _project_dirs(candidates, config) if hooks else []:
+        for project_findings in hooks:
+            for display, findings in project_findings(root, cwd):
+                result.results.append(FileResult(display, findings=findings, parsed=True))
+    if options.mode == "fix":
+        _settle_fix(result, run, incoming, project)
+    if cache is not None and not (options.mode == "fix" and options.diff):
+        cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
+    return result
+
+
+@dataclass
+class _Run:
+    """What the steps of one :func:`run` share: its paths, settings and enabled rules, the files
+    found (``candidates``), their bytes by absolute path, and the result cache."""
+
+    paths: list[Path]
+    config: Config
+    options: Options
+    cwd: Path
+    rules: set[str]
+    candidates: list[F.SourceFile]
+    sources: dict[Path, bytes]
+    cache: Cache | None
+
+
+def _process_all(
+    run: _Run, project: Path | None, progress: Callable[[int, int], None] | None
+) -> tuple[list[FileResult], dict[Path, Incoming]]:
+    """Every candidate's result, in the candidates' order, and the project pass's slices: the
+    cache and the triage here, the rest in the worker pool or in this process
+    (``docs/architecture.md``, "Speed")."""
     from mcpmigrate.analysis.project import finish
     from mcpmigrate.analysis.summary import summarize_all
 
-    facts = _project_start(list(paths), config, cwd, sources, cache, project)
-    triage = _Triage(config, options, rules, cache, sources)
+    config, options, candidates, cache = run.config, run.options, run.candidates, run.cache
+    facts = _project_start(list(run.paths), config, run.cwd, run.sources, cache, project)
+    triage = _Triage(config, options, run.rules, cache, run.sources)
     jobs = options.jobs or min(os.cpu_count() or 1, 8)
     if facts.result is None and (jobs < 2 or len(facts.todo) < POOL_MIN_SUMMARIES):
         facts.result = finish(facts, summarize_all(facts.jobs), cache)  # a few: here
@@ -138,26 +182,20 @@ def run(
     for (i, key), res in zip(task_keys, results):
         res.cache_key = key
         done[i] = res
-    results = [done[i] for i in range(len(candidates))]
-    # a file that could not be read, decoded or parsed is reported as an error, not as checked
-    result.files_checked = sum(1 for res in results if not res.error)
-    for res in results:
-        if res.error:
-            result.errors.append(FileError(res.display, res.error, *(res.error_at or (None, None))))
-        result.results.append(res)
-        if cache is not None and res.cache_key is not None and _cacheable(res):
-            cache.put(res.cache_key, _for_cache(res))
-    hooks = _project_rules(rules)
-    for root in _project_dirs(candidates, config) if hooks else []:
-        for project_findings in hooks:
-            for display, findings in project_findings(root, cwd):
-                result.results.append(FileResult(display, findings=findings, parsed=True))
-    if options.mode == "fix" and config.target_sdk:
+    return [done[i] for i in range(len(candidates))], incoming
+
+
+def _settle_fix(result: RunResult, run: _Run, incoming: dict[Path, Incoming], project: Path | None) -> None:
+    """After a ``fix`` run's files: the port's project step (every file ported or none written,
+    the requirement re-pinned), the writes (``writes.apply``; none with ``--diff``), and the
+    cache entries of the written files' new content."""
+    config, options, candidates, cache = run.config, run.options, run.candidates, run.cache
+    if config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
         result.pins = settle(
-            result, config.root, config.target_sdk, where, sources
+            result, config.root, config.target_sdk, where, run.sources
         )  # all files ported, or none written
     together: list[set[str]] = []
     if options.mode == "fix" and strategy_applies(options.strategy, "param"):
@@ -166,42 +204,39 @@ def run(
         # a helper's path parameter reaches the tools of other modules: all the files, or none
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
         root = project or Path(os.path.abspath(config.root))
-        together = thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources)
-    by_display = {sf.display: sf.path for sf in candidates}
-    if options.mode == "fix":
-        from mcpmigrate.writes import apply
-
-        # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
-        given = [Path(os.path.abspath(cwd / p)) for p in paths]
-        result.pins = apply(
-            result.results,
-            result.errors,
-            result.pins,
-            by_display,
-            given,
-            config,
-            cwd,
-            write=not options.diff,
-            together=together,
+        together = thread_across(
+            result.results, result.errors, where, root, config, options, run.rules, incoming, run.sources
         )
-    if options.mode == "fix" and not options.diff:
-        if cache is not None:
-            from mcpmigrate.cache import content_key
+    by_display = {sf.display: sf.path for sf in candidates}
+    from mcpmigrate.writes import apply
 
-            by_rules = {sf.display: rules_for_file(sf.path, sf.display, config, rules) for sf in candidates}
-            for res in result.changed:  # written: the remaining findings are the new content's
-                assert res.new_source is not None  # what `changed` selects
-                after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
-                path = by_display[res.display]
-                cache.put(
-                    content_key(
-                        res.new_source, by_rules[res.display], _context(path, incoming.get(Path(os.path.abspath(path))))
-                    ),
-                    _for_cache(after),
-                )
-    if cache is not None and not (options.mode == "fix" and options.diff):
-        cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
-    return result
+    # compare before replace, stay inside the given paths, a port all or nothing (writes.py)
+    given = [Path(os.path.abspath(run.cwd / p)) for p in run.paths]
+    result.pins = apply(
+        result.results,
+        result.errors,
+        result.pins,
+        by_display,
+        given,
+        config,
+        run.cwd,
+        write=not options.diff,
+        together=together,
+    )
+    if not options.diff and cache is not None:
+        from mcpmigrate.cache import content_key
+
+        by_rules = {sf.display: rules_for_file(sf.path, sf.display, config, run.rules) for sf in candidates}
+        for res in result.changed:  # written: the remaining findings are the new content's
+            assert res.new_source is not None  # what `changed` selects
+            after = FileResult("", findings=res.findings, unused_suppressions=res.unused_suppressions, parsed=True)
+            path = by_display[res.display]
+            cache.put(
+                content_key(
+                    res.new_source, by_rules[res.display], _context(path, incoming.get(Path(os.path.abspath(path))))
+                ),
+                _for_cache(after),
+            )
 
 
 def _open_cache(config: Config, options: Options, rules: set[str], project: Path | None) -> Cache | None:

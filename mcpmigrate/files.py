@@ -18,6 +18,7 @@ import re
 import signal
 import stat
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -204,6 +205,45 @@ def is_excluded(path: Path, root: Path, exclude: list[str]) -> bool:
     return path.name in VCS_DIRS or _matches(path.name, path.name, exclude)
 
 
+def _walk_tree(
+    top: Path, root: Path, exclude: list[str], gitignore: GitIgnore | None, cwd: Path, errors: list[tuple[str, str]]
+) -> Iterator[Path]:
+    """The Python files (``.py``, ``.pyi``) under the directory ``top``, in sorted order, without
+    following symlinks; excluded, VCS and git-ignored entries are skipped. A directory that cannot
+    be listed and a broken symlink or loop go to ``errors``."""
+
+    def rel(p: Path) -> str:
+        try:
+            return PurePosixPath(p.resolve().relative_to(root)).as_posix()
+        except (ValueError, OSError, RuntimeError):
+            return p.name
+
+    def onerror(exc: OSError) -> None:
+        errors.append((display_path(Path(exc.filename or top), cwd), f"cannot list directory: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(top, onerror=onerror, followlinks=False):
+        d = Path(dirpath)
+        dirnames[:] = sorted(
+            n
+            for n in dirnames
+            if n not in VCS_DIRS
+            and not _matches(rel(d / n), n, exclude)
+            and not (gitignore is not None and gitignore.ignored(d / n, True))
+        )
+        for name in sorted(filenames):
+            if not (name.endswith(".py") or name.endswith(".pyi")):
+                continue
+            fp = d / name
+            if _matches(rel(fp), name, exclude):
+                continue
+            if gitignore is not None and gitignore.ignored(fp, False):
+                continue
+            if fp.is_symlink() and not fp.is_file():
+                errors.append((display_path(fp, cwd), "broken symlink or symlink loop"))
+                continue
+            yield fp
+
+
 def discover(
     paths: list[Path],
     root: Path,
@@ -226,12 +266,6 @@ def discover(
     files: list[SourceFile] = []
     errors: list[tuple[str, str]] = []
     seen: dict[Path, int] = {}  # real path -> index in ``files``
-
-    def rel(p: Path) -> str:
-        try:
-            return PurePosixPath(p.resolve().relative_to(root)).as_posix()
-        except (ValueError, OSError, RuntimeError):
-            return p.name
 
     def add(p: Path) -> None:
         key = p.absolute()
@@ -265,32 +299,8 @@ def discover(
             errors.append((display_path(p, cwd), why))
             continue
 
-        def onerror(exc: OSError, top: Path = p) -> None:
-            errors.append(
-                (display_path(Path(exc.filename or top), cwd), f"cannot list directory: {exc.strerror or exc}")
-            )
-
-        for dirpath, dirnames, filenames in os.walk(p, onerror=onerror, followlinks=False):
-            d = Path(dirpath)
-            dirnames[:] = sorted(
-                n
-                for n in dirnames
-                if n not in VCS_DIRS
-                and not _matches(rel(d / n), n, exclude)
-                and not (gitignore is not None and gitignore.ignored(d / n, True))
-            )
-            for name in sorted(filenames):
-                if not (name.endswith(".py") or name.endswith(".pyi")):
-                    continue
-                fp = d / name
-                if _matches(rel(fp), name, exclude):
-                    continue
-                if gitignore is not None and gitignore.ignored(fp, False):
-                    continue
-                if fp.is_symlink() and not fp.is_file():
-                    errors.append((display_path(fp, cwd), "broken symlink or symlink loop"))
-                    continue
-                add(fp)
+        for fp in _walk_tree(p, root, exclude, gitignore, cwd, errors):
+            add(fp)
     return files, errors
 
 

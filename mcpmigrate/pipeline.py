@@ -541,13 +541,8 @@ def _process_file(
 ) -> FileResult:
     res = FileResult(display)
     if source is None:
-        try:
-            source = F.read_source(path)
-        except OSError as exc:
-            res.error = f"cannot read: {exc.strerror or exc}"
-            return res
-        except ValueError as exc:
-            res.error = str(exc)
+        source = _read(res, path)
+        if source is None:
             return res
     file_rules = rules_for_file(path, display, config, rules)
     typed_from_outside = any(c.kinds for calls in (incoming or {}).values() for c in calls)
@@ -561,8 +556,7 @@ def _process_file(
         if problem:
             res.error = problem
             return res
-        _collect_unused(res, find_suppressions(source), file_rules)
-        return res
+        return _unscreened(res, source, file_rules)
     import libcst as cst
 
     # CPython's parser first (the screen's tree when it has one): what it refuses for its limits,
@@ -572,8 +566,7 @@ def _process_file(
         facts.tree = None  # libcst's tree follows: not both in memory
     if verdict.error is not None:
         if facts is None and not _mentions_mcp(source, run_rules):
-            _collect_unused(res, find_suppressions(source), file_rules)  # as a syntax error below
-            return res
+            return _unscreened(res, source, file_rules)  # as a syntax error below
         res.error, res.error_at = f"cannot parse: {verdict.error}", verdict.at
         return res
     if verdict.isolate and not isolation.DISPOSABLE:
@@ -586,8 +579,7 @@ def _process_file(
             # ast could not screen it; neither can libcst parse it, and nothing in it is MCP: as
             # for any file the screen rules out, it is not reported (README: a syntax error in a
             # file with nothing MCP in it is not)
-            _collect_unused(res, find_suppressions(source), file_rules)
-            return res
+            return _unscreened(res, source, file_rules)
         message, res.error_at = syntax_error(exc, source, display)
         res.error = f"cannot parse: {message}"
         return res
@@ -607,51 +599,10 @@ def _process_file(
         return res
     sups = find_suppressions(source)
     findings = [f for f in findings if not is_suppressed(sups, f.line, f.end_line, f.rule)]
-    newer = None
     if options.mode == "fix" and any(fixable(f, options) for f in findings):
-        newer = newer_syntax(source, display, config)
-    if newer:
-        res.error = f"fix not applied: {newer}"
-    elif options.mode == "fix" and any(fixable(f, options) for f in findings):
-        introduced: list[Finding] = []
-        try:
-            new_source = _apply_codemods(
-                module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
-            ).bytes
-        except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
-            import traceback
-
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            res.error = (
-                f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
-                f"{os.path.basename(where.filename)}:{where.lineno}); please report this"
-            )
-            new_source = source
-        if new_source != source:
-            run_rules = rescreen(new_source, run_rules, file_rules, incoming)  # as each fix round did
-            problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
-            if problem:
-                res.error = f"fix not applied: {problem}"
-            else:
-                res.original = source
-                res.new_source = new_source
-                sups_after = find_suppressions(new_source)
-                remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-                # a finding is fixed when fewer sites with its rule and message remain
-                from collections import Counter
-
-                left = Counter((f.rule, f.message) for f in remaining)
-                res.fixed = []
-                for f in sorted(
-                    [*findings, *introduced], key=lambda f: fixable(f, options)
-                ):  # unfixable ones remain first
-                    key = (f.rule, f.message)
-                    if left[key] > 0:
-                        left[key] -= 1
-                    elif fixable(f, options):
-                        res.fixed.append(f)
-                findings = remaining
-                sups = sups_after
+        findings, sups = _fix(
+            res, module, source, findings, sups, analysis, config, options, run_rules, file_rules, path, incoming
+        )
     for f in [*findings, *res.fixed]:  # libcst nodes stay in this process (never pickled or cached)
         needs = getattr(f.site, "project_needs", None)
         if needs is not None:
@@ -660,6 +611,86 @@ def _process_file(
     res.findings = findings
     _collect_unused(res, sups, file_rules)
     return res
+
+
+def _read(res: FileResult, path: Path) -> bytes | None:
+    """The bytes of ``path``, or None with ``res.error`` saying why it cannot be read."""
+    try:
+        return F.read_source(path)
+    except OSError as exc:
+        res.error = f"cannot read: {exc.strerror or exc}"
+    except ValueError as exc:
+        res.error = str(exc)
+    return None
+
+
+def _unscreened(res: FileResult, source: bytes, file_rules: set[str]) -> FileResult:
+    """``res`` for a file no rule runs on (the screens, or nothing MCP in a file neither parser
+    reads): only its unused suppressions."""
+    _collect_unused(res, find_suppressions(source), file_rules)
+    return res
+
+
+def _fix(
+    res: FileResult,
+    module: cst.Module,
+    source: bytes,
+    findings: list[Finding],
+    sups: dict,
+    analysis: ModuleAnalysis,
+    config: Config,
+    options: Options,
+    run_rules: set[str],
+    file_rules: set[str],
+    path: Path,
+    incoming: Incoming | None,
+) -> tuple[list[Finding], dict]:
+    """``fix`` on one parsed file with fixable ``findings`` (``sups``: its suppressions): the fix
+    rounds (:func:`_apply_codemods`), the verifier, and what is fixed. Sets ``res``'s new text,
+    fixed findings or the reason the fix was not applied; returns the findings and suppressions
+    that hold for the text ``res`` ends with."""
+    display = res.display
+    newer = newer_syntax(source, display, config)
+    if newer:
+        res.error = f"fix not applied: {newer}"
+        return findings, sups
+    introduced: list[Finding] = []
+    try:
+        new_source = _apply_codemods(
+            module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
+        ).bytes
+    except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        res.error = (
+            f"fix not applied: internal error ({type(exc).__name__}: {exc} at "
+            f"{os.path.basename(where.filename)}:{where.lineno}); please report this"
+        )
+        new_source = source
+    if new_source == source:
+        return findings, sups
+    run_rules = rescreen(new_source, run_rules, file_rules, incoming)  # as each fix round did
+    problem, remaining = _verify(new_source, display, config, run_rules, options, path, source, incoming)
+    if problem:
+        res.error = f"fix not applied: {problem}"
+        return findings, sups
+    res.original = source
+    res.new_source = new_source
+    sups_after = find_suppressions(new_source)
+    remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
+    # a finding is fixed when fewer sites with its rule and message remain
+    from collections import Counter
+
+    left = Counter((f.rule, f.message) for f in remaining)
+    res.fixed = []
+    for f in sorted([*findings, *introduced], key=lambda f: fixable(f, options)):  # unfixable ones remain first
+        key = (f.rule, f.message)
+        if left[key] > 0:
+            left[key] -= 1
+        elif fixable(f, options):
+            res.fixed.append(f)
+    return remaining, sups_after
 
 
 def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:

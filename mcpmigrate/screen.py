@@ -113,6 +113,99 @@ def parse_quietly(source: bytes) -> ast.Module | None:
         return None
 
 
+def _log_receiver(f: Facts, recv: ast.expr, log_names: set[str], log_attrs: set[str]) -> None:
+    """Note the receiver of a level call (``log.info(…)``): a plain name, ``self.<attr>`` /
+    ``cls.<attr>``, or anything else (then the receivers are unknown)."""
+    if type(recv) is ast.Name:
+        log_names.add(recv.id)
+    elif type(recv) is ast.Attribute and type(recv.value) is ast.Name and recv.value.id in ("self", "cls"):
+        log_attrs.add(recv.attr)
+    else:
+        f.log_receivers_unknown = True
+
+
+def _annotated_logger(
+    n: ast.AnnAssign, logger_stores: set[int], factory_calls: list[tuple[ast.expr, list[int]]]
+) -> None:
+    """``_logger: logging.Logger = logging.getLogger(…)``: its target is bound by a logger factory."""
+    v = n.value
+    if (
+        type(v) is ast.Call
+        and _callee_name(v.func) in _LOGGER_FACTORIES
+        and (_callee_name(n.annotation) or "").endswith("Logger")
+    ):
+        logger_stores.add(id(n.target))
+        factory_calls.append((v.func, [id(n.target)]))
+
+
+def _compared(f: Facts, n: ast.Compare) -> None:
+    """The strings a comparison compares with (``method == "a"``, ``method in ("a", "b")``)."""
+    for c in (n.left, *n.comparators):
+        if type(c) is ast.Constant and type(c.value) is str:
+            f.compared.add(c.value)
+        elif type(c) in (ast.Tuple, ast.List, ast.Set):  # method in ("a", "b")
+            f.compared.update(e.value for e in c.elts if type(e) is ast.Constant and type(e.value) is str)  # type: ignore[attr-defined]
+
+
+def _imported(f: Facts, n: ast.Import | ast.ImportFrom) -> None:
+    """The modules an import names and the names it binds under another name (``as``)."""
+    if type(n) is ast.Import:
+        for a in n.names:
+            f.import_modules.add(a.name)
+            if a.asname:
+                f.imported[a.asname] = a.name.rsplit(".", 1)[-1]
+        return
+    assert isinstance(n, ast.ImportFrom)
+    if n.level == 0 and n.module:
+        f.import_modules.add(n.module)
+    for a in n.names:
+        if n.level == 0 and n.module:
+            f.import_modules.add(f"{n.module}.{a.name}")
+        if a.asname:
+            f.imported[a.asname] = a.name
+
+
+def _other_bindings(
+    f: Facts,
+    stores: list[ast.AST],
+    logger_stores: set[int],
+    factory_calls: list[tuple[ast.expr, list[int]]],
+    log_names: set[str],
+    log_attrs: set[str],
+    other_names: set[str],
+    other_attrs: set[str],
+) -> bool:
+    """Whether a level call's receiver (``log_names``, ``log_attrs``) may be bound other than by a
+    getLogger call — a parameter, any other assignment, a class-level annotation… (``stores``,
+    minus the ``logger_stores`` a logger factory binds): the detector could give those an MCP
+    kind."""
+    for callee, targets in factory_calls:
+        # `from x import get_context as get_logger`: an alias is only a logger factory when
+        # what it names is one
+        local = callee.id if type(callee) is ast.Name else None
+        if local is not None and f.imported.get(local, local) not in _LOGGER_FACTORIES:
+            logger_stores.difference_update(targets)
+    n: Any  # dispatched on its exact type, as in facts_of
+    for n in stores:
+        if id(n) in logger_stores:
+            continue
+        t = type(n)
+        if t is ast.Name:
+            other_names.add(n.id)
+        elif t is ast.Attribute:
+            other_attrs.add(n.attr)
+        elif t is ast.Subscript:
+            base = n.value
+            while type(base) in (ast.Subscript, ast.Attribute):
+                base = base.value
+            if type(base) is ast.Name:
+                other_names.add(base.id)
+        elif type(n.target) is ast.Name and id(n.target) not in logger_stores:
+            other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
+            other_attrs.add(n.target.id)
+    return bool(log_names & other_names or log_attrs & other_attrs or log_names & _CONTEXT_LIKE)
+
+
 def facts_of(source: bytes) -> Facts | None:
     """The facts of ``source``, or ``None`` when ``ast`` cannot parse it (then the file goes on
     to libcst, which reports the error in its own words)."""
@@ -151,17 +244,7 @@ def facts_of(source: bytes) -> Facts | None:
                 elif type(fn) is ast.Attribute:
                     called.add(fn.attr)
                     if fn.attr in _LOG_CALLS and not f.log_receivers_unknown:
-                        recv = fn.value
-                        if type(recv) is ast.Name:
-                            log_names.add(recv.id)
-                        elif (
-                            type(recv) is ast.Attribute
-                            and type(recv.value) is ast.Name
-                            and recv.value.id in ("self", "cls")
-                        ):
-                            log_attrs.add(recv.attr)
-                        else:
-                            f.log_receivers_unknown = True
+                        _log_receiver(f, fn.value, log_names, log_attrs)
             elif t is ast.Assign:
                 v = n.value
                 if type(v) is ast.Call and _callee_name(v.func) in _LOGGER_FACTORIES:
@@ -170,14 +253,7 @@ def facts_of(source: bytes) -> Facts | None:
             elif t is ast.Subscript and type(n.ctx) is not ast.Load:
                 stores.append(n)  # `log[0] = ctx`: the analysis binds the subscripted name
             elif t is ast.AnnAssign:
-                v = n.value
-                if (
-                    type(v) is ast.Call
-                    and _callee_name(v.func) in _LOGGER_FACTORIES
-                    and (_callee_name(n.annotation) or "").endswith("Logger")
-                ):
-                    logger_stores.add(id(n.target))  # `_logger: logging.Logger = logging.getLogger(…)`
-                    factory_calls.append((v.func, [id(n.target)]))
+                _annotated_logger(n, logger_stores, factory_calls)
                 stores.append(n)
             elif t is ast.arg:
                 other_names.add(n.arg)
@@ -191,56 +267,15 @@ def facts_of(source: bytes) -> Facts | None:
                     if type(k) is ast.Constant and type(k.value) is str:
                         f.dict_keys.add(k.value)
             elif t is ast.Compare:
-                for c in (n.left, *n.comparators):
-                    if type(c) is ast.Constant and type(c.value) is str:
-                        f.compared.add(c.value)
-                    elif type(c) in (ast.Tuple, ast.List, ast.Set):  # method in ("a", "b")
-                        f.compared.update(e.value for e in c.elts if type(e) is ast.Constant and type(e.value) is str)
+                _compared(f, n)
             elif t is ast.MatchValue:
                 if type(n.value) is ast.Constant and type(n.value.value) is str:
                     f.compared.add(n.value.value)
-            elif t is ast.Import:
-                for a in n.names:
-                    f.import_modules.add(a.name)
-                    if a.asname:
-                        f.imported[a.asname] = a.name.rsplit(".", 1)[-1]
-            elif t is ast.ImportFrom:
-                if n.level == 0 and n.module:
-                    f.import_modules.add(n.module)
-                for a in n.names:
-                    if n.level == 0 and n.module:
-                        f.import_modules.add(f"{n.module}.{a.name}")
-                    if a.asname:
-                        f.imported[a.asname] = a.name
-        for callee, targets in factory_calls:
-            # `from x import get_context as get_logger`: an alias is only a logger factory when
-            # what it names is one
-            local = callee.id if type(callee) is ast.Name else None
-            if local is not None and f.imported.get(local, local) not in _LOGGER_FACTORIES:
-                logger_stores.difference_update(targets)
+            elif t is ast.Import or t is ast.ImportFrom:
+                _imported(f, n)
         if not f.log_receivers_unknown and (log_names or log_attrs):
-            # which names and attributes are bound other than by a getLogger call (a parameter,
-            # any other assignment, a class-level annotation…): the detector could give those an
-            # MCP kind
-            for n in stores:  # n: Any, as above
-                if id(n) in logger_stores:
-                    continue
-                t = type(n)
-                if t is ast.Name:
-                    other_names.add(n.id)
-                elif t is ast.Attribute:
-                    other_attrs.add(n.attr)
-                elif t is ast.Subscript:
-                    base = n.value
-                    while type(base) in (ast.Subscript, ast.Attribute):
-                        base = base.value
-                    if type(base) is ast.Name:
-                        other_names.add(base.id)
-                elif type(n.target) is ast.Name and id(n.target) not in logger_stores:
-                    other_names.add(n.target.id)  # `ctx: Context` in a class body: a class attribute
-                    other_attrs.add(n.target.id)
-            f.log_receivers_unknown = bool(
-                log_names & other_names or log_attrs & other_attrs or log_names & _CONTEXT_LIKE
+            f.log_receivers_unknown = _other_bindings(
+                f, stores, logger_stores, factory_calls, log_names, log_attrs, other_names, other_attrs
             )
     except RecursionError:
         return None

@@ -131,37 +131,8 @@ class ModuleAnalysis(Kinds, CallGraph):
                     if k is not None and f.kinds.get(name) != k:
                         f.kinds[name] = k
                         changed = True
-            # Interprocedural: an unannotated parameter receives a context/session at a call site.
-            for f in self.functions:
-                for call in self.calls_of(f):  # with `tg.start_soon(fn, session)` as `fn(session)`
-                    callee = self.callee_of(call, f) or self._constructor_of(call)
-                    if callee is None:
-                        continue
-                    names = callee.param_names()
-                    bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
-                    offset = 1 if names and names[0] in ("self", "cls") and bound else 0
-                    for i, arg in enumerate(call.args):
-                        if arg.star:
-                            break
-                        if arg.keyword is not None:
-                            pname = arg.keyword.value
-                        elif i + offset < len(names):
-                            pname = names[i + offset]
-                        else:
-                            continue
-                        param = next((p for p in callee.params if p.name.value == pname), None)
-                        if param is None or pname in callee.kinds:
-                            continue
-                        if (
-                            param.annotation is not None
-                            and self.kind_of_annotation(param.annotation.annotation) is None
-                            and not self.says_nothing(param.annotation.annotation)
-                        ):
-                            continue  # annotated with something else: trust the annotation
-                        k = self.kind_of(arg.value, f)
-                        if k is not None:
-                            callee.kinds[pname] = k
-                            changed = True
+            if self._infer_from_calls():  # an unannotated parameter receives a context/session
+                changed = True
             if not changed:
                 break
         # Server variables and their generation.
@@ -189,6 +160,44 @@ class ModuleAnalysis(Kinds, CallGraph):
             target = self.function_for_expr(fexpr)
             if target is not None and target.method is None:
                 target.method = method
+
+    def _infer_from_calls(self) -> bool:
+        """One round of interprocedural inference: an unannotated parameter (or one annotated with
+        what says nothing) takes the kind of what a call in the module passes it — ``tg.start_soon(fn,
+        session)`` as ``fn(session)``, a constructor call as its ``__init__``'s. True when a kind
+        was added."""
+        changed = False
+        for f in self.functions:
+            for call in self.calls_of(f):  # with `tg.start_soon(fn, session)` as `fn(session)`
+                callee = self.callee_of(call, f) or self._constructor_of(call)
+                if callee is None:
+                    continue
+                names = callee.param_names()
+                bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
+                offset = 1 if names and names[0] in ("self", "cls") and bound else 0
+                for i, arg in enumerate(call.args):
+                    if arg.star:
+                        break
+                    if arg.keyword is not None:
+                        pname = arg.keyword.value
+                    elif i + offset < len(names):
+                        pname = names[i + offset]
+                    else:
+                        continue
+                    param = next((p for p in callee.params if p.name.value == pname), None)
+                    if param is None or pname in callee.kinds:
+                        continue
+                    if (
+                        param.annotation is not None
+                        and self.kind_of_annotation(param.annotation.annotation) is None
+                        and not self.says_nothing(param.annotation.annotation)
+                    ):
+                        continue  # annotated with something else: trust the annotation
+                    k = self.kind_of(arg.value, f)
+                    if k is not None:
+                        callee.kinds[pname] = k
+                        changed = True
+        return changed
 
     def _constructor_of(self, call: cst.Call) -> FunctionInfo | None:
         """The ``__init__`` that ``Reporter(ctx.session)`` runs, for a class of this module: its

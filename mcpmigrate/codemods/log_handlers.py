@@ -316,13 +316,10 @@ def _ini_root_level(call: ast.Call, base: Path | None, consts: dict[str, ast.exp
     return Level(None)
 
 
-def _settings(tree: ast.Module, text: str, base: Path | None) -> tuple[Setting, ...]:
-    """Every place in ``tree`` (of the source ``text``) that sets a logging level or configures a
-    handler (:class:`Setting`)."""
-
-    def src(node: ast.expr) -> str:
-        return ast.get_source_segment(text, node) or _dotted(node)
-
+def _names(tree: ast.Module) -> tuple[dict[str, ast.expr], set[str], set[str], set[str], set[str]]:
+    """What :func:`_settings` resolves names with: the module-level ``name = value`` bindings, the
+    names bound to a stdlib logger and (of those) to the root logger, and the local names of the
+    SDK servers that configure logging and of the modules holding them (``CONFIGURING_SERVERS``)."""
     consts: dict[str, ast.expr] = {}
     loggers: set[str] = set()  # module-level names bound to a stdlib logger
     root_loggers: set[str] = set()  # ... to the root logger
@@ -341,6 +338,17 @@ def _settings(tree: ast.Module, text: str, base: Path | None) -> tuple[Setting, 
             sdk_names |= {al.asname or al.name for al in imp.names if al.name in CONFIGURING_SERVERS[imp.module]}
         elif isinstance(imp, ast.Import):
             sdk_modules |= {al.asname or al.name for al in imp.names if al.name in CONFIGURING_SERVERS}
+    return consts, loggers, root_loggers, sdk_names, sdk_modules
+
+
+def _settings(tree: ast.Module, text: str, base: Path | None) -> tuple[Setting, ...]:
+    """Every place in ``tree`` (of the source ``text``) that sets a logging level or configures a
+    handler (:class:`Setting`)."""
+
+    def src(node: ast.expr) -> str:
+        return ast.get_source_segment(text, node) or _dotted(node)
+
+    consts, loggers, root_loggers, sdk_names, sdk_modules = _names(tree)
     top_level = {
         id(n)
         for top_stmt in tree.body

@@ -191,6 +191,14 @@ def _flatten_with(deco: cst.Decorator | None, code: str, ctor: cst.BaseStatement
 
 
 def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: LowlevelPort) -> str:
+    """The source of the mcp 2.x ``on_*`` adapter that calls the 1.x handler ``h`` (``adapter``: its
+    name; ``spell``: each SDK name as the module spells it), one template per handler shape
+    (paginated listings, ``resources/read``, ``prompts/get``, ``tools/call`` with or without 1.x's
+    result wrapping and schema checks).
+
+    Over 80 lines on purpose: each branch is the generated function written out top to bottom, as
+    it lands in the user's file, next to the comment saying which 1.x behaviour it keeps; split
+    into helpers, a template would be read in pieces across functions."""
     _m, params_t, result_t, shape = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
     ctx_t = spell["ServerRequestContext"]
     P, R, f = spell[params_t], spell[result_t], port.receiver + h.fn.name.value
