@@ -26,14 +26,30 @@ from mcpmigrate.codemods.subscription import ContextSend
 from mcpmigrate.model import Safety
 from tests.planning import apply, plan_for, plans_for
 
+#: The documented path parameters as ruff format lays them out in an exploded header (88 columns).
 ANNOTATED_ROOT = (
-    "root: Annotated[str, Field(description=\"Absolute path of the directory to work in (formerly the client's MCP "
-    'root).")]'
+    "    root: Annotated[\n"
+    "        str,\n"
+    "        Field(\n"
+    '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+    "        ),\n"
+    "    ],\n"
 )
 ANNOTATED_ROOTS = (
-    'roots: Annotated[list[str], Field(description="Absolute paths of the directories to work in (formerly the '
-    "client's MCP roots).\")]"
+    "    roots: Annotated[\n"
+    "        list[str],\n"
+    "        Field(\n"
+    '            description="Absolute paths of the directories to work in (formerly the client\'s MCP roots)."\n'
+    "        ),\n"
+    "    ],\n"
 )
+
+
+def exploded(head: str, *params: str, returns: str) -> str:
+    """``head(`` / one parameter a line (an ``ANNOTATED_ROOT`` as it is, others with a trailing
+    comma) / ``) -> returns:``: the header ruff format writes when it does not fit."""
+    lines = "".join(p if p.endswith("\n") else f"    {p},\n" for p in params)
+    return f"{head}(\n{lines}) -> {returns}:\n"
 
 
 # -- threading the roots parameter (param fix) ---------------------------------------------------
@@ -53,19 +69,35 @@ def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
         "    return await count(ctx, pattern)\n"
     )
     assert apply(source, tmp_path) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def first_root(root: str) -> str:\n"
         "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
-        "    return str(roots.roots[0].uri)\n\n\n"
+        "    return str(roots.roots[0].uri)\n"
+        "\n"
+        "\n"
         "async def count(root: str, pattern: str) -> int:\n"
-        "    return len(await first_root(root)) + len(pattern)\n\n\n"
+        "    return len(await first_root(root)) + len(pattern)\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def scan(pattern: str, {ANNOTATED_ROOT}) -> int:\n"
+        "async def scan(\n"
+        "    pattern: str,\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        ") -> int:\n"
         "    return await count(root, pattern)\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -87,18 +119,33 @@ def test_a_context_still_used_keeps_its_place_and_the_path_goes_before_it(tmp_pa
         "    return await listing(ctx, pattern)\n"
     )
     assert apply(source, tmp_path, select=["MCP101"]) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def listing(roots: list[str], ctx: Context, pattern: str) -> list[str]:\n"
         '    await ctx.info("listing")\n'
         "    result = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n"
-        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n"
+        "async def find(\n"
+        "    pattern: str,\n"
+        "    roots: Annotated[\n"
+        "        list[str],\n"
+        "        Field(\n"
+        '            description="Absolute paths of the directories to work in (formerly the client\'s MCP roots)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    ctx: Context,\n"
+        ") -> list[str]:\n"
         "    return await listing(roots, ctx, pattern)\n"
     )
 
@@ -114,12 +161,24 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
         "    return result.roots[0].uri.path\n"
     )
     assert apply(source, tmp_path) == (
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def where({ANNOTATED_ROOT}, verbose: bool = False) -> str:\n"
+        "async def where(\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    verbose: bool = False,\n"
+        ") -> str:\n"
         "    return root\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -130,11 +189,11 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
 # shapes issues 22/23 extend: each snippet's helper asks for the roots, the tools reach it.
 FASTMCP_HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("files")\n\n\n'
 FIXED_HEAD = (
+    "from pathlib import Path\n"
+    "from typing import Annotated\n\n"
     "from mcp.server.fastmcp import FastMCP\n"
     "from mcp.types import ListRootsResult, Root\n"
-    "from pathlib import Path\n"
-    "from pydantic import Field\n"
-    "from typing import Annotated\n\n"
+    "from pydantic import Field\n\n"
     'mcp = FastMCP("files")\n\n\n'
 )
 FIRST_ROOT = "    roots = await {recv}.list_roots()\n    return str(roots.roots[0].uri)\n\n\n"
@@ -156,7 +215,8 @@ def test_a_keyword_context_argument_becomes_a_keyword_path(tmp_path: Path) -> No
         FIXED_HEAD
         + "async def first_root(root: str) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan(pattern: str, {ANNOTATED_ROOT}) -> str:\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", "pattern: str", ANNOTATED_ROOT, returns="str")
         + "    return await first_root(root=root) + pattern\n"
     )
 
@@ -175,8 +235,11 @@ def test_two_tools_reaching_one_helper_both_take_the_path(tmp_path: Path) -> Non
         FIXED_HEAD
         + "async def first_root(root: str) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root)\n\n\n"
-        + f"@mcp.tool()\nasync def size({ANNOTATED_ROOT}, limit: int = 3) -> int:\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await first_root(root)\n\n\n"
+        + "@mcp.tool()\n"
+        + exploded("async def size", ANNOTATED_ROOT, "limit: int = 3", returns="int")
         + "    return len(await first_root(root)) + limit\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -197,7 +260,9 @@ def test_a_method_called_on_an_instance_takes_the_path_after_self(tmp_path: Path
         + "        roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
         + "        return str(roots.roots[0].uri)\n\n\n"
         + "finder = Finder()\n\n\n"
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await finder.first_root(root)\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await finder.first_root(root)\n"
     )
 
 
@@ -213,7 +278,9 @@ def test_a_session_passed_to_a_helper_is_replaced_by_the_path(tmp_path: Path) ->
         FIXED_HEAD
         + "async def first_root(root: str, verbose: bool) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root, True)\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await first_root(root, True)\n"
     )
 
 
@@ -232,7 +299,7 @@ def test_a_path_before_a_keyword_only_context_is_passed_by_keyword(tmp_path: Pat
     fixed = apply(source, tmp_path, select=["MCP101"])
     assert "async def listing(pattern: str, *, roots: list[str], ctx: Context) -> list[str]:\n" in fixed
     assert "    return await listing(pattern, ctx=ctx, roots=roots)\n" in fixed
-    assert f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n" in fixed
+    assert exploded("async def find", "pattern: str", ANNOTATED_ROOTS, "ctx: Context", returns="list[str]") in fixed
 
 
 NEW = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")))
@@ -314,10 +381,25 @@ def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_
         "logger at its `log_level`, INFO by default"
     )
     assert apply(LOGS, tmp_path) == (
+        "import logging\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
-        "import logging\n\n"
-        "logger = logging.getLogger(__name__)\n\n"
-        + LOGS.split("\n\n", 1)[1].replace('await ctx.debug(f"working on {n}")', 'logger.debug("working on %s", n)')
+        "\n"
+        "logger = logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("tools")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def ping(ctx: Context) -> str:\n"
+        '    await ctx.info("pinged")\n'
+        '    return "ok"\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def work(n: int, ctx: Context) -> int:\n"
+        '    logger.debug("working on %s", n)\n'
+        "    return n * 2\n"
     )
     # without --unsafe-fixes the reviewed rewrite is not applied
     assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS
