@@ -846,6 +846,8 @@ def fix(
             force_exclude=force_exclude,
             no_cache=bool(no_cache or stdin_name),
             cache_dir=Path(cache_dir) if cache_dir else None,
+            # the buffer is fixed in a scratch file: it keeps the style of the file it stands for
+            style_path=Path(stdin_name) if stdin_name not in (None, "-") else None,
         )
         if stdin_name is None:
             runs.append(_execute(members, config, options, output_format, unused, quiet))

@@ -64,6 +64,9 @@ class Options:
     cache_dir: Path | None = None  # where the result cache lives (--cache-dir; default: mcpmigrate.cache.location)
     jobs: int | None = None
     force_exclude: bool = False  # apply `exclude` to explicitly named files too (pre-commit)
+    #: the file whose formatter settings a fix follows instead of the fixed file's own (the path a
+    #: source read from stdin stands for, --stdin-filename: its scratch copy lives elsewhere)
+    style_path: Path | None = None
 
 
 @dataclass
@@ -418,7 +421,7 @@ def _apply_codemods(
     from mcpmigrate.codemods.style import style_for, wrap_long_lines
 
     original = module
-    style = style_for(path)
+    style = style_for(options.style_path or path)
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
     # find nothing left to do.
@@ -450,8 +453,8 @@ def _apply_codemods(
     if module is not original:
         # never prune a name the rest of the project imports from this module, or its __all__ lists
         module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
-        if style is not None:  # what the fix wrote keeps the project's line length (codemods/style.py)
-            module = wrap_long_lines(original, module, style)
+        # what the fix wrote keeps the project's line length (codemods/style.py)
+        module = wrap_long_lines(original, module, style)
     return module
 
 

@@ -116,3 +116,29 @@ def write_pyproject(directory: Path, body: str) -> Path:
     path = directory / "pyproject.toml"
     path.write_text("[tool.mcpmigrate]\n" + body, encoding="utf-8")
     return path
+
+
+#: The documented path parameters as ruff format lays them out in an exploded header (88 columns).
+ANNOTATED_ROOT = (
+    "    root: Annotated[\n"
+    "        str,\n"
+    "        Field(\n"
+    '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+    "        ),\n"
+    "    ],\n"
+)
+ANNOTATED_ROOTS = (
+    "    roots: Annotated[\n"
+    "        list[str],\n"
+    "        Field(\n"
+    '            description="Absolute paths of the directories to work in (formerly the client\'s MCP roots)."\n'
+    "        ),\n"
+    "    ],\n"
+)
+
+
+def exploded(head: str, *params: str, returns: str) -> str:
+    """``head(`` / one parameter a line (an ``ANNOTATED_ROOT`` as it is, others with a trailing
+    comma) / ``) -> returns:``: the header ruff format writes when it does not fit."""
+    lines = "".join(p if p.endswith("\n") else f"    {p},\n" for p in params)
+    return f"{head}(\n{lines}) -> {returns}:\n"

@@ -617,7 +617,7 @@ def test_fix_says_what_it_leaves_and_why(tmp_path: Path) -> None:
     assert "left   reader.py:10:19 MCP101 roots-request: needs --unsafe-fixes" in res.stdout, res.stdout
     assert "fix (unsafe" not in res.stdout
     res = cli(["fix", "--unsafe-fixes", "reader.py"], tmp_path)
-    assert "roots: Annotated[list[str]" in (tmp_path / "reader.py").read_text()
+    assert "    roots: Annotated[\n        list[str],\n" in (tmp_path / "reader.py").read_text()
 
 
 def test_summary_names_the_strategy_a_fix_needs(tmp_path: Path) -> None:
@@ -718,15 +718,23 @@ async def where(ctx: Context, working_directory: str | None = None) -> str:
     assert (
         (tmp_path / "w.py").read_text()
         == """import os
+from typing import Annotated
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
-from typing import Annotated
 
 mcp = FastMCP("w")
 
 
 @mcp.tool()
-async def where(working_directory: str | None = None, root: Annotated[str | None, Field(description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `working_directory` is not given.")] = None) -> str:
+async def where(
+    working_directory: str | None = None,
+    root: Annotated[
+        str | None,
+        Field(
+            description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `working_directory` is not given."
+        ),
+    ] = None,
+) -> str:
     if working_directory is None:
         if root is None:
             raise ValueError("pass `working_directory` or `root`")

@@ -214,7 +214,11 @@ def test_requests16_fixed_resource_reads_on_fastmcp4_in_both_eras(tmp_path: Path
     res = cli(["fix", "--select", "MCP201", "--output-format", "json", "server.py"], tmp_path)
     assert res.exception is None, str(res)
     fixed = (tmp_path / "server.py").read_text(encoding="utf-8")
-    assert 'return InputRequiredResult(input_requests={"reply": CreateMessageRequest(' in fixed
+    assert (
+        "            return InputRequiredResult(\n"
+        "                input_requests={\n"
+        '                    "reply": CreateMessageRequest(\n'
+    ) in fixed
     (tmp_path / "drive.py").write_text(DRIVE_RESOURCE, encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "drive.py", "2026-07-28", "legacy"],

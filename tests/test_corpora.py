@@ -263,7 +263,7 @@ def test_a_changed_signature_still_called_is_counted(tmp_path: Path) -> None:
     original = corpora.snapshot(root)
     tally = corpora.Tally()
     changed = corpora.fix_and_verify(root, original, "param", {"pkg/app.py"}, tally)
-    assert b"async def pantry_dir(root:" in changed["pkg/app.py"]
+    assert b"async def pantry_dir(\n    root: Annotated[\n" in changed["pkg/app.py"]
     assert tally.details == [
         "recipes: --strategy param: pkg/app.py: `pantry_dir` changed its parameters and pkg/cli.py calls it"
     ]

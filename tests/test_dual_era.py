@@ -243,22 +243,20 @@ async def call(name: str, arguments: dict) -> list[types.TextContent]:
 """
     out, fixed = _run(tmp_path, source, "fix", NO_LEGACY)
     assert out["findings"] == []
-    assert (
-        fixed
-        == """\
-import mcp.types as types
-from mcp.server.lowlevel import Server
-import logging
-
-server = Server("upstream-bridge")
-floor = {"level": "debug"}
-
-
-@server.call_tool()
-async def call(name: str, arguments: dict) -> list[types.TextContent]:
-    logging.getLogger("upstream").warning("upstream is slow")
-    return [types.TextContent(type="text", text=f"poked {name}")]
-"""
+    assert fixed == (
+        "import logging\n"
+        "\n"
+        "import mcp.types as types\n"
+        "from mcp.server.lowlevel import Server\n"
+        "\n"
+        'server = Server("upstream-bridge")\n'
+        'floor = {"level": "debug"}\n'
+        "\n"
+        "\n"
+        "@server.call_tool()\n"
+        "async def call(name: str, arguments: dict) -> list[types.TextContent]:\n"
+        '    logging.getLogger("upstream").warning("upstream is slow")\n'
+        '    return [types.TextContent(type="text", text=f"poked {name}")]\n'
     )
 
 

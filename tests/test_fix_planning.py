@@ -25,22 +25,15 @@ from mcpmigrate.codemods.param.thread import (
 from mcpmigrate.codemods.stdlib_logging import LogCall
 from mcpmigrate.codemods.subscription import ContextSend
 from mcpmigrate.model import Safety
+from tests.helpers import ANNOTATED_ROOT, ANNOTATED_ROOTS, exploded
 from tests.planning import apply, plan_for, plans_for
-
-ANNOTATED_ROOT = (
-    "root: Annotated[str, Field(description=\"Absolute path of the directory to work in (formerly the client's MCP "
-    'root).")]'
-)
-ANNOTATED_ROOTS = (
-    'roots: Annotated[list[str], Field(description="Absolute paths of the directories to work in (formerly the '
-    "client's MCP roots).\")]"
-)
 
 
 # -- the callers' side of a helper threaded across modules (param/across.py) --------------------
 def test_caller_edits_thread_the_path_from_a_tool_through_its_helper_to_another_modules_function() -> None:
     # `album_dir` (another module) took `root` in place of `ctx`: the local helper and the tool that
-    # reaches it take the path, every call passes it where it passed the context
+    # reaches it take the path, every call passes it where it passed the context (the edits as
+    # planned: `fix` then lays the header out as ruff format does, codemods/layout.py)
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.param.across import CallerNeed, caller_edits
@@ -58,11 +51,12 @@ def test_caller_edits_thread_the_path_from_a_tool_through_its_helper_to_another_
     edits = caller_edits(a, Config(), [need])
     assert not isinstance(edits, str)
     assert apply_edits(module, edits).code == (
-        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom paths import album_dir\n"
-        "from pydantic import Field\nfrom typing import Annotated\n\n"
+        "from typing import Annotated\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        "from paths import album_dir\nfrom pydantic import Field\n\n"
         'mcp = FastMCP("p")\n\n\n'
         "async def folder(root: str, sub: str) -> str:\n    return await album_dir(root=root) + sub\n\n\n"
-        f"@mcp.tool()\nasync def scan(sub: str, {ANNOTATED_ROOT}) -> str:\n    return await folder(root, sub)\n"
+        '@mcp.tool()\nasync def scan(sub: str, root: Annotated[str, Field(description="Absolute path of the directory '
+        "to work in (formerly the client's MCP root).\")]) -> str:\n    return await folder(root, sub)\n"
     )
     # a function of this module that does not call it is named, not guessed at
     assert caller_edits(a, Config(), [CallerNeed("scan", "album_dir", "paths.py", "root", "single", "ctx", 0, 0)]) == (
@@ -87,19 +81,35 @@ def test_a_helper_chain_swaps_the_context_for_the_path(tmp_path: Path) -> None:
         "    return await count(ctx, pattern)\n"
     )
     assert apply(source, tmp_path) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def first_root(root: str) -> str:\n"
         "    roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
-        "    return str(roots.roots[0].uri)\n\n\n"
+        "    return str(roots.roots[0].uri)\n"
+        "\n"
+        "\n"
         "async def count(root: str, pattern: str) -> int:\n"
-        "    return len(await first_root(root)) + len(pattern)\n\n\n"
+        "    return len(await first_root(root)) + len(pattern)\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def scan(pattern: str, {ANNOTATED_ROOT}) -> int:\n"
+        "async def scan(\n"
+        "    pattern: str,\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        ") -> int:\n"
         "    return await count(root, pattern)\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -121,18 +131,33 @@ def test_a_context_still_used_keeps_its_place_and_the_path_goes_before_it(tmp_pa
         "    return await listing(ctx, pattern)\n"
     )
     assert apply(source, tmp_path, select=["MCP101"]) == (
+        "from pathlib import Path\n"
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
         "from mcp.types import ListRootsResult, Root\n"
-        "from pathlib import Path\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "async def listing(roots: list[str], ctx: Context, pattern: str) -> list[str]:\n"
         '    await ctx.info("listing")\n'
         "    result = ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in roots])\n"
-        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n\n\n"
+        "    return [str(r.uri) for r in result.roots if pattern in str(r.uri)]\n"
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n"
+        "async def find(\n"
+        "    pattern: str,\n"
+        "    roots: Annotated[\n"
+        "        list[str],\n"
+        "        Field(\n"
+        '            description="Absolute paths of the directories to work in (formerly the client\'s MCP roots)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    ctx: Context,\n"
+        ") -> list[str]:\n"
         "    return await listing(roots, ctx, pattern)\n"
     )
 
@@ -148,12 +173,24 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
         "    return result.roots[0].uri.path\n"
     )
     assert apply(source, tmp_path) == (
+        "from typing import Annotated\n"
+        "\n"
         "from mcp.server.fastmcp import FastMCP\n"
         "from pydantic import Field\n"
-        "from typing import Annotated\n\n"
-        'mcp = FastMCP("files")\n\n\n'
+        "\n"
+        'mcp = FastMCP("files")\n'
+        "\n"
+        "\n"
         "@mcp.tool()\n"
-        f"async def where({ANNOTATED_ROOT}, verbose: bool = False) -> str:\n"
+        "async def where(\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        "    verbose: bool = False,\n"
+        ") -> str:\n"
         "    return root\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -164,11 +201,11 @@ def test_a_context_after_a_defaulted_parameter_gives_way_to_a_required_path(tmp_
 # shapes issues 22/23 extend: each snippet's helper asks for the roots, the tools reach it.
 FASTMCP_HEAD = 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("files")\n\n\n'
 FIXED_HEAD = (
+    "from pathlib import Path\n"
+    "from typing import Annotated\n\n"
     "from mcp.server.fastmcp import FastMCP\n"
     "from mcp.types import ListRootsResult, Root\n"
-    "from pathlib import Path\n"
-    "from pydantic import Field\n"
-    "from typing import Annotated\n\n"
+    "from pydantic import Field\n\n"
     'mcp = FastMCP("files")\n\n\n'
 )
 FIRST_ROOT = "    roots = await {recv}.list_roots()\n    return str(roots.roots[0].uri)\n\n\n"
@@ -190,7 +227,8 @@ def test_a_keyword_context_argument_becomes_a_keyword_path(tmp_path: Path) -> No
         FIXED_HEAD
         + "async def first_root(root: str) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan(pattern: str, {ANNOTATED_ROOT}) -> str:\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", "pattern: str", ANNOTATED_ROOT, returns="str")
         + "    return await first_root(root=root) + pattern\n"
     )
 
@@ -209,8 +247,11 @@ def test_two_tools_reaching_one_helper_both_take_the_path(tmp_path: Path) -> Non
         FIXED_HEAD
         + "async def first_root(root: str) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root)\n\n\n"
-        + f"@mcp.tool()\nasync def size({ANNOTATED_ROOT}, limit: int = 3) -> int:\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await first_root(root)\n\n\n"
+        + "@mcp.tool()\n"
+        + exploded("async def size", ANNOTATED_ROOT, "limit: int = 3", returns="int")
         + "    return len(await first_root(root)) + limit\n"
     )
     plan = plan_for(source, "MCP101", tmp_path)
@@ -231,7 +272,9 @@ def test_a_method_called_on_an_instance_takes_the_path_after_self(tmp_path: Path
         + "        roots = ListRootsResult(roots=[Root(uri=Path(root).as_uri())])\n"
         + "        return str(roots.roots[0].uri)\n\n\n"
         + "finder = Finder()\n\n\n"
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await finder.first_root(root)\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await finder.first_root(root)\n"
     )
 
 
@@ -247,7 +290,9 @@ def test_a_session_passed_to_a_helper_is_replaced_by_the_path(tmp_path: Path) ->
         FIXED_HEAD
         + "async def first_root(root: str, verbose: bool) -> str:\n"
         + FIRST_ROOT_FIXED
-        + f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return await first_root(root, True)\n"
+        + "@mcp.tool()\n"
+        + exploded("async def scan", ANNOTATED_ROOT, returns="str")
+        + "    return await first_root(root, True)\n"
     )
 
 
@@ -267,9 +312,9 @@ def test_a_capability_guard_is_planned_as_a_site_that_goes_with_its_request(tmp_
     assert isinstance(plan.site, GuardWithRequest)
     assert plan.fix is not None and plan.fix.description == "removed with the MCP101 fix at 11:19"
     assert apply(source, tmp_path) == (
-        "from mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\nfrom typing import Annotated\n\n"
+        "from typing import Annotated\n\nfrom mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\n\n"
         'mcp = FastMCP("files")\n\n\n'
-        f"@mcp.tool()\nasync def scan({ANNOTATED_ROOT}) -> str:\n    return root\n"
+        "@mcp.tool()\n" + exploded("async def scan", ANNOTATED_ROOT, returns="str") + "    return root\n"
     )
 
 
@@ -288,7 +333,7 @@ def test_a_path_before_a_keyword_only_context_is_passed_by_keyword(tmp_path: Pat
     fixed = apply(source, tmp_path, select=["MCP101"])
     assert "async def listing(pattern: str, *, roots: list[str], ctx: Context) -> list[str]:\n" in fixed
     assert "    return await listing(pattern, ctx=ctx, roots=roots)\n" in fixed
-    assert f"async def find(pattern: str, {ANNOTATED_ROOTS}, ctx: Context) -> list[str]:\n" in fixed
+    assert exploded("async def find", "pattern: str", ANNOTATED_ROOTS, "ctx: Context", returns="list[str]") in fixed
 
 
 NEW = cst.Param(cst.Name("root"), cst.Annotation(cst.Name("str")))
@@ -370,10 +415,25 @@ def test_settle_keeps_a_tools_only_output_and_reviews_a_hidden_debug_record(tmp_
         "logger at its `log_level`, INFO by default"
     )
     assert apply(LOGS, tmp_path) == (
+        "import logging\n"
+        "\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
-        "import logging\n\n"
-        "logger = logging.getLogger(__name__)\n\n"
-        + LOGS.split("\n\n", 1)[1].replace('await ctx.debug(f"working on {n}")', 'logger.debug("working on %s", n)')
+        "\n"
+        "logger = logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("tools")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def ping(ctx: Context) -> str:\n"
+        '    await ctx.info("pinged")\n'
+        '    return "ok"\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def work(n: int, ctx: Context) -> int:\n"
+        '    logger.debug("working on %s", n)\n'
+        "    return n * 2\n"
     )
     # without --unsafe-fixes the reviewed rewrite is not applied
     assert apply(LOGS, tmp_path, unsafe_fixes=False) == LOGS

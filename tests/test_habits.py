@@ -44,9 +44,17 @@ def test_stdin_check_reports_as_the_given_name(tmp_path: Path) -> None:
 
 
 def test_stdin_fix_writes_the_fixed_source_to_stdout(tmp_path: Path) -> None:
+    """The buffer is fixed with the style of the file it stands for: ``srv/``'s ruff line length
+    of 200 keeps the new signature on one line; without a configuration, ruff's 88 wraps it."""
+    res = _stdin(["fix", "--stdin-filename", "app.py", "-"], tmp_path, ROOTS)
+    assert res.exit_code == 0, res.output
+    assert "async def scan(\n    pattern: str,\n    root: Annotated[\n        str,\n" in res.stdout, res.stdout
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "pyproject.toml").write_text("[tool.ruff]\nline-length = 200\n", encoding="utf-8")
     res = _stdin(["fix", "--stdin-filename", "srv/app.py", "-"], tmp_path, ROOTS)
     assert res.exit_code == 0, res.output
-    assert "async def scan(pattern: str, root: Annotated[str, Field(" in res.stdout
+    assert "async def scan(pattern: str, root: Annotated[str, Field(" in res.stdout, res.stdout
+    assert not (tmp_path / "srv" / "app.py").exists()
     assert ROOTS_LINE not in res.stdout and res.stdout.startswith('"""Workspace search server')
     assert "fixed  srv/app.py:13:19 MCP101 roots-request" in res.stderr
     assert "Fixed 1 finding in 1 file; nothing left." in res.stderr

@@ -183,7 +183,7 @@ def test_symlink_named_on_the_command_line_is_followed(linked: tuple[Path, Path]
     res = cli(["fix", "--output-format", "json", "link.py"], project)
     assert res.json["errors"] == [] and res.json["changed_files"] == ["link.py"]
     assert (project / "link.py").is_symlink()
-    assert "root: Annotated[str" in victim.read_text()
+    assert "    root: Annotated[\n        str,\n" in victim.read_text()
 
 
 def test_symlink_inside_the_project_root_is_written(tmp_path: Path, linked: tuple[Path, Path]) -> None:
@@ -193,7 +193,7 @@ def test_symlink_inside_the_project_root_is_written(tmp_path: Path, linked: tupl
     res = cli(["fix", "--output-format", "json", "project"], tmp_path)
     assert res.json["errors"] == []
     assert sorted(res.json["changed_files"]) == ["project/link.py", "project/own.py"]
-    assert "root: Annotated[str" in victim.read_text()
+    assert "    root: Annotated[\n        str,\n" in victim.read_text()
 
 
 def test_symlink_inside_the_given_path_is_written(tmp_path: Path) -> None:

@@ -60,8 +60,13 @@ async def delete(path: str, ctx: Context) -> str:
         'def delete_elicitation(path: str) -> Elicit[Confirm]:\n    return Elicit(f"Delete {path}?", Confirm)' in after
     )
     assert (
-        "async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)], "
-        "ctx: Context) -> str:\n    c = ctx\n    return"
+        """async def delete(
+    path: str,
+    r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)],
+    ctx: Context,
+) -> str:
+    c = ctx
+    return"""
     ) in after
 
 
@@ -77,7 +82,10 @@ async def draft(topic: str, ctx: Context) -> str:
     assert f["rule"] == "MCP201" and f["fix"]["safety"] == "safe"
     after = _fix(tmp_path)
     assert (
-        "async def draft(topic: str, r: Annotated[CreateMessageResult, Resolve(draft_sampling)]) -> str:\n    return r.model"
+        """async def draft(
+    topic: str, r: Annotated[CreateMessageResult, Resolve(draft_sampling)]
+) -> str:
+    return r.model"""
         in after
     )
     assert "s2" not in after and "ctx" not in after
@@ -266,7 +274,9 @@ async def delete(path: str, ctx: Context) -> str:
 
 
 @mcp.tool()
-async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+async def delete(
+    path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]
+) -> str:
     target = path.strip("/")
     return str(await confirm(r, target))
 """
@@ -321,7 +331,9 @@ def delete_elicitation(path: str) -> Elicit[Confirm]:
 
 
 @mcp.tool()
-async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+async def delete(
+    path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]
+) -> str:
     return str(await confirm(r, path))
 """
     )
@@ -413,8 +425,9 @@ async def noisy(path: str, ctx: Context) -> str: print(path); return str(await c
     )
     after = _fix(tmp_path)
     assert (
-        "async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) "
-        "-> str: return str(await confirm(r, path))"
+        "async def delete(\n"
+        "    path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]\n"
+        ") -> str: return str(await confirm(r, path))"
     ) in after
 
 

@@ -83,7 +83,10 @@ def test_fastmcp4_elicit_is_fixed_safely(tmp_path: Path) -> None:
     assert "ctx.input_responses" in finding["fix"]["description"]
     _json(["fix", "--strategy", "interim", "server.py"], tmp_path)
     after = (tmp_path / "server.py").read_text(encoding="utf-8")
-    assert 'return InputRequiredResult(input_requests={"seat": ElicitRequest(' in after
+    assert (
+        'return InputRequiredResult(\n                input_requests={\n                    "seat": ElicitRequest('
+        in after
+    ), after
     assert "parse_elicit_response_type(int)" in after and "from mcp_types import" in after
     assert _json(["check", "server.py"], tmp_path)["findings"] == []
 

@@ -133,11 +133,18 @@ async def poem(topic: str, lines: int, ctx: Context) -> str:
         """def poem_sampling(topic: str, lines: int) -> Sample:
     subject = topic.strip()
     prompt: str = f"Write {lines} lines of {STYLE} about {subject}"
-    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=80)
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=prompt))],
+        max_tokens=80,
+    )
 
 
 @mcp.tool()
-async def poem(topic: str, lines: int, result: Annotated[CreateMessageResult, Resolve(poem_sampling)]) -> str:
+async def poem(
+    topic: str,
+    lines: int,
+    result: Annotated[CreateMessageResult, Resolve(poem_sampling)],
+) -> str:
     subject = topic.strip()
     return f"{subject}: {result.content.text}"
 """
@@ -212,7 +219,9 @@ async def label(item: str, ctx: Context) -> str:
 
 
 @mcp.tool()
-async def label(item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]) -> str:
+async def label(
+    item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]
+) -> str:
     return result.model
 """
     )
@@ -241,7 +250,10 @@ def test_a_nested_tool_reads_what_the_factory_bound_before_it(tmp_path: Path) ->
         return Elicit(question.format(name), Confirm)
 
     @app.tool()
-    async def wipe(name: str, answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)]) -> str:
+    async def wipe(
+        name: str,
+        answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)],
+    ) -> str:
         return answer.action
 
     return app
@@ -330,7 +342,9 @@ def test_pure_locals_around_a_helper_keep_the_answers_in_both_eras(tmp_path: Pat
 
 
 @mcp.tool()
-async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+async def delete(
+    path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]
+) -> str:
     target = path.strip("/")
     if not await confirm(r, target):
         return "kept"
@@ -380,7 +394,9 @@ def test_a_factory_tool_calling_a_helper_gets_its_resolver_in_the_factory(tmp_pa
         return Elicit(f"Delete {what}?", Confirm)
 
     @app.tool()
-    async def delete(path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]) -> str:
+    async def delete(
+        path: str, r: Annotated[ElicitationResult[Confirm], Resolve(delete_elicitation)]
+    ) -> str:
         target = root + path
         if not await confirm(r, target):
 """ in _fix_and_prove(tmp_path, FACTORY_HELPER, mcp2_python, calls)
@@ -420,7 +436,9 @@ def label_sampling() -> Sample:
 
 
 @mcp.tool()
-async def label(item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]) -> str:
+async def label(
+    item: str, result: Annotated[CreateMessageResult, Resolve(label_sampling)]
+) -> str:
     return await ask(result, item)
 """
     )

@@ -111,7 +111,10 @@ def _outcome(target: Any, mode: str, tool: str, arguments: dict[str, Any], answe
 #: mcp/server/mcpserver/resolve.py reads it: a bare `elicitation: {}` is form support, url-only is not).
 ELICITATION_CHECK = """\
             declared = ctx.session.client_capabilities or ClientCapabilities()
-            if declared.elicitation is None or (declared.elicitation.form is None and declared.elicitation.url is not None):
+            if declared.elicitation is None or (
+                declared.elicitation.form is None
+                and declared.elicitation.url is not None
+            ):
                 raise MCPError(
                     MISSING_REQUIRED_CLIENT_CAPABILITY,
                     "Client did not declare the form elicitation capability required by input request 'reply'",
@@ -121,14 +124,24 @@ ELICITATION_CHECK = """\
 
 R14_FIXED = (
     """\
-async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult | InputRequiredResult:
+async def call_tool(
+    ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+) -> types.CallToolResult | InputRequiredResult:
     if is_version_at_least(ctx.protocol_version, "2026-07-28"):
         reply = (params.input_responses or {}).get("reply")
         if not isinstance(reply, ElicitResult):
 """
     + ELICITATION_CHECK
     + """\
-            return InputRequiredResult(input_requests={"reply": ElicitRequest(params=ElicitRequestFormParams(message="Empty the vault?", requested_schema=SCHEMA))})
+            return InputRequiredResult(
+                input_requests={
+                    "reply": ElicitRequest(
+                        params=ElicitRequestFormParams(
+                            message="Empty the vault?", requested_schema=SCHEMA
+                        )
+                    )
+                }
+            )
     else:
         reply = await ctx.session.elicit_form("Empty the vault?", SCHEMA)
 """
@@ -173,9 +186,15 @@ def test_requests_14_lowlevel_checks_the_capability_before_the_interim_result(tm
     text = target.read_text(encoding="utf-8")
     assert R14_FIXED in text
     assert (
-        "from mcp.types import ClientCapabilities, ElicitRequest, ElicitRequestFormParams, ElicitResult, "
-        "InputRequiredResult, MISSING_REQUIRED_CLIENT_CAPABILITY\n" in text
-    )
+        "from mcp.types import (\n"
+        "    MISSING_REQUIRED_CLIENT_CAPABILITY,\n"
+        "    ClientCapabilities,\n"
+        "    ElicitRequest,\n"
+        "    ElicitRequestFormParams,\n"
+        "    ElicitResult,\n"
+        "    InputRequiredResult,\n"
+        ")\n"
+    ) in text
     assert "from mcp.shared.exceptions import MCPError\n" in text
     assert [f["rule"] for f in _check(target.parent)] == []  # the per-request read is not MCP102
     _capability_proof(before, target, "server", "empty_vault", {"ok": True})
@@ -189,7 +208,16 @@ FASTMCP_FIXED = (
 """
     + ELICITATION_CHECK
     + """\
-            return InputRequiredResult(input_requests={"reply": ElicitRequest(params=ElicitRequestFormParams(message="Empty the vault?", requested_schema=parse_elicit_response_type(bool).schema))})
+            return InputRequiredResult(
+                input_requests={
+                    "reply": ElicitRequest(
+                        params=ElicitRequestFormParams(
+                            message="Empty the vault?",
+                            requested_schema=parse_elicit_response_type(bool).schema,
+                        )
+                    )
+                }
+            )
 """
 )
 
@@ -212,10 +240,21 @@ def test_several_requests_ask_for_every_capability_at_once(tmp_path: Path) -> No
     after = (src / "after_interim.py").read_text(encoding="utf-8")
     assert (
         "            declared = ctx.session.client_capabilities or ClientCapabilities()\n"
-        "            if declared.elicitation is None or (declared.elicitation.form is None and "
-        "declared.elicitation.url is not None) or declared.sampling is None:\n"
+        "            if (\n"
+        "                declared.elicitation is None\n"
+        "                or (\n"
+        "                    declared.elicitation.form is None\n"
+        "                    and declared.elicitation.url is not None\n"
+        "                )\n"
+        "                or declared.sampling is None\n"
+        "            ):\n"
     ) in after
-    assert '{"requiredCapabilities": {"elicitation": {"form": {}}, "sampling": {}}}' in after
+    assert (
+        '                        "requiredCapabilities": {\n'
+        '                            "elicitation": {"form": {}},\n'
+        '                            "sampling": {},\n'
+        "                        }\n"
+    ) in after
 
 
 # ---------------------------------------------------------------------------------------------
@@ -315,8 +354,9 @@ def test_mcp2_module_with_an_exception_compat_import_is_not_dual(tmp_path: Path)
 
 
 R12_PINNED_HEAD = """\
-from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve
 from typing import Annotated
+
+from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve
 
 try:
     from mcp.server.fastmcp import FastMCP

@@ -41,8 +41,9 @@ async def check(q: str, ctx: Context) -> str:
 FIXED = (
     SERVER.replace(
         "from fastmcp.server.dependencies import get_context\n",
-        "from fastmcp.server.dependencies import get_context\nimport logging\n\nlogger = logging.getLogger(__name__)\n",
+        "from fastmcp.server.dependencies import get_context\n\nlogger = logging.getLogger(__name__)\n",
     )
+    .replace("from fastmcp import Context", "import logging\n\nfrom fastmcp import Context")
     .replace(
         '    await ctx.warning(f"no suggestions for {query}")', '    logger.warning("no suggestions for %s", query)'
     )

@@ -120,7 +120,7 @@ def test_notify08_related_request_id_makes_the_rewrite_unsafe_and_says_clients_l
         )
 """,
         '        logging.getLogger("ticker").info(line)\n',
-    ).replace("from mcp.server.lowlevel import Server\n", "from mcp.server.lowlevel import Server\nimport logging\n")
+    ).replace("from typing import Any\n", "import logging\nfrom typing import Any\n")  # the stdlib section
     for mode in ("legacy", "modern"):
         after = observe(mcp2_python, server, "server", mode, TICK)[0]
         assert before[mode]["client_logs"] == TICKS
@@ -209,15 +209,19 @@ def _notify09_with_main() -> str:
 
 
 def _notify09_fixed_text(original: str, imports: str) -> str:
-    """notify-09 as the fix writes it: ``imports`` after the SDK imports, the module logger, the
-    two calls on it."""
-    return original.replace(
-        "from mcp.server.lowlevel import Server\n\n",
-        f"from mcp.server.lowlevel import Server\n{imports}\nlogger = logging.getLogger(__name__)\n\n",
-    ).replace(
-        '    await session.send_log_message(level="debug", data="walking the tree")\n'
-        '    await session.send_log_message(level="info", data=f"Indexed {count} files")\n',
-        '    logger.debug("walking the tree")\n    logger.info("Indexed %s files", count)\n',
+    """notify-09 as the fix writes it: ``imports`` in a standard-library section before the SDK
+    imports, the module logger after them, the two calls on it."""
+    return (
+        original.replace("import mcp.server.stdio\n", f"{imports}\nimport mcp.server.stdio\n")
+        .replace(
+            "from mcp.server.lowlevel import Server\n\n",
+            "from mcp.server.lowlevel import Server\n\nlogger = logging.getLogger(__name__)\n\n",
+        )
+        .replace(
+            '    await session.send_log_message(level="debug", data="walking the tree")\n'
+            '    await session.send_log_message(level="info", data=f"Indexed {count} files")\n',
+            '    logger.debug("walking the tree")\n    logger.info("Indexed %s files", count)\n',
+        )
     )
 
 
@@ -426,23 +430,23 @@ async def process(item: str, ctx: Context) -> str:
     )
     cli(["fix", "s.py"], tmp_path)
     assert (tmp_path / "s.py").read_text() == (
-        """from mcp.server.fastmcp import Context, FastMCP
-
-from app import logging
-import logging as stdlib_logging
-
-logger = stdlib_logging.getLogger(__name__)
-
-mcp = FastMCP("demo")
-
-
-@mcp.tool()
-async def process(item: str, ctx: Context) -> str:
-    logging.record(item)
-    logger.info("Processing %s", item)
-    stdlib_logging.getLogger("timing").warning("slow")
-    return item.upper()
-"""
+        "import logging as stdlib_logging\n"
+        "\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "\n"
+        "from app import logging\n"
+        "\n"
+        "logger = stdlib_logging.getLogger(__name__)\n"
+        "\n"
+        'mcp = FastMCP("demo")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def process(item: str, ctx: Context) -> str:\n"
+        "    logging.record(item)\n"
+        '    logger.info("Processing %s", item)\n'
+        '    stdlib_logging.getLogger("timing").warning("slow")\n'
+        "    return item.upper()\n"
     )
 
 
@@ -545,9 +549,10 @@ def test_a_message_the_line_before_already_logs_is_dropped_not_copied(tmp_path: 
     ]
     cli(["fix", "s.py"], tmp_path)
     assert (tmp_path / "s.py").read_text() == (
+        "import logging\n"
+        "\n"
         "from loguru import logger\n"
         "from mcp.server.fastmcp import Context, FastMCP\n"
-        "import logging\n"
         "\n"
         "_logger = logging.getLogger(__name__)\n"
         "\n"

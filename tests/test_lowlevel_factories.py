@@ -16,7 +16,8 @@ from tests.test_proof_catalog import observe
 
 DATA = Path(__file__).resolve().parent / "data" / "lowlevel"
 BUS = "keep the session send for legacy clients and publish `{event}` on the subscription bus served by `on_subscriptions_listen`"
-IMPORT = "from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, {event}\n"
+# wrapped as ruff format wraps it (88 columns: the test projects configure no formatter)
+IMPORT = "from mcp.server.subscriptions import (\n    InMemorySubscriptionBus,\n    ListenHandler,\n    {event},\n)\n"
 
 
 def _run(tmp_path: Path, source: str, *args: str) -> tuple[dict, str]:
@@ -69,7 +70,13 @@ NOTIFY_13_AFTER_TAIL = """\
         return types.CallToolResult(content=[types.TextContent(type="text", text=pages[-1])])
 
     bus = InMemorySubscriptionBus()
-    return Server("wiki", on_list_resources=list_resources, on_list_tools=list_tools, on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(bus))
+    return Server(
+        "wiki",
+        on_list_resources=list_resources,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_subscriptions_listen=ListenHandler(bus),
+    )
 """
 
 
@@ -153,7 +160,9 @@ def make_server(name: str) -> Server:
         + "\n\n"
         + MODULE_HANDLER.format(publish="\n    await bus.publish(ResourcesListChanged())")
         + factory.replace("\n\n# the factory\n", "\n\nbus = InMemorySubscriptionBus()\n\n\n# the factory\n").replace(
-            "on_call_tool=call_tool)", "on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(bus))"
+            "Server(name, on_list_tools=list_tools, on_list_resources=list_resources, on_call_tool=call_tool)",
+            "Server(\n        name,\n        on_list_tools=list_tools,\n        on_list_resources=list_resources,\n"
+            "        on_call_tool=call_tool,\n        on_subscriptions_listen=ListenHandler(bus),\n    )",
         )
     )
     assert fixed == expected
@@ -184,28 +193,34 @@ def build() -> Server:
     desc = BUS.format(event="ResourcesListChanged") + " (a local of `build`, seen by its handlers)"
     assert _301(out) == [(11, 15, ("safe", desc), None)]
     _out, fixed = _run(tmp_path, source, "fix")
-    assert (
-        fixed
-        == HEAD_FIXED
-        + '''
-
-def build() -> Server:
-    """Wiki server."""
-
-    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
-        await ctx.session.send_resource_list_changed()
-        await bus.publish(ResourcesListChanged())
-        return types.CallToolResult(content=[])
-
-    # the server
-    bus = InMemorySubscriptionBus()
-    server = Server(
-        "wiki",
-        on_call_tool=call_tool,
-        on_subscriptions_listen=ListenHandler(bus),
-    )
-    return server
-'''
+    assert fixed == (
+        "from typing import Any\n"
+        "\n"
+        "import mcp.types as types\n"
+        "from mcp.server.lowlevel import Server\n"
+        "from mcp.server.subscriptions import (\n"
+        "    InMemorySubscriptionBus,\n"
+        "    ListenHandler,\n"
+        "    ResourcesListChanged,\n"
+        ")\n"
+        "\n"
+        "\n"
+        "def build() -> Server:\n"
+        '    """Wiki server."""\n'
+        "\n"
+        "    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:\n"
+        "        await ctx.session.send_resource_list_changed()\n"
+        "        await bus.publish(ResourcesListChanged())\n"
+        "        return types.CallToolResult(content=[])\n"
+        "\n"
+        "    # the server\n"
+        "    bus = InMemorySubscriptionBus()\n"
+        "    server = Server(\n"
+        '        "wiki",\n'
+        "        on_call_tool=call_tool,\n"
+        "        on_subscriptions_listen=ListenHandler(bus),\n"
+        "    )\n"
+        "    return server\n"
     )
 
 
@@ -216,19 +231,23 @@ def build_{n}() -> Server:
         await ctx.session.send_resource_list_changed(){publish}
         return types.CallToolResult(content=[])
 {bus}
-    return Server("{n}", on_call_tool=call_tool{listen})
+    return Server({listen})
 """
     fixed_parts = dict(
         publish="\n        await bus.publish(ResourcesListChanged())",
         bus="\n    bus = InMemorySubscriptionBus()",
-        listen=", on_subscriptions_listen=ListenHandler(bus)",
+        listen='\n        "{n}", on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(bus)\n    ',
     )
-    source = HEAD + "".join("\n" + one.format(n=n, publish="", bus="", listen="") for n in ("a", "b"))
+    source = HEAD + "".join(
+        "\n" + one.format(n=n, publish="", bus="", listen=f'"{n}", on_call_tool=call_tool') for n in ("a", "b")
+    )
     out, _ = _run(tmp_path, source, "check")
     assert [r[:2] for r in _301(out)] == [(9, 15), (17, 15)]
     assert all(r[2] is not None for r in _301(out))
     _out, fixed = _run(tmp_path, source, "fix")
-    assert fixed == HEAD_FIXED + "".join("\n" + one.format(n=n, **fixed_parts) for n in ("a", "b"))
+    assert fixed == HEAD_FIXED + "".join(
+        "\n" + one.format(n=n, **{**fixed_parts, "listen": fixed_parts["listen"].format(n=n)}) for n in ("a", "b")
+    )
 
 
 def test_a_closure_and_a_module_handler_of_one_server_share_a_module_bus(tmp_path: Path) -> None:
@@ -257,9 +276,13 @@ def build() -> Server:
     assert "\n\nbus = InMemorySubscriptionBus()\n\n\ndef build() -> Server:\n" in fixed
     assert fixed.count("await bus.publish(") == 2
     assert (
-        'Server("x", on_list_tools=list_tools, on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(bus))'
-        in fixed
-    )
+        "    return Server(\n"
+        '        "x",\n'
+        "        on_list_tools=list_tools,\n"
+        "        on_call_tool=call_tool,\n"
+        "        on_subscriptions_listen=ListenHandler(bus),\n"
+        "    )\n"
+    ) in fixed
 
 
 TWO_FACTORIES = (
@@ -339,13 +362,24 @@ def _requests08_branch(question: str, schema: str, key: str) -> str:
             reply = (params.input_responses or {{}}).get("{key}")
             if not isinstance(reply, ElicitResult):
                 declared = ctx.session.client_capabilities or ClientCapabilities()
-                if declared.elicitation is None or (declared.elicitation.form is None and declared.elicitation.url is not None):
+                if declared.elicitation is None or (
+                    declared.elicitation.form is None
+                    and declared.elicitation.url is not None
+                ):
                     raise MCPError(
                         MISSING_REQUIRED_CLIENT_CAPABILITY,
                         "Client did not declare the form elicitation capability required by input request '{key}'",
                         {{"requiredCapabilities": {{"elicitation": {{"form": {{}}}}}}}},
                     )
-                return InputRequiredResult(input_requests={{"{key}": ElicitRequest(params=ElicitRequestFormParams(message="{question}", requested_schema={schema}))}})
+                return InputRequiredResult(
+                    input_requests={{
+                        "{key}": ElicitRequest(
+                            params=ElicitRequestFormParams(
+                                message="{question}", requested_schema={schema}
+                            )
+                        )
+                    }}
+                )
         else:
             reply = await ctx.session.elicit_form("{question}", {schema})
 '''
@@ -356,11 +390,21 @@ def _requests08_expected(source: str) -> str:
         "from mcp.server.lowlevel import Server\n",
         "from mcp.server.lowlevel import Server\n"
         "from mcp.shared.exceptions import MCPError\n"
-        "from mcp.types import ClientCapabilities, ElicitRequest, ElicitRequestFormParams, ElicitResult, "
-        "InputRequiredResult, MISSING_REQUIRED_CLIENT_CAPABILITY\n"
+        "from mcp.types import (\n"
+        "    MISSING_REQUIRED_CLIENT_CAPABILITY,\n"
+        "    ClientCapabilities,\n"
+        "    ElicitRequest,\n"
+        "    ElicitRequestFormParams,\n"
+        "    ElicitResult,\n"
+        "    InputRequiredResult,\n"
+        ")\n"
         "from mcp.types.version import is_version_at_least\n",
     )
-    out = out.replace("-> types.CallToolResult:", "-> types.CallToolResult | InputRequiredResult:")
+    out = out.replace(
+        "async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:",
+        "async def call_tool(\n    ctx: ServerRequestContext[Any], params: types.CallToolRequestParams\n"
+        ") -> types.CallToolResult | InputRequiredResult:",
+    )
     out = out.replace(
         '        reply = await ctx.session.elicit_form("Pick a nickname", NICK)\n',
         _requests08_branch("Pick a nickname", "NICK", "reply"),
@@ -522,4 +566,4 @@ def test_a_branch_asking_twice_gets_one_round_and_keys_stay_unique_across_branch
     _out, fixed = _run(tmp_path, MIXED, *INTERIM)
     assert fixed.count('.get("city")') == 1 and fixed.count('.get("city_2")') == 1
     assert '"nick": ElicitRequest(' in fixed and '"city_2": ElicitRequest(' in fixed
-    assert 'input_requests={"city": ElicitRequest(' in fixed
+    assert 'input_requests={\n                        "city": ElicitRequest(' in fixed

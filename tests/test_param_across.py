@@ -20,12 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cli
+from tests.helpers import ANNOTATED_ROOT, cli, exploded
 
 DATA = Path(__file__).resolve().parent / "data" / "project"
-DOCUMENTED = (
-    'Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
-)
 DESCRIPTION = "Absolute path of the directory to work in (formerly the client's MCP root)."
 
 
@@ -56,18 +53,18 @@ def _albums(tmp_path: Path) -> tuple[Path, Path]:
 
 # -- roots-04 ----------------------------------------------------------------------------------
 ROOTS04_TOOL_FIXED = """\
+from typing import Annotated
+
 from mcp.server.fastmcp import FastMCP
+from pydantic import Field
 
 from roots04_paths import album_dir
-from pydantic import Field
-from typing import Annotated
 
 photos = FastMCP("photo-shelf")
 
 
 @photos.tool()
-async def count_photos(root: {documented}) -> int:
-    \"\"\"Count the JPEG files in the granted album folder.\"\"\"
+{header}    \"\"\"Count the JPEG files in the granted album folder.\"\"\"
     import os
 
     return sum(name.endswith(".jpg") for name in os.listdir(await album_dir(root)))
@@ -95,7 +92,9 @@ def test_roots04_fix_writes_both_modules_and_a_second_fix_changes_nothing(tmp_pa
     assert res.exit_code == 0, str(res)
     assert "Fixed 1 finding in 2 files; nothing left." in res.stdout
     header, _code = _header((DATA / "roots04" / "roots-04.py").read_text())
-    assert (after / "roots-04.py").read_text() == header + ROOTS04_TOOL_FIXED.format(documented=DOCUMENTED)
+    assert (after / "roots-04.py").read_text() == header + ROOTS04_TOOL_FIXED.format(
+        header=exploded("async def count_photos", ANNOTATED_ROOT, returns="int")
+    )
     assert (after / "roots04_paths.py").read_text() == ROOTS04_HELPER_FIXED
     again = cli(["fix", "--diff", "."], after)
     assert (again.exit_code, again.stdout) == (0, "")
@@ -131,7 +130,7 @@ def test_roots04_ported_and_fixed_in_one_run_runs_on_mcp2(
     res = cli(["fix", "--target-sdk", "mcp2", "."], after)
     assert res.exit_code == 0, str(res)
     assert "async def album_dir(root: str) -> str:" in (after / "roots04_paths.py").read_text()
-    assert f"async def count_photos(root: {DOCUMENTED}) -> int:" in (after / "roots-04.py").read_text()
+    assert exploded("async def count_photos", ANNOTATED_ROOT, returns="int") in (after / "roots-04.py").read_text()
     a, b = _albums(tmp_path)
     monkeypatch.setenv("PYTHONPATH", str(after))
     calls = [{"tool": "count_photos", "arguments": {"root": str(p)}} for p in (a, b)]
@@ -224,10 +223,10 @@ def test_a_tool_with_its_own_roots_request_passes_the_one_parameter_it_gets(
     res = cli(["fix", "."], after)
     assert res.exit_code == 0, str(res)
     assert (after / "tools.py").read_text() == (
-        "from mcp.server.fastmcp import FastMCP\n\nfrom roots04_paths import album_dir\nfrom pydantic import Field\n"
-        'from typing import Annotated\n\nphotos = FastMCP("photo-shelf")\n\n\n@photos.tool()\n'
-        f"async def compare(root: {DOCUMENTED}) -> str:\n"
-        '    return root + "|" + await album_dir(root)\n'
+        "from typing import Annotated\n\nfrom mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\n\n"
+        'from roots04_paths import album_dir\n\nphotos = FastMCP("photo-shelf")\n\n\n@photos.tool()\n'
+        + exploded("async def compare", ANNOTATED_ROOT, returns="str")
+        + '    return root + "|" + await album_dir(root)\n'
     )
     assert (after / "roots04_paths.py").read_text() == ROOTS04_HELPER_FIXED
     assert cli(["fix", "--diff", "."], after).stdout == ""
@@ -260,7 +259,10 @@ def test_a_helper_that_keeps_its_context_is_passed_the_path_in_its_place(tmp_pat
     assert (
         (tmp_path / "tools.py")
         .read_text()
-        .endswith(f"async def where(root: {DOCUMENTED}, ctx: Context) -> str:\n    return await album_dir(root, ctx)\n")
+        .endswith(
+            exploded("async def where", ANNOTATED_ROOT, "ctx: Context", returns="str")
+            + "    return await album_dir(root, ctx)\n"
+        )
     )
 
 
@@ -415,17 +417,20 @@ def test_seven_tools_in_three_modules_through_a_star_import(tmp_path: Path) -> N
     assert "async def _granted(root: str) -> str:\n    return root\n" in runtime
     assert 'async def _ensure(root: str, sub: str = "") -> str:\n    base = await _granted(root)\n' in runtime
     assert (root / "shop/tools/notes.py").read_text() == (
-        "\nfrom shop.app import mcp\nfrom shop.runtime import *\nfrom pydantic import Field\n"
-        "from typing import Annotated\n\n\n"
-        f"@mcp.tool()\nasync def notes_dir(root: {DOCUMENTED}) -> str:\n"
-        '    return await _ensure(root=root, sub="notes")\n\n\n'
-        f"@mcp.tool()\nasync def workspace(root: {DOCUMENTED}) -> str:\n    return await _granted(root)\n"
+        "from typing import Annotated\n\nfrom pydantic import Field\n\n"
+        "from shop.app import mcp\nfrom shop.runtime import *\n\n\n"
+        "@mcp.tool()\n"
+        + exploded("async def notes_dir", ANNOTATED_ROOT, returns="str")
+        + '    return await _ensure(root=root, sub="notes")\n\n\n'
+        "@mcp.tool()\n"
+        + exploded("async def workspace", ANNOTATED_ROOT, returns="str")
+        + "    return await _granted(root)\n"
     )
     media = (root / "shop/tools/media.py").read_text()
-    assert f"async def media_count(root: {DOCUMENTED}, limit: int = 10) -> int:\n" in media
+    assert exploded("async def media_count", ANNOTATED_ROOT, "limit: int = 10", returns="int") in media
     assert '    folder = await _ensure(root, "media")\n' in media
     files = (root / "shop/tools/files.py").read_text()
-    assert f"async def read_file(name: str, root: {DOCUMENTED}) -> str:\n" in files
+    assert exploded("async def read_file", "name: str", ANNOTATED_ROOT, returns="str") in files
     assert "    with open(await _ensure(root, name)) as f:\n" in files
     assert cli(["fix", "--diff", "."], root).stdout == ""
 

@@ -33,9 +33,10 @@ async def where_legacy(pattern,  # type: str
 """
 ROOT = 'root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
 FIXED = f"""\
+from typing import Annotated
+
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
-from typing import Annotated
 
 mcp = FastMCP("notes")
 
@@ -86,9 +87,10 @@ async def tool(
     assert (
         (tmp_path / "s.py").read_text()
         == f"""\
+from typing import Annotated
+
 from mcp.server.fastmcp import FastMCP
 from pydantic import Field
-from typing import Annotated
 
 mcp = FastMCP("s")
 

@@ -287,7 +287,15 @@ def test_a_session_keyed_memo_in_front_of_the_request_goes_with_it(tmp_path: Pat
 
 
 @mcp.tool()
-async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")], ctx: Context) -> list[str]:
+async def ls(
+    root: Annotated[
+        str,
+        Field(
+            description="Absolute path of the directory to work in (formerly the client's MCP root)."
+        ),
+    ],
+    ctx: Context,
+) -> list[str]:
     return sorted(p.name for p in Path(await _base(root, ctx)).iterdir())
 """
         )
@@ -364,7 +372,8 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
     text = after.read_text()
     assert "    base = await _choose(folder, roots, ctx)\n" in text
     assert (
-        "async def _choose(folder: str | None, roots: list[str] | None, ctx: Context | None) -> str | None:\n" in text
+        "async def _choose(\n    folder: str | None, roots: list[str] | None, ctx: Context | None\n) -> str | None:\n"
+        in text
     )
     assert (
         '    try:\n        if roots is None:\n            raise ValueError("pass `folder` or `roots`")\n'

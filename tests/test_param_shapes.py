@@ -203,7 +203,15 @@ async def _folder(folder: str | None, root: str | None) -> str:
 
 
 @mcp.tool()
-async def names(folder: str | None = None, root: Annotated[str | None, Field(description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `folder` is not given.")] = None) -> list[str]:
+async def names(
+    folder: str | None = None,
+    root: Annotated[
+        str | None,
+        Field(
+            description="Absolute path of the directory to work in (formerly the client's MCP root). Used only when `folder` is not given."
+        ),
+    ] = None,
+) -> list[str]:
     return os.listdir(await _folder(folder, root))
 """
         )
@@ -306,7 +314,14 @@ async def ls(ctx: Context) -> list[str]:
 """,
 }
 FIXED_LS = """@mcp.tool()
-async def ls(root: Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client's MCP root).")]) -> list[str]:
+async def ls(
+    root: Annotated[
+        str,
+        Field(
+            description="Absolute path of the directory to work in (formerly the client's MCP root)."
+        ),
+    ],
+) -> list[str]:
     return sorted(p.name for p in Path(root).iterdir())
 """
 

@@ -54,7 +54,7 @@ def test_fix_from_the_root_uses_the_services_path_parameter(tmp_path: Path) -> N
     res = cli(["fix", "services/files/server.py"], tmp_path)
     assert res.exit_code == 0, str(res)
     text = (tmp_path / "services" / "files" / "server.py").read_text(encoding="utf-8")
-    assert "async def scan(pattern: str, workspace: Annotated[str, Field(" in text, text
+    assert "async def scan(\n    pattern: str,\n    workspace: Annotated[\n        str,\n        Field(\n" in text, text
 
 
 def test_config_overrides_and_show_settings(tmp_path: Path) -> None:

@@ -46,8 +46,9 @@ def test_a_taken_name_gets_a_free_one_and_a_tool_calling_a_tool_passes_it(tmp_pa
     )
     assert _port(src, tmp_path) == (
         'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
-        "\n\n@mcp.tool()\nasync def rid(ctx: str = '', *, ctx_2: Context) -> str:\n    return ctx + str(ctx_2.request_id)\n"
-        "\n\n@mcp.tool()\nasync def both(ctx: Context) -> str:\n    return await rid('a', ctx_2=ctx)\n"
+        # (the rewritten header and call take ruff format's double quotes)
+        '\n\n@mcp.tool()\nasync def rid(ctx: str = "", *, ctx_2: Context) -> str:\n    return ctx + str(ctx_2.request_id)\n'
+        '\n\n@mcp.tool()\nasync def both(ctx: Context) -> str:\n    return await rid("a", ctx_2=ctx)\n'
     )
 
 

@@ -711,10 +711,12 @@ def main():
     assert {f["fix"]["safety"] for f in found} == {"unsafe"} and len(found) == 3
     assert "`fastmcp run --transport http`" in found[0]["fix"]["description"]
     _fix(tmp_path, "--target-sdk", "fastmcp4")
-    assert path.read_text().splitlines()[2::4] == [
-        'mcp = FastMCP("demo")',
-        '    mcp.run(transport="http", log_level="info", port=9000, path="/api", json_response=True)',
-    ]
+    assert path.read_text() == code.replace(
+        'FastMCP("demo", port=9000, streamable_http_path="/api", json_response=True)', 'FastMCP("demo")'
+    ).replace(
+        '    mcp.run(transport="http", log_level="info")\n',
+        '    mcp.run(\n        transport="http", log_level="info", port=9000, path="/api", json_response=True\n    )\n',
+    )
     for other in (
         'mcp.run(transport="stdio")',
         "mcp.run()",

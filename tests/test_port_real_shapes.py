@@ -42,45 +42,67 @@ from tools import register_tools
 server = Server("echo")
 register_tools(server)
 """
-REGISTERED = '''from typing import Any
-
-from mcp.server import ServerRequestContext, Server
-from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams, TextContent, Tool
-import jsonschema
-
-TOOLS = [Tool(name="echo", description="Echo", inputSchema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})]
-
-
-def register_tools(server: Server) -> None:
-    """Register the tools."""
-
-    async def list_tools() -> list[Tool]:
-        return TOOLS
-
-    async def on_list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
-        return ListToolsResult(tools=list(await list_tools()))
-    server.add_request_handler("tools/list", PaginatedRequestParams, on_list_tools)
-
-    async def call_tool(name: str, arguments: dict[str, Any]) -> list[TextContent]:
-        if name != "echo":
-            raise ValueError(f"unknown tool {name}")
-        return [TextContent(type="text", text=arguments["text"])]
-
-    async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
-        arguments = params.arguments or {}
-        try:
-            tool = next((t for t in await list_tools() if t.name == params.name), None)
-            if tool is not None:
-                try:
-                    jsonschema.validate(instance=arguments, schema=tool.input_schema)
-                except jsonschema.ValidationError as exc:
-                    return CallToolResult(content=[TextContent(type="text", text=f"Input validation error: {exc.message}")], is_error=True)
-            content = await call_tool(params.name, arguments)
-        except Exception as exc:
-            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
-        return CallToolResult(content=list(content), is_error=False)
-    server.add_request_handler("tools/call", CallToolRequestParams, on_call_tool)
-'''
+REGISTERED = (
+    "from typing import Any\n"
+    "\n"
+    "import jsonschema\n"
+    "from mcp.server import Server, ServerRequestContext\n"
+    "from mcp.types import (\n"
+    "    CallToolRequestParams,\n"
+    "    CallToolResult,\n"
+    "    ListToolsResult,\n"
+    "    PaginatedRequestParams,\n"
+    "    TextContent,\n"
+    "    Tool,\n"
+    ")\n"
+    "\n"
+    'TOOLS = [Tool(name="echo", description="Echo", inputSchema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})]\n'
+    "\n"
+    "\n"
+    "def register_tools(server: Server) -> None:\n"
+    '    """Register the tools."""\n'
+    "\n"
+    "    async def list_tools() -> list[Tool]:\n"
+    "        return TOOLS\n"
+    "\n"
+    "    async def on_list_tools(\n"
+    "        ctx: ServerRequestContext, params: PaginatedRequestParams | None\n"
+    "    ) -> ListToolsResult:\n"
+    "        return ListToolsResult(tools=list(await list_tools()))\n"
+    '    server.add_request_handler("tools/list", PaginatedRequestParams, on_list_tools)\n'
+    "\n"
+    "    async def call_tool(name: str, arguments: dict[str, Any]) -> list[TextContent]:\n"
+    '        if name != "echo":\n'
+    '            raise ValueError(f"unknown tool {name}")\n'
+    '        return [TextContent(type="text", text=arguments["text"])]\n'
+    "\n"
+    "    async def on_call_tool(\n"
+    "        ctx: ServerRequestContext, params: CallToolRequestParams\n"
+    "    ) -> CallToolResult:\n"
+    "        arguments = params.arguments or {}\n"
+    "        try:\n"
+    "            tool = next((t for t in await list_tools() if t.name == params.name), None)\n"
+    "            if tool is not None:\n"
+    "                try:\n"
+    "                    jsonschema.validate(instance=arguments, schema=tool.input_schema)\n"
+    "                except jsonschema.ValidationError as exc:\n"
+    "                    return CallToolResult(\n"
+    "                        content=[\n"
+    "                            TextContent(\n"
+    '                                type="text",\n'
+    '                                text=f"Input validation error: {exc.message}",\n'
+    "                            )\n"
+    "                        ],\n"
+    "                        is_error=True,\n"
+    "                    )\n"
+    "            content = await call_tool(params.name, arguments)\n"
+    "        except Exception as exc:\n"
+    "            return CallToolResult(\n"
+    '                content=[TextContent(type="text", text=str(exc))], is_error=True\n'
+    "            )\n"
+    "        return CallToolResult(content=list(content), is_error=False)\n"
+    '    server.add_request_handler("tools/call", CallToolRequestParams, on_call_tool)\n'
+)
 # The same in one file: the server is built at module level, the handlers in a function that
 # receives it (so the constructor is outside the handlers' view).
 ONE_FILE = REGISTER + '\n\nserver = Server("echo")\nregister_tools(server)\n'
@@ -167,25 +189,30 @@ mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = (
 def is_stale() -> bool:
     return bool(stale)
 """
-TABLE_PORTED = """from mcp import types
-from mcp.server.mcpserver import MCPServer
-from mcp.types import NotificationParams
-
-mcp = MCPServer("notes")
-stale = []
-
-
-async def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:
-    stale.append(True)
-
-
-mcp._lowlevel_server.add_notification_handler("notifications/roots/list_changed", NotificationParams, lambda ctx, params: _on_roots_changed(types.RootsListChangedNotification(params=params)))
-
-
-@mcp.tool()
-def is_stale() -> bool:
-    return bool(stale)
-"""
+TABLE_PORTED = (
+    "from mcp import types\n"
+    "from mcp.server.mcpserver import MCPServer\n"
+    "from mcp.types import NotificationParams\n"
+    "\n"
+    'mcp = MCPServer("notes")\n'
+    "stale = []\n"
+    "\n"
+    "\n"
+    "async def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:\n"
+    "    stale.append(True)\n"
+    "\n"
+    "\n"
+    "mcp._lowlevel_server.add_notification_handler(\n"
+    '    "notifications/roots/list_changed",\n'
+    "    NotificationParams,\n"
+    "    lambda ctx, params: _on_roots_changed(types.RootsListChangedNotification(params=params)),\n"
+    ")\n"
+    "\n"
+    "\n"
+    "@mcp.tool()\n"
+    "def is_stale() -> bool:\n"
+    "    return bool(stale)\n"
+)
 LOWLEVEL_TABLE = """import mcp.types as types
 from mcp.server.lowlevel import Server
 
@@ -262,15 +289,16 @@ url = Url("https://example.com")
 size: int = Field(default=1)
 stream: MemoryObjectSendStream | None = None
 """
-REEXPORTED_PORTED = """from mcp.types import Root
-from pydantic import AnyUrl as Url, Field, FileUrl
-from anyio.streams.memory import MemoryObjectSendStream
-
-root = Root(uri=FileUrl("file:///tmp"))
-url = Url("https://example.com")
-size: int = Field(default=1)
-stream: MemoryObjectSendStream | None = None
-"""
+REEXPORTED_PORTED = (
+    "from anyio.streams.memory import MemoryObjectSendStream\n"
+    "from mcp.types import Root\n"
+    "from pydantic import AnyUrl as Url, Field, FileUrl\n"
+    "\n"
+    'root = Root(uri=FileUrl("file:///tmp"))\n'
+    'url = Url("https://example.com")\n'
+    "size: int = Field(default=1)\n"
+    "stream: MemoryObjectSendStream | None = None\n"
+)
 
 
 def test_re_exported_names_are_found(tmp_path: Path) -> None:

@@ -97,8 +97,11 @@ def test_a_constructor_the_import_rewrite_makes_fastmcp4_is_fixed_in_the_same_ru
         "",
     ).replace(
         "sheets.run(transport=TRANSPORT)",
-        'sheets.run(transport="streamable-http", host=os.environ.get("SHEETS_HOST", "0.0.0.0"), '
-        'port=int(os.environ.get("SHEETS_PORT", "8123")))',
+        "sheets.run(\n"
+        '        transport="streamable-http",\n'
+        '        host=os.environ.get("SHEETS_HOST", "0.0.0.0"),\n'
+        '        port=int(os.environ.get("SHEETS_PORT", "8123")),\n'
+        "    )",
     )
     again = _fix(tmp_path, *FASTMCP4)  # idempotent: the second run finds and changes nothing
     assert again.json["fixed"] == [] and again.json["findings"] == [], str(again)  # pinned to fastmcp 4 now
@@ -201,6 +204,7 @@ import os
 import sys
 from functools import wraps
 from inspect import iscoroutinefunction
+
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import UrlElicitationRequiredError
 
@@ -553,7 +557,16 @@ def test_a_subclass_reading_its_own_listing_is_ported(
     ]
     assert after.read_text(encoding="utf-8") == PLAIN.replace(
         "mcp.server.fastmcp import FastMCP", "mcp.server.mcpserver import MCPServer"
-    ).replace("(FastMCP)", "(MCPServer)").replace("strip_titles(tool.inputSchema)", "strip_titles(tool.input_schema)")
+    ).replace("(FastMCP)", "(MCPServer)").replace(
+        "            out.append(Tool(name=tool.name, description=tool.description, inputSchema=strip_titles(tool.inputSchema)))\n",
+        "            out.append(\n"
+        "                Tool(\n"
+        "                    name=tool.name,\n"
+        "                    description=tool.description,\n"
+        "                    inputSchema=strip_titles(tool.input_schema),\n"
+        "                )\n"
+        "            )\n",
+    )
     calls = [{"tool": "shout", "arguments": {"word": "hi"}}]
     old = run_proof(legacy_python, before, "app", "legacy", [], calls)
     new = run_proof(mcp2_python, after, "app", mode, [], calls)

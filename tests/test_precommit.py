@@ -87,7 +87,7 @@ def test_pre_commit_hooks_check_fail_fix_then_pass(tmp_path: Path) -> None:
     assert "mcpmigrate check" in out and "MCP101" in out and "server.py" in out, out
     assert "vendor/thirdparty.py" not in out, out  # --force-exclude: exclude holds for hook-passed files
     fixed = (project / "server.py").read_text()
-    assert "list_roots" not in fixed and "root: Annotated[str" in fixed
+    assert fixed == (FIRST_ROOT.parent / "after_param.py").read_text()  # the fixture's exact fix, laid out
     assert (project / "vendor" / "thirdparty.py").read_text() == FIRST_ROOT.read_text()
 
     # 2. the check hook passes on the fixed server

@@ -16,7 +16,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from tests.helpers import cli
+from tests.helpers import ANNOTATED_ROOT, cli, exploded
 
 DATA = Path(__file__).parent / "data" / "project"
 
@@ -30,9 +30,6 @@ CROSS = (
     "`{fn}` by hand"
 )
 ACROSS = "add a documented `root` parameter to {tools} and drop the roots request"
-DOCUMENTED = (
-    'Annotated[str, Field(description="Absolute path of the directory to work in (formerly the client\'s MCP root).")]'
-)
 FIXED_HELPER = "\n\nasync def album_dir(root: str) -> str:\n    return root\n"
 
 HELPER = """\
@@ -144,9 +141,10 @@ def test_package_relative_import(tmp_path: Path) -> None:
     assert cli(["fix", "."], root).exit_code == 0
     assert (root / "shelf/paths.py").read_text() == FIXED_HELPER
     assert (root / "shelf/tools/photos.py").read_text() == (
-        "from mcp.server.fastmcp import FastMCP\n\nfrom ..paths import album_dir\nfrom pydantic import Field\n"
-        'from typing import Annotated\n\nmcp = FastMCP("photos")\n\n\n@mcp.tool()\n'
-        f"async def count_photos(root: {DOCUMENTED}) -> int:\n    return len(await album_dir(root))\n"
+        "from typing import Annotated\n\nfrom mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\n\n"
+        'from ..paths import album_dir\n\nmcp = FastMCP("photos")\n\n\n@mcp.tool()\n'
+        + exploded("async def count_photos", ANNOTATED_ROOT, returns="int")
+        + "    return len(await album_dir(root))\n"
     )
 
 
@@ -197,9 +195,11 @@ def test_module_alias_star_import_with_all_and_package_reexport(tmp_path: Path) 
         ("reexported", "from app import album_dir", "by_pkg", "album_dir"),
     ):
         assert (root / f"app/{name}.py").read_text() == (
-            f"from mcp.server.fastmcp import FastMCP\n{imp}\nfrom pydantic import Field\nfrom typing import Annotated\n\n"
-            f'mcp = FastMCP("photos")\n\n\n@mcp.tool()\nasync def {tool}(root: {DOCUMENTED}) -> int:\n'
-            f"    return len(await {call}(root))\n"
+            # the added imports go into their sections; the module's own import stays where it was
+            f"from typing import Annotated\n\nfrom mcp.server.fastmcp import FastMCP\nfrom pydantic import Field\n{imp}\n\n"
+            'mcp = FastMCP("photos")\n\n\n@mcp.tool()\n'
+            + exploded(f"async def {tool}", ANNOTATED_ROOT, returns="int")
+            + f"    return len(await {call}(root))\n"
         )
     assert cli(["fix", "--diff", "."], root).stdout == ""  # a second fix changes nothing
 

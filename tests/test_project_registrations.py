@@ -385,9 +385,16 @@ def test_a_roots_tool_registered_elsewhere_gets_the_param_fix(tmp_path: Path) ->
     }
     _json(root, "fix", ".")
     assert (root / "pkg" / "tools.py").read_text() == (
-        "from pydantic import Field\nfrom typing import Annotated\n\n\n"
-        'async def count_files(pattern: str, root_path: Annotated[str, Field(description="Absolute path of the '
-        "directory to work in (formerly the client's MCP root).\")]) -> int:\n"
+        "from typing import Annotated\n\nfrom pydantic import Field\n\n\n"
+        "async def count_files(\n"
+        "    pattern: str,\n"
+        "    root_path: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        ") -> int:\n"
         "    root = root_path\n    return len(pattern) + len(root)\n"
     )
     assert (root / "pkg" / "server.py").read_text() == server
@@ -418,9 +425,12 @@ def test_port_to_mcp2_and_interim_fix_a_tool_registered_in_a_loop_elsewhere(tmp_
     )
     report = _json(root, "fix", "--target-sdk", "mcp2", "--strategy", "interim", ".")
     assert report["findings"] == [] and report["errors"] == []
-    assert (root / "pkg" / "tools.py").read_text().splitlines()[2:] == [
-        "from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve",
+    assert (root / "pkg" / "tools.py").read_text().splitlines() == [
         "from typing import Annotated",
+        "",
+        "from pydantic import BaseModel",
+        "",
+        "from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve",
         "",
         "",
         "class Confirm(BaseModel):",
@@ -431,12 +441,14 @@ def test_port_to_mcp2_and_interim_fix_a_tool_registered_in_a_loop_elsewhere(tmp_
         '    return Elicit(f"Book {date}?", Confirm)',
         "",
         "",
-        "async def book(date: str, r: Annotated[ElicitationResult[Confirm], Resolve(book_elicitation)]) -> str:",
+        "async def book(",
+        "    date: str, r: Annotated[ElicitationResult[Confirm], Resolve(book_elicitation)]",
+        ") -> str:",
         "    return r.action",
     ]
     assert (root / "pkg" / "server.py").read_text() == server.replace(
         "fastmcp import FastMCP", "mcpserver import MCPServer"
-    ).replace("FastMCP('b')", "MCPServer('b')")
+    ).replace("FastMCP('b')", 'MCPServer("b")')  # a statement the fix rewrote takes ruff's double quotes
 
 
 LOCAL_LOOP = """\

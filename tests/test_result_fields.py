@@ -118,12 +118,28 @@ def test_results_meet_the_revision_after_the_safe_fix(tmp_path: Path, mcp2_pytho
 
     cli(["fix", "--select", "MCP608", "server.py"], tmp_path)
     fixed = server.read_text()
+    # the rewritten returns laid out as ruff format lays them out (88 columns: no configuration)
     assert fixed == SERVER.replace(
-        '{"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}',
-        '{"tools": [{"name": "echo", "inputSchema": {"type": "object"}}], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}',
+        '        return reply(request["id"], {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})\n',
+        "        return reply(\n"
+        '            request["id"],\n'
+        "            {\n"
+        '                "tools": [{"name": "echo", "inputSchema": {"type": "object"}}],\n'
+        '                "resultType": "complete",\n'
+        '                "ttlMs": 0,\n'
+        '                "cacheScope": "private",\n'
+        "            },\n"
+        "        )\n",
     ).replace(
-        '{"content": [{"type": "text", "text": text}]}',
-        '{"content": [{"type": "text", "text": text}], "resultType": "complete"}',
+        '        return {"jsonrpc": "2.0", "id": request["id"], "result": {"content": [{"type": "text", "text": text}]}}\n',
+        "        return {\n"
+        '            "jsonrpc": "2.0",\n'
+        '            "id": request["id"],\n'
+        '            "result": {\n'
+        '                "content": [{"type": "text", "text": text}],\n'
+        '                "resultType": "complete",\n'
+        "            },\n"
+        "        }\n",
     )
     after = _results(server)
     assert [_valid(m, r) for m, r in zip(REQUIRED, after, strict=True)] == [True, True]
@@ -154,10 +170,15 @@ def test_sdk_server_and_peer_envelope_shapes(tmp_path: Path) -> None:
     check = cli(["check", "--output-format", "json", "--select", "MCP608", "server.py"], tmp_path)
     assert findings_of(check) == [("MCP608", 3)], check.stdout
     cli(["fix", "--select", "MCP608", "server.py"], tmp_path)
+    # (the rewritten statement takes ruff format's double quotes)
     assert (
-        "'result': {'tools': [], 'resultType': 'complete', 'ttlMs': 0, 'cacheScope': 'private'}"
-        in (tmp_path / "server.py").read_text()
-    )
+        '            "result": {\n'
+        '                "tools": [],\n'
+        '                "resultType": "complete",\n'
+        '                "ttlMs": 0,\n'
+        '                "cacheScope": "private",\n'
+        "            },\n"
+    ) in (tmp_path / "server.py").read_text()
 
 
 def test_response_class_and_a_method_helper(tmp_path: Path) -> None:

@@ -41,11 +41,12 @@ def echo(text: str) -> str:
     return text
 '''
 
-AFTER = '''from mcp.server.fastmcp import Context, FastMCP
+AFTER = '''from secrets import token_urlsafe
+from typing import Annotated
+
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import Field
-from secrets import token_urlsafe
-from typing import Annotated
 
 mcp = FastMCP("notes")
 notes_by_session: dict[int, list[str]] = {}
@@ -63,18 +64,39 @@ def open_handle() -> str:
 
 
 @mcp.tool()
-async def add_note(handle: Annotated[str, Field(description="Handle returned by `open_handle`: the state this call works on.")], text: str, ctx: Context) -> str:
+async def add_note(
+    handle: Annotated[
+        str,
+        Field(
+            description="Handle returned by `open_handle`: the state this call works on."
+        ),
+    ],
+    text: str,
+    ctx: Context,
+) -> str:
     """Add a note."""
     if handle not in _handles:
-        raise ToolError(f"Unknown or expired handle {handle!r}: call `open_handle` for a new one.")
+        raise ToolError(
+            f"Unknown or expired handle {handle!r}: call `open_handle` for a new one."
+        )
     notes_by_session.setdefault(handle, []).append(text)
     return f"{len(notes_by_session[handle])} notes"
 
 
 @mcp.tool()
-async def list_notes(handle: Annotated[str, Field(description="Handle returned by `open_handle`: the state this call works on.")], ctx: Context) -> str:
+async def list_notes(
+    handle: Annotated[
+        str,
+        Field(
+            description="Handle returned by `open_handle`: the state this call works on."
+        ),
+    ],
+    ctx: Context,
+) -> str:
     if handle not in _handles:
-        raise ToolError(f"Unknown or expired handle {handle!r}: call `open_handle` for a new one.")
+        raise ToolError(
+            f"Unknown or expired handle {handle!r}: call `open_handle` for a new one."
+        )
     return ",".join(notes_by_session.get(handle, []))
 
 
@@ -216,7 +238,7 @@ def test_fastmcp4_session_id_key_in_both_eras(tmp_path: Path, mcp2_python: str) 
     assert "from fastmcp.exceptions import ToolError\n" in after
     assert "    sid = handle\n" in after and "carts.get(handle, [])" in after
     assert "pass it as `handle` to `add-item`, `show_cart`." in after
-    assert "@mcp.tool\ndef show_cart(handle: Annotated[str, Field(" in after
+    assert "@mcp.tool\ndef show_cart(\n    handle: Annotated[\n        str,\n        Field(\n" in after
     calls = [
         {"tool": "open_handle", "arguments": {}},
         {"tool": "add-item", "arguments": {"handle": "{result:0}", "item": "a"}},

@@ -42,20 +42,28 @@ async def pantry_dir(ctx: Context) -> str:
     roots = await ctx.session.list_roots()
     return roots.roots[0].uri.path
 '''
-APP_FIXED = f'''\
-"""Recipe server: the server object lives here; other modules import what they need from here."""
-from mcp.server.fastmcp import Context, FastMCP
-from pydantic import Field
-from typing import Annotated
-
-mcp = FastMCP("recipes")
-
-
-@mcp.tool()
-async def pantry_dir(root: Annotated[str, {FIELD}]) -> str:
-    """Where the pantry files are."""
-    return root
-'''
+APP_FIXED = (
+    '"""Recipe server: the server object lives here; other modules import what they need from here."""\n'
+    "from typing import Annotated\n"
+    "\n"
+    "from mcp.server.fastmcp import Context, FastMCP\n"
+    "from pydantic import Field\n"
+    "\n"
+    'mcp = FastMCP("recipes")\n'
+    "\n"
+    "\n"
+    "@mcp.tool()\n"
+    "async def pantry_dir(\n"
+    "    root: Annotated[\n"
+    "        str,\n"
+    "        Field(\n"
+    '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+    "        ),\n"
+    "    ],\n"
+    ") -> str:\n"
+    '    """Where the pantry files are."""\n'
+    "    return root\n"
+)
 TOOLS = '''\
 """Extra tools registered on the shared server object."""
 from pkg.app import Context, mcp
@@ -106,7 +114,30 @@ def test_a_name_listed_in_all_is_kept(tmp_path: Path) -> None:
     write_pyproject(tmp_path, "")
     _write(tmp_path, {"app.py": APP + '\n__all__ = ["Context", "mcp"]\n'})
     assert cli(["fix", "."], tmp_path).exit_code == 0
-    assert (tmp_path / "app.py").read_text() == APP_FIXED + '\n__all__ = ["Context", "mcp"]\n'
+    assert (tmp_path / "app.py").read_text() == (
+        '"""Recipe server: the server object lives here; other modules import what they need from here."""\n'
+        "from typing import Annotated\n"
+        "\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "from pydantic import Field\n"
+        "\n"
+        'mcp = FastMCP("recipes")\n'
+        "\n"
+        "\n"
+        "@mcp.tool()\n"
+        "async def pantry_dir(\n"
+        "    root: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+        "        ),\n"
+        "    ],\n"
+        ") -> str:\n"
+        '    """Where the pantry files are."""\n'
+        "    return root\n"
+        "\n"
+        '__all__ = ["Context", "mcp"]\n'
+    )
 
 
 def test_an_import_nothing_else_needs_is_still_pruned(tmp_path: Path) -> None:
@@ -140,30 +171,37 @@ async def export(ctx: Context) -> str:
     roots = await ctx.session.list_roots()
     return roots.roots[0].uri.path + "/form.csv:" + ",".join(f.label for f in FORM)
 '''
-FORMS_FIXED = f'''\
-from dataclasses import dataclass
-
-from mcp.server.fastmcp import FastMCP
-from pydantic import Field as PydanticField
-from typing import Annotated
-
-mcp = FastMCP("survey-forms")
-
-
-@dataclass
-class Field:
-    label: str
-    kind: str = "text"
-
-
-FORM = [Field("name"), Field("age", "int")]
-
-
-@mcp.tool()
-async def export(root: Annotated[str, Pydantic{FIELD}]) -> str:
-    """Export the form definition next to the client's workspace."""
-    return root + "/form.csv:" + ",".join(f.label for f in FORM)
-'''
+FORMS_FIXED = (
+    "from dataclasses import dataclass\n"
+    "from typing import Annotated\n"
+    "\n"
+    "from mcp.server.fastmcp import FastMCP\n"
+    "from pydantic import Field as PydanticField\n"
+    "\n"
+    'mcp = FastMCP("survey-forms")\n'
+    "\n"
+    "\n"
+    "@dataclass\n"
+    "class Field:\n"
+    "    label: str\n"
+    '    kind: str = "text"\n'
+    "\n"
+    "\n"
+    'FORM = [Field("name"), Field("age", "int")]\n'
+    "\n"
+    "\n"
+    "@mcp.tool()\n"
+    "async def export(\n"
+    "    root: Annotated[\n"
+    "        str,\n"
+    "        PydanticField(\n"
+    '            description="Absolute path of the directory to work in (formerly the client\'s MCP root)."\n'
+    "        ),\n"
+    "    ],\n"
+    ") -> str:\n"
+    '    """Export the form definition next to the client\'s workspace."""\n'
+    '    return root + "/form.csv:" + ",".join(f.label for f in FORM)\n'
+)
 
 
 def test_bugs02_a_taken_field_name_is_imported_under_an_alias(tmp_path: Path, legacy_python: str) -> None:
@@ -192,7 +230,7 @@ def test_an_existing_import_of_the_same_name_is_reused(tmp_path: Path) -> None:
     _write(tmp_path, {"app.py": source})
     assert cli(["fix", "."], tmp_path).exit_code == 0
     text = (tmp_path / "app.py").read_text()
-    assert "root: Annotated[str, Field(description=" in text
+    assert "    root: Annotated[\n        str,\n        Field(\n            description=" in text
     assert "from typing import" not in text and "PydanticField" not in text
 
 
@@ -223,33 +261,45 @@ async def describe(code: str, ctx: Context) -> str:
     )
     return f"{s.code}: {result.content.text}"
 '''
-LAB_FIXED = '''\
-from mcp.server.mcpserver import Resolve, Sample as McpSample, MCPServer
-from mcp.types import CreateMessageResult, SamplingMessage, TextContent
-from pydantic import BaseModel
-from typing import Annotated
-
-mcp = MCPServer("lab")
-
-
-class Sample(BaseModel):
-    code: str
-    volume_ml: float
-
-
-SAMPLES = {"s1": Sample(code="s1", volume_ml=2.5)}
-
-
-def describe_sampling(code: str) -> McpSample:
-    return McpSample([SamplingMessage(role="user", content=TextContent(type="text", text=f"Describe sample {code}"))], max_tokens=40)
-
-
-@mcp.tool()
-async def describe(code: str, result: Annotated[CreateMessageResult, Resolve(describe_sampling)]) -> str:
-    """Describe a lab sample with the client's model."""
-    s = SAMPLES[code]
-    return f"{s.code}: {result.content.text}"
-'''
+LAB_FIXED = (
+    "from typing import Annotated\n"
+    "\n"
+    "from mcp.server.mcpserver import MCPServer, Resolve\n"
+    "from mcp.server.mcpserver import Sample as McpSample\n"
+    "from mcp.types import CreateMessageResult, SamplingMessage, TextContent\n"
+    "from pydantic import BaseModel\n"
+    "\n"
+    'mcp = MCPServer("lab")\n'
+    "\n"
+    "\n"
+    "class Sample(BaseModel):\n"
+    "    code: str\n"
+    "    volume_ml: float\n"
+    "\n"
+    "\n"
+    'SAMPLES = {"s1": Sample(code="s1", volume_ml=2.5)}\n'
+    "\n"
+    "\n"
+    "def describe_sampling(code: str) -> McpSample:\n"
+    "    return McpSample(\n"
+    "        [\n"
+    "            SamplingMessage(\n"
+    '                role="user",\n'
+    '                content=TextContent(type="text", text=f"Describe sample {code}"),\n'
+    "            )\n"
+    "        ],\n"
+    "        max_tokens=40,\n"
+    "    )\n"
+    "\n"
+    "\n"
+    "@mcp.tool()\n"
+    "async def describe(\n"
+    "    code: str, result: Annotated[CreateMessageResult, Resolve(describe_sampling)]\n"
+    ") -> str:\n"
+    '    """Describe a lab sample with the client\'s model."""\n'
+    "    s = SAMPLES[code]\n"
+    '    return f"{s.code}: {result.content.text}"\n'
+)
 
 
 @pytest.mark.parametrize("mode", ["legacy", "modern"])

@@ -252,24 +252,14 @@ def flatten_body(leading: Sequence[cst.EmptyLine], updated: cst.CSTNode) -> cst.
 
 
 def apply_edits(module: cst.Module, edits: Edits, style: Style | None = None) -> cst.Module:
-    """``module`` with every edit made, then the recorded imports added, each once: where the
-    project's import sorter puts them when it configures one (``style``:
-    :func:`mcpmigrate.codemods.style.style_for`), else after the last import (libcst's
-    ``AddImportsVisitor``). Returns ``module`` itself when there is nothing to do."""
+    """``module`` with every edit made, then the recorded imports added, each once, where the
+    project's import sorter puts them (``style``: :func:`mcpmigrate.codemods.style.style_for`;
+    ruff's defaults when None). Returns ``module`` itself when there is nothing to do."""
     if not edits:
         return module
     new = module.visit(_Applier(edits))
-    if edits.imports and style is not None:
-        new = add_imports(new, edits.imports, edits.aliases, style)
-    elif edits.imports:
-        # imported here: libcst.codemod loads libcst.matchers (~0.2 s), which a check never needs
-        from libcst.codemod import CodemodContext
-        from libcst.codemod.visitors import AddImportsVisitor
-
-        ctx = CodemodContext()
-        for mod, name in sorted(edits.imports):
-            AddImportsVisitor.add_needed_import(ctx, mod, name or None, edits.aliases.get((mod, name)))
-        new = AddImportsVisitor(ctx).transform_module(new)
+    if edits.imports:
+        new = add_imports(new, edits.imports, edits.aliases, style or Style())
     return new
 
 

@@ -194,7 +194,7 @@ class DropCall:
 
 def _add_module_logger(ed: Edits, analysis: ModuleAnalysis, lg: str, logger: str) -> None:
     """``<logger> = <lg>.getLogger(__name__)`` after the leading docstring and import block
-    (``style.add_imports`` or AddImportsVisitor puts ``import logging`` in it)."""
+    (``style.add_imports`` puts ``import logging`` in it)."""
     body = list(analysis.module.body)
     at = 0
     for i, stmt in enumerate(body):

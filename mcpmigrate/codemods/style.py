@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
@@ -72,13 +72,13 @@ def _style_of(path: Path, data: dict) -> Style | None:
     )
 
 
-def style_for(file: Path | None) -> Style | None:
-    """The style of the nearest ruff, black or isort configuration above ``file``; None when the
-    project configures none of them (its style is not known: the fix is not fitted) or ``file``
-    is None. A file that cannot be read or parsed is skipped."""
-    if file is None:
-        return None
-    start = Path(os.path.abspath(file)).parent
+def style_for(file: Path | None) -> Style:
+    """The style of the nearest ruff, black or isort configuration above ``file`` (a file that
+    cannot be read or parsed is skipped). Without one, ruff's and black's defaults — what
+    ``ruff check``, ``ruff format`` and ``black`` apply to a project that configures nothing —
+    with the nearest directory that holds a ``pyproject.toml``, ``setup.py``, ``setup.cfg`` or
+    ``.git`` (else the file's own) as the root first-party packages are found under."""
+    start = Path(os.path.abspath(file if file is not None else "x.py")).parent
     for directory in (start, *start.parents):
         for name in _CONFIG_FILES:
             candidate = directory / name
@@ -91,7 +91,11 @@ def style_for(file: Path | None) -> Style | None:
             found = _style_of(candidate, data)
             if found is not None:
                 return found
-    return None
+    root = next((d for d in (start, *start.parents) if any((d / m).exists() for m in _PROJECT_MARKERS)), start)
+    return Style(src=(str(root), str(root / "src")))
+
+
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
 # -- imports -------------------------------------------------------------------------------------
@@ -357,253 +361,14 @@ def _before(body: list, at: int, new: cst.SimpleStatementLine, takes_lead: bool)
         body.insert(at, new)
 
 
-# -- signatures and calls ------------------------------------------------------------------------
-def _flat(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Param) and isinstance(node.star, cst.MaybeSentinel):
-        node = node.with_changes(star="")  # a parameter alone (its list gives the default)
-    return cst.Module([]).code_for_node(node)
-
-
-@dataclass
-class _Wrap:
-    style: Style
-    unit: str
-    base: int  # the width of the statement's own indentation
-    changed: bool = field(default=False)
-
-    def fits(self, width: int) -> bool:
-        return width <= self.style.line_length
-
-    def fit(self, node: cst.CSTNode, prefix: int, tail: int, level: int) -> cst.CSTNode:
-        """``node`` (starting ``prefix`` columns in, followed by ``tail`` columns on its last
-        line) split at its trailing bracket group, recursively, when it does not fit."""
-        if "\n" in _flat(node) or self.fits(prefix + len(_flat(node)) + tail):
-            return node
-        group = _trailing_group(node)
-        if group is None:
-            return node
-        text, inner = _flat(node), _flat(group)
-        head = text.rfind(inner)  # the group ends the node, but for a parameter's ` = None`
-        split = self.split(group, prefix + head, tail + len(text) - head - len(inner), level)
-        return node.deep_replace(group, split) if split is not group else node
-
-    def split(self, group: cst.CSTNode, prefix: int, tail: int, level: int) -> cst.CSTNode:
-        """A call, subscript or function header exploded: its elements on one indented line when
-        they fit, else one per line with a trailing comma (a lone call argument or subscript
-        element stays on its own line, split further)."""
-        elements = _elements(group)
-        if not elements:
-            return group
-        inner, outer = self.unit * (level + 1), self.unit * level
-        opening = _opening_width(group)
-        close = _closing_width(group)
-        content = ", ".join(_flat(_no_comma(e)).strip() for e in elements)
-        one_line = self.fits(self.base + len(inner) + len(content)) and self.fits(self.base + len(outer) + close + tail)
-        single = len(elements) == 1 and not isinstance(group, cst.FunctionDef)
-        if not one_line and not single and not self.fits(prefix + opening):
-            return group
-        self.changed = True
-        if one_line or single:
-            items = [_with_comma(e, cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for e in elements[:-1]]
-            last = _no_comma(elements[-1])
-            if single:
-                last = self.fit(last, self.base + len(inner), 0, level + 1)
-            return _rebuild(group, [*items, last], _pw(inner), _pw(outer), trailing=False)
-        items = [
-            _with_comma(
-                self.fit(_no_comma(e), self.base + len(inner), 1, level + 1), cst.Comma(whitespace_after=_pw(inner))
-            )
-            for e in elements[:-1]
-        ]
-        last = _with_comma(
-            self.fit(_no_comma(elements[-1]), self.base + len(inner), 1, level + 1),
-            cst.Comma(whitespace_after=_pw(outer)),
-        )
-        return _rebuild(group, [*items, last], _pw(inner), _pw(outer), trailing=True)
-
-
-def _trailing_group(node: cst.CSTNode) -> cst.CSTNode | None:
-    """The bracket group that ends ``node``: a call's arguments, a subscript's elements (of a
-    parameter's annotation or default, an argument's value, an awaited call)."""
-    if isinstance(node, (cst.Call, cst.Subscript)):
-        return node
-    if isinstance(node, cst.Param):
-        # the default when it has brackets (`= Field(...)`), else the annotation (`Annotated[...]`)
-        for target in (node.default, node.annotation.annotation if node.annotation else None):
-            group = _trailing_group(target) if target is not None else None
-            if group is not None:
-                return group
-        return None
-    if isinstance(node, cst.Arg):
-        return _trailing_group(node.value)
-    if isinstance(node, cst.SubscriptElement) and isinstance(node.slice, cst.Index):
-        return _trailing_group(node.slice.value)
-    if isinstance(node, cst.Await):
-        return _trailing_group(node.expression)
-    return None
-
-
-def _elements(group: cst.CSTNode) -> list:
-    if isinstance(group, cst.Call):
-        return list(group.args)
-    if isinstance(group, cst.Subscript):
-        return list(group.slice)
-    if isinstance(group, cst.FunctionDef):
-        p = group.params
-        if p.posonly_params or isinstance(p.posonly_ind, cst.ParamSlash):
-            return []
-        star = [p.star_arg] if isinstance(p.star_arg, (cst.Param, cst.ParamStar)) else []
-        kwargs = [p.star_kwarg] if p.star_kwarg is not None else []
-        return [*p.params, *star, *p.kwonly_params, *kwargs]
-    return []
-
-
-def _opening_width(group: cst.CSTNode) -> int:
-    if isinstance(group, cst.Call):
-        return len(_flat(group.func)) + 1
-    if isinstance(group, cst.Subscript):
-        return len(_flat(group.value)) + 1
-    return 0
-
-
-def _closing_width(group: cst.CSTNode) -> int:
-    if isinstance(group, cst.FunctionDef):
-        ret = f" -> {_flat(group.returns.annotation)}" if group.returns is not None else ""
-        return len(f"){ret}:")
-    return 1
-
-
-def _no_comma(e):
-    e = e.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    if isinstance(e, cst.Param):
-        e = e.with_changes(whitespace_after_param=cst.SimpleWhitespace(""))
-    elif isinstance(e, cst.Arg):
-        e = e.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
-    return e
-
-
-def _with_comma(e, comma: cst.Comma):
-    return e.with_changes(comma=comma)
-
-
-def _rebuild(group, items: list, after_open, before_close, trailing: bool):
-    """``group`` with ``items`` as its elements, the line break ``after_open`` after its opening
-    bracket and ``before_close`` before its closing one (in the last element's comma when
-    ``trailing``)."""
-    if not trailing:
-        last = items[-1]
-        if isinstance(last, cst.Param):
-            items[-1] = last.with_changes(whitespace_after_param=before_close)
-        elif isinstance(last, cst.Arg):
-            items[-1] = last.with_changes(whitespace_after_arg=before_close)
-    if isinstance(group, cst.Call):
-        return group.with_changes(whitespace_before_args=after_open, args=items)
-    if isinstance(group, cst.Subscript):
-        rb = cst.RightSquareBracket(whitespace_before=cst.SimpleWhitespace("") if trailing else before_close)
-        return group.with_changes(lbracket=cst.LeftSquareBracket(whitespace_after=after_open), slice=items, rbracket=rb)
-    p = group.params
-    n, has_star = len(p.params), isinstance(p.star_arg, (cst.Param, cst.ParamStar))
-    k = len(p.kwonly_params)
-    params = p.with_changes(
-        params=items[:n],
-        star_arg=items[n] if has_star else p.star_arg,
-        kwonly_params=items[n + has_star : n + has_star + k],
-        star_kwarg=items[n + has_star + k] if p.star_kwarg is not None else None,
-    )
-    return group.with_changes(whitespace_before_params=after_open, params=params)
-
-
-class _Headers(cst.CSTTransformer):
-    """Wraps the headers and one-line statements of the module that are not in ``known``."""
-
-    def __init__(self, known: set[str], style: Style, unit: str) -> None:
-        self.known, self.style, self.unit = known, style, unit
-        self.depth = [0]  # the width of the indentation of each enclosing block
-
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self.depth.append(self.depth[-1] + len(node.indent if node.indent is not None else self.unit))
-
-    def leave_IndentedBlock(self, original_node, updated_node):
-        self.depth.pop()
-        return updated_node
-
-    def leave_FunctionDef(self, original_node, updated_node):
-        header = _header(original_node)
-        if header in self.known or "\n" in header:
-            return updated_node
-        base = self.depth[-1]
-        # decorators are outside the header; the body's block was left already
-        if base + len(header) <= self.style.line_length:
-            return updated_node
-        w = _Wrap(self.style, self.unit, base)
-        prefix = base + header.index("(") + 1
-        return w.split(updated_node, prefix, 0, 0)
-
-    def leave_SimpleStatementLine(self, original_node, updated_node):
-        if len(updated_node.body) != 1:
-            return updated_node
-        line = _flat(updated_node.with_changes(leading_lines=[])).rstrip("\n")
-        base = self.depth[-1]
-        if "\n" in line or line in self.known or base + len(line) <= self.style.line_length:
-            return updated_node
-        small = updated_node.body[0]
-        field_name = "exc" if isinstance(small, cst.Raise) and small.cause is None else "value"
-        value = getattr(small, field_name, None)
-        kinds = (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return, cst.AugAssign, cst.Raise)
-        if not isinstance(small, kinds) or not isinstance(value, cst.BaseExpression):
-            return updated_node
-        flat = _flat(value)
-        if not line.endswith(flat):
-            return updated_node  # a trailing comment
-        w = _Wrap(self.style, self.unit, base)
-        new_value = w.fit(value, base + len(line) - len(flat), 0, 0)
-        if not w.changed and _trailing_group(value) is None and not value.lpar:
-            # a right-hand side without brackets of its own (`a if b else c`) goes into
-            # parentheses on its own line, as ruff format and black put it, when it fits there
-            if isinstance(small, (cst.Assign, cst.AnnAssign, cst.Return)) and w.fits(base + len(self.unit) + len(flat)):
-                w.changed = True
-                new_value = value.with_changes(
-                    lpar=[cst.LeftParen(whitespace_after=_pw(self.unit))],
-                    rpar=[cst.RightParen(whitespace_before=_pw(""))],
-                )
-        if not w.changed:
-            return updated_node
-        return updated_node.with_changes(body=[small.with_changes(**{field_name: new_value})])
-
-
-def _header(fn: cst.FunctionDef) -> str:
-    """``async def name(params) -> ret:`` as written (several lines when it is wrapped)."""
-    text = _flat(fn.with_changes(body=cst.SimpleStatementSuite([cst.Pass()]), decorators=[], leading_lines=[]))
-    return text[: text.rstrip().rfind(":") + 1].rstrip() if text.rstrip().endswith("pass") else text
-
-
-def _known_lines(original: cst.Module) -> set[str]:
-    """Every line and function header of the original text (what the fix did not write)."""
-    known = {line.strip() for line in original.code.splitlines()}
-    headers: set[str] = set()
-
-    class _Collect(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            headers.add(_header(node))
-
-    original.visit(_Collect())
-    return known | headers
-
-
+# -- layout --------------------------------------------------------------------------------------
 def wrap_long_lines(original: cst.Module, module: cst.Module, style: Style) -> cst.Module:
-    """``module`` with each function header and one-line statement the fix wrote (its text is
-    not in ``original``) that exceeds ``style.line_length`` wrapped as ruff format would."""
-    known = {k.strip() for k in _known_lines(original)}
-    unit = module.default_indent
+    """``module`` with each statement the fix wrote or changed laid out as ruff format would lay
+    it out (:func:`mcpmigrate.codemods.layout.relayout`), and the blank lines after its import
+    block kept."""
+    from mcpmigrate.codemods.layout import relayout
 
-    class _Stripped(_Headers):
-        def leave_FunctionDef(self, original_node, updated_node):
-            if _header(original_node).strip() in known:
-                return updated_node
-            return super().leave_FunctionDef(original_node, updated_node)
-
-    module = module.visit(_Stripped(known, style, unit))
-    return _blank_after_imports(original, module, style)
+    return _blank_after_imports(original, relayout(original, module, style), style)
 
 
 def _blank_after_imports(original: cst.Module, module: cst.Module, style: Style) -> cst.Module:

@@ -15,10 +15,11 @@
 # the same module fills, do not offer the removal as a separate safe fix: apply it together with
 # the MCP101 fix (same safety as that fix), or report both as manual. The removal alone must not
 # be applied on an SDK generation (mcp 1.x) that cannot serve 2026-07-28 at all.
+from pathlib import Path
+
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.types import ListRootsResult, Root
-from pathlib import Path
 
 server = Server("shelf-indexer")
 _cache: dict[str, list[str]] = {}
@@ -32,7 +33,23 @@ async def _refresh(root_paths: list[str]) -> list[str]:
 
 @server.list_tools()
 async def list_tools() -> list[types.Tool]:
-    return [types.Tool(name="where", description="Show roots", inputSchema={"type": "object", "properties": {"root_paths": {"type": "array", "items": {"type": "string"}, "description": "Absolute paths of the directories to work in (formerly the client's MCP roots)."}}, "required": ["root_paths"]})]
+    return [
+        types.Tool(
+            name="where",
+            description="Show roots",
+            inputSchema={
+                "type": "object",
+                "properties": {
+                    "root_paths": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "Absolute paths of the directories to work in (formerly the client's MCP roots).",
+                    }
+                },
+                "required": ["root_paths"],
+            },
+        )
+    ]
 
 
 @server.call_tool()

@@ -18,10 +18,16 @@
 # ToolError on fastmcp 4) and stops, do not claim 2026-07-28 fail-open; at most report the
 # legacy-only opt-out as advisory, and offer the interim rewrite for the elicit itself.
 import os
-
-from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve, AcceptedElicitation, MCPServer
-from pydantic import BaseModel
 from typing import Annotated
+
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    Resolve,
+)
+from pydantic import BaseModel
 
 mcp = MCPServer("map-layers")
 LAYERS = {"roads", "rivers"}
@@ -37,7 +43,10 @@ def remove_layer_elicitation(name: str) -> Elicit[Confirm]:
 
 
 @mcp.tool()
-async def remove_layer(name: str, answer: Annotated[ElicitationResult[Confirm], Resolve(remove_layer_elicitation)]) -> str:
+async def remove_layer(
+    name: str,
+    answer: Annotated[ElicitationResult[Confirm], Resolve(remove_layer_elicitation)],
+) -> str:
     """Remove a layer after confirmation."""
     if answer is not None and not (isinstance(answer, AcceptedElicitation) and answer.data.ok):
         return "kept"

@@ -15,18 +15,24 @@
 #     def poem_sampling(topic: str) -> Sample:
 #         prompt = f"Write four lines about {topic}"
 #         return Sample([SamplingMessage(... text=prompt ...)], max_tokens=80)
-from mcp.server.mcpserver import Resolve, Sample, MCPServer
-from mcp.types import CreateMessageResult, SamplingMessage, TextContent
 from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer, Resolve, Sample
+from mcp.types import CreateMessageResult, SamplingMessage, TextContent
 
 app = MCPServer("poet")
 
 
 def poem_sampling(topic: str) -> Sample:
     prompt = f"Write four lines about {topic}"
-    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=80)
+    return Sample(
+        [SamplingMessage(role="user", content=TextContent(type="text", text=prompt))],
+        max_tokens=80,
+    )
 
 
 @app.tool()
-async def poem(topic: str, result: Annotated[CreateMessageResult, Resolve(poem_sampling)]) -> str:
+async def poem(
+    topic: str, result: Annotated[CreateMessageResult, Resolve(poem_sampling)]
+) -> str:
     return result.content.text if result.content.type == "text" else ""

@@ -13,10 +13,11 @@
 # What it should do: put the resolver in the same scope as the tool (right before its
 # decorator), using only names visible there, and apply the same fix; keep it manual only
 # when the request uses names bound later in the factory or inside the tool body.
+from typing import Annotated
+
 from pydantic import BaseModel
 
-from mcp.server.mcpserver import Elicit, ElicitationResult, Resolve, MCPServer
-from typing import Annotated
+from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
 
 
 class Confirm(BaseModel):
@@ -30,7 +31,10 @@ def build() -> MCPServer:
         return Elicit(f"Wipe {name}?", Confirm)
 
     @app.tool()
-    async def wipe(name: str, answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)]) -> str:
+    async def wipe(
+        name: str,
+        answer: Annotated[ElicitationResult[Confirm], Resolve(wipe_elicitation)],
+    ) -> str:
         if answer.action == "accept" and answer.data.ok:
             return f"wiped {name}"
         return "kept"
