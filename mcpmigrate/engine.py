@@ -166,6 +166,14 @@ def run(
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
         root = project or Path(os.path.abspath(config.root))
         thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources)
+    if options.mode == "fix" and strategy_applies(options.strategy, "interim"):
+        from mcpmigrate.project_answers import STEP
+        from mcpmigrate.project_threads import settle as thread_across
+
+        # a helper's question moves into the handlers of other modules: all the files, or none
+        where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
+        root = project or Path(os.path.abspath(config.root))
+        thread_across(result.results, result.errors, where, root, config, options, rules, incoming, sources, STEP)
     by_display = {sf.display: sf.path for sf in candidates}
     if options.mode == "fix":
         from mcpmigrate.writes import apply
