@@ -57,7 +57,7 @@ class FixSite(Protocol):
     (``codemods.edits.Edits``) against the nodes of ``analysis`` (``analysis.ModuleAnalysis``).
     Several findings may share one site; it is recorded once (``docs/architecture.md``, "How a
     finding becomes a fix"). A site whose fix needs a project step after every module is fixed
-    may also give ``project_needs() -> list[dict[str, str]]``, plain data the finding keeps
+    may also give ``project_needs() -> list[dict[str, Any]]``, plain data the finding keeps
     (``Finding.project_needs``) when its nodes are dropped."""
 
     def record(self, edits: Any, analysis: Any) -> None: ...
@@ -116,7 +116,7 @@ class Finding:
     site: Any = field(default=None, repr=False, compare=False)  # FixPlan.site, for the codemod
     # Not serialised to reports: what a project step reads once the module is fixed (plain data the
     # site gives, ``FixSite.project_needs``; ``mcpmigrate/project_threads.py``)
-    project_needs: list[dict[str, str]] = field(default_factory=list, repr=False, compare=False)
+    project_needs: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def sort_key(self) -> tuple:
