@@ -21,6 +21,7 @@ from types import ModuleType
 ORDER = (
     "port",
     "param",
+    "configured",
     "interim",
     "interim_jsonrpc",
     "remove",
