@@ -33,8 +33,9 @@ class Safety(str, Enum):
 
 # The strategies ``fix --strategy`` (and ``strategy`` in the configuration) accepts. A fix of
 # another kind (``remove``, ``drop``, ``logging``, ``subscription``) is applied under every one, so
-# a hint never names it as a strategy.
-STRATEGIES = ("param", "interim")
+# a hint never names it as a strategy. ``config`` answers roots from the server's configuration
+# (``codemods/configured.py``); ``param`` also applies it where the roots fence what a tool may touch.
+STRATEGIES = ("param", "interim", "config")
 
 
 @dataclass(frozen=True)
