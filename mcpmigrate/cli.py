@@ -801,7 +801,7 @@ def _left_lines(console, result, unsafe_fixes: bool, changed_note: bool) -> None
 @click.option("--diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
 @click.option(
     "--strategy",
-    type=click.Choice(["param", "interim"]),
+    type=click.Choice(["param", "interim", "config"]),
     default=None,
     help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).",
 )
@@ -829,16 +829,20 @@ def fix(
     cache_dir,
 ):
     """Rewrite the code in place; report what was changed and what is left for a human."""
+    import dataclasses
+
     from mcpmigrate.engine import Options
 
     stdin_name = _stdin_paths(paths, stdin_filename)
     groups = _configs([stdin_name] if stdin_name else paths, config_path, legacy_clients, target_sdk)
     runs = []
     for config, members in groups:
+        if strategy:
+            config = dataclasses.replace(config, strategy=strategy, strategy_chosen=True)
         sel, ign, unused = _selection(config, select, ignore, extend_select)
         options = Options(
             mode="fix",
-            strategy=strategy or config.strategy,
+            strategy=config.strategy,
             unsafe_fixes=unsafe_fixes,
             diff=diff,
             select=sel,

@@ -3,7 +3,7 @@
 Keys: ``select``, ``extend-select``, ``ignore`` (rule ids or prefixes; ``extend-select`` also
 takes ``unused-suppression``), ``exclude`` (glob patterns relative to the project root; replaces
 the default excludes, as in ruff), ``extend-exclude`` (added to them), ``respect-gitignore``
-(default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim``),
+(default true), ``per-file-ignores`` (``{glob = [ids]}``), ``strategy`` (``param`` | ``interim`` | ``config``),
 ``path-parameter`` (``{name = "root", description = "…"}``), ``target-version`` (``"py312"``,
 as ruff spells it: the grammar files are parsed with; default: the lowest version
 ``[project].requires-python`` allows) and ``legacy-clients`` (default true: the project still
@@ -54,8 +54,10 @@ def port_rules_off(rules: set[str], target_sdk: str | None) -> set[str]:
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:
     """A ``fix`` run with ``--strategy strategy`` applies fixes of kind ``fix_strategy``: its own,
-    and every kind that is not a choosable strategy (deletions, logging, subscriptions)."""
-    return fix_strategy == strategy or fix_strategy not in STRATEGIES
+    and every kind that is not a choosable strategy (deletions, logging, subscriptions); under
+    ``param`` also ``config``, the fix ``param`` gives a roots request whose answer gates access
+    (issue 23: a parameter would let the caller choose the fence)."""
+    return fix_strategy == strategy or fix_strategy not in STRATEGIES or (strategy, fix_strategy) == ("param", "config")
 
 
 DEFAULT_PARAM_NAME = "root"
@@ -93,6 +95,9 @@ class Config:
     extend_select: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     strategy: str = "param"
+    # ``strategy`` was chosen (the key, or ``fix --strategy``): a roots fence then follows it too;
+    # by default a fence gets the ``config`` fix (codemods/configured.py)
+    strategy_chosen: bool = False
     path_parameter: PathParameter = field(default_factory=PathParameter)
     # The Python version files are parsed as ("3.12"): ``target-version``, else the lowest
     # version the project's ``requires-python`` allows, else None (the running interpreter's).
@@ -111,6 +116,7 @@ class Config:
                 self.ignore,
                 self.per_file_ignores,
                 self.strategy,
+                self.strategy_chosen,
                 self.path_parameter,
                 self.extend_select,
                 self.target_version,
@@ -313,6 +319,7 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
             if value not in STRATEGIES:
                 raise ConfigError(f"{where}.strategy: expected one of {', '.join(STRATEGIES)}, got {_describe(value)}")
             cfg.strategy = value
+            cfg.strategy_chosen = True
         elif key == "path-parameter":
             if not isinstance(value, dict):
                 raise ConfigError(

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -198,15 +199,21 @@ def _settle_fix(result: RunResult, run: _Run, incoming: dict[Path, Incoming], pr
             result, config.root, config.target_sdk, where, run.sources
         )  # all files ported, or none written
     together: list[set[str]] = []
-    if options.mode == "fix" and strategy_applies(options.strategy, "param"):
+    if options.mode == "fix":
+        from mcpmigrate.project_answers import STEP
         from mcpmigrate.project_threads import settle as thread_across
 
-        # a helper's path parameter reaches the tools of other modules: all the files, or none
         where = {sf.display: Path(os.path.abspath(sf.path)) for sf in candidates}
         root = project or Path(os.path.abspath(config.root))
-        together = thread_across(
-            result.results, result.errors, where, root, config, options, run.rules, incoming, run.sources
+        threads = partial(
+            thread_across, result.results, result.errors, where, root, config, options, run.rules, incoming, run.sources
         )
+        if strategy_applies(options.strategy, "param"):
+            together += (
+                threads()
+            )  # a helper's path parameter reaches the tools of other modules: all the files, or none
+        if strategy_applies(options.strategy, "interim"):
+            together += threads(STEP)  # a helper's question moves into the handlers of other modules: all or none
     by_display = {sf.display: sf.path for sf in candidates}
     from mcpmigrate.writes import apply
 

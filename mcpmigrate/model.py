@@ -33,8 +33,9 @@ class Safety(str, Enum):
 
 # The strategies ``fix --strategy`` (and ``strategy`` in the configuration) accepts. A fix of
 # another kind (``remove``, ``drop``, ``logging``, ``subscription``) is applied under every one, so
-# a hint never names it as a strategy.
-STRATEGIES = ("param", "interim")
+# a hint never names it as a strategy. ``config`` answers roots from the server's configuration
+# (``codemods/configured.py``); ``param`` also applies it where the roots fence what a tool may touch.
+STRATEGIES = ("param", "interim", "config")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class FixSite(Protocol):
     (``codemods.edits.Edits``) against the nodes of ``analysis`` (``analysis.ModuleAnalysis``).
     Several findings may share one site; it is recorded once (``docs/architecture.md``, "How a
     finding becomes a fix"). A site whose fix needs a project step after every module is fixed
-    may also give ``project_needs() -> list[dict[str, str]]``, plain data the finding keeps
+    may also give ``project_needs() -> list[dict[str, Any]]``, plain data the finding keeps
     (``Finding.project_needs``) when its nodes are dropped."""
 
     def record(self, edits: Any, analysis: Any) -> None: ...
@@ -116,7 +117,7 @@ class Finding:
     site: Any = field(default=None, repr=False, compare=False)  # FixPlan.site, for the codemod
     # Not serialised to reports: what a project step reads once the module is fixed (plain data the
     # site gives, ``FixSite.project_needs``; ``mcpmigrate/project_threads.py``)
-    project_needs: list[dict[str, str]] = field(default_factory=list, repr=False, compare=False)
+    project_needs: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def sort_key(self) -> tuple:

@@ -15,17 +15,17 @@ verified like any fix (``pipeline.rewrite_module``: it parses, breaks no name, a
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from mcpmigrate.codemods.param.across import CallerNeed, caller_edits, params_of, signature_change
 from mcpmigrate.codemods.port.project import hold
 from mcpmigrate.config import Config
 from mcpmigrate.model import FileError
 from mcpmigrate.pipeline import FileResult, Options, rewrite_module
-
-#: A fixed finding's plan data key the step reads (``param.plan_roots_request``).
 
 
 def settle(
@@ -38,18 +38,82 @@ def settle(
     rules: set[str],
     incoming: dict,
     sources: dict[Path, bytes],
+    step: Step | None = None,
 ) -> list[set[str]]:
-    """Rewrite the callers of the helpers the run's ``param`` fixes threaded across modules, or
-    hold every file of the step. ``where``: each result's display → absolute path; ``root``: the
-    project root the project pass names callers against; ``incoming``: the project pass's
-    slices (absolute path → ``Incoming``); ``sources``: the bytes the run read (absolute path →
-    bytes). Returns the displays of the files rewritten together (written all or none:
-    ``writes.apply``'s ``together``)."""
+    """Rewrite the callers of the helpers the run's ``param`` fixes (or ``step``'s fix: the
+    ``interim`` one, ``project_answers.STEP``) threaded across modules, or hold every file of the
+    step. ``where``: each result's display → absolute path; ``root``: the project root the project
+    pass names callers against; ``incoming``: the project pass's slices (absolute path →
+    ``Incoming``); ``sources``: the bytes the run read (absolute path → bytes). Returns the
+    displays of the files rewritten together (written all or none: ``writes.apply``'s
+    ``together``)."""
+    step = step or Step(_collect, partial(_param_edits, config), _callers, _WHAT)
+    helpers, needs, problems = step.collect(results, root)
+    if not helpers:
+        return []
+    return rewrite_or_hold(
+        results,
+        errors,
+        where,
+        root,
+        helpers,
+        needs,
+        problems,
+        lambda path, caller, group, original, current: rewrite_module(
+            path,
+            caller.display,
+            config,
+            options,
+            rules,
+            current,
+            incoming.get(path),
+            step.edits_for(group, original, current),
+        ),
+        step.name,
+        step.what,
+        sources,
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one fix's project step does: ``collect(results, root)`` gives the helper modules its
+    fixes changed, what each calling module (absolute path) needs and the problems already found;
+    ``edits_for(needs, original, current)`` makes a calling module's edits (``original``: the text
+    the run read, ``current``: the text after this run's own fixes of it); ``name(needs)`` names
+    the callers and ``what`` says what must reach them (in the error when the step is held)."""
+
+    collect: Callable[[list[FileResult], Path], tuple[list[FileResult], dict[Path, list[Any]], list[str]]]
+    edits_for: Callable[[list[Any], bytes, bytes], Callable[[Any], Any]]
+    name: Callable[[list[Any]], str]
+    what: str
+
+
+_WHAT = "the path parameter must reach the callers in other modules"
+
+
+def _callers(group: list[CallerNeed]) -> str:
+    return ", ".join(f"`{n.caller}`" for n in group)
+
+
+def _param_edits(config: Config, group: list[CallerNeed], original: bytes, current: bytes) -> Callable[[Any], Any]:
+    """The param step's edits of one calling module, its needs marked ``present`` where this
+    run's fix of the caller's own roots request gave it the parameter."""
+    return partial(caller_edits, config=config, needs=[_present(n, original, current) for n in group])
+
+
+def _collect(results: list[FileResult], root: Path) -> tuple[list[FileResult], dict[Path, list[Any]], list[str]]:
+    """The param fix's helpers threaded across modules and their callers' needs."""
     helpers: list[FileResult] = []
-    needs: dict[Path, list[CallerNeed]] = {}
+    needs: dict[Path, list[Any]] = {}
     problems: list[str] = []
     for res in results:
-        across = [d for f in res.fixed if f.rule == "MCP101" for d in f.project_needs]
+        across = [
+            d
+            for f in res.fixed
+            if f.rule == "MCP101" and f.fix is not None and f.fix.strategy == "param"
+            for d in f.project_needs
+        ]
         if not across or res.new_source is None or res.original is None:
             continue
         helpers.append(res)
@@ -62,13 +126,33 @@ def settle(
             group = needs.setdefault(Path(os.path.abspath(root / d["path"])), [])
             if need not in group:
                 group.append(need)
-    if not helpers:
-        return []
+    return helpers, needs, problems
+
+
+def rewrite_or_hold(
+    results: list[FileResult],
+    errors: list[FileError],
+    where: dict[str, Path],
+    root: Path,
+    helpers: list[FileResult],
+    needs: dict[Path, list[Any]],
+    problems: list[str],
+    rewrite: Callable[[Path, FileResult, list[Any], bytes, bytes], tuple[bytes | None, str | None]],
+    name: Callable[[list[Any]], str],
+    what: str,
+    sources: dict[Path, bytes],
+) -> list[set[str]]:
+    """A project step's end, shared by the fixes that change callers in other modules (this one,
+    and ``project_answers``): each calling module of ``needs`` (absolute path -> what its callers
+    need) is rewritten by ``rewrite(path, its result, needs, original, current)``; when one cannot
+    be (or ``problems`` already says why), every helper module of the step is held — nothing is
+    written for it — and gets an error saying ``what`` and why, naming the callers
+    (``name(needs)``). Returns the displays of the files rewritten together."""
     by_path = {path: res for res in results if (path := where.get(res.display)) is not None}
     done: list[tuple[FileResult, bytes, bytes]] = []
     for path, group in needs.items():
         caller = by_path.get(path)
-        callers = ", ".join(f"`{n.caller}`" for n in group)
+        callers = name(group)
         if caller is None or caller.error is not None:
             problems.append(f"{callers} in {_shown(path, root)} is not among the files being fixed")
             continue
@@ -77,17 +161,7 @@ def settle(
         if original is None or current is None:
             problems.append(f"{caller.display} cannot be read")
             continue
-        group = [_present(n, original, current) for n in group]
-        new, why = rewrite_module(
-            path,
-            caller.display,
-            config,
-            options,
-            rules,
-            current,
-            incoming.get(path),
-            partial(caller_edits, config=config, needs=group),
-        )
+        new, why = rewrite(path, caller, group, original, current)
         if new is None:
             problems.append(f"{callers} in {caller.display}: {why}")
             continue
@@ -96,12 +170,7 @@ def settle(
         hold(helpers)
         shown = "; ".join(problems)
         for h in helpers:
-            errors.append(
-                FileError(
-                    h.display,
-                    f"fix not applied: the path parameter must reach the callers in other modules ({shown}); nothing was written for it",
-                )
-            )
+            errors.append(FileError(h.display, f"fix not applied: {what} ({shown}); nothing was written for it"))
         return []
     for res, original, new in done:
         res.original = original

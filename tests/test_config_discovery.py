@@ -101,7 +101,7 @@ def test_config_option_with_a_plain_toml_file(tmp_path: Path) -> None:
         ('extend-exclude = "vendor"\n', "extend-exclude", "expected a list of strings, got a string"),
         ('exclude = ["a", 3]\n', "exclude", "an array containing an integer"),
         ('per-file-ignores = ["x"]\n', "per-file-ignores", "expected a table"),
-        ("strategy = 3\n", "strategy", "expected one of param, interim, got an integer"),
+        ("strategy = 3\n", "strategy", "expected one of param, interim, config, got an integer"),
         ('extend-select = ["MCP9"]\n', "extend-select", "MCP9"),
         (
             "[tool.mcpmigrate.path-parameter]\ndescription = 1\n",

@@ -286,8 +286,10 @@ def test_bugs04_the_cache_handler_goes_only_with_the_roots_request(tmp_path: Pat
 
 
 def test_roots07_the_cache_handler_stays_while_its_fenced_roots_request_is_manual(tmp_path: Path) -> None:
-    """roots-07's roots fence what `read_shelf` may read (an allow-list): the param fix leaves the
-    request for a human, so the handler that invalidates its cache stays too, in both modes."""
+    """roots-07's roots fence what `read_shelf` may read (an allow-list): the param fix (chosen with
+    `--strategy param`) leaves the request for a human, so the handler that invalidates its cache
+    stays too, in both modes. By default the fence is answered from the server's configuration
+    (tests/test_fences.py), safe without legacy clients, and the handler then goes in the same run."""
     source = _case("roots_07")
     keep = (
         "kept: legacy (handshake-era) clients still send `notifications/roots/list_changed` to this handler; " + DECLARE
@@ -297,6 +299,9 @@ def test_roots07_the_cache_handler_stays_while_its_fenced_roots_request_is_manua
         ("MCP103", 28, "legacy-only", None, f"{keep} (even then, {ROOTS_07_BLOCKED})")
     ]
     out, fixed = _run(tmp_path, source, "fix", "--unsafe-fixes", NO_LEGACY, name="roots_07.py")
+    assert "        listing = _configured_roots()\n" in fixed and "async def _revoke" not in fixed
+    assert out["findings"] == []
+    out, fixed = _run(tmp_path, source, "fix", "--strategy", "param", "--unsafe-fixes", NO_LEGACY, name="roots_07.py")
     assert fixed == source
     assert [r for r in _rows(out["findings"]) if r[0] == "MCP103"] == [
         ("MCP103", 28, "legacy-only", None, ROOTS_07_BLOCKED)

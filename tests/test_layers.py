@@ -29,6 +29,7 @@ LAYER_OF: dict[str, str] = {
     "mcpmigrate.pipeline": "engine",
     "mcpmigrate.writes": "engine",
     "mcpmigrate.project_threads": "engine",  # the param fix's project step (callers in other modules)
+    "mcpmigrate.project_answers": "engine",  # the interim fix's project step (callers in other modules)
     "mcpmigrate.detectors": "detectors",  # the rules
     "mcpmigrate.codemods": "codemods",  # the fixes (a rule asks its fix module for a plan)
     "mcpmigrate.analysis": "analysis",  # facts about one module

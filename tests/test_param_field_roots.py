@@ -100,6 +100,11 @@ def test_a_first_root_with_another_use_says_only_the_first_root_is_kept(tmp_path
     )
 
 
+def _choose_param(tmp_path: Path) -> None:
+    """Choose the ``param`` strategy for the project in ``tmp_path`` (``check`` and ``fix``)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "param"\n', encoding="utf-8")
+
+
 # -- memos go with the request, or the fix is manual with the memo named (roots-19/20, bugs-19) --
 def _findings(tmp_path: Path, source: str, *flags: str) -> dict[str, dict]:
     (tmp_path / "s.py").write_text(source, encoding="utf-8")
@@ -179,6 +184,7 @@ def test_a_memo_one_call_above_the_request_goes_with_it_and_each_call_reads_its_
     goes with the request too, never alone."""
     from tests.proof import run_proof
 
+    _choose_param(tmp_path)  # the fence's default is the config fix (tests/test_fences.py)
     before, after, report = _fixed(tmp_path, "roots20_allowed_memo.py", "--unsafe-fixes")
     rows = {f["rule"]: f["fix"] for f in report["findings"]}
     assert rows["MCP103"]["description"] == (
@@ -230,7 +236,9 @@ def test_a_cache_read_before_asking_goes_with_the_request_on_a_low_level_server(
 def test_a_memo_other_tools_read_is_manual_and_its_handler_stays_with_the_request(tmp_path: Path) -> None:
     """roots-19's shape with a second tool reading `_GRANTED`: the memo cannot go, so the request
     is manual with the memo named, and the handler that sets `_dirty` stays with it, also under
-    --no-legacy-clients (it was removed alone)."""
+    --no-legacy-clients (it was removed alone). Under the param strategy, chosen: a fence's default
+    is the config fix (tests/test_fences.py)."""
+    _choose_param(tmp_path)
     source = (DATA / "roots20_allowed_memo.py").read_text() + (
         "\n\n@shelf.tool()\nasync def granted() -> str:\n    return str(_GRANTED)\n"
     )
@@ -364,7 +372,7 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
         "safety": "unsafe",
         "strategy": "param",
         "description": "add an optional documented `roots` parameter to `find_notes`, used only when `folder` is "
-        "not given, and drop the roots request (review: the roots result is used other than through the first "
+        "not given or does not pass `folder and Path(folder).is_absolute()`, and drop the roots request (review: the roots result is used other than through the first "
         "root's path, a loop over the roots' paths or their count; an equivalent value is built from the `roots` "
         "list; without `roots` a call takes the `except Exception` fallback, as when the client could not answer: "
         "also a legacy client whose roots were used before)",
@@ -397,14 +405,16 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
         {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(a)]}},
         {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(b)]}},
         {"tool": "find_notes", "arguments": {"word": "x"}},
+        # a relative folder reaches the roots too, as the description says (it said "not given")
+        {"tool": "find_notes", "arguments": {"word": "x", "folder": "b", "roots": [str(a)]}},
     ]
     new = run_proof(legacy_python, after, "notes", "legacy", [], calls)
-    assert _texts(new) == [["two.md"], ["one.md"], ["two.md"], []]
+    assert _texts(new) == [["two.md"], ["one.md"], ["two.md"], [], ["one.md"]]
     [schema] = [t["inputSchema"] for t in new["tools"]]
     assert schema.get("required") == ["word"]
     assert schema["properties"]["roots"]["description"] == (
         "Absolute paths of the directories to work in (formerly the client's MCP roots). Used only when `folder` "
-        "is not given."
+        "is not given or does not pass `folder and Path(folder).is_absolute()`."
     )
 
 

@@ -19,6 +19,9 @@ BOUNDARY_NOTE = (
 
 
 def _mcp101(tmp_path: Path, source: str) -> dict:
+    """The MCP101 finding of ``source`` under the ``param`` strategy, chosen (a fence's default is
+    the ``config`` fix: tests/test_fences.py)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "param"\n', encoding="utf-8")
     (tmp_path / "s.py").write_text(source, encoding="utf-8")
     res = cli(["check", "--output-format", "json", "s.py"], tmp_path)
     [f] = [f for f in res.json["findings"] if f["rule"] == "MCP101"]

@@ -18,6 +18,7 @@ from types import ModuleType
 
 ORDER = (
     "param",
+    "configured",
     "port",
     "interim",
     "interim_jsonrpc",

@@ -15,7 +15,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, code_of, walk
-from mcpmigrate.codemods import interim_jsonrpc, remove
+from mcpmigrate.codemods import configured, interim_jsonrpc, remove
 from mcpmigrate.codemods import param as param_fix
 from mcpmigrate.codemods.deletions import plan_route
 from mcpmigrate.codemods.param.guards import guards_roots, msg_102, plan_guard
@@ -421,8 +421,14 @@ class _RootsVisitor(RequestVisitor):
 
         if interim_fix.legacy_only(self.a, node) or legacy_era_only(self.a.parents, node):
             return  # the legacy branch of an era-portable handler
-        if self.det.config.strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
+        strategy = self.det.config.strategy
+        chosen = self.det.config.strategy_chosen
+        fence = configured.fence(self.a, fn) if fn is not None and (strategy == "config" or not chosen) else None
+        if strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
+        elif strategy == "config" or (fence and not chosen):
+            # by default a fence stays with whoever runs the server (issue 23)
+            plan = configured.plan(self.a, self.det.config, node, fn, fence or "")
         else:
             plan = param_fix.plan_roots_request(self.a, self.det.config, node, fn)
         base = (

@@ -59,6 +59,7 @@ from mcpmigrate.codemods.interim.sites import (
     side_effects_before,
     where_reason,
 )
+from mcpmigrate.codemods.interim.thread import describe_thread, helpers_also_ask, thread_reason, threaded_form
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -89,7 +90,7 @@ RULES = ("MCP101", "MCP201", "MCP202", "MCP207")
 def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None, kind: str) -> FixPlan:
     """The interim fix for one pushed request (MCP101/MCP201/MCP202): the fix and its site, or why
     the request is left for a human."""
-    site = _site(a, node, fn, kind)
+    site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
     fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
@@ -147,10 +148,11 @@ def _where(
                 "the interim fix cannot tell whether it is the tool itself or a helper; move the question into the "
                 "tool by hand"
             )
-        return (
-            f"the request is made in the helper {where}{a.external_chain(fn)}, not in the tool or handler itself: "
-            "an interim result can only be returned by the handler; move the request into it (or pass the answer in)"
-        )
+        if gen != S.FASTMCP:
+            return (
+                f"the request is made in the helper {where}{a.external_chain(fn)}, not in the tool or handler itself: "
+                "an interim result can only be returned by the handler; move the request into it (or pass the answer in)"
+            )
     direct = [f"`{c.qualname}`" for c, _call in a.callers(fn)] + [c.label for c in a.external_callers(fn)]
     if not helper and direct:  # the handler's result changes: those calls would get an interim result
         return (
@@ -163,8 +165,16 @@ def _where(
     return fn, call, aw, gen, pin_note, helper
 
 
-def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: str, alone: bool = False) -> Site | str:
-    """The interim rewrite of one request, or the reason it stays manual."""
+def _site(
+    a: ModuleAnalysis,
+    call: cst.CSTNode,
+    fn: FunctionInfo | None,
+    kind: str,
+    alone: bool = False,
+    python: str | None = None,
+) -> Site | str:
+    """The interim rewrite of one request, or the reason it stays manual; ``python``: the version the
+    project's code targets (``Config.target_version``)."""
     where = _where(a, call, fn, kind)
     if isinstance(where, str):
         return where
@@ -172,7 +182,9 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
     stmt = enclosing_stmt(a, call)
     assert stmt is not None
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
-    if form == "fastmcp" and fn.role not in HL_ROLES:
+    if helper and form == "resolver" and threaded_form(a, fn) == "lowlevel":
+        form = "lowlevel"  # a helper of low-level handlers: they ask, in their round
+    if form == "fastmcp" and fn.role not in HL_ROLES and not helper:
         return "the request is not made in a fastmcp tool, prompt or resource: rewrite by hand"
     if form == "resolver" and fn.role != "tool" and not helper:
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
@@ -196,6 +208,8 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
         return reason
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
+        if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
+            return thread_reason(a, site, python) or site
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
             site.unsafe.append(
@@ -216,7 +230,7 @@ def _site(a: ModuleAnalysis, call: cst.CSTNode, fn: FunctionInfo | None, kind: s
             return _site(a, c, fn, request_kind(a, c, fn) or "", alone=True)
 
         reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
-        reason = reason or lowlevel_reason(a, site, member)
+        reason = reason or helpers_also_ask(a, fn) or lowlevel_reason(a, site, member)
     return reason or site
 
 
@@ -224,7 +238,13 @@ def _describe(site: Site) -> str:
     """The fix's one-line description (what ``check`` prints): the form, where, and what to review."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
-    if site.callers is not None:
+    if site.thread is not None:
+        desc = describe_thread(site)
+        refused = capability_names([h.site for h in site.thread.handoffs][:1])
+        desc += f" (a client that did not declare {refused} gets error -32021 instead, as from the SDK's resolvers)"
+        if site.form == "fastmcp":
+            desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    elif site.callers is not None:
         tools = ", ".join(dict.fromkeys(f"`{c.fn.qualname}`" for c in site.callers))
         desc = (
             f"move the request out of the helper `{site.fn.qualname}` into a resolver returning {what} for each "

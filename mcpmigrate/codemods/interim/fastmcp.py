@@ -75,7 +75,9 @@ def fastmcp3_reason(
     if (
         kind == ELICITATION
         and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
-        and not any(x.keyword is not None and x.keyword.value == "response_type" for x in call.args)
+        and not any(
+            x.keyword is not None and x.keyword.value == "response_type" and not _is_none(x.value) for x in call.args
+        )
         and sum(1 for x in call.args if x.keyword is None) < 2
     ):
         return FASTMCP_REFUSE.format(
@@ -86,6 +88,11 @@ def fastmcp3_reason(
     if evidence:
         return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
     return None
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    """``None`` (fastmcp 4 rejects ``response_type=None``: ``parse_elicit_response_type`` raises)."""
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _fastmcp3_evidence(a: ModuleAnalysis) -> str | None:

@@ -142,7 +142,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     why = always_runs(a, aw, tool)
     if why:
         return f"cannot ask before the tool runs: {why}; rewrite by hand"
-    values = _call_values(hcall, helper)
+    values = call_values(hcall, helper)
     if isinstance(values, str):
         return values + ": rewrite by hand"
     ctx_arg = values.get(ctx_name)
@@ -230,20 +230,26 @@ def _helper_reads(site: Site) -> set[str]:
     return {n.value for e in exprs for n in ref_names(e)} - local
 
 
-def _call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
+def call_values(call: cst.Call, callee: FunctionInfo) -> dict[str, cst.Arg] | str:
     """Helper parameter -> the argument a call passes it (the analysis' mapping: a method called
     through its class or an instance skips ``self``/``cls``)."""
     names = callee.param_names()
     offset = 1 if names and names[0] in ("self", "cls") and isinstance(call.func, cst.Attribute) else 0
     positional = [p.name.value for p in list(callee.node.params.posonly_params) + list(callee.node.params.params)]
+    return bind_args(call, positional[offset:])
+
+
+def bind_args(call: cst.Call, positional: list[str]) -> dict[str, cst.Arg] | str:
+    """Parameter -> the argument ``call`` passes it, the positional ones named by ``positional``;
+    or why the call cannot be read so (``*``/``**``, too many positional arguments)."""
     out: dict[str, cst.Arg] = {}
     for i, arg in enumerate(call.args):
         if arg.star:
             return "passes arguments with `*`/`**`"
         if arg.keyword is not None:
             out[arg.keyword.value] = arg
-        elif i + offset < len(positional):
-            out[positional[i + offset]] = arg
+        elif i < len(positional):
+            out[positional[i]] = arg
         else:
             return "passes more positional arguments than the helper takes"
     return out

@@ -272,9 +272,11 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
     )
 
 
-def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
-    """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
-    first one was; each original request stays for legacy connections."""
+def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
+    """``if is_version_at_least(<version>, "2026-07-28"): <read every answer, or return one
+    InputRequiredResult asking for the missing ones> else: pass`` for the requests of ``group``
+    (made in ``group[0].fn``, each answer named by its ``result``); the caller puts the legacy
+    requests in the ``else``. The imports are recorded on ``ed``."""
     site = group[0]
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
@@ -317,6 +319,24 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
+    return new_stmt
+
+
+def widen_returns(ed: Edits, fn: FunctionInfo) -> None:
+    """``fn``'s return annotation also admits ``InputRequiredResult`` (when it has one)."""
+    ret = fn.node.returns
+    if ret is not None and "InputRequiredResult" not in code_of(ret.annotation):
+        function_edit(ed, fn.node).returns = f"{code_of(ret.annotation)} | InputRequiredResult"
+
+
+def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
+    """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
+    first one was; each original request stays for legacy connections."""
+    site = group[0]
+    fn = site.fn
+    new_stmt = round_statement(a, group, ed)
+    assert isinstance(new_stmt.orelse, cst.Else)
+    version = new_stmt.test.args[0].value  # type: ignore[attr-defined]  # is_version_at_least(<version>, …)
     # The legacy branch is the original statements themselves (a multi-line call keeps its layout):
     # the first request and those right after it; a later one gets its own legacy-only `if`.
     stmt = site.stmt
@@ -339,12 +359,10 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     )
     ed.replace(stmt, new_stmt)
     for m in rest:
-        later = cst.parse_statement(f'if not is_version_at_least({version}, "2026-07-28"):\n    pass\n')
+        later = cst.parse_statement(f'if not is_version_at_least({code_of(version)}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
         later_body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])
         ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
-    ret = fn.node.returns
-    if ret is not None and "InputRequiredResult" not in code_of(ret.annotation):
-        function_edit(ed, fn.node).returns = f"{code_of(ret.annotation)} | InputRequiredResult"
+    widen_returns(ed, fn)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -24,6 +25,9 @@ from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.scope import bindings
 from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
+
+if TYPE_CHECKING:
+    from mcpmigrate.codemods.interim.thread import Thread
 
 #: The request kinds (what :func:`request_kind` returns).
 ROOTS, SAMPLING, ELICITATION = "roots", "sampling", "elicitation"
@@ -179,6 +183,13 @@ class Site:
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
+    thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
+
+    def project_needs(self) -> list[dict[str, Any]]:
+        """What the project step reads once this module is fixed (``mcpmigrate/project_answers.py``):
+        the callers in other modules that must ask this request and pass the answer
+        (``thread.Thread.across``) — plain data, kept on the finding when its nodes are dropped."""
+        return list(self.thread.across) if self.thread is not None else []
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record the rewrite decided for this request: a helper's request (a resolver per calling
@@ -190,12 +201,16 @@ class Site:
         from mcpmigrate.codemods.interim.helpers import helper_edits
         from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits
         from mcpmigrate.codemods.interim.mcpserver import resolver_edits
+        from mcpmigrate.codemods.interim.thread import thread_edits
 
         done: set[int] = edits.shared("interim.done", set)
         if id(self.call) in done:
             return
         taken: set[str] = edits.shared("interim.taken", lambda: set(all_name_values(analysis)))
-        if self.callers is not None:
+        if self.thread is not None:
+            done.add(id(self.call))
+            thread_edits(analysis, self, edits)
+        elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
         elif self.form == "resolver":
@@ -330,6 +345,8 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
         for s in block.body:
             if s is node:
                 break
+            if isinstance(s, cst.FunctionDef) and not s.decorators:  # a nested helper, defined: nothing runs
+                continue
             if has_effect(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":

@@ -165,7 +165,7 @@ def _request_plan_site(
         # what goes with the request (a capability guard); a `try` unwrapped around it is a fallback
         dead = {k for k, (n, _c) in site.changes.items() if not isinstance(n, cst.Try)}
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
-        if gate and keep_fallback(a, site, gate, explicit_argument(a, fn, node, funcs, edges, dead)):
+        if gate and keep_fallback(a, site, gate, *explicit_argument(a, fn, node, funcs, edges, dead)):
             optional = None
     prompt = next((c for c, _callee in r.across if c.role == "prompt"), None)
     if prompt is not None and site.mode == "list":
@@ -231,11 +231,8 @@ def plan_roots_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     if site is None:
         return FixPlan(manual=reason)
     names = ", ".join(site.labels)
-    if site.optional:
-        desc = (
-            f"add an optional documented `{site.name}` parameter to {names}, used only when `{site.optional}` "
-            "is not given, and drop the roots request"
-        )
+    if site.optional and site.fallback:  # when it is used, as its description says (fallback_note)
+        desc = f"add an optional documented `{site.name}` parameter to {names}, u{site.fallback[1:-1]}, and drop the roots request"
     elif site.fallback:
         desc = (
             f"add an optional documented `{site.name}` parameter to {names}, used only where the roots were "

@@ -158,11 +158,14 @@ def _another_directory(a: ModuleAnalysis, f: FunctionInfo, gate: cst.CSTNode, ed
 
 def explicit_argument(
     a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode, funcs: list[FunctionInfo], edges: list[Edge], dead: set[int]
-) -> str | None:
+) -> tuple[str | None, str | None]:
     """The parameter of the tool whose value skips the request when given (``folder`` in ``if
-    folder …: return folder``), followed up the chain through the arguments that pass it; None
+    folder …: return folder``), followed up the chain through the arguments that pass it, and the
+    test that reads it when it checks more than whether it was given (``folder and
+    Path(folder).is_absolute()``: a relative ``folder`` reaches the request too); ``(None, None)``
     when the gates read no such parameter or the entries disagree."""
     found: set[str] = set()
+    tests: list[str] = []
     for f in funcs:
         for p in _points(fn, node, f, edges):
             for _header, test in gates(a, f, p, dead):
@@ -171,8 +174,22 @@ def explicit_argument(
                 for n in {x.value for x in name_nodes(test)}:
                     if n in f.param_names() and f.kinds.get(n) not in _CTX_KINDS:
                         found |= _up(a, f, n, edges, 0)
+                        tests += [] if _presence(test, n) else [code_of(test)]
     found.discard("")
-    return found.pop() if len(found) == 1 else None
+    if len(found) != 1:
+        return None, None
+    return found.pop(), "`, `".join(dict.fromkeys(tests)) or None
+
+
+def _presence(test: cst.CSTNode, name: str) -> bool:
+    """``name``, ``not name``, ``name is None``, ``name is not None``: whether it was given."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        c = test.comparisons[0]
+        if isinstance(c.operator, (cst.Is, cst.IsNot)) and isinstance(c.comparator, cst.Name):
+            test = test.left if c.comparator.value == "None" else test
+    return isinstance(test, cst.Name) and test.value == name
 
 
 def _up(a: ModuleAnalysis, f: FunctionInfo, pname: str, edges: list[Edge], depth: int) -> set[str]:
@@ -201,7 +218,7 @@ def _check_before(check: cst.If, updated: cst.CSTNode) -> cst.FlattenSentinel:
     )
 
 
-def keep_fallback(a: ModuleAnalysis, site: Site, gate: str, explicit: str | None) -> bool:
+def keep_fallback(a: ModuleAnalysis, site: Site, gate: str, explicit: str | None, condition: str | None = None) -> bool:
     """Make ``site`` a fallback: where the request was, ``if <name> is None: raise ValueError(…)``
     (in place of the request statement when it goes, else before it); a ``try`` the request no
     longer needed stays (its ``except`` is the fallback). Returns False when the site's statement
@@ -254,7 +271,7 @@ def keep_fallback(a: ModuleAnalysis, site: Site, gate: str, explicit: str | None
             f"without `{site.name}` a call takes the `except {caught}` fallback, as when the client could not "
             "answer: also a legacy client whose roots were used before"
         )
-    site.fallback = fallback_note(explicit)
+    site.fallback = fallback_note(explicit, condition)
     site.optional = explicit
     site.gate = gate
     return True

@@ -79,8 +79,11 @@ def documented_param(
     return param
 
 
-def fallback_note(explicit: str | None) -> str:
-    """What the description of an optional path parameter adds: when it is used."""
+def fallback_note(explicit: str | None, condition: str | None = None) -> str:
+    """What the description of an optional path parameter adds: when it is used (``condition``:
+    the test that lets ``explicit`` skip the roots when it checks more than presence)."""
+    if explicit and condition:
+        return f"Used only when `{explicit}` is not given or does not pass `{condition}`."
     if explicit:
         return f"Used only when `{explicit}` is not given."
     return "Optional: used only where the server has no other directory to work in."

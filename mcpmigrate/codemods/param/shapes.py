@@ -12,6 +12,7 @@ from functools import partial
 
 import libcst as cst
 
+from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import REMOVE, flatten_body
 from mcpmigrate.codemods.param.parameter import fallback_note, str_lit
@@ -210,6 +211,27 @@ def _reads_capability(
     return False
 
 
+def _only_capability(a: ModuleAnalysis, test: cst.BaseExpression, fn: FunctionInfo, locals_: dict) -> bool:
+    """Every operand of ``test`` (through ``and``/``or``, ``not`` and parentheses) reads the
+    capability: ``not (params and params.capabilities.roots)`` does, ``not ok or not has_roots`` does
+    not (it also checks something else). A walrus binds a name: ``(ok := <capability>)`` reads it."""
+    if isinstance(test, cst.BooleanOperation):
+        return _only_capability(a, test.left, fn, locals_) and _only_capability(a, test.right, fn, locals_)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _only_capability(a, test.expression, fn, locals_)
+    return _reads_capability(a, test, fn, locals_)
+
+
+def _walrus_kept(fn: FunctionInfo, test: cst.BaseExpression, dead: set[int]) -> bool:
+    """A name a walrus in ``test`` binds is read outside ``dead`` (what the fix removes)."""
+    return any(
+        isinstance(n, cst.NamedExpr)
+        and isinstance(n.target, cst.Name)
+        and name_refs(fn.node.body, n.target.value, dead)
+        for n in walk(test)
+    )
+
+
 def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     """Capability guards before the request in its function (``if not has_roots: return []``,
     ``if not _supports_roots(ctx): …``, ``if not isinstance(ctx.session, ServerSession): …``,
@@ -250,9 +272,7 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
             )
         ):
             continue
-        if any(isinstance(n, cst.BooleanOperation) for n in walk(x.test)) or not _reads_capability(
-            a, x.test, fn, values
-        ):
+        if not _only_capability(a, x.test, fn, values) or _walrus_kept(fn, x.test, {id(x)}):
             continue  # `if not ok or not has_roots`: the guard also checks something else
         site.set(x, REMOVE)
         site.guards.append(x)
@@ -266,9 +286,10 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
         and branch.body is block
         and branch.orelse is None
         and a.parents.get(id(branch)) is fn.node.body
-        and not any(isinstance(n, cst.BooleanOperation) for n in walk(branch.test))
         and not isinstance(branch.test, (cst.UnaryOperation, cst.Comparison))
-        and _reads_capability(a, branch.test, fn, values)
+        and not (isinstance(branch.test, cst.BooleanOperation) and isinstance(branch.test.operator, cst.Or))
+        and _only_capability(a, branch.test, fn, values)
+        and not _walrus_kept(fn, branch.test, {id(branch.test)})
     ):
         site.set(branch, partial(flatten_body, branch.leading_lines))
         dropped.append("if " + code_of(branch.test))
@@ -281,12 +302,17 @@ def drop_capability_guards(a: ModuleAnalysis, site: Site) -> list[str]:
     for name, (_value, line) in locals_.items():
         if (
             line in before
-            and _reads_capability(a, _value, fn, {}, 1)
+            and (_reads_capability(a, _value, fn, {}, 1) or _is_capabilities(a, _value))
             and not name_refs(fn.node.body, name, dead | {id(line)})
         ):
             site.set(line, REMOVE)
     _drop_guard_helpers(a, site, fn)
     return dropped
+
+
+def _is_capabilities(a: ModuleAnalysis, value: cst.CSTNode) -> bool:
+    """``ClientCapabilities(roots=…)``: what a guard passes to ``check_client_capability``."""
+    return isinstance(value, cst.Call) and a.qualname(value.func) in S.CLIENT_CAPABILITIES
 
 
 def _drop_guard_helpers(a: ModuleAnalysis, site: Site, fn: FunctionInfo) -> None:

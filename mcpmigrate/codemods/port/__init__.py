@@ -8,8 +8,10 @@ fastmcp 2/3 → 4 moves) and records its edits (``site.record(edits, analysis)``
 :class:`~mcpmigrate.model.FixSite`, called by the pipeline's one loop, ``pipeline.record_edits``).
 Several findings of one low-level server share one site, which is recorded once.
 
-The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable one), first in
-``codemods.ORDER``: the roots and interim fixes then see the ported code in the next round.
+The port runs under every ``--strategy`` (its ``STRATEGY`` is not a choosable one), after the
+roots fixes (``param``, ``configured``) in ``codemods.ORDER`` — they see the handler's own branch,
+which the port's adapter would hide — and before the interim fixes, which see the ported code in
+the next round.
 """
 
 from __future__ import annotations

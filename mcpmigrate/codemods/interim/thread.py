@@ -1,0 +1,733 @@
+"""Answer threading: a request made in a helper (a function, a nested function or a method the
+handlers call, directly or through other helpers) is asked by each handler that reaches it, and the
+helper — with every function on the way — receives the answer as a parameter.
+
+Used for the guard-pattern forms (mcp 2.x low-level ``Server`` handlers, fastmcp 4 tools; the mcp
+2.x ``MCPServer`` resolver form of a helper is :mod:`.helpers`'s). The call chains are the param
+fix's (:func:`mcpmigrate.codemods.param.chains.reach` / ``closure``: the handlers that reach the
+helper, the calls on the way, a sync bridge, a callable passed on, callers in other modules). For
+each handler the request is rebuilt as the handler would make it — every helper parameter it reads
+replaced by what the call on the way passes — and the handler's round (:func:`.lowlevel.round_statement`)
+goes right before the handler's statement that starts the chain: on 2026-07-28 the handler returns
+``InputRequiredResult`` while its ``input_responses`` lack the answer, on a legacy connection it
+makes the request itself (through its own context); either way the answer is passed down the chain
+where the context was (or right before it, when a function still uses its context).
+
+Manual, with the reason in terms of the code: a chain that leaves the module (callers in another
+module, the helper passed on as a callable, e.g. to a third-party library), a coroutine run from
+sync code (a sync bridge), a call that is not awaited (a background task: no request waits for its
+answer), a request or a call on the way that runs only on some paths or in a loop (each round would
+ask anew), a function that reaches the request through more than one call, a handler that reaches
+more than one request (they must travel in one interim result), a request built from a helper's
+locals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import libcst as cst
+
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits, rewrite
+from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.codemods.interim.common_edits import function_edit, take_out
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
+from mcpmigrate.codemods.interim.helpers import call_values
+from mcpmigrate.codemods.interim.lowlevel import lowlevel_parts, round_statement, widen_returns
+from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME
+from mcpmigrate.codemods.interim.scope import inputs, scope_nodes
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    LL_ROLES,
+    Site,
+    always_runs,
+    can_leave,
+    exist,
+    exits_before,
+    first_line,
+    request_kind,
+    side_effects_before,
+)
+from mcpmigrate.codemods.param.chains import Edge, closure, reach
+from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
+
+#: Calls that start a coroutine in the background (no request waits for what it asks).
+_BACKGROUND = {"create_task", "ensure_future", "start_soon", "start", "spawn", "run_in_executor"}
+#: Receivers of a request that stand for the context they are read from.
+_THROUGH = ("session", "request_context")
+#: Kinds of the parameter a helper asks through.
+_ASKS_THROUGH = set(CONTEXTS) | {Kind.LL_CONTEXT, Kind.SESSION}
+
+
+@dataclass(eq=False)
+class Handoff:
+    """One handler's part: its call that starts the chain, the statement its round goes before, and
+    the request as the handler makes it (``site``: its ``call`` is the rebuilt request, its
+    ``result`` the handler's name for the answer)."""
+
+    edge: Edge | None  # None: the helper is in another module (the project step passes the answer)
+    stmt: cst.BaseStatement
+    site: Site
+    skip: list[cst.BaseExpression] = field(default_factory=list)  # tests on which the helper does not ask
+    binds: list[tuple[str, cst.BaseExpression]] = field(default_factory=list)  # locals assigned before the round
+
+
+@dataclass(eq=False)
+class Thread:
+    """The decided threading of one helper's request (``Site.thread``)."""
+
+    names: dict[int, str] = field(default_factory=dict)  # id(function node) -> its name for the answer
+    skip: bool = False  # the helper returns before its request on some paths (the answer may be None)
+    ctx: dict[int, str] = field(default_factory=dict)  # id(function node) -> the parameter that carried the context
+    edges: list[Edge] = field(default_factory=list)  # calls between the functions that take the answer
+    handoffs: list[Handoff] = field(default_factory=list)
+    across: list[dict[str, Any]] = field(default_factory=list)  # callers in other modules (the project step's data)
+
+
+def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
+    """The parameter of ``fn`` the request goes through (``ctx``, ``ctx.session``,
+    ``ctx.request_context.session``), when it is a context or session parameter."""
+    e = recv
+    while isinstance(e, cst.Attribute) and e.attr.value in _THROUGH:
+        e = e.value
+    if isinstance(e, cst.Name) and e.value in fn.param_names() and fn.kinds.get(e.value) in _ASKS_THROUGH:
+        return e.value
+    return None
+
+
+#: The name of the carrier call ``_(request, *skip tests, **bindings)`` a request travels in up the chain.
+CARRIER = "__mcpmigrate_ask__"
+
+
+def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExpression] | str:
+    """The tests of the ``if <test>: … return`` statements before the helper's request (at the top of
+    its body): on those paths the helper never asks, so the handler's round is skipped there too
+    (the answer is then ``None``, which the helper never reads). Each test must read only the
+    helper's arguments and module-level names and do nothing; else the first line of the statement
+    that can end the helper first (the fix then asks on every call: a review note)."""
+    helper = site.fn
+    body = helper.node.body
+    anchor = site.stmt
+    if not isinstance(body, cst.IndentedBlock) or anchor not in body.body:
+        exits = exits_before(a, anchor, helper)
+        return exits if exits else []
+    tests: list[cst.BaseExpression] = []
+    for x in body.body[: body.body.index(anchor)]:
+        if not can_leave(x):
+            continue
+        ok = (
+            isinstance(x, cst.If)
+            and x.orelse is None
+            and isinstance(x.body, cst.IndentedBlock)
+            and isinstance(last := x.body.body[-1], cst.SimpleStatementLine)
+            and isinstance(last.body[-1], (cst.Return, cst.Raise))
+            and not has_effect(cst.Expr(x.test))
+            and not inputs(a, helper, [x.test], ctx)[1]
+            and not any(can_leave(y) for y in x.body.body[:-1])
+        )
+        if not ok:
+            return first_line(x)
+        assert isinstance(x, cst.If)
+        tests.append(x.test)
+    return tests
+
+
+def scope_names(f: FunctionInfo) -> set[str]:
+    """The names ``f``'s own scope spells (its nested functions' bodies are other scopes)."""
+    return {n.value for node in scope_nodes(f.node.body) for n in name_nodes(node) if isinstance(node, cst.Name)} | set(
+        f.param_names()
+    )
+
+
+def _closure_context(a: ModuleAnalysis, helper: FunctionInfo, recv: cst.BaseExpression) -> str | None:
+    """The name of the context a nested ``helper`` asks through when it is a context or session
+    parameter of the function around it, which the helper does not bind itself."""
+    e = recv
+    while isinstance(e, cst.Attribute) and e.attr.value in _THROUGH:
+        e = e.value
+    parent = helper.parent
+    if not isinstance(e, cst.Name) or parent is None or e.value in helper.param_names():
+        return None
+    if any(n == e.value for n, _ in helper.assigns):
+        return None
+    if e.value in parent.param_names() and parent.kinds.get(e.value) in _ASKS_THROUGH:
+        return e.value
+    return None
+
+
+def _atom(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr`` in parentheses unless it is an atom (a name, an attribute, a call, a literal …)."""
+    if isinstance(
+        expr,
+        (
+            cst.Name,
+            cst.Attribute,
+            cst.Call,
+            cst.Subscript,
+            cst.SimpleString,
+            cst.FormattedString,
+            cst.Integer,
+            cst.Float,
+        ),
+    ) or (expr.lpar and expr.rpar):
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def substitute(carrier: cst.Call, values: dict[str, cst.BaseExpression]) -> cst.Call:
+    """The ``carrier`` (``_(request, *tests, **bindings)``) with each name it reads that ``values``
+    maps replaced by that expression. A string put into an f-string whose quotes it cannot take
+    (Python before 3.12 rejects nested same quotes and backslashes) is bound instead: a placeholder
+    goes into the f-string and ``placeholder=<value>`` into the carrier's keywords, which the
+    handler assigns to a local before it asks."""
+    subst = Edits()
+    quotes: dict[int, str] = {}
+    for f in walk(carrier):
+        if isinstance(f, cst.FormattedString):
+            for n in walk(f):
+                quotes.setdefault(id(n), f.quote)
+    bound: list[cst.Arg] = []
+    for n in ref_names(carrier):
+        if n.value not in values:
+            continue
+        value = _atom(values[n.value])
+        outer = quotes.get(id(n))
+        if outer is not None and any(isinstance(x, (cst.SimpleString, cst.FormattedString)) for x in walk(value)):
+            requoted = _requote(value, outer)
+            if requoted is None:
+                taken = {k.keyword.value for k in [*carrier.args, *bound] if k.keyword is not None}
+                placeholder = fresh(taken, f"{CARRIER}{n.value}")
+                bound.append(cst.Arg(value, keyword=cst.Name(placeholder)))
+                requoted = cst.Name(placeholder)
+            value = requoted
+        subst.replace(n, value)
+    out = rewrite(carrier, subst)
+    assert isinstance(out, cst.Call)  # only names inside it are replaced
+    return out.with_changes(args=[*out.args, *bound])
+
+
+def _requote(value: cst.BaseExpression, outer: str) -> cst.BaseExpression | None:
+    """``value`` with its string literals in the quote ``outer`` does not use (to sit inside an
+    f-string quoted with ``outer``), or None when one cannot be."""
+    other = "'" if outer[0] == '"' else '"'
+    fix = Edits()
+    for x in walk(value):
+        if isinstance(x, (cst.SimpleString, cst.FormattedString)):
+            text = cst.Module([]).code_for_node(x)
+            prefix = x.prefix
+            quote = x.quote
+            if len(quote) != 1 or other in text or "\\" in text:
+                return None
+            if quote == other:
+                continue
+            fix.replace(x, cst.parse_expression(prefix + other + text[len(prefix) + 1 : -1] + other))
+    out = rewrite(value, fix)
+    assert isinstance(out, cst.BaseExpression)
+    return out
+
+
+def _in_statement_reason(a: ModuleAnalysis, aw: cst.CSTNode, stmt: cst.CSTNode) -> str | None:
+    """Why the awaited call ``aw`` does not run whenever its statement ``stmt`` runs."""
+    pm = a.parents
+    child, cur = aw, pm.get(id(aw))
+    while cur is not None and cur is not stmt:
+        if isinstance(cur, cst.BooleanOperation) and child is not cur.left:
+            return "is on the right of `and`/`or` (it runs only on some paths)"
+        if isinstance(cur, cst.IfExp) and child is not cur.test:
+            return "is in a branch of a conditional expression (it runs only on some paths)"
+        if isinstance(cur, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Lambda)):
+            return "is in a comprehension or a lambda"
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+def _loop_around(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> bool:
+    cur = a.parents.get(id(stmt))
+    while cur is not None and cur is not fn.node:
+        if isinstance(cur, (cst.For, cst.While)):
+            return True
+        cur = a.parents.get(id(cur))
+    return False
+
+
+def _not_awaited(a: ModuleAnalysis, call: cst.Call) -> str:
+    """Why a call on the chain that is not awaited directly cannot pass the answer."""
+    outer = a.parents.get(id(a.parents.get(id(call))))
+    if isinstance(outer, cst.Call) and isinstance(outer.func, (cst.Attribute, cst.Name)):
+        name = outer.func.attr.value if isinstance(outer.func, cst.Attribute) else outer.func.value
+        if name in _BACKGROUND:
+            return (
+                f"runs it as a background task (`{code_of(outer.func)}(...)`): no request waits for its answer, "
+                "so no handler can return the interim result for it; ask in the handler before starting the task "
+                "and pass the answer in by hand"
+            )
+    return "does not await it directly: rewrite by hand"
+
+
+def requests_reached(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
+    """Every request (roots, sampling, elicitation) ``fn`` makes or reaches through the module's
+    functions it calls, in the order they are found."""
+    out: list[cst.Call] = []
+    seen: set[int] = set()
+    todo = [fn]
+    while todo:
+        f = todo.pop(0)
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        for c in f.calls:
+            if request_kind(a, c, f) is not None:
+                out.append(c)
+            callee = a.callee_of(c, f)
+            if callee is not None:
+                todo.append(callee)
+    return out
+
+
+def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> str | None:
+    """Why the request made in the helper ``site.fn`` cannot be asked by the handlers that reach it
+    (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``).
+    ``python``: the version the project targets (unused: strings an f-string cannot nest are bound first)."""
+    del python
+    helper, call = site.fn, site.call
+    intro = f"the request is made in the helper `{helper.qualname}`"
+    r = reach(a, helper)
+    direct = a.external_callers(helper)
+    if r.external and (
+        any(c not in direct for c in r.external)
+        or helper.parent is not None
+        or helper.class_name is not None
+        or any(c.registers or c.role not in (*_ENTRY, None) or not c.caller for c in direct)
+    ):
+        labels = ", ".join(dict.fromkeys(c.label for c in r.external))
+        return (
+            f"{intro}, which is also reached from another module ({labels}) other than by a handler there calling "
+            "this module-level helper itself: move the question into the handlers there by hand"
+        )
+    if r.bridge is not None:
+        coroutine, bridge, outer = r.bridge
+        return (
+            f"{intro}, and `{outer}` runs `{coroutine}` from sync code through `{bridge}`: a sync bridge has no "
+            "handler on the way that could return the interim result; make the chain async up to the handler by hand"
+        )
+    if r.leaves is not None:
+        return (
+            f"{intro}; {r.leaves}: whoever calls it there (a third-party library, a callback) cannot pass the "
+            "answer in; rewrite by hand"
+        )
+    if r.handlers:
+        names = ", ".join(f"`{h.qualname}`" for h, _ in r.handlers)
+        return f"{intro}, which is also reached from {names}, registered for a method that cannot return an interim result: rewrite by hand"
+    if not r.entries and not r.external:
+        return f"{intro}, which no handler of this module reaches: rewrite by hand"
+    why = always_runs(a, site.await_node, helper)
+    if why:
+        return f"{intro}, where {why.replace('it ', 'the request ', 1)}: the handler would ask on every call; rewrite by hand"
+    recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    ctx = _receiver_param(helper, recv)
+    closure_ctx = _closure_context(a, helper, recv) if ctx is None else None
+    if closure_ctx is not None:  # a nested helper asking through its parent's context
+        ctx = ""
+    if ctx is None:
+        return (
+            f"{intro}, through `{code_of(recv)}`, not a context or session parameter of the helper: pass the "
+            "context in as a parameter, then run the fix again"
+        )
+    _, blocking = inputs(a, helper, [x.value for x in call.args], ctx)
+    if blocking:
+        local = list(dict.fromkeys(blocking))
+        return (
+            f"{intro}, built from {', '.join(f'`{b}`' for b in local)}, which {exist(local)} in the helper: the "
+            "handler asks before the helper runs; compute it in the callers and pass it in, then run the fix again"
+        )
+    skip = skip_conditions(a, site, ctx)
+    if isinstance(skip, str):
+        site.unsafe.append(
+            f"`{skip}` can end `{helper.qualname}` before the request today; the question is now asked on every call"
+        )
+        skip = []
+    funcs, edges = closure(a, helper)
+    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY], skip=bool(skip))
+    outgoing: dict[int, list[Edge]] = {}
+    for e in edges:
+        outgoing.setdefault(id(e.caller), []).append(e)
+    for f in funcs:
+        out = outgoing.get(id(f), [])
+        if len(out) > 1:
+            calls = ", ".join(f"`{first_line(e.call)}`" for e in out)
+            return (
+                f"{intro}; `{f.qualname}` reaches it through {len(out)} calls ({calls}), each of which asks today: "
+                "one answer cannot stand for them; rewrite by hand"
+            )
+    entries = [f for f in funcs if f.role in _ENTRY]
+    form = site.form
+    roles = {"tool"} if form == "fastmcp" else LL_ROLES
+    # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
+    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
+
+    def request_in(f: FunctionInfo) -> cst.Call | str:
+        """The request as ``f`` would make it, or why it cannot."""
+        if id(f.node) in made:
+            return made[id(f.node)]
+        (e,) = outgoing[id(f)]
+        inner = request_in(e.callee)
+        if isinstance(inner, str):
+            return inner
+        where = f"`{first_line(e.call)}` in `{f.qualname}`"
+        aw = a.parents.get(id(e.call))
+        if not (isinstance(aw, cst.Await) and aw.expression is e.call):
+            return f"{where} {_not_awaited(a, e.call)}"
+        if f.role not in _ENTRY:
+            why_not = always_runs(a, aw, f)
+            if why_not:
+                return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
+            stmt = enclosing_stmt(a, e.call)
+            assert stmt is not None  # a call inside a function sits in a statement
+            probe = Site(site.form, site.kind, f, e.call, stmt, aw)
+            when = f"the question is now asked before `{f.qualname}` runs"
+            site.unsafe += side_effects_before(a, probe, when)
+            exits = exits_before(a, stmt, f)
+            if exits:
+                site.unsafe.append(
+                    f"`{exits}` can end `{f.qualname}` before it calls `{e.callee.name}` today; the question is now "
+                    "asked on every call"
+                )
+        values = call_values(e.call, e.callee)
+        if isinstance(values, str):
+            return f"{where} {values}: rewrite by hand"
+        callee_ctx = th.ctx[id(e.callee.node)]
+        ctx_arg = values.get(callee_ctx) if callee_ctx else None
+        if ctx_arg is None and callee_ctx:
+            return f"{where} does not pass `{callee_ctx}`: rewrite by hand"
+        if not callee_ctx and (e.callee.parent is not f or closure_ctx not in f.param_names()):
+            return (
+                f"{where}: `{e.callee.qualname}` asks through `{closure_ctx}` of the function around it, and only "
+                "that function's own call can pass the answer in; rewrite by hand"
+            )
+        mapping: dict[str, cst.BaseExpression] = {}
+        params = {p.name.value: p for p in e.callee.params}
+        for name in {n.value for n in ref_names(inner)} & set(params):
+            arg = values.get(name)
+            if arg is None:
+                default = params[name].default
+                if not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) or (
+                    isinstance(default, cst.Name) and default.value not in module_names(a) | BUILTINS
+                ):
+                    return f"{where} leaves `{name}` to a default the handler cannot rebuild: rewrite by hand"
+                mapping[name] = default
+            elif has_effect(arg.value):
+                return (
+                    f"{where} computes `{name}` as `{code_of(arg.value)}`, which does something (the handler would "
+                    "run it again to ask): compute it into a variable first, then run the fix again"
+                )
+            else:
+                mapping[name] = arg.value
+        if f.role not in _ENTRY:
+            if ctx_arg is None:
+                assert closure_ctx is not None  # the nested helper's parent, which takes that context
+                ctx_arg = cst.Arg(cst.Name(closure_ctx))
+            passed = ctx_arg.value
+            if not (isinstance(passed, cst.Name) and passed.value in f.param_names()):
+                return f"{where} passes `{code_of(passed)}`, not a context parameter of `{f.qualname}`: rewrite by hand"
+            th.ctx[id(f.node)] = passed.value
+            _, blocked = inputs(a, f, [v for k, v in mapping.items() if k != callee_ctx], passed.value)
+            if blocked:
+                names = list(dict.fromkeys(blocked))
+                return (
+                    f"{where} passes {', '.join(f'`{b}`' for b in names)}, which {exist(names)} in "
+                    f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
+                )
+        out = substitute(inner, mapping)
+        made[id(f.node)] = out
+        return out
+
+    taken_all = module_names(a) | {n.value for f in funcs for n in name_nodes(f.node)}
+    hname = site.result or fresh(taken_all, ANSWER_NAME[site.kind])
+    for f in funcs:
+        if f is helper:
+            th.names[id(f.node)] = hname
+        else:
+            th.names[id(f.node)] = fresh(scope_names(f), hname)
+    for entry in entries:
+        if entry.role not in roles:
+            what = (
+                "a fastmcp tool"
+                if form == "fastmcp"
+                else "a low-level tools/call, prompts/get or resources/read handler"
+            )
+            return f"{intro}, which `{entry.qualname}` reaches, and that is not {what}: only such a handler can return the interim result"
+        asked = requests_reached(a, entry)
+        if len(asked) > 1:
+            listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
+            return (
+                f"{intro}; `{entry.qualname}` reaches {len(asked)} requests ({listed}), which must travel in one "
+                "interim result: combine them by hand"
+            )
+        made_here = request_in(entry)
+        if isinstance(made_here, str):
+            return f"{intro}; {made_here}"
+        (e,) = outgoing[id(entry)]
+        h = make_handoff(a, form, site.kind, entry, e.call, made_here, th.names[id(entry.node)], e.callee.qualname)
+        if isinstance(h, str):
+            return f"{intro}; {h}"
+        h.edge = e
+        site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
+        th.handoffs.append(h)
+    if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
+        skip_code = [code_of(t) for t in skip]
+        drop = helper_drop(site, th.names[id(helper.node)], ctx)
+        positional = [p.name.value for p in [*helper.node.params.posonly_params, *helper.node.params.params]]
+        for c in r.external:
+            th.across.append(
+                {
+                    "path": c.path,
+                    "caller": c.caller,
+                    "callee": helper.name,
+                    "params": positional,
+                    "ctx": ctx,
+                    "drop": drop,
+                    "request": code_of(call),
+                    "skip": skip_code,
+                    "kind": site.kind,
+                    "form": form,
+                    "name": th.names[id(helper.node)],
+                }
+            )
+    site.thread = th
+    return None
+
+
+def helper_drop(site: Site, hname: str, ctx: str) -> bool:
+    """Whether the helper no longer uses its context once the answer replaces its request."""
+    mine = Edits()
+    take_out(site, mine, hname)
+    return _unused(rewrite(site.fn.node, mine), ctx)  # type: ignore[arg-type]  # a FunctionDef stays one
+
+
+def make_handoff(
+    a: ModuleAnalysis,
+    form: str,
+    kind: str,
+    entry: FunctionInfo,
+    call: cst.Call,
+    carrier: cst.Call,
+    result: str,
+    callee: str,
+) -> Handoff | str:
+    """The round of handler ``entry`` for its call ``call`` of the helper ``callee``: ``carrier``
+    (``_(request, *skip tests, **bindings)``) is the request as ``entry`` makes it, ``result`` its
+    name for the answer; or why it cannot ask there (in terms of the code)."""
+    stmt = enclosing_stmt(a, call)
+    aw = a.parents.get(id(call))
+    if stmt is None or not (isinstance(aw, cst.Await) and aw.expression is call):
+        return f"`{first_line(call)}` in `{entry.qualname}` {_not_awaited(a, call)}"
+    why_not = _in_statement_reason(a, aw, stmt)
+    if why_not:
+        return f"`{first_line(call)}` in `{entry.qualname}` {why_not}: rewrite by hand"
+    if _loop_around(a, stmt, entry) or isinstance(stmt, (cst.For, cst.While)):
+        return (
+            f"`{entry.qualname}` calls `{callee}` in a loop: each round would need its own question and key; "
+            "rewrite by hand"
+        )
+    request, *tests = (x.value for x in carrier.args if x.keyword is None)
+    assert isinstance(request, cst.Call)  # the carrier's first argument
+    # strings bound before the round (they cannot sit in the request's f-string): a local each
+    scope = scope_names(entry) | {result}
+    binds: list[tuple[str, cst.BaseExpression]] = []
+    renames: dict[str, cst.BaseExpression] = {}
+    for x in carrier.args:
+        if x.keyword is not None:
+            bind_name = fresh(scope, x.keyword.value[len(CARRIER) :])
+            binds.append((bind_name, x.value))
+            renames[x.keyword.value] = cst.Name(bind_name)
+    if renames:
+        renamed = substitute(cst.Call(cst.Name(CARRIER), [cst.Arg(request), *map(cst.Arg, tests)]), renames)
+        request, *tests = (x.value for x in renamed.args)
+        assert isinstance(request, cst.Call)
+    hsite = Site(form, kind, entry, request, stmt, aw, result=result)
+    if form == "fastmcp":
+        reason = fastmcp_reason(a, hsite)
+        if reason:
+            return f"`{entry.qualname}` reaches it; {reason}"
+    else:
+        base = base_name(request.func.value, through_await=False)  # type: ignore[attr-defined]  # a method call
+        if len(entry.params) < 2 or base != entry.params[0].name.value:
+            return f"`{entry.qualname}` reaches it without passing its own request context (`ctx`, `ctx.session`): rewrite by hand"
+        hsite.ctx_param = base
+        if kind == ELICITATION and request.func.attr.value == "elicit_url":  # type: ignore[attr-defined]  # a method call
+            return "URL-mode elicitation has no interim form this fix writes; rewrite by hand"
+        ann = entry.node.returns
+        if ann is not None and "InputRequiredResult" in code_of(ann.annotation):
+            return f"`{entry.qualname}` already returns interim results: add this request to them by hand"
+    return Handoff(None, stmt, hsite, tests, binds)
+
+
+_ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
+
+
+def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
+    """The helper's request goes (the answer is its new parameter); each function on the way takes
+    the answer and passes it on; each handler asks in its round right before the call that starts
+    the chain (legacy connections: the request itself, through the handler's context)."""
+    th = site.thread
+    assert th is not None
+    helper = site.fn
+    spell = partial(ed.import_name, a)
+    hname = th.names[id(helper.node)]
+    _req, plain, _ = lowlevel_parts(site)  # only the answer's type is imported here
+    if context_elicit(site):  # what fastmcp's `ctx.elicit` returns
+        el = partial(spell, "fastmcp.server.elicitation")
+        answer_type = (
+            f"{el('AcceptedElicitation')}[{spell('typing', 'Any')}] | {el('DeclinedElicitation')} | "
+            f"{el('CancelledElicitation')}"
+        )
+    else:
+        answer_type = spell("mcp_types" if site.form == "fastmcp" else "mcp.types", plain)
+    if th.skip:  # None where the helper returns before reading it
+        answer_type += " | None"
+    # Whether each function still uses its context once the answer replaces the request: decided
+    # from the helper up (a caller passes the answer in place of the context only when its callee
+    # drops it).
+    drop: dict[int, bool] = {id(helper.node): helper_drop(site, hname, th.ctx[id(helper.node)])}
+    pending = list(th.edges)
+    while pending:
+        ready = [e for e in pending if id(e.callee.node) in drop and not any(p.callee is e.caller for p in pending)]
+        if not ready:
+            break
+        for e in ready:
+            pending.remove(e)
+            trial = Edits()
+            _pass_answer(trial, e, th, drop)
+            drop[id(e.caller.node)] = _unused(rewrite(e.caller.node, trial), th.ctx[id(e.caller.node)])  # type: ignore[arg-type]  # a FunctionDef stays one
+    take_out(site, ed, hname)
+    for node_id, name in th.names.items():
+        if node_id not in drop:
+            continue
+        fn = next(f for f in [helper, *(e.caller for e in th.edges)] if id(f.node) == node_id)
+        param = cst.Param(cst.Name(name), cst.Annotation(cst.parse_expression(answer_type)))
+        if not th.ctx[node_id]:  # a nested helper asking through its parent's context: the answer comes first
+            ed.transform(fn.node, partial(_first_param, param))
+            continue
+        fe = function_edit(ed, fn.node)
+        fe.params.append((th.ctx[node_id], param))
+        fe.ctx = th.ctx[node_id]
+        fe.force_drop = drop[node_id]
+    for e in th.edges:
+        _pass_answer(ed, e, th, drop)
+    for h in th.handoffs:
+        write_round(a, ed, h)
+        assert h.edge is not None  # a handler of this module
+        _pass_answer(ed, h.edge, th, drop)
+
+
+def write_round(a: ModuleAnalysis, ed: Edits, h: Handoff) -> None:
+    """The handler's round right before its statement that starts the chain (the bindings first,
+    then the skip tests, the 2026-07-28 round and the legacy request)."""
+    guard = round_statement(a, [h.site], ed)
+    legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
+    assert isinstance(guard.orelse, cst.Else)
+    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
+    if h.skip:  # where the helper would not ask, neither does the handler
+        test = " or ".join(code_of(_atom(t)) for t in h.skip)
+        skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
+        assert isinstance(skipped, cst.If)
+        guard = skipped.with_changes(orelse=guard)
+    # the statement's leading blank lines and comments now lead the round
+    binds = [cst.parse_statement(f"{name} = {code_of(value)}\n") for name, value in h.binds]
+    first_stmt, *rest = [*binds, guard]
+    ed.insert_before(h.stmt, [first_stmt.with_changes(leading_lines=h.stmt.leading_lines), *rest])  # type: ignore[attr-defined]  # every statement has leading_lines
+    ed.transform(h.stmt, lambda original, updated: updated.with_changes(leading_lines=[]))
+    widen_returns(ed, h.site.fn)
+
+
+def _unused(fn: cst.FunctionDef, ctx: str) -> bool:
+    return uses(fn.body, ctx) == 0 and not any(uses(d, ctx) for d in fn.decorators)
+
+
+def _pass_answer(ed: Edits, e: Edge, th: Thread, drop: dict[int, bool]) -> None:
+    """The call ``e`` passes the caller's answer where it passed the context (or right before it,
+    when the callee still takes the context)."""
+    mine = th.names[id(e.caller.node)]
+    if not th.ctx[id(e.callee.node)]:  # the answer goes first
+        ed.transform(e.call, partial(_first_arg, cst.Arg(cst.Name(mine))))
+        return
+    values = call_values(e.call, e.callee)
+    assert not isinstance(values, str)  # checked while planning
+    ctx_arg = values[th.ctx[id(e.callee.node)]]
+    answer = ctx_arg.with_changes(
+        value=cst.Name(mine),
+        keyword=cst.Name(th.names[id(e.callee.node)]) if ctx_arg.keyword is not None else None,
+    )
+    if drop[id(e.callee.node)]:
+        ed.replace(ctx_arg, answer)
+    else:
+        answer = answer.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        ed.transform(ctx_arg, lambda original, updated, answer=answer: cst.FlattenSentinel([answer, original]))  # type: ignore[misc]
+
+
+def _first_param(param: cst.Param, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    """``param`` becomes the first positional parameter of the function ``updated``."""
+    assert isinstance(updated, cst.FunctionDef)
+    params = updated.params
+    rest = list(params.params)
+    if rest or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params:
+        param = param.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return updated.with_changes(params=params.with_changes(params=[param, *rest]))
+
+
+def _first_arg(arg: cst.Arg, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    """``arg`` becomes the first argument of the call ``updated``."""
+    assert isinstance(updated, cst.Call)
+    if updated.args:
+        arg = arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return updated.with_changes(args=[arg, *updated.args])
+
+
+def describe_thread(site: Site) -> str:
+    """The fix's description for a threaded request."""
+    th = site.thread
+    assert th is not None
+    names = {"roots": "ListRootsRequest", "sampling": "CreateMessageRequest", "elicitation": "ElicitRequest"}
+    handlers = ", ".join(
+        [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+    )
+    hname = th.names[id(site.fn.node)]
+    chain = ", ".join(dict.fromkeys([f"`{site.fn.qualname}`", *(f"`{e.caller.qualname}`" for e in th.edges)]))
+    where = "`ctx.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
+    keys = ", ".join(dict.fromkeys(repr(h.site.result) for h in th.handoffs))
+    return (
+        f"the request leaves the helper `{site.fn.qualname}`: on 2026-07-28 {handlers} return `InputRequiredResult` "
+        f"with a `{names[site.kind]}` under key {keys} and read the answer from {where} on the retry (no requestState "
+        f"is written), on legacy connections they make the request themselves; {chain} take the answer as the "
+        f"parameter `{hname}`"
+    )
+
+
+def threaded_form(a: ModuleAnalysis, helper: FunctionInfo) -> str | None:
+    """``lowlevel`` when every handler that reaches the mcp 2.x ``helper`` is a low-level handler
+    (they ask in their round), ``resolver`` when every one is an ``MCPServer`` tool, else None."""
+    roles = {f.role for f in reach(a, helper).entries}
+    if roles and roles <= LL_ROLES:
+        return "lowlevel"
+    if roles and roles <= {"tool", "prompt", "resource"}:
+        return "resolver"
+    return None
+
+
+def helpers_also_ask(a: ModuleAnalysis, handler: FunctionInfo) -> str | None:
+    """Why a request made in ``handler`` itself cannot get a round of its own: the handler also
+    reaches requests through the functions it calls, and every question of one call must travel in
+    one interim result (each retry carries only the answers to the latest ``inputRequests``)."""
+    own = {id(c) for c in handler.calls}
+    elsewhere = [c for c in requests_reached(a, handler) if id(c) not in own]
+    if not elsewhere:
+        return None
+    listed = ", ".join(f"`{first_line(c)}`" for c in elsewhere[:3])
+    return (
+        f"`{handler.qualname}` also reaches {listed} through the functions it calls: every question of one call must "
+        "travel in one interim result (a retry carries only the answers to the latest inputRequests); combine them "
+        "by hand"
+    )

@@ -1,0 +1,265 @@
+"""Fences move to the server's configuration (issue 23, item 4; field cases roots-19, roots-20):
+where the roots answer gates access (a file allow-list), the default fix answers the roots request
+from an environment variable the operator sets (``codemods/configured.py``), never from a tool
+argument. Each fixed server is run on the real SDK: mcp 1.27 for the 1.x field cases, the mcp 2.3
+in-memory Client in both eras for the same fence written for mcp 2.x."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import cli
+
+DATA = Path(__file__).resolve().parent / "data" / "fences"
+
+REVIEW = (
+    " (review: until the operator sets `LIBRARY_ROOTS` (absolute paths joined with `os.pathsep`; for a client, "
+    '`"env": {"LIBRARY_ROOTS": "/srv/a:/srv/b"}` in the server\'s mcpServers entry) every call fails as it does '
+    "for a client without roots, also for the legacy clients whose roots were used before)"
+)
+FENCE = (
+    "answer the roots request from the `LIBRARY_ROOTS` environment variable (server configuration, read once at "
+    "start): the roots bound what the tool may touch (an allow-list check in `read_book`), so they stay with "
+    "whoever runs the server"
+)
+
+
+def _texts(out: dict[str, Any]) -> list[Any]:
+    return [c["text"] if c["error"] is None else c["error"] for c in out["calls"]]
+
+
+def _shelves(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        d.mkdir()
+        (d / "x.txt").write_text(f"in-{d.name}")
+    return a, b
+
+
+def _reads(*paths: Path, **extra: Any) -> list[dict[str, Any]]:
+    return [{"tool": "read_book", "arguments": {"path": str(p / "x.txt"), **extra}} for p in paths]
+
+
+def _fix(tmp_path: Path, source: str, *flags: str) -> tuple[Path, Path, dict]:
+    before, after = tmp_path / "before.py", tmp_path / "s.py"
+    before.write_text(source, encoding="utf-8")
+    after.write_text(source, encoding="utf-8")
+    report = cli(["check", "--output-format", "json", *flags, "s.py"], tmp_path).json
+    cli(["fix", "--unsafe-fixes", *flags, "s.py"], tmp_path)
+    return before, after, report
+
+
+@pytest.mark.parametrize("case", ["roots_19", "roots_20"])
+def test_a_fence_is_answered_from_the_servers_configuration_and_refuses_what_it_does_not_list(
+    tmp_path: Path, legacy_python: str, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """roots-19/20: the allow-list of `read_book` comes from `LIBRARY_ROOTS`: a path inside answers, a
+    path outside is refused also when a tool argument asks for "/", and without the setting every
+    call fails as for a client without roots (was: a required `roots` parameter the caller fills)."""
+    from tests.proof import run_proof
+
+    before, after, report = _fix(tmp_path, (DATA / f"{case}.py").read_text(encoding="utf-8"))
+    rows = {f["rule"]: f for f in report["findings"]}
+    assert rows["MCP101"]["fix"] == {"safety": "unsafe", "strategy": "config", "description": FENCE + REVIEW}
+    assert after.read_text(encoding="utf-8") == (DATA / f"{case}.fixed.py").read_text(encoding="utf-8")
+    cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)  # a second fix changes nothing
+    assert after.read_text(encoding="utf-8") == (DATA / f"{case}.fixed.py").read_text(encoding="utf-8")
+    a, b = _shelves(tmp_path)
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    old = run_proof(legacy_python, before, "library", "legacy", [a.as_uri()], _reads(a, b))
+    assert _texts(old) == [["in-a"], ["refused"]]
+
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    new = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    # the client's roots ({b}) no longer decide, and no argument widens the fence
+    assert _texts(new) == [["in-a"], ["refused"], ["refused"]]
+    [tool] = new["tools"]
+    assert sorted(tool["inputSchema"]["properties"]) == ["path"]
+    monkeypatch.setenv("LIBRARY_ROOTS", f"{a}:relative/b:{b}")
+    assert _texts(run_proof(legacy_python, after, "library", "legacy", [], _reads(a, b))) == [["in-a"], ["in-b"]]
+
+    monkeypatch.delenv("LIBRARY_ROOTS")
+    [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
+    assert "LIBRARY_ROOTS is not set: set it to the folders this server may work in" in str(err), err
+
+
+MCP2_FENCE = '''from pathlib import Path
+
+from mcp.server.mcpserver import Context, MCPServer
+
+library = MCPServer("library")
+
+
+async def _fetch(ctx: Context) -> list[Path]:
+    listing = await ctx.session.list_roots()
+    return [Path(str(r.uri).removeprefix("file://")) for r in listing.roots]
+
+
+@library.tool()
+async def read_book(path: str, ctx: Context) -> str:
+    """Read a file, but only inside a directory the client granted."""
+    target = Path(path).resolve()
+    if not any(target.is_relative_to(a) for a in await _fetch(ctx)):
+        return "refused"
+    return target.read_text()
+'''
+
+
+def test_an_mcp2_fence_keeps_the_clients_roots_on_legacy_connections_and_reads_the_setting_on_2026(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same fence on mcp 2.3, where one server serves both eras: before, a 2026-07-28 client
+    fails (no back channel). After, a legacy connection still asks its client (`can_send_request`),
+    so every client that worked keeps working, and a 2026-07-28 one answers from `LIBRARY_ROOTS`:
+    a path outside it is refused whatever the arguments, and without it the call fails as before.
+    No client loses anything and no fence widens: safe, applied by a plain `fix`."""
+    import sys
+
+    from tests.proof import run_proof
+
+    before, after = tmp_path / "before.py", tmp_path / "s.py"
+    before.write_text(MCP2_FENCE, encoding="utf-8")
+    after.write_text(MCP2_FENCE, encoding="utf-8")
+    [f] = cli(["check", "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    assert f["fix"] == {
+        "safety": "safe",
+        "strategy": "config",
+        "description": "answer the roots request on 2026-07-28 connections from the `LIBRARY_ROOTS` environment "
+        "variable (server configuration, read once at start; unset, those calls fail as they do today), and keep it "
+        "on legacy connections (`ctx.session.can_send_request`): the roots bound what the tool may touch (an "
+        "allow-list check in `read_book`), so they stay with whoever runs the server",
+    }
+    cli(["fix", "s.py"], tmp_path)
+    # the added imports go into their sections (codemods/layout.py), the helper and the conditional
+    # are laid out as ruff format does
+    assert after.read_text(encoding="utf-8") == MCP2_FENCE.replace(
+        "from pathlib import Path\n", "import os\nfrom pathlib import Path\n"
+    ).replace(
+        "from mcp.server.mcpserver import Context, MCPServer\n",
+        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.types import ListRootsResult, Root\n",
+    ).replace(
+        "\n\nasync def _fetch",
+        "\n\n" + _HELPER.replace("X_ROOTS", "LIBRARY_ROOTS") + "\n\nasync def _fetch",
+    ).replace(
+        "    listing = await ctx.session.list_roots()\n",
+        "    listing = (\n        await ctx.session.list_roots()\n        if ctx.session.can_send_request\n"
+        "        else _configured_roots()\n    )\n",
+    )
+    assert cli(["check", "s.py"], tmp_path).exit_code == 0  # nothing left, and a second fix has nothing to do
+    a, b = _shelves(tmp_path)
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    assert _texts(run_proof(sys.executable, before, "library", "legacy", [a.as_uri()], _reads(a, b))) == [
+        ["in-a"],
+        ["refused"],
+    ]
+    [modern] = run_proof(sys.executable, before, "library", "modern", [a.as_uri()], _reads(a))["calls"]
+    assert modern["error"] is not None
+    # legacy: the client's roots, as before (no setting needed)
+    out = run_proof(sys.executable, after, "library", "legacy", [a.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
+    [call] = run_proof(sys.executable, after, "library", "modern", [a.as_uri()], _reads(a))["calls"]
+    assert call["error"] is not None or call["is_error"], call  # 2026-07-28 without the setting: closed
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    out = run_proof(sys.executable, after, "library", "modern", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
+
+
+def test_strategy_config_answers_any_roots_request_from_the_setting_and_is_safe_without_legacy_clients(
+    tmp_path: Path,
+) -> None:
+    """`--strategy config` on a request that fences nothing: the same rewrite, without the fence
+    named. On mcp 2.x serving legacy clients the request stays for them (as above); a project that
+    serves none (`--no-legacy-clients`) loses no working client by answering every call from the
+    setting, so that form is safe too and a plain `fix` applies it."""
+    pins = '[project]\nname = "notes"\nversion = "0"\ndependencies = ["mcp>=2.3,<3"]\n'
+    (tmp_path / "pyproject.toml").write_text(pins + '[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    source = (
+        'from mcp.server.mcpserver import Context, MCPServer\n\nnotes = MCPServer(name="my-notes")\n\n\n'
+        "@notes.tool()\nasync def where(ctx: Context) -> str:\n    listing = await ctx.session.list_roots()\n"
+        "    return str(listing.roots[0].uri)\n"
+    )
+    (tmp_path / "s.py").write_text(source, encoding="utf-8")
+    desc = "answer the roots request from the `MY_NOTES_ROOTS` environment variable (server configuration, read once at start)"
+    [f] = cli(["check", "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    assert f["fix"]["safety"] == "safe" and f["fix"]["description"].endswith("(`ctx.session.can_send_request`)")
+    [f] = cli(["check", "--no-legacy-clients", "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    assert f["fix"] == {"safety": "safe", "strategy": "config", "description": desc}
+    (tmp_path / "pyproject.toml").write_text(pins, encoding="utf-8")
+    [f] = cli(["check", "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    assert f["fix"]["strategy"] == "param"  # not a fence: the default stays the tool parameter
+    cli(["fix", "--no-legacy-clients", "--strategy", "config", "s.py"], tmp_path)
+    assert (tmp_path / "s.py").read_text(encoding="utf-8") == source.replace(
+        "await ctx.session.list_roots()", "_configured_roots()"
+    ).replace(
+        "from mcp.server.mcpserver import Context, MCPServer\n",
+        "import os\nfrom pathlib import Path\n\n"
+        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.types import ListRootsResult, Root\n",
+    ).replace(
+        "\n\n@notes.tool()",
+        "\n\n" + _HELPER.replace("X_ROOTS", "MY_NOTES_ROOTS") + "\n\n@notes.tool()",
+    )
+
+
+_HELPER = '''# The folders this server may work in come from its configuration, no longer from the
+# client's roots (deprecated in MCP 2026-07-28): absolute paths joined with os.pathsep,
+# read once at start; other entries are ignored. Unset, a call fails as it did for a
+# client without roots.
+X_ROOTS = os.environ.get("X_ROOTS")
+
+
+def _configured_roots() -> ListRootsResult:
+    """The roots the operator configured in X_ROOTS, answered as the client did."""
+    if X_ROOTS is None:
+        raise RuntimeError(
+            "X_ROOTS is not set: set it to the folders this server may work in"
+        )
+    paths = [p for p in X_ROOTS.split(os.pathsep) if os.path.isabs(p)]
+    return ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in paths])
+'''
+
+
+FASTMCP_FENCE = '''from pathlib import Path
+
+from fastmcp import Context, FastMCP
+
+library = FastMCP("library")
+
+
+@library.tool()
+async def read_book(path: str, ctx: Context) -> str:
+    """Read a file, but only inside a directory the client granted."""
+    target = Path(path).resolve()
+    roots = await ctx.list_roots()
+    if not any(target.is_relative_to(Path(str(r.uri).removeprefix("file://"))) for r in roots):
+        return "refused"
+    return target.read_text()
+'''
+
+
+def test_a_fastmcp_fence_reads_its_list_of_roots_from_the_setting(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fastmcp 2.x's `ctx.list_roots()` answers a list of roots: it becomes `_configured_roots().roots`
+    (unsafe, as on mcp 1.x: every client is a legacy client). Run on fastmcp 2.14."""
+    from tests.proof import run_proof
+
+    before, after, report = _fix(tmp_path, FASTMCP_FENCE)
+    [f] = report["findings"]
+    assert f["fix"] == {"safety": "unsafe", "strategy": "config", "description": FENCE + REVIEW}
+    assert "    roots = _configured_roots().roots\n" in after.read_text(encoding="utf-8")
+    a, b = _shelves(tmp_path)
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    assert _texts(run_proof(legacy_python, before, "library", "legacy", [a.as_uri()], _reads(a, b))) == [
+        ["in-a"],
+        ["refused"],
+    ]
+    [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
+    assert "LIBRARY_ROOTS is not set" in str(err), err
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    out = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    texts = _texts(out)
+    assert texts[:2] == [["in-a"], ["refused"]]
+    assert "roots\n  Unexpected keyword argument" in texts[2][0], texts  # fastmcp refuses the argument itself
