@@ -144,8 +144,9 @@ def test_a_helper_another_module_calls_stays_manual_naming_the_caller(tmp_path: 
     (found,) = [f for f in res.json["findings"] if f["rule"] == "MCP504"]
     assert found["line"] == 7 and found["fix"] is None, found
     assert found["manual"] == (
-        "`rid` is also called from `line` in report.py, which has no context to pass: give it one there, "
-        "then pass it down"
+        "`rid` is also called from `line` in report.py, where the context cannot be passed down: nothing in this "
+        "module calls `line` and no tool, resource or prompt is it: pass the context in from the handler that "
+        "reaches it"
     )
 
 

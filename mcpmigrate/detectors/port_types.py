@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import renames
+from mcpmigrate.codemods.port import memory_client, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
@@ -57,7 +57,18 @@ CLIENT_RESULTS = {
     "initialize": "InitializeResult",
     "complete": "CompleteResult",
 }
-CLIENT_SESSIONS = frozenset({"mcp.ClientSession", "mcp.client.session.ClientSession"})
+CLIENT_SESSIONS = frozenset(
+    {
+        "mcp.ClientSession",
+        "mcp.client.session.ClientSession",
+        # mcp 1.x's in-memory test helper yields a `ClientSession`; mcp 2.x's `Client` that replaces it
+        # returns the same result classes (codemods/port/memory_client.py)
+        memory_client.HELPER,
+        "mcp.Client",
+        "mcp.client.Client",
+        "mcp.client.client.Client",
+    }
+)
 # What an element of a FastMCP (1.x) / MCPServer listing is (``FastMCP.list_tools()`` returns
 # ``list[mcp.types.Tool]`` on 1.27, ``MCPServer.list_tools()`` on 2.3 too).
 LISTED = {
@@ -284,6 +295,10 @@ class GoneImportVisitor(ReportingVisitor):
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
             f"moved it (read {GUIDE}, the section that names it)."
         )
+        if what == memory_client.HELPER and isinstance(node, cst.ImportAlias):
+            plan = memory_client.plan(self.a, node)
+            self.reports.append(Report.planned(self.rule, node, message, plan))
+            return
         origin = renames.REEXPORTS.get(what)
         if origin is not None and isinstance(node, (cst.ImportAlias, cst.Attribute)):
             name = what.rpartition(".")[2]
@@ -349,7 +364,7 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
     fn = self.fn(node)
     code = cst.Module([]).code_for_node
     if node.attr.value == "_mcp_server":
-        if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL:
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL or memory_client.passes_server(self.a, node):
             return
         # an MCPServer has no `_mcp_server` either (its low-level server is `_lowlevel_server`): the
         # use is reported again after the rename to MCPServer, in each round of the port's fix

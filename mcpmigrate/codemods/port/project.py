@@ -29,6 +29,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from mcpmigrate.analysis.project import unserved
+from mcpmigrate.codemods.port import callers
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
@@ -267,6 +268,8 @@ def settle(
     by the requirement alone."""
     results, errors = run.results, run.errors  # type: ignore[attr-defined]
     blocking = blockers(results, errors, target) + _unparsed(errors, target)
+    if not blocking:  # the calls other modules make into functions that take the context now
+        blocking = callers.thread(results, paths or {}, sources or {}, TARGET_NAMES[target])
     if blocking:
         hold(results)
         errors.extend(blocking)

@@ -487,3 +487,18 @@ def raised_in_tools(plan: FixPlan, tools: list[str]) -> FixPlan:
         tools=", ".join(tools), s="s" if len(tools) > 1 else "", verb="raise" if len(tools) > 1 else "raises"
     )
     return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
+
+
+def already_broken(plan: FixPlan, lines: list[int], error: str) -> FixPlan:
+    """MCP502's import rename ``plan`` when it mends ``McpError(…)`` calls (at ``lines``) mcp 1.x
+    could not make (port-08: the call raised ``TypeError: <error>`` there, whose text the client
+    got, e.g. FastMCP's ``Error executing tool <name>: <that text>``; mcp 2.x raises the
+    ``MCPError`` the code meant): unsafe, the review note naming the lines and the error."""
+    assert plan.fix is not None
+    review = (
+        f" (review: `McpError(…)` at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} is already written in mcp 2.x's `(code, message, data)` shape, which "
+        f"mcp 1.x's `McpError(error: ErrorData)` does not take: there it raises `TypeError: {error}` and the client "
+        "gets that text; renamed, it raises the intended `MCPError` with its own message, so the client's answer "
+        "changes to that message)"
+    )
+    return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
