@@ -148,10 +148,19 @@ def run(
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
     hooks = _project_rules(rules)
+    capped: list[Path] = []  # projects whose requirement MCP521's fix caps
     for root in _project_dirs(candidates, config) if hooks else []:
         for project_findings in hooks:
-            for display, findings in project_findings(root, cwd):
-                result.results.append(FileResult(display, findings=findings, parsed=True))
+            for display, findings in project_findings(root, cwd, sources):
+                fixed = [f for f in findings if f.fix is not None] if options.mode == "fix" else []
+                if fixed and root not in capped:
+                    capped.append(root)
+                left = [f for f in findings if f not in fixed]
+                result.results.append(FileResult(display, findings=left, fixed=fixed, parsed=True))
+    if capped:
+        from mcpmigrate.detectors.port_pins import cap_changes
+
+        result.pins = list(cap_changes(capped))
     if options.mode == "fix" and config.target_sdk:
         from mcpmigrate.codemods.port.project import settle
 
@@ -245,7 +254,7 @@ def _project_dirs(candidates: list[F.SourceFile], config: Config) -> list[Path]:
     return list(dirs) or [config.root]
 
 
-def _project_rules(rules: set[str]) -> list[Callable[[Path, Path], list[tuple[str, list[Finding]]]]]:
+def _project_rules(rules: set[str]) -> list[Callable[..., list[tuple[str, list[Finding]]]]]:
     """The functions of the enabled rules whose sites are the project's dependency files
     (``project-findings`` in rules/<ID>.toml; docs/adding-a-rule.md), imported only when enabled."""
     import importlib

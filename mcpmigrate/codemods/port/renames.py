@@ -222,6 +222,25 @@ class AttrRename:
         )
 
 
+@dataclass
+class StringRename:
+    """``getattr(tool, "inputSchema")`` → ``getattr(tool, "input_schema")``: the literal attribute
+    name of a ``getattr``/``hasattr`` call, its prefix and quotes kept."""
+
+    node: cst.SimpleString
+    new: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        new = self.new
+
+        def apply(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            if not isinstance(u, cst.SimpleString):
+                return u
+            return u.with_changes(value=f"{u.prefix}{u.quote}{new}{u.quote}")
+
+        edits.transform(self.node, apply)
+
+
 def snake(name: str) -> str:
     """``inputSchema`` → ``input_schema`` (mcp 2.x's attribute for each 1.x camelCase field)."""
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
