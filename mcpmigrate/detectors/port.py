@@ -316,7 +316,7 @@ class PortLowlevelDetector(Detector):
                         f"`@{server[1]}.{h.decorator}()` registers `{h.fn.name.value}` with a decorator mcp 2.x's "
                         f"low-level `Server` no longer has; handlers are `Server({kw}=…)` arguments there, called "
                         f"as `(ctx, params)` and returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
-                        plan,
+                        lowlevel.handler_plan(plan, h, handlers, f"`@{server[1]}."),
                     )
                 )
         for (_cls, receiver), handlers in v.bound.items():
@@ -330,7 +330,7 @@ class PortLowlevelDetector(Detector):
                         f"decorator mcp 2.x's low-level `Server` no longer has; handlers are registered there with "
                         f"`add_request_handler` (or as `Server(on_…=…)` arguments), called as `(ctx, params)` and "
                         f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
-                        plan,
+                        lowlevel.handler_plan(plan, h, handlers, f"`{receiver}."),
                     )
                 )
         return out

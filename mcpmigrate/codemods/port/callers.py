@@ -96,6 +96,7 @@ def thread(results: list, paths: dict[str, Path], sources: dict[Path, bytes], ta
             continue
         if res.new_source is None:
             res.original = source
+            res.checked = list(res.findings)  # what it keeps when the port is held (project.hold)
         res.new_source = new
         res.fixed = sorted(res.fixed + found, key=lambda f: f.sort_key)
     return errors

@@ -222,6 +222,25 @@ class AttrRename:
         )
 
 
+@dataclass
+class StringRename:
+    """``getattr(tool, "inputSchema")`` → ``getattr(tool, "input_schema")``: the literal attribute
+    name of a ``getattr``/``hasattr`` call, its prefix and quotes kept."""
+
+    node: cst.SimpleString
+    new: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        new = self.new
+
+        def apply(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            if not isinstance(u, cst.SimpleString):
+                return u
+            return u.with_changes(value=f"{u.prefix}{u.quote}{new}{u.quote}")
+
+        edits.transform(self.node, apply)
+
+
 def snake(name: str) -> str:
     """``inputSchema`` → ``input_schema`` (mcp 2.x's attribute for each 1.x camelCase field)."""
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
@@ -441,10 +460,11 @@ def _local(alias: cst.ImportAlias) -> str | None:
 
 
 # -- the plans the port detectors ask for (docs/architecture.md, "How a finding becomes a fix") --
-def plan_attr_rename(node: cst.Attribute, new: str) -> FixPlan:
+def plan_attr_rename(node: cst.Attribute | cst.SimpleString, new: str) -> FixPlan:
     """MCP501/MCP506/MCP519: ``recv.old`` → ``recv.new`` (a renamed property or field: the same
-    value)."""
-    return FixPlan(fix=SAFE_RENAME, site=AttrRename(node, new))
+    value), or the literal name of ``getattr(recv, "old")``/``hasattr`` → ``"new"``."""
+    site = AttrRename(node, new) if isinstance(node, cst.Attribute) else StringRename(node, new)
+    return FixPlan(fix=SAFE_RENAME, site=site)
 
 
 def plan_wrap_str(value: cst.Call) -> FixPlan:
