@@ -950,8 +950,12 @@ def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, 
             markup=False,
         )
     for pin in result.pins:
+        # MCP521's cap (codemods.port.cap.CapChange) says why and what to refresh in its own words
+        why = getattr(pin, "why", None) or "the port's target"
+        note = getattr(pin, "note", None)
         out.print(
-            f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} (the port's target){_relock_note(pin.path)}",
+            f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} ({why})"
+            f"{_relock_note(pin.path) if note is None else note}",
             highlight=False,
             markup=False,
         )

@@ -45,11 +45,20 @@ PORT_RULE_PREFIX = "MCP5"
 PORT_RULES_OF = {"mcp2": range(501, 511), "fastmcp4": range(511, 521)}
 
 
+# The port family's rule of a project *not* being ported: its requirement admits the SDK generation
+# its code cannot run on (MCP521; under a port the requirement is re-pinned instead).
+UNPORTED_RULES = frozenset({"MCP521"})
+
+
 def port_rules_off(rules: set[str], target_sdk: str | None) -> set[str]:
     """``rules`` without the port rules of every target but ``target-sdk`` (none when it is not
-    set: the port is opt-in)."""
+    set: the port is opt-in), and without :data:`UNPORTED_RULES` under a port."""
     own = PORT_RULES_OF.get(target_sdk or "", range(0))
-    return {r for r in rules if not r.startswith(PORT_RULE_PREFIX) or int(r[3:]) in own}
+    return {
+        r
+        for r in rules
+        if not r.startswith(PORT_RULE_PREFIX) or int(r[3:]) in own or (r in UNPORTED_RULES and not target_sdk)
+    }
 
 
 def strategy_applies(strategy: str, fix_strategy: str) -> bool:

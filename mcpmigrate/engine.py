@@ -121,16 +121,33 @@ def run(
         result.results.append(res)
         if cache is not None and res.cache_key is not None and _cacheable(res):
             cache.put(res.cache_key, _for_cache(res))
-    hooks = _project_rules(rules)
-    for root in _project_dirs(candidates, config) if hooks else []:
-        for project_findings in hooks:
-            for display, findings in project_findings(root, cwd):
-                result.results.append(FileResult(display, findings=findings, parsed=True))
+    _project_findings(result, run)
     if options.mode == "fix":
         _settle_fix(result, run, incoming, project)
     if cache is not None and not (options.mode == "fix" and options.diff):
         cache.save()  # `fix --diff` writes nothing (README), the cache included: it only reads it
     return result
+
+
+def _project_findings(result: RunResult, run: _Run) -> None:
+    """The findings of the rules whose sites are the project's dependency files (``project-findings``
+    in rules/<ID>.toml), given the sources the run read; with ``fix``, the fixable ones are fixed:
+    the requirement MCP521 caps is written with the run (``result.pins``; the port's project step
+    replaces them with its own when ``--target-sdk`` is set)."""
+    hooks = _project_rules(run.rules)
+    capped: list[Path] = []  # projects whose requirement MCP521's fix caps
+    for root in _project_dirs(run.candidates, run.config) if hooks else []:
+        for project_findings in hooks:
+            for display, findings in project_findings(root, run.cwd, run.sources):
+                fixed = [f for f in findings if f.fix is not None] if run.options.mode == "fix" else []
+                if fixed and root not in capped:
+                    capped.append(root)
+                left = [f for f in findings if f not in fixed]
+                result.results.append(FileResult(display, findings=left, fixed=fixed, parsed=True))
+    if capped:
+        from mcpmigrate.codemods.port.cap import cap_changes
+
+        result.pins = list(cap_changes(capped))
 
 
 @dataclass
@@ -303,7 +320,7 @@ def _project_dirs(candidates: list[F.SourceFile], config: Config) -> list[Path]:
     return list(dirs) or [config.root]
 
 
-def _project_rules(rules: set[str]) -> list[Callable[[Path, Path], list[tuple[str, list[Finding]]]]]:
+def _project_rules(rules: set[str]) -> list[Callable[..., list[tuple[str, list[Finding]]]]]:
     """The functions of the enabled rules whose sites are the project's dependency files
     (``project-findings`` in rules/<ID>.toml; docs/adding-a-rule.md), imported only when enabled."""
     import importlib

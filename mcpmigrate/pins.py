@@ -75,7 +75,7 @@ class Pin:
 
     def side(self) -> str | None:
         """``AT_LEAST`` / ``BELOW`` the package's boundary major for every allowed version, else None."""
-        sides = {_side(spec, BOUNDARY[self.package]) for spec in self.alternatives}
+        sides = {spec_side(spec, BOUNDARY[self.package]) for spec in self.alternatives}
         return sides.pop() if len(sides) == 1 else None
 
     def describe(self) -> str:
@@ -84,7 +84,7 @@ class Pin:
     def admits_below(self, major: int) -> bool:
         """Some version it allows has a major below ``major`` (``fastmcp>=2.0,<3``, a bare
         ``fastmcp``; not ``fastmcp==3.4.11``)."""
-        return any(_side(spec, major) != AT_LEAST for spec in self.alternatives)
+        return any(spec_side(spec, major) != AT_LEAST for spec in self.alternatives)
 
     def stated(self) -> str:
         """What the project says, as a verb phrase: ``pins `fastmcp>=4` in pyproject.toml`` or
@@ -145,7 +145,7 @@ def _agree(found: list[Pin], package: str) -> Verdict | None:
     return Verdict(package, side == AT_LEAST, pin)
 
 
-def _side(spec: SpecifierSet, boundary: int) -> str | None:
+def spec_side(spec: SpecifierSet, boundary: int) -> str | None:
     """``AT_LEAST`` when every version ``spec`` allows has a major >= ``boundary``, ``BELOW`` when
     every one is below it, None when it allows both (or is unsatisfiable on that question)."""
     from packaging.version import InvalidVersion, Version

@@ -81,6 +81,9 @@ class FileResult:
     parsed: bool = False
     cache_key: bytes | None = None  # the content's cache key, when cached
     error_at: tuple[int, int] | None = None  # (line, column) of a syntax error
+    # fix: the findings of the file as read (positions on disk), when ``new_source`` is set — what
+    # it still has if nothing is written (a held port: codemods.port.project.hold)
+    checked: list[Finding] | None = None
 
 
 def enabled_rules(config: Config, options: Options) -> set[str]:
@@ -606,7 +609,7 @@ def _process_file(
         findings, sups = _fix(
             res, module, source, findings, sups, analysis, config, options, run_rules, file_rules, path, incoming
         )
-    for f in [*findings, *res.fixed]:  # libcst nodes stay in this process (never pickled or cached)
+    for f in [*findings, *res.fixed, *(res.checked or ())]:  # libcst nodes: never pickled or cached
         needs = getattr(f.site, "project_needs", None)
         if needs is not None:
             f.project_needs = needs()
@@ -680,6 +683,7 @@ def _fix(
         return findings, sups
     res.original = source
     res.new_source = new_source
+    res.checked = list(findings)
     sups_after = find_suppressions(new_source)
     remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
     # a finding is fixed when fewer sites with its rule and message remain

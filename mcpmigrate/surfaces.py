@@ -519,15 +519,17 @@ LOWLEVEL_DECORATOR_PORTS = {
     "call_tool": ("tools/call", "CallToolRequestParams", "CallToolResult", "call"),
     "get_prompt": ("prompts/get", "GetPromptRequestParams", "GetPromptResult", "get"),
     "read_resource": ("resources/read", "ReadResourceRequestParams", "ReadResourceResult", "read"),
+    # 1.27's decorators call ``func(req.params.level)`` / ``func(req.params.uri)`` (an AnyUrl) and
+    # answer EmptyResult; ``completion`` calls ``func(ref, argument, context)`` and answers an empty
+    # Completion for None (mcp/server/lowlevel/server.py)
+    "set_logging_level": ("logging/setLevel", "SetLevelRequestParams", "EmptyResult", "level"),
+    "subscribe_resource": ("resources/subscribe", "SubscribeRequestParams", "EmptyResult", "uri"),
+    "unsubscribe_resource": ("resources/unsubscribe", "UnsubscribeRequestParams", "EmptyResult", "uri"),
+    "completion": ("completion/complete", "CompleteRequestParams", "CompleteResult", "complete"),
 }
-# 1.x low-level decorators reported with their guide section, without a codemod.
-LOWLEVEL_DECORATORS_MANUAL = (
-    "subscribe_resource",
-    "unsubscribe_resource",
-    "set_logging_level",
-    "completion",
-    "progress_notification",
-)
+# 1.x low-level decorators reported with their guide section, without a codemod (a notification
+# handler: mcp 2.x registers it with ``add_notification_handler`` / ``on_progress``).
+LOWLEVEL_DECORATORS_MANUAL = ("progress_notification",)
 PORT_TOKENS = (
     rb"fastmcp",
     rb"FastMCP",

@@ -10,7 +10,8 @@ are identical in each era.
 Needs the trees (``--real`` for modelcontextprotocol/servers, ``--examples`` for the v1.27.0
 examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``;
 ``--field`` for servers named in the "Seen in" lines of the field cases, one directory each:
-``quick-context-mcp``, ``djinnvim``, ``nodestradamus``, each ``git archive`` of its repository)
+``quick-context-mcp``, ``djinnvim``, ``nodestradamus``, each ``git archive`` of its repository;
+``--survey`` for more of them, see :func:`_survey_specs`)
 and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp 1.x) and
 ``--mcp2-python`` (mcp==2.3.0). Nothing of those trees is stored in this repository.
 
@@ -162,6 +163,104 @@ def _field_specs(field_trees: Path) -> list[Spec]:
             setup=_sample_project,
             # the server lists some results in set order: one hash seed for every run
             env={"HOME": "{tmp}", "XDG_CACHE_HOME": "{tmp}/cache", "PYTHONHASHSEED": "0"},
+        ),
+    ]
+
+
+def _duckdb(tmp: Path) -> list[str]:
+    return ["--db-path", str(tmp / "shop.duckdb")]
+
+
+def _survey_specs(trees: Path) -> list[Spec]:
+    """More servers named in the "Seen in" lines of the field cases (issue 24's survey), each a
+    ``git archive`` of its repository in ``trees/<repository name>``, on local data only (the web
+    search servers answer without network: their error texts are compared)."""
+    return [
+        Spec(
+            "LinkupPlatform/python-mcp-server",
+            trees / "python-mcp-server",
+            ".",
+            ["-m", "mcp_search_linkup.server"],
+            "src",
+            calls=[("search-web", {"query": "mcp"}), ("search-web", {}), ("nope", {})],
+            env={"LINKUP_API_KEY": "", "HOME": "{tmp}"},
+        ),
+        Spec(
+            "hesreallyhim/mcp-observer-server",
+            trees / "mcp-observer-server",
+            ".",
+            ["-m", "mcp_observer_server.server"],
+            "src",
+            calls=[
+                ("list_watched", {}),
+                ("subscribe", {"path": "{repo}/a.txt"}),
+                ("list_watched", {}),
+                ("unsubscribe", {"path": "{repo}/a.txt"}),
+                ("subscribe", {}),
+                ("nope", {}),
+            ],
+            prompts=[("file_changes", {"path": "{repo}/a.txt"})],
+            setup=_sample_project,
+        ),
+        Spec(
+            "tumf/mcp-text-editor",
+            trees / "mcp-text-editor",
+            ".",
+            # its own `main()` awaits the synchronous `app.run()` inside `asyncio.run` and dies with
+            # "Already running asyncio in this thread" on mcp 1.27 too: run the server object
+            ["-c", "from mcp_text_editor.server import app; app.run()"],
+            "src",
+            calls=[
+                ("get_text_file_contents", {"path": "{repo}/shop/prices.py"}),
+                ("get_text_file_contents", {"path": "/nonexistent/x.py"}),
+                ("create_text_file", {"path": "{repo}/new.txt"}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+        ),
+        Spec(
+            "ktanaka101/mcp-server-duckdb",
+            trees / "mcp-server-duckdb",
+            ".",
+            ["-c", "from mcp_server_duckdb import main; main()"],
+            "src",
+            calls=[
+                ("query", {"query": "SELECT 1 + 1 AS two"}),
+                ("query", {"query": "CREATE TABLE IF NOT EXISTS t (x INTEGER)"}),
+                ("query", {"query": "SELECT * FROM nope"}),
+                ("query", {}),
+                ("nope", {}),
+            ],
+            prompts=[("duckdb-initial-prompt", {})],
+            setup=_duckdb,
+        ),
+        Spec(
+            "nickclyde/duckduckgo-mcp-server",
+            trees / "duckduckgo-mcp-server",
+            ".",
+            ["-m", "duckduckgo_mcp_server.server"],
+            "src",
+            calls=[("fetch_content", {"url": "http://127.0.0.1:9/x"}), ("nope", {})],
+        ),
+        Spec(
+            "haris-musa/excel-mcp-server",
+            trees / "excel-mcp-server",
+            ".",
+            ["-c", "from excel_mcp.server import run_stdio; run_stdio()"],
+            "src",
+            calls=[
+                ("create_workbook", {"filepath": "{repo}/a.xlsx"}),
+                ("write_data_to_excel", {"filepath": "{repo}/a.xlsx", "sheet_name": "Sheet", "data": [[1, 2], [3, 4]]}),
+                (
+                    "apply_formula",
+                    {"filepath": "{repo}/a.xlsx", "sheet_name": "Sheet", "cell": "C1", "formula": "=A1+B1"},
+                ),
+                ("read_data_from_excel", {"filepath": "{repo}/a.xlsx", "sheet_name": "Sheet"}),
+                ("read_data_from_excel", {"filepath": "/nonexistent/b.xlsx", "sheet_name": "Sheet"}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+            env={"HOME": "{tmp}"},
         ),
     ]
 
@@ -383,6 +482,7 @@ def main() -> int:
     ap.add_argument("--legacy-python", required=True)
     ap.add_argument("--mcp2-python", required=True)
     ap.add_argument("--field", type=Path, default=None, help="the field servers' trees (see the docstring)")
+    ap.add_argument("--survey", type=Path, default=None, help="the survey servers' trees (_survey_specs)")
     ap.add_argument("--only", default=None, help="run the servers whose name contains this")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--dump", type=Path, default=None, help="write each server's answers (JSON) into this directory")
@@ -391,7 +491,10 @@ def main() -> int:
         "| server | ported automatically | left manual (reason) | tools+calls identical, mcp2 legacy | … 2026-07-28 |"
     )
     print("|---|---|---|---|---|")
-    specs = _field_specs(args.field) if args.field else _specs(args.real, args.examples)
+    if args.survey:
+        specs = _survey_specs(args.survey)
+    else:
+        specs = _field_specs(args.field) if args.field else _specs(args.real, args.examples)
     for spec in specs:
         if args.only and args.only not in spec.name:
             continue

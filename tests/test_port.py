@@ -20,8 +20,8 @@ BLOCKED = """from mcp.server import Server
 server = Server("files")
 
 
-@server.subscribe_resource()
-async def subscribe(uri):
+@server.progress_notification()
+async def progress(token, done, total, message):
     pass
 """
 
@@ -63,7 +63,7 @@ def test_a_blocking_file_stops_the_whole_port(tmp_path: Path) -> None:
     (error,) = res.json["errors"]
     assert error["path"] == "files.py" and error["line"] == 6
     assert error["message"].startswith(
-        "blocks the port to mcp 2.x: MCP507 at line 6: `@server.subscribe_resource()` has no automatic port yet"
+        "blocks the port to mcp 2.x: MCP507 at line 6: `@server.progress_notification()` has no automatic port yet"
     )
     assert res.json["fixed"] == []
 

@@ -145,8 +145,9 @@ def test_a_helper_another_module_calls_stays_manual_naming_the_caller(tmp_path: 
     (found,) = [f for f in res.json["findings"] if f["rule"] == "MCP504"]
     assert found["line"] == 7 and found["fix"] is None, found
     assert found["manual"] == (
-        "`rid` is also called from `line` in report.py, which has no context to pass: give it one there, "
-        "then pass it down"
+        "`rid` is also called from `line` in report.py, where the context cannot be passed down: nothing in this "
+        "module calls `line` and no tool, resource or prompt is it: pass the context in from the handler that "
+        "reaches it"
     )
 
 
@@ -157,10 +158,10 @@ from mcp.server import Server
 class Svc:
     def __init__(self) -> None:
         self.server = Server("svc")
-        self.server.subscribe_resource()(self.subscribe)
+        self.server.progress_notification()(self.subscribe)
 
-    async def subscribe(self, uri) -> None:
-        self._note(uri)
+    async def subscribe(self, token, done, total, message) -> None:
+        self._note(token)
 
     def _note(self, uri) -> None:
         print(uri, self.server.request_context.request_id)
@@ -169,9 +170,9 @@ class Svc:
 
 def test_a_handler_the_port_does_not_wrap_is_named_as_the_reason(tmp_path: Path) -> None:
     """A bound method registered with a decorator the low-level port leaves to a human
-    (``subscribe_resource``): nothing would hand it mcp 2.x's ``ctx``."""
+    (``progress_notification``): nothing would hand it mcp 2.x's ``ctx``."""
     assert _manual(SUBSCRIBER, "MCP505", tmp_path) == [
-        "`Svc.subscribe` is registered as a handler with `subscribe_resource()`, which the port does not wrap in an "
+        "`Svc.subscribe` is registered as a handler with `progress_notification()`, which the port does not wrap in an "
         "adapter (MCP507): give it the `ctx` its mcp 2.x handler receives by hand"
     ]
 

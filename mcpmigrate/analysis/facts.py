@@ -297,6 +297,21 @@ class Collector(cst.CSTVisitor):
         counts = self.a.name_counts
         counts[node.value] = counts.get(node.value, 0) + 1
 
+    # ``server.set_logging_level`` and ``f(call_tool=…)`` hold a Name that is no use of a function
+    # of that name (a handler named like its decorator is not "used elsewhere"): uncounted ahead
+    # of visit_Name, which sees it next (pre-order). ``self.handle``/``cls.handle`` stay counted:
+    # a method passed on as a value is a use.
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+            return
+        counts = self.a.name_counts
+        counts[node.attr.value] = counts.get(node.attr.value, 0) - 1
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            counts = self.a.name_counts
+            counts[node.keyword.value] = counts.get(node.keyword.value, 0) - 1
+
     def visit_Await(self, node: cst.Await) -> None:
         self.a.awaited.add(id(node.expression))
 

@@ -170,11 +170,39 @@ def project_class_bases(path: Path | None, q: str) -> list[str]:
     """The bases of the class ``q`` (``pkg.ctx.ShopContext``, or ``.ctx.ShopContext`` relative to
     ``path``'s package) when a module of the project defines it: a project's Context subclass in
     another module is a context too (issue 25, receivers)."""
+    f = _project_module(path, q)
+    return _classes_of(f).get(q.rpartition(".")[2], []) if f is not None else []
+
+
+#: (path, mtime_ns, size) -> {module-level name: the qualified name of the class it is built from}
+_BUILT: dict[tuple[str, int, int], dict[str, str]] = {}
+
+
+def project_instance_class(path: Path | None, q: str) -> str | None:
+    """The qualified name of the class the module-level ``x = Class(...)`` of another module of
+    the project builds, for ``q`` the name imported from it (``app.mcp``, or ``.app.mcp`` relative
+    to ``path``'s package): ``mcp.server.fastmcp.FastMCP`` for ``mcp = FastMCP("x")`` there (a
+    server built in one module and used in others, e.g. ``mcp.get_context()`` in a helper)."""
+    f = _project_module(path, q)
+    if f is None:
+        return None
+    try:
+        st = f.stat()
+        key = (str(f), st.st_mtime_ns, st.st_size)
+        if key not in _BUILT:
+            _BUILT[key] = _built_of(ast.parse(read_regular(f, limit=2_000_000)), f)
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        return None
+    return _BUILT[key].get(q.rpartition(".")[2])
+
+
+def _project_module(path: Path | None, q: str) -> Path | None:
+    """The file of the module ``q``'s name is imported from (``q`` without its last part)."""
     if path is None:
-        return []
-    module, _, cls = q.rpartition(".")
-    if not module or not cls:
-        return []
+        return None
+    module, _, name = q.rpartition(".")
+    if not module or not name:
+        return None
     if module.startswith("."):
         level = len(module) - len(module.lstrip("."))
         anchor = Path(path).parent
@@ -187,8 +215,32 @@ def project_class_bases(path: Path | None, q: str) -> list[str]:
     else:
         f = _module_file(Path(path), module)
     if f is None or not f.is_file() or os.path.realpath(f) == os.path.realpath(path):
-        return []
-    return _classes_of(f).get(cls, [])
+        return None
+    return f
+
+
+def _built_of(tree: ast.Module, f: Path) -> dict[str, str]:
+    """``{name: qualified class}`` of the module-level ``name = Class(...)`` of ``tree`` whose class
+    it imports by name (``from mcp.server.fastmcp import FastMCP``) or as a module attribute."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for al in node.names:
+                names[al.asname or al.name] = f"{node.module}.{al.name}"
+        elif isinstance(node, ast.Import):
+            for al in node.names:
+                names[al.asname or al.name.split(".")[0]] = al.name if al.asname else al.name.split(".")[0]
+    out: dict[str, str] = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(node, ast.AnnAssign):
+            target = node.target
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+            head, _, rest = ast.unparse(value.func).partition(".")
+            if head in names:
+                out[target.id] = f"{names[head]}.{rest}" if rest else names[head]
+    return out
 
 
 class Kinds(Held):

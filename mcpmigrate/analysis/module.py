@@ -17,7 +17,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis.calls import CallGraph
 from mcpmigrate.analysis.facts import Collector, FunctionInfo
-from mcpmigrate.analysis.kinds import Kind, Kinds
+from mcpmigrate.analysis.kinds import Kind, Kinds, project_instance_class
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -99,6 +99,32 @@ class ModuleAnalysis(Kinds, CallGraph):
                         continue  # annotated with something else: trust the annotation
                     f.kinds[param.name.value] = Kind(value)
 
+    def _seed_imported_servers(self) -> None:
+        """A server built in another module of the project and imported here (``from app import
+        mcp`` where ``app.py`` says ``mcp = FastMCP("x")``) is a server here too, when this module
+        reads its context or its private low-level server (``mcp.get_context()``,
+        ``server.request_context``, ``mcp._mcp_server``: what only the port must change). The other module is read with ``ast``, cached per file version."""
+        if self.path is None:
+            return
+        wanted = {
+            n.value.value
+            for n in self.nodes(cst.Attribute)
+            if n.attr.value in ("get_context", "request_context", "_mcp_server") and isinstance(n.value, cst.Name)
+        }
+        for name in sorted(wanted):
+            q = self.imports.get(name)
+            if q is None and name in self.relative_imports:  # `from .app import mcp`: ".app.mcp"
+                level, dotted = self.relative_imports[name]
+                q = "." * level + dotted
+            if q is None or name in self.module_kinds or q.split(".")[0] in ("mcp", "fastmcp", "mcp_types"):
+                continue
+            cls = project_instance_class(self.path, q)
+            if cls in S.FASTMCP_V1_SERVER or cls in S.MCPSERVER_V2:
+                self.module_kinds[name] = Kind.SERVER_HL
+                self.server_generation[name] = S.MCP1 if cls in S.FASTMCP_V1_SERVER else S.MCP2
+            elif cls in S.LOWLEVEL_SERVERS:
+                self.module_kinds[name] = Kind.SERVER_LL
+
     # -- inference ---------------------------------------------------------------------------
     def _infer(self) -> None:
         # Kinds from annotations.
@@ -109,6 +135,7 @@ class ModuleAnalysis(Kinds, CallGraph):
                     if k is not None:
                         f.kinds[p.name.value] = k
         self._seed_from_callers()
+        self._seed_imported_servers()
         # Assignments, a few rounds for chains (session = ctx.session; s2 = session).
         for _ in range(3):
             changed = self.infer_receivers()  # containers, loops over them, annotated attributes

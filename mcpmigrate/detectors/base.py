@@ -15,8 +15,9 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.catalog import RuleMeta
 from mcpmigrate.config import Config
-from mcpmigrate.model import FixInfo, FixPlan, Severity
+from mcpmigrate.model import Finding, FixInfo, FixPlan, Severity
 from mcpmigrate.names import dict_get, string_value  # noqa: F401  (the detectors read them from here)
 from mcpmigrate.screen import Facts
 
@@ -55,6 +56,15 @@ class Report:
     def with_plan(self, plan: FixPlan) -> Report:
         """A new report: this one's rule, node and message with ``plan`` (a settled plan)."""
         return Report.planned(self.rule, self.node, self.message, plan)
+
+
+def file_finding(
+    rule: str, meta: RuleMeta, span: tuple[str, int, int, int, int], message: str, plan: FixPlan
+) -> Finding:
+    """A finding on a file that is not Python (a dependency file: ``project-findings`` in
+    rules/<ID>.toml), at ``span`` (display path, line, column, end line, end column), carrying
+    the fix module's ``plan``."""
+    return Finding(rule, meta.name, plan.severity or meta.severity, *span, message, plan.fix, plan.manual)
 
 
 class Detector:

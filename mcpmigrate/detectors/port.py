@@ -16,12 +16,20 @@ from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.names import name_refs
+from mcpmigrate.positions import code_ranges
 from mcpmigrate.screen import Facts
 
 
 def names_mcp(facts: Facts) -> bool:
     """The screen of every port detector: a port site needs a name that resolves into mcp."""
     return facts.names_mcp
+
+
+def reads_a_server(facts: Facts) -> bool:
+    """The screen of the context reads (MCP504, MCP505, and MCP501's ``ctx.fastmcp``): :func:`names_mcp`, or a module that reads
+    ``x.get_context``/``x.request_context``: the server may be imported from the project's module
+    that builds it (``from .app import server``; the analysis types it, the detector asks)."""
+    return facts.names_mcp or bool(facts.attrs & {"get_context", "request_context"})
 
 
 GUIDE = S.MIGRATION_GUIDE
@@ -33,7 +41,7 @@ class PortRenameDetector(Detector):
 
     rules = ("MCP501", "MCP502")
     tokens = (rb"fastmcp", rb"FastMCP", rb"McpError")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)  # `app.get_context().fastmcp` with `app` imported
 
     def detect(self) -> list[Report]:
         v = _RenameVisitor(self.analysis, self.config)
@@ -170,6 +178,7 @@ class _RenameVisitor(ReportingVisitor):
         local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else "McpError"
         plan = renames.plan_import(self.a, node, mod, {"McpError": "MCPError"}, self.kept())
         blockers: list[tuple[cst.CSTNode, str]] = []
+        broken: list[tuple[cst.Call, str]] = []  # 1.x calls already in 2.x's shape: (call, 1.x's TypeError)
         if plan.fix is not None and renames.owns_uses(self.a, node, "McpError", local):
             site = plan.site
             for ref in name_refs(self.a.module, local):
@@ -177,6 +186,8 @@ class _RenameVisitor(ReportingVisitor):
                 if isinstance(parent, cst.Call) and parent.func is ref:
                     if len(parent.args) == 1 and parent.args[0].keyword is None and not parent.args[0].star:
                         site.calls.append(parent)
+                    elif (error := _type_error_on_1x(parent)) is not None:
+                        broken.append((parent, error))
                     else:
                         blockers.append((parent, "construct it as `MCPError(code, message, data)`"))
                 elif isinstance(parent, cst.Arg) and isinstance(self.a.parents.get(id(parent)), cst.ClassDef):
@@ -207,6 +218,8 @@ class _RenameVisitor(ReportingVisitor):
         elif plan.fix is not None:
             from mcpmigrate.detectors.port_errors import unwrapped_mcp_error_tools  # it imports this module
 
+            if broken:
+                plan = renames.already_broken(plan, _broken_lines(self.a, broken), broken[0][1])
             if tools := unwrapped_mcp_error_tools(self.a):
                 plan = renames.raised_in_tools(plan, tools)
         self.reports.append(
@@ -218,6 +231,31 @@ class _RenameVisitor(ReportingVisitor):
                 plan,
             )
         )
+
+
+def _type_error_on_1x(call: cst.Call) -> str | None:
+    """The ``TypeError`` mcp 1.x's ``McpError.__init__(self, error: ErrorData)`` raises at a call
+    already written in mcp 2.x's ``MCPError(code, message, data=None)`` shape (``McpError(INTERNAL_ERROR,
+    "…")``, ``McpError(code=…, message=…)``), or None when the call has another shape."""
+    if any(a.star for a in call.args):
+        return None
+    positional = [a for a in call.args if a.keyword is None]
+    keywords = [a.keyword.value for a in call.args if a.keyword is not None]
+    params = ("code", "message", "data")
+    given = [*params[: len(positional)], *keywords]
+    if len(positional) > 3 or len(set(given)) != len(given) or not set(given) <= set(params):
+        return None
+    if not {"code", "message"} <= set(given):
+        return None
+    if len(positional) >= 2:
+        return f"McpError.__init__() takes 2 positional arguments but {len(positional) + 1} were given"
+    return f"McpError.__init__() got an unexpected keyword argument '{keywords[1 - len(positional)] if positional else keywords[0]}'"
+
+
+def _broken_lines(a, broken: list[tuple[cst.Call, str]]) -> list[int]:
+    """The lines of the ``McpError(…)`` calls mcp 1.x could not make (port-08)."""
+    lines = code_ranges(a.module, [call for call, _e in broken])
+    return [lines[call].start.line for call, _e in broken]
 
 
 def _caught_as(module: cst.Module, local: str) -> set[str]:
@@ -260,7 +298,7 @@ class PortLowlevelDetector(Detector):
 
     rules = ("MCP505", "MCP507")
     tokens = (S.PORT_TOKENS[-1], rb"request_context")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
         v = _LowlevelVisitor(self.analysis)
@@ -278,7 +316,7 @@ class PortLowlevelDetector(Detector):
                         f"`@{server[1]}.{h.decorator}()` registers `{h.fn.name.value}` with a decorator mcp 2.x's "
                         f"low-level `Server` no longer has; handlers are `Server({kw}=…)` arguments there, called "
                         f"as `(ctx, params)` and returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
-                        plan,
+                        lowlevel.handler_plan(plan, h, handlers, f"`@{server[1]}."),
                     )
                 )
         for (_cls, receiver), handlers in v.bound.items():
@@ -292,7 +330,7 @@ class PortLowlevelDetector(Detector):
                         f"decorator mcp 2.x's low-level `Server` no longer has; handlers are registered there with "
                         f"`add_request_handler` (or as `Server(on_…=…)` arguments), called as `(ctx, params)` and "
                         f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
-                        plan,
+                        lowlevel.handler_plan(plan, h, handlers, f"`{receiver}."),
                     )
                 )
         return out
@@ -368,9 +406,17 @@ class _LowlevelVisitor(ReportingVisitor):
 
 def _unreached(a, fn) -> bool:
     """No tool, prompt, resource or handler reaches ``fn``: it has no role, is not referenced
-    other than by direct calls, and every caller is unreached too."""
+    other than by direct calls, no other module of the project calls it, and every caller is
+    unreached too."""
     # a decorated function is registered somewhere
-    return not any(f.role or f.node.decorators or a.references_outside_calls(f) for f in a.with_callers(fn))
+    return not any(
+        f.role
+        or f.node.decorators
+        or a.references_outside_calls(f)
+        or a.external_callers(f)
+        or a.external_registrations(f)
+        for f in a.with_callers(fn)
+    )
 
 
 class PortServerDetector(Detector):
@@ -379,7 +425,7 @@ class PortServerDetector(Detector):
 
     rules = ("MCP503", "MCP504")
     tokens = (rb"FastMCP\(", rb"get_context\(")
-    screen = staticmethod(names_mcp)
+    screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
         v = _ServerVisitor(self.analysis)

@@ -86,9 +86,10 @@ def _after(v) -> list:
 _FASTMCP_REQ = re.compile(r"(?:^|[\"'\s])fastmcp(?:-slim)?\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;\"'#]|$)", re.M)
 
 
-def project_findings(root: Path, cwd: Path) -> list[tuple[str, list[Finding]]]:
+def project_findings(root: Path, cwd: Path, sources: object = None) -> list[tuple[str, list[Finding]]]:
     """The MCP517 findings of the dependency files at ``root``: ``(display path, findings)``; none
-    when no file there requires fastmcp (a project on the mcp SDK alone is not this port's)."""
+    when no file there requires fastmcp (a project on the mcp SDK alone is not this port's).
+    ``sources`` (the checked files' bytes) is not read."""
     meta = load_catalog()[RULE]
     texts = {}
     for path in [p for p, kind in project_files(root) if kind != "setup.cfg"]:

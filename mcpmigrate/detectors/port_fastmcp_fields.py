@@ -62,22 +62,22 @@ class PortFastmcpFieldDetector(Detector):
 
 
 class _Fastmcp4FieldVisitor(FieldVisitor):
-    def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
+    def found(self, node: cst.Attribute | cst.SimpleString, cls: str, field: str, new: str) -> None:
         if field in BRIDGED.get(cls, ()) and not self._written(node):
             return  # fastmcp 4 still answers this read
-        recv = cst.Module([]).code_for_node(node.value)
+        old, renamed = self.spelled(node, field, new)
         self.reports.append(
             Report.planned(
                 "MCP519",
                 node,
-                f"`{recv}.{field}` is `{recv}.{new}` on fastmcp 4 (`{cls}`, an mcp 2.x object). fastmcp 4 runs on "
+                f"`{old}` is `{renamed}` on fastmcp 4 (`{cls}`, an mcp 2.x object). fastmcp 4 runs on "
                 f"mcp 2.x, whose models name their fields in snake_case, and does not wrap raw SDK objects "
                 f"(read “Raw session access sees v2 objects” in {GUIDE4}).",
                 renames.plan_attr_rename(node, new),
             )
         )
 
-    def _written(self, node: cst.Attribute) -> bool:
+    def _written(self, node: cst.Attribute | cst.SimpleString) -> bool:
         parent = self.a.parents.get(id(node))
         return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)) and (
             getattr(parent, "target", None) is node

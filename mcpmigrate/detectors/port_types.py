@@ -12,12 +12,14 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import renames
+from mcpmigrate.codemods.port import memory_client, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixPlan
 from mcpmigrate.names import name_refs
+
+CAMEL_NAMES = b"|".join(sorted({f.encode() for fs in S.CAMEL_FIELDS_V1.values() for f in fs}))  # a regex
 
 
 class PortFieldDetector(Detector):
@@ -26,7 +28,8 @@ class PortFieldDetector(Detector):
     constructor); mcp 2.x's attribute is the snake_case name."""
 
     rules = ("MCP506",)
-    tokens = (rb"\.(?:" + b"|".join(sorted({f.encode() for fs in S.CAMEL_FIELDS_V1.values() for f in fs})) + rb")\b",)
+    # ``x.inputSchema``, or the literal name of ``getattr(x, "inputSchema")`` / ``hasattr``
+    tokens = (rb"\.(?:" + CAMEL_NAMES + rb")\b", rb"[\"'](?:" + CAMEL_NAMES + rb")[\"']")
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
@@ -57,7 +60,18 @@ CLIENT_RESULTS = {
     "initialize": "InitializeResult",
     "complete": "CompleteResult",
 }
-CLIENT_SESSIONS = frozenset({"mcp.ClientSession", "mcp.client.session.ClientSession"})
+CLIENT_SESSIONS = frozenset(
+    {
+        "mcp.ClientSession",
+        "mcp.client.session.ClientSession",
+        # mcp 1.x's in-memory test helper yields a `ClientSession`; mcp 2.x's `Client` that replaces it
+        # returns the same result classes (codemods/port/memory_client.py)
+        memory_client.HELPER,
+        "mcp.Client",
+        "mcp.client.Client",
+        "mcp.client.client.Client",
+    }
+)
 # What an element of a FastMCP (1.x) / MCPServer listing is (``FastMCP.list_tools()`` returns
 # ``list[mcp.types.Tool]`` on 1.27, ``MCPServer.list_tools()`` on 2.3 too).
 LISTED = {
@@ -164,18 +178,27 @@ class FieldVisitor(ReportingVisitor):
                 return LISTED[func.attr.value]
         return None
 
-    def found(self, node: cst.Attribute, cls: str, field: str, new: str) -> None:
-        recv = cst.Module([]).code_for_node(node.value)
+    def found(self, node: cst.Attribute | cst.SimpleString, cls: str, field: str, new: str) -> None:
+        old, renamed = self.spelled(node, field, new)
         self.reports.append(
             Report.planned(
                 "MCP506",
                 node,
-                f"`{recv}.{field}` is `{recv}.{new}` on mcp 2.x (`{cls}`). mcp 2.x names "
+                f"`{old}` is `{renamed}` on mcp 2.x (`{cls}`). mcp 2.x names "
                 f"the fields of `mcp.types` models in snake_case; the camelCase name is only the wire alias "
                 f"(read “Field names changed from camelCase to snake_case” in {GUIDE}).",
                 renames.plan_attr_rename(node, new),
             )
         )
+
+    def spelled(self, node: cst.Attribute | cst.SimpleString, field: str, new: str) -> tuple[str, str]:
+        """How the read is written, before and after: ``recv.field``, or the whole ``getattr(...)``."""
+        if isinstance(node, cst.Attribute):
+            recv = cst.Module([]).code_for_node(node.value)
+            return f"{recv}.{field}", f"{recv}.{new}"
+        call = self.a.parents.get(id(self.a.parents.get(id(node))))
+        code = cst.Module([]).code_for_node(call) if call is not None else node.value
+        return code, code.replace(node.value, f"{node.prefix}{node.quote}{new}{node.quote}", 1)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         field = node.attr.value
@@ -184,6 +207,30 @@ class FieldVisitor(ReportingVisitor):
         cls = self.receiver_class(node)
         if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
             self.found(node, cls, field, renames.snake(field))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """``getattr(x, "inputSchema")`` (with or without a default) and ``hasattr(x, "inputSchema")``
+        on a receiver resolved as for an attribute: on mcp 2.x the camelCase name is no attribute,
+        so ``getattr`` raises or answers its default and ``hasattr`` is False."""
+        func = node.func
+        if not (
+            isinstance(func, cst.Name)
+            and func.value in ("getattr", "hasattr")
+            and func.value not in self.a.imports
+            and all(name != func.value for name, _v in self.a.module_assigns)
+            and len(node.args) in ((2, 3) if func.value == "getattr" else (2,))
+            and all(a.keyword is None and not a.star for a in node.args)
+        ):
+            return
+        name = node.args[1].value
+        if not isinstance(name, cst.SimpleString) or "b" in name.prefix.lower():
+            return
+        field = name.evaluated_value
+        if not isinstance(field, str) or not any(c.isupper() for c in field):
+            return
+        cls = self._class_of(node.args[0].value, 0)
+        if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
+            self.found(name, cls, field, renames.snake(field))
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:
@@ -284,6 +331,10 @@ class GoneImportVisitor(ReportingVisitor):
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
             f"moved it (read {GUIDE}, the section that names it)."
         )
+        if what == memory_client.HELPER and isinstance(node, cst.ImportAlias):
+            plan = memory_client.plan(self.a, node)
+            self.reports.append(Report.planned(self.rule, node, message, plan))
+            return
         origin = renames.REEXPORTS.get(what)
         if origin is not None and isinstance(node, (cst.ImportAlias, cst.Attribute)):
             name = what.rpartition(".")[2]
@@ -349,7 +400,7 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
     fn = self.fn(node)
     code = cst.Module([]).code_for_node
     if node.attr.value == "_mcp_server":
-        if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL:
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_HL or memory_client.passes_server(self.a, node):
             return
         # an MCPServer has no `_mcp_server` either (its low-level server is `_lowlevel_server`): the
         # use is reported again after the rename to MCPServer, in each round of the port's fix

@@ -3,8 +3,11 @@
 Each finding's ``site`` is the fix module's own record of what changes (``renames``: imports and
 their uses; ``constructor``: the high-level server's constructor and ``run()``; ``lowlevel``:
 decorator handlers → ``Server(on_…=…)``; ``tool_errors``: a tool's body wrapped so its error text reaches the client; ``context``: the
-request context passed down from the handler where 1.x read it from the server; ``fastmcp4``: the
-fastmcp 2/3 → 4 moves) and records its edits (``site.record(edits, analysis)``, a
+request context passed down from the handler where 1.x read it from the server, and ``callers``: the
+calls other modules make into such a helper, written in the project step; ``memory_client``: mcp
+1.x's in-memory test helper → mcp 2.x's ``Client``; ``fastmcp4``: the
+fastmcp 2/3 → 4 moves; ``cap``: MCP521's cap of an open ``mcp`` requirement, a dependency file's
+change written with the run) and records its edits (``site.record(edits, analysis)``, a
 :class:`~mcpmigrate.model.FixSite`, called by the pipeline's one loop, ``pipeline.record_edits``).
 Several findings of one low-level server share one site, which is recorded once.
 

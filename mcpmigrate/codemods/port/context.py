@@ -22,9 +22,13 @@ the parameter is left out of the tool's inputSchema and of a template's URI vari
 - the ``get_context()`` call becomes that parameter.
 
 Planned only when every caller of every function that changes signature is itself threaded (or is a
-handler that has the context): a function that another module calls, that is used as a value
-(a callback, a ``to_thread`` target, a module-level call), or that nothing calls stays manual,
-named. A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
+handler that has the context): a function that is used as a value (a callback, a ``to_thread``
+target, a module-level call), or that nothing calls stays manual, named. A function that other
+modules of the project call (the project pass: :mod:`mcpmigrate.analysis.project`) takes the
+context when each calling function there passes the test this module's own do, read from its
+file (:func:`outside_callers`): its site lists those calls (:class:`OutsideCall`, kept on the finding as ``project_needs``) and
+the port's project step writes them (:mod:`.callers`), every module or none. The server may be
+imported from the module that builds it (``from app import mcp``). A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
 
 On a low-level server (MCP505) the handlers are the ones the port wraps in an ``on_…`` adapter
@@ -37,14 +41,21 @@ which passes it down the same way; ``server.request_context`` becomes it (the gu
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis
+from mcpmigrate.analysis.project import ExternalCall
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.imports import project_imports
 from mcpmigrate.codemods.port.renames import module_bindings
+from mcpmigrate.files import project_root, read_regular
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import fresh, module_names, name_refs, ref_names, string_value
 
@@ -71,7 +82,9 @@ FIX_LOWLEVEL = FixInfo(
 
 
 def is_get_context(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo | None) -> bool:
-    """``server.get_context()`` on an mcp 1.x ``FastMCP`` (gone on mcp 2.x's ``MCPServer`` too)."""
+    """``server.get_context()`` on an mcp 1.x ``FastMCP`` (gone on mcp 2.x's ``MCPServer`` too): a
+    server of this module, or one imported from the module of the project that builds it
+    (:meth:`~mcpmigrate.analysis.ModuleAnalysis.build` types it)."""
     func = call.func
     return (
         isinstance(func, cst.Attribute)
@@ -94,6 +107,25 @@ class Threading:
     names: dict[int, str] = field(default_factory=dict)  # id(FunctionDef) -> the context's name there
     added: list[cst.FunctionDef] = field(default_factory=list)  # functions that take a new parameter
     passes: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # (call, callee's name, caller's name)
+    # the calls other modules of the project make that must pass it (:func:`outside_callers`)
+    outside: list[OutsideCall] = field(default_factory=list)
+
+
+@dataclass(frozen=True, order=True)
+class OutsideCall:
+    """A function of another module of the project that calls a function which now takes the
+    context: it passes its own, under the callee's parameter name (:mod:`.callers` writes it in
+    the project step, so that the port writes both modules or neither)."""
+
+    path: str  # the calling module, absolute
+    shown: str  # as the finding names it (relative to the project root)
+    caller: str  # the calling function's qualname
+    callee: str  # the called function's name in the module that reads the context
+    param: str  # the name of its new parameter
+
+    def as_need(self) -> dict[str, str]:
+        """Plain data the finding keeps (``Finding.project_needs``) for :mod:`.callers`."""
+        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -122,6 +154,41 @@ class ContextRead:
             if id(call) not in done:
                 done.add(id(call))
                 edits.transform(call, _pass_kwarg(callee_name, caller_name))
+
+    def project_needs(self) -> list[dict[str, str]]:
+        """The calls other modules make into the functions that take the context now, which the
+        port's project step writes (:mod:`.callers`): plain data, kept on the finding when its
+        libcst nodes are dropped (``FixSite.project_needs``)."""
+        return [c.as_need() for c in self.threading.outside]
+
+
+@dataclass
+class PassedOn:
+    """The calls ``fn`` makes into functions of another module that now take the context: each
+    passes ``fn``'s own under the callee's parameter name, and ``fn`` gets the context the way a
+    read there would (:func:`caller_threading`)."""
+
+    fn: cst.FunctionDef
+    calls: list[tuple[cst.Call, str]]  # (call, the callee's parameter name)
+    threading: Threading
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        t = self.threading
+        done: set[int] = edits.shared("port.context.done", set)
+        for fn in t.added:
+            add_param(edits, analysis, fn, t.names[id(fn)], lowlevel=False)
+        passes = [*t.passes, *((call, param, t.names[id(self.fn)]) for call, param in self.calls)]
+        for call, callee_name, caller_name in passes:
+            if id(call) not in done:
+                done.add(id(call))
+                edits.transform(call, _pass_kwarg(callee_name, caller_name))
+
+
+def caller_threading(a: ModuleAnalysis, fn: FunctionInfo) -> Threading | str:
+    """The threading that gives ``fn`` (a function of a module that calls into another whose
+    function now takes the context) the context of the tool, resource or prompt reaching it, or
+    why it cannot have one (the test :func:`outside_callers` made on this module's file)."""
+    return a.memo(f"port.context.{id(fn.node)}", lambda: _threading(a, fn))
 
 
 def _close_gap(edits: Edits, analysis: ModuleAnalysis, stmt: cst.SimpleStatementLine) -> None:
@@ -224,7 +291,17 @@ def plan(a: ModuleAnalysis, call: cst.Call) -> FixPlan:
     dropped = names[id(fn.node)][1]
     if dropped is not None and _dropped_stmt(a, call) is not dropped:
         dropped = None
-    return FixPlan(fix=FIX, site=ContextRead(call, fn.node, dropped, t))
+    if not t.outside:
+        return FixPlan(fix=FIX, site=ContextRead(call, fn.node, dropped, t))
+    callers = list(dict.fromkeys(f"`{c.caller}` in {c.shown}" for c in t.outside))
+    fix = FixInfo(
+        FIX.safety,
+        FIX.strategy,
+        f"{FIX.description}, across modules: {', '.join(callers)} "
+        f"{'passes its' if len(callers) == 1 else 'pass their'} own context too (the port writes every one of "
+        "those modules or none)",
+    )
+    return FixPlan(fix=fix, site=ContextRead(call, fn.node, dropped, t))
 
 
 def plan_request_context(a: ModuleAnalysis, node: cst.Attribute) -> FixPlan:
@@ -275,8 +352,12 @@ def _threading(a: ModuleAnalysis, fn: FunctionInfo, lowlevel: bool = False) -> T
         if added:
             t.added.append(f.node)
     for caller, c, callee in edges:
-        if callee.node in t.added:
+        if caller is None:  # a call from another module
+            if callee.node in t.added:
+                t.outside.append(dataclasses.replace(c, param=t.names[id(callee.node)]))
+        elif callee.node in t.added:
             t.passes.append((c, t.names[id(callee.node)], t.names[id(caller.node)]))
+    t.outside.sort()
     return t
 
 
@@ -340,16 +421,18 @@ def _closure(
                     "would key on it, a wrapper may not pass it on): pass the context down by hand"
                 ),
             )
-        if external := a.external_callers(f):
-            where = ", ".join(sorted({e.label for e in external}))
-            return (
-                funcs,
-                edges,
-                (
-                    f"`{f.qualname}` is also called from {where}, which has no context to pass: give it one there, "
-                    "then pass it down"
-                ),
-            )
+        external = a.external_callers(f)
+        if external:
+            found = None if lowlevel else outside_callers(a, f, external)
+            if not isinstance(found, list):
+                where = ", ".join(sorted({e.label for e in external}))
+                why = found or (
+                    f"`{f.qualname}` is also called from {where}: the port passes a low-level handler's `ctx` "
+                    "within its module only; give the function a `ServerRequestContext` parameter and pass the "
+                    "handler's `ctx` there by hand"
+                )
+                return funcs, edges, why
+            edges.extend((None, c, f) for c in found)
         if a.references_outside_calls(f):
             return (
                 funcs,
@@ -360,7 +443,7 @@ def _closure(
                 ),
             )
         callers = a.callers(f)
-        if not callers and f.role is None:
+        if not callers and f.role is None and not external:
             return (
                 funcs,
                 edges,
@@ -373,6 +456,96 @@ def _closure(
             edges.append((caller, c, f))
             stack.append(caller)
     return funcs, edges, None
+
+
+def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCall, ...]) -> list[OutsideCall] | str:
+    """The calls of ``f`` from other modules of the project, when each can pass the context
+    (``param`` left empty: the caller of this function names it), or why one cannot: it runs at
+    module level; or its function in the calling module (read from disk) is not a tool, resource
+    template or prompt and not reached only from them through that module's own functions
+    (:func:`_closure` there, the same test as in this module); or a function of that module that
+    would take the context as a new parameter is imported by yet another module, whose calls
+    would not pass it. Decided the same way wherever it is asked: each module of the project
+    reads the same files."""
+    out: list[OutsideCall] = []
+    for c in calls:
+        if not c.caller:
+            return (
+                f"`{f.qualname}` is also called at module level in {c.path}, outside any request: there is no "
+                "context to pass there; move that call into the handler that needs it"
+            )
+        found = _calling_module(a, c.path)
+        fn = None if found is None else next((g for g in found[1].functions if g.qualname == c.caller), None)
+        if found is None or fn is None:
+            return f"`{f.qualname}` is also called from {c.label}, which could not be read to pass the context there"
+        path, other = found
+        if not any(calls_into(other, call, f.name) for call in fn.calls):
+            return (
+                f"`{f.qualname}` is also called from {c.label}, through a name the port does not follow there (a star "
+                "import, a re-export): pass the context by hand"
+            )
+        funcs, _edges, why = _closure(other, fn)
+        if why is not None:
+            return f"`{f.qualname}` is also called from {c.label}, where the context cannot be passed down: {why}"
+        root = project_root(path) or path.parent
+        imported = project_imports(path, root)
+        for g in funcs:
+            if g.parent is None and g.class_name is None and g.name in imported and _context_param(other, g) is None:
+                return (
+                    f"`{f.qualname}` is also called from {c.label}, and `{g.qualname}` there would take the context "
+                    f"as a new parameter, but {imported[g.name]} imports it and would not pass it: pass it by hand"
+                )
+        out.append(OutsideCall(str(path), c.path, c.caller, f.name, ""))
+    return out
+
+
+def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
+    """``call`` calls the function ``callee`` of another module through this module's imports
+    (``tag(…)`` after ``from helpers import tag`` or ``from .helpers import tag``, under an alias
+    too; ``helpers.tag(…)``)."""
+    name = get_full_name_for_node(call.func)
+    if not name:
+        return False
+    head, _, rest = name.partition(".")
+    full = a.imports.get(head) or (a.relative_imports[head][1] if head in a.relative_imports else None)
+    if full is None:
+        return False
+    return (f"{full}.{rest}" if rest else full).rpartition(".")[2] == callee
+
+
+#: (path, mtime_ns, size) -> the analysis of a calling module, read from disk (None: unreadable)
+_CALLING: dict[tuple[str, int, int], ModuleAnalysis | None] = {}
+
+
+def _calling_module(a: ModuleAnalysis, shown: str) -> tuple[Path, ModuleAnalysis] | None:
+    """The calling module ``shown`` (relative to the project root, as the project pass names it)
+    and its analysis: looked up from this module's project root, then its parent folders."""
+    if a.path is None:
+        return None
+    here = Path(os.path.abspath(a.path))
+    root = project_root(here)
+    for base in ([root] if root is not None else []) + list(here.parents):
+        path = base / shown
+        if path.is_file():
+            break
+    else:
+        return None
+    try:
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        if key not in _CALLING:
+            _CALLING[key] = _analyse(read_regular(path, limit=2_000_000), path)
+    except (OSError, ValueError):
+        return None
+    other = _CALLING[key]
+    return (path, other) if other is not None else None
+
+
+def _analyse(source: bytes, path: Path) -> ModuleAnalysis | None:
+    try:
+        return ModuleAnalysis.build(cst.parse_module(source), None, path)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
+        return None
 
 
 def _foreign_decorator(f: FunctionInfo) -> str | None:

@@ -47,21 +47,27 @@ HELPER_TYPES = "mcp.server.lowlevel.helper_types"
 LL_V1_POSITIONAL = ("name", "version", "instructions", "website_url", "icons", "lifespan")
 _EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 LIST_LIKE = ("list", "List", "Sequence", "Iterable", "tuple", "Tuple")
+# adapters whose handler's exception 1.x answered with the error ``(0, str(exc))`` in every era
+# (mcp 2.x keeps an MCPError's code and message, and hides any other exception's text on 2026-07-28)
+ERROR_SHAPES = {"get", "read", "level", "uri", "complete"}
 
+WRAPPING = (
+    "tool arguments validated against the listed inputSchema, tool content wrapped into CallToolResult and "
+    "exceptions as is_error results; the other handlers called with the arguments 1.x passed, and the "
+    "exceptions of prompt, resource, completion, logging-level and subscription handlers answered as the "
+    "error `(0, message)`"
+)
 FIX = FixInfo(
     Safety.SAFE,
     "port",
-    "register the handlers as `Server(on_…=…)` through adapters that keep mcp 1.x's wrapping "
-    "(argument validation against the listed inputSchema, content wrapped into CallToolResult, "
-    "exceptions as is_error results)",
+    f"register the handlers as `Server(on_…=…)` through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
 )
 
 FIX_IN_PLACE = FixInfo(
     Safety.SAFE,
     "port",
     "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
-    "through adapters that keep mcp 1.x's wrapping (argument validation against the listed inputSchema, "
-    "content wrapped into CallToolResult, exceptions as is_error results)",
+    f"through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
 )
 
 
@@ -94,12 +100,16 @@ class LowlevelPort:
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         spell = {n: edits.import_name(analysis, TYPES, n) for n in _type_names(self)}
         spell["ServerRequestContext"] = edits.import_name(analysis, CONTEXT_MODULE, "ServerRequestContext")
-        if any(h.decorator in ("get_prompt", "read_resource") for h in self.handlers):
+        shapes = {S.LOWLEVEL_DECORATOR_PORTS[h.decorator][3] for h in self.handlers}
+        if shapes & ERROR_SHAPES:
             spell["MCPError"] = edits.import_name(analysis, ERRORS_MODULE, "MCPError")
+        if shapes & {"read", "uri"}:
+            spell["AnyUrl"] = edits.import_name(analysis, "pydantic", "AnyUrl")
+        if "complete" in shapes:
+            spell["Completion"] = edits.import_name(analysis, TYPES, "Completion")
         if any(h.decorator == "read_resource" for h in self.handlers):
             for n in ("TextResourceContents", "BlobResourceContents"):
                 spell[n] = edits.import_name(analysis, TYPES, n)
-            spell["AnyUrl"] = edits.import_name(analysis, "pydantic", "AnyUrl")
             edits.add_import("base64")
             if any(h.decorator == "read_resource" and not _content_only(h.fn) for h in self.handlers):
                 spell["ReadResourceContents"] = edits.import_name(analysis, HELPER_TYPES, "ReadResourceContents")
@@ -246,14 +256,21 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
             f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
             f"    return {R}(contents=contents)\n"
         )
-    if shape == "get":
-        # 1.x answered an exception with the error `(0, str(exc))` in every era; 2.x keeps an
-        # MCPError's code and message but hides any other exception's text on 2026-07-28
+    if shape in ("get", "level", "uri", "complete"):
         err = spell["MCPError"]
+        if shape == "get":
+            body, tail = f"return await {call('params.name', 'params.arguments')}", ""
+        elif shape == "complete":  # 1.x answered None with an empty completion
+            body = f"completion = await {call('params.ref', 'params.argument', 'params.context')}"
+            empty = f"{spell['Completion']}(values=[], total=None, has_more=None)"
+            tail = f"    return {R}(completion=completion if completion is not None else {empty})\n"
+        else:  # the level as sent; the URI parsed as an AnyUrl, as 1.x passed it
+            arg = "params.level" if shape == "level" else spell["AnyUrl"] + "(params.uri)"
+            body, tail = f"await {call(arg)}", f"    return {R}()\n"
         return head + (
-            f"    try:\n        return await {call('params.name', 'params.arguments')}\n"
+            f"    try:\n        {body}\n"
             f"    except {err}:\n        raise\n"
-            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n"
+            f"    except Exception as exc:\n        raise {err}(0, str(exc)) from exc\n" + tail
         )
     text = spell["TextContent"]
     lister = _lister(port)
@@ -342,7 +359,7 @@ def plan(
     section = f"read “{GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and move the handlers by hand"
     manual = [h.decorator for h in handlers if h.decorator not in S.LOWLEVEL_DECORATOR_PORTS]
     if manual:
-        return FixPlan(manual=f"`@{server}.{manual[0]}()` has no automatic port yet: {section}")
+        return _without_port(f"`@{server}.{manual[0]}()`", section)
     if ctor_stmt is None:
         why, body = _registered_in_place(analysis, server, handlers, section)
         ctor = None
@@ -351,6 +368,25 @@ def plan(
     if why is not None:
         return FixPlan(manual=why)
     return _checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
+
+
+def _without_port(spelled: str, section: str) -> FixPlan:
+    return FixPlan(manual=f"{spelled} has no automatic port yet: {section}")
+
+
+def handler_plan(plan: FixPlan, h: Handler, handlers: list[Handler], spelled: str) -> FixPlan:
+    """The plan of handler ``h`` of a server whose handlers are ``handlers`` (``plan``: theirs):
+    where another handler of the same server has no automatic port, a handler that has one says in
+    its own words why it stays (one server's handlers move together); ``spelled``: how a
+    registration reads up to the decorator's name (```@server.``)."""
+    blocker = next((g.decorator for g in handlers if g.decorator not in S.LOWLEVEL_DECORATOR_PORTS), None)
+    if blocker is None or h.decorator not in S.LOWLEVEL_DECORATOR_PORTS:
+        return plan
+    section = f"read “{GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and move the handlers by hand"
+    return FixPlan(
+        manual=f"{spelled}{h.decorator}()` has an automatic port, but the handlers of one server move together and "
+        f"{spelled}{blocker}()` of the same server has none yet: {section}"
+    )
 
 
 RECEIVER = "self."
@@ -398,7 +434,7 @@ def plan_bound(analysis: ModuleAnalysis, server: str, handlers: list[Handler]) -
     section = f"read “{GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and move the handlers by hand"
     manual = [h.decorator for h in handlers if h.decorator not in S.LOWLEVEL_DECORATOR_PORTS]
     if manual:
-        return FixPlan(manual=f"`{server}.{manual[0]}()` has no automatic port yet: {section}")
+        return _without_port(f"`{server}.{manual[0]}()`", section)
     lines: dict[int, cst.SimpleStatementLine] = {}
     for h in handlers:
         expr = analysis.parents.get(id(h.deco))

@@ -24,11 +24,13 @@ and the poetry tables of ``pyproject.toml``, ``requirements*.txt``, ``setup.cfg`
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 
 from mcpmigrate.analysis.project import unserved
+from mcpmigrate.codemods.port import callers
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
@@ -103,12 +105,14 @@ def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> li
             if (f.line, f.column) in removed and "does not exist in fastmcp 4" not in why:
                 why = f"`{removed[(f.line, f.column)]}` is gone on {name} (it fails on every era): {why}"
             more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""
+            disk = on_disk(res, f)  # nothing is written: the position in the file as it is
+            where = f"at line {disk.line}" if disk is not None else "in the text the other fixes would write"
             out.append(
                 FileError(
                     res.display,
-                    f"blocks the port to {name}: {f.rule} at line {f.line}: {why}{more}; nothing was written",
-                    f.line,
-                    f.column,
+                    f"blocks the port to {name}: {f.rule} {where}: {why}{more}; nothing was written",
+                    disk.line if disk is not None else None,
+                    disk.column if disk is not None else None,
                 )
             )
         elif res.display in failed and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.findings + res.fixed):
@@ -150,11 +154,30 @@ def _removed_calls(res) -> dict[tuple[int, int], str]:
     return out
 
 
+def on_disk(res, f: Finding) -> Finding | None:
+    """The finding of the file as read (``res.checked``) that ``f``, left in the rewritten text,
+    is: the same rule and message, in order; ``f`` itself when nothing was rewritten; None when
+    the rewrite made it (the file on disk has no such site)."""
+    if res.new_source is None or res.checked is None:
+        return f
+    same = [g for g in res.findings if (g.rule, g.message) == (f.rule, f.message)]
+    before = [g for g in res.checked if (g.rule, g.message) == (f.rule, f.message)]
+    i = next(k for k, g in enumerate(same) if g is f)
+    return before[i] if i < len(before) else None
+
+
 def hold(results: list) -> None:
-    """Write nothing: every rewritten file keeps its original text and its findings."""
+    """Write nothing: every rewritten file keeps its original text and the findings it was checked
+    with, at their positions on disk (not those of the text that is not written), and the sites
+    only a fix made reachable (MCP514 on the constructor MCP511's rewrite makes fastmcp 4's): they
+    have no position on disk, so they keep the rewritten text's."""
     for res in results:
         if res.new_source is not None:
-            res.findings = sorted(res.findings + res.fixed, key=lambda f: f.sort_key)
+            if res.checked is None:
+                found = res.findings + res.fixed
+            else:
+                found = res.checked + [f for f in res.findings if on_disk(res, f) is None]
+            res.findings = sorted(found, key=lambda f: f.sort_key)
             res.fixed = []
             res.new_source = None
 
@@ -181,12 +204,27 @@ def pin_changes(roots: list[Path], target: str = "mcp2") -> list[PinChange]:
     return out
 
 
-def repin(text: str, name: str, package: str = "mcp", pin: str = PIN) -> str:
-    """``text`` with every ``package`` requirement pinned to ``pin`` (default: ``mcp``, :data:`PIN`)."""
+Spec = str | Callable[[str], str]  # the new specifier, or a function of the old one ("" when none)
+
+
+def _new(pin: Spec, old: str | None) -> str:
+    return pin if isinstance(pin, str) else pin((old or "").strip())
+
+
+def _spaced(pin: Spec, m: re.Match[str]) -> str:
+    """The new specifier of a requirements line; a function's keeps the space written before the old one."""
+    if isinstance(pin, str) or m["spec"] is None:
+        return _new(pin, m["spec"]) + (m["ws"] if m["spec"] is None else "")
+    return m["ws"] + _new(pin, m["spec"])
+
+
+def repin(text: str, name: str, package: str = "mcp", pin: Spec = PIN) -> str:
+    """``text`` with every ``package`` requirement pinned to ``pin`` (default: ``mcp``, :data:`PIN`;
+    a function: of the requirement's specifier, as MCP521's cap)."""
     pats = patterns(package)
     if name.endswith(".txt") or name == "setup.cfg":
         text = pats.line.sub(
-            lambda m: f"{m['lead']}{package}{m['extras'] or ''}{pin}{m['ws'] if m['spec'] is None else ''}{m['rest']}",
+            lambda m: f"{m['lead']}{package}{m['extras'] or ''}{_spaced(pin, m)}{m['rest']}",
             text,
         )
     if name != "setup.cfg" and not name.endswith(".txt"):
@@ -194,7 +232,7 @@ def repin(text: str, name: str, package: str = "mcp", pin: str = PIN) -> str:
         for i in range(1, len(parts), 2):
             header, body = parts[i].strip(), parts[i + 1]
             if POETRY_TABLE.match(header):
-                body = pats.poetry.sub(lambda m: f"{m['key']}{m['q']}{pin}{m['q']}", body)
+                body = pats.poetry.sub(lambda m: f"{m['key']}{m['q']}{_new(pin, m['spec'])}{m['q']}", body)
             elif header in ("[project]", "[project.optional-dependencies]", "[dependency-groups]"):
                 body = _repin_arrays(body, "dependencies" if header == "[project]" else None, package, pin)
             parts[i + 1] = body
@@ -205,7 +243,7 @@ def repin(text: str, name: str, package: str = "mcp", pin: str = PIN) -> str:
 ARRAY_KEY = re.compile(r"^[ \t]*(?P<key>[\w.\"'-]+)[ \t]*=[ \t]*\[", re.M)
 
 
-def _repin_arrays(body: str, only: str | None, package: str, pin: str) -> str:
+def _repin_arrays(body: str, only: str | None, package: str, pin: Spec) -> str:
     """The quoted ``package`` requirements inside the arrays of a table (``only``: of that key)."""
     quoted = patterns(package).quoted
     out, pos = [], 0
@@ -215,7 +253,10 @@ def _repin_arrays(body: str, only: str | None, package: str, pin: str) -> str:
         end = _array_end(body, m.end())
         out.append(body[pos : m.end()])
         out.append(
-            quoted.sub(lambda q: f"{q['q']}{package}{q['extras'] or ''}{pin}{q['rest']}{q['q']}", body[m.end() : end])
+            quoted.sub(
+                lambda q: f"{q['q']}{package}{q['extras'] or ''}{_new(pin, q['spec'])}{q['rest']}{q['q']}",
+                body[m.end() : end],
+            )
         )
         pos = end
     out.append(body[pos:])
@@ -267,6 +308,8 @@ def settle(
     by the requirement alone."""
     results, errors = run.results, run.errors  # type: ignore[attr-defined]
     blocking = blockers(results, errors, target) + _unparsed(errors, target)
+    if not blocking:  # the calls other modules make into functions that take the context now
+        blocking = callers.thread(results, paths or {}, sources or {}, TARGET_NAMES[target])
     if blocking:
         hold(results)
         errors.extend(blocking)

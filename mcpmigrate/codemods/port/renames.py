@@ -222,6 +222,25 @@ class AttrRename:
         )
 
 
+@dataclass
+class StringRename:
+    """``getattr(tool, "inputSchema")`` → ``getattr(tool, "input_schema")``: the literal attribute
+    name of a ``getattr``/``hasattr`` call, its prefix and quotes kept."""
+
+    node: cst.SimpleString
+    new: str
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        new = self.new
+
+        def apply(o: cst.CSTNode, u: cst.CSTNode) -> cst.CSTNode:
+            if not isinstance(u, cst.SimpleString):
+                return u
+            return u.with_changes(value=f"{u.prefix}{u.quote}{new}{u.quote}")
+
+        edits.transform(self.node, apply)
+
+
 def snake(name: str) -> str:
     """``inputSchema`` → ``input_schema`` (mcp 2.x's attribute for each 1.x camelCase field)."""
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
@@ -441,10 +460,11 @@ def _local(alias: cst.ImportAlias) -> str | None:
 
 
 # -- the plans the port detectors ask for (docs/architecture.md, "How a finding becomes a fix") --
-def plan_attr_rename(node: cst.Attribute, new: str) -> FixPlan:
+def plan_attr_rename(node: cst.Attribute | cst.SimpleString, new: str) -> FixPlan:
     """MCP501/MCP506/MCP519: ``recv.old`` → ``recv.new`` (a renamed property or field: the same
-    value)."""
-    return FixPlan(fix=SAFE_RENAME, site=AttrRename(node, new))
+    value), or the literal name of ``getattr(recv, "old")``/``hasattr`` → ``"new"``."""
+    site = AttrRename(node, new) if isinstance(node, cst.Attribute) else StringRename(node, new)
+    return FixPlan(fix=SAFE_RENAME, site=site)
 
 
 def plan_wrap_str(value: cst.Call) -> FixPlan:
@@ -485,5 +505,20 @@ def raised_in_tools(plan: FixPlan, tools: list[str]) -> FixPlan:
     assert plan.fix is not None
     review = _MCP_ERROR_IN_TOOL.format(
         tools=", ".join(tools), s="s" if len(tools) > 1 else "", verb="raise" if len(tools) > 1 else "raises"
+    )
+    return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
+
+
+def already_broken(plan: FixPlan, lines: list[int], error: str) -> FixPlan:
+    """MCP502's import rename ``plan`` when it mends ``McpError(…)`` calls (at ``lines``) mcp 1.x
+    could not make (port-08: the call raised ``TypeError: <error>`` there, whose text the client
+    got, e.g. FastMCP's ``Error executing tool <name>: <that text>``; mcp 2.x raises the
+    ``MCPError`` the code meant): unsafe, the review note naming the lines and the error."""
+    assert plan.fix is not None
+    review = (
+        f" (review: `McpError(…)` at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} is already written in mcp 2.x's `(code, message, data)` shape, which "
+        f"mcp 1.x's `McpError(error: ErrorData)` does not take: there it raises `TypeError: {error}` and the client "
+        "gets that text; renamed, it raises the intended `MCPError` with its own message, so the client's answer "
+        "changes to that message)"
     )
     return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
