@@ -105,8 +105,11 @@ def test_bugs24_settings_writes_move_to_run(tmp_path: Path) -> None:
         'mcp = MCPServer("trace-http")\n',
     ).replace(
         'mcp.run(transport="streamable-http")',
-        'mcp.run(transport="streamable-http", host=os.environ.get("TRACE_HOST", "127.0.0.1"), '
-        'port=int(os.environ.get("TRACE_PORT", "8765")))',
+        "mcp.run(\n"
+        '        transport="streamable-http",\n'
+        '        host=os.environ.get("TRACE_HOST", "127.0.0.1"),\n'
+        '        port=int(os.environ.get("TRACE_PORT", "8765")),\n'
+        "    )",
     )
     assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 18), ("MCP503", 21), ("MCP503", 22)]
     assert run["findings"] == [] and run["errors"] == []
@@ -245,83 +248,11 @@ def _drive(python: str, file: Path, mode: str, steps: list, names: list[str]) ->
     return json_answer(out, f"{file.name} under {python} ({mode})", last_line=True)
 
 
-NOTIFY18_PORTED = """\
-import mcp.types as types
-from mcp.server import ServerRequestContext, Server
-import jsonschema
-from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolRequestParams, CallToolResult, EmptyResult, ListToolsResult, PaginatedRequestParams, SetLevelRequestParams, SubscribeRequestParams, TextContent
-from pydantic import AnyUrl
-
-floor = {"level": "info"}
-watched: set[str] = set()
-
-
-async def pick_floor(level: types.LoggingLevel) -> None:
-    floor["level"] = level
-
-
-async def on_set_logging_level(ctx: ServerRequestContext, params: SetLevelRequestParams) -> EmptyResult:
-    try:
-        await pick_floor(params.level)
-    except MCPError:
-        raise
-    except Exception as exc:
-        raise MCPError(0, str(exc)) from exc
-    return EmptyResult()
-
-
-async def follow(uri) -> None:
-    watched.add(str(uri))
-
-
-async def on_subscribe_resource(ctx: ServerRequestContext, params: SubscribeRequestParams) -> EmptyResult:
-    try:
-        await follow(AnyUrl(params.uri))
-    except MCPError:
-        raise
-    except Exception as exc:
-        raise MCPError(0, str(exc)) from exc
-    return EmptyResult()
-
-
-async def tools() -> list[types.Tool]:
-    return [types.Tool(name="balance", inputSchema={"type": "object"})]
-
-
-async def on_list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
-    return ListToolsResult(tools=list(await tools()))
-
-
-async def call(name: str, arguments: dict) -> list[types.TextContent]:
-    return [types.TextContent(type="text", text="42")]
-
-
-async def on_call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
-    arguments = params.arguments or {}
-    try:
-        tool = next((t for t in await tools() if t.name == params.name), None)
-        if tool is not None:
-            try:
-                jsonschema.validate(instance=arguments, schema=tool.input_schema)
-            except jsonschema.ValidationError as exc:
-                return CallToolResult(content=[TextContent(type="text", text=f"Input validation error: {exc.message}")], is_error=True)
-        content = await call(params.name, arguments)
-    except Exception as exc:
-        return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
-    return CallToolResult(content=list(content), is_error=False)
-
-
-server = Server("ledger", on_set_logging_level=on_set_logging_level, on_subscribe_resource=on_subscribe_resource, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
-"""
-
-
 def test_notify18_level_and_subscribe_handlers_are_ported(tmp_path: Path) -> None:
     """Both decorators are ported like the others (an adapter each, registered on the
     constructor) and kept: MCP402 and MCP302 then say what legacy clients still use them for."""
     target, text, run = _ported(tmp_path, "notify_18")
-    header = (DATA / "notify_18.py").read_text(encoding="utf-8").split("import mcp.types")[0]
-    assert text == header + NOTIFY18_PORTED
+    assert text == (DATA / "notify_18.fixed.py").read_text(encoding="utf-8")
     assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [
         ("MCP507", 29),
         ("MCP507", 34),
@@ -614,7 +545,10 @@ def test_a_handler_named_like_its_decorator_takes_the_context(
     res = _fix(target.parent)
     assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [("MCP505", 14), ("MCP507", 11)], str(res)
     text = target.read_text(encoding="utf-8")
-    assert "async def set_logging_level(level: types.LoggingLevel, ctx: ServerRequestContext)" in text
+    assert (
+        "async def set_logging_level(\n    level: types.LoggingLevel, ctx: ServerRequestContext\n) -> types.EmptyResult:"
+        in text
+    )
     assert "        await set_logging_level(params.level, ctx=ctx)\n" in text
     before = _getattr_project(tmp_path / "before", LINKUP, "mcp>=1.0.0")
     old = _drive(legacy_python, before, "legacy", [["level", "error"]], ["seen"])

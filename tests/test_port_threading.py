@@ -421,7 +421,7 @@ CALC_TESTS = _CALC_TESTS.format(
     is_error="isError",
 )
 CALC_TESTS_PORTED = _CALC_TESTS.format(
-    imports="\nfrom calc import mcp\nfrom mcp import Client\n", connect="Client", private="", is_error="is_error"
+    imports="from mcp import Client\n\nfrom calc import mcp\n", connect="Client", private="", is_error="is_error"
 )
 CONFTEST = 'import pytest\n\n\n@pytest.fixture\ndef anyio_backend():\n    return "asyncio"\n'
 # Runs every `test_*` coroutine of the module argv[1] (its folder's parent on sys.path) under anyio,
@@ -535,7 +535,7 @@ def test_a_logging_callback_keeps_the_legacy_era(tmp_path: Path) -> None:
         "    async with connect(server, logging_callback=seen.append) as s:\n        await s.send_ping()\n"
     )
     assert apply(src, tmp_path, target_sdk="mcp2") == (
-        "from mcp.server.lowlevel import Server\nfrom mcp import Client\n\n"
+        "from mcp import Client\nfrom mcp.server.lowlevel import Server\n\n"
         'server = Server("x")\n\n\nasync def check(seen):\n'
         '    async with Client(server, logging_callback=seen.append, mode="legacy") as s:\n'
         "        await s.send_ping()\n"

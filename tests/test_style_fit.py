@@ -189,3 +189,24 @@ def test_black_line_length(tmp_path: Path) -> None:
     assert subprocess.run(black, cwd=tmp_path).returncode == 0
     _fix(target)
     assert subprocess.run(black, cwd=tmp_path).returncode == 0, target.read_text()
+
+
+def test_a_long_value_that_parentheses_cannot_make_fit_stays_flat(tmp_path: Path) -> None:
+    """A rewritten ``return f"…"`` longer than the line even inside parentheses is left on one
+    line, as ruff format and black leave it (a renamed attribute inside an f-string, MCP519)."""
+    source = (
+        'from fastmcp import Context, FastMCP\n\napp = FastMCP("ga")\n\n\n@app.tool\n'
+        "async def who(ctx: Context) -> str:\n    info = ctx.session.client_params\n"
+        '    client = getattr(info, "clientInfo", None)\n'
+        "    return f\"{getattr(client, 'name', '?') if client else 'nobody'} {hasattr(info, 'protocolVersion')}\"\n"
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "ga"\ndependencies = ["fastmcp>=2.10,<3"]\n', encoding="utf-8"
+    )
+    target = tmp_path / "server.py"
+    target.write_text(source, encoding="utf-8")
+    _fix(target, "--target-sdk", "fastmcp4")
+    assert target.read_text(encoding="utf-8") == source.replace("clientInfo", "client_info").replace(
+        "protocolVersion", "protocol_version"
+    )
+    assert _ruff("format", "--isolated", "--diff", "server.py", cwd=tmp_path).returncode == 0

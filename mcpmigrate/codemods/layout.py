@@ -547,6 +547,11 @@ def _can_omit_parens(value: cst.BaseExpression, start: int, layout: _Layout) -> 
     return any(b in before for b in "([{")
 
 
+def _single_leaf(value: cst.BaseExpression) -> bool:
+    """One token for black (``can_be_split`` is false): a name, a number, a string or an f-string."""
+    return isinstance(value, (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.FormattedString))
+
+
 def lay_value(layout: _Layout, value: cst.BaseExpression, start: int, tail: int, optional_parens: bool):
     """The right-hand side ``value`` of a statement (``start``: its column, ``tail``: what follows
     it on the line), laid out."""
@@ -559,6 +564,11 @@ def lay_value(layout: _Layout, value: cst.BaseExpression, start: int, tail: int,
         return layout.lay(value, start, tail, 0)
     if _can_omit_parens(value, start, layout):
         return layout.lay(value, start, tail, 0, through_operators=True)
+    if _single_leaf(value) and not layout.fits(layout.col(1) + len(_flat(value)) + 1):
+        # parentheses that cannot make it fit are not added: black's rhs gives up when the body
+        # "cannot be split" and is not short enough (linegen._maybe_split_omitting_optional_parens),
+        # ruff format's best fit keeps such a value flat
+        return value
     # in parentheses on lines of their own (a tuple one element per line)
     return layout.split(value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]), start, tail, 0)
 

@@ -15,9 +15,9 @@
 # Seen in: johnhuang316/code-index-mcp@5e8d5fce:src/code_index_mcp/server.py (l.336);
 #   reading-plus-ai/mcp-server-data-exploration@0cd67660:src/mcp_server_ds/server.py (l.172, 194, 311)
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import UrlElicitationRequiredError, MCPError
-from mcp.types import INTERNAL_ERROR
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
+from mcp.types import INTERNAL_ERROR
 
 srv = MCPServer("docs-lite")
 DOCS = {"intro": "hello"}
