@@ -27,6 +27,7 @@ from mcpmigrate.codemods.interim.scope import bindings
 from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
 
 if TYPE_CHECKING:
+    from mcpmigrate.codemods.interim.joint import Joint
     from mcpmigrate.codemods.interim.thread import Thread
 
 #: The request kinds (what :func:`request_kind` returns).
@@ -184,6 +185,9 @@ class Site:
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
     thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
+    joints: dict[int, Joint] = field(
+        default_factory=dict
+    )  # id(handler node) -> the one round of every request it reaches
 
     def project_needs(self) -> list[dict[str, Any]]:
         """What the project step reads once this module is fixed (``mcpmigrate/project_answers.py``):
@@ -210,6 +214,12 @@ class Site:
         if self.thread is not None:
             done.add(id(self.call))
             thread_edits(analysis, self, edits)
+        elif self.joints:  # the handler's own request, asked with those its helpers make
+            from mcpmigrate.codemods.interim.joint import write_joint
+
+            done.add(id(self.call))
+            for joint in self.joints.values():
+                write_joint(analysis, joint, edits)
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))

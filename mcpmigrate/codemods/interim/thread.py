@@ -36,7 +36,13 @@ from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, take_out
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
 from mcpmigrate.codemods.interim.helpers import call_values
-from mcpmigrate.codemods.interim.lowlevel import lowlevel_parts, round_statement, widen_returns
+from mcpmigrate.codemods.interim.lowlevel import (
+    answer_target,
+    lowlevel_parts,
+    path_keys,
+    round_statement,
+    widen_returns,
+)
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME
 from mcpmigrate.codemods.interim.scope import inputs, scope_nodes
 from mcpmigrate.codemods.interim.sites import (
@@ -244,6 +250,44 @@ def _in_statement_reason(a: ModuleAnalysis, aw: cst.CSTNode, stmt: cst.CSTNode) 
     return None
 
 
+def _after_outcome(a: ModuleAnalysis, aw: cst.Await, stmt: cst.CSTNode, entry: FunctionInfo) -> str | None:
+    """Why the awaited call ``aw`` of ``entry`` must stay after another request it reaches: it is on
+    the right of ``and``/``or`` (or in a branch of a conditional expression) whose test awaits a call
+    that asks first, so it runs only on one outcome of that answer."""
+    pm = a.parents
+    child: cst.CSTNode = aw
+    cur = pm.get(id(aw))
+    while cur is not None and cur is not stmt:
+        first: cst.BaseExpression | None = None
+        if isinstance(cur, cst.BooleanOperation) and child is not cur.left:
+            first, how = (
+                cur.left,
+                f"`{code_of(cur.left)}` is {'true' if isinstance(cur.operator, cst.And) else 'false'}",
+            )
+        elif isinstance(cur, cst.IfExp) and child is not cur.test:
+            first, how = cur.test, f"`{code_of(cur.test)}` is {'true' if child is cur.body else 'false'}"
+        if first is not None and _asks(a, first, entry):
+            return (
+                f"`{code_of(aw)}` in `{entry.qualname}` runs only when {how}, which depends on the answer to the "
+                "request asked first: the second request is reached only on one outcome of the first, and one "
+                "interim round asking both on every call would change behaviour; keep them in order by hand"
+            )
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+def _asks(a: ModuleAnalysis, expr: cst.BaseExpression, fn: FunctionInfo) -> bool:
+    """Whether ``expr`` makes a request or calls a function of the module that reaches one."""
+    for c in walk(expr):
+        if isinstance(c, cst.Call):
+            if request_kind(a, c, fn) is not None:
+                return True
+            callee = a.callee_of(c, fn)
+            if callee is not None and requests_reached(a, callee):
+                return True
+    return False
+
+
 def _loop_around(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> bool:
     cur = a.parents.get(id(stmt))
     while cur is not None and cur is not fn.node:
@@ -287,6 +331,28 @@ def requests_reached(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
     return out
 
 
+def answer_names(a: ModuleAnalysis, entry: FunctionInfo) -> dict[int, str]:
+    """The handler's name for the answer to each request it reaches through a helper (``id`` of the
+    request call -> name), when it reaches several: the helper's name for it (``reply`` of ``reply =
+    await …``, else ``answer``/``sampled``/``roots``), made distinct from the handler's names, its
+    own requests' keys and each other in the order they are found — so one round asks each under a
+    key of its own, whichever of them is planned first."""
+    found = requests_reached(a, entry)
+    mine = {id(c) for c in entry.calls}
+    own = [c for c in found if id(c) in mine]
+    taken = scope_names(entry) | set(path_keys(a, entry, own).values())
+    out: dict[int, str] = {}
+    for c in found:
+        if id(c) in mine:
+            continue
+        fn = a.enclosing_function(c)
+        target = answer_target(a, c)
+        out[id(c)] = fresh(
+            taken, target.value if target is not None else ANSWER_NAME[request_kind(a, c, fn) or ELICITATION]
+        )
+    return out
+
+
 def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> str | None:
     """Why the request made in the helper ``site.fn`` cannot be asked by the handlers that reach it
     (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``).
@@ -300,7 +366,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         any(c not in direct for c in r.external)
         or helper.parent is not None
         or helper.class_name is not None
-        or any(c.registers or c.role not in (*_ENTRY, None) or not c.caller for c in direct)
+        or any(c.registers or c.role not in (*ENTRY, None) or not c.caller for c in direct)
     ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
         return (
@@ -350,7 +416,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         )
         skip = []
     funcs, edges = closure(a, helper)
-    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY], skip=bool(skip))
+    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in ENTRY], skip=bool(skip))
     outgoing: dict[int, list[Edge]] = {}
     for e in edges:
         outgoing.setdefault(id(e.caller), []).append(e)
@@ -362,7 +428,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 f"{intro}; `{f.qualname}` reaches it through {len(out)} calls ({calls}), each of which asks today: "
                 "one answer cannot stand for them; rewrite by hand"
             )
-    entries = [f for f in funcs if f.role in _ENTRY]
+    entries = [f for f in funcs if f.role in ENTRY]
     form = site.form
     roles = {"tool"} if form == "fastmcp" else LL_ROLES
     # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
@@ -380,7 +446,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         aw = a.parents.get(id(e.call))
         if not (isinstance(aw, cst.Await) and aw.expression is e.call):
             return f"{where} {_not_awaited(a, e.call)}"
-        if f.role not in _ENTRY:
+        if f.role not in ENTRY:
             why_not = always_runs(a, aw, f)
             if why_not:
                 return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
@@ -425,7 +491,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 )
             else:
                 mapping[name] = arg.value
-        if f.role not in _ENTRY:
+        if f.role not in ENTRY:
             if ctx_arg is None:
                 assert closure_ctx is not None  # the nested helper's parent, which takes that context
                 ctx_arg = cst.Arg(cst.Name(closure_ctx))
@@ -449,8 +515,18 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     for f in funcs:
         if f is helper:
             th.names[id(f.node)] = hname
+        elif f.role in ENTRY and len(requests_reached(a, f)) > 1:  # one name per request it reaches
+            th.names[id(f.node)] = answer_names(a, f)[id(call)]
         else:
             th.names[id(f.node)] = fresh(scope_names(f), hname)
+    for f in funcs:
+        if f.role not in ENTRY and len(asked := requests_reached(a, f)) > 1:
+            listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
+            return (
+                f"{intro}; `{f.qualname}` reaches {len(asked)} requests ({listed}) and is not a handler: only a "
+                "handler can ask them together in one interim result, and one parameter of it cannot carry "
+                "several answers; rewrite by hand"
+            )
     for entry in entries:
         if entry.role not in roles:
             what = (
@@ -459,13 +535,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 else "a low-level tools/call, prompts/get or resources/read handler"
             )
             return f"{intro}, which `{entry.qualname}` reaches, and that is not {what}: only such a handler can return the interim result"
-        asked = requests_reached(a, entry)
-        if len(asked) > 1:
-            listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
-            return (
-                f"{intro}; `{entry.qualname}` reaches {len(asked)} requests ({listed}), which must travel in one "
-                "interim result: combine them by hand"
-            )
+        joint = len(requests_reached(a, entry)) > 1  # asked with the others in one round (.joint)
         made_here = request_in(entry)
         if isinstance(made_here, str):
             return f"{intro}; {made_here}"
@@ -474,7 +544,14 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         if isinstance(h, str):
             return f"{intro}; {h}"
         h.edge = e
-        site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
+        if joint and h.skip:
+            tests = " or ".join(f"`{code_of(t)}`" for t in h.skip)
+            return (
+                f"{intro}, which asks only when {tests} is false, and `{entry.qualname}` reaches other requests "
+                "too: their one interim round would ask this question on every call; rewrite by hand"
+            )
+        if not joint:  # a joint round notes what runs before its first request (.joint)
+            site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
         th.handoffs.append(h)
     if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
         skip_code = [code_of(t) for t in skip]
@@ -524,6 +601,9 @@ def make_handoff(
     aw = a.parents.get(id(call))
     if stmt is None or not (isinstance(aw, cst.Await) and aw.expression is call):
         return f"`{first_line(call)}` in `{entry.qualname}` {_not_awaited(a, call)}"
+    after = _after_outcome(a, aw, stmt, entry)
+    if after:
+        return after
     why_not = _in_statement_reason(a, aw, stmt)
     if why_not:
         return f"`{first_line(call)}` in `{entry.qualname}` {why_not}: rewrite by hand"
@@ -565,7 +645,7 @@ def make_handoff(
     return Handoff(None, stmt, hsite, tests, binds)
 
 
-_ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
+ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
 
 
 def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
@@ -618,7 +698,13 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     for e in th.edges:
         _pass_answer(ed, e, th, drop)
     for h in th.handoffs:
-        write_round(a, ed, h)
+        joint = site.joints.get(id(h.site.fn.node))
+        if joint is not None:  # one round asks every request the handler reaches
+            from mcpmigrate.codemods.interim.joint import write_joint  # joint reads this module
+
+            write_joint(a, joint, ed)
+        else:
+            write_round(a, ed, h)
         assert h.edge is not None  # a handler of this module
         _pass_answer(ed, h.edge, th, drop)
 
@@ -715,19 +801,3 @@ def threaded_form(a: ModuleAnalysis, helper: FunctionInfo) -> str | None:
     if roles and roles <= {"tool", "prompt", "resource"}:
         return "resolver"
     return None
-
-
-def helpers_also_ask(a: ModuleAnalysis, handler: FunctionInfo) -> str | None:
-    """Why a request made in ``handler`` itself cannot get a round of its own: the handler also
-    reaches requests through the functions it calls, and every question of one call must travel in
-    one interim result (each retry carries only the answers to the latest ``inputRequests``)."""
-    own = {id(c) for c in handler.calls}
-    elsewhere = [c for c in requests_reached(a, handler) if id(c) not in own]
-    if not elsewhere:
-        return None
-    listed = ", ".join(f"`{first_line(c)}`" for c in elsewhere[:3])
-    return (
-        f"`{handler.qualname}` also reaches {listed} through the functions it calls: every question of one call must "
-        "travel in one interim result (a retry carries only the answers to the latest inputRequests); combine them "
-        "by hand"
-    )
