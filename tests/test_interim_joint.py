@@ -1,0 +1,291 @@
+"""Several requests reached from one handler (issue 22, item 2): each retry carries only the
+answers to the latest ``inputRequests``, so a handler that reaches several requests — through
+several helpers, or its own request and a helper's — asks them all in one ``InputRequiredResult``
+under distinct keys, reads each answer from ``input_responses`` on the retry and hands each helper
+its own; a legacy connection makes the requests itself, in their original order. Where one round
+cannot keep the order (the second request depends on the first answer) the fix stays manual and
+says so.
+
+Each fixed server is asserted whole (``tests/data/threading``) and run against the real SDK (mcp 2.3
+``Client``; fastmcp 4.2) in both eras: legacy answers as the original did, 2026-07-28 asks every
+question in one interim round and the retry gets the tool's answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from tests.test_interim_threading import FIXED, MODERN, _check, _fix, _project, _server, _texts
+from tests.test_interim_trust import _leaf
+
+
+def _call(server: Any, mode: str, tool: str, arguments: dict[str, Any], replies: dict[str, dict[str, Any]]) -> Any:
+    """One call through the mcp 2.3 ``Client`` whose elicitation callback answers each question
+    with the reply of the first key of ``replies`` its message starts with (the texts,
+    ``("error", texts)`` or ``("raised", message)``); ``asked`` collects the messages, in order."""
+    import mcp
+    from mcp import types
+
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: Any) -> Any:
+        asked.append(params.message)
+        reply = next(r for prefix, r in replies.items() if params.message.startswith(prefix))
+        return types.ElicitResult(**reply)
+
+    async def run() -> Any:
+        try:
+            async with mcp.Client(server, mode=mode, elicitation_callback=elicit) as client:  # type: ignore[arg-type]
+                return _texts(await client.call_tool(tool, arguments))
+        except BaseException as exc:  # the client raises out of its task group
+            return ("raised", str(_leaf(exc)))
+
+    return anyio.run(run), asked
+
+
+def _joint_round(
+    server: Any, tool: str, arguments: dict[str, Any], replies: dict[str, dict[str, Any]]
+) -> tuple[dict[str, str], Any]:
+    """On 2026-07-28, by hand: the first call returns one ``InputRequiredResult`` (its questions'
+    messages by key), the retry answers each key with ``replies[key]`` and gets the result."""
+    import mcp
+    from mcp import types
+
+    async def elicit(context: Any, params: Any) -> Any:  # declares the capability; never called here
+        raise AssertionError("the round is driven by hand")
+
+    async def run() -> tuple[dict[str, str], Any]:
+        async with mcp.Client(server, mode=MODERN, elicitation_callback=elicit) as client:  # type: ignore[arg-type]
+            first = await client.session.call_tool(tool, arguments, allow_input_required=True)
+            assert isinstance(first, types.InputRequiredResult), first
+            asked = {k: v.params.message for k, v in first.input_requests.items()}  # type: ignore[union-attr]  # elicitations only here
+            answers = {k: types.ElicitResult(**replies[k]) for k in first.input_requests}
+            retry = await client.session.call_tool(
+                tool, arguments, input_responses=answers, request_state=first.request_state, allow_input_required=True
+            )
+            assert not isinstance(retry, types.InputRequiredResult), retry
+            return asked, _texts(retry)
+
+    return anyio.run(run)
+
+
+def _fixed(tmp_path: Path, source: str, deps: list[str], expected: str) -> tuple[Path, Path, list[dict[str, Any]]]:
+    """The project fixed (``fix`` twice: the second changes nothing), its text the whole expected
+    file, nothing left to report; returns the fixed file, the original and the findings before."""
+    target = _project(tmp_path, source, deps)
+    before = tmp_path / "before.py"
+    before.write_bytes(target.read_bytes())
+    findings = _check(target.parent)
+    _fix(target.parent)
+    assert target.read_text(encoding="utf-8") == (FIXED / expected).read_text(encoding="utf-8")
+    assert _check(target.parent) == []
+    return target, before, findings
+
+
+# ---------------------------------------------------------------------------------------------
+# fastmcp 4: one tool reaching two helpers that each ask (both name their answer `reply`)
+
+ARCHIVE = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("archive")
+ARCHIVED: list[str] = []
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    reply = await ctx.elicit(f"Archive {what}?", response_type=bool)
+    return reply.action == "accept" and bool(reply.data)
+
+
+async def pick_label(ctx: Context, what: str) -> str:
+    reply = await ctx.elicit(f"Label for {what}?", response_type=str)
+    return reply.data if reply.action == "accept" else "unlabelled"
+
+
+@app.tool()
+async def archive(name: str, ctx: Context) -> str:
+    ok = await confirm(ctx, name)
+    label = await pick_label(ctx, name)
+    if not ok:
+        return "kept"
+    ARCHIVED.append(name)
+    return f"archived {name} as {label}"
+"""
+
+YES = {"action": "accept", "content": {"value": True}}
+BLUE = {"action": "accept", "content": {"value": "blue"}}
+DECLINE = {"action": "decline"}
+
+
+def test_two_helpers_of_one_tool_are_asked_in_one_round(tmp_path: Path) -> None:
+    target, before, findings = _fixed(tmp_path, ARCHIVE, ["fastmcp>=4.2,<5"], "archive_two_helpers.fixed.py")
+    assert [(f["rule"], f["line"], f["fix"]["safety"]) for f in findings] == [
+        ("MCP202", 8, "safe"),
+        ("MCP202", 13, "safe"),
+    ]
+    assert "under key 'reply' " in findings[0]["fix"]["description"]
+    assert "under key 'reply_2' " in findings[1]["fix"]["description"]
+    # Legacy: the fixed tool asks as the original did, in the same order, with the same outcome.
+    for replies in (
+        {"Archive": YES, "Label": BLUE},
+        {"Archive": DECLINE, "Label": BLUE},
+        {"Archive": YES, "Label": DECLINE},
+    ):
+        got = _call(_server(target, "app"), "legacy", "archive", {"name": "logs"}, replies)
+        assert got == _call(_server(before, "app"), "legacy", "archive", {"name": "logs"}, replies)
+    assert _call(_server(target, "app"), "legacy", "archive", {"name": "logs"}, {"Archive": YES, "Label": BLUE}) == (
+        ["archived logs as blue"],
+        ["Archive logs?", "Label for logs?"],
+    )
+    # 2026-07-28: the original cannot ask; the fixed tool asks both in one round, and the retry
+    # hands each helper its own answer.
+    assert _call(_server(before, "app"), MODERN, "archive", {"name": "logs"}, {"": YES})[0][0] in ("error", "raised")
+    asked, result = _joint_round(_server(target, "app"), "archive", {"name": "logs"}, {"reply": YES, "reply_2": BLUE})
+    assert asked == {"reply": "Archive logs?", "reply_2": "Label for logs?"}
+    assert result == ["archived logs as blue"]
+    assert _joint_round(_server(target, "app"), "archive", {"name": "x"}, {"reply": DECLINE, "reply_2": BLUE})[1] == [
+        "kept"
+    ]
+    # The SDK client drives the round with its callback: one round, both questions.
+    got, asked_msgs = _call(
+        _server(target, "app"), MODERN, "archive", {"name": "tmp"}, {"Archive": YES, "Label": DECLINE}
+    )
+    assert got == ["archived tmp as unlabelled"]
+    assert sorted(asked_msgs) == ["Archive tmp?", "Label for tmp?"]
+
+
+# ---------------------------------------------------------------------------------------------
+# mcp 2.x low-level: the handler asks itself and reaches a helper that asks too (this was
+# `helpers_also_ask`'s manual case)
+
+DROP = """\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+OK: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+WHY: dict[str, Any] = {"type": "object", "properties": {"why": {"type": "string"}}, "required": ["why"]}
+DROPPED: list[str] = []
+
+
+async def confirm(ctx: ServerRequestContext[Any], name: str) -> bool:
+    reply = await ctx.session.elicit_form(f"Drop {name}?", OK)
+    return reply.action == "accept" and bool((reply.content or {}).get("ok"))
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    name = (params.arguments or {}).get("name", "a")
+    why = await ctx.session.elicit_form(f"Why drop {name}?", WHY)
+    if not await confirm(ctx, name):
+        return types.CallToolResult(content=[types.TextContent(text="kept")])
+    DROPPED.append(name)
+    reason = (why.content or {}).get("why", "-") if why.action == "accept" else "-"
+    return types.CallToolResult(content=[types.TextContent(text=f"dropped {name}: {reason}")])
+
+
+async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[types.Tool(name="drop", input_schema={"type": "object"})])
+
+
+server = Server("drop", on_call_tool=call_tool, on_list_tools=list_tools)
+"""
+
+OK = {"action": "accept", "content": {"ok": True}}
+NO = {"action": "accept", "content": {"ok": False}}
+WHY = {"action": "accept", "content": {"why": "stale"}}
+
+
+def test_a_handler_request_and_its_helpers_are_asked_in_one_round(tmp_path: Path) -> None:
+    target, before, findings = _fixed(tmp_path, DROP, ["mcp>=2.3,<3"], "drop_own_and_helper.fixed.py")
+    assert [(f["rule"], f["line"], f["fix"]["safety"]) for f in findings] == [
+        ("MCP202", 13, "safe"),
+        ("MCP202", 19, "safe"),
+    ]
+    for replies in ({"Why": WHY, "Drop": OK}, {"Why": WHY, "Drop": NO}, {"Why": DECLINE, "Drop": OK}):
+        got = _call(_server(target, "server"), "legacy", "drop", {"name": "b"}, replies)
+        assert got == _call(_server(before, "server"), "legacy", "drop", {"name": "b"}, replies)
+    assert _call(_server(target, "server"), "legacy", "drop", {"name": "b"}, {"Why": WHY, "Drop": OK}) == (
+        ["dropped b: stale"],
+        ["Why drop b?", "Drop b?"],
+    )
+    assert _call(_server(before, "server"), MODERN, "drop", {"name": "b"}, {"": OK})[0][0] == "raised"
+    asked, result = _joint_round(_server(target, "server"), "drop", {"name": "b"}, {"why": WHY, "reply": OK})
+    assert asked == {"why": "Why drop b?", "reply": "Drop b?"}
+    assert result == ["dropped b: stale"]
+    assert _joint_round(_server(target, "server"), "drop", {"name": "b"}, {"why": WHY, "reply": NO})[1] == ["kept"]
+    got, asked_msgs = _call(_server(target, "server"), MODERN, "drop", {"name": "c"}, {"Why": DECLINE, "Drop": OK})
+    assert got == ["dropped c: -"] and sorted(asked_msgs) == ["Drop c?", "Why drop c?"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Where one round cannot keep the order: manual, saying why
+
+HELPERS = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("labels")
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    reply = await ctx.elicit(f"Archive {what}?", response_type=bool)
+    return reply.action == "accept" and bool(reply.data)
+
+
+async def pick_label(ctx: Context, what: str) -> str:
+    reply = await ctx.elicit(f"Label for {what}?", response_type=str)
+    return reply.data if reply.action == "accept" else "unlabelled"
+"""
+
+BUILT_FROM_ANSWER = """
+
+@app.tool()
+async def relabel(name: str, ctx: Context) -> str:
+    label = await pick_label(ctx, name)
+    ok = await confirm(ctx, label)
+    return f"{name}: {label}" if ok else "kept"
+"""
+
+ON_ONE_OUTCOME = """
+
+@app.tool()
+async def archive(name: str, ctx: Context) -> str:
+    if not await confirm(ctx, name):
+        return "kept"
+    label = await pick_label(ctx, name)
+    return f"archived {name} as {label}"
+"""
+
+ARCHIVE_Q = 'ctx.elicit(f"Archive {what}?", response_type=bool)'
+LABEL_Q = 'ctx.elicit(f"Label for {what}?", response_type=str)'
+REACHES = "`{tool}` reaches 2 requests (`{first}`, `{second}`), which must travel in one interim result, but "
+
+
+def _manual(tmp_path: Path, source: str) -> list[str]:
+    target = _project(tmp_path, HELPERS + source, ["fastmcp>=4.2,<5"])
+    findings = _check(target.parent)
+    assert [f["fix"] for f in findings] == [None, None], findings
+    return [f["manual"] for f in findings]
+
+
+def test_a_request_built_from_the_first_answer_stays_manual(tmp_path: Path) -> None:
+    reason = REACHES.format(tool="relabel", first=LABEL_Q, second=ARCHIVE_Q) + (
+        'the request `ctx.elicit(f"Archive {label}?", response_type=bool)` (reached through '
+        "`ok = await confirm(ctx, label)`) is built from `label`, set once `label = await pick_label(ctx, name)` has "
+        "asked (from its answer or later): the second request depends on the first answer, and one interim round "
+        "asking both would change behaviour; keep them in order by hand"
+    )
+    assert _manual(tmp_path, BUILT_FROM_ANSWER) == [reason, reason]
+
+
+def test_a_request_reached_on_one_outcome_of_the_first_stays_manual(tmp_path: Path) -> None:
+    reason = REACHES.format(tool="archive", first=ARCHIVE_Q, second=LABEL_Q) + (
+        "`if not await confirm(ctx, name):` can end the call depending on the answer to the request it reaches: "
+        "`label = await pick_label(ctx, name)` is reached only on one outcome of the first request, and one interim "
+        "round asking both on every call would change behaviour; keep them in order by hand"
+    )
+    assert _manual(tmp_path, ON_ONE_OUTCOME) == [reason, reason]
