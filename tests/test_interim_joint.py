@@ -86,7 +86,8 @@ def _fixed(tmp_path: Path, source: str, deps: list[str], expected: str) -> tuple
 
 
 # ---------------------------------------------------------------------------------------------
-# fastmcp 4: one tool reaching two helpers that each ask (both name their answer `reply`)
+# fastmcp 4: one tool reaching two helpers that each ask (both name their answer `reply`), one of
+# them reached from another tool too, which asks it alone
 
 ARCHIVE = """\
 from fastmcp import Context, FastMCP
@@ -113,6 +114,13 @@ async def archive(name: str, ctx: Context) -> str:
         return "kept"
     ARCHIVED.append(name)
     return f"archived {name} as {label}"
+
+
+@app.tool()
+async def purge(name: str, ctx: Context) -> str:
+    if not await confirm(ctx, f"{name} for good"):
+        return "kept"
+    return f"purged {name}"
 """
 
 YES = {"action": "accept", "content": {"value": True}}
@@ -126,8 +134,13 @@ def test_two_helpers_of_one_tool_are_asked_in_one_round(tmp_path: Path) -> None:
         ("MCP202", 8, "safe"),
         ("MCP202", 13, "safe"),
     ]
+    joint = (
+        " (`archive` asks 'reply', 'reply_2' together in one `InputRequiredResult`, as a retry carries only the answers "
+        "to the latest inputRequests; legacy connections get those requests in their original order)"
+    )
     assert "under key 'reply' " in findings[0]["fix"]["description"]
     assert "under key 'reply_2' " in findings[1]["fix"]["description"]
+    assert all(f["fix"]["description"].endswith(joint) for f in findings)
     # Legacy: the fixed tool asks as the original did, in the same order, with the same outcome.
     for replies in (
         {"Archive": YES, "Label": BLUE},
@@ -155,6 +168,12 @@ def test_two_helpers_of_one_tool_are_asked_in_one_round(tmp_path: Path) -> None:
     )
     assert got == ["archived tmp as unlabelled"]
     assert sorted(asked_msgs) == ["Archive tmp?", "Label for tmp?"]
+    # `purge` reaches `confirm` alone: its own round, its own answer.
+    for reply in (YES, DECLINE):
+        got = _call(_server(target, "app"), "legacy", "purge", {"name": "logs"}, {"": reply})
+        assert got == _call(_server(before, "app"), "legacy", "purge", {"name": "logs"}, {"": reply})
+    asked, result = _joint_round(_server(target, "app"), "purge", {"name": "logs"}, {"reply": YES})
+    assert asked == {"reply": "Archive logs for good?"} and result == ["purged logs"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,6 +225,11 @@ def test_a_handler_request_and_its_helpers_are_asked_in_one_round(tmp_path: Path
         ("MCP202", 13, "safe"),
         ("MCP202", 19, "safe"),
     ]
+    joint = "(`call_tool` asks 'why', 'reply' together in one `InputRequiredResult`"
+    assert all(joint in f["fix"]["description"] for f in findings)
+    assert findings[1]["fix"]["description"].startswith(
+        "on 2026-07-28 `call_tool` returns `InputRequiredResult` with a `ElicitRequest` under key 'why'"
+    )
     for replies in ({"Why": WHY, "Drop": OK}, {"Why": WHY, "Drop": NO}, {"Why": DECLINE, "Drop": OK}):
         got = _call(_server(target, "server"), "legacy", "drop", {"name": "b"}, replies)
         assert got == _call(_server(before, "server"), "legacy", "drop", {"name": "b"}, replies)

@@ -43,7 +43,7 @@ from mcpmigrate.codemods.interim.capability import capability_names
 from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.helpers import helper_reason
-from mcpmigrate.codemods.interim.joint import joint_reason
+from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
@@ -298,6 +298,8 @@ def _describe(site: Site) -> str:
             desc += f" ({stateless_note(site.stateless, writes_state=False)})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.joints:
+        desc += f" ({describe_joints(site)})"
     if site.pin and site.form != "fastmcp":
         desc += f" (mcp 2.x: {site.pin})"
     if site.unsafe:

@@ -234,6 +234,20 @@ def _round_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], notes: list[str]
     return None
 
 
+def describe_joints(site: Site) -> str:
+    """What the description of a request asked with others adds: which handler asks which keys together."""
+    parts = [
+        f"`{joint.handler.qualname}` asks {', '.join(repr(k.site.key or k.site.result) for k in rd)} together"
+        for joint in site.joints.values()
+        for rd in joint.rounds
+        if len(rd) > 1
+    ]
+    return (
+        "; ".join(dict.fromkeys(parts)) + " in one `InputRequiredResult`, as a retry carries only the answers to the "
+        "latest inputRequests; legacy connections get those requests in their original order"
+    )
+
+
 def write_joint(a: ModuleAnalysis, joint: Joint, ed: Edits) -> None:
     """The handler's rounds (once, whichever of its requests is recorded first)."""
     done: set[int] = ed.shared("interim.joints", set)

@@ -93,3 +93,42 @@ async def archive(name: str, ctx: Context) -> str | InputRequiredResult:
         return "kept"
     ARCHIVED.append(name)
     return f"archived {name} as {label}"
+
+
+@app.tool()
+async def purge(name: str, ctx: Context) -> str | InputRequiredResult:
+    if is_version_at_least(ctx.request_context.protocol_version, "2026-07-28"):
+        reply = (ctx.input_responses or {}).get("reply")
+        if not isinstance(reply, ElicitResult):
+            declared = ctx.session.client_capabilities or ClientCapabilities()
+            if declared.elicitation is None or (
+                declared.elicitation.form is None
+                and declared.elicitation.url is not None
+            ):
+                raise MCPError(
+                    MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    "Client did not declare the form elicitation capability required by input request 'reply'",
+                    {"requiredCapabilities": {"elicitation": {"form": {}}}},
+                )
+            return InputRequiredResult(
+                input_requests={
+                    "reply": ElicitRequest(
+                        params=ElicitRequestFormParams(
+                            message=f"Archive {f'{name} for good'}?",
+                            requested_schema=parse_elicit_response_type(bool).schema,
+                        )
+                    )
+                }
+            )
+        reply = (
+            handle_elicit_accept(parse_elicit_response_type(bool), reply.content)
+            if reply.action == "accept"
+            else DeclinedElicitation()
+            if reply.action == "decline"
+            else CancelledElicitation()
+        )
+    else:
+        reply = await ctx.elicit(f"Archive {f'{name} for good'}?", response_type=bool)
+    if not await confirm(reply, f"{name} for good"):
+        return "kept"
+    return f"purged {name}"
