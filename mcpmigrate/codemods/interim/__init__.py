@@ -298,8 +298,8 @@ def _describe(site: Site) -> str:
             desc += f" ({stateless_note(site.stateless, writes_state=False)})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
-    if site.joints:
-        desc += f" ({describe_joints(site)})"
+    if site.joints and (joint := describe_joints(site)):
+        desc += f" ({joint})"
     if site.pin and site.form != "fastmcp":
         desc += f" (mcp 2.x: {site.pin})"
     if site.unsafe:

@@ -242,6 +242,8 @@ def describe_joints(site: Site) -> str:
         for rd in joint.rounds
         if len(rd) > 1
     ]
+    if not parts:  # its requests are on paths no call shares: a round each
+        return ""
     return (
         "; ".join(dict.fromkeys(parts)) + " in one `InputRequiredResult`, as a retry carries only the answers to the "
         "latest inputRequests; legacy connections get those requests in their original order"

@@ -11,15 +11,18 @@ replaced by what the call on the way passes — and the handler's round (:func:`
 goes right before the handler's statement that starts the chain: on 2026-07-28 the handler returns
 ``InputRequiredResult`` while its ``input_responses`` lack the answer, on a legacy connection it
 makes the request itself (through its own context); either way the answer is passed down the chain
-where the context was (or right before it, when a function still uses its context).
+where the context was (or right before it, when a function still uses its context). A handler
+that reaches several requests (its own and its helpers', or several helpers') asks them in one
+round (:mod:`.joint`), each under the handler's own name for its answer (:func:`answer_names`).
 
 Manual, with the reason in terms of the code: a chain that leaves the module (callers in another
 module, the helper passed on as a callable, e.g. to a third-party library), a coroutine run from
 sync code (a sync bridge), a call that is not awaited (a background task: no request waits for its
 answer), a request or a call on the way that runs only on some paths or in a loop (each round would
-ask anew), a function that reaches the request through more than one call, a handler that reaches
-more than one request (they must travel in one interim result), a request built from a helper's
-locals.
+ask anew), a function that reaches the request through more than one call, a function on the way
+(not a handler) that reaches several requests, a call reached only on one outcome of an earlier
+request (``await a(ctx) and await b(ctx)``), a fallback request (asked only on some calls) of a
+handler that reaches others, a request built from a helper's locals.
 """
 
 from __future__ import annotations
