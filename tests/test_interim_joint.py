@@ -247,6 +247,80 @@ def test_a_handler_request_and_its_helpers_are_asked_in_one_round(tmp_path: Path
 
 
 # ---------------------------------------------------------------------------------------------
+# mcp 2.x low-level dispatch: requests on paths no call shares get a round each (`wipe` asks the
+# helper's question alone), those one call shares are asked together (`rename`: a helper's and the
+# handler's own)
+
+FILES = """\
+from typing import Any
+
+import mcp.types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+OK: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+NAME: dict[str, Any] = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+def text(value: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=value)])
+
+
+async def confirm(ctx: ServerRequestContext[Any], what: str) -> bool:
+    reply = await ctx.session.elicit_form(f"{what}?", OK)
+    return reply.action == "accept" and bool((reply.content or {}).get("ok"))
+
+
+async def pick_name(ctx: ServerRequestContext[Any], old: str) -> str:
+    picked = await ctx.session.elicit_form(f"New name for {old}?", NAME)
+    return str((picked.content or {}).get("name", old)) if picked.action == "accept" else old
+
+
+async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    old = str((params.arguments or {}).get("name", "a"))
+    if params.name == "wipe":
+        if not await confirm(ctx, f"Wipe {old}"):
+            return text("kept")
+        return text(f"wiped {old}")
+    new = await pick_name(ctx, old)
+    ok = await ctx.session.elicit_form(f"Rename {old}?", OK)
+    if ok.action != "accept" or not (ok.content or {}).get("ok"):
+        return text("kept")
+    return text(f"renamed {old} to {new}")
+
+
+async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+    tools = [types.Tool(name=n, input_schema={"type": "object"}) for n in ("wipe", "rename")]
+    return types.ListToolsResult(tools=tools)
+
+
+server = Server("files", on_call_tool=call_tool, on_list_tools=list_tools)
+"""
+
+NAME = {"action": "accept", "content": {"name": "b"}}
+
+
+def test_a_dispatch_handler_asks_each_path_its_own_round(tmp_path: Path) -> None:
+    target, before, findings = _fixed(tmp_path, FILES, ["mcp>=2.3,<3"], "files_dispatch.fixed.py")
+    assert [(f["line"], f["fix"]["safety"]) for f in findings] == [(16, "safe"), (21, "safe"), (32, "safe")]
+    calls = [
+        ("wipe", {"Wipe": OK}),
+        ("wipe", {"Wipe": NO}),
+        ("rename", {"New name": NAME, "Rename": OK}),
+        ("rename", {"New name": DECLINE, "Rename": OK}),
+        ("rename", {"New name": NAME, "Rename": NO}),
+    ]
+    for tool, replies in calls:
+        got = _call(_server(target, "server"), "legacy", tool, {"name": "a"}, replies)
+        assert got == _call(_server(before, "server"), "legacy", tool, {"name": "a"}, replies)
+    asked, result = _joint_round(_server(target, "server"), "wipe", {"name": "a"}, {"reply": OK})
+    assert asked == {"reply": "Wipe a?"} and result == ["wiped a"]
+    asked, result = _joint_round(_server(target, "server"), "rename", {"name": "a"}, {"picked": NAME, "ok": OK})
+    assert asked == {"picked": "New name for a?", "ok": "Rename a?"} and result == ["renamed a to b"]
+    assert _joint_round(_server(target, "server"), "rename", {"name": "a"}, {"picked": NAME, "ok": NO})[1] == ["kept"]
+
+
+# ---------------------------------------------------------------------------------------------
 # Where one round cannot keep the order: manual, saying why
 
 HELPERS = """\
