@@ -360,6 +360,17 @@ async def archive(name: str, ctx: Context) -> str:
 
 ARCHIVE_Q = 'ctx.elicit(f"Archive {what}?", response_type=bool)'
 LABEL_Q = 'ctx.elicit(f"Label for {what}?", response_type=str)'
+IN_A_BRANCH = """
+
+@app.tool()
+async def tag(name: str, ctx: Context) -> str:
+    ok = await confirm(ctx, name)
+    if ok:
+        label = await pick_label(ctx, name)
+        return f"{name}: {label}"
+    return "kept"
+"""
+
 REACHES = "`{tool}` reaches 2 requests (`{first}`, `{second}`), which must travel in one interim result, but "
 
 
@@ -387,3 +398,12 @@ def test_a_request_reached_on_one_outcome_of_the_first_stays_manual(tmp_path: Pa
         "round asking both on every call would change behaviour; keep them in order by hand"
     )
     assert _manual(tmp_path, ON_ONE_OUTCOME) == [reason, reason]
+
+
+def test_a_request_in_a_branch_on_the_first_answer_stays_manual(tmp_path: Path) -> None:
+    reason = REACHES.format(tool="tag", first=ARCHIVE_Q, second=LABEL_Q) + (
+        "`label = await pick_label(ctx, name)` runs inside `if ok:`, which tests `ok`, set once "
+        "`ok = await confirm(ctx, name)` has asked: it is reached only on one outcome of the first request, and one "
+        "interim round asking both on every call would change behaviour; keep them in order by hand"
+    )
+    assert _manual(tmp_path, IN_A_BRANCH) == [reason, reason]

@@ -183,7 +183,7 @@ def _round_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], notes: list[str]
         return None
     block = a.parents.get(id(first.stmt))
     if not isinstance(block, cst.IndentedBlock) or any(a.parents.get(id(k.stmt)) is not block for k in rd):
-        return (
+        return _branch_reason(a, intro, rd, block) or (
             f"{intro}, but they are not in one block (one runs only on some paths of the call): one round would ask "
             "it on every call; rewrite by hand"
         )
@@ -231,6 +231,40 @@ def _round_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], notes: list[str]
                     "behaviour; keep them in order by hand"
                 )
     notes += between_notes(body[start : body.index(rd[-1].stmt)], anchors)
+    return None
+
+
+def _branch_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], block: cst.CSTNode | None) -> str | None:
+    """Why a later ask that sits in a branch after the first is reached only on one outcome of the
+    first request: the statement of the first's block around it is the first's own (``if await
+    confirm(ctx): label = await pick(ctx)``) or tests a name set once the first has asked."""
+    if not isinstance(block, cst.IndentedBlock):
+        return None
+    body = list(block.body)
+    first = rd[0]
+    start = body.index(first.stmt) if first.stmt in body else None
+    if start is None:
+        return None
+    for k in rd[1:]:
+        top: cst.CSTNode | None = k.stmt
+        while top is not None and a.parents.get(id(top)) is not block:
+            top = a.parents.get(id(top))
+        if top is None or top is k.stmt or top not in body:
+            continue
+        bound = set().union(*(assigned(x) for x in body[start : body.index(top)]))  # type: ignore[arg-type]  # a statement of the block
+        test = top.test if isinstance(top, cst.If) else top
+        read = sorted({n.value for n in ref_names(test)} & bound)
+        if top is first.stmt or read:
+            why = (
+                "depends on the answer to the request it reaches"
+                if top is first.stmt
+                else f"tests {', '.join(f'`{r}`' for r in read)}, set once `{first_line(first.stmt)}` has asked"
+            )
+            return (
+                f"{intro}, but `{first_line(k.stmt)}` runs inside `{first_line(top)}`, which {why}: it is reached only "
+                "on one outcome of the first request, and one interim round asking both on every call would change "
+                "behaviour; keep them in order by hand"
+            )
     return None
 
 
