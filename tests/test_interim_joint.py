@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 
 from tests.test_interim_threading import FIXED, MODERN, _check, _fix, _project, _server, _texts
 from tests.test_interim_trust import _leaf
@@ -381,29 +382,34 @@ def _manual(tmp_path: Path, source: str) -> list[str]:
     return [f["manual"] for f in findings]
 
 
-def test_a_request_built_from_the_first_answer_stays_manual(tmp_path: Path) -> None:
-    reason = REACHES.format(tool="relabel", first=LABEL_Q, second=ARCHIVE_Q) + (
-        'the request `ctx.elicit(f"Archive {label}?", response_type=bool)` (reached through '
+#: (the tool's code, the exact reason both of its requests stay manual)
+ORDER_KEPT = {
+    "built-from-the-first-answer": (
+        BUILT_FROM_ANSWER,
+        REACHES.format(tool="relabel", first=LABEL_Q, second=ARCHIVE_Q)
+        + 'the request `ctx.elicit(f"Archive {label}?", response_type=bool)` (reached through '
         "`ok = await confirm(ctx, label)`) is built from `label`, set once `label = await pick_label(ctx, name)` has "
         "asked (from its answer or later): the second request depends on the first answer, and one interim round "
-        "asking both would change behaviour; keep them in order by hand"
-    )
-    assert _manual(tmp_path, BUILT_FROM_ANSWER) == [reason, reason]
-
-
-def test_a_request_reached_on_one_outcome_of_the_first_stays_manual(tmp_path: Path) -> None:
-    reason = REACHES.format(tool="archive", first=ARCHIVE_Q, second=LABEL_Q) + (
-        "`if not await confirm(ctx, name):` can end the call depending on the answer to the request it reaches: "
+        "asking both would change behaviour; keep them in order by hand",
+    ),
+    "after-a-return-on-the-first-answer": (
+        ON_ONE_OUTCOME,
+        REACHES.format(tool="archive", first=ARCHIVE_Q, second=LABEL_Q)
+        + "`if not await confirm(ctx, name):` can end the call depending on the answer to the request it reaches: "
         "`label = await pick_label(ctx, name)` is reached only on one outcome of the first request, and one interim "
-        "round asking both on every call would change behaviour; keep them in order by hand"
-    )
-    assert _manual(tmp_path, ON_ONE_OUTCOME) == [reason, reason]
-
-
-def test_a_request_in_a_branch_on_the_first_answer_stays_manual(tmp_path: Path) -> None:
-    reason = REACHES.format(tool="tag", first=ARCHIVE_Q, second=LABEL_Q) + (
-        "`label = await pick_label(ctx, name)` runs inside `if ok:`, which tests `ok`, set once "
+        "round asking both on every call would change behaviour; keep them in order by hand",
+    ),
+    "in-a-branch-on-the-first-answer": (
+        IN_A_BRANCH,
+        REACHES.format(tool="tag", first=ARCHIVE_Q, second=LABEL_Q)
+        + "`label = await pick_label(ctx, name)` runs inside `if ok:`, which tests `ok`, set once "
         "`ok = await confirm(ctx, name)` has asked: it is reached only on one outcome of the first request, and one "
-        "interim round asking both on every call would change behaviour; keep them in order by hand"
-    )
-    assert _manual(tmp_path, IN_A_BRANCH) == [reason, reason]
+        "interim round asking both on every call would change behaviour; keep them in order by hand",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(ORDER_KEPT))
+def test_where_one_round_cannot_keep_the_order_both_stay_manual(tmp_path: Path, case: str) -> None:
+    source, reason = ORDER_KEPT[case]
+    assert _manual(tmp_path, source) == [reason, reason]
