@@ -47,11 +47,17 @@ def _call(server: Any, mode: str, tool: str, arguments: dict[str, Any], replies:
     return anyio.run(run), asked
 
 
+def _reply(replies: dict[str, dict[str, Any]], key: str, message: str) -> dict[str, Any]:
+    """The reply for the question at ``key``: ``replies[key]``, else the first whose key the message
+    starts with (the SDK's resolvers choose their own keys)."""
+    return replies[key] if key in replies else next(r for p, r in replies.items() if message.startswith(p))
+
+
 def _joint_round(
     server: Any, tool: str, arguments: dict[str, Any], replies: dict[str, dict[str, Any]]
 ) -> tuple[dict[str, str], Any]:
     """On 2026-07-28, by hand: the first call returns one ``InputRequiredResult`` (its questions'
-    messages by key), the retry answers each key with ``replies[key]`` and gets the result."""
+    messages by key), the retry answers each with :func:`_reply` and gets the result."""
     import mcp
     from mcp import types
 
@@ -63,7 +69,7 @@ def _joint_round(
             first = await client.session.call_tool(tool, arguments, allow_input_required=True)
             assert isinstance(first, types.InputRequiredResult), first
             asked = {k: v.params.message for k, v in first.input_requests.items()}  # type: ignore[union-attr]  # elicitations only here
-            answers = {k: types.ElicitResult(**replies[k]) for k in first.input_requests}
+            answers = {k: types.ElicitResult(**_reply(replies, k, asked[k])) for k in first.input_requests}
             retry = await client.session.call_tool(
                 tool, arguments, input_responses=answers, request_state=first.request_state, allow_input_required=True
             )
@@ -175,6 +181,73 @@ def test_two_helpers_of_one_tool_are_asked_in_one_round(tmp_path: Path) -> None:
         assert got == _call(_server(before, "app"), "legacy", "purge", {"name": "logs"}, {"": reply})
     asked, result = _joint_round(_server(target, "app"), "purge", {"name": "logs"}, {"reply": YES})
     assert asked == {"reply": "Archive logs for good?"} and result == ["purged logs"]
+
+
+def test_what_a_helper_does_after_its_request_makes_every_request_of_the_round_unsafe(tmp_path: Path) -> None:
+    """Today `confirm` logs before `pick_label` asks; on 2026-07-28 both are asked first. Both
+    requests carry the note (one is applied only with the other)."""
+    source = ARCHIVE.replace(
+        '    return reply.action == "accept" and bool(reply.data)',
+        '    ARCHIVED.append(f"asked {what}")\n    return reply.action == "accept" and bool(reply.data)',
+    )
+    findings = _check(_project(tmp_path, source, ["fastmcp>=4.2,<5"]).parent)
+    note = (
+        '(review: `ARCHIVED.append(f"asked {what}")` in `confirm` runs after its request today, before the next one '
+        "is asked; on 2026-07-28 it runs once all are answered)"
+    )
+    assert [(f["fix"]["safety"], f["fix"]["description"].endswith(note)) for f in findings] == [("unsafe", True)] * 2
+
+
+# ---------------------------------------------------------------------------------------------
+# mcp 2.x `MCPServer`: each helper's request becomes a resolver of the tool, and the SDK batches
+# every pending resolver of one call into one `InputRequiredResult` (`resolve_arguments`)
+
+ARCHIVE_MCPSERVER = """\
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
+
+app = MCPServer("archive")
+
+
+class Ok(BaseModel):
+    ok: bool
+
+
+class Label(BaseModel):
+    label: str
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    reply = await ctx.elicit(f"Archive {what}?", Ok)
+    return reply.action == "accept" and reply.data.ok
+
+
+async def pick_label(ctx: Context, what: str) -> str:
+    reply = await ctx.elicit(f"Label for {what}?", Label)
+    return reply.data.label if reply.action == "accept" else "unlabelled"
+
+
+@app.tool()
+async def archive(name: str, ctx: Context) -> str:
+    ok = await confirm(ctx, name)
+    label = await pick_label(ctx, name)
+    if not ok:
+        return "kept"
+    return f"archived {name} as {label}"
+"""
+
+
+def test_two_helpers_of_an_mcpserver_tool_become_resolvers_asked_in_one_round(tmp_path: Path) -> None:
+    target, before, findings = _fixed(tmp_path, ARCHIVE_MCPSERVER, ["mcp>=2.3,<3"], "archive_resolvers.fixed.py")
+    # the second resolver's question is now asked before `confirm(...)` runs: a review note (each
+    # resolver is its own fix; the SDK batches whichever are applied)
+    assert [(f["line"], f["fix"]["safety"]) for f in findings] == [(16, "safe"), (21, "unsafe")]
+    ok, label = {"action": "accept", "content": {"ok": True}}, {"action": "accept", "content": {"label": "blue"}}
+    for replies in ({"Archive": ok, "Label": label}, {"Archive": DECLINE, "Label": label}):
+        got = _call(_server(target, "app"), "legacy", "archive", {"name": "logs"}, replies)
+        assert got == _call(_server(before, "app"), "legacy", "archive", {"name": "logs"}, replies)
+    asked, result = _joint_round(_server(target, "app"), "archive", {"name": "logs"}, {"Archive": ok, "Label": label})
+    assert sorted(asked.values()) == ["Archive logs?", "Label for logs?"] and result == ["archived logs as blue"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.lowlevel import (
     between_notes,
     exclusive_paths,
@@ -55,6 +56,7 @@ class Ask:
     site: Site
     handoff: Handoff | None = None  # a helper's request (None: the handler's own)
     notes: list[str] = field(default_factory=list)  # the request's own review notes
+    helper: Site | None = None  # a helper's request: its site (the chain it is threaded through)
 
 
 @dataclass(eq=False)
@@ -145,7 +147,7 @@ def _plan(a: ModuleAnalysis, h: FunctionInfo, planned: dict[int, Site]) -> Joint
         hand = [x for x in (s.thread.handoffs if s.thread is not None else []) if x.site.fn is h]
         if len(hand) != 1 or hand[0].edge is None:
             return f"{intro}, but `{first_line(r)}` is not asked by `{h.qualname}` itself: combine them by hand"
-        asks.append(Ask(hand[0].edge.call, hand[0].stmt, hand[0].site, hand[0], s.unsafe))
+        asks.append(Ask(hand[0].edge.call, hand[0].stmt, hand[0].site, hand[0], s.unsafe, s))
     order = {id(c): i for i, c in enumerate(h.calls)}
     asks.sort(key=lambda k: order.get(id(k.anchor), len(order)))
     rounds: list[list[Ask]] = []
@@ -231,7 +233,33 @@ def _round_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], notes: list[str]
                     "behaviour; keep them in order by hand"
                 )
     notes += between_notes(body[start : body.index(rd[-1].stmt)], anchors)
+    for k in rd:
+        if k.helper is not None and k.stmt is not rd[-1].stmt:
+            notes += _after_request(a, k.helper)
     return None
+
+
+def _after_request(a: ModuleAnalysis, helper: Site) -> list[str]:
+    """The review notes of what the functions on a helper's chain do after its request (or after the
+    call on the way): today it runs before the handler's next request is asked, on 2026-07-28 once
+    all are answered."""
+    assert helper.thread is not None
+    marks = [(helper.fn, helper.call), *((e.caller, e.call) for e in helper.thread.edges)]
+    notes = []
+    for f, mark in marks:
+        block = f.node.body
+        top: cst.CSTNode | None = mark
+        while top is not None and a.parents.get(id(top)) is not block:
+            top = a.parents.get(id(top))
+        if not isinstance(block, cst.IndentedBlock) or top not in block.body:
+            continue
+        after = [x for x in block.body[block.body.index(top) + 1 :] if has_effect(x)]
+        if after:
+            notes.append(
+                f"`{first_line(after[0])}` in `{f.qualname}` runs after its request today, before the next one is "
+                "asked; on 2026-07-28 it runs once all are answered"
+            )
+    return notes
 
 
 def _branch_reason(a: ModuleAnalysis, intro: str, rd: list[Ask], block: cst.CSTNode | None) -> str | None:
