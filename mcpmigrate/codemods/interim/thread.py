@@ -548,9 +548,9 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             return f"{intro}; {h}"
         h.edge = e
         if joint and h.skip:
-            tests = " or ".join(f"`{code_of(t)}`" for t in h.skip)
+            tests = " or ".join(code_of(_atom(t)) for t in h.skip)
             return (
-                f"{intro}, which asks only when {tests} is false, and `{entry.qualname}` reaches other requests "
+                f"{intro}, which asks only when `{tests}` is false, and `{entry.qualname}` reaches other requests "
                 "too: their one interim round would ask this question on every call; rewrite by hand"
             )
         if not joint:  # a joint round notes what runs before its first request (.joint)
