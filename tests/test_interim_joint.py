@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import pytest
 
-from tests.test_interim_threading import FIXED, MODERN, _check, _fix, _project, _server, _texts
+from tests.test_interim_threading import FALLBACK, FIXED, MODERN, _check, _fix, _project, _server, _texts
 from tests.test_interim_trust import _leaf
 
 
@@ -488,20 +488,14 @@ def test_where_one_round_cannot_keep_the_order_both_stay_manual(tmp_path: Path, 
     assert _manual(tmp_path, source) == [reason, reason]
 
 
-FALLBACK_AND_ANOTHER = """\
-from fastmcp import Context, FastMCP
-
-app = FastMCP("files")
-
-
-async def pick_folder(ctx: Context, folder: str | None) -> str:
-    if folder:
-        return folder
-    picked = await ctx.elicit("Which folder?", response_type=str)
-    return picked.data if picked.action == "accept" else "."
-
-
-async def confirm(ctx: Context, what: str) -> bool:
+#: test_interim_threading's fallback helper, with a second helper the tool reaches after it
+FALLBACK_AND_ANOTHER = FALLBACK.replace(
+    """@app.tool()
+async def listing(ctx: Context, folder: str | None = None) -> str:
+    where = await pick_folder(ctx, folder)
+    return f"listing {where}"
+""",
+    """async def confirm(ctx: Context, what: str) -> bool:
     reply = await ctx.elicit(f"List {what}?", response_type=bool)
     return reply.action == "accept" and bool(reply.data)
 
@@ -511,12 +505,14 @@ async def listing(ctx: Context, name: str, folder: str | None = None) -> str:
     where = await pick_folder(ctx, folder)
     ok = await confirm(ctx, name)
     return f"listing {where}" if ok else "no"
-"""
+""",
+)
 
 
 def test_a_fallback_request_with_another_of_its_handler_stays_manual(tmp_path: Path) -> None:
     """A request asked only on some calls (the helper returns first when `folder` is given) cannot
     share a round that every call returns."""
+    assert "async def confirm" in FALLBACK_AND_ANOTHER
     findings = _check(_project(tmp_path, FALLBACK_AND_ANOTHER, ["fastmcp>=4.2,<5"]).parent)
     why = (
         "the request is made in the helper `pick_folder`, which asks only when `folder` is false, and `listing` "
