@@ -125,6 +125,10 @@ def joint_reason(a: ModuleAnalysis, site: Site, alone: Alone) -> str | None:
         notes += j.unsafe
     site.unsafe = list(dict.fromkeys(notes))
     site.joints = {id(h.node): joints[id(h)] for h in multi}
+    for r in requests.values():  # each request's own rewrite writes its handlers' joint rounds too
+        planned[id(r)].joints = {
+            id(h.node): joints[id(h)] for h in handlers.values() if any(x is r for x in requests_reached(a, h))
+        }
     return None
 
 
@@ -325,6 +329,16 @@ def write_joint(a: ModuleAnalysis, joint: Joint, ed: Edits) -> None:
             write_round(a, ed, rd[0].handoff)
         else:
             lowlevel_edits(a, [rd[0].site], ed)
+    # The other requests of the round go with it (as a low-level group is recorded by its first
+    # member): each helper's own rewrite, once per request (``Site.record``), and the handler's own
+    # requests are written above.
+    recorded: set[int] = ed.shared("interim.done", set)
+    for rd in joint.rounds:
+        for k in rd:
+            if k.helper is not None:
+                k.helper.record(ed, a)
+            else:
+                recorded.add(id(k.site.call))
 
 
 def _bare(stmt: cst.CSTNode) -> cst.BaseStatement:
