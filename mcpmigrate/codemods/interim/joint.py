@@ -15,7 +15,8 @@ one outcome of the first (a ``return`` between them that reads the answer, ``awa
 b(ctx)``), requests on different paths of one call; the rest of what decides a request (its helper
 chain, its handler) is each request's own check (``alone``). Every request of the handlers that
 share requests — the component — is decided together: one that cannot be asked leaves them all
-manual, and all take the union of their review notes (one is applied only with the others).
+manual, and all take the union of their review notes; the first of them that is applied writes
+them all (:func:`write_joint`), as a low-level group is recorded by its first member.
 """
 
 from __future__ import annotations
