@@ -199,6 +199,55 @@ def test_what_a_helper_does_after_its_request_makes_every_request_of_the_round_u
 
 
 # ---------------------------------------------------------------------------------------------
+# fastmcp 4: one helper called twice by a tool asks twice — two questions of one round, each
+# call handed its own answer
+
+MOVE = """\
+from fastmcp import Context, FastMCP
+
+app = FastMCP("move")
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    reply = await ctx.elicit(f"{what}?", response_type=bool)
+    return reply.action == "accept" and bool(reply.data)
+
+
+@app.tool()
+async def move(src: str, dst: str, ctx: Context) -> str:
+    take = await confirm(ctx, f"Take {src}")
+    put = await confirm(ctx, f"Overwrite {dst}")
+    if not (take and put):
+        return "stayed"
+    return f"moved {src} to {dst}"
+"""
+
+
+def test_a_helper_called_twice_asks_both_questions_in_one_round(tmp_path: Path) -> None:
+    target, before, findings = _fixed(tmp_path, MOVE, ["fastmcp>=4.2,<5"], "move_helper_twice.fixed.py")
+    [finding] = findings
+    assert finding["fix"]["safety"] == "safe"
+    assert (
+        "`move` return `InputRequiredResult` with a `ElicitRequest` under keys 'reply', 'reply_2'"
+        in (finding["fix"]["description"])
+    )
+    for replies in ({"Take": YES, "Overwrite": YES}, {"Take": YES, "Overwrite": DECLINE}, {"Take": DECLINE, "": YES}):
+        got = _call(_server(target, "app"), "legacy", "move", {"src": "a", "dst": "b"}, replies)
+        assert got == _call(_server(before, "app"), "legacy", "move", {"src": "a", "dst": "b"}, replies)
+    assert _call(_server(target, "app"), "legacy", "move", {"src": "a", "dst": "b"}, {"": YES}) == (
+        ["moved a to b"],
+        ["Take a?", "Overwrite b?"],
+    )
+    asked, result = _joint_round(
+        _server(target, "app"), "move", {"src": "a", "dst": "b"}, {"reply": YES, "reply_2": YES}
+    )
+    assert asked == {"reply": "Take a?", "reply_2": "Overwrite b?"} and result == ["moved a to b"]
+    assert _joint_round(_server(target, "app"), "move", {"src": "a", "dst": "b"}, {"reply": YES, "reply_2": DECLINE})[
+        1
+    ] == ["stayed"]
+
+
+# ---------------------------------------------------------------------------------------------
 # mcp 2.x `MCPServer`: each helper's request becomes a resolver of the tool, and the SDK batches
 # every pending resolver of one call into one `InputRequiredResult` (`resolve_arguments`)
 

@@ -38,7 +38,7 @@ from mcpmigrate.codemods.interim.lowlevel import (
     widen_returns,
 )
 from mcpmigrate.codemods.interim.sites import Site, can_leave, first_line, side_effects_before
-from mcpmigrate.codemods.interim.thread import ENTRY, Handoff, requests_reached, write_round
+from mcpmigrate.codemods.interim.thread import ENTRY, Handoff, reached_asks, requests_reached, write_round
 from mcpmigrate.codemods.param.chains import reach
 from mcpmigrate.names import assigned, ref_names
 
@@ -88,7 +88,7 @@ def joint_reason(a: ModuleAnalysis, site: Site, alone: Alone) -> str | None:
     """Why the request of ``site`` cannot be asked with the other requests its handlers reach, else
     None (``site.joints`` then holds the round of each handler reaching several, and ``site.unsafe``
     the notes of every request they share)."""
-    multi = [h for h in _handlers(a, site.call) if len(requests_reached(a, h)) > 1]
+    multi = [h for h in _handlers(a, site.call) if len(reached_asks(a, h)) > 1]
     if not multi:
         return None
     handlers: dict[int, FunctionInfo] = {}
@@ -102,10 +102,10 @@ def joint_reason(a: ModuleAnalysis, site: Site, alone: Alone) -> str | None:
         for r in requests_reached(a, h):
             if id(r) not in requests:
                 requests[id(r)] = r
-                todo += [g for g in _handlers(a, r) if len(requests_reached(a, g)) > 1]
+                todo += [g for g in _handlers(a, r) if len(reached_asks(a, g)) > 1]
     planned: dict[int, Site] = {}
     for h in handlers.values():
-        reached = requests_reached(a, h)
+        reached = [r for r, _ in reached_asks(a, h)]
         for r in reached:
             if id(r) in planned:
                 continue
@@ -136,20 +136,24 @@ def joint_reason(a: ModuleAnalysis, site: Site, alone: Alone) -> str | None:
 def _plan(a: ModuleAnalysis, h: FunctionInfo, planned: dict[int, Site]) -> Joint | str:
     """The rounds of handler ``h`` (every request it reaches is in ``planned``), or why one round
     cannot ask its requests together."""
-    reached = requests_reached(a, h)
+    pairs = reached_asks(a, h)
+    reached = [r for r, _ in pairs]
     intro = (
         f"`{h.qualname}` reaches {len(reached)} requests ({_listed(reached)}), which must travel in one interim result"
     )
-    mine = {id(c) for c in h.calls}
     asks: list[Ask] = []
-    for r in reached:
+    for r, anchor in pairs:
         s = planned[id(r)]
-        if id(r) in mine:
+        if r is anchor:
             if s.unwrap is not None:
                 return f"{intro}, but `{first_line(s.stmt)}` sits in a `try`: combine them by hand"
             asks.append(Ask(r, s.stmt, s, notes=s.unsafe))
             continue
-        hand = [x for x in (s.thread.handoffs if s.thread is not None else []) if x.site.fn is h]
+        hand = [
+            x
+            for x in (s.thread.handoffs if s.thread is not None else [])
+            if x.site.fn is h and x.edge is not None and x.edge.call is anchor
+        ]
         if len(hand) != 1 or hand[0].edge is None:
             return f"{intro}, but `{first_line(r)}` is not asked by `{h.qualname}` itself: combine them by hand"
         asks.append(Ask(hand[0].edge.call, hand[0].stmt, hand[0].site, hand[0], s.unsafe, s))

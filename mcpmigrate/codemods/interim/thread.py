@@ -19,8 +19,8 @@ Manual, with the reason in terms of the code: a chain that leaves the module (ca
 module, the helper passed on as a callable, e.g. to a third-party library), a coroutine run from
 sync code (a sync bridge), a call that is not awaited (a background task: no request waits for its
 answer), a request or a call on the way that runs only on some paths or in a loop (each round would
-ask anew), a function that reaches the request through more than one call, a function on the way
-(not a handler) that reaches several requests, a call reached only on one outcome of an earlier
+ask anew), a function on the way (not a handler) that reaches the request through more than one
+call or reaches several requests (a handler calling a helper twice asks twice, in one round), a call reached only on one outcome of an earlier
 request (``await a(ctx) and await b(ctx)``), a fallback request (asked only on some calls) of a
 handler that reaches others, a request built from a helper's locals.
 """
@@ -94,6 +94,9 @@ class Thread:
     edges: list[Edge] = field(default_factory=list)  # calls between the functions that take the answer
     handoffs: list[Handoff] = field(default_factory=list)
     across: list[dict[str, Any]] = field(default_factory=list)  # callers in other modules (the project step's data)
+    edge_names: dict[int, str] = field(
+        default_factory=dict
+    )  # id(a handler's call on the chain) -> its name for the answer
 
 
 def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
@@ -334,24 +337,38 @@ def requests_reached(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
     return out
 
 
-def answer_names(a: ModuleAnalysis, entry: FunctionInfo) -> dict[int, str]:
-    """The handler's name for the answer to each request it reaches through a helper (``id`` of the
-    request call -> name), when it reaches several: the helper's name for it (``reply`` of ``reply =
-    await …``, else ``answer``/``sampled``/``roots``), made distinct from the handler's names, its
-    own requests' keys and each other in the order they are found — so one round asks each under a
-    key of its own, whichever of them is planned first."""
-    found = requests_reached(a, entry)
-    mine = {id(c) for c in entry.calls}
-    own = [c for c in found if id(c) in mine]
-    taken = scope_names(entry) | set(path_keys(a, entry, own).values())
-    out: dict[int, str] = {}
-    for c in found:
-        if id(c) in mine:
+def reached_asks(a: ModuleAnalysis, entry: FunctionInfo) -> list[tuple[cst.Call, cst.Call]]:
+    """Every question ``entry`` asks, in its order: ``(request, anchor)`` — the anchor is the request
+    itself (the handler's own) or the handler's call that reaches it through a helper (a helper
+    called twice asks twice)."""
+    out: list[tuple[cst.Call, cst.Call]] = []
+    for c in entry.calls:
+        if request_kind(a, c, entry) is not None:
+            out.append((c, c))
             continue
-        fn = a.enclosing_function(c)
-        target = answer_target(a, c)
-        out[id(c)] = fresh(
-            taken, target.value if target is not None else ANSWER_NAME[request_kind(a, c, fn) or ELICITATION]
+        callee = a.callee_of(c, entry)
+        if callee is not None and callee is not entry:
+            out += [(r, c) for r in requests_reached(a, callee)]
+    return out
+
+
+def answer_names(a: ModuleAnalysis, entry: FunctionInfo) -> dict[tuple[int, int], str]:
+    """The handler's name for the answer to each question it asks through a helper (``(id`` of the
+    request, ``id`` of the handler's call that reaches it``)`` -> name), when it asks several: the
+    helper's name for it (``reply`` of ``reply = await …``, else ``answer``/``sampled``/``roots``),
+    made distinct from the handler's names, its own requests' keys and each other in the handler's
+    order — so one round asks each under a key of its own, whichever of them is planned first."""
+    asks = reached_asks(a, entry)
+    own = [r for r, anchor in asks if r is anchor]
+    taken = scope_names(entry) | set(path_keys(a, entry, own).values())
+    out: dict[tuple[int, int], str] = {}
+    for r, anchor in asks:
+        if r is anchor:
+            continue
+        fn = a.enclosing_function(r)
+        target = answer_target(a, r)
+        out[(id(r), id(anchor))] = fresh(
+            taken, target.value if target is not None else ANSWER_NAME[request_kind(a, r, fn) or ELICITATION]
         )
     return out
 
@@ -425,7 +442,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         outgoing.setdefault(id(e.caller), []).append(e)
     for f in funcs:
         out = outgoing.get(id(f), [])
-        if len(out) > 1:
+        if len(out) > 1 and f.role not in ENTRY:  # a handler asks once per call, in one round (.joint)
             calls = ", ".join(f"`{first_line(e.call)}`" for e in out)
             return (
                 f"{intro}; `{f.qualname}` reaches it through {len(out)} calls ({calls}), each of which asks today: "
@@ -437,11 +454,11 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
     made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
 
-    def request_in(f: FunctionInfo) -> cst.Call | str:
-        """The request as ``f`` would make it, or why it cannot."""
-        if id(f.node) in made:
+    def request_in(f: FunctionInfo, via: Edge | None = None) -> cst.Call | str:
+        """The request as ``f`` would make it (a handler: through its call ``via``), or why it cannot."""
+        if via is None and id(f.node) in made:
             return made[id(f.node)]
-        (e,) = outgoing[id(f)]
+        (e,) = [via] if via is not None else outgoing[id(f)]
         inner = request_in(e.callee)
         if isinstance(inner, str):
             return inner
@@ -510,7 +527,8 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                     f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
                 )
         out = substitute(inner, mapping)
-        made[id(f.node)] = out
+        if via is None:
+            made[id(f.node)] = out
         return out
 
     taken_all = module_names(a) | {n.value for f in funcs for n in name_nodes(f.node)}
@@ -518,8 +536,6 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     for f in funcs:
         if f is helper:
             th.names[id(f.node)] = hname
-        elif f.role in ENTRY and len(requests_reached(a, f)) > 1:  # one name per request it reaches
-            th.names[id(f.node)] = answer_names(a, f)[id(call)]
         else:
             th.names[id(f.node)] = fresh(scope_names(f), hname)
     for f in funcs:
@@ -538,24 +554,26 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 else "a low-level tools/call, prompts/get or resources/read handler"
             )
             return f"{intro}, which `{entry.qualname}` reaches, and that is not {what}: only such a handler can return the interim result"
-        joint = len(requests_reached(a, entry)) > 1  # asked with the others in one round (.joint)
-        made_here = request_in(entry)
-        if isinstance(made_here, str):
-            return f"{intro}; {made_here}"
-        (e,) = outgoing[id(entry)]
-        h = make_handoff(a, form, site.kind, entry, e.call, made_here, th.names[id(entry.node)], e.callee.qualname)
-        if isinstance(h, str):
-            return f"{intro}; {h}"
-        h.edge = e
-        if joint and h.skip:
-            tests = " or ".join(code_of(_atom(t)) for t in h.skip)
-            return (
-                f"{intro}, which asks only when `{tests}` is false, and `{entry.qualname}` reaches other requests "
-                "too: their one interim round would ask this question on every call; rewrite by hand"
-            )
-        if not joint:  # a joint round notes what runs before its first request (.joint)
-            site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
-        th.handoffs.append(h)
+        joint = len(reached_asks(a, entry)) > 1  # asked with the others in one round (.joint)
+        for e in outgoing[id(entry)]:  # a call of its own each (several: in one round, .joint)
+            made_here = request_in(entry, e)
+            if isinstance(made_here, str):
+                return f"{intro}; {made_here}"
+            name = answer_names(a, entry)[(id(call), id(e.call))] if joint else th.names[id(entry.node)]
+            th.edge_names[id(e.call)] = name
+            h = make_handoff(a, form, site.kind, entry, e.call, made_here, name, e.callee.qualname)
+            if isinstance(h, str):
+                return f"{intro}; {h}"
+            h.edge = e
+            if joint and h.skip:
+                tests = " or ".join(code_of(_atom(t)) for t in h.skip)
+                return (
+                    f"{intro}, which asks only when `{tests}` is false, and `{entry.qualname}` reaches other requests "
+                    "too: their one interim round would ask this question on every call; rewrite by hand"
+                )
+            if not joint:  # a joint round notes what runs before its first request (.joint)
+                site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
+            th.handoffs.append(h)
     if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
         skip_code = [code_of(t) for t in skip]
         drop = helper_drop(site, th.names[id(helper.node)], ctx)
@@ -739,7 +757,7 @@ def _unused(fn: cst.FunctionDef, ctx: str) -> bool:
 def _pass_answer(ed: Edits, e: Edge, th: Thread, drop: dict[int, bool]) -> None:
     """The call ``e`` passes the caller's answer where it passed the context (or right before it,
     when the callee still takes the context)."""
-    mine = th.names[id(e.caller.node)]
+    mine = th.edge_names.get(id(e.call)) or th.names[id(e.caller.node)]
     if not th.ctx[id(e.callee.node)]:  # the answer goes first
         ed.transform(e.call, partial(_first_arg, cst.Arg(cst.Name(mine))))
         return
@@ -781,7 +799,9 @@ def describe_thread(site: Site) -> str:
     assert th is not None
     names = {"roots": "ListRootsRequest", "sampling": "CreateMessageRequest", "elicitation": "ElicitRequest"}
     handlers = ", ".join(
-        [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+        dict.fromkeys(
+            [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+        )
     )
     hname = th.names[id(site.fn.node)]
     chain = ", ".join(dict.fromkeys([f"`{site.fn.qualname}`", *(f"`{e.caller.qualname}`" for e in th.edges)]))
@@ -789,7 +809,7 @@ def describe_thread(site: Site) -> str:
     keys = ", ".join(dict.fromkeys(repr(h.site.result) for h in th.handoffs))
     return (
         f"the request leaves the helper `{site.fn.qualname}`: on 2026-07-28 {handlers} return `InputRequiredResult` "
-        f"with a `{names[site.kind]}` under key {keys} and read the answer from {where} on the retry (no requestState "
+        f"with a `{names[site.kind]}` under {'keys' if ', ' in keys else 'key'} {keys} and read the answer from {where} on the retry (no requestState "
         f"is written), on legacy connections they make the request themselves; {chain} take the answer as the "
         f"parameter `{hname}`"
     )
