@@ -197,8 +197,10 @@ class Site:
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record the rewrite decided for this request: a helper's request (a resolver per calling
-        tool), an MCPServer resolver, or a low-level/fastmcp handler's round with every request of
-        its ``group`` (recorded by the first member that is applied). An MCP207 finding carries the
+        tool), an MCPServer resolver, a helper's request threaded to the handlers that reach it
+        (``thread``), or a low-level/fastmcp handler's round with every request of its ``group`` —
+        or of its ``joints``, with its helpers' (recorded by the first member that is applied). An
+        MCP207 finding carries the
         site of the request its ``try`` guards; a request is recorded once per round. The names the
         rewrites take are shared by every site of the round (``Edits.shared``)."""
         # the rewriters read Site: imported here, not at the top of this module
