@@ -559,7 +559,9 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             made_here = request_in(entry, e)
             if isinstance(made_here, str):
                 return f"{intro}; {made_here}"
-            name = answer_names(a, entry)[(id(call), id(e.call))] if joint else th.names[id(entry.node)]
+            name = answer_names(a, entry).get((id(call), id(e.call))) if joint else th.names[id(entry.node)]
+            if name is None:  # the chain the closure follows is not one the handler's own calls reach
+                return f"{intro}; `{first_line(e.call)}` in `{entry.qualname}` reaches it other than through a call of a function of this module: rewrite by hand"
             th.edge_names[id(e.call)] = name
             h = make_handoff(a, form, site.kind, entry, e.call, made_here, name, e.callee.qualname)
             if isinstance(h, str):
