@@ -33,6 +33,8 @@ without the capability now get an error instead of the unconfirmed action), are 
 
 from __future__ import annotations
 
+from functools import partial
+
 import libcst as cst
 
 from mcpmigrate import surfaces as S
@@ -41,6 +43,7 @@ from mcpmigrate.codemods.interim.capability import capability_names
 from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.helpers import helper_reason
+from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
@@ -59,7 +62,7 @@ from mcpmigrate.codemods.interim.sites import (
     side_effects_before,
     where_reason,
 )
-from mcpmigrate.codemods.interim.thread import describe_thread, helpers_also_ask, thread_reason, threaded_form
+from mcpmigrate.codemods.interim.thread import describe_thread, requests_reached, thread_reason, threaded_form
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -209,7 +212,10 @@ def _site(
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
-            return thread_reason(a, site, python) or site
+            reason = thread_reason(a, site, python)
+            if not reason and not alone:  # with the other requests its handlers reach, in one round
+                reason = joint_reason(a, site, partial(_alone, a, python))
+            return reason or site
         exits = exits_before(a, site.unwrap or site.stmt, fn)
         if exits:
             site.unsafe.append(
@@ -229,9 +235,21 @@ def _site(
         def member(c: cst.Call) -> Site | str:  # another request of the handler, checked as one of its group
             return _site(a, c, fn, request_kind(a, c, fn) or "", alone=True)
 
+        mine = {id(c) for c in fn.calls}
+        joint = any(id(c) not in mine for c in requests_reached(a, fn))  # its helpers ask too
+        if joint:
+            site.alone = True  # its requests are grouped with its helpers' (joint_reason)
         reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
-        reason = reason or helpers_also_ask(a, fn) or lowlevel_reason(a, site, member)
+        reason = reason or lowlevel_reason(a, site, member)
+        if not reason and joint and not alone:
+            reason = joint_reason(a, site, partial(_alone, a, python))
     return reason or site
+
+
+def _alone(a: ModuleAnalysis, python: str | None, call: cst.Call) -> Site | str:
+    """The interim rewrite of one request on its own (not grouped with the others of its handler)."""
+    fn = a.enclosing_function(call)
+    return _site(a, call, fn, request_kind(a, call, fn) or "", alone=True, python=python)
 
 
 def _describe(site: Site) -> str:
@@ -280,6 +298,8 @@ def _describe(site: Site) -> str:
             desc += f" ({stateless_note(site.stateless, writes_state=False)})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.joints and (joint := describe_joints(site)):
+        desc += f" ({joint})"
     if site.pin and site.form != "fastmcp":
         desc += f" (mcp 2.x: {site.pin})"
     if site.unsafe:

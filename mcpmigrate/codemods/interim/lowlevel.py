@@ -53,13 +53,13 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     # requests on paths no single call shares (`if params.name == "…": … return` branches) are
     # rewritten each on its own (a group only with those a call can make with this one), under keys
     # unique across the handler
-    on_path = [o for o in others if not _exclusive(a, call, [o])]
+    on_path = [o for o in others if not exclusive_paths(a, call, [o])]
     if others and site.result is None:
         site.result = _path_answer_name(a, site)
     if site.result is None:
         return unassigned_reason(site)
     if others:  # keys unique across the handler's paths
-        site.key = _path_keys(a, fn, [call, *others]).get(id(call))
+        site.key = path_keys(a, fn, [call, *others]).get(id(call))
     if site.kind == ELICITATION and attr == "elicit_url":
         return (
             "URL-mode elicitation correlated by `elicitation_id` (gone in 2026-07-28): build the "
@@ -77,7 +77,7 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
     return None
 
 
-def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNode]) -> bool:
+def exclusive_paths(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNode]) -> bool:
     """No single call of the handler makes ``call`` and any of ``others``: each pair sits in the
     ``if`` and ``else`` of one statement (or two ``case``s of one ``match``), or the earlier one in an ``if`` whose body ends with
     ``return``/``raise`` (the usual ``if params.name == "…": … return`` dispatch)."""
@@ -114,7 +114,7 @@ def _exclusive(a: ModuleAnalysis, call: cst.CSTNode, others: Sequence[cst.CSTNod
     return all(apart(call, o) for o in others)
 
 
-def _answer(a: ModuleAnalysis, call: cst.Call) -> cst.Name | None:
+def answer_target(a: ModuleAnalysis, call: cst.Call) -> cst.Name | None:
     """``x`` of ``x = await <call>``."""
     aw = a.parents.get(id(call))
     assign = a.parents.get(id(aw)) if isinstance(aw, cst.Await) else None
@@ -127,14 +127,14 @@ def _answer(a: ModuleAnalysis, call: cst.Call) -> cst.Name | None:
 def _path_answer_name(a: ModuleAnalysis, site: Site) -> str | None:
     """The answer's name when every other binding of it in the handler is on a path this request
     never shares (another branch of the dispatch): on its own path the name is bound once."""
-    target = _answer(a, site.call)
+    target = answer_target(a, site.call)
     if target is None or target.value in site.fn.param_names():
         return None
     inside = {id(n) for n in walk(site.stmt)}
     for n in walk(site.fn.node.body):
         if id(n) in inside or a.enclosing_function(n) is not site.fn or target.value not in _binds_here(n):
             continue
-        if not _exclusive(a, site.stmt, [n]):
+        if not exclusive_paths(a, site.stmt, [n]):
             return None
     return target.value
 
@@ -148,14 +148,14 @@ def _binds_here(n: cst.CSTNode) -> set[str]:
     return set()
 
 
-def _path_keys(a: ModuleAnalysis, fn: FunctionInfo, calls: list[cst.Call]) -> dict[int, str]:
+def path_keys(a: ModuleAnalysis, fn: FunctionInfo, calls: list[cst.Call]) -> dict[int, str]:
     """An ``inputRequests`` key per request on its own path, in source order: its answer's name, then
     ``name_2`` … when an earlier path already uses it (a retry that takes another path, e.g. after a
     state change, then asks anew instead of reading an answer to another question)."""
     taken: set[str] = set()
     keys: dict[int, str] = {}
     for c in sorted(calls, key=fn.calls.index):
-        name = _answer(a, c)
+        name = answer_target(a, c)
         if name is not None:
             keys[id(c)] = fresh(taken, name.value)
     return keys
@@ -196,9 +196,20 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
                 "together; ask them in one go by hand (or carry the earlier answer in an integrity-protected "
                 "requestState)"
             )
+    notes = between_notes(body[start : body.index(members[-1].stmt)], stmts)
+    unsafe = list(first.unsafe) + notes
+    for m in members:
+        m.group, m.unsafe = members, unsafe
+    return members
+
+
+def between_notes(between: list[cst.BaseStatement], requests: set[int]) -> list[str]:
+    """The review notes of the statements ``between`` the first and the last request of one round
+    (the requests' own statements, ids in ``requests``, aside): on 2026-07-28 they run once every
+    question is answered."""
     notes: list[str] = []
-    for x in body[start : body.index(members[-1].stmt)]:
-        if id(x) in stmts:
+    for x in between:
+        if id(x) in requests:
             continue
         if can_leave(x):
             notes.append(
@@ -209,10 +220,7 @@ def _group(a: ModuleAnalysis, site: Site, others: list[cst.Call], member: Member
             notes.append(
                 f"`{first_line(x)}` runs between the requests today; on 2026-07-28 it runs once all are answered"
             )
-    unsafe = list(first.unsafe) + notes
-    for m in members:
-        m.group, m.unsafe = members, unsafe
-    return members
+    return notes
 
 
 def lowlevel_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tuple[str, str]]]:

@@ -27,6 +27,7 @@ from mcpmigrate.codemods.interim.scope import bindings
 from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
 
 if TYPE_CHECKING:
+    from mcpmigrate.codemods.interim.joint import Joint
     from mcpmigrate.codemods.interim.thread import Thread
 
 #: The request kinds (what :func:`request_kind` returns).
@@ -184,6 +185,9 @@ class Site:
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
     thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
+    joints: dict[int, Joint] = field(
+        default_factory=dict
+    )  # id(handler node) -> the one round of every request it reaches
 
     def project_needs(self) -> list[dict[str, Any]]:
         """What the project step reads once this module is fixed (``mcpmigrate/project_answers.py``):
@@ -193,8 +197,10 @@ class Site:
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record the rewrite decided for this request: a helper's request (a resolver per calling
-        tool), an MCPServer resolver, or a low-level/fastmcp handler's round with every request of
-        its ``group`` (recorded by the first member that is applied). An MCP207 finding carries the
+        tool), an MCPServer resolver, a helper's request threaded to the handlers that reach it
+        (``thread``), or a low-level/fastmcp handler's round with every request of its ``group`` —
+        or of its ``joints``, with its helpers' (recorded by the first member that is applied). An
+        MCP207 finding carries the
         site of the request its ``try`` guards; a request is recorded once per round. The names the
         rewrites take are shared by every site of the round (``Edits.shared``)."""
         # the rewriters read Site: imported here, not at the top of this module
@@ -210,6 +216,12 @@ class Site:
         if self.thread is not None:
             done.add(id(self.call))
             thread_edits(analysis, self, edits)
+        elif self.joints:  # the handler's own request, asked with those its helpers make
+            from mcpmigrate.codemods.interim.joint import write_joint
+
+            done.add(id(self.call))
+            for joint in self.joints.values():
+                write_joint(analysis, joint, edits)
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))

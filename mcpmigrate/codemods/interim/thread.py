@@ -11,15 +11,18 @@ replaced by what the call on the way passes — and the handler's round (:func:`
 goes right before the handler's statement that starts the chain: on 2026-07-28 the handler returns
 ``InputRequiredResult`` while its ``input_responses`` lack the answer, on a legacy connection it
 makes the request itself (through its own context); either way the answer is passed down the chain
-where the context was (or right before it, when a function still uses its context).
+where the context was (or right before it, when a function still uses its context). A handler
+that reaches several requests (its own and its helpers', or several helpers') asks them in one
+round (:mod:`.joint`), each under the handler's own name for its answer (:func:`answer_names`).
 
 Manual, with the reason in terms of the code: a chain that leaves the module (callers in another
 module, the helper passed on as a callable, e.g. to a third-party library), a coroutine run from
 sync code (a sync bridge), a call that is not awaited (a background task: no request waits for its
 answer), a request or a call on the way that runs only on some paths or in a loop (each round would
-ask anew), a function that reaches the request through more than one call, a handler that reaches
-more than one request (they must travel in one interim result), a request built from a helper's
-locals.
+ask anew), a function on the way (not a handler) that reaches the request through more than one
+call or reaches several requests (a handler calling a helper twice asks twice, in one round), a call reached only on one outcome of an earlier
+request (``await a(ctx) and await b(ctx)``), a fallback request (asked only on some calls) of a
+handler that reaches others, a request built from a helper's locals.
 """
 
 from __future__ import annotations
@@ -36,7 +39,13 @@ from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, take_out
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
 from mcpmigrate.codemods.interim.helpers import call_values
-from mcpmigrate.codemods.interim.lowlevel import lowlevel_parts, round_statement, widen_returns
+from mcpmigrate.codemods.interim.lowlevel import (
+    answer_target,
+    lowlevel_parts,
+    path_keys,
+    round_statement,
+    widen_returns,
+)
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME
 from mcpmigrate.codemods.interim.scope import inputs, scope_nodes
 from mcpmigrate.codemods.interim.sites import (
@@ -85,6 +94,9 @@ class Thread:
     edges: list[Edge] = field(default_factory=list)  # calls between the functions that take the answer
     handoffs: list[Handoff] = field(default_factory=list)
     across: list[dict[str, Any]] = field(default_factory=list)  # callers in other modules (the project step's data)
+    edge_names: dict[int, str] = field(
+        default_factory=dict
+    )  # id(a handler's call on the chain) -> its name for the answer
 
 
 def _receiver_param(fn: FunctionInfo, recv: cst.BaseExpression) -> str | None:
@@ -244,6 +256,44 @@ def _in_statement_reason(a: ModuleAnalysis, aw: cst.CSTNode, stmt: cst.CSTNode) 
     return None
 
 
+def _after_outcome(a: ModuleAnalysis, aw: cst.Await, stmt: cst.CSTNode, entry: FunctionInfo) -> str | None:
+    """Why the awaited call ``aw`` of ``entry`` must stay after another request it reaches: it is on
+    the right of ``and``/``or`` (or in a branch of a conditional expression) whose test awaits a call
+    that asks first, so it runs only on one outcome of that answer."""
+    pm = a.parents
+    child: cst.CSTNode = aw
+    cur = pm.get(id(aw))
+    while cur is not None and cur is not stmt:
+        first: cst.BaseExpression | None = None
+        if isinstance(cur, cst.BooleanOperation) and child is not cur.left:
+            first, how = (
+                cur.left,
+                f"`{code_of(cur.left)}` is {'true' if isinstance(cur.operator, cst.And) else 'false'}",
+            )
+        elif isinstance(cur, cst.IfExp) and child is not cur.test:
+            first, how = cur.test, f"`{code_of(cur.test)}` is {'true' if child is cur.body else 'false'}"
+        if first is not None and _asks(a, first, entry):
+            return (
+                f"`{code_of(aw)}` in `{entry.qualname}` runs only when {how}, which depends on the answer to the "
+                "request asked first: the second request is reached only on one outcome of the first, and one "
+                "interim round asking both on every call would change behaviour; keep them in order by hand"
+            )
+        child, cur = cur, pm.get(id(cur))
+    return None
+
+
+def _asks(a: ModuleAnalysis, expr: cst.BaseExpression, fn: FunctionInfo) -> bool:
+    """Whether ``expr`` makes a request or calls a function of the module that reaches one."""
+    for c in walk(expr):
+        if isinstance(c, cst.Call):
+            if request_kind(a, c, fn) is not None:
+                return True
+            callee = a.callee_of(c, fn)
+            if callee is not None and requests_reached(a, callee):
+                return True
+    return False
+
+
 def _loop_around(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> bool:
     cur = a.parents.get(id(stmt))
     while cur is not None and cur is not fn.node:
@@ -287,6 +337,42 @@ def requests_reached(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
     return out
 
 
+def reached_asks(a: ModuleAnalysis, entry: FunctionInfo) -> list[tuple[cst.Call, cst.Call]]:
+    """Every question ``entry`` asks, in its order: ``(request, anchor)`` — the anchor is the request
+    itself (the handler's own) or the handler's call that reaches it through a helper (a helper
+    called twice asks twice)."""
+    out: list[tuple[cst.Call, cst.Call]] = []
+    for c in entry.calls:
+        if request_kind(a, c, entry) is not None:
+            out.append((c, c))
+            continue
+        callee = a.callee_of(c, entry)
+        if callee is not None and callee is not entry:
+            out += [(r, c) for r in requests_reached(a, callee)]
+    return out
+
+
+def answer_names(a: ModuleAnalysis, entry: FunctionInfo) -> dict[tuple[int, int], str]:
+    """The handler's name for the answer to each question it asks through a helper (``(id`` of the
+    request, ``id`` of the handler's call that reaches it``)`` -> name), when it asks several: the
+    helper's name for it (``reply`` of ``reply = await …``, else ``answer``/``sampled``/``roots``),
+    made distinct from the handler's names, its own requests' keys and each other in the handler's
+    order — so one round asks each under a key of its own, whichever of them is planned first."""
+    asks = reached_asks(a, entry)
+    own = [r for r, anchor in asks if r is anchor]
+    taken = scope_names(entry) | set(path_keys(a, entry, own).values())
+    out: dict[tuple[int, int], str] = {}
+    for r, anchor in asks:
+        if r is anchor:
+            continue
+        fn = a.enclosing_function(r)
+        target = answer_target(a, r)
+        out[(id(r), id(anchor))] = fresh(
+            taken, target.value if target is not None else ANSWER_NAME[request_kind(a, r, fn) or ELICITATION]
+        )
+    return out
+
+
 def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> str | None:
     """Why the request made in the helper ``site.fn`` cannot be asked by the handlers that reach it
     (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``).
@@ -300,7 +386,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         any(c not in direct for c in r.external)
         or helper.parent is not None
         or helper.class_name is not None
-        or any(c.registers or c.role not in (*_ENTRY, None) or not c.caller for c in direct)
+        or any(c.registers or c.role not in (*ENTRY, None) or not c.caller for c in direct)
     ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
         return (
@@ -350,29 +436,29 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         )
         skip = []
     funcs, edges = closure(a, helper)
-    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in _ENTRY], skip=bool(skip))
+    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in ENTRY], skip=bool(skip))
     outgoing: dict[int, list[Edge]] = {}
     for e in edges:
         outgoing.setdefault(id(e.caller), []).append(e)
     for f in funcs:
         out = outgoing.get(id(f), [])
-        if len(out) > 1:
+        if len(out) > 1 and f.role not in ENTRY:  # a handler asks once per call, in one round (.joint)
             calls = ", ".join(f"`{first_line(e.call)}`" for e in out)
             return (
                 f"{intro}; `{f.qualname}` reaches it through {len(out)} calls ({calls}), each of which asks today: "
                 "one answer cannot stand for them; rewrite by hand"
             )
-    entries = [f for f in funcs if f.role in _ENTRY]
+    entries = [f for f in funcs if f.role in ENTRY]
     form = site.form
     roles = {"tool"} if form == "fastmcp" else LL_ROLES
     # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
     made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
 
-    def request_in(f: FunctionInfo) -> cst.Call | str:
-        """The request as ``f`` would make it, or why it cannot."""
-        if id(f.node) in made:
+    def request_in(f: FunctionInfo, via: Edge | None = None) -> cst.Call | str:
+        """The request as ``f`` would make it (a handler: through its call ``via``), or why it cannot."""
+        if via is None and id(f.node) in made:
             return made[id(f.node)]
-        (e,) = outgoing[id(f)]
+        (e,) = [via] if via is not None else outgoing[id(f)]
         inner = request_in(e.callee)
         if isinstance(inner, str):
             return inner
@@ -380,7 +466,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         aw = a.parents.get(id(e.call))
         if not (isinstance(aw, cst.Await) and aw.expression is e.call):
             return f"{where} {_not_awaited(a, e.call)}"
-        if f.role not in _ENTRY:
+        if f.role not in ENTRY:
             why_not = always_runs(a, aw, f)
             if why_not:
                 return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
@@ -425,7 +511,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 )
             else:
                 mapping[name] = arg.value
-        if f.role not in _ENTRY:
+        if f.role not in ENTRY:
             if ctx_arg is None:
                 assert closure_ctx is not None  # the nested helper's parent, which takes that context
                 ctx_arg = cst.Arg(cst.Name(closure_ctx))
@@ -441,7 +527,8 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                     f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
                 )
         out = substitute(inner, mapping)
-        made[id(f.node)] = out
+        if via is None:
+            made[id(f.node)] = out
         return out
 
     taken_all = module_names(a) | {n.value for f in funcs for n in name_nodes(f.node)}
@@ -451,6 +538,14 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             th.names[id(f.node)] = hname
         else:
             th.names[id(f.node)] = fresh(scope_names(f), hname)
+    for f in funcs:
+        if f.role not in ENTRY and len(asked := requests_reached(a, f)) > 1:
+            listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
+            return (
+                f"{intro}; `{f.qualname}` reaches {len(asked)} requests ({listed}) and is not a handler: only a "
+                "handler can ask them together in one interim result, and one parameter of it cannot carry "
+                "several answers; rewrite by hand"
+            )
     for entry in entries:
         if entry.role not in roles:
             what = (
@@ -459,23 +554,28 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 else "a low-level tools/call, prompts/get or resources/read handler"
             )
             return f"{intro}, which `{entry.qualname}` reaches, and that is not {what}: only such a handler can return the interim result"
-        asked = requests_reached(a, entry)
-        if len(asked) > 1:
-            listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
-            return (
-                f"{intro}; `{entry.qualname}` reaches {len(asked)} requests ({listed}), which must travel in one "
-                "interim result: combine them by hand"
-            )
-        made_here = request_in(entry)
-        if isinstance(made_here, str):
-            return f"{intro}; {made_here}"
-        (e,) = outgoing[id(entry)]
-        h = make_handoff(a, form, site.kind, entry, e.call, made_here, th.names[id(entry.node)], e.callee.qualname)
-        if isinstance(h, str):
-            return f"{intro}; {h}"
-        h.edge = e
-        site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
-        th.handoffs.append(h)
+        joint = len(reached_asks(a, entry)) > 1  # asked with the others in one round (.joint)
+        for e in outgoing[id(entry)]:  # a call of its own each (several: in one round, .joint)
+            made_here = request_in(entry, e)
+            if isinstance(made_here, str):
+                return f"{intro}; {made_here}"
+            name = answer_names(a, entry).get((id(call), id(e.call))) if joint else th.names[id(entry.node)]
+            if name is None:  # the chain the closure follows is not one the handler's own calls reach
+                return f"{intro}; `{first_line(e.call)}` in `{entry.qualname}` reaches it other than through a call of a function of this module: rewrite by hand"
+            th.edge_names[id(e.call)] = name
+            h = make_handoff(a, form, site.kind, entry, e.call, made_here, name, e.callee.qualname)
+            if isinstance(h, str):
+                return f"{intro}; {h}"
+            h.edge = e
+            if joint and h.skip:
+                tests = " or ".join(code_of(_atom(t)) for t in h.skip)
+                return (
+                    f"{intro}, which asks only when `{tests}` is false, and `{entry.qualname}` reaches other requests "
+                    "too: their one interim round would ask this question on every call; rewrite by hand"
+                )
+            if not joint:  # a joint round notes what runs before its first request (.joint)
+                site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
+            th.handoffs.append(h)
     if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
         skip_code = [code_of(t) for t in skip]
         drop = helper_drop(site, th.names[id(helper.node)], ctx)
@@ -524,6 +624,9 @@ def make_handoff(
     aw = a.parents.get(id(call))
     if stmt is None or not (isinstance(aw, cst.Await) and aw.expression is call):
         return f"`{first_line(call)}` in `{entry.qualname}` {_not_awaited(a, call)}"
+    after = _after_outcome(a, aw, stmt, entry)
+    if after:
+        return after
     why_not = _in_statement_reason(a, aw, stmt)
     if why_not:
         return f"`{first_line(call)}` in `{entry.qualname}` {why_not}: rewrite by hand"
@@ -565,7 +668,7 @@ def make_handoff(
     return Handoff(None, stmt, hsite, tests, binds)
 
 
-_ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
+ENTRY = {"tool", "prompt", "resource", *LL_ROLES}
 
 
 def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
@@ -618,7 +721,13 @@ def thread_edits(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     for e in th.edges:
         _pass_answer(ed, e, th, drop)
     for h in th.handoffs:
-        write_round(a, ed, h)
+        joint = site.joints.get(id(h.site.fn.node))
+        if joint is not None:  # one round asks every request the handler reaches
+            from mcpmigrate.codemods.interim.joint import write_joint  # joint reads this module
+
+            write_joint(a, joint, ed)
+        else:
+            write_round(a, ed, h)
         assert h.edge is not None  # a handler of this module
         _pass_answer(ed, h.edge, th, drop)
 
@@ -650,7 +759,7 @@ def _unused(fn: cst.FunctionDef, ctx: str) -> bool:
 def _pass_answer(ed: Edits, e: Edge, th: Thread, drop: dict[int, bool]) -> None:
     """The call ``e`` passes the caller's answer where it passed the context (or right before it,
     when the callee still takes the context)."""
-    mine = th.names[id(e.caller.node)]
+    mine = th.edge_names.get(id(e.call)) or th.names[id(e.caller.node)]
     if not th.ctx[id(e.callee.node)]:  # the answer goes first
         ed.transform(e.call, partial(_first_arg, cst.Arg(cst.Name(mine))))
         return
@@ -692,7 +801,9 @@ def describe_thread(site: Site) -> str:
     assert th is not None
     names = {"roots": "ListRootsRequest", "sampling": "CreateMessageRequest", "elicitation": "ElicitRequest"}
     handlers = ", ".join(
-        [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+        dict.fromkeys(
+            [f"`{h.site.fn.qualname}`" for h in th.handoffs] + [f"`{c['caller']}` in {c['path']}" for c in th.across]
+        )
     )
     hname = th.names[id(site.fn.node)]
     chain = ", ".join(dict.fromkeys([f"`{site.fn.qualname}`", *(f"`{e.caller.qualname}`" for e in th.edges)]))
@@ -700,7 +811,7 @@ def describe_thread(site: Site) -> str:
     keys = ", ".join(dict.fromkeys(repr(h.site.result) for h in th.handoffs))
     return (
         f"the request leaves the helper `{site.fn.qualname}`: on 2026-07-28 {handlers} return `InputRequiredResult` "
-        f"with a `{names[site.kind]}` under key {keys} and read the answer from {where} on the retry (no requestState "
+        f"with a `{names[site.kind]}` under {'keys' if ', ' in keys else 'key'} {keys} and read the answer from {where} on the retry (no requestState "
         f"is written), on legacy connections they make the request themselves; {chain} take the answer as the "
         f"parameter `{hname}`"
     )
@@ -715,19 +826,3 @@ def threaded_form(a: ModuleAnalysis, helper: FunctionInfo) -> str | None:
     if roles and roles <= {"tool", "prompt", "resource"}:
         return "resolver"
     return None
-
-
-def helpers_also_ask(a: ModuleAnalysis, handler: FunctionInfo) -> str | None:
-    """Why a request made in ``handler`` itself cannot get a round of its own: the handler also
-    reaches requests through the functions it calls, and every question of one call must travel in
-    one interim result (each retry carries only the answers to the latest ``inputRequests``)."""
-    own = {id(c) for c in handler.calls}
-    elsewhere = [c for c in requests_reached(a, handler) if id(c) not in own]
-    if not elsewhere:
-        return None
-    listed = ", ".join(f"`{first_line(c)}`" for c in elsewhere[:3])
-    return (
-        f"`{handler.qualname}` also reaches {listed} through the functions it calls: every question of one call must "
-        "travel in one interim result (a retry carries only the answers to the latest inputRequests); combine them "
-        "by hand"
-    )
