@@ -263,3 +263,57 @@ def test_a_fastmcp_fence_reads_its_list_of_roots_from_the_setting(
     texts = _texts(out)
     assert texts[:2] == [["in-a"], ["refused"]]
     assert "roots\n  Unexpected keyword argument" in texts[2][0], texts  # fastmcp refuses the argument itself
+
+
+FALLBACK_FENCE = '''import os
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+library = FastMCP("library")
+
+
+@library.tool()
+async def read_book(path: str, ctx: Context) -> str:
+    """Read a file inside a granted folder (the server's own shelf when the client has no roots)."""
+    try:
+        listing = await ctx.session.list_roots()
+        allowed = [Path(r.uri.path) for r in listing.roots]
+    except McpError:
+        allowed = [Path(os.environ.get("SHELF_HOME", "/nonexistent"))]
+    target = Path(path).resolve()
+    if not any(target.is_relative_to(a) for a in allowed):
+        return "refused"
+    return target.read_text()
+'''
+
+
+def test_an_unset_setting_fails_with_the_error_of_a_client_without_roots_so_its_fallback_still_runs(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mcp 1.x: a client without roots makes `list_roots()` raise `McpError`, and a fence written with
+    `except McpError:` falls back to a folder the server configures. Unset, `_configured_roots()`
+    raises the same `McpError` (was: a `RuntimeError` that escaped the `except`, so every call
+    failed where a client without roots had its fallback). Run on mcp 1.27."""
+    from tests.proof import run_proof
+
+    _before, after, report = _fix(tmp_path, FALLBACK_FENCE)
+    [f] = report["findings"]
+    assert f["fix"]["strategy"] == "config" and f["fix"]["safety"] == "unsafe"
+    fixed = after.read_text(encoding="utf-8")
+    assert (
+        "    if LIBRARY_ROOTS is None:\n        raise McpError(\n            ErrorData(\n"
+        "                code=INVALID_REQUEST,\n"
+        '                message="LIBRARY_ROOTS is not set: set it to the folders this server may work in",\n'
+        "            )\n        )\n"
+    ) in fixed
+    assert "from mcp.types import INVALID_REQUEST, ErrorData, ListRootsResult, Root\n" in fixed
+    a, b = _shelves(tmp_path)
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    monkeypatch.setenv("SHELF_HOME", str(a))
+    out = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], _reads(a, b))
+    assert _texts(out) == [["in-a"], ["refused"]]  # the server's own shelf, as for a client without roots
+    monkeypatch.setenv("LIBRARY_ROOTS", str(b))
+    out = run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a, b))
+    assert _texts(out) == [["refused"], ["in-b"]]

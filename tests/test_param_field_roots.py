@@ -418,6 +418,53 @@ def test_roots_behind_a_folder_argument_in_helpers_become_an_optional_parameter_
     )
 
 
+def test_a_relative_directory_that_reaches_the_roots_through_a_local_is_named_in_the_description(
+    tmp_path: Path, legacy_python: str
+) -> None:
+    """quick-context-mcp@6000c09e: the roots answer a call without `directory` and also resolve a
+    relative one (`candidate = Path(directory).expanduser(); if candidate.is_absolute(): return …`).
+    The description says both (it said "Used only when `directory` is not given", false for a
+    relative `directory`), and every call answers as before with the roots passed as the parameter."""
+    from tests.proof import run_proof
+
+    before, after, report = _fixed(tmp_path, "relative_dir_or_roots.py", "--unsafe-fixes")
+    [f] = [f for f in report["findings"] if f["rule"] == "MCP101"]
+    assert f["fix"]["description"].startswith(
+        "add an optional documented `roots` parameter to `find_notes`, used only when `directory` is not given "
+        "or does not pass `Path(directory).expanduser().is_absolute()`, and drop the roots request"
+    )
+    a, b = _folders(tmp_path, "a", "b", files={"a/one.md": "x here", "b/two.md": "x there"})
+    (a / "sub").mkdir()
+    (a / "sub" / "three.md").write_text("x below")
+    old = run_proof(
+        legacy_python,
+        before,
+        "notes",
+        "legacy",
+        [a.as_uri()],
+        [
+            {"tool": "find_notes", "arguments": {"word": "x", "directory": str(b)}},
+            {"tool": "find_notes", "arguments": {"word": "x"}},
+            {"tool": "find_notes", "arguments": {"word": "x", "directory": "sub"}},
+        ],
+    )
+    assert _texts(old) == [["two.md"], ["one.md"], ["three.md"]]
+    calls = [
+        {"tool": "find_notes", "arguments": {"word": "x", "directory": str(b)}},
+        {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(a)]}},
+        {"tool": "find_notes", "arguments": {"word": "x", "directory": "sub", "roots": [str(a)]}},
+        {"tool": "find_notes", "arguments": {"word": "x", "roots": [str(b)]}},
+    ]
+    new = run_proof(legacy_python, after, "notes", "legacy", [], calls)
+    assert _texts(new) == [["two.md"], ["one.md"], ["three.md"], ["two.md"]]
+    [schema] = [t["inputSchema"] for t in new["tools"]]
+    assert schema.get("required") == ["word"]
+    assert schema["properties"]["roots"]["description"] == (
+        "Absolute paths of the directories to work in (formerly the client's MCP roots). Used only when "
+        "`directory` is not given or does not pass `Path(directory).expanduser().is_absolute()`."
+    )
+
+
 def test_a_time_limited_request_with_a_configured_fallback_keeps_the_fallback(
     tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -419,3 +419,22 @@ def test_code_after_a_return_reaches_nothing_and_does_not_block_the_port(tmp_pat
     assert fixed.json["errors"] == [], str(fixed)
     assert "on_list_tools" in (tmp_path / "service.py").read_text()
     assert (tmp_path / "requirements.txt").read_text() == "mcp>=2.3,<3\n"
+
+
+def test_a_helper_called_only_after_a_return_is_named_as_such(tmp_path: Path) -> None:
+    """thothctl@c8aedbfa: MCP101 in the roots helper that `list_tools` defines and calls after its
+    `return` is manual, and the reason names that call (before: "nothing in this module calls it",
+    false on its face: the call is there, it never runs); a helper no code calls keeps the old words."""
+    _project(tmp_path, {"service.py": DEAD_AFTER_RETURN})
+    res = cli(["check", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `list_tools.by_roots` (its only call, in `list_tools`, follows a "
+        "`return` and never runs): there is no tool to give a path parameter. Delete it if it is dead code, or "
+        "pass the path in from where it is needed"
+    ]
+    (tmp_path / "service.py").write_text(DEAD_AFTER_RETURN.replace("    dirs = await by_roots()\n", "    dirs = []\n"))
+    res = cli(["check", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `list_tools.by_roots` (nothing in this module calls it): there is no "
+        "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
+    ]

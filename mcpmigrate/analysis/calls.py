@@ -158,11 +158,21 @@ class CallGraph(Facts):
                         graph.setdefault(id(callee), []).append((f, call, not self.unreachable(call)))
         return graph.get(id(target), [])
 
+    def dead_callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
+        """``(caller, call)`` for every call of ``target`` in this module that never runs (after a
+        ``return`` of its block: :meth:`unreachable`), in source order."""
+        return [(f, call) for f, call, live in self._all_calls(target) if not live]
+
     def unreachable(self, node: cst.CSTNode) -> bool:
         """``node`` sits in a statement that follows a ``return``, ``raise``, ``continue`` or
         ``break`` of the same block, in its function (or module): it never runs, and a call there
         reaches nothing (thothctl's ``list_tools`` handler defines and calls its roots helper after
         its ``return``)."""
+        return self.stopped_by(node) is not None
+
+    def stopped_by(self, node: cst.CSTNode) -> str | None:
+        """The keyword (``return``, ``raise``, ``continue``, ``break``) of the statement that
+        ``node`` follows in its block, so it never runs (:meth:`unreachable`); None when it can run."""
         child: cst.CSTNode = node
         parent = self.parents.get(id(node))
         while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -171,12 +181,12 @@ class CallGraph(Facts):
                 for stmt in body:
                     if stmt is child:
                         break
-                    if isinstance(stmt, cst.SimpleStatementLine) and any(
-                        isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break)) for small in stmt.body
-                    ):
-                        return True
+                    if isinstance(stmt, cst.SimpleStatementLine):
+                        for small in stmt.body:
+                            if isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+                                return type(small).__name__.lower()
             child, parent = parent, self.parents.get(id(parent))
-        return False
+        return None
 
     def references_outside_calls(self, target: FunctionInfo) -> bool:
         """True when the function's name is used other than by a direct call in this module

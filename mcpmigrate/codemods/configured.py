@@ -133,6 +133,16 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
     result = edits.import_name(a, "mcp.types", "ListRootsResult")
     root = edits.import_name(a, "mcp.types", "Root")
     path = edits.import_name(a, "pathlib", "Path")
+    unset = f'"{s.env} is not set: set it to the folders this server may work in"'
+    if a.module_generation() == S.MCP1:
+        # what an mcp 1.x session raised for a client without roots (its answer: an error, -32600 from
+        # the SDK's own client), so an `except McpError` fallback around the request still runs
+        error = edits.import_name(a, "mcp.shared.exceptions", "McpError")
+        data = edits.import_name(a, "mcp.types", "ErrorData")
+        code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
+        unset = f"{error}({data}(code={code}, message={unset}))"
+    else:
+        unset = f"RuntimeError({unset})"
     parsed = cst.parse_module(
         "# The folders this server may work in come from its configuration, no longer from the\n"
         "# client's roots (deprecated in MCP 2026-07-28): absolute paths joined with os.pathsep,\n"
@@ -143,7 +153,7 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
         f"def {s.helper}() -> {result}:\n"
         f'    """The roots the operator configured in {s.env}, answered as the client did."""\n'
         f"    if {s.const} is None:\n"
-        f'        raise RuntimeError("{s.env} is not set: set it to the folders this server may work in")\n'
+        f"        raise {unset}\n"
         f"    paths = [p for p in {s.const}.split({os_name}.pathsep) if {os_name}.path.isabs(p)]\n"
         f"    return {result}(roots=[{root}(uri={path}(p).as_uri()) for p in paths])\n"
     )

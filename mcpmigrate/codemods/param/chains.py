@@ -197,8 +197,9 @@ def across_reason(r: Reach) -> str | None:
 
 def unreached_description(a: ModuleAnalysis, fn: FunctionInfo) -> str:
     """How a function that no entry point reaches is (not) called: ``called only from `x`,
-    which nothing calls``."""
-    ends: list[list[str]] = []
+    which nothing calls``; a call that never runs is named as such (``its only call, in `x`,
+    follows a `return` and never runs``)."""
+    ends: list[tuple[list[str], FunctionInfo]] = []
     stack = [(fn, [fn.qualname])]
     seen: set[int] = set()
     while stack and len(ends) < 3:
@@ -208,13 +209,30 @@ def unreached_description(a: ModuleAnalysis, fn: FunctionInfo) -> str:
         seen.add(id(cur))
         callers = a.callers(cur)
         if not callers:
-            ends.append(chain)
+            ends.append((chain, cur))
         for caller, _ in callers:
             stack.append((caller, chain + [caller.qualname]))
-    if not ends or ends == [[fn.qualname]]:
-        return "nothing in this module calls it"
-    parts = [" <- ".join(f"`{q}`" for q in chain) for chain in ends]
+    if not ends or [chain for chain, _ in ends] == [[fn.qualname]]:
+        return _never_runs(a, fn) or "nothing in this module calls it"
+    parts = []
+    for chain, end in ends:
+        dead = _never_runs(a, end)
+        parts.append(" <- ".join(f"`{q}`" for q in chain) + (f" ({dead})" if dead else ""))
     return "its only call chains end in functions nothing calls: " + "; ".join(parts)
+
+
+def _never_runs(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """``its only call, in `x`, follows a `return` and never runs`` when every call of ``fn`` in
+    the module sits after a ``return`` (``raise``, ``continue``, ``break``) of its block; None
+    when nothing calls it at all."""
+    dead = a.dead_callers(fn)
+    if not dead:
+        return None
+    where = ", ".join(dict.fromkeys(f"`{caller.qualname}`" for caller, _ in dead))
+    stops = " or ".join(f"`{k}`" for k in dict.fromkeys(a.stopped_by(call) or "return" for _, call in dead))
+    if len(dead) == 1:
+        return f"its only call, in {where}, follows a {stops} and never runs"
+    return f"its calls, in {where}, follow a {stops} and never run"
 
 
 def closure(a: ModuleAnalysis, fn: FunctionInfo) -> tuple[list[FunctionInfo], list[Edge]]:

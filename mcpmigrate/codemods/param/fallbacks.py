@@ -175,10 +175,53 @@ def explicit_argument(
                     if n in f.param_names() and f.kinds.get(n) not in _CTX_KINDS:
                         found |= _up(a, f, n, edges, 0)
                         tests += [] if _presence(test, n) else [code_of(test)]
+                    derived, value = _derived_from(f, n)
+                    for source in derived:
+                        # `candidate = Path(directory)…; if candidate.is_absolute(): return …`: a
+                        # relative `directory` reaches the request too (quick-context-mcp)
+                        found |= _up(a, f, source, edges, 0)
+                        tests.append(code_of(_inline(test, n, value)))
     found.discard("")
     if len(found) != 1:
         return None, None
     return found.pop(), "`, `".join(dict.fromkeys(tests)) or None
+
+
+def _derived_from(f: FunctionInfo, name: str) -> tuple[set[str], cst.BaseExpression | None]:
+    """The parameters of ``f`` (not contexts) a local ``name`` of ``f`` is computed from, by an
+    assignment in ``f`` itself (``candidate = Path(directory).expanduser()``), and the value when
+    it is assigned once (else None); nothing for a parameter or a local computed from none."""
+    if name in f.param_names():
+        return set(), None
+    out: set[str] = set()
+    values: list[cst.BaseExpression] = []
+    for node in walk(f.node.body):
+        if isinstance(node, cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets
+        ):
+            values.append(node.value)
+            for x in name_nodes(node.value):
+                if x.value in f.param_names() and f.kinds.get(x.value) not in _CTX_KINDS:
+                    out.add(x.value)
+    return out, values[0] if len(values) == 1 else None
+
+
+def _inline(test: cst.CSTNode, name: str, value: cst.BaseExpression | None) -> cst.CSTNode:
+    """``test`` with the local ``name`` spelled as the value it was assigned (``candidate.is_absolute()``
+    → ``Path(directory).expanduser().is_absolute()``), so the schema names the tool's parameter."""
+    if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        return test  # an operator would need parentheses: the local's own name stays
+    spelled: cst.BaseExpression = value
+
+    class _Inline(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return spelled if original.value == name else updated
+
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+            return updated.with_changes(attr=original.attr)  # `x.candidate` is no use of the local
+
+    out = test.visit(_Inline())
+    return out if isinstance(out, cst.CSTNode) else test
 
 
 def _presence(test: cst.CSTNode, name: str) -> bool:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from mcp import types
 from mcp.server.fastmcp import Context, FastMCP
-from mcp.types import ListRootsResult, Root
+from mcp.shared.exceptions import McpError
+from mcp.types import INVALID_REQUEST, ErrorData, ListRootsResult, Root
 
 library = FastMCP("library")
 
@@ -47,8 +48,11 @@ LIBRARY_ROOTS = os.environ.get("LIBRARY_ROOTS")
 def _configured_roots() -> ListRootsResult:
     """The roots the operator configured in LIBRARY_ROOTS, answered as the client did."""
     if LIBRARY_ROOTS is None:
-        raise RuntimeError(
-            "LIBRARY_ROOTS is not set: set it to the folders this server may work in"
+        raise McpError(
+            ErrorData(
+                code=INVALID_REQUEST,
+                message="LIBRARY_ROOTS is not set: set it to the folders this server may work in",
+            )
         )
     paths = [p for p in LIBRARY_ROOTS.split(os.pathsep) if os.path.isabs(p)]
     return ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in paths])
