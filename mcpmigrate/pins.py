@@ -174,7 +174,9 @@ def spec_side(spec: SpecifierSet, boundary: int) -> str | None:
 # Reading the files
 
 
-def _read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
+def read_text(path: Path, limit: int = MAX_BYTES) -> str | None:
+    """The text of the regular file ``path`` (universal newlines, undecodable bytes replaced), or
+    None when it cannot be read, is too large or is not a regular file (a FIFO is never opened)."""
     try:
         text = read_regular(path, limit).decode("utf-8", errors="replace")
     except (OSError, ValueError):  # unreadable, too large, not a regular file (a FIFO)
@@ -261,7 +263,7 @@ def _poetry(table: object, source: str) -> Iterator[Pin]:
 
 
 def _from_pyproject(path: Path, label: str) -> Iterator[Pin]:
-    text = _read_text(path)
+    text = read_text(path)
     if text is None:
         return
     try:
@@ -317,7 +319,7 @@ def requirement_lines(text: str) -> Iterator[str]:
 
 
 def _from_requirements(path: Path, label: str) -> Iterator[Pin]:
-    text = _read_text(path)
+    text = read_text(path)
     if text is None:
         return
     for line in requirement_lines(text):
@@ -327,7 +329,7 @@ def _from_requirements(path: Path, label: str) -> Iterator[Pin]:
 
 
 def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
-    text = _read_text(path)
+    text = read_text(path)
     if text is None:
         return
     parser = configparser.ConfigParser(interpolation=None)
@@ -346,7 +348,7 @@ def _from_setup_cfg(path: Path, label: str) -> Iterator[Pin]:
 def _locked(lock: str, member: str | None, stamp: tuple[int, int]) -> tuple[tuple[str, str], ...]:
     """The ``(name, version)`` SDK entries of a lockfile, parsed once per lock path, member and
     file state ``stamp`` (a uv.lock is large: every directory of a project shares it)."""
-    text = _read_text(Path(lock), lockfiles.MAX_BYTES)
+    text = read_text(Path(lock), lockfiles.MAX_BYTES)
     return () if text is None else tuple(lockfiles.locked_versions(text, PACKAGES, member))
 
 
@@ -447,7 +449,7 @@ def signature(start: Path) -> str:
     except OSError:
         return "-"
     for path, _kind in files:
-        h.update(str(path).encode() + b"\0" + (_read_text(path) or "").encode() + b"\0")
+        h.update(str(path).encode() + b"\0" + (read_text(path) or "").encode() + b"\0")
     lock = lockfiles.find(directory, MAX_LEVELS) if directory is not None else None
     if lock is not None:
         h.update(_lock_digest(str(lock[0]), _stamp(lock[0])) + (lock[1] or "").encode())
@@ -458,7 +460,7 @@ def signature(start: Path) -> str:
 def _lock_digest(path: str, stamp: tuple[int, int]) -> bytes:
     """The digest of a lockfile's text, once per file state: a lock (up to ~1 MiB) is shared by
     every directory of its project, each of which asks for a :func:`signature`."""
-    return hashlib.blake2b((_read_text(Path(path), lockfiles.MAX_BYTES) or "").encode(), digest_size=8).digest()
+    return hashlib.blake2b((read_text(Path(path), lockfiles.MAX_BYTES) or "").encode(), digest_size=8).digest()
 
 
 def project_pins(start: Path) -> Pins:

@@ -14,7 +14,7 @@ from pathlib import Path
 from mcpmigrate.codemods.port.project import PinChange, repin
 from mcpmigrate.lockfiles import NAMES
 from mcpmigrate.model import FixInfo, FixPlan, Safety
-from mcpmigrate.pins import project_files
+from mcpmigrate.pins import project_files, read_text
 
 CAP = "<2"
 LOCK_COMMANDS = {"uv.lock": "uv lock", "poetry.lock": "poetry lock", "pdm.lock": "pdm lock"}
@@ -79,11 +79,8 @@ def refresh_note(directory: Path) -> str:
     """The lockfiles beside the requirement, each with the command that refreshes it."""
     notes = [f"{name} (`{LOCK_COMMANDS[name]}`)" for name in NAMES if (directory / name).is_file()]
     for req in sorted(directory.glob("requirements*.txt")):
-        try:
-            text = req.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if "--hash=" in text:
+        text = read_text(req)  # never a FIFO or device: a plain `check` must not block on one
+        if text is not None and "--hash=" in text:
             m = _COMPILED_BY.search(text)
             how = f"`{m[1].strip()}`" if m else "the command that generated it (it pins hashes)"
             notes.append(f"{req.name} ({how})")
