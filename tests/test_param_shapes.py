@@ -359,3 +359,69 @@ async def ls(ctx: Context, ok: bool = True) -> list[str]:
     )
     cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
     assert "if not ok or not ctx.session.check_client_capability" in (tmp_path / "s.py").read_text()
+
+
+SANDBOX_CLASS = """from pathlib import Path
+
+
+class Desk:
+    def __init__(self) -> None:
+        self.allowed: list[Path] | None = None
+
+    def read(self, path: str) -> str:
+        target = Path(path).resolve()
+        if not any(target.is_relative_to(a) for a in self.allowed or []):
+            return f"{target} is outside the sandbox"
+        return target.read_text()
+"""
+
+SANDBOX_TOOLS = """from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+from desk import Desk
+
+app = FastMCP("desk")
+desk = Desk()
+_stale = False
+
+
+async def _granted(ctx: Context) -> list[Path]:
+    listing = await ctx.session.list_roots()
+    return [Path(str(r.uri).removeprefix("file://")) for r in listing.roots]
+
+
+async def _ensure(ctx: Context) -> None:
+    global _stale
+    if desk.allowed is not None and not _stale:
+        return
+    desk.allowed = await _granted(ctx)
+    _stale = False
+
+
+@app.tool()
+async def read(path: str, ctx: Context) -> str:
+    await _ensure(ctx)
+    return desk.read(path)
+"""
+
+
+def test_roots_kept_on_an_object_whose_methods_check_them_elsewhere_are_manual(tmp_path: Path) -> None:
+    """anschnapp/djinnvim@2b8e4ea7: `_ensure_roots` keeps the client's roots in `session.roots` until
+    `_roots_stale`; `Session` (another module) refuses paths outside them. Dropping the memo and
+    passing `root_paths` let the caller widen the sandbox (measured: open(path=/tmp/x,
+    root_paths=["/tmp"]) read the file). Its readers cannot be seen from the module: manual."""
+    (tmp_path / "desk.py").write_text(SANDBOX_CLASS, encoding="utf-8")
+    f = _mcp101(tmp_path, SANDBOX_TOOLS)
+    assert (f["line"], f["column"]) == (13, 21)
+    assert f["fix"] is None
+    assert f["manual"] == (
+        "the roots answer is memoised in the module state `_stale`, `desk`, which `_ensure` reads to skip asking "
+        "(`if desk.allowed is not None and not _stale`), and kept in `desk.allowed`, an attribute of the module's "
+        "`desk` object, which its own methods read as `self.allowed` where this module does not show (a cache, or "
+        "a boundary such as a sandbox): as a parameter the caller would set it on every call; keep it with the "
+        "server's configuration, or drop the memo together with the request, by hand"
+    )
+    res = cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
+    assert res.exit_code == 1
+    assert (tmp_path / "s.py").read_text(encoding="utf-8") == SANDBOX_TOOLS

@@ -48,7 +48,7 @@ from mcpmigrate.codemods.param.chains import (
 from mcpmigrate.codemods.param.fallbacks import explicit_argument, fallback_gate, keep_fallback
 from mcpmigrate.codemods.param.guards import GuardWithRequest, guard_if, settle_guards
 from mcpmigrate.codemods.param.lowlevel import lowlevel_target, undocumented
-from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo
+from mcpmigrate.codemods.param.memos import chain_memo, drop_chain_memo, object_store
 from mcpmigrate.codemods.param.parameter import name_candidates
 from mcpmigrate.codemods.param.record import HandlerWithRequest
 from mcpmigrate.codemods.param.shapes import drop_capability_guards, drop_memo, make_optional
@@ -137,7 +137,7 @@ def _request_plan_site(
         return None, memo[len("manual:") :], [], []
     held = chain_memo(a, fn, node, funcs, edges, set(site.changes))
     if held is not None and (held.decorator or not drop_chain_memo(a, site, fn, node, funcs, edges)):
-        return None, held.reason(), [], []
+        return None, held.reason(None if held.decorator else object_store(a, funcs)), [], []
     # A memo of the roots answer goes with the request: its `if` is not a fallback.
     optional = None if memo else conditional_ancestor(a, node, fn)
     if optional in unwrapped:

@@ -39,12 +39,20 @@ class Memo:
     test: str  # the code that skips the request (`_cache.get("roots") or …`), or the decorator
     decorator: bool = False
 
-    def reason(self) -> str:
+    def reason(self, kept: tuple[str, str] | None = None) -> str:
         if self.decorator:
             held = f"`{self.where}` is cached (`@{self.test}`)"
         else:
             names = ", ".join(f"`{n}`" for n in self.state)
             held = f"the roots answer is memoised in the module state {names}, which `{self.where}` reads to skip asking (`{self.test}`)"
+        if kept is not None:
+            obj, attr = kept
+            return (
+                f"{held}, and kept in `{obj}.{attr}`, an attribute of the module's `{obj}` object, which its "
+                f"own methods read as `self.{attr}` where this module does not show (a cache, or a boundary "
+                "such as a sandbox): as a parameter the caller would set it on every call; keep it with the "
+                "server's configuration, or drop the memo together with the request, by hand"
+            )
         return (
             f"{held}: as a parameter each call has its own directories, and the memo would keep the first "
             "call's for every later call; drop the memo (and any roots `list_changed` handler that invalidates "
@@ -164,6 +172,24 @@ def _right_operand(updated: cst.CSTNode) -> cst.CSTNode:
     return updated.right.with_changes(lpar=updated.lpar, rpar=updated.rpar) if updated.lpar else updated.right
 
 
+def object_store(a: ModuleAnalysis, funcs: list[FunctionInfo]) -> tuple[str, str] | None:
+    """``(name, attr)`` of a store ``name.attr = …`` in a function of the path, where ``name`` is
+    module state: an object whose own methods read the attribute as ``self.attr``, in this module
+    or the one its class comes from, which :func:`_reads_state` cannot see (djinnvim keeps its
+    sandbox in ``session.roots``, checked by ``Session`` in another module)."""
+    state = _state(a, funcs)
+    for f in funcs:
+        for n in walk(f.node.body):
+            if (
+                isinstance(n, cst.AssignTarget)
+                and isinstance(n.target, cst.Attribute)
+                and isinstance(n.target.value, cst.Name)
+                and n.target.value.value in state
+            ):
+                return n.target.value.value, n.target.attr.value
+    return None
+
+
 def drop_chain_memo(
     a: ModuleAnalysis, site: Site, fn: FunctionInfo, node: cst.CSTNode, funcs: list[FunctionInfo], edges: list
 ) -> bool:
@@ -177,6 +203,8 @@ def drop_chain_memo(
     dead = set(site.changes)
     state = _state(a, funcs)
     on_path = {id(f) for f in funcs}
+    if object_store(a, funcs) is not None:
+        return False  # its readers (the object's methods) cannot all be seen
     for f in funcs:
         for n in walk(f.node.body):
             if isinstance(n, cst.AugAssign) and {x.value for x in name_nodes(n.target)} & state:
