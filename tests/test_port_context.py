@@ -108,6 +108,20 @@ def test_a_helper_nothing_calls_stays_manual(tmp_path: Path) -> None:
     ]
 
 
+def test_a_method_nothing_in_the_module_calls_says_its_instances_are_not_followed(tmp_path: Path) -> None:
+    """mmornati/nexus-dev@8e8c4e9f: `AgentExecutor.execute` reads `self.mcp_server.get_context()`
+    and is called as `executor.execute(...)` by tools of server.py, which the port does not see."""
+    src = HEAD + (
+        "\n\nclass Runner:\n    def __init__(self, server: FastMCP) -> None:\n        self.server = server\n"
+        "\n    def rid(self) -> str:\n        return str(self.server.get_context().request_id)\n"
+    )
+    assert _manual(src, "MCP504", tmp_path) == [
+        "nothing in this module calls `Runner.rid` and no tool, resource or prompt is it; it is a method of "
+        "`Runner`, and calls through its instances in other modules are not followed: pass the context in from "
+        "the handler that reaches it"
+    ]
+
+
 def test_a_decorated_helper_stays_manual(tmp_path: Path) -> None:
     src = (
         "import functools\n"

@@ -444,11 +444,18 @@ def _closure(
             )
         callers = a.callers(f)
         if not callers and f.role is None and not external:
+            # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
+            method = (
+                f"; it is a method of `{f.class_name}`, and calls through its instances in other modules "
+                "are not followed"
+                if f.class_name is not None
+                else ""
+            )
             return (
                 funcs,
                 edges,
                 (
-                    f"nothing in this module calls `{f.qualname}` and no tool, resource or prompt is it: "
+                    f"nothing in this module calls `{f.qualname}` and no tool, resource or prompt is it{method}: "
                     "pass the context in from the handler that reaches it"
                 ),
             )
