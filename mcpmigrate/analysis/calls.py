@@ -191,7 +191,11 @@ class CallGraph(Facts):
     def references_outside_calls(self, target: FunctionInfo) -> bool:
         """True when the function's name is used other than by a direct call in this module
         (passed as a callback, stored, exported): its callers cannot all be seen."""
-        loads = self.name_counts.get(target.name, 0) - sum(1 for f in self.functions if f.name == target.name)
+        loads = (
+            self.name_counts.get(target.name, 0)
+            - self.member_names.get(target.name, 0)
+            - sum(1 for f in self.functions if f.name == target.name)
+        )
         direct = len(self._all_calls(target))  # a call that never runs is still no other use
         names = (target.name, f"self.{target.name}")
         registered = len(

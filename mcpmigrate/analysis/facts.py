@@ -76,6 +76,9 @@ class Facts:
         self.handlers: list[tuple[str, cst.CSTNode]] = []
         self.generations: set[str] = set()
         self.name_counts: dict[str, int] = {}  # every Name node's value, counted once per pass
+        # of those, the names that are an attribute (not of self/cls) or a keyword: no use of a
+        # function of that name (references_outside_calls subtracts them)
+        self.member_names: dict[str, int] = {}
         self.awaited: set[int] = set()  # ids of expressions directly under `await`
         self.parents: dict[int, cst.CSTNode] = {}  # id(node) -> parent node, for the whole module
         self.flat: Flat  # the module in pre-order (fastwalk.Flat), replayed by every detector
@@ -298,19 +301,20 @@ class Collector(cst.CSTVisitor):
         counts[node.value] = counts.get(node.value, 0) + 1
 
     # ``server.set_logging_level`` and ``f(call_tool=…)`` hold a Name that is no use of a function
-    # of that name (a handler named like its decorator is not "used elsewhere"): uncounted ahead
-    # of visit_Name, which sees it next (pre-order). ``self.handle``/``cls.handle`` stay counted:
-    # a method passed on as a value is a use.
+    # of that name (a handler named like its decorator is not "used elsewhere"): counted apart, in
+    # member_names, while name_counts keeps every Name (a module that calls
+    # ``session.check_client_capability`` does compare capabilities). ``self.handle``/``cls.handle``
+    # are not members here: a method passed on as a value is a use.
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
             return
-        counts = self.a.name_counts
-        counts[node.attr.value] = counts.get(node.attr.value, 0) - 1
+        counts = self.a.member_names
+        counts[node.attr.value] = counts.get(node.attr.value, 0) + 1
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
-            counts = self.a.name_counts
-            counts[node.keyword.value] = counts.get(node.keyword.value, 0) - 1
+            counts = self.a.member_names
+            counts[node.keyword.value] = counts.get(node.keyword.value, 0) + 1
 
     def visit_Await(self, node: cst.Await) -> None:
         self.a.awaited.add(id(node.expression))
