@@ -213,10 +213,12 @@ def test_aws_api_shape_the_helper_reason_names_its_caller_in_another_module(tmp_
     )
     f = _mcp202(root)
     assert (f["path"], f["line"], f["column"]) == ("pkg/service.py", 5, 20)
+    # `call_aws_helper` is a helper there, not a handler: the project step could not give it the
+    # round (it refused at fix time while check called the fix safe), so the finding says so up front
     assert f["manual"] == (
-        "the request is made in the helper `request_consent` (called from `call_aws_helper` in pkg/server.py), "
-        "not in the tool or handler itself: an interim result can only be returned by the handler; move the "
-        "request into it (or pass the answer in)"
+        "the request is made in the helper `request_consent`, which is also reached from another module "
+        "(`call_aws_helper` in pkg/server.py) other than by a handler there calling this module-level helper "
+        "itself: move the question into the handlers there by hand"
     )
 
 

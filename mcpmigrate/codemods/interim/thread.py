@@ -386,7 +386,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
         any(c not in direct for c in r.external)
         or helper.parent is not None
         or helper.class_name is not None
-        or any(c.registers or c.role not in (*ENTRY, None) or not c.caller for c in direct)
+        or any(c.registers or c.role not in ENTRY or not c.caller for c in direct)
     ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
         return (
