@@ -545,6 +545,8 @@ def _process_file(
     source: bytes | None = None,
     incoming: Incoming | None = None,
 ) -> FileResult:
+    """:func:`process_file`'s steps: read, screen (which rules run), CPython's precheck, parse
+    (:func:`_parse`), then detect and fix (:func:`_check_parsed`)."""
     res = FileResult(display)
     if source is None:
         source = _read(res, path)
@@ -563,8 +565,6 @@ def _process_file(
             res.error = problem
             return res
         return _unscreened(res, source, file_rules)
-    import libcst as cst
-
     # CPython's parser first (the screen's tree when it has one): what it refuses for its limits,
     # or nests deeper than libcst's native parser can take, never reaches libcst (README, "Usage")
     verdict = precheck(source, facts.tree if facts is not None else None)
@@ -577,28 +577,58 @@ def _process_file(
         return res
     if verdict.isolate and not isolation.DISPOSABLE:
         # newer grammar than this Python's, or very wide: libcst in a child that may crash or be killed
+        import libcst  # noqa: F401  # loaded before the fork: the child shares it (isolation._context)
+
         return isolated((path, display, config, options, rules, prefilter, source, incoming))
+    module = _parse(res, source, config, facts, run_rules, file_rules)
+    if module is None:
+        return res
+    res.parsed = True
+    return _check_parsed(res, module, source, facts, path, config, options, run_rules, file_rules, incoming)
+
+
+def _parse(
+    res: FileResult, source: bytes, config: Config, facts: Facts | None, run_rules: set[str], file_rules: set[str]
+) -> cst.Module | None:
+    """``source`` parsed by libcst, or None with ``res`` saying why not (a file with nothing MCP
+    in it that neither parser reads is not reported: only its unused suppressions)."""
+    import libcst as cst
+
     try:
-        module = parse_module(source, config)
+        return parse_module(source, config)
     except cst.ParserSyntaxError as exc:
         if facts is None and not _mentions_mcp(source, run_rules):
             # ast could not screen it; neither can libcst parse it, and nothing in it is MCP: as
             # for any file the screen rules out, it is not reported (README: a syntax error in a
             # file with nothing MCP in it is not)
-            return _unscreened(res, source, file_rules)
-        message, res.error_at = syntax_error(exc, source, display)
+            _unscreened(res, source, file_rules)
+            return None
+        message, res.error_at = syntax_error(exc, source, res.display)
         res.error = f"cannot parse: {message}"
-        return res
     except (UnicodeDecodeError, LookupError, SyntaxError) as exc:
         res.error = f"cannot decode: {exc}"
-        return res
     except RecursionError:
         res.error = "cannot parse: nesting too deep"
-        return res
-    res.parsed = True
+    return None
+
+
+def _check_parsed(
+    res: FileResult,
+    module: cst.Module,
+    source: bytes,
+    facts: Facts | None,
+    path: Path,
+    config: Config,
+    options: Options,
+    run_rules: set[str],
+    file_rules: set[str],
+    incoming: Incoming | None,
+) -> FileResult:
+    """``res`` for the parsed ``module``: its findings (suppressions applied), fixed in fix mode,
+    their libcst nodes dropped; its unused suppressions."""
     try:
         findings, analysis = detect(
-            module, display, config, run_rules, source, facts.top_lines if facts else None, path, incoming
+            module, res.display, config, run_rules, source, facts.top_lines if facts else None, path, incoming
         )
     except RecursionError:
         res.error = "cannot analyse: nesting too deep"

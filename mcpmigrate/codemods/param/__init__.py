@@ -36,6 +36,7 @@ from mcpmigrate.codemods.param.chains import (
     DOCUMENTED_ROLES,
     ENTRY_ROLES,
     Edge,
+    Reach,
     bounds_access,
     chain_reason,
     closure,
@@ -75,50 +76,91 @@ RULES = ("MCP101", "MCP102", "MCP103", "MCP104", "MCP106")
 
 
 # -- MCP101: a roots request -------------------------------------------------------------------
-def _request_plan_site(
-    a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None
-) -> tuple[Site | None, str | None, list, list]:
+#: What :func:`_request_plan_site` answers: the site (None: manual), the reason it stays manual,
+#: the entry points reaching the request and their call chains.
+RequestPlan = tuple[Site | None, str | None, list, list]
+
+
+def _manual(reason: str | None) -> RequestPlan:
+    return None, reason, [], []
+
+
+def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None) -> RequestPlan:
     """The site a roots request turns into, or the reason it stays manual; the entry points
-    reaching it and their call chains."""
+    reaching it and their call chains. The steps, in order, each of which may leave the request
+    to a human: where the request is made (:func:`_outside_a_request`), what reaches it
+    (``reach``, ``manual_reason``), the parameter's name (:func:`_named_site`), what goes with
+    the request (capability guards, memos: :func:`_memo_reason`), whether it is asked only on some
+    paths (:func:`_still_optional`), whether callers in other modules can follow
+    (:func:`_across_reason`), and the review notes and labels (:func:`_describe`)."""
     if fn is None:
-        return None, "the request is made outside any function: there is no tool to give a parameter", [], []
+        return _manual("the request is made outside any function: there is no tool to give a parameter")
     if not isinstance(node, cst.Call):
-        return (
-            None,
-            (
-                "`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
-                "in a request handler: rewrite by hand so the tool takes the path as a parameter"
-            ),
-            [],
-            [],
+        return _manual(
+            "`list_roots` is passed as a callable (bridged from sync code or scheduled), not awaited "
+            "in a request handler: rewrite by hand so the tool takes the path as a parameter"
         )
+    why = _outside_a_request(a, node, fn)
+    if why:
+        return _manual(why)
+    r = reach(a, fn)
+    why = manual_reason(a, fn, r)
+    if why:
+        return _manual(why)
+    funcs, edges = closure(a, fn)
+    site, why = _named_site(a, config, node, fn, funcs, edges)
+    if why:
+        return _manual(why)
+    unwrapped = drop_capability_guards(a, site)
+    memo = drop_memo(a, site)
+    why = _memo_reason(a, site, node, fn, funcs, edges, memo)
+    if why:
+        return _manual(why)
+    # A memo of the roots answer goes with the request: its `if` is not a fallback.
+    optional = None if memo else conditional_ancestor(a, node, fn)
+    if optional in unwrapped:
+        optional = None  # `if <capability>:` around the request goes with it: not a fallback
+    guard = bounds_access(a, funcs)
+    if guard and optional:
+        # The code already has a server-side boundary for when the roots are missing: the fix that
+        # keeps the fence is to use it, which only a human can decide.
+        return _manual(
+            f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
+            f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
+            "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
+            "fallback's configuration) and drop the roots request by hand"
+        )
+    optional = _still_optional(a, site, node, fn, funcs, edges, r.entries, optional, memo)
+    why = _across_reason(site, r, optional, guard)
+    if why:
+        return _manual(why)
+    _describe(a, site, r, edges, optional, guard)
+    return site, None, r.entries, r.chains
+
+
+def _outside_a_request(a: ModuleAnalysis, node: cst.Call, fn: FunctionInfo) -> str | None:
+    """Why the request ``node`` in ``fn`` is not made for a request a tool could be given the
+    path in (None: it is): not awaited in an async handler, or on a session kept in a registry."""
     if not fn.is_async or request_await(a, node) is None:
         return (
-            None,
-            (
-                "the request is not awaited inside an async request handler (a sync tool bridging into "
-                "the event loop, or a background task): rewrite by hand"
-            ),
-            [],
-            [],
+            "the request is not awaited inside an async request handler (a sync tool bridging into "
+            "the event loop, or a background task): rewrite by hand"
         )
     recv = node.func.value if isinstance(node.func, cst.Attribute) else None
     if recv is not None and from_registry(a, recv, fn):
         return (
-            None,
-            (
-                "the session was captured outside the request (a module-level registry) and is used "
-                "outside any tool call: there is no request to carry a parameter"
-            ),
-            [],
-            [],
+            "the session was captured outside the request (a module-level registry) and is used "
+            "outside any tool call: there is no request to carry a parameter"
         )
-    r = reach(a, fn)
-    why = manual_reason(a, fn, r)
-    if why:
-        return None, why, [], []
-    entries, chains = r.entries, r.chains
-    funcs, edges = closure(a, fn)
+    return None
+
+
+def _named_site(
+    a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo, funcs: list[FunctionInfo], edges: list[Edge]
+) -> tuple[Site, str | None]:
+    """The request's site under the first candidate name (``name_candidates``) that no function
+    on the chain already uses, and why the path cannot be threaded (None: it can; when every name
+    is taken, the first name's reason)."""
     first_reason = None
     for cfg in name_candidates(config):
         site = request_site(a, cfg, node, fn)
@@ -129,62 +171,75 @@ def _request_plan_site(
         break
     else:
         reason = first_reason
-    if reason:
-        return None, reason, [], []
-    unwrapped = drop_capability_guards(a, site)
-    memo = drop_memo(a, site)
+    return site, reason
+
+
+def _memo_reason(
+    a: ModuleAnalysis,
+    site: Site,
+    node: cst.Call,
+    fn: FunctionInfo,
+    funcs: list[FunctionInfo],
+    edges: list[Edge],
+    memo: str | None,
+) -> str | None:
+    """Why a memo of the roots answer keeps the request manual (None: there is none, or it goes
+    with the request): ``memo`` is :func:`drop_memo`'s answer; a memo on the way from the entry
+    points (``chain_memo``) goes too when ``drop_chain_memo`` can drop it."""
     if memo and memo.startswith("manual:"):
-        return None, memo[len("manual:") :], [], []
+        return memo[len("manual:") :]
     held = chain_memo(a, fn, node, funcs, edges, set(site.changes))
     if held is not None and (held.decorator or not drop_chain_memo(a, site, fn, node, funcs, edges)):
-        return None, held.reason(None if held.decorator else object_store(a, funcs)), [], []
-    # A memo of the roots answer goes with the request: its `if` is not a fallback.
-    optional = None if memo else conditional_ancestor(a, node, fn)
-    if optional in unwrapped:
-        optional = None  # `if <capability>:` around the request goes with it: not a fallback
-    guard = bounds_access(a, funcs)
-    if guard and optional:
-        # The code already has a server-side boundary for when the roots are missing: the fix that
-        # keeps the fence is to use it, which only a human can decide.
-        return (
-            None,
-            (
-                f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
-                f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
-                "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
-                "fallback's configuration) and drop the roots request by hand"
-            ),
-            [],
-            [],
-        )
+        return held.reason(None if held.decorator else object_store(a, funcs))
+    return None
+
+
+def _still_optional(
+    a: ModuleAnalysis,
+    site: Site,
+    node: cst.Call,
+    fn: FunctionInfo,
+    funcs: list[FunctionInfo],
+    edges: list[Edge],
+    entries: list[FunctionInfo],
+    optional: str | None,
+    memo: str | None,
+) -> str | None:
+    """``optional`` (the header of the ``if``/``try`` the request is asked inside), or None when
+    the site keeps the other paths working: the new parameter optional and used only where the
+    roots were (``make_optional``, ``keep_fallback``)."""
     if optional and fn.role in ("tool", "prompt") and funcs == [fn] and make_optional(a, site):
-        optional = None  # an optional parameter used only where the roots were: calls that worked keep working
-    elif not memo and all(e.role in DOCUMENTED_ROLES for e in entries):
+        return None  # an optional parameter used only where the roots were: calls that worked keep working
+    if not memo and all(e.role in DOCUMENTED_ROLES for e in entries):
         # Reached only where no other directory was given (in a helper, behind an argument, an
         # environment variable or a `try`): the new parameter is optional and used only there.
         # what goes with the request (a capability guard); a `try` unwrapped around it is a fallback
         dead = {k for k, (n, _c) in site.changes.items() if not isinstance(n, cst.Try)}
         gate = fallback_gate(a, fn, node, funcs, edges, dead)
         if gate and keep_fallback(a, site, gate, *explicit_argument(a, fn, node, funcs, edges, dead)):
-            optional = None
+            return None
+    return optional
+
+
+def _across_reason(site: Site, r: Reach, optional: str | None, guard: str | None) -> str | None:
+    """Why the callers in other modules (``r.across``) cannot be given the path (None: they can,
+    or there are none)."""
     prompt = next((c for c, _callee in r.across if c.role == "prompt"), None)
     if prompt is not None and site.mode == "list":
-        return (
-            None,
-            f"{prompt.label} is a prompt and prompt arguments are strings: a list of paths cannot be passed",
-            [],
-            [],
-        )
+        return f"{prompt.label} is a prompt and prompt arguments are strings: a list of paths cannot be passed"
     if r.across and (optional or site.optional or site.fallback or guard):
         return (
-            None,
-            (
-                "called from another module and asked only on some paths or as an allow-list: the other "
-                "module's tools would change too; rewrite by hand"
-            ),
-            [],
-            [],
+            "called from another module and asked only on some paths or as an allow-list: the other "
+            "module's tools would change too; rewrite by hand"
         )
+    return None
+
+
+def _describe(
+    a: ModuleAnalysis, site: Site, r: Reach, edges: list[Edge], optional: str | None, guard: str | None
+) -> None:
+    """The site's review notes (a fallback made required, an allow-list, undocumented low-level
+    arguments), the entry points its label names and the callers in other modules."""
     if optional:
         site.unsafe.append(
             f"the roots are asked only on some paths (inside `{optional}`), as a fallback; the new parameter is "
@@ -195,11 +250,10 @@ def _request_plan_site(
             f"the roots bound what the tool may touch (an allow-list check in `{guard}`); as a parameter the caller "
             "chooses that boundary, so enforce it with server configuration instead"
         )
-    site.labels = [_entry_label(a, site, e, edges) for e in entries]
-    site.unsafe += _undocumented(a, site, entries, edges)
+    site.labels = [_entry_label(a, site, e, edges) for e in r.entries]
+    site.unsafe += _undocumented(a, site, r.entries, edges)
     site.labels += list(dict.fromkeys(c.label for c, _callee in r.across))
     site.across = [(c.path, c.caller, callee) for c, callee in r.across]
-    return site, None, entries, chains
 
 
 def _entry_label(a: ModuleAnalysis, site: Site, e: FunctionInfo, edges: list[Edge]) -> str:

@@ -8,6 +8,7 @@ or clients without the roots capability would never reach the parameter). The pa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 import libcst as cst
@@ -90,6 +91,18 @@ def _memo_test(test: cst.BaseExpression) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _MemoIf:
+    """``if <name> is None: <request>; <name> = <its path>`` in ``fn`` under ``global <name>``."""
+
+    fn: FunctionInfo
+    name: str
+    branch: cst.If
+    request: cst.CSTNode  # the request's statement, removed by the site
+    store: cst.Assign  # ``<name> = …``, its value a use of the roots the site changes
+    globals_: list[cst.Global]
+
+
 def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
     """A module-level memo of the roots answer (roots-03)::
 
@@ -103,6 +116,29 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
     The ``if`` and the ``global`` go, the memo's reads become the parameter, and the module-level
     ``_DIR = None`` goes when nothing else reads it. Returns the memo's name when the site was
     rewritten this way, or the reason it cannot be (``manual:`` prefix), or None (no memo)."""
+    m = _memo_if(a, site)
+    if m is None:
+        return None
+    in_fn = [n for n in walk(m.fn.node) if isinstance(n, cst.Name) and n.value == m.name]
+    module_stmts = _module_bindings(a, m.name)
+    elsewhere = a.name_counts.get(m.name, 0) - len(in_fn) - len(module_stmts)
+    if elsewhere > 0:
+        return (
+            f"manual:the roots answer is memoised in the module-level `{m.name}`, which code other than "
+            f"`{m.fn.qualname}` also uses: with a parameter each call has its own directory, so replace the memo "
+            "by the parameter there too, by hand"
+        )
+    dead = {id(m.branch), *(id(g) for g in m.globals_)}
+    reads = name_refs(m.fn.node.body, m.name, dead)
+    if any(isinstance(a.parents.get(id(r)), cst.AssignTarget) for r in reads):
+        return None
+    _drop_memo_if(site, m, reads, module_stmts)
+    return m.name
+
+
+def _memo_if(a: ModuleAnalysis, site: Site) -> _MemoIf | None:
+    """The memo ``if`` around the site's removed request statement, when the request is
+    memoised in a ``global`` (:func:`drop_memo`'s shape)."""
     fn, stmt = site.fn, site.site_stmt
     if fn is None or stmt is None or site.changes.get(id(stmt), (None, None))[1] is not REMOVE:
         return None
@@ -133,14 +169,18 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
         and id(store.value) in site.changes
     ):
         return None
-    in_fn = [n for n in walk(fn.node) if isinstance(n, cst.Name) and n.value == memo]
-    module_stmts = [
+    return _MemoIf(fn, memo, branch, stmt, store, globals_)
+
+
+def _module_bindings(a: ModuleAnalysis, name: str) -> list[cst.SimpleStatementLine]:
+    """The module-level statements that only assign ``name`` (``_DIR = None``, ``_DIR: str | None = None``)."""
+    return [
         x
         for x in a.module.body
         if isinstance(x, cst.SimpleStatementLine)
         and len(x.body) == 1
         and isinstance(x.body[0], (cst.Assign, cst.AnnAssign))
-        and memo
+        and name
         in {t.target.value for t in getattr(x.body[0], "targets", ()) if isinstance(t.target, cst.Name)}
         | (
             {x.body[0].target.value}
@@ -148,23 +188,17 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
             else set()
         )
     ]
-    elsewhere = a.name_counts.get(memo, 0) - len(in_fn) - len(module_stmts)
-    if elsewhere > 0:
-        return (
-            f"manual:the roots answer is memoised in the module-level `{memo}`, which code other than "
-            f"`{fn.qualname}` also uses: with a parameter each call has its own directory, so replace the memo "
-            "by the parameter there too, by hand"
-        )
-    dead = {id(branch), *(id(g) for g in globals_)}
-    reads = name_refs(fn.node.body, memo, dead)
-    if any(isinstance(a.parents.get(id(r)), cst.AssignTarget) for r in reads):
-        return None
+
+
+def _drop_memo_if(site: Site, m: _MemoIf, reads: list[cst.Name], module_stmts: list[cst.SimpleStatementLine]) -> None:
+    """Record on ``site``: the memo ``if`` and its ``global`` go, its ``reads`` become the
+    parameter, and so do the module-level ``module_stmts`` that bound it."""
     # The request's own changes sit inside the removed `if`: they go with it.
-    site.changes.pop(id(stmt))
-    site.changes.pop(id(store.value))
-    site.set(branch, REMOVE)
-    for g in globals_:
-        names = [n for n in g.names if n.name.value != memo]
+    site.changes.pop(id(m.request))
+    site.changes.pop(id(m.store.value))
+    site.set(m.branch, REMOVE)
+    for g in m.globals_:
+        names = [n for n in g.names if n.name.value != m.name]
         site.set(
             g,
             REMOVE
@@ -175,7 +209,6 @@ def drop_memo(a: ModuleAnalysis, site: Site) -> str | None:
         site.set(r, cst.Name(site.name))
     for x in module_stmts:
         site.set(x, REMOVE)
-    return memo
 
 
 _CAPABILITY_ATTRS = {"client_params", "capabilities", "client_capabilities"}

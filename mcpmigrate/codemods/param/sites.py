@@ -384,12 +384,41 @@ def _keep_comma(new: cst.Param, updated: cst.CSTNode) -> cst.CSTNode:
 
 
 def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
-    """``Annotated[ListRootsResult, Resolve(fn)]`` where ``fn`` returns ``ListRoots()``."""
+    """``Annotated[ListRootsResult, Resolve(fn)]`` where ``fn`` returns ``ListRoots()``: each tool
+    parameter so marked becomes the documented path parameter (:func:`_replace_marked_param`) and
+    the resolver goes when nothing else uses it."""
     site = Site(fn, node, "resolve", config=config)
-    pm = a.parents
     if fn is None or fn.parent is not None or fn.class_name is not None:
         site.reason = "`ListRoots()` is not returned by a module-level resolver function: rewrite by hand"
         return site
+    if not _only_returns(a, node, fn):
+        site.reason = (
+            f"the resolver `{fn.name}` does more than return `ListRoots()` (a hybrid or conditional resolver): "
+            "replace it with a documented path parameter by hand"
+        )
+        return site
+    markers = _resolve_markers(a, fn)
+    if not markers:
+        site.reason = f"the resolver `{fn.name}` is not used by any `Resolve(...)` parameter in this module"
+        return site
+    modes: set[str] = set()
+    for marker in markers:
+        reason = _replace_marked_param(a, config, site, fn, marker, modes)
+        if reason:
+            site.reason = reason
+            return site
+    site.mode = "list" if "list" in modes else "single"
+    site.name = param_name(config, site.mode)
+    counter = name_refs(a.module, fn.name)
+    if len(counter) == len(markers):
+        site.set(fn.node, REMOVE)
+    site.imports |= {("typing", "Annotated"), ("pydantic", "Field")}
+    return site
+
+
+def _only_returns(a: ModuleAnalysis, node: cst.Call, fn: FunctionInfo) -> bool:
+    """The resolver ``fn``'s body (after its docstring) is only ``return node``."""
+    pm = a.parents
     body = [s for s in fn.node.body.body]
     if (
         body
@@ -399,12 +428,11 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     ):
         body = body[1:]
     ret = pm.get(id(node))
-    if len(body) != 1 or not isinstance(ret, cst.Return) or pm.get(id(ret)) is not body[0]:
-        site.reason = (
-            f"the resolver `{fn.name}` does more than return `ListRoots()` (a hybrid or conditional resolver): "
-            "replace it with a documented path parameter by hand"
-        )
-        return site
+    return len(body) == 1 and isinstance(ret, cst.Return) and pm.get(id(ret)) is body[0]
+
+
+def _resolve_markers(a: ModuleAnalysis, fn: FunctionInfo) -> list[cst.Call]:
+    """The module's ``Resolve(fn)`` calls naming the resolver ``fn``."""
     markers: list[cst.Call] = []
     stack: list[cst.CSTNode] = [a.module]
     while stack:
@@ -418,72 +446,80 @@ def resolve_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
         ):
             markers.append(n)
         stack.extend(n.children)
-    if not markers:
-        site.reason = f"the resolver `{fn.name}` is not used by any `Resolve(...)` parameter in this module"
-        return site
-    p = config.path_parameter
-    modes: set[str] = set()
-    for marker in markers:
-        chain: list[cst.CSTNode | None] = [marker]
-        for _ in range(5):
-            chain.append(pm.get(id(chain[-1])))  # Index, SubscriptElement, Subscript, Annotation, Param
-        param = chain[-1]
-        ann = chain[3]
-        if (
-            not isinstance(param, cst.Param)
-            or not isinstance(ann, cst.Subscript)
-            or (get_full_name_for_node(ann.value) or "").split(".")[-1] != "Annotated"
-            or param.default is not None
-        ):
-            site.reason = f"`Resolve({fn.name})` is not the marker of a tool parameter `Annotated[ListRootsResult, Resolve({fn.name})]`: rewrite by hand"
-            return site
-        tool = a.enclosing_function(param)
-        if tool is None or tool.role != "tool":
-            site.reason = f"`Resolve({fn.name})` is used by `{tool.qualname if tool else '?'}`, which is not a tool: rewrite by hand"
-            return site
-        pname = param.name.value
-        refs = name_refs(tool.node.body, pname)
-        if any(n == pname for n, _ in tool.assigns):
-            site.reason = f"`{pname}` is reassigned in `{tool.qualname}`: rewrite by hand"
-            return site
-        ok, mode, changes = classify(a, refs, False, p.name, p.plural)
-        if not ok:
-            site.reason = (
-                f"`{tool.qualname}` uses `{pname}` other than through the first root's path or a loop over the "
-                "roots' paths: replace it with a documented path parameter by hand"
-            )
-            return site
-        modes.add(mode)
-        name = param_name(config, mode)
-        site.changes.update(changes)
-        site.set(
-            param,
-            partial(
-                _keep_comma,
-                documented_param(
-                    config,
-                    mode,
-                    annotated=import_name(a, "typing", "Annotated"),
-                    field=import_name(a, "pydantic", "Field"),
-                ),
-            ),
+    return markers
+
+
+def _marked_param(a: ModuleAnalysis, fn: FunctionInfo, marker: cst.Call) -> tuple[cst.Param, FunctionInfo] | str:
+    """The tool parameter ``Annotated[ListRootsResult, Resolve(fn)]`` that ``marker`` is the
+    ``Resolve(fn)`` of, with its tool; or why it is not one."""
+    pm = a.parents
+    chain: list[cst.CSTNode | None] = [marker]
+    for _ in range(5):
+        chain.append(pm.get(id(chain[-1])))  # Index, SubscriptElement, Subscript, Annotation, Param
+    param = chain[-1]
+    ann = chain[3]
+    if (
+        not isinstance(param, cst.Param)
+        or not isinstance(ann, cst.Subscript)
+        or (get_full_name_for_node(ann.value) or "").split(".")[-1] != "Annotated"
+        or param.default is not None
+    ):
+        return f"`Resolve({fn.name})` is not the marker of a tool parameter `Annotated[ListRootsResult, Resolve({fn.name})]`: rewrite by hand"
+    tool = a.enclosing_function(param)
+    if tool is None or tool.role != "tool":
+        return (
+            f"`Resolve({fn.name})` is used by `{tool.qualname if tool else '?'}`, which is not a tool: rewrite by hand"
         )
-        site.tools.append(tool)
-        dead = set(site.changes)
-        if (
-            (name in tool.param_names() and name != pname)
-            or name_refs(tool.node.params, name, dead)
-            or name_refs(tool.node.body, name, dead)
-        ):
-            site.reason = f"`{name}` is already a name in `{tool.qualname}`: set another name with `[tool.mcpmigrate] path-parameter`"
-            return site
-    site.mode = "list" if "list" in modes else "single"
-    site.name = param_name(config, site.mode)
-    counter = name_refs(a.module, fn.name)
-    if len(counter) == len(markers):
-        site.set(fn.node, REMOVE)
-    site.imports |= {("typing", "Annotated"), ("pydantic", "Field")}
-    return site
+    return param, tool
+
+
+def _replace_marked_param(
+    a: ModuleAnalysis, config: Config, site: Site, fn: FunctionInfo, marker: cst.Call, modes: set[str]
+) -> str | None:
+    """Record on ``site`` the documented path parameter in place of the tool parameter ``marker``
+    marks and its uses as uses of the path (their mode, ``single`` or ``list``, added to
+    ``modes``); or why the parameter must be replaced by hand (None: it was recorded)."""
+    marked = _marked_param(a, fn, marker)
+    if isinstance(marked, str):
+        return marked
+    param, tool = marked
+    p = config.path_parameter
+    pname = param.name.value
+    refs = name_refs(tool.node.body, pname)
+    if any(n == pname for n, _ in tool.assigns):
+        return f"`{pname}` is reassigned in `{tool.qualname}`: rewrite by hand"
+    ok, mode, changes = classify(a, refs, False, p.name, p.plural)
+    if not ok:
+        return (
+            f"`{tool.qualname}` uses `{pname}` other than through the first root's path or a loop over the "
+            "roots' paths: replace it with a documented path parameter by hand"
+        )
+    modes.add(mode)
+    name = param_name(config, mode)
+    site.changes.update(changes)
+    site.set(
+        param,
+        partial(
+            _keep_comma,
+            documented_param(
+                config,
+                mode,
+                annotated=import_name(a, "typing", "Annotated"),
+                field=import_name(a, "pydantic", "Field"),
+            ),
+        ),
+    )
+    site.tools.append(tool)
+    dead = set(site.changes)
+    if (
+        (name in tool.param_names() and name != pname)
+        or name_refs(tool.node.params, name, dead)
+        or name_refs(tool.node.body, name, dead)
+    ):
+        return (
+            f"`{name}` is already a name in `{tool.qualname}`: set another name with `[tool.mcpmigrate] path-parameter`"
+        )
+    return None
 
 
 def irr_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo | None) -> Site:
