@@ -317,3 +317,59 @@ def test_an_unset_setting_fails_with_the_error_of_a_client_without_roots_so_its_
     monkeypatch.setenv("LIBRARY_ROOTS", str(b))
     out = run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a, b))
     assert _texts(out) == [["refused"], ["in-b"]]
+
+
+ROOM = DATA / "reading_room"
+KEPT = (
+    "answer the roots request from the `LIBRARY_ROOTS` environment variable (server configuration, read once at "
+    "start): the roots bound what the tool may touch (the answer is kept in `keeper.shelves`, an attribute of a "
+    "`Keeper` (from `keeper`): that class is defined in another module, where its methods may check paths against "
+    "it out of this fix's sight), so they stay with whoever runs the server"
+)
+
+
+def test_roots_kept_on_an_object_of_another_modules_class_are_a_fence_not_a_parameter(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roots answer is stored on `keeper.shelves`, a `Keeper` from keeper.py, whose `fetch`
+    (reached through a bound method passed as a value) checks every path against it. This module
+    cannot see that check, so the answer is not offered as a tool parameter the caller fills in
+    (was: a required `roots` parameter: `roots=["/"]` opened any file); the default is the config
+    fix, naming the object and its class. Run on mcp 1.27: a path outside `LIBRARY_ROOTS` is refused
+    also when a tool argument asks for "/"."""
+    from tests.proof import run_proof
+
+    (tmp_path / "keeper.py").write_text((ROOM / "keeper.py").read_text(encoding="utf-8"), encoding="utf-8")
+    before, after, report = _fix(tmp_path, (ROOM / "server.py").read_text(encoding="utf-8"))
+    [row] = report["findings"]
+    assert row["fix"] == {"safety": "unsafe", "strategy": "config", "description": KEPT + REVIEW}
+    assert after.read_text(encoding="utf-8") == (ROOM / "server.fixed.py").read_text(encoding="utf-8")
+    assert (tmp_path / "keeper.py").read_text(encoding="utf-8") == (ROOM / "keeper.py").read_text(encoding="utf-8")
+
+    # `--strategy param` chosen: never a plain path parameter either (the note names the fence)
+    chosen = tmp_path / "chosen"
+    chosen.mkdir()
+    (chosen / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "param"\n', encoding="utf-8")
+    for name in ("keeper.py", "before.py"):
+        (chosen / name).write_text((tmp_path / name).read_text(encoding="utf-8"), encoding="utf-8")
+    param = cli(["check", "--output-format", "json", "before.py"], chosen).json
+    [prow] = param["findings"]
+    assert prow["fix"]["strategy"] == "param"
+    assert "`keeper.shelves`, an attribute of a `Keeper`" in prow["fix"]["description"]
+    assert "enforce it with server configuration instead" in prow["fix"]["description"]
+
+    a, b = _shelves(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the server imports keeper.py beside it
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    old = run_proof(legacy_python, before, "library", "legacy", [a.as_uri()], _reads(a, b))
+    assert _texts(old) == [["in-a"], ["refused"]]
+
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    new = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(new) == [["in-a"], ["refused"], ["refused"]]
+    [tool] = new["tools"]
+    assert sorted(tool["inputSchema"]["properties"]) == ["path"]
+
+    monkeypatch.delenv("LIBRARY_ROOTS")
+    [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
+    assert "LIBRARY_ROOTS is not set: set it to the folders this server may work in" in str(err), err

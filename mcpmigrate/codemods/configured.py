@@ -40,7 +40,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.param.chains import bounds_access, closure
+from mcpmigrate.codemods.param.chains import closure, fence_of
 from mcpmigrate.codemods.param.parameter import like
 from mcpmigrate.codemods.param.sites import request_await
 from mcpmigrate.codemods.stdlib_logging import module_name
@@ -188,16 +188,17 @@ def _first_holding(a: ModuleAnalysis, asked: list[cst.CSTNode]) -> cst.BaseState
     return best
 
 
-def fence(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
-    """The function whose allow-list check the roots asked in ``fn`` feed (on the way from an
-    entry point to the request: ``param.chains.bounds_access``), or None."""
+def fence(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
+    """How the roots asked at ``node`` in ``fn`` bound what a tool may touch (an allow-list check on
+    the way from an entry point to the request, ``param.chains.bounds_access``, or an object of
+    another module's class the answer is kept on, ``param.chains.stored_outside``), or None."""
     funcs, _edges = closure(a, fn)
-    return bounds_access(a, funcs)
+    return fence_of(a, node, funcs)
 
 
 def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None, fence: str = "") -> FixPlan:
-    """The ``config`` fix of one roots request ``node`` in ``fn`` (MCP101): ``fence`` names the
-    allow-list check the roots feed (empty when they fence nothing the fix can see)."""
+    """The ``config`` fix of one roots request ``node`` in ``fn`` (MCP101): ``fence`` says how the
+    roots bound what a tool may touch (empty when they fence nothing the fix can see)."""
     aw = request_await(a, node) if isinstance(node, cst.Call) and fn is not None and fn.is_async else None
     if aw is None or not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
         return FixPlan(
@@ -222,10 +223,7 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             f"connections (`{session}.can_send_request`)"
         )
     if fence:
-        desc += (
-            f": the roots bound what the tool may touch (an allow-list check in `{fence}`), so they stay with whoever "
-            "runs the server"
-        )
+        desc += f": the roots bound what the tool may touch ({fence}), so they stay with whoever runs the server"
     if config.legacy_clients and session is None:
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
