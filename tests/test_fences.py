@@ -324,7 +324,17 @@ KEPT = (
     "answer the roots request from the `LIBRARY_ROOTS` environment variable (server configuration, read once at "
     "start): the roots bound what the tool may touch (the answer is kept in `keeper.shelves`, an attribute of a "
     "`Keeper` (from `keeper`): that class is defined in another module, where its methods may check paths against "
-    "it out of this fix's sight), so they stay with whoever runs the server"
+    "it out of this fix's sight), so they stay with whoever runs the server (review: "
+    "`not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))` in `_granted` still "
+    "sends a client that declares no roots capability where it went before; a client that declares roots now gets "
+    "the folders of `LIBRARY_ROOTS` instead of its roots (absolute paths joined with `os.pathsep`; for a client, "
+    '`"env": {"LIBRARY_ROOTS": "/srv/a:/srv/b"}` in the server\'s mcpServers entry), and until the operator sets '
+    "it, its calls fail with the error the request gave a client without roots)"
+)
+KEPT_GUARD = (
+    "kept: the `config` fix answers the roots request it guards from the server's setting, and a client that "
+    "declares no roots capability still takes the path it took before; when porting to mcp 2.x, read the "
+    "capability from the request (`ctx.client_capabilities`)"
 )
 
 
@@ -341,8 +351,12 @@ def test_roots_kept_on_an_object_of_another_modules_class_are_a_fence_not_a_para
 
     (tmp_path / "keeper.py").write_text((ROOM / "keeper.py").read_text(encoding="utf-8"), encoding="utf-8")
     before, after, report = _fix(tmp_path, (ROOM / "server.py").read_text(encoding="utf-8"))
-    [row] = report["findings"]
-    assert row["fix"] == {"safety": "unsafe", "strategy": "config", "description": KEPT + REVIEW}
+    rows = {f["rule"]: f for f in report["findings"]}
+    assert rows["MCP101"]["fix"] == {"safety": "unsafe", "strategy": "config", "description": KEPT}
+    # the capability guard stays in front of the configured folders (was: "fixed" by a param fix that never ran)
+    assert rows["MCP102"]["fix"] is None and rows["MCP102"]["manual"] == KEPT_GUARD
+    again = cli(["check", "--output-format", "json", "s.py"], tmp_path).json
+    assert [(f["rule"], f["manual"]) for f in again["findings"]] == [("MCP102", KEPT_GUARD)]
     assert after.read_text(encoding="utf-8") == (ROOM / "server.fixed.py").read_text(encoding="utf-8")
     assert (tmp_path / "keeper.py").read_text(encoding="utf-8") == (ROOM / "keeper.py").read_text(encoding="utf-8")
 
@@ -353,7 +367,7 @@ def test_roots_kept_on_an_object_of_another_modules_class_are_a_fence_not_a_para
     for name in ("keeper.py", "before.py"):
         (chosen / name).write_text((tmp_path / name).read_text(encoding="utf-8"), encoding="utf-8")
     param = cli(["check", "--output-format", "json", "before.py"], chosen).json
-    [prow] = param["findings"]
+    prow = next(f for f in param["findings"] if f["rule"] == "MCP101")
     assert prow["fix"]["strategy"] == "param"
     assert "`keeper.shelves`, an attribute of a `Keeper`" in prow["fix"]["description"]
     assert "enforce it with server configuration instead" in prow["fix"]["description"]

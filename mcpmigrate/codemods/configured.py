@@ -50,7 +50,7 @@ from mcpmigrate.model import FixInfo, FixPlan, Safety
 STRATEGY = "config"
 RULES = ("MCP101",)
 
-_HELPER_NAMES = ("_configured_roots", "_roots_from_settings", "_mcp_configured_roots")
+HELPER_NAMES = ("_configured_roots", "_roots_from_settings", "_mcp_configured_roots")
 _SERVERS = S.HIGH_LEVEL_SERVERS | S.LOWLEVEL_SERVERS
 
 
@@ -71,7 +71,7 @@ def setting(a: ModuleAnalysis) -> Setting | None:
     def compute() -> Setting | None:
         env = f"{_server_name(a) or 'MCP'}_ROOTS"
         used = set(a.name_counts) | {n for n, _v in a.module_assigns}
-        helper = next((n for n in _HELPER_NAMES if n not in used), None)
+        helper = next((n for n in HELPER_NAMES if n not in used), None)
         if env in used or helper is None:
             return None
         return Setting(env, env, helper)
@@ -205,6 +205,7 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             manual="the request is not awaited inside an async request handler: read the folders from the "
             "server's configuration by hand"
         )
+    assert fn is not None  # an awaited request sits in a function
     s = setting(a)
     if s is None:
         return FixPlan(
@@ -224,7 +225,16 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
         )
     if fence:
         desc += f": the roots bound what the tool may touch ({fence}), so they stay with whoever runs the server"
-    if config.legacy_clients and session is None:
+    guard = _capability_guard(a, fn, node) if config.legacy_clients and session is None else None
+    if guard is not None:
+        desc += (
+            f" (review: `{guard}` in `{fn.qualname}` still sends a client that declares no roots capability where "
+            f"it went before; a client that declares roots now gets the folders of `{s.env}` instead of its roots "
+            f'(absolute paths joined with `os.pathsep`; for a client, `"env": {{"{s.env}": "/srv/a:/srv/b"}}` '
+            "in the server's mcpServers entry), and until the operator sets it, its calls fail with the error the "
+            "request gave a client without roots)"
+        )
+    elif config.legacy_clients and session is None:
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
             f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call fails as it does '
@@ -232,6 +242,28 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
         )
     safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
     return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session))
+
+
+def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
+    """The test of an ``if not <session>.check_client_capability(...): return/raise`` guard in
+    ``fn`` before the request ``node`` (the param fix removes it with the request; this fix keeps
+    it, so a client without roots keeps its path), as written; None without one."""
+    from mcpmigrate.codemods.param.guards import guard_if
+
+    body = fn.node.body.body if isinstance(fn.node.body, cst.IndentedBlock) else ()
+    order = {id(stmt): i for i, stmt in enumerate(body)}
+    cur: cst.CSTNode | None = node
+    while cur is not None and id(cur) not in order:
+        cur = a.parents.get(id(cur))
+    if cur is None:
+        return None
+    for call in fn.calls:
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "check_client_capability"):
+            continue
+        branch = guard_if(a, call)
+        if branch is not None and order.get(id(branch), len(body)) < order[id(cur)]:
+            return code_of(branch.test)
+    return None
 
 
 def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
@@ -248,4 +280,4 @@ def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInf
     return code_of(recv) if isinstance(node, cst.Name) else None
 
 
-__all__ = ["STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]
+__all__ = ["HELPER_NAMES", "STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]

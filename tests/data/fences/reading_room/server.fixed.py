@@ -4,7 +4,14 @@ from pathlib import Path
 from keeper import Keeper
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.shared.exceptions import McpError
-from mcp.types import INVALID_REQUEST, ErrorData, ListRootsResult, Root
+from mcp.types import (
+    INVALID_REQUEST,
+    ClientCapabilities,
+    ErrorData,
+    ListRootsResult,
+    Root,
+    RootsCapability,
+)
 
 library = FastMCP("library")
 keeper = Keeper()
@@ -31,6 +38,8 @@ def _configured_roots() -> ListRootsResult:
 
 
 async def _granted(ctx: Context) -> list[Path]:
+    if not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+        return []  # a client without roots opens no shelf
     listing = _configured_roots()
     return [Path(str(r.uri).removeprefix("file://")) for r in listing.roots]
 

@@ -2,12 +2,15 @@ from pathlib import Path
 
 from keeper import Keeper
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import ClientCapabilities, RootsCapability
 
 library = FastMCP("library")
 keeper = Keeper()
 
 
 async def _granted(ctx: Context) -> list[Path]:
+    if not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+        return []  # a client without roots opens no shelf
     listing = await ctx.session.list_roots()
     return [Path(str(r.uri).removeprefix("file://")) for r in listing.roots]
 
