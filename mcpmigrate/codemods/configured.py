@@ -4,7 +4,9 @@ environment variable the operator sets, instead of the client's roots.
 Spec: 2026-07-28 deprecates roots (SEP-2577) and names three migrations — "pass directories or
 files via tool parameters, resource URIs, or server configuration" (``changelog.mdx``,
 "Deprecated" 1; ``deprecated.mdx``, the Roots row). Where the roots are an access boundary (a file
-allow-list, an edit sandbox: ``param.chains.bounds_access``), a tool parameter would let the caller
+allow-list, an edit sandbox: ``param.chains.bounds_access``; or the answer stored on an object of a
+class another module defines, whose checks this module cannot see: ``param.chains.stored_outside``),
+a tool parameter would let the caller
 choose the boundary; the setting keeps it with whoever runs the server. It is the fix of such a
 site under the default strategy, and of every roots request under ``fix --strategy config``.
 
