@@ -387,3 +387,59 @@ def test_roots_kept_on_an_object_of_another_modules_class_are_a_fence_not_a_para
     monkeypatch.delenv("LIBRARY_ROOTS")
     [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
     assert "LIBRARY_ROOTS is not set: set it to the folders this server may work in" in str(err), err
+
+
+def _room_variant(tmp_path: Path, server: str, keeper: str | None, name: str = "s.py") -> dict[str, Any]:
+    """MCP101's fix for a variant of the reading room (``keeper``: keeper.py beside it, or none)."""
+    if keeper is not None:
+        (tmp_path / "keeper.py").write_text(keeper, encoding="utf-8")
+    (tmp_path / name).write_text(server, encoding="utf-8")
+    report = cli(["check", "--output-format", "json", name], tmp_path).json
+    return next(f for f in report["findings"] if f["rule"] == "MCP101")["fix"]
+
+
+def test_where_the_kept_roots_are_checked_decides_how_the_fence_is_named(tmp_path: Path) -> None:
+    """The class defined in the same module: its method's check is found however the method is
+    reached (a bound method passed as a value). A parameter annotated with another module's class
+    counts like a module-level instance, and so does a relative import. State of a stdlib object
+    (`SimpleNamespace`) is no fence: the default stays the tool parameter."""
+    server = (ROOM / "server.py").read_text(encoding="utf-8")
+    keeper = (ROOM / "keeper.py").read_text(encoding="utf-8")
+
+    local = tmp_path / "local"
+    local.mkdir()
+    body = keeper.split("\n", 3)[3].strip()
+    inline = server.replace("from keeper import Keeper\n", "").replace(
+        'library = FastMCP("library")\n', body + '\n\n\nlibrary = FastMCP("library")\n'
+    )
+    fix = _room_variant(local, inline, None)
+    assert fix["strategy"] == "config"
+    assert "(an allow-list check in `Keeper._on_shelf`)" in fix["description"]
+
+    pkg = tmp_path / "pkg" / "room"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    relative = server.replace("from keeper import Keeper", "from .keeper import Keeper")
+    fix = _room_variant(pkg, relative, keeper, "server.py")
+    assert fix["strategy"] == "config"
+    assert "`keeper.shelves`, an attribute of a `Keeper` (from `.keeper`)" in fix["description"]
+
+    param = tmp_path / "param"
+    param.mkdir()
+    annotated = server.replace(
+        "async def _open_room(ctx: Context) -> None:",
+        "async def _open_room(ctx: Context, keeper: Keeper = keeper) -> None:",
+    )
+    fix = _room_variant(param, annotated, keeper)
+    assert fix["strategy"] == "config"
+    assert "`keeper.shelves`, an attribute of a `Keeper` (from `keeper`)" in fix["description"]
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    stdlib = (
+        server.replace("from keeper import Keeper", "from types import SimpleNamespace")
+        .replace("keeper = Keeper()", "keeper = SimpleNamespace(shelves=None)")
+        .replace("_timed(keeper.fetch, path)", "path")
+    )
+    fix = _room_variant(plain, stdlib, None)
+    assert fix["strategy"] == "param"

@@ -400,13 +400,46 @@ _FOREIGN_HEADS = ("mcp", "fastmcp", "pydantic")
 
 
 def stored_outside(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) -> str | None:
-    """```keeper.shelves``, an attribute of a ``Keeper`` (from ``keeper``)`` when the roots answer asked at
-    ``node`` — directly, through a local, or returned by a function on the way — is stored on an
-    attribute of an object whose class is defined in another module (imported: a module-level
+    """```keeper.shelves``, an attribute of a ``Keeper`` (from ``keeper``)`` when the roots answer
+    asked at ``node`` — directly, through a local, or returned by a function on the way — is stored
+    on an attribute of an object whose class is defined in another module (imported: a module-level
     ``keeper = Keeper()`` or a parameter annotated with it). The methods of that class read the
     attribute where this module's analysis cannot see them, so they may check paths against it (an
     edit sandbox): as a tool parameter the caller could widen it. None when the answer goes no such
     place. Conservative: the class's code is not read."""
+    for f, target in _stores(a, node, funcs):
+        assert isinstance(target.value, cst.Name)
+        owner = _imported_class(a, f, target.value.value)
+        if owner is not None:
+            cls, module = owner
+            return f"`{target.value.value}.{target.attr.value}`, an attribute of a `{cls}` (from `{module}`)"
+    return None
+
+
+def stored_checked(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) -> str | None:
+    """The qualname of a method that checks paths against a boundary (:func:`bounds_access`) in
+    the class of this module whose module-level instance the roots answer is stored on
+    (``keeper.shelves = await _granted(ctx)`` with ``keeper = Keeper()``): the check runs however
+    the method is reached (a bound method passed as a value, ``_timed(keeper.fetch, path)``)."""
+    for f, target in _stores(a, node, funcs):
+        assert isinstance(target.value, cst.Name)
+        name = target.value.value
+        if name in f.param_names() or any(n == name for n, _v in f.assigns):
+            continue
+        cls = a.instance_class(name)
+        if cls is not None:
+            guard = bounds_access(a, [g for g in a.functions if g.class_name == cls])
+            if guard is not None:
+                return guard
+    return None
+
+
+def _stores(
+    a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]
+) -> list[tuple[FunctionInfo, cst.Attribute]]:
+    """``(function, name.attr)`` for each assignment of the roots answer asked at ``node`` (the
+    call itself, a local holding it, or a call of a function on the way that returns it) to an
+    attribute of a plain name, in ``funcs``."""
     tainted_calls: set[int] = {id(node)}
     ids = {id(f) for f in funcs}
     for f in funcs:
@@ -414,6 +447,7 @@ def stored_outside(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInf
             callee = a.callee_of(call, f)
             if callee is not None and id(callee) in ids:
                 tainted_calls.add(id(call))
+    out: list[tuple[FunctionInfo, cst.Attribute]] = []
     for f in funcs:
         names: set[str] = set()
         changed = True
@@ -428,13 +462,9 @@ def stored_outside(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInf
                 continue
             for t in stmt.targets:
                 target = t.target
-                if not (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)):
-                    continue
-                owner = _imported_class(a, f, target.value.value)
-                if owner is not None:
-                    cls, module = owner
-                    return f"`{target.value.value}.{target.attr.value}`, an attribute of a `{cls}` (from `{module}`)"
-    return None
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                    out.append((f, target))
+    return out
 
 
 def _walk_assigns(node: cst.CSTNode) -> list[cst.Assign]:
@@ -496,7 +526,7 @@ def fence_of(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) ->
     """How the roots asked at ``node`` bound what a tool may touch, said for a review note (``an
     allow-list check in `read_book```, or the object of another module's class the answer is
     kept on: :func:`stored_outside`), or None."""
-    guard = bounds_access(a, funcs)
+    guard = bounds_access(a, funcs) or stored_checked(a, node, funcs)
     if guard is not None:
         return f"an allow-list check in `{guard}`"
     kept = stored_outside(a, node, funcs)
