@@ -317,3 +317,130 @@ def test_an_unset_setting_fails_with_the_error_of_a_client_without_roots_so_its_
     monkeypatch.setenv("LIBRARY_ROOTS", str(b))
     out = run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a, b))
     assert _texts(out) == [["refused"], ["in-b"]]
+
+
+ROOM = DATA / "reading_room"
+KEPT = (
+    "answer the roots request from the `LIBRARY_ROOTS` environment variable (server configuration, read once at "
+    "start): the roots bound what the tool may touch (the answer is kept in `keeper.shelves`, an attribute of a "
+    "`Keeper` (from `keeper`): that class is defined in another module, where its methods may check paths against "
+    "it out of this fix's sight), so they stay with whoever runs the server (review: "
+    "`not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability()))` in `_granted` still "
+    "sends a client that declares no roots capability where it went before; a client that declares roots now gets "
+    "the folders of `LIBRARY_ROOTS` instead of its roots (absolute paths joined with `os.pathsep`; for a client, "
+    '`"env": {"LIBRARY_ROOTS": "/srv/a:/srv/b"}` in the server\'s mcpServers entry), and until the operator sets '
+    "it, its calls fail with the error the request gave a client without roots)"
+)
+KEPT_GUARD = (
+    "kept: the `config` fix answers the roots request it guards from the server's setting, and a client that "
+    "declares no roots capability still takes the path it took before; when porting to mcp 2.x, read the "
+    "capability from the request (`ctx.client_capabilities`)"
+)
+
+
+def test_roots_kept_on_an_object_of_another_modules_class_are_a_fence_not_a_parameter(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roots answer is stored on `keeper.shelves`, a `Keeper` from keeper.py, whose `fetch`
+    (reached through a bound method passed as a value) checks every path against it. This module
+    cannot see that check, so the answer is not offered as a tool parameter the caller fills in
+    (was: a required `roots` parameter: `roots=["/"]` opened any file); the default is the config
+    fix, naming the object and its class. Run on mcp 1.27: a path outside `LIBRARY_ROOTS` is refused
+    also when a tool argument asks for "/"."""
+    from tests.proof import run_proof
+
+    (tmp_path / "keeper.py").write_text((ROOM / "keeper.py").read_text(encoding="utf-8"), encoding="utf-8")
+    before, after, report = _fix(tmp_path, (ROOM / "server.py").read_text(encoding="utf-8"))
+    rows = {f["rule"]: f for f in report["findings"]}
+    assert rows["MCP101"]["fix"] == {"safety": "unsafe", "strategy": "config", "description": KEPT}
+    # the capability guard stays in front of the configured folders (was: "fixed" by a param fix that never ran)
+    assert rows["MCP102"]["fix"] is None and rows["MCP102"]["manual"] == KEPT_GUARD
+    again = cli(["check", "--output-format", "json", "s.py"], tmp_path).json
+    assert [(f["rule"], f["manual"]) for f in again["findings"]] == [("MCP102", KEPT_GUARD)]
+    assert after.read_text(encoding="utf-8") == (ROOM / "server.fixed.py").read_text(encoding="utf-8")
+    assert (tmp_path / "keeper.py").read_text(encoding="utf-8") == (ROOM / "keeper.py").read_text(encoding="utf-8")
+
+    # `--strategy param` chosen: never a plain path parameter either (manual, naming where the roots are kept)
+    chosen = tmp_path / "chosen"
+    chosen.mkdir()
+    (chosen / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "param"\n', encoding="utf-8")
+    for name in ("keeper.py", "before.py"):
+        (chosen / name).write_text((tmp_path / name).read_text(encoding="utf-8"), encoding="utf-8")
+    param = cli(["check", "--output-format", "json", "before.py"], chosen).json
+    prow = next(f for f in param["findings"] if f["rule"] == "MCP101")
+    # manual (param/memos.py, object_store): the object's methods read what the memo stores
+    assert prow["fix"] is None
+    assert "kept in `keeper.shelves`, an attribute of the module's `keeper` object" in prow["manual"]
+    assert "keep it with the server's configuration" in prow["manual"]
+
+    a, b = _shelves(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the server imports keeper.py beside it
+    monkeypatch.delenv("LIBRARY_ROOTS", raising=False)
+    old = run_proof(legacy_python, before, "library", "legacy", [a.as_uri()], _reads(a, b))
+    assert _texts(old) == [["in-a"], ["refused"]]
+
+    monkeypatch.setenv("LIBRARY_ROOTS", str(a))
+    new = run_proof(legacy_python, after, "library", "legacy", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
+    assert _texts(new) == [["in-a"], ["refused"], ["refused"]]
+    [tool] = new["tools"]
+    assert sorted(tool["inputSchema"]["properties"]) == ["path"]
+
+    monkeypatch.delenv("LIBRARY_ROOTS")
+    [err] = _texts(run_proof(legacy_python, after, "library", "legacy", [a.as_uri()], _reads(a)))
+    assert "LIBRARY_ROOTS is not set: set it to the folders this server may work in" in str(err), err
+
+
+def _room_variant(tmp_path: Path, server: str, keeper: str | None, name: str = "s.py") -> dict[str, Any]:
+    """MCP101's fix for a variant of the reading room (``keeper``: keeper.py beside it, or none)."""
+    if keeper is not None:
+        (tmp_path / "keeper.py").write_text(keeper, encoding="utf-8")
+    (tmp_path / name).write_text(server, encoding="utf-8")
+    report = cli(["check", "--output-format", "json", name], tmp_path).json
+    return next(f for f in report["findings"] if f["rule"] == "MCP101")["fix"]
+
+
+def test_where_the_kept_roots_are_checked_decides_how_the_fence_is_named(tmp_path: Path) -> None:
+    """The class defined in the same module: its method's check is found however the method is
+    reached (a bound method passed as a value). A parameter annotated with another module's class
+    counts like a module-level instance, and so does a relative import. State of a stdlib object
+    (`SimpleNamespace`) is no fence: the default stays the tool parameter."""
+    server = (ROOM / "server.py").read_text(encoding="utf-8")
+    keeper = (ROOM / "keeper.py").read_text(encoding="utf-8")
+
+    local = tmp_path / "local"
+    local.mkdir()
+    body = keeper.split("\n", 3)[3].strip()
+    inline = server.replace("from keeper import Keeper\n", "").replace(
+        'library = FastMCP("library")\n', body + '\n\n\nlibrary = FastMCP("library")\n'
+    )
+    fix = _room_variant(local, inline, None)
+    assert fix["strategy"] == "config"
+    assert "(an allow-list check in `Keeper._on_shelf`)" in fix["description"]
+
+    pkg = tmp_path / "pkg" / "room"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    relative = server.replace("from keeper import Keeper", "from .keeper import Keeper")
+    fix = _room_variant(pkg, relative, keeper, "server.py")
+    assert fix["strategy"] == "config"
+    assert "`keeper.shelves`, an attribute of a `Keeper` (from `.keeper`)" in fix["description"]
+
+    param = tmp_path / "param"
+    param.mkdir()
+    annotated = server.replace(
+        "async def _open_room(ctx: Context) -> None:",
+        "async def _open_room(ctx: Context, keeper: Keeper = keeper) -> None:",
+    )
+    fix = _room_variant(param, annotated, keeper)
+    assert fix["strategy"] == "config"
+    assert "`keeper.shelves`, an attribute of a `Keeper` (from `keeper`)" in fix["description"]
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    stdlib = (
+        server.replace("from keeper import Keeper", "from types import SimpleNamespace")
+        .replace("keeper = Keeper()", "keeper = SimpleNamespace(shelves=None)")
+        .replace("_timed(keeper.fetch, path)", "path")
+    )
+    fix = _room_variant(plain, stdlib, None)
+    assert fix["strategy"] == "param"

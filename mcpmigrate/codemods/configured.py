@@ -4,7 +4,9 @@ environment variable the operator sets, instead of the client's roots.
 Spec: 2026-07-28 deprecates roots (SEP-2577) and names three migrations — "pass directories or
 files via tool parameters, resource URIs, or server configuration" (``changelog.mdx``,
 "Deprecated" 1; ``deprecated.mdx``, the Roots row). Where the roots are an access boundary (a file
-allow-list, an edit sandbox: ``param.chains.bounds_access``), a tool parameter would let the caller
+allow-list, an edit sandbox: ``param.chains.bounds_access``; or the answer stored on an object of a
+class another module defines, whose checks this module cannot see: ``param.chains.stored_outside``),
+a tool parameter would let the caller
 choose the boundary; the setting keeps it with whoever runs the server. It is the fix of such a
 site under the default strategy, and of every roots request under ``fix --strategy config``.
 
@@ -40,7 +42,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.param.chains import bounds_access, closure
+from mcpmigrate.codemods.param.chains import closure, fence_of
 from mcpmigrate.codemods.param.parameter import like
 from mcpmigrate.codemods.param.sites import request_await
 from mcpmigrate.codemods.stdlib_logging import module_name
@@ -50,7 +52,7 @@ from mcpmigrate.model import FixInfo, FixPlan, Safety
 STRATEGY = "config"
 RULES = ("MCP101",)
 
-_HELPER_NAMES = ("_configured_roots", "_roots_from_settings", "_mcp_configured_roots")
+HELPER_NAMES = ("_configured_roots", "_roots_from_settings", "_mcp_configured_roots")
 _SERVERS = S.HIGH_LEVEL_SERVERS | S.LOWLEVEL_SERVERS
 
 
@@ -71,7 +73,7 @@ def setting(a: ModuleAnalysis) -> Setting | None:
     def compute() -> Setting | None:
         env = f"{_server_name(a) or 'MCP'}_ROOTS"
         used = set(a.name_counts) | {n for n, _v in a.module_assigns}
-        helper = next((n for n in _HELPER_NAMES if n not in used), None)
+        helper = next((n for n in HELPER_NAMES if n not in used), None)
         if env in used or helper is None:
             return None
         return Setting(env, env, helper)
@@ -188,22 +190,24 @@ def _first_holding(a: ModuleAnalysis, asked: list[cst.CSTNode]) -> cst.BaseState
     return best
 
 
-def fence(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
-    """The function whose allow-list check the roots asked in ``fn`` feed (on the way from an
-    entry point to the request: ``param.chains.bounds_access``), or None."""
+def fence(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
+    """How the roots asked at ``node`` in ``fn`` bound what a tool may touch (an allow-list check on
+    the way from an entry point to the request, ``param.chains.bounds_access``, or an object of
+    another module's class the answer is kept on, ``param.chains.stored_outside``), or None."""
     funcs, _edges = closure(a, fn)
-    return bounds_access(a, funcs)
+    return fence_of(a, node, funcs)
 
 
 def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo | None, fence: str = "") -> FixPlan:
-    """The ``config`` fix of one roots request ``node`` in ``fn`` (MCP101): ``fence`` names the
-    allow-list check the roots feed (empty when they fence nothing the fix can see)."""
+    """The ``config`` fix of one roots request ``node`` in ``fn`` (MCP101): ``fence`` says how the
+    roots bound what a tool may touch (empty when they fence nothing the fix can see)."""
     aw = request_await(a, node) if isinstance(node, cst.Call) and fn is not None and fn.is_async else None
     if aw is None or not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
         return FixPlan(
             manual="the request is not awaited inside an async request handler: read the folders from the "
             "server's configuration by hand"
         )
+    assert fn is not None  # an awaited request sits in a function
     s = setting(a)
     if s is None:
         return FixPlan(
@@ -222,11 +226,17 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             f"connections (`{session}.can_send_request`)"
         )
     if fence:
+        desc += f": the roots bound what the tool may touch ({fence}), so they stay with whoever runs the server"
+    guard = _capability_guard(a, fn, node) if config.legacy_clients and session is None else None
+    if guard is not None:
         desc += (
-            f": the roots bound what the tool may touch (an allow-list check in `{fence}`), so they stay with whoever "
-            "runs the server"
+            f" (review: `{guard}` in `{fn.qualname}` still sends a client that declares no roots capability where "
+            f"it went before; a client that declares roots now gets the folders of `{s.env}` instead of its roots "
+            f'(absolute paths joined with `os.pathsep`; for a client, `"env": {{"{s.env}": "/srv/a:/srv/b"}}` '
+            "in the server's mcpServers entry), and until the operator sets it, its calls fail with the error the "
+            "request gave a client without roots)"
         )
-    if config.legacy_clients and session is None:
+    elif config.legacy_clients and session is None:
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
             f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call fails as it does '
@@ -234,6 +244,28 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
         )
     safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
     return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session))
+
+
+def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
+    """The test of an ``if not <session>.check_client_capability(...): return/raise`` guard in
+    ``fn`` before the request ``node`` (the param fix removes it with the request; this fix keeps
+    it, so a client without roots keeps its path), as written; None without one."""
+    from mcpmigrate.codemods.param.guards import guard_if
+
+    body = fn.node.body.body if isinstance(fn.node.body, cst.IndentedBlock) else ()
+    order = {id(stmt): i for i, stmt in enumerate(body)}
+    cur: cst.CSTNode | None = node
+    while cur is not None and id(cur) not in order:
+        cur = a.parents.get(id(cur))
+    if cur is None:
+        return None
+    for call in fn.calls:
+        if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "check_client_capability"):
+            continue
+        branch = guard_if(a, call)
+        if branch is not None and order.get(id(branch), len(body)) < order[id(cur)]:
+            return code_of(branch.test)
+    return None
 
 
 def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
@@ -250,4 +282,4 @@ def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInf
     return code_of(recv) if isinstance(node, cst.Name) else None
 
 
-__all__ = ["STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]
+__all__ = ["HELPER_NAMES", "STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]

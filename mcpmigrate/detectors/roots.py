@@ -423,7 +423,7 @@ class _RootsVisitor(RequestVisitor):
             return  # the legacy branch of an era-portable handler
         strategy = self.det.config.strategy
         chosen = self.det.config.strategy_chosen
-        fence = configured.fence(self.a, fn) if fn is not None and (strategy == "config" or not chosen) else None
+        fence = configured.fence(self.a, fn, node) if fn is not None and (strategy == "config" or not chosen) else None
         if strategy == "interim":  # `fix --strategy interim`: label the interim rewrite
             plan = interim_fix.plan_request(self.a, self.det.config, node, fn, interim_fix.ROOTS)
         elif strategy == "config" or (fence and not chosen):

@@ -37,10 +37,10 @@ from mcpmigrate.codemods.param.chains import (
     ENTRY_ROLES,
     Edge,
     Reach,
-    bounds_access,
     chain_reason,
     closure,
     conditional_ancestor,
+    fence_of,
     from_registry,
     manual_reason,
     reach,
@@ -120,12 +120,12 @@ def _request_plan_site(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn:
     optional = None if memo else conditional_ancestor(a, node, fn)
     if optional in unwrapped:
         optional = None  # `if <capability>:` around the request goes with it: not a fallback
-    guard = bounds_access(a, funcs)
+    guard = fence_of(a, node, funcs)
     if guard and optional:
         # The code already has a server-side boundary for when the roots are missing: the fix that
         # keeps the fence is to use it, which only a human can decide.
         return _manual(
-            f"the roots bound what the tool may touch (an allow-list check in `{guard}`) and "
+            f"the roots bound what the tool may touch ({guard}) and "
             f"are asked only on some paths (inside `{optional}`), so the other paths already have their own "
             "boundary: as a parameter the caller would choose it. Keep the boundary server-side (the "
             "fallback's configuration) and drop the roots request by hand"
@@ -247,7 +247,7 @@ def _describe(
         )
     if guard:
         site.unsafe.append(
-            f"the roots bound what the tool may touch (an allow-list check in `{guard}`); as a parameter the caller "
+            f"the roots bound what the tool may touch ({guard}); as a parameter the caller "
             "chooses that boundary, so enforce it with server configuration instead"
         )
     site.labels = [_entry_label(a, site, e, edges) for e in r.entries]

@@ -6,10 +6,12 @@ fix need review (a request made only on some paths; roots used as an allow-list)
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
@@ -390,4 +392,147 @@ def bounds_access(a: ModuleAnalysis, funcs: list[FunctionInfo]) -> str | None:
             callee = a.callee_of(call, f)
             if callee is not None and id(callee) not in seen:
                 stack.append(callee)
+    return None
+
+
+#: Modules whose objects hold no sandbox of the project's own (the SDKs, and pydantic models).
+_FOREIGN_HEADS = ("mcp", "fastmcp", "pydantic")
+
+
+def stored_outside(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) -> str | None:
+    """```keeper.shelves``, an attribute of a ``Keeper`` (from ``keeper``)`` when the roots answer
+    asked at ``node`` — directly, through a local, or returned by a function on the way — is stored
+    on an attribute of an object whose class is defined in another module (imported: a module-level
+    ``keeper = Keeper()`` or a parameter annotated with it). The methods of that class read the
+    attribute where this module's analysis cannot see them, so they may check paths against it (an
+    edit sandbox): as a tool parameter the caller could widen it. None when the answer goes no such
+    place. Conservative: the class's code is not read."""
+    for f, target in _stores(a, node, funcs):
+        assert isinstance(target.value, cst.Name)
+        owner = _imported_class(a, f, target.value.value)
+        if owner is not None:
+            cls, module = owner
+            return f"`{target.value.value}.{target.attr.value}`, an attribute of a `{cls}` (from `{module}`)"
+    return None
+
+
+def stored_checked(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) -> str | None:
+    """The qualname of a method that checks paths against a boundary (:func:`bounds_access`) in
+    the class of this module whose module-level instance the roots answer is stored on
+    (``keeper.shelves = await _granted(ctx)`` with ``keeper = Keeper()``): the check runs however
+    the method is reached (a bound method passed as a value, ``_timed(keeper.fetch, path)``)."""
+    for f, target in _stores(a, node, funcs):
+        assert isinstance(target.value, cst.Name)
+        name = target.value.value
+        if name in f.param_names() or any(n == name for n, _v in f.assigns):
+            continue
+        cls = a.instance_class(name)
+        if cls is not None:
+            guard = bounds_access(a, [g for g in a.functions if g.class_name == cls])
+            if guard is not None:
+                return guard
+    return None
+
+
+def _stores(
+    a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]
+) -> list[tuple[FunctionInfo, cst.Attribute]]:
+    """``(function, name.attr)`` for each assignment of the roots answer asked at ``node`` (the
+    call itself, a local holding it, or a call of a function on the way that returns it) to an
+    attribute of a plain name, in ``funcs``."""
+    tainted_calls: set[int] = {id(node)}
+    ids = {id(f) for f in funcs}
+    for f in funcs:
+        for call in f.calls:
+            callee = a.callee_of(call, f)
+            if callee is not None and id(callee) in ids:
+                tainted_calls.add(id(call))
+    out: list[tuple[FunctionInfo, cst.Attribute]] = []
+    for f in funcs:
+        names: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, value in f.assigns:
+                if name not in names and _carries(value, tainted_calls, names):
+                    names.add(name)
+                    changed = True
+        for stmt in _walk_assigns(f.node):
+            if not _carries(stmt.value, tainted_calls, names):
+                continue
+            for t in stmt.targets:
+                target = t.target
+                if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                    out.append((f, target))
+    return out
+
+
+def _walk_assigns(node: cst.CSTNode) -> list[cst.Assign]:
+    out: list[cst.Assign] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Assign(self, n: cst.Assign) -> None:
+            out.append(n)
+
+    node.visit(_V())
+    return out
+
+
+def _carries(expr: cst.CSTNode, calls: set[int], names: set[str]) -> bool:
+    """``expr`` holds one of ``calls`` or reads one of ``names``."""
+    found = False
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            nonlocal found
+            found = found or id(n) in calls
+
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value in names
+
+    expr.visit(_V())
+    return found
+
+
+def _imported_class(a: ModuleAnalysis, f: FunctionInfo, name: str) -> tuple[str, str] | None:
+    """``(class, module)`` when ``name`` in ``f`` is an object of a class imported from another
+    module (not an SDK's): a module-level ``name = Cls(...)``, or a parameter annotated ``Cls``."""
+    exprs: list[cst.BaseExpression] = []
+    param = next((p for p in f.params if p.name.value == name), None)
+    if param is not None:
+        if param.annotation is not None:
+            exprs.append(param.annotation.annotation)
+    elif not any(n == name for n, _v in f.assigns):
+        exprs += [v.func for n, v in a.module_assigns if n == name and isinstance(v, cst.Call)]
+    for expr in exprs:
+        head = get_full_name_for_node(expr)
+        if not head:
+            continue
+        first, _, rest = head.partition(".")
+        if first in a.relative_imports:
+            level, dotted = a.relative_imports[first]
+            where = "." * level + dotted.rpartition(".")[0]
+            return (dotted.rpartition(".")[2] + (f".{rest}" if rest else ""), where)
+        q = a.qualname(expr)
+        if first in a.imports and q and "." in q and not q.startswith(tuple(h + "." for h in _FOREIGN_HEADS)):
+            module, _, cls = q.rpartition(".")
+            if module.partition(".")[0] not in sys.stdlib_module_names:
+                return cls, module
+    return None
+
+
+def fence_of(a: ModuleAnalysis, node: cst.CSTNode, funcs: list[FunctionInfo]) -> str | None:
+    """How the roots asked at ``node`` bound what a tool may touch, said for a review note (``an
+    allow-list check in `read_book```, or the object of another module's class the answer is
+    kept on: :func:`stored_outside`), or None."""
+    guard = bounds_access(a, funcs) or stored_checked(a, node, funcs)
+    if guard is not None:
+        return f"an allow-list check in `{guard}`"
+    kept = stored_outside(a, node, funcs)
+    if kept is not None:
+        return (
+            f"the answer is kept in {kept}: that class is defined in another module, where its methods may check "
+            "paths against it out of this fix's sight"
+        )
     return None

@@ -38,6 +38,7 @@ def msg_102(guard: str = "") -> str:
 
 GUARD_REMOVED = " — this guard only protects the roots request, which the param fix removes"
 GUARD_LEFT = " — this guard protects a roots request that is left for a human"
+GUARD_CONFIGURED = " — this guard stays in front of the roots request the config fix answers from the server's setting"
 
 
 @dataclass(frozen=True)
@@ -88,13 +89,34 @@ def settle_guards(
     with_request = _with_requests(a, reports, plans)
     # A capability guard goes away only with a roots request the param fix removes in the
     # same function; when that request is left for a human, so is its guard.
-    fixed_fns = {id(a.enclosing_function(r.node)) for r in reports if r.rule == "MCP101" and r.plan.fix is not None}
+    fixed_fns = {
+        id(a.enclosing_function(r.node))
+        for r in reports
+        if r.rule == "MCP101" and r.plan.fix is not None and r.plan.fix.strategy == "param"
+    }
+    # the `config` fix answers the request from the server's setting and keeps the guard in front of it
+    configured = {
+        id(a.enclosing_function(r.node))
+        for r in reports
+        if r.rule == "MCP101" and r.plan.fix is not None and r.plan.fix.strategy == "config"
+    }
     for i, r in enumerate(reports):
         p = plans[i]
         if r.rule != "MCP102" or i in with_request:
             continue
         if isinstance(p.site, GuardWithRequest) and id(a.enclosing_function(r.node)) not in fixed_fns:
-            if not any(q.rule == "MCP101" for q in reports):  # e.g. after the request's fix
+            if id(a.enclosing_function(r.node)) in configured or _answers_from_setting(a, r.node):
+                plans[i] = replace(
+                    p,
+                    fix=None,
+                    message=msg_102(GUARD_CONFIGURED),
+                    manual=(
+                        "kept: the `config` fix answers the roots request it guards from the server's setting, and a "
+                        "client that declares no roots capability still takes the path it took before; when porting "
+                        "to mcp 2.x, read the capability from the request (`ctx.client_capabilities`)"
+                    ),
+                )
+            elif not any(q.rule == "MCP101" for q in reports):  # e.g. after the request's fix
                 plans[i] = replace(
                     p,
                     fix=None,
@@ -120,6 +142,18 @@ def settle_guards(
                     "together with the roots request"
                 ),
             )
+
+
+def _answers_from_setting(a: ModuleAnalysis, check: cst.CSTNode) -> bool:
+    """The function holding ``check`` calls the helper the ``config`` fix added (a later round:
+    the guard still stands in front of the configured folders)."""
+    from mcpmigrate.codemods.configured import HELPER_NAMES
+
+    fn = a.enclosing_function(check)
+    defined = {f.name for f in a.functions if f.parent is None and f.class_name is None}
+    return fn is not None and any(
+        isinstance(c.func, cst.Name) and c.func.value in HELPER_NAMES and c.func.value in defined for c in fn.calls
+    )
 
 
 def _with_requests(a: ModuleAnalysis, reports: Sequence[Planned], plans: list[FixPlan]) -> set[int]:

@@ -13,6 +13,8 @@ goes with the request where the whole memo is one function's early return and st
 
 from __future__ import annotations
 
+import builtins
+import sys
 from dataclasses import dataclass
 from functools import partial
 
@@ -177,7 +179,7 @@ def object_store(a: ModuleAnalysis, funcs: list[FunctionInfo]) -> tuple[str, str
     module state: an object whose own methods read the attribute as ``self.attr``, in this module
     or the one its class comes from, which :func:`_reads_state` cannot see (djinnvim keeps its
     sandbox in ``session.roots``, checked by ``Session`` in another module)."""
-    state = _state(a, funcs)
+    state = _state(a, funcs) - _plain_records(a)
     for f in funcs:
         for n in walk(f.node.body):
             if (
@@ -188,6 +190,21 @@ def object_store(a: ModuleAnalysis, funcs: list[FunctionInfo]) -> tuple[str, str
             ):
                 return n.target.value.value, n.target.attr.value
     return None
+
+
+def _plain_records(a: ModuleAnalysis) -> set[str]:
+    """Module-level names bound to an object of the standard library or a builtin
+    (``SimpleNamespace(...)``, ``argparse.Namespace()``, ``dict()``): no method of theirs reads an
+    attribute the module stores, so such a memo is one this module sees whole."""
+    out = set()
+    for name, value in a.module_assigns:
+        if not isinstance(value, cst.Call):
+            continue
+        q = a.qualname(value.func) or ""
+        head = q.partition(".")[0]
+        if (q and "." not in q and q in dir(builtins)) or (head and head in sys.stdlib_module_names and "." in q):
+            out.add(name)
+    return out
 
 
 def drop_chain_memo(
