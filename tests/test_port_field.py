@@ -622,3 +622,54 @@ def test_the_handler_errors_port_answers_as_the_original(
             {"error": None, "is_error": False, "text": ["3"]},
         ]
     )
+
+
+# -- a session matched against the sessions earlier calls stored (hesreallyhim/mcp-observer-server) --
+def test_a_session_matched_against_stored_sessions_is_left_with_the_difference(tmp_path: Path) -> None:
+    """mcp 1.x's ``server.request_context.session`` was one object per connection; the port's
+    ``ctx.session`` is one per request: ``session in subs`` / ``subs.discard(session)`` never match
+    on mcp 2.x. The port goes through and leaves both sites, saying what changes."""
+    target = _project(tmp_path, "session_matches")
+    res = cli(["fix", *PORT, "."], target.parent)
+    run = res.json
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP505", 20), ("MCP507", 8), ("MCP507", 17)]
+    left = [(f["rule"], f["severity"], f["message"].split(";")[0]) for f in run["findings"]]
+    assert left == [
+        (
+            "MCP601",
+            "breaking",
+            "`session in subs` in `call_tool` looks for this client's session among the sessions earlier calls stored",
+        ),
+        (
+            "MCP601",
+            "breaking",
+            "`subs.discard(session)` in `call_tool` looks for this client's session among the sessions earlier "
+            "calls stored",
+        ),
+    ]
+    assert "on mcp 2.x it never finds one an earlier call stored" in run["findings"][0]["message"]
+    assert all(f["manual"].startswith("a handle has to be designed by hand") for f in run["findings"])
+    assert res.exit_code == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_session_matches_port_differs_as_reported(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """What the finding says, measured: a client that follows then unfollows a topic is told
+    "stopped following" by the original on mcp 1.27, "not following" by the port on mcp 2.3."""
+    target = _project(tmp_path, "session_matches")
+    cli(["fix", *PORT, "."], target.parent)
+    calls = [
+        {"tool": "follow", "arguments": {"topic": "rain"}},
+        {"tool": "follow", "arguments": {"topic": "rain"}},
+        {"tool": "unfollow", "arguments": {"topic": "rain"}},
+    ]
+    old = run_proof(legacy_python, DATA / "session_matches.py", "server", "legacy", [], calls)
+    new = run_proof(mcp2_python, target, "server", mode, [], calls)
+    assert [c["text"] for c in old["calls"]] == [
+        ["following rain (1)"],
+        ["following rain (1)"],
+        ["stopped following rain"],
+    ]
+    assert [c["text"] for c in new["calls"]] == [["following rain (1)"], ["following rain (2)"], ["not following rain"]]
