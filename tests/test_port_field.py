@@ -570,16 +570,16 @@ def test_a_tool_delegating_to_a_handler_object_of_another_module_keeps_its_error
         "from mcp.server.fastmcp import FastMCP\n",
         "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\n"
         "from mcp.shared.exceptions import UrlElicitationRequiredError\n",
-    ).replace('notes = FastMCP("notebook")', 'notes = MCPServer("notebook")').replace(
+    ).replace("class NotebookServer(FastMCP):", "class NotebookServer(MCPServer):").replace(
         "    return reader.run(path)\n", wrap.format(call="return reader.run(path)")
     ).replace("    return await adder.run(path, text)\n", wrap.format(call="return await adder.run(path, text)"))
-    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 1), ("MCP510", 12), ("MCP510", 18)]
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 1), ("MCP510", 16), ("MCP510", 22)]
     assert run["findings"] == [] and run["errors"] == []
     fresh = _project(tmp_path / "fresh", "handler_errors").parent
     checked = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], fresh).json
     assert [f["message"].split(";")[0] for f in checked["findings"] if f["rule"] == "MCP510"] == [
-        "Tool `read_note` raises what `reader.run` (an instance of `ReadNote` from `handlers`) raises (line 14)",
-        "Tool `add_note` raises what `adder.run` (an instance of `AddNote` from `handlers`) raises (line 20)",
+        "Tool `read_note` raises what `reader.run` (an instance of `ReadNote` from `handlers`) raises (line 18)",
+        "Tool `add_note` raises what `adder.run` (an instance of `AddNote` from `handlers`) raises (line 24)",
     ]
 
 

@@ -260,9 +260,23 @@ def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo, kind: str = "tool") -> b
             continue
         built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
         if built:
-            return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
+            return all(_builds_fastmcp_v1(a, v.func) for v in built)
         return a.module_generation() == S.MCP1
     return any(r.registers == kind and r.generation == S.MCP1 for r in a.external_registrations(fn))
+
+
+def _builds_fastmcp_v1(a: ModuleAnalysis, func: cst.BaseExpression, depth: int = 0) -> bool:
+    """``func(...)`` builds an mcp 1.x ``FastMCP``: the class, or a class of this module subclassing
+    it (tumf/mcp-text-editor's ``GeminiCompatibleFastMCP(FastMCP)``, which overrides ``list_tools``)."""
+    if a.resolves_to(func, S.FASTMCP_V1_SERVER):
+        return True
+    name = get_full_name_for_node(func)
+    bases = a.class_bases.get(name or "")
+    return (
+        bases is not None
+        and depth < 5
+        and any(_builds_fastmcp_v1(a, cst.parse_expression(b), depth + 1) for b in bases)
+    )
 
 
 def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
