@@ -11,7 +11,7 @@ Needs the trees (``--real`` for modelcontextprotocol/servers, ``--examples`` for
 examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``;
 ``--field`` for servers named in the "Seen in" lines of the field cases, one directory each:
 ``quick-context-mcp``, ``djinnvim``, ``nodestradamus``, each ``git archive`` of its repository;
-``--survey`` for more of them, see :func:`_survey_specs`)
+``--survey`` for more of them, see :func:`_survey_specs`; nodestradamus needs Pythons >= 3.12)
 and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp 1.x) and
 ``--mcp2-python`` (mcp==2.3.0). Nothing of those trees is stored in this repository.
 
