@@ -955,7 +955,7 @@ def _fix_report(result, output_format, statistics, unused, unsafe_fixes, quiet, 
         note = getattr(pin, "note", None)
         out.print(
             f"pinned {shown_path(_shown(pin.path))}: {pin.requirement} ({why})"
-            f"{_relock_note(pin.path) if note is None else note}",
+            f"{_relock_note(pin.path) if note is None else note}{pin.hashes}",
             highlight=False,
             markup=False,
         )

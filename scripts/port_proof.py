@@ -11,7 +11,7 @@ Needs the trees (``--real`` for modelcontextprotocol/servers, ``--examples`` for
 examples of python-sdk: ``git -C <python-sdk mirror> archive v1.27.0 examples | tar -x -C DIR``;
 ``--field`` for servers named in the "Seen in" lines of the field cases, one directory each:
 ``quick-context-mcp``, ``djinnvim``, ``nodestradamus``, each ``git archive`` of its repository;
-``--survey`` for more of them, see :func:`_survey_specs`)
+``--survey`` for more of them, see :func:`_survey_specs`; nodestradamus needs Pythons >= 3.12)
 and two Pythons with the servers' dependencies: ``--legacy-python`` (mcp 1.x) and
 ``--mcp2-python`` (mcp==2.3.0). Nothing of those trees is stored in this repository.
 
@@ -262,6 +262,25 @@ def _survey_specs(trees: Path) -> list[Spec]:
             setup=_sample_project,
             env={"HOME": "{tmp}"},
         ),
+        Spec(
+            # its tools' errors leave through an error-handling decorator of another module
+            # (`handle_mcp_tool_errors`): the field's MCP510 case
+            "johnhuang316/code-index-mcp",
+            trees / "code-index-mcp",
+            ".",
+            ["-m", "code_index_mcp", "--indexer-path", "{tmp}/index"],
+            "src",
+            calls=[
+                ("set_project_path", {"path": "{repo}"}),
+                ("find_files", {"pattern": "*.py"}),
+                ("get_file_summary", {"file_path": "shop/cart.py"}),
+                ("get_file_summary", {"file_path": "shop/nope.py"}),
+                ("set_project_path", {"path": "/nonexistent"}),
+                ("nope", {}),
+            ],
+            setup=_sample_project,
+            env={"HOME": "{tmp}", "FILE_WATCHER_ENABLED": "false"},
+        ),
     ]
 
 
@@ -443,7 +462,7 @@ def prove(spec: Spec, legacy: str, mcp2: str) -> dict[str, Any]:
             ("mcp2 legacy", after, mcp2, "legacy"),
             ("mcp2 2026-07-28", after, mcp2, MODERN),
         ):
-            argv = [a.replace("{file}", str(root / spec.target)) for a in spec.module] + extra
+            argv = [a.replace("{file}", str(root / spec.target)).replace("{tmp}", tmp_s) for a in spec.module] + extra
             if argv[0] not in ("-m", "-c"):
                 argv = ["-c", LAUNCH, *argv]
             env = {**os.environ, "PYTHONPATH": str(root / spec.pythonpath) if spec.pythonpath else ""}
@@ -466,11 +485,14 @@ def _summary(result: dict[str, Any]) -> tuple[str, str]:
     for f in rep.get("fixed", []):
         fixed[f["rule"]] = fixed.get(f["rule"], 0) + 1
     ported = ", ".join(f"{r}×{n}" for r, n in sorted(fixed.items())) or "—"
-    left = [
-        f"{f['rule']} {f['path'].split('/')[-1]}:{f['line']} ({f.get('manual') or 'fix not applied'})"
-        for f in rep.get("findings", [])
-        if f["rule"].startswith("MCP5")
-    ]
+    # grouped by rule and reason: `MCP601 server.py:231, 232 (a handle has to be designed by hand…)`
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for f in rep.get("findings", []):
+        if f["rule"].startswith("MCP5") or f["rule"] == "MCP601":  # MCP601: what a per-request session changes
+            why = f.get("manual") or "fix not applied"
+            why = why if len(why) <= 90 else why[:89] + "…"
+            groups.setdefault((f["rule"], f["path"].split("/")[-1], why), []).append(str(f["line"]))
+    left = [f"{rule} {path}:{', '.join(lines)} ({why})" for (rule, path, why), lines in groups.items()]
     left += [e["message"] for e in rep.get("errors", [])]
     return ported, "; ".join(left) or "—"
 

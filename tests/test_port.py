@@ -188,6 +188,53 @@ def test_repin(name: str, before: str, after: str) -> None:
     assert repin(before, name) == after
 
 
+HASHED = (
+    "#\n#    pip-compile --generate-hashes requirements.in\n#\n"
+    "anyio==4.9.0 \\\n    --hash=sha256:aa11\n"
+    "mcp[cli]==1.27.0 ; python_version >= '3.10' \\\n    --hash=sha256:bb22 \\\n    --hash=sha256:cc33\n"
+    "    # via -r requirements.in\n"
+    "mcp-helper==0.3 \\\n    --hash=sha256:dd44\n"
+)
+
+
+def test_a_hashed_requirement_is_re_pinned_on_one_line_without_its_hashes() -> None:
+    """pip-compile --generate-hashes continues a requirement onto `--hash` lines: the re-pin was
+    `mcp[cli]>=2.3,<3` followed by orphaned `--hash` lines (the backslash went with the old
+    specifier). The old version's hashes cannot stay; the other requirements keep theirs."""
+    assert repin(HASHED, "requirements.txt") == HASHED.replace(
+        "mcp[cli]==1.27.0 ; python_version >= '3.10' \\\n    --hash=sha256:bb22 \\\n    --hash=sha256:cc33\n",
+        "mcp[cli]>=2.3,<3 ; python_version >= '3.10'\n",
+    )
+    crlf = HASHED.replace("\n", "\r\n")
+    assert repin(crlf, "requirements.txt") == repin(HASHED, "requirements.txt").replace("\n", "\r\n")
+    # an option kept on a continuation line stays continued; an exact pin that does not change keeps its hashes
+    assert repin("mcp==1.27 \\\n  --config-settings=k=v \\\n  --hash=sha256:ee55\n", "requirements.txt") == (
+        "mcp>=2.3,<3 \\\n  --config-settings=k=v\n"
+    )
+    assert repin(HASHED, "requirements.txt", "mcp", lambda spec: spec) == HASHED
+
+
+def test_the_port_of_a_hashed_requirements_file_says_to_regenerate_it(tmp_path: Path) -> None:
+    from mcpmigrate.pins import project_pins
+
+    (tmp_path / "server.py").write_text('from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n')
+    (tmp_path / "requirements.txt").write_text(HASHED)
+    [pin] = [p for p in project_pins(tmp_path).pins if p.package == "mcp"]
+    assert (pin.text, pin.source) == ("mcp[cli]==1.27.0 ; python_version >= '3.10'", "requirements.txt")
+    res = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
+    assert res.exit_code == 0, str(res)
+    assert "mcp[cli]>=2.3,<3 ; python_version >= '3.10'\n    # via" in (tmp_path / "requirements.txt").read_text()
+    assert (
+        "pinned requirements.txt: mcp>=2.3,<3 (the port's target); requirements.txt pinned it with hashes, which "
+        "were for the old version's files and were dropped: pip's hash-checking mode refuses the file (it needs "
+        "`==` and hashes on every requirement) until it is regenerated with "
+        "`pip-compile --generate-hashes requirements.in`, once the requirement is re-pinned where that command "
+        "reads it" in " ".join(res.stdout.split())
+    )
+    again = cli(["fix", "--target-sdk", "mcp2"], tmp_path)
+    assert again.exit_code == 0 and "pinned" not in again.stdout, str(again)
+
+
 def test_a_manual_site_still_blocks_after_the_rename_round(tmp_path: Path) -> None:
     """The import is renamed in the first round; the get_context() finding (manual in a static
     resource, where mcp 2.x injects no context) must survive the re-detection on the renamed

@@ -554,3 +554,122 @@ def test_a_handler_named_like_its_decorator_takes_the_context(
     old = _drive(legacy_python, before, "legacy", [["level", "error"]], ["seen"])
     assert old["state"] == {"seen": ["error in a request: True"]}
     assert _drive(mcp2_python, target, "legacy", [["level", "error"]], ["seen"]) == old
+
+
+# -- a tool error raised by a method of a handler object of another module (tumf/mcp-text-editor) --
+def test_a_tool_delegating_to_a_handler_object_of_another_module_keeps_its_error_text(tmp_path: Path) -> None:
+    """MCP510 sees no raise in the tools' module; the handler objects' methods raise (in
+    ``handlers.py``): the calls into them are raise sites, and the tools' bodies are wrapped."""
+    target, text, run = _ported(tmp_path, "handler_errors")
+    wrap = (
+        "    try:\n        {call}\n    except (ToolError, UrlElicitationRequiredError):\n        raise\n"
+        "    except Exception as exc:\n        raise ToolError(str(exc)) from exc\n"
+    )
+    original = (DATA / "handler_errors" / "server.py").read_text(encoding="utf-8")
+    assert text == original.replace(
+        "from mcp.server.fastmcp import FastMCP\n",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\n"
+        "from mcp.shared.exceptions import UrlElicitationRequiredError\n",
+    ).replace("class NotebookServer(FastMCP):", "class NotebookServer(MCPServer):").replace(
+        "    return reader.run(path)\n", wrap.format(call="return reader.run(path)")
+    ).replace("    return await adder.run(path, text)\n", wrap.format(call="return await adder.run(path, text)"))
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 1), ("MCP510", 16), ("MCP510", 22)]
+    assert run["findings"] == [] and run["errors"] == []
+    fresh = _project(tmp_path / "fresh", "handler_errors").parent
+    checked = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], fresh).json
+    assert [f["message"].split(";")[0] for f in checked["findings"] if f["rule"] == "MCP510"] == [
+        "Tool `read_note` raises what `reader.run` (an instance of `ReadNote` from `handlers`) raises (line 18)",
+        "Tool `add_note` raises what `adder.run` (an instance of `AddNote` from `handlers`) raises (line 24)",
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_handler_errors_port_answers_as_the_original(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    target, _text, _run = _ported(tmp_path, "handler_errors")
+    existing = tmp_path / "there.txt"
+    existing.write_text("old\n")
+    calls = [
+        {"tool": "read_note", "arguments": {"path": "relative.txt"}},
+        {"tool": "read_note", "arguments": {"path": str(tmp_path / "missing.txt")}},
+        {"tool": "read_note", "arguments": {"path": str(existing)}},
+        {"tool": "add_note", "arguments": {"path": str(existing), "text": "x"}},
+        {"tool": "count_words", "arguments": {"text": "a b c"}},
+    ]
+    old = run_proof(legacy_python, DATA / "handler_errors" / "server.py", "notes", "legacy", [], calls)
+    new = run_proof(mcp2_python, target, "notes", mode, [], calls)
+    assert (
+        _calls(new)
+        == _calls(old)
+        == [
+            {
+                "error": None,
+                "is_error": True,
+                "text": ["Error executing tool read_note: Note path must be absolute: relative.txt"],
+            },
+            {
+                "error": None,
+                "is_error": True,
+                "text": ["Error executing tool read_note: Cannot read note: No such file or directory"],
+            },
+            {"error": None, "is_error": False, "text": ["old\n"]},
+            {
+                "error": None,
+                "is_error": True,
+                "text": [f"Error executing tool add_note: Note already exists: {existing}"],
+            },
+            {"error": None, "is_error": False, "text": ["3"]},
+        ]
+    )
+
+
+# -- a session matched against the sessions earlier calls stored (hesreallyhim/mcp-observer-server) --
+def test_a_session_matched_against_stored_sessions_is_left_with_the_difference(tmp_path: Path) -> None:
+    """mcp 1.x's ``server.request_context.session`` was one object per connection; the port's
+    ``ctx.session`` is one per request: ``session in subs`` / ``subs.discard(session)`` never match
+    on mcp 2.x. The port goes through and leaves both sites, saying what changes."""
+    target = _project(tmp_path, "session_matches")
+    res = cli(["fix", *PORT, "."], target.parent)
+    run = res.json
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP505", 20), ("MCP507", 8), ("MCP507", 17)]
+    left = [(f["rule"], f["severity"], f["message"].split(";")[0]) for f in run["findings"]]
+    assert left == [
+        (
+            "MCP601",
+            "breaking",
+            "`session in subs` in `call_tool` looks for this client's session among the sessions earlier calls stored",
+        ),
+        (
+            "MCP601",
+            "breaking",
+            "`subs.discard(session)` in `call_tool` looks for this client's session among the sessions earlier "
+            "calls stored",
+        ),
+    ]
+    assert "on mcp 2.x it never finds one an earlier call stored" in run["findings"][0]["message"]
+    assert all(f["manual"].startswith("a handle has to be designed by hand") for f in run["findings"])
+    assert res.exit_code == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_session_matches_port_differs_as_reported(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """What the finding says, measured: a client that follows then unfollows a topic is told
+    "stopped following" by the original on mcp 1.27, "not following" by the port on mcp 2.3."""
+    target = _project(tmp_path, "session_matches")
+    cli(["fix", *PORT, "."], target.parent)
+    calls = [
+        {"tool": "follow", "arguments": {"topic": "rain"}},
+        {"tool": "follow", "arguments": {"topic": "rain"}},
+        {"tool": "unfollow", "arguments": {"topic": "rain"}},
+    ]
+    old = run_proof(legacy_python, DATA / "session_matches.py", "server", "legacy", [], calls)
+    new = run_proof(mcp2_python, target, "server", mode, [], calls)
+    assert [c["text"] for c in old["calls"]] == [
+        ["following rain (1)"],
+        ["following rain (1)"],
+        ["stopped following rain"],
+    ]
+    assert [c["text"] for c in new["calls"]] == [["following rain (1)"], ["following rain (2)"], ["not following rain"]]

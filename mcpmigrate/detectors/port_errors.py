@@ -89,7 +89,17 @@ class PortToolErrorDetector(Detector):
     withholds from the client."""
 
     rules = ("MCP510",)
-    tokens = (rb"\braise\b", rb"\bopen\(", rb"\bos\.", rb"\bshutil\.", rb"\bcheck_(?:output|call)\(")
+    # a registration too: a tool whose body only calls into another module of the project (a
+    # handler object's method, an imported function) has no raise of its own
+    tokens = (
+        rb"\braise\b",
+        rb"\bopen\(",
+        rb"\bos\.",
+        rb"\bshutil\.",
+        rb"\bcheck_(?:output|call)\(",
+        rb"\.tool\(",
+        rb"\.resource\(",
+    )
     screen = staticmethod(names_mcp)
 
     def detect(self) -> list[Report]:
@@ -250,9 +260,23 @@ def _on_fastmcp_v1(a: ModuleAnalysis, fn: FunctionInfo, kind: str = "tool") -> b
             continue
         built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
         if built:
-            return all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER) for v in built)
+            return all(_builds_fastmcp_v1(a, v.func) for v in built)
         return a.module_generation() == S.MCP1
     return any(r.registers == kind and r.generation == S.MCP1 for r in a.external_registrations(fn))
+
+
+def _builds_fastmcp_v1(a: ModuleAnalysis, func: cst.BaseExpression, depth: int = 0) -> bool:
+    """``func(...)`` builds an mcp 1.x ``FastMCP``: the class, or a class of this module subclassing
+    it (tumf/mcp-text-editor's ``GeminiCompatibleFastMCP(FastMCP)``, which overrides ``list_tools``)."""
+    if a.resolves_to(func, S.FASTMCP_V1_SERVER):
+        return True
+    name = get_full_name_for_node(func)
+    bases = a.class_bases.get(name or "")
+    return (
+        bases is not None
+        and depth < 5
+        and any(_builds_fastmcp_v1(a, cst.parse_expression(b), depth + 1) for b in bases)
+    )
 
 
 def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseSite], str | None]:
@@ -294,11 +318,35 @@ def reachable_raises(a: ModuleAnalysis, tool: FunctionInfo) -> tuple[list[RaiseS
                 if not _caught(a, call, f, None):  # a bare `except`/`except Exception` around it
                     stack.append((callee, (*path, (call, f))))
             elif callee is None and id(call) not in found:
-                head = (get_full_name_for_node(func) or "").partition(".")[0]
-                if head in outside and head not in f.param_names() and not _uncaught_path(a, call, f, path):
+                spelled = get_full_name_for_node(func) or ""
+                head = spelled.partition(".")[0]
+                if head in f.param_names() or _uncaught_path(a, call, f, path):
+                    continue
+                if head in outside:
                     found[id(call)] = RaiseSite(call, head, f, f"`{head}` from `{outside[head]}`")
+                elif "." in spelled and (cls := _project_instance(a, f, head, outside)) is not None:
+                    found[id(call)] = RaiseSite(
+                        call, head, f, f"`{spelled}` (an instance of `{cls}` from `{outside[cls]}`)"
+                    )
     order = {id(n): i for i, n in enumerate(a.flat.order)}
     return sorted(found.values(), key=lambda s: order.get(id(s.node), 0)), asks
+
+
+def _project_instance(a: ModuleAnalysis, f: FunctionInfo, name: str, outside: dict[str, str]) -> str | None:
+    """``name`` is bound (in ``f``, else at module level) only to instances of a class imported
+    from another module of the project (``handler = ReadHandler()`` with ``from .handlers import
+    ReadHandler``): the class's name. A method called on it raises what that module's code raises,
+    which this module cannot see (tumf/mcp-text-editor's tools call ``handler.run_tool(...)``)."""
+    values = [v for n, v in f.assigns if n == name] or [v for n, v in a.module_assigns if n == name]
+    classes = set()
+    for value in values:
+        if not isinstance(value, cst.Call):
+            return None
+        cls = get_full_name_for_node(value.func) or ""
+        if cls.partition(".")[0] not in outside:
+            return None
+        classes.add(cls.partition(".")[0])
+    return classes.pop() if len(classes) == 1 else None
 
 
 def _uncaught_path(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo, path: tuple) -> bool:

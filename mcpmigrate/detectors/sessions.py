@@ -12,7 +12,9 @@ Sites, each resolved through the analysis (never by a variable's name): ``id(x)`
 a context; a session used as a mapping's key (``store[ctx.session]``, ``store.get(session)``; a
 list or set of sessions is a registry for reaching clients, reported by the request rules); ``.session_id`` read off a context, a request context or its
 ``connection``; the ``Mcp-Session-Id`` header read or written (the literal in any spelling, or
-the SDK's ``MCP_SESSION_ID_HEADER``) outside client code. A ``session_id`` that is only read (a
+the SDK's ``MCP_SESSION_ID_HEADER``) outside client code; the request's session looked up among
+sessions earlier calls stored (``session in subs``, ``subs.remove(session)``), which on mcp 2.x
+never finds one (a set or list of sessions only added to and iterated stays a registry). A ``session_id`` that is only read (a
 log line) is advisory: it is None on a modern connection, but nothing is keyed on it.
 """
 
@@ -41,6 +43,18 @@ KEY_METHODS = {"get", "setdefault", "pop", "add", "discard", "remove", "__getite
 # (`SESSIONS.append(ctx.session)`, `session in SESSIONS`) is a registry for reaching clients outside
 # a request, which the request rules (MCP101, MCP301) report where it is used
 MAPPING_METHODS = {"get", "setdefault", "pop", "__getitem__"}
+# a session looked up among those earlier calls stored (`subs.remove(session)`, `session in subs`):
+# on mcp 2.x it is never one of them (hesreallyhim/mcp-observer-server's `unsubscribe` answered "Not
+# subscribed" after its `subscribe`)
+MATCH_METHODS = {"remove", "discard", "index", "count"}
+_MATCHED = (
+    "`{code}` in `{where}` looks for this client's session among the sessions earlier calls stored; mcp 1.x "
+    "kept one session object per connection, but mcp 2.x builds `ctx.session` anew for every request in both "
+    "eras (a per-request proxy: `_make_context` in `mcp/server/runner.py`), so on mcp 2.x it never finds one "
+    "an earlier call stored and the server answers a returning client as a new one (a set of sessions gains one "
+    "per call); 2026-07-28 removes sessions altogether (SEP-2567). Keep such state under a handle the server "
+    "mints and a tool returns, taken as a documented parameter by the tools that use it."
+)
 VISIBILITY_METHODS = {"enable_components", "disable_components", "reset_visibility"}
 _MESSAGE_CALLS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
 _HOLDERS = CONTEXTS | {Kind.LL_CONTEXT, Kind.SESSION}
@@ -131,6 +145,39 @@ class _Visitor(CatalogVisitor):
             expr = expr.value
         return self.a.kind_of(expr, fn) in _HOLDERS
 
+    def _request_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """``expr`` is the session of the request being served: ``<context>.session`` (a context or a
+        request context's), or a local only ever assigned one — not a session taken out of a
+        collection (``for session in SESSIONS``), which is the very object stored."""
+        if isinstance(expr, cst.Name) and fn is not None:
+            values = [v for n, v in fn.assigns if n == expr.value]
+            return bool(values) and all(isinstance(v, cst.Attribute) and self._request_session(v, fn) for v in values)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
+            return self.a.kind_of(expr.value, fn) in CONTEXTS | {Kind.LL_CONTEXT}
+        return False
+
+    def _reported_otherwise(self, node: cst.Comparison, target: cst.ComparisonTarget, fn: FunctionInfo | None) -> bool:
+        """``session in X`` that another site reports: ``X`` is a mapping the function indexes with
+        the same session (``X[session]``: the session as a key, one finding), or ``if session not in
+        REG: REG.append(session)``, a registry for reaching clients outside a request, which the
+        request rules (MCP101, MCP301) report where it is used."""
+        if fn is None:
+            return False
+        reg, who = self._code(target.comparator), self._code(node.left)
+        for n in walk(fn.node):
+            if isinstance(n, cst.Subscript) and self._code(n.value) == reg and len(n.slice) == 1:
+                index = n.slice[0].slice
+                if isinstance(index, cst.Index) and self._code(index.value) == who:
+                    return True
+        return isinstance(target.operator, cst.NotIn) and any(
+            isinstance(c.func, cst.Attribute)
+            and c.func.attr.value in ("append", "add")
+            and self._code(c.func.value) == reg
+            and len(c.args) == 1
+            and self._code(c.args[0].value) == who
+            for c in fn.calls
+        )
+
     def _is_header(self, expr: cst.BaseExpression) -> bool:
         s = string_value(expr)
         if s is not None:
@@ -167,6 +214,8 @@ class _Visitor(CatalogVisitor):
                 self._header(node, fn, node if func.attr.value == "get" else None)
             elif func.attr.value in MAPPING_METHODS and self.a.kind_of(first, fn) is Kind.SESSION:
                 self._site(first, fn, "the session object as a key", always=True)
+            elif func.attr.value in MATCH_METHODS and self._request_session(first, fn):
+                self._site(first, fn, self._code(node), always=True, message=_MATCHED)
 
     def _fastmcp_session_call(self, node: cst.Call, fn: FunctionInfo | None) -> None:
         """fastmcp 3/4 keep ``await ctx.set_state(k, v)`` (serializable) and the visibility that
@@ -237,6 +286,8 @@ class _Visitor(CatalogVisitor):
             if isinstance(t.operator, (cst.In, cst.NotIn)):
                 if self._is_header(node.left):
                     self._header(node, fn)
+                elif self._request_session(node.left, fn) and not self._reported_otherwise(node, t, fn):
+                    self._site(node.left, fn, self._code(node), always=True, message=_MATCHED)
                 return
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
@@ -274,9 +325,11 @@ class _Visitor(CatalogVisitor):
         fastmcp: bool = False,
         users: list[FunctionInfo] | None = None,
         key: cst.BaseExpression | None = None,
+        message: str | None = None,
     ) -> None:
         """``key``: the expression that only names the session there (``id(ctx.session)``, a
-        ``session_id`` read, the header's value), which a minted handle can take the place of."""
+        ``session_id`` read, the header's value), which a minted handle can take the place of;
+        ``message``: the finding's own text (``{code}``: ``what``, ``{where}``), not :data:`_MSG`."""
         if id(node) in self._seen or in_test_function(self.a, node):
             return
         self._seen.add(id(node))
@@ -304,7 +357,8 @@ class _Visitor(CatalogVisitor):
         plan = self._plan(fn, users or []) + (_FASTMCP_PLAN if fastmcp else "")
         keyed = handles.Keyed(node, fn, [key] if key is not None and not fastmcp else [], plan)
         self._keyed_in[group] = keyed
-        self.keyed.append((keyed, _MSG.format(what=what, where=where)))
+        text = message.format(code=what, where=where) if message else _MSG.format(what=what, where=where)
+        self.keyed.append((keyed, text))
 
     def _plan(self, fn: FunctionInfo | None, readers: list[FunctionInfo]) -> str:
         """The migration, naming the tools that reach the site, or read what it stores

@@ -52,6 +52,7 @@ MODERN_VERSION = "2026-07-28"
 
 def _load_module(file: Path) -> Any:
     name = f"_mcpmigrate_fixture_{uuid.uuid4().hex}"
+    sys.path.insert(0, str(file.parent))  # its sibling modules import as with `python server.py`
     spec = importlib.util.spec_from_file_location(name, file)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {file}")

@@ -11,15 +11,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpmigrate.codemods.port.project import PinChange, repin
+from mcpmigrate.codemods.port.project import COMPILED_BY, PinChange, repin
 from mcpmigrate.lockfiles import NAMES
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.pins import project_files, read_text
 
 CAP = "<2"
 LOCK_COMMANDS = {"uv.lock": "uv lock", "poetry.lock": "poetry lock", "pdm.lock": "pdm lock"}
-# the command line pip-compile / uv pip compile write into the header of what they generate
-_COMPILED_BY = re.compile(r"^#[ \t]+((?:uv pip compile|pip-compile)\b[^\n]*)$", re.M)
 FIX = FixInfo(
     Safety.SAFE,
     "pin",
@@ -81,7 +79,7 @@ def refresh_note(directory: Path) -> str:
     for req in sorted(directory.glob("requirements*.txt")):
         text = read_text(req)  # never a FIFO or device: a plain `check` must not block on one
         if text is not None and "--hash=" in text:
-            m = _COMPILED_BY.search(text)
+            m = COMPILED_BY.search(text)
             how = f"`{m[1].strip()}`" if m else "the command that generated it (it pins hashes)"
             notes.append(f"{req.name} ({how})")
     return "; refresh " + ", ".join(notes) + " after it" if notes else ""

@@ -82,6 +82,14 @@ class PinChange:
     original: bytes
     new: bytes
     requirement: str = f"mcp{PIN}"  # what the requirement now says (the port's target)
+    hashes: str = ""  # the hashes the re-pin dropped, and what regenerates them (:func:`hash_note`)
+
+
+# the command line pip-compile / uv pip compile write into the header of what they generate
+COMPILED_BY = re.compile(r"^#[ \t]+((?:uv pip compile|pip-compile)\b[^\n]*)$", re.M)
+# a requirements line continued onto the next (``mcp==1.27.0 \``), and a ``--hash=…`` option
+_CONTINUED = re.compile(r"\\[ \t]*\r?$")
+_HASH = re.compile(r"[ \t]*--hash[ =]\S+")
 
 
 def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> list[FileError]:
@@ -200,7 +208,8 @@ def pin_changes(roots: list[Path], target: str = "mcp2") -> list[PinChange]:
                 new = after
                 changed.append(f"{name}{pin}")
         if changed:
-            out.append(PinChange(path, original, new.encode("utf-8"), ", ".join(changed)))
+            note = hash_note(path, text, new) if path.name.endswith(".txt") else ""
+            out.append(PinChange(path, original, new.encode("utf-8"), ", ".join(changed), note))
     return out
 
 
@@ -222,9 +231,16 @@ def repin(text: str, name: str, package: str = "mcp", pin: Spec = PIN) -> str:
     """``text`` with every ``package`` requirement pinned to ``pin`` (default: ``mcp``, :data:`PIN`;
     a function: of the requirement's specifier, as MCP521's cap)."""
     pats = patterns(package)
+    if name.endswith(".txt"):
+        text = _repin_hashed(text, package, pin)
     if name.endswith(".txt") or name == "setup.cfg":
+        # a continued line (``… \\``) is :func:`_repin_hashed`'s: its backslash is no specifier
         text = pats.line.sub(
-            lambda m: f"{m['lead']}{package}{m['extras'] or ''}{_spaced(pin, m)}{m['rest']}",
+            lambda m: (
+                m[0]
+                if _CONTINUED.search(m[0])
+                else f"{m['lead']}{package}{m['extras'] or ''}{_spaced(pin, m)}{m['rest']}"
+            ),
             text,
         )
     if name != "setup.cfg" and not name.endswith(".txt"):
@@ -238,6 +254,60 @@ def repin(text: str, name: str, package: str = "mcp", pin: Spec = PIN) -> str:
             parts[i + 1] = body
         text = "".join(parts)
     return text
+
+
+def _repin_hashed(text: str, package: str, pin: Spec) -> str:
+    """``text`` (a requirements file) with each ``package`` requirement continued onto more lines
+    (``mcp==1.27.0 \\`` then ``    --hash=sha256:…`` lines: pip-compile ``--generate-hashes``)
+    re-pinned on one line: its hashes were for the old files and cannot stay (pip's hash-checking
+    mode needs ``==`` and a hash for every requirement: the file has to be regenerated, which
+    :func:`hash_note` says). Other continued options stay; a requirement whose specifier does not
+    change is left as it is."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not _CONTINUED.search(line):
+            out.append(line)
+            i += 1
+            continue
+        block = [line]
+        while _CONTINUED.search(block[-1]) and i + len(block) < len(lines):
+            block.append(lines[i + len(block)])
+        i += len(block)
+        head = _CONTINUED.sub("", _HASH.sub("", block[0].rstrip("\r\n")))
+        m = patterns(package).line.fullmatch(head.rstrip())
+        if m is None:
+            out.extend(block)
+            continue
+        new = f"{m['lead']}{package}{m['extras'] or ''}{_spaced(pin, m)}{m['rest']}"
+        if new == head.rstrip():
+            out.extend(block)
+            continue
+        kept = [_CONTINUED.sub("", _HASH.sub("", b.rstrip("\r\n"))).rstrip() for b in block[1:]]
+        kept = [k for k in kept if k.strip()]
+        ending = line[len(line.rstrip("\r\n")) :] or "\n"
+        if kept:
+            out.append(new.rstrip() + " \\" + ending)
+            out.extend(k + (" \\" if j < len(kept) - 1 else "") + ending for j, k in enumerate(kept))
+        else:
+            out.append(new.rstrip() + ending)
+    return "".join(out)
+
+
+def hash_note(path: Path, original: str, new: str) -> str:
+    """What the re-pin of the requirements file at ``path`` did to its hashes (``""``: none were
+    dropped): pip refuses the file until it is regenerated, with the command its header names."""
+    if original.count("--hash") == new.count("--hash"):
+        return ""
+    m = COMPILED_BY.search(original)
+    how = f"`{m[1].strip()}`" if m else "the command that generated it"
+    return (
+        f"; {path.name} pinned it with hashes, which were for the old version's files and were dropped: pip's "
+        f"hash-checking mode refuses the file (it needs `==` and hashes on every requirement) until it is "
+        f"regenerated with {how}, once the requirement is re-pinned where that command reads it"
+    )
 
 
 ARRAY_KEY = re.compile(r"^[ \t]*(?P<key>[\w.\"'-]+)[ \t]*=[ \t]*\[", re.M)
