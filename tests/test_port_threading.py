@@ -221,27 +221,6 @@ def ask(topic: str) -> str:
 if __name__ == "__main__":
     mcp.run()
 """
-HELPERS_PORTED = """from mcp.server.mcpserver import Context
-
-
-def signature(ctx: Context) -> str:
-    return f"{ctx.mcp_server.name}#{ctx.request_id is not None}"
-
-
-def tag(q: str, upper: bool = False, *, ctx: Context) -> str:
-    text = q.upper() if upper else q
-    return f"{text} ({signature(ctx=ctx)})"
-"""
-SERVER_PORTED = (
-    SERVER.replace("mcp.server.fastmcp import", "mcp.server.mcpserver import")
-    .replace("def _both(q: str)", "def _both(q: str, ctx: Context)")
-    .replace("[tag(q), h.tag(q, upper=True)]", "[tag(q, ctx=ctx), h.tag(q, upper=True, ctx=ctx)]")
-    .replace("def lookup(q: str)", "def lookup(q: str, ctx: Context)")
-    .replace("_both(q))", "_both(q, ctx=ctx))")
-    .replace("tag(q, True)", "tag(q, True, ctx=context)")
-    .replace("def ask(topic: str)", "def ask(topic: str, ctx: Context)")
-    .replace("{tag(topic)}", "{tag(topic, ctx=ctx)}")
-)
 ACROSS = (
     "take the context as a `Context` parameter of the tool, resource or prompt (mcp 2.x's `MCPServer` injects it "
     "there and keeps it out of the inputSchema) and pass it down to the functions on the way, across modules: "
@@ -290,8 +269,12 @@ def test_a_helper_of_another_module_takes_the_context_every_caller_passes(tmp_pa
             for line, column in ((9, 13), (9, 21), (19, 12), (24, 25))
         ),
     ]
-    assert (where / "helpers.py").read_text(encoding="utf-8") == HELPERS_PORTED
-    assert (where / "server.py").read_text(encoding="utf-8") == SERVER_PORTED
+    # whole, as fix lays them out (codemods/layout.py)
+    across = DATA / "ctx_across"
+    assert (where / "helpers.py").read_text(encoding="utf-8") == (across / "helpers.fixed.py").read_text(
+        encoding="utf-8"
+    )
+    assert (where / "server.py").read_text(encoding="utf-8") == (across / "server.fixed.py").read_text(encoding="utf-8")
     assert (where / "app.py").read_text(encoding="utf-8") == APP.replace(
         "fastmcp import FastMCP", "mcpserver import MCPServer"
     ).replace("FastMCP(", "MCPServer(")

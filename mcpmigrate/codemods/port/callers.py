@@ -22,6 +22,7 @@ whole port with an error saying which.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -85,6 +86,9 @@ def thread(results: list, paths: dict[str, Path], sources: dict[Path, bytes], ta
             if source is None:
                 raise Refused("it could not be read")
             new, found = _write(source, Path(path), res.display, list(rows))
+            on_disk = sources.get(Path(path))
+            if on_disk is not None and on_disk != source:
+                found = _at_disk_positions(on_disk, found, list(rows))
         except Refused as exc:
             errors.append(
                 FileError(
@@ -100,6 +104,36 @@ def thread(results: list, paths: dict[str, Path], sources: dict[Path, bytes], ta
         res.new_source = new
         res.fixed = sorted(res.fixed + found, key=lambda f: f.sort_key)
     return errors
+
+
+def _at_disk_positions(on_disk: bytes, found: list[Finding], rows: list[Row]) -> list[Finding]:
+    """``found`` (positions in the text the port rewrote, in ``_write``'s order) at the positions of
+    the same calls in the file as it is on disk, which is what a report names (the port's own
+    rewrite of the module moved its lines); unchanged where the calls cannot be matched one to one."""
+    try:
+        module = cst.parse_module(on_disk)
+    except cst.ParserSyntaxError:
+        return found
+    a = ModuleAnalysis.build(module, None, None)
+    calls: list[cst.Call] = []
+    for caller, callee, _param, _reader in sorted(rows):
+        fn = next((g for g in a.functions if g.qualname == caller), None)
+        if fn is None:
+            return found
+        calls += [c for c in fn.calls if calls_into(a, c, callee)]
+    if len(calls) != len(found):
+        return found
+    ranges = code_ranges(module, calls)
+    return [
+        dataclasses.replace(
+            f,
+            line=ranges[c].start.line,
+            column=ranges[c].start.column + 1,
+            end_line=ranges[c].end.line,
+            end_column=ranges[c].end.column + 1,
+        )
+        for f, c in zip(found, calls)
+    ]
 
 
 def _write(source: bytes, path: Path, display: str, rows: list[Row]) -> tuple[bytes, list[Finding]]:
