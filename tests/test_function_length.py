@@ -19,13 +19,7 @@ MARKER = "Over 80 lines on purpose:"
 
 # Long functions still to split, each to be deleted with the split (the test warns when an entry
 # is no longer over the limit). Keys: "<path under mcpmigrate/>::<function name>".
-KNOWN_LONG: dict[str, str] = {
-    # being split on another branch (the port work merging into codemods/port/)
-    "codemods/port/context.py::_closure": "being split on another branch",
-    # landed with ans22 (issue 22 item 2) after issue 21's list of long functions was made; the
-    # multi22 branch (several requests in one round) is changing it: split it after that lands
-    "codemods/interim/thread.py::thread_reason": "to split once multi22 has landed",
-}
+KNOWN_LONG: dict[str, str] = {}
 
 
 def long_functions(tree: ast.Module, where: str) -> dict[str, int]:

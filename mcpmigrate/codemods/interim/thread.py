@@ -60,7 +60,7 @@ from mcpmigrate.codemods.interim.sites import (
     request_kind,
     side_effects_before,
 )
-from mcpmigrate.codemods.param.chains import Edge, closure, reach
+from mcpmigrate.codemods.param.chains import Edge, Reach, closure, reach
 from mcpmigrate.names import BUILTINS, base_name, enclosing_stmt, fresh, module_names, name_nodes, ref_names, uses
 
 #: Calls that start a coroutine in the background (no request waits for what it asks).
@@ -376,11 +376,65 @@ def answer_names(a: ModuleAnalysis, entry: FunctionInfo) -> dict[tuple[int, int]
 def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> str | None:
     """Why the request made in the helper ``site.fn`` cannot be asked by the handlers that reach it
     (None: it can; the decision is recorded on ``site.thread``, review notes on ``site.unsafe``).
-    ``python``: the version the project targets (unused: strings an f-string cannot nest are bound first)."""
+    ``python``: the version the project targets (unused: strings an f-string cannot nest are bound first).
+
+    The checks run in this order, the first reason found wins: :func:`_reach_reason`,
+    :func:`_helper_context`, :func:`_fan_out_reason`, :func:`_several_requests_reason`,
+    :func:`_handoffs_reason`; then :func:`_add_across` records the callers in other modules."""
     del python
     helper, call = site.fn, site.call
     intro = f"the request is made in the helper `{helper.qualname}`"
     r = reach(a, helper)
+    why = _reach_reason(a, site, r, intro)
+    if why is not None:
+        return why
+    found = _helper_context(a, site, intro)
+    if isinstance(found, str):
+        return found
+    ctx, closure_ctx = found
+    skip = skip_conditions(a, site, ctx)
+    if isinstance(skip, str):
+        site.unsafe.append(
+            f"`{skip}` can end `{helper.qualname}` before the request today; the question is now asked on every call"
+        )
+        skip = []
+    funcs, edges = closure(a, helper)
+    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in ENTRY], skip=bool(skip))
+    outgoing: dict[int, list[Edge]] = {}
+    for e in edges:
+        outgoing.setdefault(id(e.caller), []).append(e)
+    why = _fan_out_reason(funcs, outgoing, intro)
+    if why is not None:
+        return why
+    entries = [f for f in funcs if f.role in ENTRY]
+    # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
+    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
+    cx = _Chain(a, site, th, outgoing, made, closure_ctx)
+    taken_all = module_names(a) | {n.value for f in funcs for n in name_nodes(f.node)}
+    hname = site.result or fresh(taken_all, ANSWER_NAME[site.kind])
+    for f in funcs:
+        if f is helper:
+            th.names[id(f.node)] = hname
+        else:
+            th.names[id(f.node)] = fresh(scope_names(f), hname)
+    why = _several_requests_reason(a, funcs, intro)
+    if why is not None:
+        return why
+    why = _handoffs_reason(cx, entries, intro)
+    if why is not None:
+        return why
+    if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
+        _add_across(site, r, th, skip, ctx)
+    site.thread = th
+    return None
+
+
+def _reach_reason(a: ModuleAnalysis, site: Site, r: Reach, intro: str) -> str | None:
+    """Why the handlers that reach the helper ``site.fn`` (``r``: its :func:`reach`) cannot ask
+    its request: reached from another module other than by a handler calling it there, through a
+    sync bridge, by code outside the module, by a handler of a method without interim results,
+    by no handler, or asked on every call; None when none of these holds."""
+    helper = site.fn
     direct = a.external_callers(helper)
     if r.external and (
         any(c not in direct for c in r.external)
@@ -412,6 +466,14 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
     why = always_runs(a, site.await_node, helper)
     if why:
         return f"{intro}, where {why.replace('it ', 'the request ', 1)}: the handler would ask on every call; rewrite by hand"
+    return None
+
+
+def _helper_context(a: ModuleAnalysis, site: Site, intro: str) -> tuple[str, str | None] | str:
+    """``(ctx, closure_ctx)``: the context parameter of the helper ``site.fn`` the request goes
+    through (``""`` when a nested helper asks through ``closure_ctx``, its parent's), or why there
+    is none or the request is built from values only the helper has."""
+    helper, call = site.fn, site.call
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     ctx = _receiver_param(helper, recv)
     closure_ctx = _closure_context(a, helper, recv) if ctx is None else None
@@ -429,17 +491,12 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             f"{intro}, built from {', '.join(f'`{b}`' for b in local)}, which {exist(local)} in the helper: the "
             "handler asks before the helper runs; compute it in the callers and pass it in, then run the fix again"
         )
-    skip = skip_conditions(a, site, ctx)
-    if isinstance(skip, str):
-        site.unsafe.append(
-            f"`{skip}` can end `{helper.qualname}` before the request today; the question is now asked on every call"
-        )
-        skip = []
-    funcs, edges = closure(a, helper)
-    th = Thread(ctx={id(helper.node): ctx}, edges=[e for e in edges if e.caller.role not in ENTRY], skip=bool(skip))
-    outgoing: dict[int, list[Edge]] = {}
-    for e in edges:
-        outgoing.setdefault(id(e.caller), []).append(e)
+    return ctx, closure_ctx
+
+
+def _fan_out_reason(funcs: list[FunctionInfo], outgoing: dict[int, list[Edge]], intro: str) -> str | None:
+    """Why a function of ``funcs`` other than a handler reaches the request through several calls
+    (``outgoing``: per ``id`` of a caller, its edges), each asking today; None when none does."""
     for f in funcs:
         out = outgoing.get(id(f), [])
         if len(out) > 1 and f.role not in ENTRY:  # a handler asks once per call, in one round (.joint)
@@ -448,96 +505,104 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 f"{intro}; `{f.qualname}` reaches it through {len(out)} calls ({calls}), each of which asks today: "
                 "one answer cannot stand for them; rewrite by hand"
             )
-    entries = [f for f in funcs if f.role in ENTRY]
-    form = site.form
-    roles = {"tool"} if form == "fastmcp" else LL_ROLES
-    # what each function would ask, carried with the tests that skip it: `_(request, test, …)`
-    made: dict[int, cst.Call] = {id(helper.node): cst.Call(cst.Name(CARRIER), [cst.Arg(call), *map(cst.Arg, skip)])}
+    return None
 
-    def request_in(f: FunctionInfo, via: Edge | None = None) -> cst.Call | str:
-        """The request as ``f`` would make it (a handler: through its call ``via``), or why it cannot."""
-        if via is None and id(f.node) in made:
-            return made[id(f.node)]
-        (e,) = [via] if via is not None else outgoing[id(f)]
-        inner = request_in(e.callee)
-        if isinstance(inner, str):
-            return inner
-        where = f"`{first_line(e.call)}` in `{f.qualname}`"
-        aw = a.parents.get(id(e.call))
-        if not (isinstance(aw, cst.Await) and aw.expression is e.call):
-            return f"{where} {_not_awaited(a, e.call)}"
-        if f.role not in ENTRY:
-            why_not = always_runs(a, aw, f)
-            if why_not:
-                return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
-            stmt = enclosing_stmt(a, e.call)
-            assert stmt is not None  # a call inside a function sits in a statement
-            probe = Site(site.form, site.kind, f, e.call, stmt, aw)
-            when = f"the question is now asked before `{f.qualname}` runs"
-            site.unsafe += side_effects_before(a, probe, when)
-            exits = exits_before(a, stmt, f)
-            if exits:
-                site.unsafe.append(
-                    f"`{exits}` can end `{f.qualname}` before it calls `{e.callee.name}` today; the question is now "
-                    "asked on every call"
-                )
-        values = call_values(e.call, e.callee)
-        if isinstance(values, str):
-            return f"{where} {values}: rewrite by hand"
-        callee_ctx = th.ctx[id(e.callee.node)]
-        ctx_arg = values.get(callee_ctx) if callee_ctx else None
-        if ctx_arg is None and callee_ctx:
-            return f"{where} does not pass `{callee_ctx}`: rewrite by hand"
-        if not callee_ctx and (e.callee.parent is not f or closure_ctx not in f.param_names()):
-            return (
-                f"{where}: `{e.callee.qualname}` asks through `{closure_ctx}` of the function around it, and only "
-                "that function's own call can pass the answer in; rewrite by hand"
+
+@dataclass(eq=False)
+class _Chain:
+    """What :func:`_request_in` reads and fills while it builds the request per function: the
+    module, the site, its thread, per ``id`` of a caller its outgoing edges, per ``id`` of a
+    function node the request it makes, and the parent's context a nested helper asks through."""
+
+    a: ModuleAnalysis
+    site: Site
+    th: Thread
+    outgoing: dict[int, list[Edge]]
+    made: dict[int, cst.Call]
+    closure_ctx: str | None
+
+
+def _request_in(cx: _Chain, f: FunctionInfo, via: Edge | None = None) -> cst.Call | str:
+    """The request as ``f`` would make it (a handler: through its call ``via``), or why it cannot."""
+    a, site, th, outgoing, made, closure_ctx = cx.a, cx.site, cx.th, cx.outgoing, cx.made, cx.closure_ctx
+    if via is None and id(f.node) in made:
+        return made[id(f.node)]
+    (e,) = [via] if via is not None else outgoing[id(f)]
+    inner = _request_in(cx, e.callee)
+    if isinstance(inner, str):
+        return inner
+    where = f"`{first_line(e.call)}` in `{f.qualname}`"
+    aw = a.parents.get(id(e.call))
+    if not (isinstance(aw, cst.Await) and aw.expression is e.call):
+        return f"{where} {_not_awaited(a, e.call)}"
+    if f.role not in ENTRY:
+        why_not = always_runs(a, aw, f)
+        if why_not:
+            return f"{where}: {why_not}; the handler would ask on every call, rewrite by hand"
+        stmt = enclosing_stmt(a, e.call)
+        assert stmt is not None  # a call inside a function sits in a statement
+        probe = Site(site.form, site.kind, f, e.call, stmt, aw)
+        when = f"the question is now asked before `{f.qualname}` runs"
+        site.unsafe += side_effects_before(a, probe, when)
+        exits = exits_before(a, stmt, f)
+        if exits:
+            site.unsafe.append(
+                f"`{exits}` can end `{f.qualname}` before it calls `{e.callee.name}` today; the question is now "
+                "asked on every call"
             )
-        mapping: dict[str, cst.BaseExpression] = {}
-        params = {p.name.value: p for p in e.callee.params}
-        for name in {n.value for n in ref_names(inner)} & set(params):
-            arg = values.get(name)
-            if arg is None:
-                default = params[name].default
-                if not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) or (
-                    isinstance(default, cst.Name) and default.value not in module_names(a) | BUILTINS
-                ):
-                    return f"{where} leaves `{name}` to a default the handler cannot rebuild: rewrite by hand"
-                mapping[name] = default
-            elif has_effect(arg.value):
-                return (
-                    f"{where} computes `{name}` as `{code_of(arg.value)}`, which does something (the handler would "
-                    "run it again to ask): compute it into a variable first, then run the fix again"
-                )
-            else:
-                mapping[name] = arg.value
-        if f.role not in ENTRY:
-            if ctx_arg is None:
-                assert closure_ctx is not None  # the nested helper's parent, which takes that context
-                ctx_arg = cst.Arg(cst.Name(closure_ctx))
-            passed = ctx_arg.value
-            if not (isinstance(passed, cst.Name) and passed.value in f.param_names()):
-                return f"{where} passes `{code_of(passed)}`, not a context parameter of `{f.qualname}`: rewrite by hand"
-            th.ctx[id(f.node)] = passed.value
-            _, blocked = inputs(a, f, [v for k, v in mapping.items() if k != callee_ctx], passed.value)
-            if blocked:
-                names = list(dict.fromkeys(blocked))
-                return (
-                    f"{where} passes {', '.join(f'`{b}`' for b in names)}, which {exist(names)} in "
-                    f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
-                )
-        out = substitute(inner, mapping)
-        if via is None:
-            made[id(f.node)] = out
-        return out
-
-    taken_all = module_names(a) | {n.value for f in funcs for n in name_nodes(f.node)}
-    hname = site.result or fresh(taken_all, ANSWER_NAME[site.kind])
-    for f in funcs:
-        if f is helper:
-            th.names[id(f.node)] = hname
+    values = call_values(e.call, e.callee)
+    if isinstance(values, str):
+        return f"{where} {values}: rewrite by hand"
+    callee_ctx = th.ctx[id(e.callee.node)]
+    ctx_arg = values.get(callee_ctx) if callee_ctx else None
+    if ctx_arg is None and callee_ctx:
+        return f"{where} does not pass `{callee_ctx}`: rewrite by hand"
+    if not callee_ctx and (e.callee.parent is not f or closure_ctx not in f.param_names()):
+        return (
+            f"{where}: `{e.callee.qualname}` asks through `{closure_ctx}` of the function around it, and only "
+            "that function's own call can pass the answer in; rewrite by hand"
+        )
+    mapping: dict[str, cst.BaseExpression] = {}
+    params = {p.name.value: p for p in e.callee.params}
+    for name in {n.value for n in ref_names(inner)} & set(params):
+        arg = values.get(name)
+        if arg is None:
+            default = params[name].default
+            if not isinstance(default, (cst.Name, cst.SimpleString, cst.Integer, cst.Float)) or (
+                isinstance(default, cst.Name) and default.value not in module_names(a) | BUILTINS
+            ):
+                return f"{where} leaves `{name}` to a default the handler cannot rebuild: rewrite by hand"
+            mapping[name] = default
+        elif has_effect(arg.value):
+            return (
+                f"{where} computes `{name}` as `{code_of(arg.value)}`, which does something (the handler would "
+                "run it again to ask): compute it into a variable first, then run the fix again"
+            )
         else:
-            th.names[id(f.node)] = fresh(scope_names(f), hname)
+            mapping[name] = arg.value
+    if f.role not in ENTRY:
+        if ctx_arg is None:
+            assert closure_ctx is not None  # the nested helper's parent, which takes that context
+            ctx_arg = cst.Arg(cst.Name(closure_ctx))
+        passed = ctx_arg.value
+        if not (isinstance(passed, cst.Name) and passed.value in f.param_names()):
+            return f"{where} passes `{code_of(passed)}`, not a context parameter of `{f.qualname}`: rewrite by hand"
+        th.ctx[id(f.node)] = passed.value
+        _, blocked = inputs(a, f, [v for k, v in mapping.items() if k != callee_ctx], passed.value)
+        if blocked:
+            names = list(dict.fromkeys(blocked))
+            return (
+                f"{where} passes {', '.join(f'`{b}`' for b in names)}, which {exist(names)} in "
+                f"`{f.qualname}`: the handler asks before it runs; rewrite by hand"
+            )
+    out = substitute(inner, mapping)
+    if via is None:
+        made[id(f.node)] = out
+    return out
+
+
+def _several_requests_reason(a: ModuleAnalysis, funcs: list[FunctionInfo], intro: str) -> str | None:
+    """Why a function of ``funcs`` other than a handler reaches several requests; None when none does."""
     for f in funcs:
         if f.role not in ENTRY and len(asked := requests_reached(a, f)) > 1:
             listed = ", ".join(f"`{first_line(c)}`" for c in asked[:3])
@@ -546,6 +611,16 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
                 "handler can ask them together in one interim result, and one parameter of it cannot carry "
                 "several answers; rewrite by hand"
             )
+    return None
+
+
+def _handoffs_reason(cx: _Chain, entries: list[FunctionInfo], intro: str) -> str | None:
+    """Adds to ``cx.th`` a handoff per call of each handler of ``entries`` on the way to the
+    request (its answer name in ``th.edge_names``, review notes on ``site.unsafe``), or returns why
+    one cannot be made; None when all are."""
+    a, site, th, outgoing = cx.a, cx.site, cx.th, cx.outgoing
+    call, form = site.call, site.form
+    roles = {"tool"} if form == "fastmcp" else LL_ROLES
     for entry in entries:
         if entry.role not in roles:
             what = (
@@ -556,7 +631,7 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             return f"{intro}, which `{entry.qualname}` reaches, and that is not {what}: only such a handler can return the interim result"
         joint = len(reached_asks(a, entry)) > 1  # asked with the others in one round (.joint)
         for e in outgoing[id(entry)]:  # a call of its own each (several: in one round, .joint)
-            made_here = request_in(entry, e)
+            made_here = _request_in(cx, entry, e)
             if isinstance(made_here, str):
                 return f"{intro}; {made_here}"
             name = answer_names(a, entry).get((id(call), id(e.call))) if joint else th.names[id(entry.node)]
@@ -576,28 +651,33 @@ def thread_reason(a: ModuleAnalysis, site: Site, python: str | None = None) -> s
             if not joint:  # a joint round notes what runs before its first request (.joint)
                 site.unsafe += [f"in `{entry.qualname}`: {n}" for n in side_effects_before(a, h.site)]
             th.handoffs.append(h)
-    if r.external:  # the callers in other modules ask too (the project step: project_answers.py)
-        skip_code = [code_of(t) for t in skip]
-        drop = helper_drop(site, th.names[id(helper.node)], ctx)
-        positional = [p.name.value for p in [*helper.node.params.posonly_params, *helper.node.params.params]]
-        for c in r.external:
-            th.across.append(
-                {
-                    "path": c.path,
-                    "caller": c.caller,
-                    "callee": helper.name,
-                    "params": positional,
-                    "ctx": ctx,
-                    "drop": drop,
-                    "request": code_of(call),
-                    "skip": skip_code,
-                    "kind": site.kind,
-                    "form": form,
-                    "name": th.names[id(helper.node)],
-                }
-            )
-    site.thread = th
     return None
+
+
+def _add_across(site: Site, r: Reach, th: Thread, skip: list[cst.BaseExpression], ctx: str) -> None:
+    """Appends to ``th.across`` one record (a dict of path, caller, callee, params, ctx, drop,
+    request, skip, kind, form, name) per caller of the helper ``site.fn`` in another module
+    (``r``: its :func:`reach`), for the project step (project_answers.py)."""
+    helper, call, form = site.fn, site.call, site.form
+    skip_code = [code_of(t) for t in skip]
+    drop = helper_drop(site, th.names[id(helper.node)], ctx)
+    positional = [p.name.value for p in [*helper.node.params.posonly_params, *helper.node.params.params]]
+    for c in r.external:
+        th.across.append(
+            {
+                "path": c.path,
+                "caller": c.caller,
+                "callee": helper.name,
+                "params": positional,
+                "ctx": ctx,
+                "drop": drop,
+                "request": code_of(call),
+                "skip": skip_code,
+                "kind": site.kind,
+                "form": form,
+                "name": th.names[id(helper.node)],
+            }
+        )
 
 
 def helper_drop(site: Site, hname: str, ctx: str) -> bool:

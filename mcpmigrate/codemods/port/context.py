@@ -376,93 +376,90 @@ def _closure(
             continue
         seen.add(id(f))
         funcs.append(f)
-        if lowlevel and _ported_handler(a, f):
-            if a.references_outside_calls(f) or a.callers(f) or a.external_callers(f):
-                return (
-                    funcs,
-                    edges,
-                    (
-                        f"`{f.qualname}` is a handler that is also called or used elsewhere: only the port's adapter "
-                        "can give it the request context; pass it at the other uses by hand"
-                    ),
-                )
+        reason, stop = _closure_role(a, f, lowlevel)
+        if reason is not None:
+            return funcs, edges, reason
+        if stop:
             continue
-        if lowlevel and (f.role is not None or (bound := _bound_decorator(a, f)) is not None):
-            how = f"a `{f.method or f.role}` handler" if f.role is not None else f"a handler with `{bound}()`"
-            return (
-                funcs,
-                edges,
-                (
-                    f"`{f.qualname}` is registered as {how}, which the port does not wrap in an adapter (MCP507): "
-                    "give it the `ctx` its mcp 2.x handler receives by hand"
-                ),
-            )
-        if not lowlevel and f.role in ENTRY_ROLES:
-            why = _entry_reason(a, f)
-            if why is not None:
-                return funcs, edges, why
-            if _context_param(a, f) is not None:
-                continue  # it has the context: its callers pass it already
-        elif f.role is not None:
-            return (
-                funcs,
-                edges,
-                (
-                    f"`{f.qualname}` is registered as a `{f.method or f.role}` handler, which mcp 2.x's `MCPServer` "
-                    "gives no context: pass one in by hand"
-                ),
-            )
-        if f.role is None and (deco := _foreign_decorator(f)) is not None:
-            return (
-                funcs,
-                edges,
-                (
-                    f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
-                    "would key on it, a wrapper may not pass it on): pass the context down by hand"
-                ),
-            )
-        external = a.external_callers(f)
-        if external:
-            found = None if lowlevel else outside_callers(a, f, external)
-            if not isinstance(found, list):
-                where = ", ".join(sorted({e.label for e in external}))
-                why = found or (
-                    f"`{f.qualname}` is also called from {where}: the port passes a low-level handler's `ctx` "
-                    "within its module only; give the function a `ServerRequestContext` parameter and pass the "
-                    "handler's `ctx` there by hand"
-                )
-                return funcs, edges, why
-            edges.extend((None, c, f) for c in found)
-        if a.references_outside_calls(f):
-            return (
-                funcs,
-                edges,
-                (
-                    f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
-                    "module-level call, a stored or exported reference): those uses cannot be given the context"
-                ),
-            )
-        callers = a.callers(f)
-        if not callers and f.role is None and not external:
-            # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
-            method = (
-                f"; it is a method of `{f.class_name}`, and calls through its instances in other modules "
-                "are not followed"
-                if f.class_name is not None
-                else ""
-            )
-            return (
-                funcs,
-                edges,
-                (
-                    f"nothing in this module calls `{f.qualname}` and no tool, resource or prompt is it{method}: "
-                    "pass the context in from the handler that reaches it"
-                ),
-            )
-        for caller, c in callers:
+        reason = _closure_reach(a, f, lowlevel, edges)
+        if reason is not None:
+            return funcs, edges, reason
+        for caller, c in a.callers(f):
             edges.append((caller, c, f))
             stack.append(caller)
     return funcs, edges, None
+
+
+def _closure_role(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str | None, bool]:
+    """The check of ``f``'s role in :func:`_closure`: ``(reason, False)`` when ``f`` is a handler
+    that cannot be given the context; ``(None, True)`` when ``f`` has it already (the handler the
+    port's adapter wraps, or an entry with a context parameter) and its callers are not followed;
+    ``(None, False)`` to go on with :func:`_closure_reach`."""
+    if lowlevel and _ported_handler(a, f):
+        if a.references_outside_calls(f) or a.callers(f) or a.external_callers(f):
+            return (
+                f"`{f.qualname}` is a handler that is also called or used elsewhere: only the port's adapter "
+                "can give it the request context; pass it at the other uses by hand"
+            ), False
+        return None, True
+    if lowlevel and (f.role is not None or (bound := _bound_decorator(a, f)) is not None):
+        how = f"a `{f.method or f.role}` handler" if f.role is not None else f"a handler with `{bound}()`"
+        return (
+            f"`{f.qualname}` is registered as {how}, which the port does not wrap in an adapter (MCP507): "
+            "give it the `ctx` its mcp 2.x handler receives by hand"
+        ), False
+    if not lowlevel and f.role in ENTRY_ROLES:
+        why = _entry_reason(a, f)
+        if why is not None:
+            return why, False
+        if _context_param(a, f) is not None:
+            return None, True  # it has the context: its callers pass it already
+    elif f.role is not None:
+        return (
+            f"`{f.qualname}` is registered as a `{f.method or f.role}` handler, which mcp 2.x's `MCPServer` "
+            "gives no context: pass one in by hand"
+        ), False
+    return None, False
+
+
+def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: list[tuple]) -> str | None:
+    """The checks of how ``f`` is reached in :func:`_closure`: why its callers cannot all pass it
+    the context (a foreign decorator, a caller in another module that cannot, a use other than a
+    call, no caller at all), or None. Appends ``(None, call, f)`` to ``edges`` for each call from
+    another module that can pass it."""
+    if f.role is None and (deco := _foreign_decorator(f)) is not None:
+        return (
+            f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
+            "would key on it, a wrapper may not pass it on): pass the context down by hand"
+        )
+    external = a.external_callers(f)
+    if external:
+        found = None if lowlevel else outside_callers(a, f, external)
+        if not isinstance(found, list):
+            where = ", ".join(sorted({e.label for e in external}))
+            return found or (
+                f"`{f.qualname}` is also called from {where}: the port passes a low-level handler's `ctx` "
+                "within its module only; give the function a `ServerRequestContext` parameter and pass the "
+                "handler's `ctx` there by hand"
+            )
+        edges.extend((None, c, f) for c in found)
+    if a.references_outside_calls(f):
+        return (
+            f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
+            "module-level call, a stored or exported reference): those uses cannot be given the context"
+        )
+    if not a.callers(f) and f.role is None and not external:
+        # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
+        method = (
+            f"; it is a method of `{f.class_name}`, and calls through its instances in other modules are not followed"
+            if f.class_name is not None
+            else ""
+        )
+        return (
+            f"nothing in this module calls `{f.qualname}` and no tool, resource or prompt is it{method}: "
+            "pass the context in from the handler that reaches it"
+        )
+    return None
 
 
 def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCall, ...]) -> list[OutsideCall] | str:
