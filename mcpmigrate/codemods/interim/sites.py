@@ -287,7 +287,7 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
         if isinstance(cur, cst.Try) and child is cur.body:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
-            rest = [s for s in cur.body.body if s is not site.stmt]
+            rest = [s for s in cur.body.body if s is not site.stmt and not _builds_request(site, cur, s)]
             if site.result is None and answer_name(site) is not None:
                 if not _bound_only_here(site, cur):
                     return unassigned_reason(site)
@@ -328,6 +328,51 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     return None
 
 
+def _builds_request(site: Site, node: cst.Try, stmt: cst.CSTNode) -> bool:
+    """``stmt`` only builds the request (low-level/fastmcp): a statement of ``node``'s body before
+    it that binds names with a pure value (``Model = type("Model", (BaseModel,), {...})``,
+    ``params = {...}``) read by the request's arguments or by a later such statement. It stays
+    where it is, before the request, when the ``try`` is unwrapped."""
+    if site.form == "resolver":  # the request moves into a resolver, without it
+        return False
+    ids = [id(s) for s in node.body.body]
+    if id(site.stmt) not in ids:
+        return False
+    read = {n.value for n in ref_names(site.call)}
+    for s in reversed(node.body.body[: ids.index(id(site.stmt))]):
+        binds = _pure_binding(s)
+        if binds and binds & read:
+            if s is stmt:
+                return True
+            read |= {n.value for n in ref_names(s)}
+    return False
+
+
+def _pure_binding(stmt: cst.CSTNode) -> set[str]:
+    """The names ``stmt`` binds when it is ``a = b = <pure value>`` and nothing else."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return set()
+    small = stmt.body[0]
+    if not isinstance(small, cst.Assign) or not all(isinstance(t.target, cst.Name) for t in small.targets):
+        return set()
+    return {t.target.value for t in small.targets if isinstance(t.target, cst.Name)} if _pure(small.value) else set()
+
+
+def _pure(expr: cst.BaseExpression) -> bool:
+    """Literals, names, tuple/list/set/dict displays of them, and ``type(...)`` calls."""
+    if isinstance(expr, (cst.Name, cst.BaseNumber, cst.SimpleString, cst.Ellipsis)):
+        return True
+    if isinstance(expr, cst.ConcatenatedString):
+        return _pure(expr.left) and _pure(expr.right)
+    if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        return all(isinstance(e, cst.Element) and _pure(e.value) for e in expr.elements)
+    if isinstance(expr, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and _pure(e.key) and _pure(e.value) for e in expr.elements)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "type":
+        return all(not a.star and a.keyword is None and _pure(a.value) for a in expr.args)
+    return False
+
+
 def _bound_only_here(site: Site, node: cst.Try) -> bool:
     """The answer's name is a local bound by the request's statement and, besides, only in the
     handlers of ``node`` (``except MCPError: answer = None``), which the unwrapping drops."""
@@ -359,7 +404,7 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
                 break
             if isinstance(s, cst.FunctionDef) and not s.decorators:  # a nested helper, defined: nothing runs
                 continue
-            if has_effect(s) and not (site.form != "resolver" and _branch_left(s)):
+            if has_effect(s) and not _pure_binding(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for stmt in site.unwrap.body.body:
