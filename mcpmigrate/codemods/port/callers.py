@@ -28,7 +28,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from mcpmigrate.analysis import ModuleAnalysis
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.catalog import load_catalog
 from mcpmigrate.codemods.edits import Edits, apply_edits
 from mcpmigrate.codemods.port.context import FIX, PassedOn, caller_threading, calls_into
@@ -106,6 +106,15 @@ def thread(results: list, paths: dict[str, Path], sources: dict[Path, bytes], ta
     return errors
 
 
+def _function(a: ModuleAnalysis, qualname: str) -> FunctionInfo | None:
+    return next((g for g in a.functions if g.qualname == qualname), None)
+
+
+def _calls_into(a: ModuleAnalysis, fn: FunctionInfo, callee: str) -> list[cst.Call]:
+    """``fn``'s calls of ``callee`` (the function that takes the context now), in source order."""
+    return [c for c in fn.calls if calls_into(a, c, callee)]
+
+
 def _at_disk_positions(on_disk: bytes, found: list[Finding], rows: list[Row]) -> list[Finding]:
     """``found`` (positions in the text the port rewrote, in ``_write``'s order) at the positions of
     the same calls in the file as it is on disk, which is what a report names (the port's own
@@ -117,10 +126,10 @@ def _at_disk_positions(on_disk: bytes, found: list[Finding], rows: list[Row]) ->
     a = ModuleAnalysis.build(module, None, None)
     calls: list[cst.Call] = []
     for caller, callee, _param, _reader in sorted(rows):
-        fn = next((g for g in a.functions if g.qualname == caller), None)
+        fn = _function(a, caller)
         if fn is None:
             return found
-        calls += [c for c in fn.calls if calls_into(a, c, callee)]
+        calls += _calls_into(a, fn, callee)
     if len(calls) != len(found):
         return found
     ranges = code_ranges(module, calls)
@@ -146,10 +155,10 @@ def _write(source: bytes, path: Path, display: str, rows: list[Row]) -> tuple[by
     edits = Edits()
     reported: list[tuple[cst.Call, str, str]] = []
     for caller, callee, param, reader in sorted(rows):
-        fn = next((g for g in a.functions if g.qualname == caller), None)
+        fn = _function(a, caller)
         if fn is None:
             raise Refused(f"`{caller}` is not there")
-        calls = [c for c in fn.calls if calls_into(a, c, callee)]
+        calls = _calls_into(a, fn, callee)
         if not calls:
             raise Refused(f"`{caller}` no longer calls `{callee}`")
         t = caller_threading(a, fn)
