@@ -565,9 +565,8 @@ def lay_value(layout: _Layout, value: cst.BaseExpression, start: int, tail: int,
     if _can_omit_parens(value, start, layout):
         return layout.lay(value, start, tail, 0, through_operators=True)
     if _single_leaf(value) and not layout.fits(layout.col(1) + len(_flat(value)) + 1):
-        # parentheses that cannot make it fit are not added: black's rhs gives up when the body
-        # "cannot be split" and is not short enough (linegen._maybe_split_omitting_optional_parens),
-        # ruff format's best fit keeps such a value flat
+        # parentheses that cannot make it fit are not added: ruff format and black keep such a
+        # value flat (docs/architecture.md, "optional parentheses"; tests/test_style_fit.py)
         return value
     # in parentheses on lines of their own (a tuple one element per line)
     return layout.split(value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]), start, tail, 0)
