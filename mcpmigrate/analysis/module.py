@@ -8,7 +8,7 @@ and the registered functions their role (registered here, or by another module o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -98,6 +98,58 @@ class ModuleAnalysis(Kinds, CallGraph):
                     if ann is not None and not self.says_nothing(ann.annotation):
                         continue  # annotated with something else: trust the annotation
                     f.kinds[param.name.value] = Kind(value)
+
+    # -- context parameters the SDK never fills ---------------------------------------------
+    def uninjected_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> FunctionInfo | None:
+        """The registered tool, prompt or resource whose ``ctx``/``context`` parameter ``expr``
+        is (or, in a helper of this module, receives) when that parameter is unannotated or
+        annotated with what says nothing (``ctx: Any = None``; ``Any`` imported as ``Context``).
+        mcp 1.x, mcp 2.x and fastmcp inject the Context only into a parameter annotated with
+        their Context class: this one is a tool argument (``None`` unless the client sends a
+        value), so a request through it never reaches a client. None otherwise."""
+        if fn is None or not isinstance(expr, cst.Name):
+            return None
+        return self.memo("module.uninjected", self._uninjected).get((id(fn), expr.value))
+
+    def untyped_context_params(self, f: FunctionInfo) -> list[str]:
+        """``f``'s parameters named ``ctx``/``context`` that nothing types: unannotated (or
+        ``Any``), no kind from a caller, never rebound in ``f``."""
+        rebound = {name for name, _ in f.assigns}
+        return [
+            p.name.value
+            for p in f.params
+            if p.name.value in ("ctx", "context")
+            and (p.annotation is None or self.says_nothing(p.annotation.annotation))
+            and p.name.value not in f.kinds
+            and p.name.value not in rebound
+        ]
+
+    def _uninjected(self) -> dict[tuple[int, str], FunctionInfo]:
+        """(function id, parameter) -> the registered function whose untyped context parameter
+        it is or receives: the registered ones first (registered on an MCP server, in a module or
+        by a registering module that imports the SDK), then the helpers of this module they pass
+        it to, as ``helper(ctx)`` / ``helper(ctx=ctx)``, until nothing is added."""
+        found: dict[tuple[int, str], FunctionInfo] = {}
+        for f in self.functions:
+            if f.role in ("tool", "prompt", "resource") and (
+                self.imports_mcp() or any(r.generation for r in self.external_registrations(f))
+            ):
+                found.update(((id(f), p), f) for p in self.untyped_context_params(f))
+        todo = [f for f in self.functions if any(k[0] == id(f) for k in found)]
+        while todo:
+            f = todo.pop()
+            for call in self.calls_of(f):
+                callee = self.callee_of(call, f)
+                if callee is None or callee.role is not None:
+                    continue
+                names = callee.param_names()
+                open_params = self.untyped_context_params(callee)
+                for pname, arg in _bound(call, names, _self_offset(call, callee, names)):
+                    source = found.get((id(f), arg.value.value)) if isinstance(arg.value, cst.Name) else None
+                    if source is not None and pname in open_params and (id(callee), pname) not in found:
+                        found[(id(callee), pname)] = source
+                        todo.append(callee)
+        return found
 
     def _seed_imported_servers(self) -> None:
         """A server built in another module of the project and imported here (``from app import
@@ -200,17 +252,8 @@ class ModuleAnalysis(Kinds, CallGraph):
                 if callee is None:
                     continue
                 names = callee.param_names()
-                bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
-                offset = 1 if names and names[0] in ("self", "cls") and bound else 0
-                for i, arg in enumerate(call.args):
-                    if arg.star:
-                        break
-                    if arg.keyword is not None:
-                        pname = arg.keyword.value
-                    elif i + offset < len(names):
-                        pname = names[i + offset]
-                    else:
-                        continue
+                offset = _self_offset(call, callee, names)
+                for pname, arg in _bound(call, names, offset):
                     param = next((p for p in callee.params if p.name.value == pname), None)
                     if param is None or pname in callee.kinds:
                         continue
@@ -266,3 +309,20 @@ class ModuleAnalysis(Kinds, CallGraph):
 
     def _guess_generation(self) -> str:
         return self.module_generation() or S.MCP1
+
+
+def _self_offset(call: cst.Call, callee: FunctionInfo, names: list[str]) -> int:
+    """1 when ``call`` binds the callee's ``self``/``cls`` itself (``obj.m(x)``, a constructor)."""
+    bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
+    return 1 if names and names[0] in ("self", "cls") and bound else 0
+
+
+def _bound(call: cst.Call, names: list[str], offset: int) -> Iterator[tuple[str, cst.Arg]]:
+    """The parameter name each argument of ``call`` binds (up to the first ``*args``/``**kw``)."""
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg
+        elif i + offset < len(names):
+            yield names[i + offset], arg

@@ -183,6 +183,10 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
             out.defs.add(stmt.name)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             _note_import(stmt, out, imports)
+        elif _type_checking(stmt):  # `if TYPE_CHECKING: from fastmcp import FastMCP` types the server
+            for inner in stmt.body:
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    _note_import(inner, out, imports)
     _calls(tree.body, "", None, {}, imports, names, out)
     if names and any(tok in source for tok in REGISTER_TOKENS):  # the walk only where a registration may be
         gens = {g for g in map(import_generation, imports.values()) if g}
@@ -294,6 +298,13 @@ def _receiver(call: ast.Call) -> str | None:
 
 def _literal(expr: ast.expr | None) -> str | None:
     return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, str) else None
+
+
+def _type_checking(stmt: ast.stmt) -> bool:
+    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:`` (no ``else``)."""
+    return (
+        isinstance(stmt, ast.If) and not stmt.orelse and (dotted(stmt.test) or "").rsplit(".", 1)[-1] == "TYPE_CHECKING"
+    )
 
 
 def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:

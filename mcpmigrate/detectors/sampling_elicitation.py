@@ -22,6 +22,7 @@ from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixPlan
+from mcpmigrate.names import ref_names
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 
 # MCP201/MCP202 messages: what sends the request (``subject``), then why and what to do.
@@ -41,6 +42,10 @@ _MSG_206 = (
     "An interim result (`input_required`) is returned from {method}; only tools/call, prompts/get and "
     "resources/read may return one (2026-07-28). Ask for the input in the tool, prompt or resource that "
     "needs it, or answer this request completely."
+)
+_WRAPPER_MANUAL = (
+    "the wrapper sends `sampling/createMessage` itself, as often as the agent run needs: replace it with a "
+    "direct model provider (e.g. a pydantic-ai provider model), which needs no client round trip"
 )
 _MSG_207 = (
     "Security: this elicitation is a consent gate whose failure path goes on with the guarded action. "
@@ -122,16 +127,23 @@ class _Visitor(RequestVisitor):
         q = self.a.qualname(func)
         if kind is None:
             self._receiver_elsewhere(node, fn, q, where)
+            self._through_uninjected(node, fn, where)
         if q in S.SESSION_SAMPLING_WRAPPERS:
-            if any(self._is_session(arg.value, fn) for arg in node.args):
+            sessions = [arg.value for arg in node.args if self._is_session(arg.value, fn)]
+            if sessions:
+                manual = _WRAPPER_MANUAL
+                tool = self._uninjected_owner(sessions[0], fn)
+                if tool is not None and fn is not None:
+                    run = self.a.parents.get(id(self.a.parents.get(id(node))))
+                    why = f"; {self._by_hand(run, fn)}" if isinstance(run, cst.Call) else ""
+                    manual = f"{self._never_injected(tool, fn)}: {manual}{why}"
                 self.report(
                     "MCP201",
                     node,
                     _MSG_201.format(
                         subject=f"A server session is handed to `{q.split('.')[-1]}`, which samples through it{where}"
                     ),
-                    manual="the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
-                    "provider (e.g. a pydantic-ai provider model), which needs no client round trip",
+                    manual=manual,
                 )
         if q in S.HIGH_LEVEL_SERVERS:
             for arg in node.args:
@@ -183,9 +195,105 @@ class _Visitor(RequestVisitor):
                 )
 
     def _is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """What a sampling wrapper is handed is a server session: typed as one, or ``x.session``
+        where the module imports the SDK or ``x`` is a registered function's untyped context."""
         if self.a.kind_of(expr, fn) is Kind.SESSION:
             return True
-        return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
+        return (
+            isinstance(expr, cst.Attribute)
+            and expr.attr.value == "session"
+            and (self.a.imports_mcp() or self._uninjected_owner(expr, fn) is not None)
+        )
+
+    # -- requests through a context parameter the SDK never fills ----------------------------
+    def _uninjected_owner(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> FunctionInfo | None:
+        """The registered function whose untyped ``ctx`` ``recv`` is (``ctx``) or reads the
+        session of (``ctx.session``): :meth:`ModuleAnalysis.uninjected_context`."""
+        if isinstance(recv, cst.Attribute) and recv.attr.value == "session":
+            recv = recv.value
+        return self.a.uninjected_context(recv, fn) if self.a.kind_of(recv, fn) is None else None
+
+    def _through_uninjected(self, node: cst.Call, fn: FunctionInfo | None, where: str) -> None:
+        """``ctx.elicit(...)`` / ``ctx.sample(...)`` / ``ctx.session.create_message(...)`` on a
+        registered function's ``ctx: Any``: the request the code means to send, which as written
+        never runs (the SDK leaves that parameter to the client). Reported manual, with why."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or legacy_era_only(self.a.parents, node):
+            return
+        attr, recv = func.attr.value, func.value
+        on_session = isinstance(recv, cst.Attribute) and recv.attr.value == "session"
+        if on_session:
+            request = (
+                interim.SAMPLING
+                if attr in S.SESSION_SAMPLING_METHODS
+                else interim.ELICITATION
+                if attr in S.SESSION_ELICIT_METHODS
+                else None
+            )
+        else:
+            request = (
+                interim.ELICITATION
+                if attr in S.CONTEXT_ELICIT_METHODS
+                else interim.SAMPLING
+                if attr in S.FASTMCP_SAMPLING_METHODS
+                else None
+            )
+        tool = self._uninjected_owner(recv, fn) if request is not None else None
+        if tool is None or fn is None:
+            return
+        manual = f"{self._never_injected(tool, fn)}: {self._by_hand(node, fn)}"
+        if request == interim.SAMPLING:
+            self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), manual=manual)
+        else:
+            self.report("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), manual=manual)
+            self._fail_open(node, fn, FixPlan(manual=manual))
+
+    def _never_injected(self, tool: FunctionInfo, fn: FunctionInfo | None) -> str:
+        """Why a request through ``tool``'s untyped ``ctx`` never reaches a client, as written."""
+        param = next(iter(self.a.untyped_context_params(tool)), "ctx")
+        through = "" if fn is tool or fn is None else f", which `{fn.qualname}` receives"
+        return (
+            f"as written this never runs: `{param}` of `{tool.qualname}` is not annotated with the SDK's Context "
+            f"(unannotated or `Any`) and the SDK injects the Context only into a parameter annotated with it, so "
+            f"`{param}` is a tool argument the client may fill (None by default){through}; annotate it with the "
+            f"Context class (the request then fails on 2026-07-28 as reported) and migrate it by hand"
+        )
+
+    def _by_hand(self, call: cst.Call, fn: FunctionInfo) -> str:
+        """Why the request cannot move into one interim round, in terms of the code: what it is
+        built from that ``fn`` computes mid-body (an earlier request's answer, named first)."""
+        local = {name for name, _ in fn.assigns}
+        built = sorted({n.value for arg in call.args for n in ref_names(arg.value) if n.value in local})
+        earlier = [name for name in built if self._answer_of_request(name, fn, 3)]
+        if earlier:
+            return (
+                f"it is built from `{earlier[0]}`, the answer to an earlier request in `{fn.qualname}`, "
+                "so one interim round cannot ask both"
+            )
+        if built:
+            return f"it is built from {', '.join(f'`{n}`' for n in built)}, computed mid-body in `{fn.qualname}`"
+        return "the interim forms answer a tool the SDK gives a Context to, which this one is not"
+
+    def _answer_of_request(self, name: str, fn: FunctionInfo, depth: int) -> bool:
+        """The local ``name`` holds (or is computed from) what an earlier request answered: its
+        value awaits a push on a context or session, or a pydantic-ai run on a sampling wrapper."""
+        values = [v for n, v in fn.assigns if n == name]
+        for value in values:
+            for n in walk(value):
+                if isinstance(n, cst.Call) and (
+                    self.a.qualname(n.func) in S.SESSION_SAMPLING_WRAPPERS
+                    or (
+                        isinstance(n.func, cst.Attribute)
+                        and n.func.attr.value
+                        in S.CONTEXT_ELICIT_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_SAMPLING_METHODS
+                    )
+                ):
+                    return True
+            if depth > 0 and any(
+                self._answer_of_request(r.value, fn, depth - 1) for r in ref_names(value) if r.value != name
+            ):
+                return True
+        return False
 
     def _raw_kind(self, node: cst.CSTNode) -> str | None:
         for n in walk(node):
