@@ -183,7 +183,7 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
             out.defs.add(stmt.name)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             _note_import(stmt, out, imports)
-        elif _type_checking(stmt):  # `if TYPE_CHECKING: from fastmcp import FastMCP` types the server
+        elif isinstance(stmt, ast.If) and _type_checking(stmt):  # `if TYPE_CHECKING: from fastmcp import FastMCP`
             for inner in stmt.body:
                 if isinstance(inner, (ast.Import, ast.ImportFrom)):
                     _note_import(inner, out, imports)

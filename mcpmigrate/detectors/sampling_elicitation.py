@@ -132,11 +132,11 @@ class _Visitor(RequestVisitor):
             sessions = [arg.value for arg in node.args if self._is_session(arg.value, fn)]
             if sessions:
                 manual = _WRAPPER_MANUAL
-                tool = self._uninjected_owner(sessions[0], fn)
-                if tool is not None and fn is not None:
-                    run = self.a.parents.get(id(self.a.parents.get(id(node))))
-                    why = f"; {self._by_hand(run, fn)}" if isinstance(run, cst.Call) else ""
-                    manual = f"{self._never_injected(tool, fn)}: {manual}{why}"
+                why = self._why_untyped(sessions[0], fn) if fn is not None else None
+                if why is not None and fn is not None:
+                    run = self.a.parents.get(id(self.a.parents.get(id(node))))  # `agent.run(prompt, model=…)`
+                    built = self._built_from(run, fn, "the agent run's prompt") if isinstance(run, cst.Call) else None
+                    manual = f"{why}: {manual}" + (f"; {built}" if built else "")
                 self.report(
                     "MCP201",
                     node,
@@ -202,7 +202,31 @@ class _Visitor(RequestVisitor):
         return (
             isinstance(expr, cst.Attribute)
             and expr.attr.value == "session"
-            and (self.a.imports_mcp() or self._uninjected_owner(expr, fn) is not None)
+            and (self.a.imports_mcp() or self._untyped_context(expr.value, fn))
+        )
+
+    def _untyped_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """``expr`` is a ``ctx``/``context`` parameter of ``fn`` that nothing types."""
+        return (
+            fn is not None
+            and isinstance(expr, cst.Name)
+            and self.a.kind_of(expr, fn) is None
+            and expr.value in self.a.untyped_context_params(fn)
+        )
+
+    def _hands_session(self, fn: FunctionInfo, name: str) -> bool:
+        """``fn`` hands ``<name>.session`` to a sampling wrapper (pydantic-ai's ``MCPSamplingModel``,
+        whose session is an MCP server session): ``name`` is an MCP context."""
+        return any(
+            self.a.qualname(call.func) in S.SESSION_SAMPLING_WRAPPERS
+            and any(
+                isinstance(arg.value, cst.Attribute)
+                and arg.value.attr.value == "session"
+                and isinstance(arg.value.value, cst.Name)
+                and arg.value.value.value == name
+                for arg in call.args
+            )
+            for call in fn.calls
         )
 
     # -- requests through a context parameter the SDK never fills ----------------------------
@@ -238,15 +262,40 @@ class _Visitor(RequestVisitor):
                 if attr in S.FASTMCP_SAMPLING_METHODS
                 else None
             )
-        tool = self._uninjected_owner(recv, fn) if request is not None else None
-        if tool is None or fn is None:
+        why = self._why_untyped(recv, fn) if request is not None and fn is not None else None
+        if why is None or fn is None:
             return
-        manual = f"{self._never_injected(tool, fn)}: {self._by_hand(node, fn)}"
+        built = self._built_from(node, fn, "the request")
+        manual = f"{why}: " + (built or "the interim forms need a tool the SDK hands its Context to")
         if request == interim.SAMPLING:
             self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), manual=manual)
         else:
             self.report("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), manual=manual)
             self._fail_open(node, fn, FixPlan(manual=manual))
+
+    def _why_untyped(self, recv: cst.BaseExpression, fn: FunctionInfo) -> str | None:
+        """What makes the untyped ``ctx`` a request goes through an MCP context, and what the code
+        really does with it; None when nothing does (the request is not reported)."""
+        tool = self._uninjected_owner(recv, fn)
+        if tool is not None:
+            return self._never_injected(tool, fn)
+        base = recv.value if isinstance(recv, cst.Attribute) and recv.attr.value == "session" else recv
+        if (
+            not isinstance(base, cst.Name)
+            or not self._untyped_context(base, fn)
+            or not self._hands_session(fn, base.value)
+        ):
+            return None
+        unserved = (
+            f"; no module of the project registers or calls `{fn.qualname}`, so as the project stands it never runs"
+            if fn.role is None
+            and not (self.a.callers(fn) or self.a.external_callers(fn) or self.a.external_registrations(fn))
+            else ""
+        )
+        return (
+            f"`{base.value}` is untyped, but `{fn.qualname}` hands `{base.value}.session` to pydantic-ai's "
+            f"`MCPSamplingModel`, so it is an MCP context{unserved}; migrate it by hand"
+        )
 
     def _never_injected(self, tool: FunctionInfo, fn: FunctionInfo | None) -> str:
         """Why a request through ``tool``'s untyped ``ctx`` never reaches a client, as written."""
@@ -259,20 +308,21 @@ class _Visitor(RequestVisitor):
             f"Context class (the request then fails on 2026-07-28 as reported) and migrate it by hand"
         )
 
-    def _by_hand(self, call: cst.Call, fn: FunctionInfo) -> str:
-        """Why the request cannot move into one interim round, in terms of the code: what it is
-        built from that ``fn`` computes mid-body (an earlier request's answer, named first)."""
+    def _built_from(self, call: cst.Call, fn: FunctionInfo, subject: str) -> str | None:
+        """Why ``call``'s request cannot move into one interim round, in terms of the code: what
+        it is built from that ``fn`` computes mid-body (an earlier request's answer, named first)."""
         local = {name for name, _ in fn.assigns}
         built = sorted({n.value for arg in call.args for n in ref_names(arg.value) if n.value in local})
         earlier = [name for name in built if self._answer_of_request(name, fn, 3)]
         if earlier:
             return (
-                f"it is built from `{earlier[0]}`, the answer to an earlier request in `{fn.qualname}`, "
+                f"{subject} is built from `{earlier[0]}`, which holds or is computed from the answer to an earlier "
+                f"request in `{fn.qualname}`, "
                 "so one interim round cannot ask both"
             )
         if built:
-            return f"it is built from {', '.join(f'`{n}`' for n in built)}, computed mid-body in `{fn.qualname}`"
-        return "the interim forms answer a tool the SDK gives a Context to, which this one is not"
+            return f"{subject} is built from {', '.join(f'`{n}`' for n in built)}, computed mid-body in `{fn.qualname}`"
+        return None
 
     def _answer_of_request(self, name: str, fn: FunctionInfo, depth: int) -> bool:
         """The local ``name`` holds (or is computed from) what an earlier request answered: its
