@@ -9,6 +9,7 @@ and the registered functions their role (registered here, or by another module o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +19,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis.calls import CallGraph
 from mcpmigrate.analysis.facts import Collector, FunctionInfo
 from mcpmigrate.analysis.kinds import Kind, Kinds, project_instance_class
+from mcpmigrate.analysis.summary import UNINJECTED
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -90,6 +92,8 @@ class ModuleAnalysis(Kinds, CallGraph):
             names = f.param_names()
             for call in calls:
                 for where, value in call.kinds:
+                    if value == UNINJECTED:
+                        continue  # a tool's untyped ctx: read apart (uninjected_context)
                     pname = names[where] if isinstance(where, int) and where < len(names) else where
                     param = next((p for p in f.params if p.name.value == pname), None)
                     if param is None or pname in f.kinds:
@@ -100,13 +104,15 @@ class ModuleAnalysis(Kinds, CallGraph):
                     f.kinds[param.name.value] = Kind(value)
 
     # -- context parameters the SDK never fills ---------------------------------------------
-    def uninjected_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> FunctionInfo | None:
-        """The registered tool, prompt or resource whose ``ctx``/``context`` parameter ``expr``
-        is (or, in a helper of this module, receives) when that parameter is unannotated or
-        annotated with what says nothing (``ctx: Any = None``; ``Any`` imported as ``Context``).
-        mcp 1.x, mcp 2.x and fastmcp inject the Context only into a parameter annotated with
-        their Context class: this one is a tool argument (``None`` unless the client sends a
-        value), so a request through it never reaches a client. None otherwise."""
+    def uninjected_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Uninjected | None:
+        """Where ``expr`` comes from when it is a ``ctx``/``context`` parameter the SDK never
+        fills: a registered tool's, prompt's or resource's, unannotated or annotated with what
+        says nothing (``ctx: Any = None``; ``Any`` imported as ``Context``), or a helper's that
+        receives one (from a function of this module, or from a decorated tool of another
+        module, :data:`~mcpmigrate.analysis.summary.UNINJECTED`). mcp 1.x, mcp 2.x and fastmcp
+        inject the Context only into a parameter annotated with their Context class: this one
+        is a tool argument (``None`` unless the client sends a value), so a request through it
+        never reaches a client. None otherwise."""
         if fn is None or not isinstance(expr, cst.Name):
             return None
         return self.memo("module.uninjected", self._uninjected).get((id(fn), expr.value))
@@ -124,17 +130,25 @@ class ModuleAnalysis(Kinds, CallGraph):
             and p.name.value not in rebound
         ]
 
-    def _uninjected(self) -> dict[tuple[int, str], FunctionInfo]:
-        """(function id, parameter) -> the registered function whose untyped context parameter
-        it is or receives: the registered ones first (registered on an MCP server, in a module or
-        by a registering module that imports the SDK), then the helpers of this module they pass
-        it to, as ``helper(ctx)`` / ``helper(ctx=ctx)``, until nothing is added."""
-        found: dict[tuple[int, str], FunctionInfo] = {}
+    def _uninjected(self) -> dict[tuple[int, str], Uninjected]:
+        """(function id, parameter) -> the tool whose untyped context parameter it is or
+        receives: the functions registered on an MCP server (in a module or by a registering
+        module that imports the SDK) and the helpers decorated tools of other modules pass theirs
+        to first, then the helpers of this module they pass it to, as ``helper(ctx)`` /
+        ``helper(ctx=ctx)``, until nothing is added."""
+        found: dict[tuple[int, str], Uninjected] = {}
         for f in self.functions:
             if f.role in ("tool", "prompt", "resource") and (
                 self.imports_mcp() or any(r.generation for r in self.external_registrations(f))
             ):
-                found.update(((id(f), p), f) for p in self.untyped_context_params(f))
+                found.update(((id(f), p), Uninjected(f"`{f.qualname}`", p)) for p in self.untyped_context_params(f))
+            open_params = self.untyped_context_params(f)
+            for ext in self.external_callers(f):
+                names = f.param_names()
+                for where, value in ext.kinds:
+                    pname = names[where] if isinstance(where, int) and where < len(names) else where
+                    if value == UNINJECTED and pname in open_params and ext.caller:
+                        found.setdefault((id(f), str(pname)), Uninjected(ext.label, ""))
         todo = [f for f in self.functions if any(k[0] == id(f) for k in found)]
         while todo:
             f = todo.pop()
@@ -309,6 +323,16 @@ class ModuleAnalysis(Kinds, CallGraph):
 
     def _guess_generation(self) -> str:
         return self.module_generation() or S.MCP1
+
+
+@dataclass(frozen=True)
+class Uninjected:
+    """A tool whose ``ctx``/``context`` parameter the SDK never fills: how a finding names it
+    (```get_data``` or ```purge` in pkg/tools.py``) and the parameter ("" when another module's:
+    the summary records that the argument is one, not its name)."""
+
+    tool: str
+    param: str
 
 
 def _self_offset(call: cst.Call, callee: FunctionInfo, names: list[str]) -> int:

@@ -133,6 +133,41 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
     return None
 
 
+#: What a summary records for a decorated tool's, prompt's or resource's ``ctx``/``context``
+#: parameter that nothing types (``ctx=None``, ``ctx: Any = None``) when it is passed on: the SDK
+#: injects its Context only into a parameter annotated with it, so what arrives is a tool argument.
+#: Not a :class:`~mcpmigrate.analysis.kinds.Kind`: the callee's analysis reads it apart.
+UNINJECTED = "uninjected-context"
+
+
+def _imports_sdk(imports: dict[str, str]) -> bool:
+    return any(v == "mcp" or v.startswith(("mcp.", "fastmcp")) or import_generation(v) for v in imports.values())
+
+
+def _says_nothing(ann: ast.expr | None, imports: dict[str, str]) -> bool:
+    """No annotation, or one that does not say what the parameter is (``Any``, ``object``,
+    ``Optional[Any]``, ``Any | None``; ``Any`` under any alias)."""
+    if ann is None:
+        return True
+    if isinstance(ann, ast.BinOp):
+        return _says_nothing(ann.left, imports) and _says_nothing(ann.right, imports)
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):  # `ctx: "Any"`
+        try:
+            return _says_nothing(ast.parse(ann.value, mode="eval").body, imports)
+        except SyntaxError:
+            return False
+    if isinstance(ann, ast.Constant):
+        return ann.value is None
+    if isinstance(ann, ast.Subscript):
+        head = (dotted(ann.value) or "").rsplit(".", 1)[-1]
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        return head in ("Optional", "Union") and all(_says_nothing(el, imports) for el in inner)
+    name = dotted(ann) or ""
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    return full in ("typing.Any", "typing_extensions.Any", "Any", "object", "None")
+
+
 def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
     """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
     name = dotted(expr)
@@ -342,10 +377,13 @@ def _calls(
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             inner = dict(params)
             args = node.args
+            served = _role(node) in ("tool", "prompt", "resource") and _imports_sdk(imports)
             for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
                 k = _annotation_kind(a.annotation, imports)
                 if k:
                     inner[a.arg] = k
+                elif served and a.arg in ("ctx", "context") and _says_nothing(a.annotation, imports):
+                    inner[a.arg] = UNINJECTED  # `@mcp.tool async def t(x, ctx=None)`: never the SDK's Context
                 else:
                     inner.pop(a.arg, None)
             _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, names, out)

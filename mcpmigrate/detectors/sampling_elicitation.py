@@ -18,6 +18,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
+from mcpmigrate.analysis.module import Uninjected
 from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
@@ -136,7 +137,7 @@ class _Visitor(RequestVisitor):
                 if why is not None and fn is not None:
                     run = self.a.parents.get(id(self.a.parents.get(id(node))))  # `agent.run(prompt, model=…)`
                     built = self._built_from(run, fn, "the agent run's prompt") if isinstance(run, cst.Call) else None
-                    manual = f"{why}: {manual}" + (f"; {built}" if built else "")
+                    manual = f"{why}, then migrate it by hand: {manual}" + (f"; {built}" if built else "")
                 self.report(
                     "MCP201",
                     node,
@@ -230,9 +231,10 @@ class _Visitor(RequestVisitor):
         )
 
     # -- requests through a context parameter the SDK never fills ----------------------------
-    def _uninjected_owner(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> FunctionInfo | None:
-        """The registered function whose untyped ``ctx`` ``recv`` is (``ctx``) or reads the
-        session of (``ctx.session``): :meth:`ModuleAnalysis.uninjected_context`."""
+    def _uninjected_owner(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> Uninjected | None:
+        """Where the untyped ``ctx`` ``recv`` is (``ctx``) or reads the session of
+        (``ctx.session``) comes from, when the SDK never fills it:
+        :meth:`ModuleAnalysis.uninjected_context`."""
         if isinstance(recv, cst.Attribute) and recv.attr.value == "session":
             recv = recv.value
         return self.a.uninjected_context(recv, fn) if self.a.kind_of(recv, fn) is None else None
@@ -266,7 +268,11 @@ class _Visitor(RequestVisitor):
         if why is None or fn is None:
             return
         built = self._built_from(node, fn, "the request")
-        manual = f"{why}: " + (built or "the interim forms need a tool the SDK hands its Context to")
+        manual = f"{why}, then " + (
+            f"migrate it by hand: {built}"
+            if built
+            else "run `mcpmigrate check` again (the interim fix judges a request through a typed Context)"
+        )
         if request == interim.SAMPLING:
             self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), manual=manual)
         else:
@@ -294,18 +300,18 @@ class _Visitor(RequestVisitor):
         )
         return (
             f"`{base.value}` is untyped, but `{fn.qualname}` hands `{base.value}.session` to pydantic-ai's "
-            f"`MCPSamplingModel`, so it is an MCP context{unserved}; migrate it by hand"
+            f"`MCPSamplingModel`, so it is an MCP context{unserved}; annotate it with the SDK's Context class first"
         )
 
-    def _never_injected(self, tool: FunctionInfo, fn: FunctionInfo | None) -> str:
-        """Why a request through ``tool``'s untyped ``ctx`` never reaches a client, as written."""
-        param = next(iter(self.a.untyped_context_params(tool)), "ctx")
-        through = "" if fn is tool or fn is None else f", which `{fn.qualname}` receives"
+    def _never_injected(self, tool: Uninjected, fn: FunctionInfo) -> str:
+        """Why a request through a tool's untyped ``ctx`` never reaches a client, as written."""
+        param = f"`{tool.param}` of {tool.tool}" if tool.param else f"the context parameter of {tool.tool}"
+        through = "" if tool.tool == f"`{fn.qualname}`" else f", which `{fn.qualname}` receives"
         return (
-            f"as written this never runs: `{param}` of `{tool.qualname}` is not annotated with the SDK's Context "
-            f"(unannotated or `Any`) and the SDK injects the Context only into a parameter annotated with it, so "
-            f"`{param}` is a tool argument the client may fill (None by default){through}; annotate it with the "
-            f"Context class (the request then fails on 2026-07-28 as reported) and migrate it by hand"
+            f"as written this never runs: {param} is not annotated with the SDK's Context (unannotated or "
+            f"`Any`) and the SDK injects the Context only into a parameter annotated with it, so it is a tool "
+            f"argument the client may fill (None by default){through}; annotate it with the SDK's Context class "
+            f"first (the request then fails on 2026-07-28 as reported)"
         )
 
     def _built_from(self, call: cst.Call, fn: FunctionInfo, subject: str) -> str | None:
