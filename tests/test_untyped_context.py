@@ -1,0 +1,394 @@
+"""Requests through a ``ctx``/``context`` parameter nothing types (unannotated, ``Any``, ``Any``
+imported as ``Context``): field case requests-05, seen on apelogic-ai/db-mcp@1c41170a.
+
+mcp 1.x, mcp 2.x and fastmcp 2–4 inject their Context only into a parameter annotated with it; a
+registered tool's ``ctx: Any = None`` is a tool argument (``None`` unless the client sends a value),
+so the requests through it never run (``test_the_sdk_leaves_an_untyped_ctx_to_the_client`` serves
+the fixture on fastmcp 2.14.7 and 3.4.11). They are reported, manual, saying so
+(``mcpmigrate/analysis/module.py``: ``uninjected_context``; ``detectors/sampling_elicitation.py``).
+The evidence stays that of the registration (in the module, or by another module of the project
+that imports the SDK, ``if TYPE_CHECKING:`` imports included), of a decorated tool of another
+module passing its ``ctx`` on (``analysis/summary.py``: ``UNINJECTED``), or of the function handing
+``ctx.session`` to pydantic-ai's ``MCPSamplingModel`` (an MCP server session); anything else named
+``ctx`` is not reported (the negative cases below).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mcpmigrate.analysis.summary import UNINJECTED, summarize
+from tests.helpers import FIXTURES, cli
+from tests.test_project_facts import _tree
+
+CASE = FIXTURES / "project" / "untyped_context_registered_elsewhere"
+PIN = '[project]\nname = "x"\nversion = "0"\ndependencies = ["fastmcp>=2.0.0"]\n'
+
+NEVER = (
+    "as written this never runs: `ctx` of `plan_query` is not annotated with the SDK's Context (unannotated or "
+    "`Any`) and the SDK injects the Context only into a parameter annotated with it, so it is a tool argument the "
+    "client may fill (None by default){through}; annotate it with the SDK's Context class first (the request then "
+    "fails on 2026-07-28 as reported), then "
+)
+WRAPPER = (
+    "migrate it by hand: the wrapper sends `sampling/createMessage` itself, as often as the agent run needs: "
+    "replace it with a direct model provider (e.g. a pydantic-ai provider model), which needs no client round trip"
+)
+FROM_PLAN = (
+    "migrate it by hand: the request is built from `plan`, which holds or is computed from the answer to an "
+    "earlier request in `plan_query`, so one interim round cannot ask both"
+)
+AGAIN = "run `mcpmigrate check` again (the interim fix judges a request through a typed Context)"
+
+
+def _findings(root: Path) -> list[dict]:
+    res = cli(["check", "--no-cache", "--output-format", "json", "."], root)
+    assert res.exception is None, str(res)
+    return res.json["findings"]
+
+
+def _case(tmp_path: Path) -> Path:
+    for f in CASE.glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "pyproject.toml").write_text(PIN, encoding="utf-8")
+    return tmp_path
+
+
+# -- the field case's shape: db-mcp's get_data, registered by another module ---------------------
+def test_requests_through_a_registered_tools_any_ctx_are_reported_at_their_lines(tmp_path: Path) -> None:
+    findings = _findings(_case(tmp_path))
+    assert [(f["rule"], f["path"], f["line"], f["column"]) for f in findings] == [
+        ("MCP202", "plan_tools.py", 22, 20),  # confirm(ctx, …): the helper the tool hands its ctx to
+        ("MCP201", "plan_tools.py", 31, 64),  # MCPSamplingModel(session=ctx.session)
+        ("MCP202", "plan_tools.py", 34, 27),  # ctx.elicit(message=…, response_type=Approve)
+        ("MCP207", "plan_tools.py", 37, 9),  # except Exception: pass — approves
+    ]
+    assert [f["fix"] for f in findings] == [None] * 4
+    assert [f["manual"] for f in findings] == [
+        NEVER.format(through=", which `confirm` receives") + AGAIN,
+        NEVER.format(through="") + WRAPPER,
+        NEVER.format(through="") + FROM_PLAN,
+        "make the failure path stop (return or raise) instead of going on; " + NEVER.format(through="") + FROM_PLAN,
+    ]
+    assert findings[0]["message"].startswith("The server pushes an elicitation to the client in `confirm`;")
+    assert findings[1]["message"].startswith(
+        "A server session is handed to `MCPSamplingModel`, which samples through it in `plan_query`;"
+    )
+    assert "silently opens the gate and `plan_query` runs without the user's confirmation" in findings[3]["message"]
+
+
+PROBE = """\
+import asyncio, json, sys
+
+sys.path.insert(0, sys.argv[1])
+from fastmcp import Client
+from plan_app import mcp
+
+asked = []
+
+
+async def on_elicit(message, response_type, params, context):
+    asked.append("elicitation")
+    return {"ok": True}
+
+
+async def on_sample(messages, params, context):
+    asked.append("sampling")
+    return "top customers by revenue"
+
+
+async def main():
+    async with Client(mcp, elicitation_handler=on_elicit, sampling_handler=on_sample) as c:
+        [tool] = await c.list_tools()
+        plain = await c.call_tool("plan_query", {"intent": "top customers"})
+        filled = await c.call_tool("plan_query", {"intent": "x", "ctx": {"session": 1}}, raise_on_error=False)
+        print(json.dumps({
+            "ctx": tool.inputSchema["properties"].get("ctx"),
+            "required": tool.inputSchema.get("required"),
+            "text": plain.content[0].text,
+            "filled": [filled.is_error, filled.content[0].text],
+            "asked": asked,
+        }))
+
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("sdk", ["legacy_python", "fastmcp3_python"])  # fastmcp 2.14.7, fastmcp 3.4.11
+def test_the_sdk_leaves_an_untyped_ctx_to_the_client(tmp_path: Path, sdk: str, request: pytest.FixtureRequest) -> None:
+    """What the server really does: `ctx` is an input of the tool (any JSON, default null), the tool
+    answers from its last line, and no request reaches the client, which answers both."""
+    python = request.getfixturevalue(sdk)
+    root = _case(tmp_path)
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE, encoding="utf-8")
+    proc = subprocess.run([python, str(probe), str(root)], capture_output=True, text=True, timeout=120, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {
+        "ctx": {"default": None, "title": "Ctx"},
+        "required": ["intent"],
+        "text": "context for top customers: write the query yourself",
+        "filled": [True, "Error calling tool 'plan_query': 'dict' object has no attribute 'session'"],
+        "asked": [],
+    }
+
+
+# -- a decorated tool of another module hands its untyped ctx to a helper --------------------------
+CONSENT = """\
+async def require_ack(summary: str, ctx) -> None:
+    from mcp.shared.exceptions import McpError
+    from pydantic import BaseModel
+
+    class Ack(BaseModel):
+        ack: bool
+
+    try:
+        reply = await ctx.elicit(message=f"{summary}\\n\\nAcknowledge?", schema=Ack)
+        if reply.action != "accept" or not reply.data.ack:
+            raise ValueError("not acknowledged")
+    except McpError as err:
+        raise ValueError("client cannot ask the user") from err
+"""
+
+DECORATED = """\
+from typing import Any
+
+from fastmcp import {imports}
+
+from pkg.consent import require_ack
+
+mcp = FastMCP("buckets")
+
+
+@mcp.tool
+async def purge(bucket: str, ctx: {annotation}) -> str:
+    await require_ack(f"purge {{bucket}}", ctx)
+    return "purged"
+"""
+
+
+def _consent_tree(tmp_path: Path, imports: str, annotation: str) -> Path:
+    tools = DECORATED.format(imports=imports, annotation=annotation)
+    return _tree(
+        tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/consent.py": CONSENT, "pkg/tools.py": tools}
+    )
+
+
+def test_a_helper_of_another_module_handed_a_decorated_tools_any_ctx(tmp_path: Path) -> None:
+    [f] = _findings(_consent_tree(tmp_path, "FastMCP", "Any = None"))
+    assert (f["rule"], f["path"], f["line"], f["column"]) == ("MCP202", "pkg/consent.py", 9, 23)
+    assert f["message"].startswith(
+        "The server pushes an elicitation to the client in `require_ack` (called from `purge` in pkg/tools.py);"
+    )
+    assert f["manual"] == (
+        "as written this never runs: the context parameter of `purge` in pkg/tools.py is not annotated with the "
+        "SDK's Context (unannotated or `Any`) and the SDK injects the Context only into a parameter annotated with "
+        "it, so it is a tool argument the client may fill (None by default), which `require_ack` receives; annotate "
+        "it with the SDK's Context class first (the request then fails on 2026-07-28 as reported), then " + AGAIN
+    )
+
+
+def test_the_same_helper_handed_a_typed_context_is_a_live_request(tmp_path: Path) -> None:
+    [f] = _findings(_consent_tree(tmp_path, "Context, FastMCP", "Context"))
+    assert (f["rule"], f["path"], f["line"]) == ("MCP202", "pkg/consent.py", 9)
+    assert "never runs" not in f["manual"]
+    assert f["manual"].startswith("fastmcp 2.x/3.x code")
+
+
+# -- not an MCP context: nothing reported -----------------------------------------------------------
+ANY_TOOLS = """\
+from typing import Any as Context
+
+from pydantic import BaseModel
+
+
+class Approve(BaseModel):
+    ok: bool
+
+
+async def plan_query(intent: str, *, ctx: Context = None) -> str:
+    await ctx.info("planning")
+    reply = await ctx.elicit(message=f"Plan {intent}?", response_type=Approve)
+    return reply.action
+"""
+
+NEGATIVE = {
+    # nothing registers or calls it, and nothing hands ctx.session to a sampling wrapper
+    "unregistered": {"pkg/tools.py": ANY_TOOLS},
+    # a pydantic-ai agent's tool: not an MCP server
+    "an agent's tool": {
+        "pkg/tools.py": ANY_TOOLS,
+        "pkg/agent.py": """\
+            from pydantic_ai import Agent
+
+            from pkg.tools import plan_query
+
+            agent = Agent("test")
+            agent.tool(plan_query)
+            """,
+    },
+    # registered on the project's own registry, in a project that imports no MCP SDK there
+    "a registry of its own": {
+        "pkg/tools.py": ANY_TOOLS,
+        "pkg/registry.py": """\
+            from pkg.tools import plan_query
+
+
+            class Registry:
+                def tool(self, name):
+                    return lambda fn: fn
+
+
+            registry = Registry()
+            registry.tool(name="plan")(plan_query)
+            """,
+    },
+    # an MCP tool whose ctx is a class of the project
+    "annotated with its own class": {
+        "pkg/tools.py": """\
+            from fastmcp import FastMCP
+
+            from pkg.wizard import Wizard
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool
+            async def plan_query(intent: str, ctx: Wizard = None) -> str:
+                await ctx.info("planning")
+                return (await ctx.elicit(message=intent)).action
+            """,
+    },
+    # an MCP tool that rebinds ctx before asking
+    "rebound": {
+        "pkg/tools.py": """\
+            from fastmcp import FastMCP
+
+            from pkg.wizard import Wizard
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool
+            async def plan_query(intent: str, ctx=None) -> str:
+                ctx = Wizard()
+                return (await ctx.elicit(message=intent)).action
+            """,
+    },
+    # an MCP tool's untyped ctx handed to a helper whose parameter has another name
+    "another name in the helper": {
+        "pkg/tools.py": """\
+            from fastmcp import FastMCP
+
+            mcp = FastMCP("x")
+
+
+            async def ask(c, what: str) -> str:
+                return (await c.elicit(message=what)).action
+
+
+            @mcp.tool
+            async def plan_query(intent: str, ctx=None) -> str:
+                await ctx.info("planning")
+                await ctx.report_progress(1, 2)
+                return await ask(ctx, intent)
+            """,
+    },
+    # a session attribute of something else handed to the sampling wrapper, no SDK imported
+    "a holder's session": {
+        "pkg/tools.py": """\
+            from pydantic_ai import Agent
+            from pydantic_ai.models.mcp_sampling import MCPSamplingModel
+
+
+            async def draft(holder, prompt: str) -> str:
+                return (await Agent().run(prompt, model=MCPSamplingModel(session=holder.session))).output
+            """,
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEGATIVE))
+def test_a_ctx_that_is_not_an_mcp_context_is_not_reported(tmp_path: Path, name: str) -> None:
+    files = {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/wizard.py": "class Wizard:\n    pass\n"}
+    root = _tree(tmp_path, {**files, **{k: textwrap.dedent(v) for k, v in NEGATIVE[name].items()}})
+    assert _findings(root) == []
+
+
+# -- what the summary records ------------------------------------------------------------------------
+def test_the_summary_marks_only_a_served_untyped_ctx_passed_on() -> None:
+    src = textwrap.dedent(
+        """\
+        from typing import Any
+
+        from fastmcp import Context, FastMCP
+
+        from pkg.consent import require_ack
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool
+        async def bare(ctx=None):
+            await require_ack("a", ctx)
+
+
+        @mcp.tool
+        async def any_typed(context: "Any | None" = None):
+            await require_ack("b", ctx=context)
+
+
+        @mcp.tool
+        async def typed(ctx: Context):
+            await require_ack("c", ctx)
+
+
+        async def not_a_tool(ctx=None):
+            await require_ack("d", ctx)
+
+
+        @mcp.tool
+        async def other_name(c=None):
+            await require_ack("e", c)
+        """
+    ).encode()
+    s = summarize(src, {"require_ack"})
+    assert s is not None
+    assert [(where, role, kinds) for where, role, _name, kinds in s.calls] == [
+        ("bare", "tool", ((1, UNINJECTED),)),
+        ("any_typed", "tool", (("ctx", UNINJECTED),)),
+        ("typed", "tool", ((1, "fastmcp-context"),)),
+        ("not_a_tool", None, ()),
+        ("other_name", "tool", ()),
+    ]
+
+
+def test_a_registering_modules_type_checking_import_gives_the_generation() -> None:
+    src = textwrap.dedent(
+        """\
+        from __future__ import annotations
+
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from fastmcp import FastMCP
+
+
+        def register(mcp: FastMCP) -> None:
+            from pkg.tools import _get_data
+
+            mcp.tool(name="get_data")(_get_data)
+        """
+    ).encode()
+    s = summarize(src, {"_get_data"})
+    assert s is not None
+    assert [(r.role, r.name, r.generation, r.registered_name) for r in s.registrations] == [
+        ("tool", "_get_data", "fastmcp", "get_data")
+    ]
