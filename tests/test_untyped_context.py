@@ -392,3 +392,70 @@ def test_a_registering_modules_type_checking_import_gives_the_generation() -> No
     assert [(r.role, r.name, r.generation, r.registered_name) for r in s.registrations] == [
         ("tool", "_get_data", "fastmcp", "get_data")
     ]
+
+
+# -- db-mcp's core package: the function hands ctx.session to MCPSamplingModel itself ---------------
+CORE = """\
+from typing import Any as Context
+
+from pydantic import BaseModel
+from pydantic_ai import Agent
+from pydantic_ai.models.mcp_sampling import MCPSamplingModel
+
+planner = Agent(output_type=str)
+
+
+class Approve(BaseModel):
+    ok: bool
+
+
+async def _get_data(intent: str, *, ctx: Context = None) -> str:
+    plan = (await planner.run(intent, model=MCPSamplingModel(session=ctx.session))).output
+    reply = await ctx.elicit(message=f"Plan: {plan}", response_type=Approve)
+    return reply.action
+
+
+async def _test_elicitation(message: str = "Test", *, ctx: Context = None) -> str:
+    return (await ctx.elicit(message=message, response_type=Approve)).action
+"""
+
+
+def test_a_ctx_whose_session_goes_to_mcp_sampling_model_is_an_mcp_context(tmp_path: Path) -> None:
+    """The session pydantic-ai's `MCPSamplingModel` samples through is an MCP server session: the
+    function's `ctx` is an MCP context, here in a function nothing registers or calls (as db-mcp's
+    core `_get_data` at 1c41170a). `_test_elicitation`, with no such evidence, is not reported."""
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/generation.py": CORE})
+    findings = _findings(root)
+    assert [(f["rule"], f["line"], f["column"]) for f in findings] == [("MCP201", 15, 45), ("MCP202", 16, 19)]
+    why = (
+        "`ctx` is untyped, but `_get_data` hands `ctx.session` to pydantic-ai's `MCPSamplingModel`, so it is an MCP "
+        "context; no module of the project registers or calls `_get_data`, so as the project stands it never runs; "
+        "annotate it with the SDK's Context class first, then migrate it by hand: "
+    )
+    assert [f["manual"] for f in findings] == [
+        why + WRAPPER[len("migrate it by hand: ") :],
+        why + "the request is built from `plan`, which holds or is computed from the answer to an earlier request "
+        "in `_get_data`, so one interim round cannot ask both",
+    ]
+
+
+def test_a_local_from_random_sample_is_not_an_earlier_answer(tmp_path: Path) -> None:
+    tools = """\
+        import random
+
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool
+        async def pick(items: list[str], ctx=None) -> str:
+            picks = random.sample(items, 2)
+            return (await ctx.elicit(message=f"Keep {picks}?")).action
+        """
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": tools})
+    [f] = _findings(root)
+    assert (f["rule"], f["line"]) == ("MCP202", 11)
+    assert f["manual"].endswith(
+        "then migrate it by hand: the request is built from `picks`, computed mid-body in `pick`"
+    )

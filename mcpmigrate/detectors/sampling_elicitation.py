@@ -335,21 +335,29 @@ class _Visitor(RequestVisitor):
         value awaits a push on a context or session, or a pydantic-ai run on a sampling wrapper."""
         values = [v for n, v in fn.assigns if n == name]
         for value in values:
-            for n in walk(value):
-                if isinstance(n, cst.Call) and (
-                    self.a.qualname(n.func) in S.SESSION_SAMPLING_WRAPPERS
-                    or (
-                        isinstance(n.func, cst.Attribute)
-                        and n.func.attr.value
-                        in S.CONTEXT_ELICIT_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_SAMPLING_METHODS
-                    )
-                ):
-                    return True
+            if any(isinstance(n, cst.Call) and self._asks(n, fn) for n in walk(value)):
+                return True
             if depth > 0 and any(
                 self._answer_of_request(r.value, fn, depth - 1) for r in ref_names(value) if r.value != name
             ):
                 return True
         return False
+
+    def _asks(self, call: cst.Call, fn: FunctionInfo) -> bool:
+        """``call`` asks the client: a sampling wrapper, a request the detectors report, or a push
+        method on ``fn``'s untyped ``ctx`` (``random.sample(...)`` is none of these)."""
+        if self.a.qualname(call.func) in S.SESSION_SAMPLING_WRAPPERS or interim.request_kind(self.a, call, fn):
+            return True
+        func = call.func
+        methods = S.CONTEXT_ELICIT_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_SAMPLING_METHODS
+        if not isinstance(func, cst.Attribute) or func.attr.value not in methods:
+            return False
+        recv = (
+            func.value.value
+            if isinstance(func.value, cst.Attribute) and func.value.attr.value == "session"
+            else func.value
+        )
+        return self._untyped_context(recv, fn)
 
     def _raw_kind(self, node: cst.CSTNode) -> str | None:
         for n in walk(node):
