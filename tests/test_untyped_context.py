@@ -459,3 +459,33 @@ def test_a_local_from_random_sample_is_not_an_earlier_answer(tmp_path: Path) -> 
     assert f["manual"].endswith(
         "then migrate it by hand: the request is built from `picks`, computed mid-body in `pick`"
     )
+
+
+def test_a_module_importing_nothing_mcp_whose_tool_is_registered_elsewhere(tmp_path: Path) -> None:
+    """The registration by a module that imports the SDK is what lets the file past the screens
+    (``pipeline._typed_from_outside``): its own imports name nothing MCP."""
+    root = _tree(
+        tmp_path,
+        {
+            "pyproject.toml": PIN,
+            "pkg/__init__.py": "",
+            "pkg/tools.py": """\
+                from typing import Any
+
+
+                async def ask(intent: str, *, ctx: Any = None) -> str:
+                    return (await ctx.elicit(message=intent)).action
+                """,
+            "pkg/server.py": """\
+                from fastmcp import FastMCP
+
+                from pkg.tools import ask
+
+                mcp = FastMCP("x")
+                mcp.tool(name="ask")(ask)
+                """,
+        },
+    )
+    [f] = _findings(root)
+    assert (f["rule"], f["path"], f["line"], f["column"]) == ("MCP202", "pkg/tools.py", 5, 19)
+    assert f["manual"].startswith("as written this never runs: `ctx` of `ask` is not annotated")
