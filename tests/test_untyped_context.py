@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -37,8 +38,8 @@ NEVER = (
     "fails on 2026-07-28 as reported), then "
 )
 WRAPPER = (
-    "migrate it by hand: the wrapper sends `sampling/createMessage` itself, as often as the agent run needs: "
-    "replace it with a direct model provider (e.g. a pydantic-ai provider model), which needs no client round trip"
+    "migrate it by hand: the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
+    "provider (e.g. a pydantic-ai provider model), which needs no client round trip"
 )
 FROM_PLAN = (
     "migrate it by hand: the request is built from `plan`, which holds or is computed from the answer to an "
@@ -329,8 +330,9 @@ def test_the_summary_marks_only_a_served_untyped_ctx_passed_on() -> None:
         from typing import Any
 
         from fastmcp import Context, FastMCP
+        from fastmcp.dependencies import CurrentContext, Depends
 
-        from pkg.consent import require_ack
+        from pkg.consent import make, require_ack
 
         mcp = FastMCP("x")
 
@@ -357,6 +359,16 @@ def test_the_summary_marks_only_a_served_untyped_ctx_passed_on() -> None:
         @mcp.tool
         async def other_name(c=None):
             await require_ack("e", c)
+
+
+        @mcp.tool
+        async def injected(ctx=CurrentContext()):
+            await require_ack("f", ctx)
+
+
+        @mcp.tool
+        async def depends(ctx: Any = Depends(make)):
+            await require_ack("g", ctx)
         """
     ).encode()
     s = summarize(src, {"require_ack"})
@@ -367,6 +379,8 @@ def test_the_summary_marks_only_a_served_untyped_ctx_passed_on() -> None:
         ("typed", "tool", ((1, "fastmcp-context"),)),
         ("not_a_tool", None, ()),
         ("other_name", "tool", ()),
+        ("injected", "tool", ((1, "fastmcp-context"),)),  # fastmcp fills it through the default
+        ("depends", "tool", ()),  # whatever `make` returns: unknown
     ]
 
 
@@ -489,3 +503,69 @@ def test_a_module_importing_nothing_mcp_whose_tool_is_registered_elsewhere(tmp_p
     [f] = _findings(root)
     assert (f["rule"], f["path"], f["line"], f["column"]) == ("MCP202", "pkg/tools.py", 5, 19)
     assert f["manual"].startswith("as written this never runs: `ctx` of `ask` is not annotated")
+
+
+@pytest.mark.parametrize("annotation", ["", ": Any"])
+def test_a_ctx_fastmcp_fills_through_its_default_is_a_live_context(tmp_path: Path, annotation: str) -> None:
+    """fastmcp 2.14.7, 3.4.11 and 4.2.3 inject the Context into ``ctx=CurrentContext()`` whatever
+    the annotation (measured): a live request, reported as any fastmcp one, not as never running."""
+    tools = f"""\
+from typing import Any
+
+from fastmcp import FastMCP
+from fastmcp.dependencies import CurrentContext
+
+mcp = FastMCP("x")
+
+
+@mcp.tool
+async def ask(intent: str, ctx{annotation} = CurrentContext()) -> str:
+    answer = await ctx.elicit(intent, response_type=str)
+    return answer.action
+"""
+    root = _tree(tmp_path, {"pyproject.toml": PIN, "pkg/__init__.py": "", "pkg/tools.py": tools})
+    [f] = _findings(root)
+    assert (f["rule"], f["line"], f["manual"]) == ("MCP202", 11, None)
+    assert f["fix"]["safety"] == "unsafe"  # fastmcp 4's guard pattern, while the pin admits fastmcp 2.x/3.x
+    assert "needs fastmcp>=4" in json.dumps(f["fix"])
+
+
+CURRENT_CONTEXT = """\
+from fastmcp import FastMCP
+from fastmcp.dependencies import CurrentContext
+
+mcp = FastMCP("x")
+
+
+@mcp.tool
+async def ask(intent: str, ctx=CurrentContext()) -> str:
+    answer = await ctx.elicit(intent, response_type=str)
+    if answer.action == "accept":
+        return f"got {answer.data}"
+    return answer.action
+"""
+
+
+def test_a_ctx_filled_through_its_default_gets_the_fastmcp4_fix_that_serves_both_eras(tmp_path: Path) -> None:
+    """Typed by its default, the request takes fastmcp 4's guard pattern like an annotated one; the
+    fixed tool answers a 2026-07-28 client as the original answers a legacy one (fastmcp 4.2.3)."""
+    from tests.test_port_fastmcp import _serve
+
+    before = _tree(tmp_path / "before", {"server.py": CURRENT_CONTEXT})
+    fixed = _tree(tmp_path / "fixed", {"pyproject.toml": PIN.replace(">=2.0.0", ">=4.2"), "server.py": CURRENT_CONTEXT})
+    res = cli(["fix", "--no-cache", "--strategy", "interim", "--unsafe-fixes", "server.py"], fixed)
+    assert res.exception is None and "Fixed 1 finding" in res.stdout + res.stderr, str(res)
+    assert "ctx=CurrentContext()" in (fixed / "server.py").read_text(encoding="utf-8")
+    case = {
+        "server": "mcp",
+        "fastmcp_elicit": {"value": "Ada"},
+        "fastmcp_proof": [{"tool": "ask", "arguments": {"intent": "Name?"}}],
+    }
+    legacy = _serve(sys.executable, before / "server.py", case, "legacy", before)
+    assert legacy["calls"] == [
+        {"tool": "ask", "is_error": False, "text": ["got Ada"], "structured": {"result": "got Ada"}}
+    ]
+    unfixed_modern = _serve(sys.executable, before / "server.py", case, None, before)["calls"][0]
+    assert unfixed_modern["is_error"] and "unavailable on 2026-07-28" in unfixed_modern["text"][0]
+    for mode in ("legacy", None):
+        assert _serve(sys.executable, fixed / "server.py", case, mode, fixed) == legacy, mode

@@ -117,15 +117,26 @@ class ModuleAnalysis(Kinds, CallGraph):
             return None
         return self.memo("module.uninjected", self._uninjected).get((id(fn), expr.value))
 
+    def _injected_default(self, p: cst.Param) -> bool:
+        """``ctx=CurrentContext()`` (unannotated or ``Any``): fastmcp 2–4 inject the Context through
+        the default, whatever the annotation says (measured on 2.14.7, 3.4.11 and 4.2.3)."""
+        return (
+            isinstance(p.default, cst.Call)
+            and S.GET_CONTEXT_FUNCTIONS.get(self.qualname(p.default.func) or "") == S.FASTMCP
+            and (p.annotation is None or self.says_nothing(p.annotation.annotation))
+        )
+
     def untyped_context_params(self, f: FunctionInfo) -> list[str]:
         """``f``'s parameters named ``ctx``/``context`` that nothing types: unannotated (or
-        ``Any``), no kind from a caller, never rebound in ``f``."""
+        ``Any``), without a default other than ``None`` (``CurrentContext()`` injects one), no
+        kind from a caller, never rebound in ``f``."""
         rebound = {name for name, _ in f.assigns}
         return [
             p.name.value
             for p in f.params
             if p.name.value in ("ctx", "context")
             and (p.annotation is None or self.says_nothing(p.annotation.annotation))
+            and (p.default is None or (isinstance(p.default, cst.Name) and p.default.value == "None"))
             and p.name.value not in f.kinds
             and p.name.value not in rebound
         ]
@@ -200,6 +211,8 @@ class ModuleAnalysis(Kinds, CallGraph):
                     k = self.kind_of_annotation(p.annotation.annotation)
                     if k is not None:
                         f.kinds[p.name.value] = k
+                if p.name.value not in f.kinds and self._injected_default(p):
+                    f.kinds[p.name.value] = Kind.CONTEXT_FASTMCP  # `ctx=CurrentContext()`: fastmcp fills it
         self._seed_from_callers()
         self._seed_imported_servers()
         # Assignments, a few rounds for chains (session = ctx.session; s2 = session).

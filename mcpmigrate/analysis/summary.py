@@ -140,6 +140,14 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
 UNINJECTED = "uninjected-context"
 
 
+def _context_getter(func: ast.expr, imports: dict[str, str]) -> bool:
+    """``CurrentContext`` / ``get_context`` of fastmcp, under any import spelling."""
+    name = dotted(func) or ""
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    return S.GET_CONTEXT_FUNCTIONS.get(full) == S.FASTMCP
+
+
 def _imports_sdk(imports: dict[str, str]) -> bool:
     return any(v == "mcp" or v.startswith(("mcp.", "fastmcp")) or import_generation(v) for v in imports.values())
 
@@ -378,11 +386,22 @@ def _calls(
             inner = dict(params)
             args = node.args
             served = _role(node) in ("tool", "prompt", "resource") and _imports_sdk(imports)
-            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            positional = [*args.posonlyargs, *args.args]
+            defaults = dict(zip([a.arg for a in positional][::-1], args.defaults[::-1]))
+            defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+            for a in [*positional, *args.kwonlyargs]:
                 k = _annotation_kind(a.annotation, imports)
+                default = defaults.get(a.arg)
+                if k is None and isinstance(default, ast.Call) and _context_getter(default.func, imports):
+                    k = "fastmcp-context"  # `ctx=CurrentContext()`: fastmcp injects it through the default
                 if k:
                     inner[a.arg] = k
-                elif served and a.arg in ("ctx", "context") and _says_nothing(a.annotation, imports):
+                elif (
+                    served
+                    and a.arg in ("ctx", "context")
+                    and _says_nothing(a.annotation, imports)
+                    and (default is None or (isinstance(default, ast.Constant) and default.value is None))
+                ):
                     inner[a.arg] = UNINJECTED  # `@mcp.tool async def t(x, ctx=None)`: never the SDK's Context
                 else:
                     inner.pop(a.arg, None)

@@ -45,8 +45,8 @@ _MSG_206 = (
     "needs it, or answer this request completely."
 )
 _WRAPPER_MANUAL = (
-    "the wrapper sends `sampling/createMessage` itself, as often as the agent run needs: replace it with a "
-    "direct model provider (e.g. a pydantic-ai provider model), which needs no client round trip"
+    "the wrapper sends `sampling/createMessage` itself: replace it with a direct model provider (e.g. a "
+    "pydantic-ai provider model), which needs no client round trip"
 )
 _MSG_207 = (
     "Security: this elicitation is a consent gate whose failure path goes on with the guarded action. "
