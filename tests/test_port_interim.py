@@ -95,7 +95,8 @@ def test_a_helper_reached_from_an_mcp1_tool_of_another_module_is_judged_as_porte
     assert (left["rule"], left["path"], left["line"], left["column"]) == ("MCP202", "common.py", 9, 20)
     assert left["manual"] == (
         "the request is made in the helper `request_consent`, which is also called from another module "
-        "(`stop` in tools.py); cross-module rewrite not supported"
+        "(`stop` in tools.py): the fix hands the helper the answer in place of its context, "
+        "and those calls would still pass the context; move the request into the tools by hand"
     )
     assert "from mcp.server.mcpserver import Context, MCPServer" in (tmp_path / "tools.py").read_text()
 

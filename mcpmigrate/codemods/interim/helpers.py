@@ -70,7 +70,11 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         )
     if a.external_callers(helper):  # its signature changes: those calls would break
         elsewhere = ", ".join(dict.fromkeys(c.label for c in a.external_callers(helper)))
-        return f"{intro}, which is also called from another module ({elsewhere}); cross-module rewrite not supported"
+        return (
+            f"{intro}, which is also called from another module ({elsewhere}): the fix hands the helper the "
+            "answer in place of its context, and those calls would still pass the context; move the request "
+            "into the tools by hand"
+        )
     if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
         return f"{intro}, which makes several requests: move them into the tools by hand"
     # The helper's side: the context it asks through, and what the request is built from.
