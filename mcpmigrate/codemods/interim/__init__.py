@@ -48,6 +48,7 @@ from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
+from mcpmigrate.codemods.interim.relay import relay_plan
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     HL_ROLES,
@@ -214,6 +215,9 @@ def _site(
     reason = where_reason(a, site) or (guard_reason(a, site) if form == "guard" else None)
     if reason:
         return _in_place(a, site, reason, python)
+    if helper and form == "guard":  # it asks in place, its calling tools relay the interim result
+        site.unsafe += side_effects_before(a, site)
+        return relay_plan(a, site) or site
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
@@ -227,6 +231,14 @@ def _site(
                 f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
             )
         return helper_reason(a, site) or site
+    return _handler_site(a, site, alone, python)
+
+
+def _handler_site(a: ModuleAnalysis, site: Site, alone: bool, python: str | None) -> Site | str:
+    """The rest of :func:`_site` for a request made in the tool or handler itself: its form's checks
+    (a resolver, else the round in place, else the low-level/fastmcp round with its group)."""
+    fn = site.fn
+    reason: str | None = None
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":
         exits = exits_before(a, site.unwrap or site.stmt, fn)
@@ -264,7 +276,7 @@ def _in_place(a: ModuleAnalysis, site: Site, reason: str, python: str | None) ->
     """Where an ``MCPServer`` tool's request in a ``try`` with handlers has no resolver form
     (``reason``), its round in place (:mod:`.guard`), which keeps the ``try``; else the reason (the
     round's own when the request sits in such a ``try``)."""
-    if site.form != "resolver" or site.fn.role != "tool" or not in_try(a, site.stmt):
+    if site.form != "resolver" or site.fn.role not in ("tool", None) or not in_try(a, site.stmt):
         return reason
     return _site(a, site.call, site.fn, site.kind, python=python, guard=True)
 

@@ -134,14 +134,21 @@ def refusal_tests(a: ModuleAnalysis, site: Site) -> list[cst.Comparison]:
                 isinstance(n, cst.Comparison)
                 and len(n.comparisons) == 1
                 and isinstance(n.comparisons[0].operator, cst.Equal)
-                and isinstance(n.left, cst.Attribute)
-                and n.left.attr.value == "code"
-                and isinstance(n.left.value, cst.Name)
-                and n.left.value.value == name
+                and _error_code(n.left, name)
                 and a.qualname(n.comparisons[0].comparator) in _METHOD_NOT_FOUND
             ):
                 out.append(n)
     return out
+
+
+def _error_code(expr: cst.BaseExpression, name: str) -> bool:
+    """``expr`` is ``<name>.code`` (or mcp 1.x's ``<name>.error.code``, which the port renames)."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "code"):
+        return False
+    inner = expr.value
+    if isinstance(inner, cst.Attribute) and inner.attr.value == "error":
+        inner = inner.value
+    return isinstance(inner, cst.Name) and inner.value == name
 
 
 def widen_refusals(a: ModuleAnalysis, site: Site, ed: Edits) -> None:

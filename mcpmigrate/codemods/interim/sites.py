@@ -176,6 +176,8 @@ class Site:
     args: list[str] = field(default_factory=list)  # resolver: tool arguments it takes
     unwrap: cst.Try | None = None
     kept: cst.Try | None = None  # guard: the `try` around the request, kept with its handlers
+    relays: list[tuple[FunctionInfo, cst.Call]] | None = None  # guard in a helper: the tools' calls that relay
+    across: list[dict[str, Any]] = field(default_factory=list)  # guard in a helper: callers in other modules
     ctx_param: str | None = None
     alone: bool = False  # checked as a member of a group (no group check of its own)
     group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
@@ -194,7 +196,7 @@ class Site:
         """What the project step reads once this module is fixed (``mcpmigrate/project_answers.py``):
         the callers in other modules that must ask this request and pass the answer
         (``thread.Thread.across``) — plain data, kept on the finding when its nodes are dropped."""
-        return list(self.thread.across) if self.thread is not None else []
+        return list(self.thread.across) if self.thread is not None else list(self.across)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record the rewrite decided for this request: a helper's request (a resolver per calling
@@ -223,6 +225,14 @@ class Site:
             done.add(id(self.call))
             for joint in self.joints.values():
                 write_joint(analysis, joint, edits)
+        elif self.relays is not None:  # the helper asks in place, its calling tools relay the interim result
+            from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits
+            from mcpmigrate.codemods.interim.relay import relay_call
+
+            done.add(id(self.call))
+            lowlevel_edits(analysis, [self], edits)
+            for tool, call in self.relays:
+                relay_call(analysis, edits, tool, call)
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
