@@ -115,6 +115,32 @@ def elicit_outcome2(site: Site, key: str, spell: Spell = as_is) -> str:
     )
 
 
+def local_spell(a: ModuleAnalysis, site: Site, ed: Edits, module: str, name: str) -> str:
+    """The local name of ``module.name`` for the round in ``site.fn``: the function's own
+    ``from module import name [as x]`` at the top of its body, before the request (a helper that
+    imports inside itself, ``from mcp.shared.exceptions import MCPError``), else the module's
+    (``Edits.import_name``)."""
+    body = site.fn.node.body
+    if isinstance(body, cst.IndentedBlock):
+        for stmt in body.body:
+            if any(n is site.stmt for n in walk(stmt)):
+                break
+            if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.ImportFrom)):
+                continue
+            imp = stmt.body[0]
+            if (
+                imp.relative
+                or imp.module is None
+                or code_of(imp.module) != module
+                or isinstance(imp.names, cst.ImportStar)
+            ):
+                continue
+            for alias in imp.names:
+                if code_of(alias.name) == name:
+                    return alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+    return ed.import_name(a, module, name)
+
+
 def refusal_tests(a: ModuleAnalysis, site: Site) -> list[cst.Comparison]:
     """The tests ``<e>.code == METHOD_NOT_FOUND`` in the handlers of the kept ``try`` that catch the
     SDK's error as ``e``: how they recognise a client that cannot answer."""

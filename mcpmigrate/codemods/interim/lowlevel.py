@@ -26,7 +26,13 @@ from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.capability import capability_check
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
-from mcpmigrate.codemods.interim.guard import context_elicit2, elicit_outcome2, elicit_schema, widen_refusals
+from mcpmigrate.codemods.interim.guard import (
+    context_elicit2,
+    elicit_outcome2,
+    elicit_schema,
+    local_spell,
+    widen_refusals,
+)
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
@@ -298,6 +304,8 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
     spell = partial(ed.import_name, a)  # records each import under the name it spells
+    if site.form == "guard":  # a name the function imports itself is spelled as it imports it
+        spell = partial(local_spell, a, site, ed)
     irr = spell(types, "InputRequiredResult")
     at_least = spell(f"{types}.version", "is_version_at_least")
     if site.form in ("fastmcp", "guard"):  # the tool's context
