@@ -255,3 +255,59 @@ def test_a_tool_calling_the_helper_twice_keeps_it_manual(tmp_path: Path) -> None
     ]
     for f in ("shop/consent.py", "shop/tools.py"):
         assert (root / f).read_text(encoding="utf-8") == files[f]
+
+
+def test_the_port_wraps_a_method_tool_whose_request_keeps_its_try(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, monkeypatch: Any
+) -> None:
+    """mcp 1.x: MCP510 wraps the method tool's body (the interim round in place keeps working
+    inside it), so an exception after consent still reaches the client as 1.x's tool error text."""
+    monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
+    root = _project(tmp_path, {"vaults.py": (DATA / "vaults1.py").read_text(encoding="utf-8")}, "mcp>=1.27,<2")
+    before = tmp_path / "before.py"
+    shutil.copy(root / "vaults.py", before)
+    from tests.helpers import cli
+
+    res = cli(
+        [
+            "fix",
+            "--no-cache",
+            "--target-sdk",
+            "mcp2",
+            "--strategy",
+            "interim",
+            "--unsafe-fixes",
+            "--output-format",
+            "json",
+            ".",
+        ],
+        root,
+    )
+    assert res.exception is None and res.json["errors"] == [], str(res)
+    assert sorted(f["rule"] for f in res.json["fixed"]) == ["MCP202", "MCP501", "MCP502", "MCP510"]
+    assert (root / "vaults.py").read_text(encoding="utf-8") == (DATA / "vaults1.fixed.py").read_text(encoding="utf-8")
+
+    calls = [
+        {"tool": "close_vault", "arguments": VAULT},
+        {"tool": "close_vault", "arguments": {"vault": "jammed", "linked": "v2"}},
+    ]
+
+    def run(python: str, file: Path, mode: str, client: dict[str, Any] | None) -> Any:
+        out = run_proof(python, file, "mcp", mode, [], calls, client=client)
+        return [(c["is_error"], c["text"], c["error"]) for c in out["calls"]]
+
+    for client in ({"elicitation": ACCEPT}, {"elicitation": DECLINE}, None):
+        old = run(legacy_python, before, "legacy", client)
+        assert run(mcp2_python, root / "vaults.py", "legacy", client) == old, client
+    assert run(legacy_python, before, "legacy", {"elicitation": ACCEPT}) == [
+        (False, ["closed v1 after v2"], None),
+        (True, ["Error executing tool close_vault: jammed does not close"], None),
+    ]
+    assert run(mcp2_python, root / "vaults.py", "modern", {"elicitation": ACCEPT}) == [
+        (False, ["closed v1 after v2"], None),
+        (True, ["Error executing tool close_vault: jammed does not close"], None),
+    ]
+    assert run(mcp2_python, root / "vaults.py", "modern", None) == [
+        (False, ["this client cannot confirm: nothing closed"], None),
+        (False, ["this client cannot confirm: nothing closed"], None),
+    ]
