@@ -33,7 +33,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
-from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, request_kind
+from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, request_kind, unassigned_reason
 
 #: The SDK error a request raises when the client refuses it.
 _SDK_ERRORS = {"mcp.shared.exceptions.MCPError", "mcp.shared.exceptions.McpError"}
@@ -63,10 +63,7 @@ def guard_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return "the request is not made through the tool's own `Context` parameter: rewrite by hand"
     site.ctx_param = e.value
     if site.result is None:
-        return (
-            "the request's answer is not assigned to a name bound only there (`x = await …`): assign it first, "
-            "then run the fix again"
-        )
+        return unassigned_reason(site)
     attr = call.func.attr.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     if site.kind == ELICITATION and attr == "elicit_url":
         return "URL-mode elicitation has no interim form this fix writes; rewrite by hand"
