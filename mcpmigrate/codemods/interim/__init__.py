@@ -17,6 +17,9 @@ logic:
 - :mod:`.refusals` — the generation once the project's dependency pins are heard; mcp 1.x refused;
 - :mod:`.mcpserver` — mcp 2.x ``MCPServer`` tools: a resolver (``Elicit``/``Sample``/``ListRoots``);
 - :mod:`.helpers` — a request made in a helper the tools call, and context aliases;
+- :mod:`.guard` — an ``MCPServer`` tool's request in a ``try`` with fallbacks (no resolver form): the
+  round in place, the ``try`` kept; :mod:`.relay` — such a request in a helper: the tools return its
+  interim result;
 - :mod:`.scope` — what a resolver may read: pure locals it recomputes, a factory's names;
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
