@@ -311,3 +311,42 @@ def test_the_port_wraps_a_method_tool_whose_request_keeps_its_try(
         (False, ["this client cannot confirm: nothing closed"], None),
         (False, ["this client cannot confirm: nothing closed"], None),
     ]
+
+
+GATE = """from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
+
+mcp = MCPServer("g")
+
+
+class Ok(BaseModel):
+    ok: bool
+
+
+class Tools:
+    def register(self, server: MCPServer) -> None:
+        server.tool(name="purge")(self.purge)
+
+    async def purge(self, ctx: Context, what: str) -> str:
+        try:
+            reply = await ctx.elicit(f"Purge {what}?", Ok)
+            if reply.action != "accept":
+                return "kept"
+        except Exception:
+            pass
+        return f"purged {what}"
+
+
+Tools().register(mcp)
+"""
+
+
+def test_a_gate_that_fails_open_stays_open_with_the_round_in_place(tmp_path: Path) -> None:
+    """MCP207 no longer claims the fix closes the gate: the kept `try` still lets the tool go on."""
+    root = _project(tmp_path, {"gate.py": GATE}, "mcp>=2.3,<3")
+    by_rule = {f["rule"]: f for f in _check(root)}
+    assert by_rule["MCP202"]["fix"] is not None
+    assert by_rule["MCP207"]["fix"] is None
+    assert by_rule["MCP207"]["manual"].startswith(
+        "the interim fix writes the request's round in place, inside this `try` (no resolver form: `guard`)"
+    )

@@ -111,6 +111,12 @@ def plan_gate(request: FixPlan) -> FixPlan:
     the gate, the body runs only with an answer — labelled unsafe, since clients that cannot elicit
     can no longer run the tool at all, which is the point (``rules/MCP207.toml``)."""
     assert request.fix is not None
+    if isinstance(request.site, Site) and request.site.form == "guard":
+        return FixPlan(
+            manual="the interim fix writes the request's round in place, inside this `try` (no resolver form: "
+            "`guard`), so this handler still lets the tool go on without an answer when the client cannot "
+            "answer: close the gate by hand (return or raise in the handler)"
+        )
     return FixPlan(FixInfo(Safety.UNSAFE, request.fix.strategy, request.fix.description), None, request.site)
 
 
