@@ -350,3 +350,29 @@ def test_a_gate_that_fails_open_stays_open_with_the_round_in_place(tmp_path: Pat
     assert by_rule["MCP207"]["manual"].startswith(
         "the interim fix writes the request's round in place, inside this `try` (no resolver form: `guard`)"
     )
+
+
+def test_a_helper_of_the_same_module_asks_in_place_and_its_tool_relays(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"one.py": (DATA / "one.py").read_text(encoding="utf-8")}, "mcp>=2.3,<3")
+    before = tmp_path / "before.py"
+    shutil.copy(root / "one.py", before)
+    [finding] = _check(root)
+    assert finding["fix"]["description"].endswith(
+        "(review: on 2026-07-28 each calling tool (`drop_table`) runs again up to its call of `confirm` on the "
+        "retry: the code before that call runs once per round)"
+    )
+    _fix(root)
+    fixed = root / "one.py"
+    assert fixed.read_text(encoding="utf-8") == (DATA / "one.fixed.py").read_text(encoding="utf-8")
+    table = {"table": "t"}
+    for reply in (YES, DECLINE, NOT_FOUND, None):
+        assert _call(_load(fixed).mcp, "legacy", "drop_table", table, reply) == _call(
+            _load(before).mcp, "legacy", "drop_table", table, reply
+        )
+    asked = ["Drop table t.\n\nConfirm to go on."]
+    assert _call(_load(fixed).mcp, MODERN, "drop_table", table, YES) == (["dropped t"], asked)
+    assert _call(_load(fixed).mcp, MODERN, "drop_table", table, DECLINE) == (["not dropped: The user said no."], asked)
+    assert _call(_load(fixed).mcp, MODERN, "drop_table", table, None) == (
+        ["not dropped: This client cannot ask for confirmation."],
+        [],
+    )
