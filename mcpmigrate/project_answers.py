@@ -55,5 +55,5 @@ STEP = Step(
     _collect,
     lambda group, _original, _current: partial(caller_edits, needs=group),
     lambda group: ", ".join(dict.fromkeys(f"`{n['caller']}`" for n in group)),
-    "the question must move into the handlers in other modules",
+    "the handlers in other modules must ask the question (or relay the helper's interim result)",
 )

@@ -231,9 +231,28 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
                 if isinstance(inner, (ast.Import, ast.ImportFrom)):
                     _note_import(inner, out, imports)
     _calls(tree.body, "", None, {}, imports, names, out)
+    if any(role is None and "." in where for where, role, _n, _k in out.calls) and any(
+        tok in source for tok in REGISTER_TOKENS
+    ):  # a method its class registers (`server.tool(name="x")(self.run)`) is that role's handler
+        roles = _self_registered(tree)
+        out.calls = [(w, role or roles.get(w), n, k) for w, role, n, k in out.calls]
     if names and any(tok in source for tok in REGISTER_TOKENS):  # the walk only where a registration may be
         gens = {g for g in map(import_generation, imports.values()) if g}
         _registrations(tree, names, imports, gens.pop() if len(gens) == 1 else None, out)
+    return out
+
+
+def _self_registered(tree: ast.Module) -> dict[str, str]:
+    """``Class.method`` -> role for each method a method of its own class registers through ``self``
+    (``server.tool(name="x")(self.method)``, ``server.add_tool(self.method)``)."""
+    out: dict[str, str] = {}
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if not isinstance(node, ast.Call):
+                continue
+            for role, fexpr, _label, _task in _registered(node):
+                if isinstance(fexpr, ast.Attribute) and isinstance(fexpr.value, ast.Name) and fexpr.value.id == "self":
+                    out.setdefault(f"{cls.name}.{fexpr.attr}", role)
     return out
 
 

@@ -61,6 +61,7 @@ _SPACED = (
     cst.BaseAugOp,
     cst.IfExp,
     cst.Await,
+    cst.ConcatenatedString,  # `"a" "b"` split over lines: one space between the parts
     cst.Lambda,
     cst.From,
     cst.AsName,

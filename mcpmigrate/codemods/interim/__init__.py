@@ -17,6 +17,9 @@ logic:
 - :mod:`.refusals` — the generation once the project's dependency pins are heard; mcp 1.x refused;
 - :mod:`.mcpserver` — mcp 2.x ``MCPServer`` tools: a resolver (``Elicit``/``Sample``/``ListRoots``);
 - :mod:`.helpers` — a request made in a helper the tools call, and context aliases;
+- :mod:`.guard` — an ``MCPServer`` tool's request in a ``try`` with fallbacks (no resolver form): the
+  round in place, the ``try`` kept; :mod:`.relay` — such a request in a helper: the tools return its
+  interim result;
 - :mod:`.scope` — what a resolver may read: pure locals it recomputes, a factory's names;
 - :mod:`.lowlevel` — mcp 2.x low-level ``Server`` handlers (and fastmcp 4): an
   ``InputRequiredResult`` round, several requests of a handler in one result;
@@ -42,11 +45,13 @@ from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.interim.capability import capability_names
 from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
+from mcpmigrate.codemods.interim.guard import guard_reason, in_try, refusal_note
 from mcpmigrate.codemods.interim.helpers import helper_reason
 from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
 from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
+from mcpmigrate.codemods.interim.relay import relay_plan
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     HL_ROLES,
@@ -96,7 +101,7 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
-    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site))
+    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site, refusal_note(a, site)))
     return FixPlan(fix, None, site)
 
 
@@ -106,6 +111,12 @@ def plan_gate(request: FixPlan) -> FixPlan:
     the gate, the body runs only with an answer — labelled unsafe, since clients that cannot elicit
     can no longer run the tool at all, which is the point (``rules/MCP207.toml``)."""
     assert request.fix is not None
+    if isinstance(request.site, Site) and request.site.form == "guard":
+        return FixPlan(
+            manual="the interim fix writes the request's round in place, inside this `try` (no resolver form: "
+            "`guard`), so this handler still lets the tool go on without an answer when the client cannot "
+            "answer: close the gate by hand (return or raise in the handler)"
+        )
     return FixPlan(FixInfo(Safety.UNSAFE, request.fix.strategy, request.fix.description), None, request.site)
 
 
@@ -175,9 +186,11 @@ def _site(
     kind: str,
     alone: bool = False,
     python: str | None = None,
+    guard: bool = False,
 ) -> Site | str:
     """The interim rewrite of one request, or the reason it stays manual; ``python``: the version the
-    project's code targets (``Config.target_version``)."""
+    project's code targets (``Config.target_version``); ``guard``: an ``MCPServer`` tool's round in
+    place (:mod:`.guard`), tried where its request in a ``try`` has no resolver form."""
     where = _where(a, call, fn, kind)
     if isinstance(where, str):
         return where
@@ -185,6 +198,8 @@ def _site(
     stmt = enclosing_stmt(a, call)
     assert stmt is not None
     form = "fastmcp" if gen == S.FASTMCP else "resolver" if fn.role in HL_ROLES or helper else "lowlevel"
+    if guard:
+        form = "guard"
     if helper and form == "resolver" and threaded_form(a, fn) == "lowlevel":
         form = "lowlevel"  # a helper of low-level handlers: they ask, in their round
     if form == "fastmcp" and fn.role not in HL_ROLES and not helper:
@@ -206,9 +221,12 @@ def _site(
         name = small.targets[0].target.value
         if sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
             site.result = name
-    reason = where_reason(a, site)
+    reason = where_reason(a, site) or (guard_reason(a, site) if form == "guard" else None)
     if reason:
-        return reason
+        return _in_place(a, site, reason, python)
+    if helper and form == "guard":  # it asks in place, its calling tools relay the interim result
+        site.unsafe += side_effects_before(a, site)
+        return relay_plan(a, site) or site
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
@@ -222,6 +240,14 @@ def _site(
                 f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
             )
         return helper_reason(a, site) or site
+    return _handler_site(a, site, alone, python)
+
+
+def _handler_site(a: ModuleAnalysis, site: Site, alone: bool, python: str | None) -> Site | str:
+    """The rest of :func:`_site` for a request made in the tool or handler itself: its form's checks
+    (a resolver, else the round in place, else the low-level/fastmcp round with its group)."""
+    fn = site.fn
+    reason: str | None = None
     site.unsafe += side_effects_before(a, site)
     if site.form == "resolver":
         exits = exits_before(a, site.unwrap or site.stmt, fn)
@@ -230,6 +256,15 @@ def _site(
                 f"`{exits}` can end `{fn.name}` before the request today; the question is now asked on every call"
             )
         reason = resolver_reason(a, site)
+        if reason:
+            return _in_place(a, site, reason, python)
+    elif site.form == "guard":
+        mine = {id(c) for c in fn.calls}
+        if any(id(c) not in mine for c in requests_reached(a, fn)):
+            reason = (
+                f"`{fn.qualname}` also reaches requests its helpers make, and this one sits in a `try` with "
+                "fallbacks: their one interim round cannot keep the fallback; rewrite by hand"
+            )
     else:
 
         def member(c: cst.Call) -> Site | str:  # another request of the handler, checked as one of its group
@@ -246,14 +281,24 @@ def _site(
     return reason or site
 
 
+def _in_place(a: ModuleAnalysis, site: Site, reason: str, python: str | None) -> Site | str:
+    """Where an ``MCPServer`` tool's request in a ``try`` with handlers has no resolver form
+    (``reason``), its round in place (:mod:`.guard`), which keeps the ``try``; else the reason (the
+    round's own when the request sits in such a ``try``)."""
+    if site.form != "resolver" or site.fn.role not in ("tool", None) or not in_try(a, site.stmt):
+        return reason
+    return _site(a, site.call, site.fn, site.kind, python=python, guard=True)
+
+
 def _alone(a: ModuleAnalysis, python: str | None, call: cst.Call) -> Site | str:
     """The interim rewrite of one request on its own (not grouped with the others of its handler)."""
     fn = a.enclosing_function(call)
     return _site(a, call, fn, request_kind(a, call, fn) or "", alone=True, python=python)
 
 
-def _describe(site: Site) -> str:
-    """The fix's one-line description (what ``check`` prints): the form, where, and what to review."""
+def _describe(site: Site, refusal: str) -> str:
+    """The fix's one-line description (what ``check`` prints): the form, where, and what to review;
+    ``refusal``: what a client that did not declare the capability gets (a round in place)."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
     if site.thread is not None:
@@ -276,10 +321,11 @@ def _describe(site: Site) -> str:
         )
     else:
         names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
-        where = f"`{site.ctx_param}.input_responses`" if site.form == "fastmcp" else "`params.input_responses`"
-        refused = (
-            f"a client that did not declare {capability_names(site.group or [site])} gets error -32021 instead, "
-            "as from the SDK's resolvers"
+        where = (
+            f"`{site.ctx_param}.input_responses`" if site.form in ("fastmcp", "guard") else "`params.input_responses`"
+        )
+        refused = f"a client that did not declare {capability_names(site.group or [site])} gets " + (
+            refusal if site.form == "guard" else "error -32021 instead, as from the SDK's resolvers"
         )
         if site.group:
             reqs = ", ".join(f"`{names[m.kind]}` under {m.key or m.result!r}" for m in site.group)

@@ -21,6 +21,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim.helpers import bind_args
+from mcpmigrate.codemods.interim.relay import relay_edits
 from mcpmigrate.codemods.interim.sites import LL_ROLES, first_line
 from mcpmigrate.codemods.interim.thread import (
     CARRIER,
@@ -45,8 +46,13 @@ def caller_edits(a: ModuleAnalysis, needs: list[dict[str, Any]]) -> Edits | str:
     """The edits that make each calling handler of ``needs`` ask the helper's question and pass the
     answer, or why one cannot (naming the caller and the reason in terms of its code)."""
     ed = Edits()
+    relays = [n for n in needs if n["form"] == "relay"]  # a helper asking in place (.relay)
+    if relays:
+        why = relay_edits(a, relays, ed)
+        if why:
+            return why
     rounds = []
-    for need in needs:
+    for need in [n for n in needs if n["form"] != "relay"]:
         fn = next((f for f in a.functions if f.qualname == need["caller"]), None)
         if fn is None:
             return f"`{need['caller']}` is not a function of this module"

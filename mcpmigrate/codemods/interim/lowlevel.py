@@ -26,6 +26,13 @@ from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.capability import capability_check
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
 from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.guard import (
+    context_elicit2,
+    elicit_outcome2,
+    elicit_schema,
+    local_spell,
+    widen_refusals,
+)
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
@@ -242,6 +249,14 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
             t("ListRootsResult"),
             {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")},
         )
+    if context_elicit2(site):
+        message, schema = elicit_schema(site, spell)
+        return (
+            f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={message}, requested_schema={schema}))",
+            t("ElicitResult"),
+            {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
+            | {("mcp.server.elicitation", "render_elicitation_schema")},
+        )
     if context_elicit(site):
         m = arg_map(call, ["message", "response_type"])
         req = (
@@ -289,10 +304,12 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
     spell = partial(ed.import_name, a)  # records each import under the name it spells
+    if site.form == "guard":  # a name the function imports itself is spelled as it imports it
+        spell = partial(local_spell, a, site, ed)
     irr = spell(types, "InputRequiredResult")
     at_least = spell(f"{types}.version", "is_version_at_least")
-    if site.form == "fastmcp":
-        version = f"{site.ctx_param}.request_context.protocol_version"
+    if site.form in ("fastmcp", "guard"):  # the tool's context
+        version = f"{site.ctx_param}.{'request_context.' if site.form == 'fastmcp' else ''}protocol_version"
         responses = f"{site.ctx_param}.input_responses"
         session = f"{site.ctx_param}.session"
     else:
@@ -324,6 +341,8 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
             outcome, _imports = elicit_outcome(m, key, spell)
             code += outcome
+        elif context_elicit2(m):  # what mcp 2.x's `ctx.elicit` returns
+            code += elicit_outcome2(m, key, spell)
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
@@ -373,4 +392,6 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
+    if site.form == "guard":  # the `try` stays: its refusal tests also match the round's -32021
+        widen_refusals(a, site, ed)
     widen_returns(ed, fn)

@@ -164,7 +164,7 @@ class Site:
     its statement, and what the checks found on the way. Built while planning; the rewrite only
     reads it."""
 
-    form: str  # resolver | lowlevel | fastmcp
+    form: str  # resolver | lowlevel | fastmcp | guard (an MCPServer tool's round, in place)
     kind: str
     fn: FunctionInfo
     call: cst.Call
@@ -175,6 +175,9 @@ class Site:
     unsafe: list[str] = field(default_factory=list)
     args: list[str] = field(default_factory=list)  # resolver: tool arguments it takes
     unwrap: cst.Try | None = None
+    kept: cst.Try | None = None  # guard: the `try` around the request, kept with its handlers
+    relays: list[tuple[FunctionInfo, cst.Call]] | None = None  # guard in a helper: the tools' calls that relay
+    across: list[dict[str, Any]] = field(default_factory=list)  # guard in a helper: callers in other modules
     ctx_param: str | None = None
     alone: bool = False  # checked as a member of a group (no group check of its own)
     group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
@@ -193,7 +196,7 @@ class Site:
         """What the project step reads once this module is fixed (``mcpmigrate/project_answers.py``):
         the callers in other modules that must ask this request and pass the answer
         (``thread.Thread.across``) — plain data, kept on the finding when its nodes are dropped."""
-        return list(self.thread.across) if self.thread is not None else []
+        return list(self.thread.across) if self.thread is not None else list(self.across)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         """Record the rewrite decided for this request: a helper's request (a resolver per calling
@@ -222,6 +225,14 @@ class Site:
             done.add(id(self.call))
             for joint in self.joints.values():
                 write_joint(analysis, joint, edits)
+        elif self.relays is not None:  # the helper asks in place, its calling tools relay the interim result
+            from mcpmigrate.codemods.interim.lowlevel import lowlevel_edits
+            from mcpmigrate.codemods.interim.relay import relay_call
+
+            done.add(id(self.call))
+            lowlevel_edits(analysis, [self], edits)
+            for tool, call in self.relays:
+                relay_call(analysis, edits, tool, call)
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
@@ -284,7 +295,14 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     child: cst.CSTNode = site.stmt
     cur = pm.get(id(child))
     while cur is not None and cur is not body:
-        if isinstance(cur, cst.Try) and child is cur.body:
+        if isinstance(cur, cst.Try) and child is cur.body and site.form == "guard":
+            if cur.finalbody is not None or not cur.handlers:
+                return (
+                    "the request sits in a `try` with `finally`: on 2026-07-28 it would also run when the tool "
+                    "returns the interim result, once per round; rewrite by hand"
+                )
+            site.kept = site.kept or cur  # the innermost: its handlers see the round's capability error
+        elif isinstance(cur, cst.Try) and child is cur.body:
             if site.unwrap is not None or cur.orelse is not None or cur.finalbody is not None or not cur.handlers:
                 return "the request sits in a `try` with `else`/`finally` (or nested `try`s): rewrite by hand"
             rest = [s for s in cur.body.body if s is not site.stmt and not _builds_request(site, cur, s)]
@@ -359,7 +377,9 @@ def _pure_binding(stmt: cst.CSTNode) -> set[str]:
 
 
 def _pure(expr: cst.BaseExpression) -> bool:
-    """Literals, names, tuple/list/set/dict displays of them, and ``type(...)`` calls."""
+    """Literals, names, f-strings of names, tuple/list/set/dict displays of them, ``type(...)`` calls
+    and constructor calls (a capitalised name, as :func:`~mcpmigrate.codemods.effects.has_effect`
+    counts them: ``Field(description=...)``) of them."""
     if isinstance(expr, (cst.Name, cst.BaseNumber, cst.SimpleString, cst.Ellipsis)):
         return True
     if isinstance(expr, cst.ConcatenatedString):
@@ -368,8 +388,14 @@ def _pure(expr: cst.BaseExpression) -> bool:
         return all(isinstance(e, cst.Element) and _pure(e.value) for e in expr.elements)
     if isinstance(expr, cst.Dict):
         return all(isinstance(e, cst.DictElement) and _pure(e.key) and _pure(e.value) for e in expr.elements)
+    if isinstance(expr, cst.FormattedString):
+        return all(_pure(p.expression) for p in expr.parts if isinstance(p, cst.FormattedStringExpression)) and not any(
+            isinstance(p, cst.FormattedStringExpression) and p.format_spec for p in expr.parts
+        )
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "type":
         return all(not a.star and a.keyword is None and _pure(a.value) for a in expr.args)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value[:1].isupper():
+        return all(not a.star and _pure(a.value) for a in expr.args)  # a constructor (effects.has_effect)
     return False
 
 

@@ -264,6 +264,25 @@ def _free_exc(analysis: ModuleAnalysis) -> str:
     return exc
 
 
+def _asks_in_place(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str) -> bool:
+    """The tool is a method (no resolver can sit next to it) and each of its ``asks`` requests sits in
+    a ``try`` with handlers: the interim fix then writes the round in place, inside that ``try``
+    (``codemods/interim/guard.py``), which a ``try`` around the whole body does not disturb."""
+    if fn.class_name is None:
+        return False
+    calls = [c for c in fn.calls if isinstance(c.func, cst.Attribute) and c.func.attr.value == asks]
+    for call in calls:
+        child: cst.CSTNode = call
+        cur = analysis.parents.get(id(call))
+        while cur is not None and cur is not fn.node:
+            if isinstance(cur, cst.Try) and child is cur.body and cur.handlers and cur.finalbody is None:
+                break
+            child, cur = cur, analysis.parents.get(id(cur))
+        else:
+            return False
+    return bool(calls)
+
+
 def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None, outside: bool = False) -> FixPlan:
     """The plan for one tool: wrap its body, naming the caught exception a name the body does
     not use. Left to a human when the tool makes a client request (``asks``) the roots, sampling
@@ -272,7 +291,7 @@ def plan(analysis: ModuleAnalysis, fn: FunctionInfo, asks: str | None = None, ou
     fix's refusal). That site does not block the port (advisory) (a ``global`` statement may stay inside the ``try``: it applies to the whole function).
     Manual when the body is on the ``def`` line."""
     body = fn.node.body
-    if asks is not None:
+    if asks is not None and not _asks_in_place(analysis, fn, asks):
         return FixPlan(
             manual=f"the tool's `{asks}` request is rewritten by the roots/sampling/elicitation fixes, which cannot "
             "see through a `try` around the body: after them, wrap the body by hand in `try: … except (ToolError, "

@@ -1,0 +1,167 @@
+"""A helper whose request sits in a ``try`` with fallbacks, called by ``MCPServer`` tools: the helper
+asks in place (:mod:`.guard`) and each calling tool relays its interim result.
+
+Threading the answer (:mod:`.thread`) moves the request out of the helper into each tool, so the
+helper's ``try`` no longer guards it: its fallbacks (``except MCPError as e: if e.code ==
+METHOD_NOT_FOUND: raise ValueError("Client does not support elicitation…")``) and the statements
+that build the request in it (``Consent = type(…, {"ok": Field(description=text)})``) would stay
+behind. Here the request keeps its place, its ``try`` and what builds it: on 2026-07-28 the helper
+returns the ``InputRequiredResult`` of its round, and each call ``await helper(…)`` (a statement of
+its own, in a tool) becomes::
+
+    interim = await helper(…)
+    if isinstance(interim, InputRequiredResult):
+        return interim
+
+so the tool returns it; the retry runs the tool again up to the call and the helper reads the
+answer from ``ctx.input_responses``. On a legacy connection nothing changes (the helper makes the
+request; ``interim`` is what it returned before, discarded as before). The answer's key is the
+helper's own (``<helper>.<answer>``), apart from the tools' keys.
+
+A tool that reaches another question on a path it shares with the call (its own request, or an
+interim result it already returns there) is manual: one round answers only its own questions.
+Calls from other modules are written by the project step (``project_answers.py``, all files or
+none) with :func:`relay_edits`, checked with :func:`relay_reason`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.interim.lowlevel import exclusive_paths, widen_returns
+from mcpmigrate.codemods.interim.sites import Site, first_line
+from mcpmigrate.codemods.interim.thread import reached_asks, scope_names
+from mcpmigrate.names import enclosing_stmt, fresh
+
+
+def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
+    """Why the helper ``site.fn`` (its request in a kept ``try``) cannot ask in place and have its
+    callers relay the interim result, else None: records the callers on ``site``."""
+    helper = site.fn
+    intro = f"the request is made in the helper `{helper.qualname}`, in a `try` with fallbacks"
+    if helper.parent is not None or helper.class_name is not None or helper.node not in a.module.body:
+        return f"{intro}, which is not a module-level function: move the request into the tool by hand"
+    if a.references_outside_calls(helper):
+        return f"{intro}, which is used other than by direct calls (passed as a callable, stored): rewrite by hand"
+    external = a.external_callers(helper)
+    for c in external:
+        if c.role != "tool" or not c.caller:
+            return (
+                f"{intro}, which {c.label} calls, and that is not an mcp 2.x `MCPServer` tool (only a tool "
+                "can return the interim result): rewrite by hand"
+            )
+    site.relays = []
+    for tool, call in a.callers(helper):
+        why = relay_reason(a, tool, call, helper.name)
+        if why:
+            return f"{intro}; {why}"
+        site.relays.append((tool, call))
+    if not site.relays and not external:
+        return f"{intro}, which no tool calls: rewrite by hand"
+    site.key = f"{helper.name}.{site.result}"
+    site.across = [
+        {"path": c.path, "caller": c.caller, "callee": helper.name, "form": "relay", "kind": site.kind}
+        for c in external
+    ]
+    callers = [f"`{t.qualname}`" for t, _ in site.relays] + [c.label for c in external]
+    site.unsafe.append(
+        f"on 2026-07-28 each calling tool ({', '.join(dict.fromkeys(callers))}) runs again up to its call of "
+        f"`{helper.name}` on the retry: the code before that call runs once per round"
+    )
+    return None
+
+
+def relay_reason(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str) -> str | None:
+    """Why ``tool``'s call ``call`` of the helper cannot relay its interim result (in terms of the
+    code), else None."""
+    where = f"`{first_line(call)}` in `{tool.qualname}`"
+    if tool.role != "tool" or not tool.is_async:
+        return f"{where} is not in an async mcp 2.x `MCPServer` tool (only a tool can return the interim result)"
+    aw = a.parents.get(id(call))
+    stmt = enclosing_stmt(a, call)
+    if not (
+        isinstance(aw, cst.Await)
+        and isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and stmt.body[0].value is aw
+    ):
+        return f"{where} is not a statement `await {callee}(…)` of its own: rewrite by hand"
+    cur = a.parents.get(id(stmt))
+    while cur is not None and cur is not tool.node:
+        if isinstance(cur, (cst.For, cst.While)):
+            return f"{where} is in a loop: each round would ask again under one key; rewrite by hand"
+        cur = a.parents.get(id(cur))
+    calls = [c for c in tool.calls if (a.qualname(c.func) or "").rpartition(".")[2] == callee]
+    if len(calls) != 1:
+        return f"`{tool.qualname}` calls `{callee}` {len(calls)} times: each asks today; rewrite by hand"
+    others = [anchor for _r, anchor in reached_asks(a, tool) if anchor is not call] + _interim_returns(tool)
+    if others and not exclusive_paths(a, stmt, others):
+        return (
+            f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): "
+            "one interim round answers only its own questions; ask them in one round by hand"
+        )
+    return None
+
+
+def _interim_returns(tool: FunctionInfo) -> list[cst.Return]:
+    """The tool's ``return InputRequiredResult(…)`` statements (a round already written)."""
+    out = []
+    for n in walk(tool.node.body):
+        if (
+            isinstance(n, cst.Return)
+            and isinstance(n.value, cst.Call)
+            and "InputRequiredResult" in code_of(n.value.func)
+        ):
+            out.append(n)
+    return out
+
+
+def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call) -> None:
+    """``await helper(…)`` in ``tool`` keeps what the helper returns and returns it when it is an
+    interim result; the tool's return annotation admits it."""
+    stmt = enclosing_stmt(a, call)
+    assert isinstance(stmt, cst.SimpleStatementLine)  # relay_reason checked the statement
+    name = fresh(scope_names(tool), "interim")
+    irr = ed.import_name(a, "mcp.types", "InputRequiredResult")
+
+    def relay(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.SimpleStatementLine) and isinstance(updated.body[0], cst.Expr)
+        keep = cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], updated.body[0].value)],
+            leading_lines=updated.leading_lines,
+            trailing_whitespace=updated.trailing_whitespace,
+        )
+        check = cst.parse_statement(f"if isinstance({name}, {irr}):\n    return {name}\n")
+        return cst.FlattenSentinel([keep, check])  # type: ignore[return-value]  # a statement becomes two
+
+    ed.transform(stmt, relay)
+    widen_returns(ed, tool)
+
+
+def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> str | None:
+    """The calls of the helper in this module's tools named by ``needs`` (the project step) relay
+    its interim result; or why one cannot (naming the caller)."""
+    todo = []
+    for need in needs:
+        fn = next((f for f in a.functions if f.qualname == need["caller"]), None)
+        if fn is None:
+            return f"`{need['caller']}` is not a function of this module"
+        calls = [
+            c
+            for c in fn.calls
+            if (a.qualname(c.func) or "").rpartition(".")[2] == need["callee"] and a.callee_of(c, fn) is None
+        ]
+        if len(calls) != 1:
+            return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
+        why = relay_reason(a, fn, calls[0], need["callee"])
+        if why:
+            return why
+        todo.append((fn, calls[0]))
+    for fn, call in todo:
+        relay_call(a, ed, fn, call)
+    return None
