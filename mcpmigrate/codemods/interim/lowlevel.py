@@ -25,7 +25,13 @@ from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.capability import capability_check
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.fastmcp import (
+    EMPTY_FORM,
+    context_elicit,
+    elicit_config,
+    elicit_outcome,
+    empty_form,
+)
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
@@ -246,13 +252,13 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
         m = arg_map(call, ["message", "response_type"])
         req = (
             f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
-            f"requested_schema={elicit_config(site, spell)}.schema))"
+            f"requested_schema={EMPTY_FORM if empty_form(call) else elicit_config(site, spell) + '.schema'}))"
         )
         return (
             req,
             t("ElicitResult"),
             {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
-            | {("fastmcp.server.elicitation", "parse_elicit_response_type")},
+            | ({("fastmcp.server.elicitation", "parse_elicit_response_type")} if not empty_form(call) else set()),
         )
     if site.kind == ELICITATION:
         m = arg_map(call, ["message", "requested_schema"])

@@ -37,7 +37,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, co
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, take_out
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason, legacy_request
 from mcpmigrate.codemods.interim.helpers import call_values
 from mcpmigrate.codemods.interim.lowlevel import (
     answer_target,
@@ -732,7 +732,7 @@ def make_handoff(
         assert isinstance(request, cst.Call)
     hsite = Site(form, kind, entry, request, stmt, aw, result=result)
     if form == "fastmcp":
-        reason = fastmcp_reason(a, hsite)
+        reason = fastmcp_reason(a, hsite, threaded=True)
         if reason:
             return f"`{entry.qualname}` reaches it; {reason}"
     else:
@@ -816,9 +816,9 @@ def write_round(a: ModuleAnalysis, ed: Edits, h: Handoff) -> None:
     """The handler's round right before its statement that starts the chain (the bindings first,
     then the skip tests, the 2026-07-28 round and the legacy request)."""
     guard = round_statement(a, [h.site], ed)
-    legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
+    legacy = legacy_request(h.site, h.site.result or "", partial(ed.import_name, a))
     assert isinstance(guard.orelse, cst.Else)
-    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
+    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=legacy)))
     if h.skip:  # where the helper would not ask, neither does the handler
         test = " or ".join(code_of(_atom(t)) for t in h.skip)
         skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
