@@ -171,3 +171,68 @@ def test_a_helper_asking_for_the_empty_form_is_ported_and_threaded(tmp_path: Pat
     texts, _ = _session(_load_in(root, "atlas"), MODERN, None)
     refused = "-32021: Client did not declare the form elicitation capability required by input request 'reply'"
     assert texts == [("raised", refused)] * 3
+
+
+KEYPAD = """\
+from fastmcp import Context, FastMCP
+
+pad = FastMCP("keypad")
+
+
+async def read_pin(ctx: Context) -> str:
+    while True:
+        typed = await ctx.elicit("Enter the 4-digit PIN:", response_type=str)
+        if typed.action != "accept":
+            raise ValueError("PIN required")
+        if len(typed.data) == 4 and typed.data.isdigit():
+            return typed.data
+
+
+@pad.tool()
+async def unlock(ctx: Context) -> str:
+    return "unlocked" if await read_pin(ctx) else "locked"
+
+
+@pad.tool()
+async def label_all(names: list[str], ctx: Context) -> list[str]:
+    out = []
+    for name in names:
+        out.append((await ctx.elicit(f"Label for {name}?", response_type=str)).data)
+    return out
+
+
+@pad.tool()
+async def ping(ctx: Context) -> str:
+    reply = await ctx.elicit("Still there?")
+    return reply.action
+"""
+
+
+def test_what_stays_manual_says_why(tmp_path: Path) -> None:
+    root = _project(tmp_path, KEYPAD, ["fastmcp>=3.2,<4"])
+    res = _port(root)
+    assert res.exception is None
+    manual = {f["line"]: (f["rule"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP202"}
+    assert manual == {
+        # a re-ask loop: the retry's answer could be checked and asked again, round by round
+        8: (
+            "MCP202",
+            "the request is re-asked by `while True:` until its answer passes the checks after it; on 2026-07-28 "
+            "each re-ask is one more round (check the retry's answer, return a new `InputRequiredResult` under "
+            "the same key while it fails): rewrite by hand",
+        ),
+        24: ("MCP202", "the request is made in a loop: each round would need its own stable key; rewrite by hand"),
+        # the empty form asked in the tool itself: its legacy branch would be this very call
+        30: (
+            "MCP202",
+            "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, and the legacy branch would keep "
+            "this call in the tool, where fastmcp 4 rejects it (`TypeError`): move the request into a helper the "
+            "tool calls (the fix then writes the legacy request itself), or pass the response type (`bool` for a "
+            "confirmation)",
+        ),
+    }
+    assert any(f["rule"] == "MCP516" and f["line"] == 30 for f in res.json["findings"])
+    # so the port is blocked by the call fastmcp 4 rejects, and nothing is written
+    [error] = res.json["errors"]
+    assert error["message"].startswith("blocks the port to fastmcp 4: MCP516 at line 30: ")
+    assert (root / "server.py").read_text(encoding="utf-8") == KEYPAD

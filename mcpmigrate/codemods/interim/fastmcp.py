@@ -182,8 +182,9 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str
         if empty_form(call) and not threaded:
             return (
                 "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, and the legacy branch "
-                "would keep this call where it is, which fastmcp 4 rejects (`TypeError`): assign its outcome to a "
-                "name in a helper the tool calls, or pass the response type (`bool` for a confirmation)"
+                "would keep this call in the tool, where fastmcp 4 rejects it (`TypeError`): move the request into a "
+                "helper the tool calls (the fix then writes the legacy request itself), or pass the response type "
+                "(`bool` for a confirmation)"
             )
         if empty_form(call):
             if names - {"message", "response_type"}:  # fastmcp 2/3 raised: no field to label
