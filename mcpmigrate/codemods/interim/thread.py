@@ -490,6 +490,14 @@ def _reach_reason(a: ModuleAnalysis, site: Site, r: Reach, intro: str) -> str | 
         or any(c.registers or c.role not in ENTRY or not c.caller for c in direct)
     ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
+        plain = [c for c in direct if c.caller and not c.registers and c.role is None]
+        if plain and helper.parent is None and helper.class_name is None:
+            names = ", ".join(dict.fromkeys(c.label for c in plain))
+            return (
+                f"{intro}; in another module it is called by {names}, a helper, not a tool or handler: the answer "
+                "would have to come down from whatever reaches that helper, through every call on the way; rewrite "
+                "by hand"
+            )
         return (
             f"{intro}, which is also reached from another module ({labels}) other than by a handler there calling "
             "this module-level helper itself: move the question into the handlers there by hand"
