@@ -14,6 +14,7 @@ hold for the session on legacy connections as it did.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -203,8 +204,7 @@ async def label_all(names: list[str], ctx: Context) -> list[str]:
 
 @pad.tool()
 async def ping(ctx: Context) -> str:
-    reply = await ctx.elicit("Still there?")
-    return reply.action
+    return (await ctx.elicit("Still there?")).action
 """
 
 
@@ -225,10 +225,10 @@ def test_what_stays_manual_says_why(tmp_path: Path) -> None:
         # the empty form asked in the tool itself: its legacy branch would be this very call
         30: (
             "MCP202",
-            "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, and the legacy branch would keep "
-            "this call in the tool, where fastmcp 4 rejects it (`TypeError`): move the request into a helper the "
-            "tool calls (the fix then writes the legacy request itself), or pass the response type (`bool` for a "
-            "confirmation)",
+            "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, which fastmcp 4's `ctx.elicit` "
+            "rejects (`TypeError`), and its outcome is not assigned to a name the legacy branch could bind from the "
+            "same request made through `ctx.session.elicit`: write `reply = await ctx.elicit(...)` on its own line, "
+            "or pass the response type (`bool` for a confirmation)",
         ),
     }
     assert any(f["rule"] == "MCP516" and f["line"] == 30 for f in res.json["findings"])
@@ -236,3 +236,53 @@ def test_what_stays_manual_says_why(tmp_path: Path) -> None:
     [error] = res.json["errors"]
     assert error["message"].startswith("blocks the port to fastmcp 4: MCP516 at line 30: ")
     assert (root / "server.py").read_text(encoding="utf-8") == KEYPAD
+
+
+LISTS = """\
+from fastmcp import Context, FastMCP
+
+shelf = FastMCP("shelf")
+SHELVES = ["inbox"]
+
+
+@shelf.tool()
+async def add_shelf(name: str, ctx: Context) -> str:
+    if name in SHELVES:
+        return f"{name} exists"
+    result = await ctx.elicit(f"Create shelf {name}?", response_type=None)
+    if result.action != "accept":
+        return "creation cancelled"
+    SHELVES.append(name)
+    return f"created {name}"
+"""
+
+
+def test_the_empty_form_asked_in_the_tool_itself(tmp_path: Path, fastmcp3_python: str) -> None:
+    """apple-reminders' shape (``result = await ctx.elicit(message, response_type=None)`` in each
+    write tool): the tool's own round, the legacy request through ``ctx.session.elicit``."""
+    before = _project(tmp_path / "before", LISTS, ["fastmcp>=3.2,<4"])
+    root = _project(tmp_path, LISTS, ["fastmcp>=3.2,<4"])
+    res = _port(root)
+    assert res.exception is None and res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    assert (root / "server.py").read_text(encoding="utf-8") == (FIXED / "shelf_empty_form.fixed.py").read_text(
+        encoding="utf-8"
+    )
+    calls = [{"tool": "add_shelf", "arguments": {"name": "inbox"}}, {"tool": "add_shelf", "arguments": {"name": "x"}}]
+    for reply in ({"action": "accept", "content": {}}, {"action": "decline"}, {"action": "cancel"}):
+        out = run_proof(
+            fastmcp3_python, before / "server.py", "shelf", "legacy", [], calls, client={"elicitation": reply}
+        )
+        want = [c["text"] for c in out["calls"]]
+        assert want[0] == ["inbox exists"]
+        for mode in ("legacy", MODERN):
+            got = run_proof(
+                sys.executable,
+                root / "server.py",
+                "shelf",
+                "modern" if mode == MODERN else mode,
+                [],
+                calls,
+                client={"elicitation": reply},
+            )
+            assert [c["text"] for c in got["calls"]] == want, (mode, reply)
+    assert want == [["inbox exists"], ["creation cancelled"]]  # the last reply: cancel

@@ -155,8 +155,9 @@ def _background_task(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
 def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str | None:
     """Why a fastmcp 4 request has no guard-pattern form (not through the tool's fastmcp ``Context``,
     ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``.
-    fastmcp 2/3's empty form (:func:`empty_form`) has one only where the fix writes the legacy
-    request itself (``threaded``: a helper's request the handler asks, :func:`legacy_request`)."""
+    fastmcp 2/3's empty form (:func:`empty_form`) has one only where the fix can write the legacy
+    request itself (:func:`legacy_request`): a helper's request the handler asks (``threaded``), or
+    ``name = await ctx.elicit(...)`` in the handler."""
     fn, call = site.fn, site.call
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
@@ -179,12 +180,12 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str
         )
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(arg_map(call, ["message", "response_type"]))
-        if empty_form(call) and not threaded:
+        if empty_form(call) and not threaded and site.result is None:
             return (
-                "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, and the legacy branch "
-                "would keep this call in the tool, where fastmcp 4 rejects it (`TypeError`): move the request into a "
-                "helper the tool calls (the fix then writes the legacy request itself), or pass the response type "
-                "(`bool` for a confirmation)"
+                "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, which fastmcp 4's "
+                "`ctx.elicit` rejects (`TypeError`), and its outcome is not assigned to a name the legacy branch could "
+                "bind from the same request made through `ctx.session.elicit`: write `reply = await ctx.elicit(...)` "
+                "on its own line, or pass the response type (`bool` for a confirmation)"
             )
         if empty_form(call):
             if names - {"message", "response_type"}:  # fastmcp 2/3 raised: no field to label

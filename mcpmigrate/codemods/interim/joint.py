@@ -31,7 +31,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.effects import has_effect
-from mcpmigrate.codemods.interim.fastmcp import legacy_request
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, empty_form, legacy_request
 from mcpmigrate.codemods.interim.lowlevel import (
     between_notes,
     exclusive_paths,
@@ -362,6 +362,14 @@ def _legacy(a: ModuleAnalysis, ed: Edits, asks: list[Ask]) -> list[cst.BaseState
     return [x for k in asks for x in legacy_request(k.site, k.site.result or "", partial(ed.import_name, a))]
 
 
+def _own_legacy(a: ModuleAnalysis, ed: Edits, k: Ask, updated: cst.CSTNode) -> list[cst.BaseStatement]:
+    """What a legacy connection runs for the handler's own request ``k`` (``updated``: its statement as
+    rewritten): the statement, or for fastmcp 2/3's empty form the request through the session."""
+    if k.site.result is not None and context_elicit(k.site) and empty_form(k.site.call):
+        return legacy_request(k.site, k.site.result, partial(ed.import_name, a))
+    return [_bare(updated)]
+
+
 def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
     """One round for the asks of ``rd`` right before (or, for the handler's own request, in place
     of) the first one's statement; on a legacy connection each request is made where it was."""
@@ -385,7 +393,7 @@ def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
         )
 
     if first.handoff is None:  # the handler's own request: its statement is the legacy branch
-        ed.transform(first.stmt, lambda o, u: with_legacy([_bare(u)], not binds))
+        ed.transform(first.stmt, lambda o, u: with_legacy(_own_legacy(a, ed, first, u), not binds))
         if binds:
             ed.insert_before(first.stmt, [_led(binds[0], lead), *binds[1:]])
     else:
@@ -410,7 +418,7 @@ def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
             )
 
         if ks[0].handoff is None:  # the handler's own request, on legacy connections only
-            ed.transform(stmt, lambda o, u, wrap=legacy_only: wrap([_bare(u)], True))  # type: ignore[misc]  # a default binds the loop's function
+            ed.transform(stmt, lambda o, u, wrap=legacy_only, k=ks[0]: wrap(_own_legacy(a, ed, k, u), True))  # type: ignore[misc]  # a default binds the loop's function
         else:
             ed.insert_before(stmt, [legacy_only(_legacy(a, ed, ks), True)])
             ed.transform(stmt, lambda o, u: _bare(u))
