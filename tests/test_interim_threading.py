@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 from tests.helpers import cli
 from tests.proof import run_proof
@@ -202,13 +201,26 @@ def test_requests_21_helper_is_asked_by_each_tool(tmp_path: Path) -> None:
     assert _client_call(_server(target, "cam"), MODERN, "snap_window", {"window": "Mail"}, ACCEPT) == ["Mail: captured"]
 
 
-@pytest.mark.parametrize("strategy", ["interim"])
-def test_requests_21_as_written_stays_manual(tmp_path: Path, strategy: str) -> None:
-    """fastmcp 4 rejects `response_type=None`: the field case as written has no interim form."""
+def test_requests_21_as_written_asks_for_the_empty_form(tmp_path: Path, fastmcp3_python: str) -> None:
+    """fastmcp 4 rejects `response_type=None`, but the round asks for fastmcp 2/3's empty form itself
+    and the legacy branch makes that request through `ctx.session.elicit`: the field case as written
+    works on fastmcp 4 again, and answers as it did on fastmcp 3."""
     target = _project(tmp_path, (DATA / "requests_21.py").read_text(encoding="utf-8"), ["fastmcp>=4.2,<5"])
     [finding] = _check(target.parent)
-    assert finding["fix"] is None
-    assert "`ctx.elicit` without a response type" in finding["manual"]
+    assert finding["fix"]["description"].startswith(R21_LABEL.replace("`snap_screen`, `snap_window`", "`snap_screen`"))
+    _fix(target.parent)
+    assert target.read_text(encoding="utf-8") == (FIXED / "requests_21_empty_form.fixed.py").read_text(encoding="utf-8")
+    calls = [{"tool": "snap_screen", "arguments": {}}]
+    for reply in ({"action": "accept", "content": {}}, DECLINE):
+        before = run_proof(
+            fastmcp3_python, DATA / "requests_21.py", "cam", "legacy", [], calls, client={"elicitation": reply}
+        )
+        assert _client_call(_server(target, "cam"), "legacy", "snap_screen", {}, reply) == before["calls"][0]["text"]
+    asked, result = _interim_round(_server(target, "cam"), "snap_screen", {}, DECLINE)
+    assert asked["answer"]["params"]["requestedSchema"] == {"type": "object", "properties": {}}
+    assert result == ["Full screen: not captured (decline)"]
+    accepted = _interim_round(_server(target, "cam"), "snap_screen", {}, {"action": "accept", "content": {}})[1]
+    assert accepted == ["Full screen: captured"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -216,9 +216,9 @@ def test_aws_api_shape_the_helper_reason_names_its_caller_in_another_module(tmp_
     # `call_aws_helper` is a helper there, not a handler: the project step could not give it the
     # round (it refused at fix time while check called the fix safe), so the finding says so up front
     assert f["manual"] == (
-        "the request is made in the helper `request_consent`, which is also reached from another module "
-        "(`call_aws_helper` in pkg/server.py) other than by a handler there calling this module-level helper "
-        "itself: move the question into the handlers there by hand"
+        "the request is made in the helper `request_consent`; in another module it is called by `call_aws_helper` "
+        "in pkg/server.py, a helper, not a tool or handler: the answer would have to come down from whatever "
+        "reaches that helper, through every call on the way; rewrite by hand"
     )
 
 

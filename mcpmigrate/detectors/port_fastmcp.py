@@ -456,7 +456,8 @@ class _CallVisitor(ReportingVisitor):
             f"in {GUIDE4}).",
             manual='fastmcp 2/3 sent the empty form `{"type": "object", "properties": {}}` and no fastmcp 4 '
             "`response_type` sends that schema; pick the type you expect back (`bool` for a confirmation): the form "
-            "clients show changes with it",
+            "clients show changes with it (or let `fix --strategy interim` rewrite the request where it can: its "
+            "round and its legacy request keep that form)",
         )
 
     # -- MCP518: fastmcp 2.x state and listing calls --------------------------------------

@@ -15,6 +15,7 @@ fastmcp 4 upgrade.
 
 from __future__ import annotations
 
+import textwrap
 from functools import partial
 
 import libcst as cst
@@ -30,6 +31,8 @@ FASTMCP_REFUSE = (
     "`InputRequiredResult(input_requests={{…}})` while `ctx.input_responses` lacks the answer, read it on "
     "the retry) needs fastmcp 4 (mcp>=2.3). Upgrade to fastmcp 4{how} and run `fix --strategy interim` again"
 )
+# what fastmcp 2/3 sent for `ctx.elicit` without a response type
+EMPTY_FORM = '{"type": "object", "properties": {}}'
 # fastmcp 2.x/3.x context methods fastmcp 4 removed, and what a fastmcp 4 tool does instead.
 _FASTMCP3_ONLY = {
     "sample": ", sample through `ctx.session.create_message(...)` (or call the model provider directly: "
@@ -74,11 +77,9 @@ def fastmcp3_reason(
         return FASTMCP_REFUSE.format(why=f"`ctx.{attr}` was removed in fastmcp 4", how=_FASTMCP3_ONLY[attr])
     if (
         kind == ELICITATION
+        and not pinned  # on fastmcp 4 the round asks for the empty form itself (``legacy_request``)
         and a.kind_of(call.func.value, fn) is Kind.CONTEXT_FASTMCP  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
-        and not any(
-            x.keyword is not None and x.keyword.value == "response_type" and not _is_none(x.value) for x in call.args
-        )
-        and sum(1 for x in call.args if x.keyword is None) < 2
+        and empty_form(call)
     ):
         return FASTMCP_REFUSE.format(
             why="`ctx.elicit` without a response type, which fastmcp 4 requires",
@@ -88,6 +89,14 @@ def fastmcp3_reason(
     if evidence:
         return FASTMCP_REFUSE.format(why=f"the module uses {evidence}", how="")
     return None
+
+
+def empty_form(call: cst.Call) -> bool:
+    """``ctx.elicit(message)`` or ``response_type=None``: fastmcp 2/3 sent the empty form
+    (:data:`EMPTY_FORM`) and answered an accept with ``data={}``; fastmcp 4's ``ctx.elicit`` rejects it
+    (``parse_elicit_response_type(None)`` raises ``TypeError``)."""
+    rt = arg_map(call, ["message", "response_type"]).get("response_type")
+    return not any(x.star for x in call.args) and (rt is None or _is_none(rt))
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
@@ -143,9 +152,12 @@ def _background_task(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
     return None
 
 
-def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
+def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str | None:
     """Why a fastmcp 4 request has no guard-pattern form (not through the tool's fastmcp ``Context``,
-    ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``."""
+    ``ctx.elicit`` without a message and a response type), else None; records the context on ``site``.
+    fastmcp 2/3's empty form (:func:`empty_form`) has one only where the fix can write the legacy
+    request itself (:func:`legacy_request`): a helper's request the handler asks (``threaded``), or
+    ``name = await ctx.elicit(...)`` in the handler."""
     fn, call = site.fn, site.call
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
@@ -168,6 +180,17 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
         )
     if site.kind == ELICITATION and isinstance(recv, cst.Name):
         names = set(arg_map(call, ["message", "response_type"]))
+        if empty_form(call) and not threaded and site.result is None:
+            return (
+                "`ctx.elicit` without a response type asks for fastmcp 2/3's empty form, which fastmcp 4's "
+                "`ctx.elicit` rejects (`TypeError`), and its outcome is not assigned to a name the legacy branch could "
+                "bind from the same request made through `ctx.session.elicit`: write `reply = await ctx.elicit(...)` "
+                "on its own line, or pass the response type (`bool` for a confirmation)"
+            )
+        if empty_form(call):
+            if names - {"message", "response_type"}:  # fastmcp 2/3 raised: no field to label
+                return "`ctx.elicit` labels a field of the empty form (which has none): rewrite by hand"
+            names.add("response_type")
         if not {"message", "response_type"} <= names or names - {
             "message",
             "response_type",
@@ -180,7 +203,11 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site) -> str | None:
 
 def elicit_config(site: Site, spell: Spell = as_is) -> str:
     """``parse_elicit_response_type(<type>, …)``: fastmcp's own schema and answer handling for
-    ``ctx.elicit``; ``spell(module, name)`` is the local name of an imported name."""
+    ``ctx.elicit``; for fastmcp 2/3's empty form, the ``ElicitConfig`` fastmcp 2/3 built for it (fastmcp
+    4's ``handle_elicit_accept`` still answers it with ``data={}``); ``spell(module, name)`` is the
+    local name of an imported name."""
+    if empty_form(site.call):
+        return f"{spell('fastmcp.server.elicitation', 'ElicitConfig')}(schema={EMPTY_FORM}, response_type=None, is_raw=False)"
     m = arg_map(site.call, ["message", "response_type"])
     extra = "".join(f", {k}={code_of(m[k])}" for k in ("response_title", "response_description") if k in m)
     return f"{spell('fastmcp.server.elicitation', 'parse_elicit_response_type')}({code_of(m['response_type'])}{extra})"
@@ -207,3 +234,21 @@ def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set
         ("fastmcp.server.elicitation", n)
         for n in ("handle_elicit_accept", "DeclinedElicitation", "CancelledElicitation")
     }
+
+
+def legacy_request(site: Site, result: str, spell: Spell = as_is) -> list[cst.BaseStatement]:
+    """What a legacy connection runs where the handler makes a helper's request itself:
+    ``<result> = await <request>``; for fastmcp 2/3's empty form, which fastmcp 4's ``ctx.elicit``
+    rejects, the same request through the session (as ``ctx.elicit`` makes it: ``related_request_id``),
+    its outcome rebuilt as fastmcp does."""
+    call = site.call
+    if not (context_elicit(site) and empty_form(call)):
+        return [cst.parse_statement(f"{result} = await {code_of(call)}\n")]
+    ctx = code_of(call.func.value)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    message = code_of(arg_map(call, ["message"])["message"])
+    code = (
+        f"{result} = await {ctx}.session.elicit(\n    message={message},\n    requested_schema={EMPTY_FORM},\n"
+        f"    related_request_id={ctx}.request_id,\n)\n"
+    )
+    outcome, _imports = elicit_outcome(site, result, spell)
+    return list(cst.parse_module(code + textwrap.dedent(outcome)).body)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import cast
 
 import libcst as cst
@@ -30,6 +31,7 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, empty_form, legacy_request
 from mcpmigrate.codemods.interim.lowlevel import (
     between_notes,
     exclusive_paths,
@@ -355,9 +357,17 @@ def _led(stmt: cst.BaseStatement, lead: Sequence[cst.EmptyLine]) -> cst.BaseStat
     return stmt.with_changes(leading_lines=lead)
 
 
-def _legacy(k: Ask) -> cst.BaseStatement:
-    """What a legacy connection runs for a helper's request: the handler makes it itself."""
-    return cst.parse_statement(f"{k.site.result} = await {code_of(k.site.call)}\n")
+def _legacy(a: ModuleAnalysis, ed: Edits, asks: list[Ask]) -> list[cst.BaseStatement]:
+    """What a legacy connection runs for the helpers' requests ``asks``: the handler makes each itself."""
+    return [x for k in asks for x in legacy_request(k.site, k.site.result or "", partial(ed.import_name, a))]
+
+
+def _own_legacy(a: ModuleAnalysis, ed: Edits, k: Ask, updated: cst.CSTNode) -> list[cst.BaseStatement]:
+    """What a legacy connection runs for the handler's own request ``k`` (``updated``: its statement as
+    rewritten): the statement, or for fastmcp 2/3's empty form the request through the session."""
+    if k.site.result is not None and context_elicit(k.site) and empty_form(k.site.call):
+        return legacy_request(k.site, k.site.result, partial(ed.import_name, a))
+    return [_bare(updated)]
 
 
 def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
@@ -383,11 +393,11 @@ def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
         )
 
     if first.handoff is None:  # the handler's own request: its statement is the legacy branch
-        ed.transform(first.stmt, lambda o, u: with_legacy([_bare(u)], not binds))
+        ed.transform(first.stmt, lambda o, u: with_legacy(_own_legacy(a, ed, first, u), not binds))
         if binds:
             ed.insert_before(first.stmt, [_led(binds[0], lead), *binds[1:]])
     else:
-        stmts = [*binds, with_legacy([_legacy(k) for k in rd if k.stmt is first.stmt], False)]
+        stmts = [*binds, with_legacy(_legacy(a, ed, [k for k in rd if k.stmt is first.stmt]), False)]
         ed.insert_before(first.stmt, [_led(stmts[0], lead), *stmts[1:]])
         ed.transform(first.stmt, lambda o, u: _bare(u))
     later: dict[int, list[Ask]] = {}
@@ -408,8 +418,8 @@ def _write_round(a: ModuleAnalysis, ed: Edits, rd: list[Ask]) -> None:
             )
 
         if ks[0].handoff is None:  # the handler's own request, on legacy connections only
-            ed.transform(stmt, lambda o, u, wrap=legacy_only: wrap([_bare(u)], True))  # type: ignore[misc]  # a default binds the loop's function
+            ed.transform(stmt, lambda o, u, wrap=legacy_only, k=ks[0]: wrap(_own_legacy(a, ed, k, u), True))  # type: ignore[misc]  # a default binds the loop's function
         else:
-            ed.insert_before(stmt, [legacy_only([_legacy(k) for k in ks], True)])
+            ed.insert_before(stmt, [legacy_only(_legacy(a, ed, ks), True)])
             ed.transform(stmt, lambda o, u: _bare(u))
     widen_returns(ed, first.site.fn)

@@ -25,7 +25,14 @@ from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.capability import capability_check
 from mcpmigrate.codemods.interim.common_edits import function_edit, unwrap_try
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, elicit_config, elicit_outcome
+from mcpmigrate.codemods.interim.fastmcp import (
+    EMPTY_FORM,
+    context_elicit,
+    elicit_config,
+    elicit_outcome,
+    empty_form,
+    legacy_request,
+)
 from mcpmigrate.codemods.interim.guard import (
     context_elicit2,
     elicit_outcome2,
@@ -261,13 +268,13 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
         m = arg_map(call, ["message", "response_type"])
         req = (
             f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={code_of(m['message'])}, "
-            f"requested_schema={elicit_config(site, spell)}.schema))"
+            f"requested_schema={EMPTY_FORM if empty_form(call) else elicit_config(site, spell) + '.schema'}))"
         )
         return (
             req,
             t("ElicitResult"),
             {("mcp.types", n) for n in ("ElicitRequest", "ElicitRequestFormParams", "ElicitResult")}
-            | {("fastmcp.server.elicitation", "parse_elicit_response_type")},
+            | ({("fastmcp.server.elicitation", "parse_elicit_response_type")} if not empty_form(call) else set()),
         )
     if site.kind == ELICITATION:
         m = arg_map(call, ["message", "requested_schema"])
@@ -356,6 +363,18 @@ def widen_returns(ed: Edits, fn: FunctionInfo) -> None:
         function_edit(ed, fn.node).returns = f"{code_of(ret.annotation)} | InputRequiredResult"
 
 
+def _legacy_of(
+    a: ModuleAnalysis, group: list[Site], ed: Edits, kept: cst.BaseStatement, original: cst.CSTNode
+) -> list[cst.BaseStatement]:
+    """What a legacy connection runs for the request statement ``original`` (``kept``: as the
+    legacy branch keeps it): the statement itself, or for fastmcp 2/3's empty form, which fastmcp 4's
+    ``ctx.elicit`` rejects, the same request through the session (:func:`.fastmcp.legacy_request`)."""
+    for m in group:
+        if m.stmt is original and m.result is not None and context_elicit(m) and empty_form(m.call):
+            return legacy_request(m, m.result, partial(ed.import_name, a))
+    return [kept]
+
+
 def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     """One ``InputRequiredResult`` asks for every request of ``group`` (in order, one block) where the
     first one was; each original request stays for legacy connections."""
@@ -378,7 +397,11 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         else:
             rest.append(m)
     legacy = new_stmt.orelse.body.with_changes(
-        body=[x.with_changes(leading_lines=[]) if x is stmt else x for x in legacy_stmts]
+        body=[
+            y
+            for x in legacy_stmts
+            for y in _legacy_of(a, group, ed, x.with_changes(leading_lines=[]) if x is stmt else x, x)
+        ]
     )
     new_stmt = new_stmt.with_changes(
         leading_lines=stmt.leading_lines,  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
@@ -388,7 +411,9 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
     for m in rest:
         later = cst.parse_statement(f'if not is_version_at_least({code_of(version)}, "2026-07-28"):\n    pass\n')
         assert isinstance(later, cst.If)
-        later_body = later.body.with_changes(body=[m.stmt.with_changes(leading_lines=[])])
+        later_body = later.body.with_changes(
+            body=_legacy_of(a, group, ed, m.stmt.with_changes(leading_lines=[]), m.stmt)
+        )
         ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)

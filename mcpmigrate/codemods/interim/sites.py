@@ -331,6 +331,12 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 "on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
                 "cannot answer gets a tool error instead of it"
             )
+        elif isinstance(cur, cst.While) and isinstance(cur.test, cst.Name) and cur.test.value == "True":
+            return (
+                "the request is re-asked by `while True:` until its answer passes the checks after it; on 2026-07-28 "
+                "each re-ask is one more round (check the retry's answer, return a new `InputRequiredResult` under "
+                "the same key while it fails): rewrite by hand"
+            )
         elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
             return "the request is made in a loop: each round would need its own stable key; rewrite by hand"
         elif isinstance(cur, (cst.If, cst.Else, cst.With, cst.Match, cst.MatchCase)) and site.form == "resolver":

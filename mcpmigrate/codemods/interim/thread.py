@@ -37,7 +37,7 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, co
 from mcpmigrate.codemods.edits import Edits, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, take_out
-from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason
+from mcpmigrate.codemods.interim.fastmcp import context_elicit, fastmcp_reason, legacy_request
 from mcpmigrate.codemods.interim.helpers import call_values
 from mcpmigrate.codemods.interim.lowlevel import (
     answer_target,
@@ -127,9 +127,11 @@ def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExp
         exits = exits_before(a, anchor, helper)
         return exits if exits else []
     tests: list[cst.BaseExpression] = []
-    for x in body.body[: body.body.index(anchor)]:
+    before = body.body[: body.body.index(anchor)]
+    for i, x in enumerate(before):
         if not can_leave(x):
             continue
+        read = _state_read(a, helper, before[i - 1], ctx) if i else None
         ok = (
             isinstance(x, cst.If)
             and x.orelse is None
@@ -137,14 +139,59 @@ def skip_conditions(a: ModuleAnalysis, site: Site, ctx: str) -> list[cst.BaseExp
             and isinstance(last := x.body.body[-1], cst.SimpleStatementLine)
             and isinstance(last.body[-1], (cst.Return, cst.Raise))
             and not has_effect(cst.Expr(x.test))
-            and not inputs(a, helper, [x.test], ctx)[1]
+            and not [b for b in inputs(a, helper, [x.test], ctx)[1] if read is None or b != read[0]]
             and not any(can_leave(y) for y in x.body.body[:-1])
         )
         if not ok:
             return first_line(x)
         assert isinstance(x, cst.If)
-        tests.append(x.test)
+        tests.append(_read_in(x.test, read) if read is not None else x.test)
     return tests
+
+
+def _state_read(a: ModuleAnalysis, helper: FunctionInfo, stmt: cst.CSTNode, ctx: str) -> tuple[str, cst.Await] | None:
+    """``(name, await)`` when ``stmt`` is ``name = await <ctx>.get_state(<key>)`` — fastmcp's read of
+    the session state, which the handler may make again right before the helper makes it (nothing
+    runs between) — with a key from the helper's arguments and module-level names, and ``name``
+    bound only there; else None."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return None
+    assign = stmt.body[0]
+    target, aw = assign.targets[0].target, assign.value
+    if len(assign.targets) != 1 or not isinstance(target, cst.Name) or not isinstance(aw, cst.Await):
+        return None
+    call = aw.expression
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "get_state"
+        and isinstance(call.func.value, cst.Name)
+        and call.func.value.value == ctx
+        and (helper.kinds.get(ctx) or a.lookup(ctx, helper)) is Kind.CONTEXT_FASTMCP
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        return None
+    key = call.args[0].value
+    if has_effect(cst.Expr(key)) or inputs(a, helper, [key], ctx)[1]:
+        return None
+    if sum(1 for n, _ in helper.assigns if n == target.value) != 1:
+        return None
+    return target.value, aw
+
+
+def _read_in(test: cst.BaseExpression, read: tuple[str, cst.Await]) -> cst.BaseExpression:
+    """``test`` with the name ``read`` binds replaced by the read itself."""
+    name, aw = read
+    if isinstance(test, cst.Name) and test.value == name:
+        return aw
+    ed = Edits()
+    for n in ref_names(test):
+        if n.value == name:
+            ed.replace(n, aw.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+    ed.finish()
+    return rewrite(test, ed)  # type: ignore[return-value]  # an expression stays one
 
 
 def scope_names(f: FunctionInfo) -> set[str]:
@@ -443,6 +490,14 @@ def _reach_reason(a: ModuleAnalysis, site: Site, r: Reach, intro: str) -> str | 
         or any(c.registers or c.role not in ENTRY or not c.caller for c in direct)
     ):
         labels = ", ".join(dict.fromkeys(c.label for c in r.external))
+        plain = [c for c in direct if c.caller and not c.registers and c.role is None]
+        if plain and helper.parent is None and helper.class_name is None:
+            names = ", ".join(dict.fromkeys(c.label for c in plain))
+            return (
+                f"{intro}; in another module it is called by {names}, a helper, not a tool or handler: the answer "
+                "would have to come down from whatever reaches that helper, through every call on the way; rewrite "
+                "by hand"
+            )
         return (
             f"{intro}, which is also reached from another module ({labels}) other than by a handler there calling "
             "this module-level helper itself: move the question into the handlers there by hand"
@@ -732,7 +787,7 @@ def make_handoff(
         assert isinstance(request, cst.Call)
     hsite = Site(form, kind, entry, request, stmt, aw, result=result)
     if form == "fastmcp":
-        reason = fastmcp_reason(a, hsite)
+        reason = fastmcp_reason(a, hsite, threaded=True)
         if reason:
             return f"`{entry.qualname}` reaches it; {reason}"
     else:
@@ -816,9 +871,9 @@ def write_round(a: ModuleAnalysis, ed: Edits, h: Handoff) -> None:
     """The handler's round right before its statement that starts the chain (the bindings first,
     then the skip tests, the 2026-07-28 round and the legacy request)."""
     guard = round_statement(a, [h.site], ed)
-    legacy = cst.parse_statement(f"{h.site.result} = await {code_of(h.site.call)}\n")
+    legacy = legacy_request(h.site, h.site.result or "", partial(ed.import_name, a))
     assert isinstance(guard.orelse, cst.Else)
-    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=[legacy])))
+    guard = guard.with_changes(orelse=guard.orelse.with_changes(body=guard.orelse.body.with_changes(body=legacy)))
     if h.skip:  # where the helper would not ask, neither does the handler
         test = " or ".join(code_of(_atom(t)) for t in h.skip)
         skipped = cst.parse_statement(f"if {test}:\n    {h.site.result} = None\n")
