@@ -49,7 +49,7 @@ from mcpmigrate.files import read_regular
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
 
-SUMMARY_FORMAT = b"proj-summary-2"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
+SUMMARY_FORMAT = b"proj-summary-3"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
 #: other modules are looked for) only when one of these occurs in it, or it calls such a function.
@@ -142,6 +142,10 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
         more = {n for n, text in chunks.items() if n not in defs and any(d.encode() in text for d in defs)}
         defs |= more
         grew = bool(more)
+    for i, (at, is_class, name) in enumerate(starts):
+        if is_class:
+            end = starts[i + 1][0] if i + 1 < len(starts) else len(source)
+            defs |= {f"{name}.{m}" for m in _requesting_methods(source[at:end])}
     exported: set[str] | None = None
     m = _ALL.search(source)
     if m is not None:
@@ -151,6 +155,26 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
         except (ValueError, SyntaxError):
             exported = set(defs)  # computed (`[n for n in globals() ...]`): any of them may be exported
     return defs, exported
+
+
+_METHOD = re.compile(rb"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
+def _requesting_methods(text: bytes) -> set[str]:
+    """The methods of a top-level class (``text``: its source) that make a request themselves:
+    called through an instance in another module (``executor = AgentExecutor(…)``,
+    ``executor.execute(…)``), they are ``Class.method`` targets."""
+    found = list(_METHOD.finditer(text))
+    if not found:
+        return set()
+    indent = found[0].group(1)
+    own = [m for m in found if m.group(1) == indent]
+    out = set()
+    for i, m in enumerate(own):
+        body = text[m.start() : own[i + 1].start() if i + 1 < len(own) else len(text)]
+        if is_target(body):
+            out.add(m.group(2).decode())
+    return out
 
 
 # -- the project ---------------------------------------------------------------------------------
@@ -246,8 +270,8 @@ class Resolver:
         if p is None:
             return None
         t = self.by_path.get(p)
-        if t is not None and name in t.defs:
-            return t, name
+        if t is not None and (name in t.defs or any(d.startswith(f"{name}.") for d in t.defs)):
+            return t, name  # a function, or a class with requesting methods
         s = self.summaries.get(p)
         if s is None or depth:
             return None
@@ -323,11 +347,16 @@ class Resolver:
     ) -> tuple[Target, str] | None:
         """The target function a name as the caller spells it (``fn``, ``paths.fn``) is, if any."""
         owner, _, last = name.rpartition(".")
+        head, _, cls = owner.rpartition(".")
         target: tuple[Target, str] | None = None
         if not owner and name in functions:
             target = functions[name]
         elif owner in modules and last in modules[owner].defs:
             target = modules[owner], last
+        elif owner in functions and f"{functions[owner][1]}.{last}" in functions[owner][0].defs:
+            target = functions[owner][0], f"{functions[owner][1]}.{last}"  # a method, through an instance
+        elif head in modules and f"{cls}.{last}" in modules[head].defs:
+            target = modules[head], f"{cls}.{last}"
         elif not owner and name in starred and name not in s.defs:
             target = starred[name], name
         return None if target is None or target[0].path == caller else target
@@ -391,7 +420,7 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
             except (OSError, ValueError):
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
-    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-2")
+    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-3")
     whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
@@ -457,6 +486,15 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
                 return True
         return False
 
+    def method_called(name: str, src: bytes) -> bool:
+        """``Class.method``: the class is called (an instance made) and a method of that name."""
+        cls, _, meth = name.partition(".")
+        return (
+            bool(meth)
+            and calls(cls, src)
+            and re.search(rb"\.[ \t]*" + re.escape(meth.encode()) + rb"[ \t]*\(", src) is not None
+        )
+
     values_of: dict[str, re.Pattern[bytes]] = {}
 
     def passed(name: str, src: bytes) -> bool:
@@ -480,12 +518,13 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
         stems = imported_stems(imp, src, by_stem)
         if not stems:
             continue
-        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
+        # a method (`Class.method`) is mentioned when its class is and the method is called
+        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.partition(".")[0].encode() in src}
         # a package's __init__ re-exports without calling; a file that may register a function
         # names it without calling it (`server.tool(name="x")(fn)`)
         if p.name != "__init__.py":
             registers = names and any(tok in src for tok in REGISTER_TOKENS)
-            names = {d for d in names if calls(d, src) or (registers and passed(d, src))}
+            names = {d for d in names if method_called(d, src) or calls(d, src) or (registers and passed(d, src))}
         if not names:
             continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])

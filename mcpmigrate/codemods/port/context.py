@@ -432,7 +432,9 @@ def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: li
             f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
             "would key on it, a wrapper may not pass it on): pass the context down by hand"
         )
-    external = a.external_callers(f)
+    external = a.external_callers(f) or a.external_method_callers(f)
+    if external and (why := _instances_escape(a, f)) is not None:
+        return why
     if external:
         found = None if lowlevel else outside_callers(a, f, external)
         if not isinstance(found, list):
@@ -483,7 +485,8 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
         if found is None or fn is None:
             return f"`{f.qualname}` is also called from {c.label}, which could not be read to pass the context there"
         path, other = found
-        if not any(calls_into(other, call, f.name) for call in fn.calls):
+        callee = f.qualname if f.class_name is not None else f.name
+        if not any(calls_into(other, call, callee) for call in fn.calls):
             return (
                 f"`{f.qualname}` is also called from {c.label}, through a name the port does not follow there (a star "
                 "import, a re-export): pass the context by hand"
@@ -499,14 +502,17 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
                     f"`{f.qualname}` is also called from {c.label}, and `{g.qualname}` there would take the context "
                     f"as a new parameter, but {imported[g.name]} imports it and would not pass it: pass it by hand"
                 )
-        out.append(OutsideCall(str(path), c.path, c.caller, f.name, ""))
+        out.append(OutsideCall(str(path), c.path, c.caller, callee, ""))
     return out
 
 
 def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
     """``call`` calls the function ``callee`` of another module through this module's imports
     (``tag(…)`` after ``from helpers import tag`` or ``from .helpers import tag``, under an alias
-    too; ``helpers.tag(…)``)."""
+    too; ``helpers.tag(…)``), or the method ``callee`` (``Class.method``) through an instance
+    (:func:`_method_of_instance`)."""
+    if "." in callee:
+        return _method_of_instance(a, call, callee)
     name = get_full_name_for_node(call.func)
     if not name:
         return False
@@ -515,6 +521,56 @@ def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
     if full is None:
         return False
     return (f"{full}.{rest}" if rest else full).rpartition(".")[2] == callee
+
+
+def _method_of_instance(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
+    """``call`` is ``x.method(…)`` on ``x = Class(…)``, bound once in the calling function (the
+    project pass's test, :func:`mcpmigrate.analysis.summary._instances`), or ``Class(…).method(…)``,
+    ``Class`` imported from another module (``callee``: ``Class.method``)."""
+    cls, _, meth = callee.partition(".")
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == meth):
+        return False
+    made: cst.BaseExpression | None = func.value if isinstance(func.value, cst.Call) else None
+    fn = a.enclosing_function(call)
+    if isinstance(func.value, cst.Name) and fn is not None:
+        binds = [
+            line.body[0]
+            for line in _own_lines(fn.node)
+            if isinstance(line.body[0], cst.Assign)
+            and len(line.body[0].targets) == 1
+            and isinstance(line.body[0].targets[0].target, cst.Name)
+            and line.body[0].targets[0].target.value == func.value.value
+        ]
+        if len(binds) == 1 and _bindings(fn.node).count(func.value.value) == 1:
+            made = binds[0].value
+    if not isinstance(made, cst.Call):
+        return False
+    return calls_into(a, cst.Call(made.func), cls)
+
+
+def _instances_escape(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """Why the calls of the method ``f`` through instances of its class are not all known: an
+    instance made in another module leaves the function that made it (stored, passed on,
+    returned, made at module level: the project pass records it under the class's name), or one
+    is made in this module; None for a function."""
+    if f.class_name is None:
+        return None
+    leaving = a.incoming.get(f.class_name, ())
+    if leaving:
+        where = ", ".join(sorted({c.label for c in leaving}))
+        return (
+            f"`{f.qualname}` would take the context as a new parameter, but an instance of `{f.class_name}` made in "
+            f"{where} is stored, passed on or returned there, so not every call of it can be found: pass the "
+            "context by hand"
+        )
+    made_here = [c for c in a.nodes(cst.Call) if isinstance(c.func, cst.Name) and c.func.value == f.class_name]
+    if made_here:
+        return (
+            f"`{f.qualname}` would take the context as a new parameter, but this module makes instances of "
+            f"`{f.class_name}` too, whose calls the port does not follow: pass the context by hand"
+        )
+    return None
 
 
 #: (path, mtime_ns, size) -> the analysis of a calling module, read from disk (None: unreadable)
