@@ -452,6 +452,46 @@ def finish(p: Pass, summarized: list[ModuleSummary | None], cache: Cache | None 
     return result
 
 
+class _Mentions:
+    """How a possible caller mentions a target's name, read off its bytes: a call of it (not a
+    method of the caller's own object), a call of a ``Class.method`` through an instance, a use as
+    a value. One pattern per name, each with a literal prefix (fast), made when a file first needs it."""
+
+    def __init__(self) -> None:
+        self.calls_of: dict[str, re.Pattern[bytes]] = {}
+        self.values_of: dict[str, re.Pattern[bytes]] = {}
+
+    def calls(self, name: str, src: bytes) -> bool:
+        rx = self.calls_of.get(name)
+        if rx is None:
+            rx = self.calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
+        for m in rx.finditer(src):
+            before = src[max(0, m.start() - 5) : m.start()]
+            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
+                return True
+        return False
+
+    def method_called(self, name: str, src: bytes) -> bool:
+        """``Class.method``: the class is called (an instance made) and a method of that name."""
+        cls, _, meth = name.partition(".")
+        return (
+            bool(meth)
+            and self.calls(cls, src)
+            and re.search(rb"\.[ \t]*" + re.escape(meth.encode()) + rb"[ \t]*\(", src) is not None
+        )
+
+    def passed(self, name: str, src: bytes) -> bool:
+        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
+        rx = self.values_of.get(name)
+        if rx is None:
+            rx = self.values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
+        for m in rx.finditer(src):
+            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
+            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
+                return True
+        return False
+
+
 def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None) -> None:
     """Fill ``out`` with the targets and the files that may call them (``out.result`` is set, to
     nothing, when no file can)."""
@@ -472,41 +512,7 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
     if imp is None:
         out.result = {}
         return
-    # a call of one of them (not a method of the caller's own object): one pattern per name, each
-    # with a literal prefix (fast), made when a file first needs it
-    calls_of: dict[str, re.Pattern[bytes]] = {}
-
-    def calls(name: str, src: bytes) -> bool:
-        rx = calls_of.get(name)
-        if rx is None:
-            rx = calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
-        for m in rx.finditer(src):
-            before = src[max(0, m.start() - 5) : m.start()]
-            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
-                return True
-        return False
-
-    def method_called(name: str, src: bytes) -> bool:
-        """``Class.method``: the class is called (an instance made) and a method of that name."""
-        cls, _, meth = name.partition(".")
-        return (
-            bool(meth)
-            and calls(cls, src)
-            and re.search(rb"\.[ \t]*" + re.escape(meth.encode()) + rb"[ \t]*\(", src) is not None
-        )
-
-    values_of: dict[str, re.Pattern[bytes]] = {}
-
-    def passed(name: str, src: bytes) -> bool:
-        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
-        rx = values_of.get(name)
-        if rx is None:
-            rx = values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
-        for m in rx.finditer(src):
-            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
-            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
-                return True
-        return False
+    seen = _Mentions()
 
     for p, src in everything.items():
         if _is_test(p):
@@ -524,7 +530,11 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
         # names it without calling it (`server.tool(name="x")(fn)`)
         if p.name != "__init__.py":
             registers = names and any(tok in src for tok in REGISTER_TOKENS)
-            names = {d for d in names if method_called(d, src) or calls(d, src) or (registers and passed(d, src))}
+            names = {
+                d
+                for d in names
+                if seen.method_called(d, src) or seen.calls(d, src) or (registers and seen.passed(d, src))
+            }
         if not names:
             continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])

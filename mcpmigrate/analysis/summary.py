@@ -392,6 +392,8 @@ def _instances(body: list[ast.stmt]) -> tuple[dict[str, str], set[int]]:
             # a nested function's reads of the name (a closure) are uses this code does not see
             other_reads.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
             continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):  # not the function's own names
+            other_reads.update(node.names)
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store):
                 bound[node.id] = bound.get(node.id, 0) + 1

@@ -62,7 +62,12 @@ from mcpmigrate.names import fresh, module_names, name_refs, ref_names, string_v
 CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
 LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
 # 1.x spellings of the Context class the port's renames (MCP501) move to mcp.server.mcpserver.
-_CONTEXT_V1 = {"mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.mcpserver.Context"}
+_CONTEXT_V1 = {
+    "mcp.server.fastmcp.Context",
+    "mcp.server.fastmcp.server.Context",
+    "mcp.server.mcpserver.Context",
+    "mcp.server.mcpserver.server.Context",  # nexus-dev's `from mcp.server.fastmcp.server import Context`, renamed
+}
 ENTRY_ROLES = ("tool", "prompt", "resource")
 
 FIX = FixInfo(
@@ -445,12 +450,13 @@ def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: li
                 "handler's `ctx` there by hand"
             )
         edges.extend((None, c, f) for c in found)
-    if a.references_outside_calls(f):
+    factory_tool = _factory_tool(a, f)
+    if a.references_outside_calls(f) and not factory_tool:
         return (
             f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
             "module-level call, a stored or exported reference): those uses cannot be given the context"
         )
-    if not a.callers(f) and f.role is None and not external:
+    if not a.callers(f) and f.role is None and not external and not factory_tool:
         # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
         method = (
             f"; it is a method of `{f.class_name}`, and calls through its instances in other modules are not followed"
@@ -606,6 +612,75 @@ def _analyse(source: bytes, path: Path) -> ModuleAnalysis | None:
         return ModuleAnalysis.build(cst.parse_module(source), None, path)
     except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
         return None
+
+
+def _factory_tool(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+    """``f`` is a tool made by a factory: its enclosing function returns it (every ``return`` of
+    its own code, the only use of ``f`` there besides setting its attributes, ``f.__doc__ = …``),
+    and each call of the factory binds the result to a name that is only registered with an mcp
+    1.x server's ``add_tool`` (``tool_func = make_tool(cfg)``, ``mcp.add_tool(tool_func, …)`` or
+    ``fn=tool_func``), which injects a ``Context`` parameter on mcp 1.x and 2.x alike (nexus-dev's
+    ``_register_agent_tools``)."""
+    factory = f.parent
+    if factory is None or f.role is not None or f.node.decorators:
+        return False
+    for ref in name_refs(factory.node.body, f.name):
+        parent = a.parents.get(id(ref))
+        if parent is f.node or isinstance(parent, cst.Return):
+            continue
+        if isinstance(parent, cst.Attribute) and isinstance(a.parents.get(id(parent)), cst.AssignTarget):
+            continue
+        return False
+    returns = _own_nodes(factory.node, cst.Return)
+    if not returns or any(not (isinstance(r.value, cst.Name) and r.value.value == f.name) for r in returns):
+        return False
+    calls = a.callers(factory)
+    if not calls or a.references_outside_calls(factory) or a.external_callers(factory):
+        return False
+    return all(_registered_result(a, g, call) for g, call in calls)
+
+
+def _registered_result(a: ModuleAnalysis, g: FunctionInfo, call: cst.Call) -> bool:
+    """``call`` (of a tool factory, in ``g``) is ``name = factory(…)``, ``name`` bound once in
+    ``g`` and read only as the function ``server.add_tool(name, …)`` (``fn=name``) registers, on
+    an mcp 1.x ``FastMCP``."""
+    assign = a.parents.get(id(call))
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return False
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name) or _bindings(g.node).count(target.value) != 1:
+        return False
+    reads = [r for r in name_refs(g.node.body, target.value) if r is not target]
+    for ref in reads:
+        arg = a.parents.get(id(ref))
+        reg = a.parents.get(id(arg))
+        if not (isinstance(arg, cst.Arg) and isinstance(reg, cst.Call) and isinstance(reg.func, cst.Attribute)):
+            return False
+        first = reg.args[0] is arg and arg.keyword is None
+        named = arg.keyword is not None and arg.keyword.value == "fn"
+        server = reg.func.value
+        if not (
+            reg.func.attr.value == "add_tool"
+            and (first or named)
+            and a.kind_of(server, g) is Kind.SERVER_HL
+            and a.generation_of_server_expr(server, g) != S.FASTMCP
+        ):
+            return False
+    return bool(reads)
+
+
+def _own_nodes(fn: cst.FunctionDef, kind: type) -> list:
+    """The nodes of ``kind`` in ``fn``'s own code (not in nested functions, classes or lambdas)."""
+    out: list = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, kind):
+            out.append(n)
+        stack.extend(n.children)
+    return out
 
 
 def _foreign_decorator(f: FunctionInfo) -> str | None:
