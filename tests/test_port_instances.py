@@ -74,6 +74,11 @@ class Runner:
         ctx = self.server.get_context()
         return f"{prefix or ''}{task} via {ctx.fastmcp.name}#{ctx.request_id is not None}"
 """
+LEAVES = (
+    "`Runner.run` would take the context as a new parameter, but `ask` in server.py uses `Runner` other than to "
+    "make an instance whose methods it calls (the instance is stored, passed on or returned, or the class is "
+    "subclassed or named), so not every call of it can be found: pass the context by hand"
+)
 PYPROJECT = '[project]\nname = "crew"\nversion = "0"\ndependencies = ["mcp==1.27.0"]\n'
 ACROSS = (
     "take the context as a `Context` parameter of the tool, resource or prompt (mcp 2.x's `MCPServer` injects it "
@@ -149,16 +154,17 @@ def test_the_ported_instance_calls_answer_as_the_original(
         (
             "    runner = Runner(mcp)\n    return await runner.run(task)\n",
             "    global RUNNER\n    RUNNER = Runner(mcp)\n    return await RUNNER.run(task)\n",
-            "`Runner.run` would take the context as a new parameter, but an instance of `Runner` made in `ask` in "
-            "server.py is stored, passed on or returned there, so not every call of it can be found: pass the "
-            "context by hand",
+            LEAVES,
         ),
         (
             "    runner = Runner(mcp)\n    return await runner.run(task)\n",
             "    runner = Runner(mcp)\n    TOOLS.append(runner)\n    return await runner.run(task)\n",
-            "`Runner.run` would take the context as a new parameter, but an instance of `Runner` made in `ask` in "
-            "server.py is stored, passed on or returned there, so not every call of it can be found: pass the "
-            "context by hand",
+            LEAVES,
+        ),
+        (
+            'mcp = FastMCP("crew")\n',
+            'mcp = FastMCP("crew")\n\n\nclass Special(Runner):\n    pass\n',
+            LEAVES.replace("`ask` in server.py", "server.py"),
         ),
         (
             "        tool_func = make(name)\n",
@@ -168,7 +174,7 @@ def test_the_ported_instance_calls_answer_as_the_original(
             "callback, a module-level call, a stored or exported reference): those uses cannot be given the context",
         ),
     ],
-    ids=["instance-global", "instance-passed-on", "factory-result-kept"],
+    ids=["instance-global", "instance-passed-on", "subclassed", "factory-result-kept"],
 )
 def test_an_instance_or_a_tool_whose_uses_are_not_all_seen_keeps_the_read_manual(
     tmp_path: Path, old: str, new: str, reason: str

@@ -331,8 +331,9 @@ class Resolver:
             p = self.module(caller, mod, level)
             t = self.by_path.get(p) if p is not None else None
             if t is not None:
-                public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
-                for d in public & t.defs:
+                names = t.defs | {d.partition(".")[0] for d in t.defs if "." in d}  # a class with requesting methods
+                public = t.exported if t.exported is not None else {d for d in names if not d.startswith("_")}
+                for d in public & names:
                     starred.setdefault(d, t)
         return functions, modules, starred
 
@@ -357,6 +358,10 @@ class Resolver:
             target = functions[owner][0], f"{functions[owner][1]}.{last}"  # a method, through an instance
         elif head in modules and f"{cls}.{last}" in modules[head].defs:
             target = modules[head], f"{cls}.{last}"
+        elif owner in modules and any(d.startswith(f"{last}.") for d in modules[owner].defs):
+            target = modules[owner], last  # a class used other than to make an instance (`agents.Runner`)
+        elif owner in starred and owner not in s.defs and f"{owner}.{last}" in starred[owner].defs:
+            target = starred[owner], f"{owner}.{last}"
         elif not owner and name in starred and name not in s.defs:
             target = starred[name], name
         return None if target is None or target[0].path == caller else target

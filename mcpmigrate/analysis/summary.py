@@ -344,17 +344,21 @@ def _calls(
             stack.extend(reversed(node.decorator_list))
             continue
         if isinstance(node, ast.ClassDef):
+            if classes:  # a subclass: calls through its instances are not followed
+                stack.extend([*node.bases, *node.keywords, *node.decorator_list])
             _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, names, out)
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if fn is not None:
                 _note_import(node, out, {})
             continue
-        if isinstance(node, ast.Call) and classes and id(node) not in contained:
-            made_of = dotted(node.func)
-            if made_of is not None and made_of.rpartition(".")[2] in classes:
-                # an instance that leaves this code (stored, passed, returned): its method calls are not all seen
-                out.calls.append((prefix[:-1], _role(fn) if fn is not None else None, made_of, ()))
+        use = _class_use(node, classes, contained, stack) if classes else None
+        if use is not None:
+            if use:
+                # an instance that leaves this code (stored, passed, returned), or the class used otherwise
+                # (a subclass, a factory method, an alias): the calls of its methods are not all seen
+                out.calls.append((prefix[:-1], _role(fn) if fn is not None else None, use, ()))
+            continue
         if isinstance(node, ast.Call) and fn is not None:
             func = node.func
             last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
@@ -373,6 +377,22 @@ def _calls(
                         kinds.append((kw.arg, k))
                 out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _class_use(node: ast.AST, classes: set[str], contained: set[int], stack: list[ast.AST]) -> str | None:
+    """How ``node`` uses one of ``classes`` (by its last name): ``""`` to make an instance that
+    stays in its function (``contained``, :func:`_instances`); the class as spelled
+    (``Runner``, ``agents.Runner``) for any other use; None when it is no use of them. A call of
+    the class pushes only its arguments on ``stack`` (its callee is no other use)."""
+    named = dotted(node.func) if isinstance(node, ast.Call) else None
+    if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Store):
+        named = dotted(node)
+    if named is None or named.rpartition(".")[2] not in classes:
+        return None
+    if isinstance(node, ast.Call):
+        stack.extend([*node.args, *node.keywords])
+        return "" if id(node) in contained else named
+    return named
 
 
 def _instances(body: list[ast.stmt]) -> tuple[dict[str, str], set[int]]:

@@ -566,15 +566,16 @@ def _instances_escape(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
     if leaving:
         where = ", ".join(sorted({c.label for c in leaving}))
         return (
-            f"`{f.qualname}` would take the context as a new parameter, but an instance of `{f.class_name}` made in "
-            f"{where} is stored, passed on or returned there, so not every call of it can be found: pass the "
-            "context by hand"
+            f"`{f.qualname}` would take the context as a new parameter, but {where} uses `{f.class_name}` other "
+            "than to make an instance whose methods it calls (the instance is stored, passed on or returned, or "
+            "the class is subclassed or named), so not every call of it can be found: pass the context by hand"
         )
-    made_here = [c for c in a.nodes(cst.Call) if isinstance(c.func, cst.Name) and c.func.value == f.class_name]
-    if made_here:
+    made = any(isinstance(c.func, cst.Name) and c.func.value == "cls" for c in a.nodes(cst.Call))
+    if name_refs(a.module, f.class_name) or made:
         return (
-            f"`{f.qualname}` would take the context as a new parameter, but this module makes instances of "
-            f"`{f.class_name}` too, whose calls the port does not follow: pass the context by hand"
+            f"`{f.qualname}` would take the context as a new parameter, but this module uses `{f.class_name}` "
+            "too (an instance made, the class named or subclassed), whose calls the port does not follow: pass "
+            "the context by hand"
         )
     return None
 
