@@ -150,6 +150,12 @@ def screen_passes(source: bytes, rules: set[str]) -> set[str]:
     return _screen(source, rules)[0]
 
 
+def _typed_from_outside(incoming: Incoming | None) -> bool:
+    """Other modules pass a context or a session into this one, or register one of its functions on
+    an MCP server they import (``mcp.tool(name="x")(fn)``): its own imports need not name the SDK."""
+    return any(c.kinds or (c.registers and c.generation) for calls in (incoming or {}).values() for c in calls)
+
+
 def _screen(source: bytes, rules: set[str], typed_from_outside: bool = False) -> tuple[set[str], Facts | None]:
     """The second and third stages of the prefilter: the rules of the enabled detectors whose own
     tokens occur in ``source`` and whose ``screen`` (:mod:`mcpmigrate.screen`) says they could
@@ -191,8 +197,7 @@ def rescreen(source: bytes, rules: set[str], file_rules: set[str], incoming: Inc
     rest = file_rules - rules
     if not rest:
         return rules
-    typed = any(c.kinds for calls in (incoming or {}).values() for c in calls)
-    return rules | _screen(source, rest, typed)[0]
+    return rules | _screen(source, rest, _typed_from_outside(incoming))[0]
 
 
 def detect(
@@ -553,7 +558,7 @@ def _process_file(
         if source is None:
             return res
     file_rules = rules_for_file(path, display, config, rules)
-    typed_from_outside = any(c.kinds for calls in (incoming or {}).values() for c in calls)
+    typed_from_outside = _typed_from_outside(incoming)
     run_rules, facts = (
         _screen(source, file_rules, typed_from_outside)
         if prefilter is not None and file_rules and prefilter.search(source)

@@ -209,3 +209,43 @@ def test_sync_bridges_of_a_nested_coroutine(tmp_path: Path, bridge_call: str, br
     tools = {"`first`, `count`", "`count`, `first`"}
     reasons = {BRIDGE.format(coro="granted._ask", bridge=bridge, outer="granted", tools=t) for t in tools}
     assert f["manual"] in reasons
+
+
+def test_a_roots_method_also_handed_to_a_task_group_is_not_said_to_leave_the_module(tmp_path: Path) -> None:
+    """itstanner5216/multi-mcp's proxy asks for roots in a method that a notification handler
+    awaits and the session setup hands to `tg.start_soon` (a use that is not a call, in this very
+    module): the reason says its callers cannot all be followed, not that the chain leaves the module."""
+    [f] = _check(
+        tmp_path,
+        """\
+        import anyio
+        from mcp.server.lowlevel import Server
+        from mcp.server.session import ServerSession
+
+
+        class Proxy:
+            def __init__(self, server: Server, session: ServerSession) -> None:
+                self.server = server
+                self.session = session
+                self.roots: list[str] = []
+
+            async def refresh_roots(self) -> None:
+                try:
+                    result = await self.session.list_roots()
+                    self.roots = [str(r.uri) for r in result.roots]
+                except Exception:
+                    self.roots = []
+
+            async def on_roots_changed(self) -> None:
+                await self.refresh_roots()
+
+            async def start(self) -> None:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(self.refresh_roots)
+        """,
+    )
+    assert (f["line"], f["column"]) == (14, 28)
+    assert f["manual"] == (
+        "the callers cannot all be followed: `Proxy.refresh_roots` is also used other than by a direct call in "
+        "this module (chain: Proxy.refresh_roots)"
+    )

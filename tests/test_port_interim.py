@@ -95,6 +95,91 @@ def test_a_helper_reached_from_an_mcp1_tool_of_another_module_is_judged_as_porte
     assert (left["rule"], left["path"], left["line"], left["column"]) == ("MCP202", "common.py", 9, 20)
     assert left["manual"] == (
         "the request is made in the helper `request_consent`, which is also called from another module "
-        "(`stop` in tools.py); cross-module rewrite not supported"
+        "(`stop` in tools.py): the fix hands the helper the answer in place of its context, "
+        "and those calls would still pass the context; move the request into the tools by hand"
     )
     assert "from mcp.server.mcpserver import Context, MCPServer" in (tmp_path / "tools.py").read_text()
+
+
+GATE = """from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("layers")
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+async def _confirm(ctx: Context, text: str) -> bool:
+    answer = await ctx.elicit(message=text, schema=Confirm)
+    return answer.action == "accept" and answer.data.ok
+
+
+@mcp.tool()
+async def drop(ctx: Context, layer: str) -> str:
+    if not await _confirm(ctx, f"Drop {layer}?"):
+        return f"kept {layer}"
+    return f"dropped {layer}"
+"""
+
+
+def test_a_helper_called_with_an_mcp1_tools_context_is_fixed_and_reported_in_the_porting_run(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """The helper takes the mcp 1.x `Context` of the tool, which the same run renames to mcp 2.x's
+    (nkarasiak/qgis-mcp's `_confirm_destructive`, once its schema is a model): `check` offers the
+    interim fix instead of "passes `ctx`, not the tool's own mcp 2.x `Context` parameter", and `fix`
+    reports the site fixed (it was rewritten, unreported, in the run's second round)."""
+    server = tmp_path / "server.py"
+    server.write_text(GATE, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    (site,) = [f for f in res.json["findings"] if f["rule"] == "MCP202"]
+    assert (site["line"], site["manual"]) == (12, None)
+    assert site["fix"]["description"] == (
+        "move the request out of the helper `_confirm` into a resolver returning `Elicit(...)` for each call, "
+        "injected into `drop` with `Annotated[..., Resolve(fn)]` and handed to the helper in place of the "
+        "request (works on both eras)"
+    )
+    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [("MCP202", 12), ("MCP501", 1)]
+    scenarios = [
+        ({"elicitation": {"action": "accept", "content": {"ok": True}}}, "dropped roads"),
+        ({"elicitation": {"action": "accept", "content": {"ok": False}}}, "kept roads"),
+        ({"elicitation": {"action": "decline"}}, "kept roads"),
+    ]
+    calls = [{"tool": "drop", "arguments": {"layer": "roads"}}]
+    before = tmp_path / "before.py"
+    before.write_text(GATE, encoding="utf-8")
+    for client, text in scenarios:
+        want = run_proof(legacy_python, before, "mcp", "legacy", [], calls, client=client)
+        assert _answers(want)[0][2] == [text]
+        for mode in ("legacy", "modern"):
+            got = run_proof(mcp2_python, server, "mcp", mode, [], calls, client=client)
+            assert _answers(got) == _answers(want), f"{mode}, {client}: {got['calls']} vs {want['calls']}"
+
+
+def test_an_elicitation_given_a_dict_schema_stays_manual_and_the_port_is_written(tmp_path: Path) -> None:
+    """`ctx.elicit(message=..., schema={...})` raises `AttributeError` (`schema.model_fields`) on mcp
+    1.x and 2.x before sending anything (nkarasiak/qgis-mcp's `_confirm_destructive`, whose `except`
+    then proceeds): there is no request to move, so the site is manual with that reason, and the
+    port goes ahead (it used to be refused whole: the resolver written from the dict read
+    `properties` as a name)."""
+    src = GATE.replace("schema=Confirm", 'schema={"type": "object", "properties": {"ok": {"type": "boolean"}}}')
+    (tmp_path / "server.py").write_text(src, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    assert res.json["errors"] == [], str(res)
+    assert [(f["rule"], f["line"]) for f in res.json["fixed"]] == [("MCP501", 1)]
+    (left,) = res.json["findings"]
+    assert (left["rule"], left["line"], left["manual"]) == (
+        "MCP202",
+        12,
+        "`ctx.elicit` is given a JSON-schema dict as its schema, but `Context.elicit` takes a pydantic model "
+        "class and raises `AttributeError` on a dict before anything is sent: this request reaches no client "
+        "today (on mcp 1.x and 2.x alike); pass a model (`class Confirm(BaseModel): confirm: bool`), then run "
+        "the fix again",
+    )
+    assert "from mcp.server.mcpserver import Context, MCPServer" in (tmp_path / "server.py").read_text()

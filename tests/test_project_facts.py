@@ -464,7 +464,8 @@ def test_interim_fix_keeps_a_helper_another_module_calls(tmp_path: Path) -> None
     assert f["fix"] is None
     assert f["manual"] == (
         "the request is made in the helper `require_ack`, which is also called from another module "
-        "(`delete_bucket` in tools.py); cross-module rewrite not supported"
+        "(`delete_bucket` in tools.py): the fix hands the helper the answer in place of its context, "
+        "and those calls would still pass the context; move the request into the tools by hand"
     )
 
 

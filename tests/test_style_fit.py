@@ -210,3 +210,39 @@ def test_a_long_value_that_parentheses_cannot_make_fit_stays_flat(tmp_path: Path
         "protocolVersion", "protocol_version"
     )
     assert _ruff("format", "--isolated", "--diff", "server.py", cwd=tmp_path).returncode == 0
+
+
+CONCAT = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP(
+    name="Qgis_mcp",
+    instructions="QGIS integration through the Model Context Protocol. "
+    "Use tools for actions, resources for read-only data, prompts for workflows.",
+)
+side = FastMCP(
+    name="side",
+    instructions="Short. "
+    "Fits.",
+)
+"""
+
+
+def test_an_implicit_string_concatenation_in_a_rewritten_call_keeps_its_strings_apart(tmp_path: Path) -> None:
+    """nkarasiak/qgis-mcp's `FastMCP(..., instructions="…" "…")`: the rename relaid the call and
+    joined the two strings with nothing between them (`"…Protocol. ""Use tools…"`, 150 columns).
+    Now one string per line when they do not fit, as written, and `"a " "b"` when they do, as
+    black lays them out."""
+    pytest.importorskip("black")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "q"\ndependencies = ["mcp>=1.20,<2"]\n', encoding="utf-8"
+    )
+    target = tmp_path / "server.py"
+    target.write_text(CONCAT, encoding="utf-8")
+    _fix(target, "--target-sdk", "mcp2")
+    assert target.read_text(encoding="utf-8") == (
+        CONCAT.replace("from mcp.server.fastmcp import FastMCP", "from mcp.server.mcpserver import MCPServer")
+        .replace("= FastMCP(", "= MCPServer(")
+        .replace('"Short. "\n    "Fits."', '"Short. " "Fits."')
+    )
+    black = [sys.executable, "-m", "black", "--check", "-q", "server.py"]
+    assert subprocess.run(black, cwd=tmp_path).returncode == 0, target.read_text()

@@ -8,7 +8,8 @@ and the registered functions their role (registered here, or by another module o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +19,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis.calls import CallGraph
 from mcpmigrate.analysis.facts import Collector, FunctionInfo
 from mcpmigrate.analysis.kinds import Kind, Kinds, project_instance_class
+from mcpmigrate.analysis.summary import UNINJECTED
 from mcpmigrate.fastwalk import Flat
 
 if TYPE_CHECKING:
@@ -90,6 +92,8 @@ class ModuleAnalysis(Kinds, CallGraph):
             names = f.param_names()
             for call in calls:
                 for where, value in call.kinds:
+                    if value == UNINJECTED:
+                        continue  # a tool's untyped ctx: read apart (uninjected_context)
                     pname = names[where] if isinstance(where, int) and where < len(names) else where
                     param = next((p for p in f.params if p.name.value == pname), None)
                     if param is None or pname in f.kinds:
@@ -98,6 +102,79 @@ class ModuleAnalysis(Kinds, CallGraph):
                     if ann is not None and not self.says_nothing(ann.annotation):
                         continue  # annotated with something else: trust the annotation
                     f.kinds[param.name.value] = Kind(value)
+
+    # -- context parameters the SDK never fills ---------------------------------------------
+    def uninjected_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> Uninjected | None:
+        """Where ``expr`` comes from when it is a ``ctx``/``context`` parameter the SDK never
+        fills: a registered tool's, prompt's or resource's, unannotated or annotated with what
+        says nothing (``ctx: Any = None``; ``Any`` imported as ``Context``), or a helper's that
+        receives one (from a function of this module, or from a decorated tool of another
+        module, :data:`~mcpmigrate.analysis.summary.UNINJECTED`). mcp 1.x, mcp 2.x and fastmcp
+        inject the Context only into a parameter annotated with their Context class: this one
+        is a tool argument (``None`` unless the client sends a value), so a request through it
+        never reaches a client. None otherwise."""
+        if fn is None or not isinstance(expr, cst.Name):
+            return None
+        return self.memo("module.uninjected", self._uninjected).get((id(fn), expr.value))
+
+    def _injected_default(self, p: cst.Param) -> bool:
+        """``ctx=CurrentContext()`` (unannotated or ``Any``): fastmcp 2–4 inject the Context through
+        the default, whatever the annotation says (measured on 2.14.7, 3.4.11 and 4.2.3)."""
+        return (
+            isinstance(p.default, cst.Call)
+            and S.GET_CONTEXT_FUNCTIONS.get(self.qualname(p.default.func) or "") == S.FASTMCP
+            and (p.annotation is None or self.says_nothing(p.annotation.annotation))
+        )
+
+    def untyped_context_params(self, f: FunctionInfo) -> list[str]:
+        """``f``'s parameters named ``ctx``/``context`` that nothing types: unannotated (or
+        ``Any``), without a default other than ``None`` (``CurrentContext()`` injects one), no
+        kind from a caller, never rebound in ``f``."""
+        rebound = {name for name, _ in f.assigns}
+        return [
+            p.name.value
+            for p in f.params
+            if p.name.value in ("ctx", "context")
+            and (p.annotation is None or self.says_nothing(p.annotation.annotation))
+            and (p.default is None or (isinstance(p.default, cst.Name) and p.default.value == "None"))
+            and p.name.value not in f.kinds
+            and p.name.value not in rebound
+        ]
+
+    def _uninjected(self) -> dict[tuple[int, str], Uninjected]:
+        """(function id, parameter) -> the tool whose untyped context parameter it is or
+        receives: the functions registered on an MCP server (in a module or by a registering
+        module that imports the SDK) and the helpers decorated tools of other modules pass theirs
+        to first, then the helpers of this module they pass it to, as ``helper(ctx)`` /
+        ``helper(ctx=ctx)``, until nothing is added."""
+        found: dict[tuple[int, str], Uninjected] = {}
+        for f in self.functions:
+            if f.role in ("tool", "prompt", "resource") and (
+                self.imports_mcp() or any(r.generation for r in self.external_registrations(f))
+            ):
+                found.update(((id(f), p), Uninjected(f"`{f.qualname}`", p)) for p in self.untyped_context_params(f))
+            open_params = self.untyped_context_params(f)
+            for ext in self.external_callers(f):
+                names = f.param_names()
+                for where, value in ext.kinds:
+                    pname = names[where] if isinstance(where, int) and where < len(names) else where
+                    if value == UNINJECTED and pname in open_params and ext.caller:
+                        found.setdefault((id(f), str(pname)), Uninjected(ext.label, ""))
+        todo = [f for f in self.functions if any(k[0] == id(f) for k in found)]
+        while todo:
+            f = todo.pop()
+            for call in self.calls_of(f):
+                callee = self.callee_of(call, f)
+                if callee is None or callee.role is not None:
+                    continue
+                names = callee.param_names()
+                open_params = self.untyped_context_params(callee)
+                for pname, arg in _bound(call, names, _self_offset(call, callee, names)):
+                    source = found.get((id(f), arg.value.value)) if isinstance(arg.value, cst.Name) else None
+                    if source is not None and pname in open_params and (id(callee), pname) not in found:
+                        found[(id(callee), pname)] = source
+                        todo.append(callee)
+        return found
 
     def _seed_imported_servers(self) -> None:
         """A server built in another module of the project and imported here (``from app import
@@ -134,6 +211,8 @@ class ModuleAnalysis(Kinds, CallGraph):
                     k = self.kind_of_annotation(p.annotation.annotation)
                     if k is not None:
                         f.kinds[p.name.value] = k
+                if p.name.value not in f.kinds and self._injected_default(p):
+                    f.kinds[p.name.value] = Kind.CONTEXT_FASTMCP  # `ctx=CurrentContext()`: fastmcp fills it
         self._seed_from_callers()
         self._seed_imported_servers()
         # Assignments, a few rounds for chains (session = ctx.session; s2 = session).
@@ -200,17 +279,8 @@ class ModuleAnalysis(Kinds, CallGraph):
                 if callee is None:
                     continue
                 names = callee.param_names()
-                bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
-                offset = 1 if names and names[0] in ("self", "cls") and bound else 0
-                for i, arg in enumerate(call.args):
-                    if arg.star:
-                        break
-                    if arg.keyword is not None:
-                        pname = arg.keyword.value
-                    elif i + offset < len(names):
-                        pname = names[i + offset]
-                    else:
-                        continue
+                offset = _self_offset(call, callee, names)
+                for pname, arg in _bound(call, names, offset):
                     param = next((p for p in callee.params if p.name.value == pname), None)
                     if param is None or pname in callee.kinds:
                         continue
@@ -266,3 +336,30 @@ class ModuleAnalysis(Kinds, CallGraph):
 
     def _guess_generation(self) -> str:
         return self.module_generation() or S.MCP1
+
+
+@dataclass(frozen=True)
+class Uninjected:
+    """A tool whose ``ctx``/``context`` parameter the SDK never fills: how a finding names it
+    (```get_data``` or ```purge` in pkg/tools.py``) and the parameter ("" when another module's:
+    the summary records that the argument is one, not its name)."""
+
+    tool: str
+    param: str
+
+
+def _self_offset(call: cst.Call, callee: FunctionInfo, names: list[str]) -> int:
+    """1 when ``call`` binds the callee's ``self``/``cls`` itself (``obj.m(x)``, a constructor)."""
+    bound = isinstance(call.func, cst.Attribute) or callee.name == "__init__"
+    return 1 if names and names[0] in ("self", "cls") and bound else 0
+
+
+def _bound(call: cst.Call, names: list[str], offset: int) -> Iterator[tuple[str, cst.Arg]]:
+    """The parameter name each argument of ``call`` binds (up to the first ``*args``/``**kw``)."""
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg
+        elif i + offset < len(names):
+            yield names[i + offset], arg

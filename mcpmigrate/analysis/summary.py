@@ -133,6 +133,49 @@ def _annotation_kind(ann: ast.expr | None, imports: dict[str, str]) -> str | Non
     return None
 
 
+#: What a summary records for a decorated tool's, prompt's or resource's ``ctx``/``context``
+#: parameter that nothing types (``ctx=None``, ``ctx: Any = None``) when it is passed on: the SDK
+#: injects its Context only into a parameter annotated with it, so what arrives is a tool argument.
+#: Not a :class:`~mcpmigrate.analysis.kinds.Kind`: the callee's analysis reads it apart.
+UNINJECTED = "uninjected-context"
+
+
+def _context_getter(func: ast.expr, imports: dict[str, str]) -> bool:
+    """``CurrentContext`` / ``get_context`` of fastmcp, under any import spelling."""
+    name = dotted(func) or ""
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    return S.GET_CONTEXT_FUNCTIONS.get(full) == S.FASTMCP
+
+
+def _imports_sdk(imports: dict[str, str]) -> bool:
+    return any(v == "mcp" or v.startswith(("mcp.", "fastmcp")) or import_generation(v) for v in imports.values())
+
+
+def _says_nothing(ann: ast.expr | None, imports: dict[str, str]) -> bool:
+    """No annotation, or one that does not say what the parameter is (``Any``, ``object``,
+    ``Optional[Any]``, ``Any | None``; ``Any`` under any alias)."""
+    if ann is None:
+        return True
+    if isinstance(ann, ast.BinOp):
+        return _says_nothing(ann.left, imports) and _says_nothing(ann.right, imports)
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):  # `ctx: "Any"`
+        try:
+            return _says_nothing(ast.parse(ann.value, mode="eval").body, imports)
+        except SyntaxError:
+            return False
+    if isinstance(ann, ast.Constant):
+        return ann.value is None
+    if isinstance(ann, ast.Subscript):
+        head = (dotted(ann.value) or "").rsplit(".", 1)[-1]
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        return head in ("Optional", "Union") and all(_says_nothing(el, imports) for el in inner)
+    name = dotted(ann) or ""
+    head, _, rest = name.partition(".")
+    full = (imports[head] + ("." + rest if rest else "")) if head in imports else name
+    return full in ("typing.Any", "typing_extensions.Any", "Any", "object", "None")
+
+
 def _arg_kind(expr: ast.expr, params: dict[str, str]) -> str | None:
     """``ctx`` (a parameter with a kind), ``ctx.session``, ``ctx.request_context(.session)``."""
     name = dotted(expr)
@@ -183,6 +226,10 @@ def summarize(source: bytes, names: set[str]) -> ModuleSummary | None:
             out.defs.add(stmt.name)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             _note_import(stmt, out, imports)
+        elif isinstance(stmt, ast.If) and _type_checking(stmt):  # `if TYPE_CHECKING: from fastmcp import FastMCP`
+            for inner in stmt.body:
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    _note_import(inner, out, imports)
     _calls(tree.body, "", None, {}, imports, names, out)
     if names and any(tok in source for tok in REGISTER_TOKENS):  # the walk only where a registration may be
         gens = {g for g in map(import_generation, imports.values()) if g}
@@ -296,6 +343,13 @@ def _literal(expr: ast.expr | None) -> str | None:
     return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, str) else None
 
 
+def _type_checking(stmt: ast.stmt) -> bool:
+    """``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:`` (no ``else``)."""
+    return (
+        isinstance(stmt, ast.If) and not stmt.orelse and (dotted(stmt.test) or "").rsplit(".", 1)[-1] == "TYPE_CHECKING"
+    )
+
+
 def _note_import(node: ast.Import | ast.ImportFrom, out: ModuleSummary, imports: dict[str, str]) -> None:
     if isinstance(node, ast.Import):
         for al in node.names:
@@ -334,10 +388,24 @@ def _calls(
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             inner = dict(params)
             args = node.args
-            for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            served = _role(node) in ("tool", "prompt", "resource") and _imports_sdk(imports)
+            positional = [*args.posonlyargs, *args.args]
+            defaults = dict(zip([a.arg for a in positional][::-1], args.defaults[::-1]))
+            defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+            for a in [*positional, *args.kwonlyargs]:
                 k = _annotation_kind(a.annotation, imports)
+                default = defaults.get(a.arg)
+                if k is None and isinstance(default, ast.Call) and _context_getter(default.func, imports):
+                    k = "fastmcp-context"  # `ctx=CurrentContext()`: fastmcp injects it through the default
                 if k:
                     inner[a.arg] = k
+                elif (
+                    served
+                    and a.arg in ("ctx", "context")
+                    and _says_nothing(a.annotation, imports)
+                    and (default is None or (isinstance(default, ast.Constant) and default.value is None))
+                ):
+                    inner[a.arg] = UNINJECTED  # `@mcp.tool async def t(x, ctx=None)`: never the SDK's Context
                 else:
                     inner.pop(a.arg, None)
             _calls(node.body, f"{prefix}{node.name}.", node, inner, imports, names, out)

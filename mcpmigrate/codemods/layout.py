@@ -77,6 +77,8 @@ def _space_for(node: cst.CSTNode, name: str) -> str:
         return " " if name == "whitespace_after" else ""
     if isinstance(node, (cst.DictElement, cst.StarredDictElement)) and name == "whitespace_after_colon":
         return " "
+    if isinstance(node, cst.ConcatenatedString) and name == "whitespace_between":
+        return " "  # `"a " "b"`, as black joins an implicit concatenation that fits
     if isinstance(node, cst.Annotation) and name == "whitespace_after_indicator":
         return " "
     if isinstance(node, _SPACED):
@@ -338,7 +340,18 @@ class _Layout:
             return self._chain(node, start, tail, level, op_width)
         if isinstance(node, cst.IfExp) and not node.lpar:
             return self._ifexp(node, level, tail)
+        strings = node.value if isinstance(node, cst.Arg) else node
+        if isinstance(strings, cst.ConcatenatedString) and not strings.lpar:
+            return node.deep_replace(strings, self._strings(strings, level))
         return self.lay(node, start, tail, level)
+
+    def _strings(self, node: cst.ConcatenatedString, level: int) -> cst.ConcatenatedString:
+        """An implicit string concatenation that does not fit, one string per line (black's
+        STRING_PRIORITY split, the layout `"a "` / `"b"` such code is usually written in)."""
+        right = node.right
+        if isinstance(right, cst.ConcatenatedString) and not right.lpar:
+            right = self._strings(right, level)
+        return node.with_changes(whitespace_between=_pw(self.unit * level), right=right)
 
     def _chain(self, node, start: int, tail: int, level: int, op_width: int):
         if not (isinstance(node, cst.BooleanOperation) and not node.lpar):

@@ -18,10 +18,12 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
+from mcpmigrate.analysis.module import Uninjected
 from mcpmigrate.codemods import interim, interim_jsonrpc
 from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixPlan
+from mcpmigrate.names import ref_names
 from mcpmigrate.screen import sampling_elicitation as screen_sampling_elicitation
 
 # MCP201/MCP202 messages: what sends the request (``subject``), then why and what to do.
@@ -41,6 +43,10 @@ _MSG_206 = (
     "An interim result (`input_required`) is returned from {method}; only tools/call, prompts/get and "
     "resources/read may return one (2026-07-28). Ask for the input in the tool, prompt or resource that "
     "needs it, or answer this request completely."
+)
+_WRAPPER_MANUAL = (
+    "the wrapper sends `sampling/createMessage` itself: replace it with a direct model provider (e.g. a "
+    "pydantic-ai provider model), which needs no client round trip"
 )
 _MSG_207 = (
     "Security: this elicitation is a consent gate whose failure path goes on with the guarded action. "
@@ -122,16 +128,23 @@ class _Visitor(RequestVisitor):
         q = self.a.qualname(func)
         if kind is None:
             self._receiver_elsewhere(node, fn, q, where)
+            self._through_uninjected(node, fn, where)
         if q in S.SESSION_SAMPLING_WRAPPERS:
-            if any(self._is_session(arg.value, fn) for arg in node.args):
+            sessions = [arg.value for arg in node.args if self._is_session(arg.value, fn)]
+            if sessions:
+                manual = _WRAPPER_MANUAL
+                why = self._why_untyped(sessions[0], fn) if fn is not None else None
+                if why is not None and fn is not None:
+                    run = self.a.parents.get(id(self.a.parents.get(id(node))))  # `agent.run(prompt, model=…)`
+                    built = self._built_from(run, fn, "the agent run's prompt") if isinstance(run, cst.Call) else None
+                    manual = f"{why}, then migrate it by hand: {manual}" + (f"; {built}" if built else "")
                 self.report(
                     "MCP201",
                     node,
                     _MSG_201.format(
                         subject=f"A server session is handed to `{q.split('.')[-1]}`, which samples through it{where}"
                     ),
-                    manual="the wrapper sends `sampling/createMessage` itself: replace it with a direct model "
-                    "provider (e.g. a pydantic-ai provider model), which needs no client round trip",
+                    manual=manual,
                 )
         if q in S.HIGH_LEVEL_SERVERS:
             for arg in node.args:
@@ -183,9 +196,168 @@ class _Visitor(RequestVisitor):
                 )
 
     def _is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """What a sampling wrapper is handed is a server session: typed as one, or ``x.session``
+        where the module imports the SDK or ``x`` is a registered function's untyped context."""
         if self.a.kind_of(expr, fn) is Kind.SESSION:
             return True
-        return isinstance(expr, cst.Attribute) and expr.attr.value == "session" and self.a.imports_mcp()
+        return (
+            isinstance(expr, cst.Attribute)
+            and expr.attr.value == "session"
+            and (self.a.imports_mcp() or self._untyped_context(expr.value, fn))
+        )
+
+    def _untyped_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:
+        """``expr`` is a ``ctx``/``context`` parameter of ``fn`` that nothing types."""
+        return (
+            fn is not None
+            and isinstance(expr, cst.Name)
+            and self.a.kind_of(expr, fn) is None
+            and expr.value in self.a.untyped_context_params(fn)
+        )
+
+    def _hands_session(self, fn: FunctionInfo, name: str) -> bool:
+        """``fn`` hands ``<name>.session`` to a sampling wrapper (pydantic-ai's ``MCPSamplingModel``,
+        whose session is an MCP server session): ``name`` is an MCP context."""
+        return any(
+            self.a.qualname(call.func) in S.SESSION_SAMPLING_WRAPPERS
+            and any(
+                isinstance(arg.value, cst.Attribute)
+                and arg.value.attr.value == "session"
+                and isinstance(arg.value.value, cst.Name)
+                and arg.value.value.value == name
+                for arg in call.args
+            )
+            for call in fn.calls
+        )
+
+    # -- requests through a context parameter the SDK never fills ----------------------------
+    def _uninjected_owner(self, recv: cst.BaseExpression, fn: FunctionInfo | None) -> Uninjected | None:
+        """Where the untyped ``ctx`` ``recv`` is (``ctx``) or reads the session of
+        (``ctx.session``) comes from, when the SDK never fills it:
+        :meth:`ModuleAnalysis.uninjected_context`."""
+        if isinstance(recv, cst.Attribute) and recv.attr.value == "session":
+            recv = recv.value
+        return self.a.uninjected_context(recv, fn) if self.a.kind_of(recv, fn) is None else None
+
+    def _through_uninjected(self, node: cst.Call, fn: FunctionInfo | None, where: str) -> None:
+        """``ctx.elicit(...)`` / ``ctx.sample(...)`` / ``ctx.session.create_message(...)`` on a
+        registered function's ``ctx: Any``: the request the code means to send, which as written
+        never runs (the SDK leaves that parameter to the client). Reported manual, with why."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or legacy_era_only(self.a.parents, node):
+            return
+        attr, recv = func.attr.value, func.value
+        on_session = isinstance(recv, cst.Attribute) and recv.attr.value == "session"
+        if on_session:
+            request = (
+                interim.SAMPLING
+                if attr in S.SESSION_SAMPLING_METHODS
+                else interim.ELICITATION
+                if attr in S.SESSION_ELICIT_METHODS
+                else None
+            )
+        else:
+            request = (
+                interim.ELICITATION
+                if attr in S.CONTEXT_ELICIT_METHODS
+                else interim.SAMPLING
+                if attr in S.FASTMCP_SAMPLING_METHODS
+                else None
+            )
+        why = self._why_untyped(recv, fn) if request is not None and fn is not None else None
+        if why is None or fn is None:
+            return
+        built = self._built_from(node, fn, "the request")
+        manual = f"{why}, then " + (
+            f"migrate it by hand: {built}"
+            if built
+            else "run `mcpmigrate check` again (the interim fix judges a request through a typed Context)"
+        )
+        if request == interim.SAMPLING:
+            self.report("MCP201", node, _MSG_201.format(subject=_SAMPLES.format(where=where)), manual=manual)
+        else:
+            self.report("MCP202", node, _MSG_202.format(subject=_ELICITS.format(where=where)), manual=manual)
+            self._fail_open(node, fn, FixPlan(manual=manual))
+
+    def _why_untyped(self, recv: cst.BaseExpression, fn: FunctionInfo) -> str | None:
+        """What makes the untyped ``ctx`` a request goes through an MCP context, and what the code
+        really does with it; None when nothing does (the request is not reported)."""
+        tool = self._uninjected_owner(recv, fn)
+        if tool is not None:
+            return self._never_injected(tool, fn)
+        base = recv.value if isinstance(recv, cst.Attribute) and recv.attr.value == "session" else recv
+        if (
+            not isinstance(base, cst.Name)
+            or not self._untyped_context(base, fn)
+            or not self._hands_session(fn, base.value)
+        ):
+            return None
+        unserved = (
+            f"; no module of the project registers or calls `{fn.qualname}`, so as the project stands it never runs"
+            if fn.role is None
+            and not (self.a.callers(fn) or self.a.external_callers(fn) or self.a.external_registrations(fn))
+            else ""
+        )
+        return (
+            f"`{base.value}` is untyped, but `{fn.qualname}` hands `{base.value}.session` to pydantic-ai's "
+            f"`MCPSamplingModel`, so it is an MCP context{unserved}; annotate it with the SDK's Context class first"
+        )
+
+    def _never_injected(self, tool: Uninjected, fn: FunctionInfo) -> str:
+        """Why a request through a tool's untyped ``ctx`` never reaches a client, as written."""
+        param = f"`{tool.param}` of {tool.tool}" if tool.param else f"the context parameter of {tool.tool}"
+        through = "" if tool.tool == f"`{fn.qualname}`" else f", which `{fn.qualname}` receives"
+        return (
+            f"as written this never runs: {param} is not annotated with the SDK's Context (unannotated or "
+            f"`Any`) and the SDK injects the Context only into a parameter annotated with it, so it is a tool "
+            f"argument the client may fill (None by default){through}; annotate it with the SDK's Context class "
+            f"first (the request then fails on 2026-07-28 as reported)"
+        )
+
+    def _built_from(self, call: cst.Call, fn: FunctionInfo, subject: str) -> str | None:
+        """Why ``call``'s request cannot move into one interim round, in terms of the code: what
+        it is built from that ``fn`` computes mid-body (an earlier request's answer, named first)."""
+        local = {name for name, _ in fn.assigns}
+        built = sorted({n.value for arg in call.args for n in ref_names(arg.value) if n.value in local})
+        earlier = [name for name in built if self._answer_of_request(name, fn, 3)]
+        if earlier:
+            return (
+                f"{subject} is built from `{earlier[0]}`, which holds or is computed from the answer to an earlier "
+                f"request in `{fn.qualname}`, "
+                "so one interim round cannot ask both"
+            )
+        if built:
+            return f"{subject} is built from {', '.join(f'`{n}`' for n in built)}, computed mid-body in `{fn.qualname}`"
+        return None
+
+    def _answer_of_request(self, name: str, fn: FunctionInfo, depth: int) -> bool:
+        """The local ``name`` holds (or is computed from) what an earlier request answered: its
+        value awaits a push on a context or session, or a pydantic-ai run on a sampling wrapper."""
+        values = [v for n, v in fn.assigns if n == name]
+        for value in values:
+            if any(isinstance(n, cst.Call) and self._asks(n, fn) for n in walk(value)):
+                return True
+            if depth > 0 and any(
+                self._answer_of_request(r.value, fn, depth - 1) for r in ref_names(value) if r.value != name
+            ):
+                return True
+        return False
+
+    def _asks(self, call: cst.Call, fn: FunctionInfo) -> bool:
+        """``call`` asks the client: a sampling wrapper, a request the detectors report, or a push
+        method on ``fn``'s untyped ``ctx`` (``random.sample(...)`` is none of these)."""
+        if self.a.qualname(call.func) in S.SESSION_SAMPLING_WRAPPERS or interim.request_kind(self.a, call, fn):
+            return True
+        func = call.func
+        methods = S.CONTEXT_ELICIT_METHODS | S.FASTMCP_SAMPLING_METHODS | S.SESSION_SAMPLING_METHODS
+        if not isinstance(func, cst.Attribute) or func.attr.value not in methods:
+            return False
+        recv = (
+            func.value.value
+            if isinstance(func.value, cst.Attribute) and func.value.attr.value == "session"
+            else func.value
+        )
+        return self._untyped_context(recv, fn)
 
     def _raw_kind(self, node: cst.CSTNode) -> str | None:
         for n in walk(node):

@@ -70,7 +70,11 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         )
     if a.external_callers(helper):  # its signature changes: those calls would break
         elsewhere = ", ".join(dict.fromkeys(c.label for c in a.external_callers(helper)))
-        return f"{intro}, which is also called from another module ({elsewhere}); cross-module rewrite not supported"
+        return (
+            f"{intro}, which is also called from another module ({elsewhere}): the fix hands the helper the "
+            "answer in place of its context, and those calls would still pass the context; move the request "
+            "into the tools by hand"
+        )
     if any(c is not call and request_kind(a, c, helper) is not None for c in helper.calls):
         return f"{intro}, which makes several requests: move them into the tools by hand"
     # The helper's side: the context it asks through, and what the request is built from.
@@ -149,7 +153,10 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
     if ctx_arg is None:
         return f"does not pass `{ctx_name}`: rewrite by hand"
     owner = context_of(a, tool, ctx_arg.value)
-    if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) is not Kind.CONTEXT_MCP2:
+    # a run that ports the project to mcp 2.x writes every module or none (codemods/port/project.py):
+    # the mcp 1.x `Context` of the tool is mcp 2.x's once the port's rename is written with this fix
+    own = {Kind.CONTEXT_MCP2, Kind.CONTEXT_MCP1} if a.target_sdk == "mcp2" else {Kind.CONTEXT_MCP2}
+    if not isinstance(owner, tuple) or tool.kinds.get(owner[0]) not in own:
         return (
             f"passes `{code_of(ctx_arg.value)}`, not the tool's own mcp 2.x `Context` parameter"
             + (f" ({owner})" if isinstance(owner, str) else "")

@@ -146,6 +146,16 @@ def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
             )
         if len(call.args) != 2 or any(x.star for x in call.args):
             return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
+        schema = next((x for x in call.args if x.keyword is not None and x.keyword.value == "schema"), None)
+        if schema is None and call.args[1].keyword is None:
+            schema = call.args[1]
+        if schema is not None and isinstance(schema.value, (cst.Dict, cst.DictComp)):
+            return (
+                "`ctx.elicit` is given a JSON-schema dict as its schema, but `Context.elicit` takes a pydantic "
+                "model class and raises `AttributeError` on a dict before anything is sent: this request reaches "
+                "no client today (on mcp 1.x and 2.x alike); pass a model (`class Confirm(BaseModel): confirm: "
+                "bool`), then run the fix again"
+            )
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
     return None

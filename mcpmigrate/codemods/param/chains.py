@@ -174,7 +174,9 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
             f"documented path parameter and pass it to `{fn.qualname}` by hand"
         )
     if r.leaves:
-        return f"the call chain leaves the module: {r.leaves}"
+        # the use that is not a call is in this module (a callback handed to `tg.start_soon`, a stored
+        # reference): the chain does not leave the module, its callers cannot all be followed
+        return f"the callers cannot all be followed: {r.leaves}"
     if not r.entries and not r.external:
         return (
             f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
