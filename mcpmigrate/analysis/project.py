@@ -49,7 +49,7 @@ from mcpmigrate.files import read_regular
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
 
-SUMMARY_FORMAT = b"proj-summary-3"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
+SUMMARY_FORMAT = b"proj-summary-4"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
 #: other modules are looked for) only when one of these occurs in it, or it calls such a function.
