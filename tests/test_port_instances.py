@@ -190,3 +190,17 @@ def test_an_instance_or_a_tool_whose_uses_are_not_all_seen_keeps_the_read_manual
     assert _mcp504(where, "check") == [("agents/runner.py", 14, 15, None, reason)]
     assert cli(["fix", "--target-sdk", "mcp2", "."], where).exit_code != 0
     assert (where / "agents" / "runner.py").read_text(encoding="utf-8") == RUNNER
+
+
+def test_a_caller_header_the_port_changes_is_laid_out_as_ruff_format_does(tmp_path: Path) -> None:
+    """The factory's tool is exploded over lines and has a default, so it takes ``ctx``
+    keyword-only (``*, ctx: Context``): the project step lays the header out as ruff format does
+    (collapsed: its last parameter has no magic trailing comma now), like the module's own fixes."""
+    exploded = '            async def crew_tool(\n                task: str,\n                tone: str = "plain",\n            ) -> str:\n'
+    where = _project(tmp_path / "p", SERVER.replace("            async def crew_tool(task: str) -> str:\n", exploded))
+    assert cli(["fix", "--target-sdk", "mcp2", "."], where).exit_code == 0
+    fixed = (DATA / "server.fixed.py").read_text(encoding="utf-8")
+    assert (where / "server.py").read_text(encoding="utf-8") == fixed.replace(
+        "async def crew_tool(task: str, ctx: Context) -> str:",
+        'async def crew_tool(task: str, tone: str = "plain", *, ctx: Context) -> str:',
+    )
