@@ -27,7 +27,14 @@ target, a module-level call), or that nothing calls stays manual, named. A funct
 modules of the project call (the project pass: :mod:`mcpmigrate.analysis.project`) takes the
 context when each calling function there passes the test this module's own do, read from its
 file (:func:`outside_callers`): its site lists those calls (:class:`OutsideCall`, kept on the finding as ``project_needs``) and
-the port's project step writes them (:mod:`.callers`), every module or none. The server may be
+the port's project step writes them (:mod:`.callers`), every module or none. A method of a
+module-level class is followed the same way through the instances other modules make of it
+(``executor = AgentExecutor(…)`` bound once in the calling function, then ``executor.execute(…)``;
+the project pass keys it ``AgentExecutor.execute``), unless an instance leaves that function or
+the class is used otherwise (subclassed, named, a factory method: :func:`_instances_escape`). A
+function a factory returns to an mcp 1.x ``add_tool`` (``tool_func = make(cfg)``,
+``mcp.add_tool(tool_func, …)``) is a tool there: it takes a ``Context`` parameter, which
+``add_tool`` injects on mcp 1.x and 2.x alike (:func:`_factory_tool`). The server may be
 imported from the module that builds it (``from app import mcp``). A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
 
