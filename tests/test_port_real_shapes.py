@@ -385,6 +385,16 @@ def test_a_private_mcp_server_use_blocks_the_port_after_the_rename_too(tmp_path:
     (tmp_path / "runtime.py").write_text(ported.replace('FastMCP("telegram")', 'MCPServer("telegram")'))
     res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
     assert [(f["rule"], f["line"], f["column"]) for f in res.json["findings"]] == [("MCP509", 8, 24), ("MCP509", 9, 5)]
+    # what the table is on mcp 2.x, so the wrapper can be ported by hand (issue 22)
+    assert {f["manual"] for f in res.json["findings"]} == {
+        "FastMCP's private `_mcp_server` is `mcp._lowlevel_server` on mcp 2.x, whose handlers are keyed by method: "
+        '`request_handlers[CallToolRequest]` is `mcp._lowlevel_server.get_request_handler("tools/call").handler` '
+        "there, called as `(ctx, params)` (a `ServerRequestContext` and a `CallToolRequestParams`, not the "
+        "`CallToolRequest`) and returning the result itself (no `.root`: `ServerResult` is a plain union on mcp 2.x); "
+        'a wrapper is registered with `mcp._lowlevel_server.add_request_handler("tools/call", CallToolRequestParams, '
+        "handler)`: port this use by hand (read “Lowlevel `Server`: decorator-based handlers replaced with "
+        "constructor `on_*` params” in the python-sdk migration guide (docs/migration.md))"
+    }
 
 
 DEAD_AFTER_RETURN = """from mcp.server import Server

@@ -32,6 +32,16 @@ class CallGraph(Facts):
             return ()
         return tuple(c for c in self.incoming.get(target.name, ()) if c.registers is None)
 
+    def external_method_callers(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
+        """The calls of a method of a module-level class from other modules of the project,
+        through an instance made there (``executor = AgentExecutor(…)``, ``executor.execute(…)``;
+        keyed ``AgentExecutor.execute``). Only the port's context threading follows them
+        (:mod:`mcpmigrate.codemods.port.context`), which writes those calls too."""
+        key = f"{target.class_name}.{target.name}"
+        if target.parent is not None or target.class_name is None or target.qualname != key:
+            return ()
+        return tuple(c for c in self.incoming.get(key, ()) if c.registers is None)
+
     def external_registrations(self, target: FunctionInfo) -> tuple[ExternalCall, ...]:
         """The registrations of a module-level function as a tool, prompt or resource by other
         modules of the project (``server.tool(name="x")(fn)`` in ``server.py``)."""

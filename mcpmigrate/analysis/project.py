@@ -49,7 +49,7 @@ from mcpmigrate.files import read_regular
 if TYPE_CHECKING:
     from mcpmigrate.cache import Cache
 
-SUMMARY_FORMAT = b"proj-summary-3"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
+SUMMARY_FORMAT = b"proj-summary-4"  # part of a summary's cache key (at most 16 bytes: a blake2b person)
 #: The requests a context or a session passed in from another module can make (roots, sampling,
 #: elicitation, ping, a raw request): a function of a checked module is a target (its callers in
 #: other modules are looked for) only when one of these occurs in it, or it calls such a function.
@@ -142,6 +142,10 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
         more = {n for n, text in chunks.items() if n not in defs and any(d.encode() in text for d in defs)}
         defs |= more
         grew = bool(more)
+    for i, (at, is_class, name) in enumerate(starts):
+        if is_class:
+            end = starts[i + 1][0] if i + 1 < len(starts) else len(source)
+            defs |= {f"{name}.{m}" for m in _requesting_methods(source[at:end])}
     exported: set[str] | None = None
     m = _ALL.search(source)
     if m is not None:
@@ -151,6 +155,26 @@ def target_names(source: bytes) -> tuple[set[str], set[str] | None]:
         except (ValueError, SyntaxError):
             exported = set(defs)  # computed (`[n for n in globals() ...]`): any of them may be exported
     return defs, exported
+
+
+_METHOD = re.compile(rb"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
+def _requesting_methods(text: bytes) -> set[str]:
+    """The methods of a top-level class (``text``: its source) that make a request themselves:
+    called through an instance in another module (``executor = AgentExecutor(…)``,
+    ``executor.execute(…)``), they are ``Class.method`` targets."""
+    found = list(_METHOD.finditer(text))
+    if not found:
+        return set()
+    indent = found[0].group(1)
+    own = [m for m in found if m.group(1) == indent]
+    out = set()
+    for i, m in enumerate(own):
+        body = text[m.start() : own[i + 1].start() if i + 1 < len(own) else len(text)]
+        if is_target(body):
+            out.add(m.group(2).decode())
+    return out
 
 
 # -- the project ---------------------------------------------------------------------------------
@@ -246,8 +270,8 @@ class Resolver:
         if p is None:
             return None
         t = self.by_path.get(p)
-        if t is not None and name in t.defs:
-            return t, name
+        if t is not None and (name in t.defs or any(d.startswith(f"{name}.") for d in t.defs)):
+            return t, name  # a function, or a class with requesting methods
         s = self.summaries.get(p)
         if s is None or depth:
             return None
@@ -307,8 +331,9 @@ class Resolver:
             p = self.module(caller, mod, level)
             t = self.by_path.get(p) if p is not None else None
             if t is not None:
-                public = t.exported if t.exported is not None else {d for d in t.defs if not d.startswith("_")}
-                for d in public & t.defs:
+                names = t.defs | {d.partition(".")[0] for d in t.defs if "." in d}  # a class with requesting methods
+                public = t.exported if t.exported is not None else {d for d in names if not d.startswith("_")}
+                for d in public & names:
                     starred.setdefault(d, t)
         return functions, modules, starred
 
@@ -323,11 +348,20 @@ class Resolver:
     ) -> tuple[Target, str] | None:
         """The target function a name as the caller spells it (``fn``, ``paths.fn``) is, if any."""
         owner, _, last = name.rpartition(".")
+        head, _, cls = owner.rpartition(".")
         target: tuple[Target, str] | None = None
         if not owner and name in functions:
             target = functions[name]
         elif owner in modules and last in modules[owner].defs:
             target = modules[owner], last
+        elif owner in functions and f"{functions[owner][1]}.{last}" in functions[owner][0].defs:
+            target = functions[owner][0], f"{functions[owner][1]}.{last}"  # a method, through an instance
+        elif head in modules and f"{cls}.{last}" in modules[head].defs:
+            target = modules[head], f"{cls}.{last}"
+        elif owner in modules and any(d.startswith(f"{last}.") for d in modules[owner].defs):
+            target = modules[owner], last  # a class used other than to make an instance (`agents.Runner`)
+        elif owner in starred and owner not in s.defs and f"{owner}.{last}" in starred[owner].defs:
+            target = starred[owner], f"{owner}.{last}"
         elif not owner and name in starred and name not in s.defs:
             target = starred[name], name
         return None if target is None or target[0].path == caller else target
@@ -391,7 +425,7 @@ def start(root: Path, sources: dict[Path, bytes], rest: list[Path], cache: Cache
             except (OSError, ValueError):
                 continue
     # the whole pass is cached by the project's files and contents (a warm run reads it back)
-    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-2")
+    whole = hashlib.blake2b(digest_size=16, person=b"project-pass-3")
     whole.update(os.fsencode(root) + b"\0")
     for p in sorted(everything):
         whole.update(os.fsencode(p) + b"\0" + hashlib.blake2b(everything[p], digest_size=16).digest())
@@ -423,6 +457,46 @@ def finish(p: Pass, summarized: list[ModuleSummary | None], cache: Cache | None 
     return result
 
 
+class _Mentions:
+    """How a possible caller mentions a target's name, read off its bytes: a call of it (not a
+    method of the caller's own object), a call of a ``Class.method`` through an instance, a use as
+    a value. One pattern per name, each with a literal prefix (fast), made when a file first needs it."""
+
+    def __init__(self) -> None:
+        self.calls_of: dict[str, re.Pattern[bytes]] = {}
+        self.values_of: dict[str, re.Pattern[bytes]] = {}
+
+    def calls(self, name: str, src: bytes) -> bool:
+        rx = self.calls_of.get(name)
+        if rx is None:
+            rx = self.calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
+        for m in rx.finditer(src):
+            before = src[max(0, m.start() - 5) : m.start()]
+            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
+                return True
+        return False
+
+    def method_called(self, name: str, src: bytes) -> bool:
+        """``Class.method``: the class is called (an instance made) and a method of that name."""
+        cls, _, meth = name.partition(".")
+        return (
+            bool(meth)
+            and self.calls(cls, src)
+            and re.search(rb"\.[ \t]*" + re.escape(meth.encode()) + rb"[ \t]*\(", src) is not None
+        )
+
+    def passed(self, name: str, src: bytes) -> bool:
+        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
+        rx = self.values_of.get(name)
+        if rx is None:
+            rx = self.values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
+        for m in rx.finditer(src):
+            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
+            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
+                return True
+        return False
+
+
 def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes], cache: Cache | None) -> None:
     """Fill ``out`` with the targets and the files that may call them (``out.result`` is set, to
     nothing, when no file can)."""
@@ -443,32 +517,7 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
     if imp is None:
         out.result = {}
         return
-    # a call of one of them (not a method of the caller's own object): one pattern per name, each
-    # with a literal prefix (fast), made when a file first needs it
-    calls_of: dict[str, re.Pattern[bytes]] = {}
-
-    def calls(name: str, src: bytes) -> bool:
-        rx = calls_of.get(name)
-        if rx is None:
-            rx = calls_of[name] = re.compile(re.escape(name.encode()) + rb"[ \t]*\(")
-        for m in rx.finditer(src):
-            before = src[max(0, m.start() - 5) : m.start()]
-            if not (before[-1:].isalnum() or before[-1:] == b"_" or before.endswith((b"self.", b"cls."))):
-                return True
-        return False
-
-    values_of: dict[str, re.Pattern[bytes]] = {}
-
-    def passed(name: str, src: bytes) -> bool:
-        """``name`` is used as a value (``server.tool()(name)``, ``[name, …]``) outside an import line."""
-        rx = values_of.get(name)
-        if rx is None:
-            rx = values_of[name] = re.compile(rb"(?<![\w])" + re.escape(name.encode()) + rb"\b(?![ \t]*\()")
-        for m in rx.finditer(src):
-            line = src[src.rfind(b"\n", 0, m.start()) + 1 : m.start()].lstrip()
-            if not line.startswith((b"from ", b"import ", b"def ", b"async def ")):
-                return True
-        return False
+    seen = _Mentions()
 
     for p, src in everything.items():
         if _is_test(p):
@@ -480,12 +529,17 @@ def _callers(out: Pass, sources: dict[Path, bytes], everything: dict[Path, bytes
         stems = imported_stems(imp, src, by_stem)
         if not stems:
             continue
-        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.encode() in src}
+        # a method (`Class.method`) is mentioned when its class is and the method is called
+        names = {d for stem in stems for d in by_stem.get(stem, ()) if d.partition(".")[0].encode() in src}
         # a package's __init__ re-exports without calling; a file that may register a function
         # names it without calling it (`server.tool(name="x")(fn)`)
         if p.name != "__init__.py":
             registers = names and any(tok in src for tok in REGISTER_TOKENS)
-            names = {d for d in names if calls(d, src) or (registers and passed(d, src))}
+            names = {
+                d
+                for d in names
+                if seen.method_called(d, src) or seen.calls(d, src) or (registers and seen.passed(d, src))
+            }
         if not names:
             continue
         h = hashlib.blake2b(src, digest_size=16, person=SUMMARY_FORMAT[:16])

@@ -399,6 +399,9 @@ def _calls(
     """Record the calls of ``names`` in ``body`` (a function's, with its ``params`` kinds), and
     the imports inside functions."""
     stack: list[ast.AST] = list(reversed(body))
+    classes = {n.partition(".")[0] for n in names if "." in n}
+    # only a function's own names: a module-level or class-level instance is read anywhere
+    made, contained = _instances(body) if classes and fn is not None else ({}, set())
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -428,16 +431,25 @@ def _calls(
             stack.extend(reversed(node.decorator_list))
             continue
         if isinstance(node, ast.ClassDef):
+            if classes:  # a subclass: calls through its instances are not followed
+                stack.extend([*node.bases, *node.keywords, *node.decorator_list])
             _calls(node.body, f"{prefix}{node.name}.", None, {}, imports, names, out)
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if fn is not None:
                 _note_import(node, out, {})
             continue
+        use = _class_use(node, classes, contained, stack) if classes else None
+        if use is not None:
+            if use:
+                # an instance that leaves this code (stored, passed, returned), or the class used otherwise
+                # (a subclass, a factory method, an alias): the calls of its methods are not all seen
+                out.calls.append((prefix[:-1], _role(fn) if fn is not None else None, use, ()))
+            continue
         if isinstance(node, ast.Call) and fn is not None:
             func = node.func
             last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-            name = dotted(func) if last in names else None
+            name = dotted(func) if last in names else _method_call(func, made, names)
             if name:
                 kinds: list[tuple[int | str, str]] = []
                 for i, arg in enumerate(node.args):
@@ -452,6 +464,85 @@ def _calls(
                         kinds.append((kw.arg, k))
                 out.calls.append((prefix[:-1], _role(fn), name, tuple(kinds)))
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _class_use(node: ast.AST, classes: set[str], contained: set[int], stack: list[ast.AST]) -> str | None:
+    """How ``node`` uses one of ``classes`` (by its last name): ``""`` to make an instance that
+    stays in its function (``contained``, :func:`_instances`); the class as spelled
+    (``Runner``, ``agents.Runner``) for any other use; None when it is no use of them. A call of
+    the class pushes only its arguments on ``stack`` (its callee is no other use)."""
+    named = dotted(node.func) if isinstance(node, ast.Call) else None
+    if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Store):
+        named = dotted(node)
+    if named is None or named.rpartition(".")[2] not in classes:
+        return None
+    if isinstance(node, ast.Call):
+        stack.extend([*node.args, *node.keywords])
+        return "" if id(node) in contained else named
+    return named
+
+
+def _instances(body: list[ast.stmt]) -> tuple[dict[str, str], set[int]]:
+    """The names a code block (a function's, without its nested functions) binds once, to an
+    instance of a class it calls by name (``executor = AgentExecutor(…)``: ``{"executor":
+    "AgentExecutor"}``); and the instantiations (``id`` of the call) that stay in it: bound so to
+    a name read only to call its methods (``executor.execute(…)``), or called at once
+    (``AgentExecutor(…).execute(…)``)."""
+    made: dict[str, ast.Call] = {}
+    bound: dict[str, int] = {}
+    other_reads: set[str] = set()
+    contained: set[int] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            # a nested function's reads of the name (a closure) are uses this code does not see
+            other_reads.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):  # not the function's own names
+            other_reads.update(node.names)
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                bound[node.id] = bound.get(node.id, 0) + 1
+            else:
+                other_reads.add(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            value = node.func.value
+            if isinstance(value, ast.Call):
+                contained.add(id(value))
+            elif isinstance(value, ast.Name):  # `x.method(…)`: not another read of `x`
+                stack.extend([*node.args, *node.keywords])
+                continue
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and dotted(node.value.func) is not None
+        ):
+            made[node.targets[0].id] = node.value
+        stack.extend(ast.iter_child_nodes(node))
+    once = {name: call for name, call in made.items() if bound.get(name) == 1}
+    contained |= {id(call) for name, call in once.items() if name not in other_reads}
+    return {name: dotted(call.func) or "" for name, call in once.items()}, contained
+
+
+def _method_call(func: ast.expr, made: dict[str, str], names: set[str]) -> str | None:
+    """``Class.method`` as the caller spells it (``AgentExecutor.execute``, ``agents.AgentExecutor.execute``)
+    for ``x.method(…)`` on an instance ``x`` of :func:`_instances`, or ``Class(…).method(…)``, when
+    the class's last name and the method are one of ``names``."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    value = func.value
+    if isinstance(value, ast.Name) and value.id in made:
+        cls: str | None = made[value.id]
+    elif isinstance(value, ast.Call):
+        cls = dotted(value.func)
+    else:
+        return None
+    if cls is None or f"{cls.rpartition('.')[2]}.{func.attr}" not in names:
+        return None
+    return f"{cls}.{func.attr}"
 
 
 def summarize_all(jobs: list[tuple[bytes, frozenset[str]]]) -> list[ModuleSummary | None]:

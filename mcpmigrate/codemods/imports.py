@@ -319,9 +319,18 @@ def _index(
     return from_module, modules
 
 
-def project_imports(path: Path, root: Path) -> dict[str, str]:
+def importers(path: Path, root: Path, name: str) -> list[str]:
+    """Every module of the project (relative to ``root``, sorted) that imports ``name`` from the
+    module at ``path`` by name (``from pkg.app import mcp``) or with a star import."""
+    everyone: dict[str, list[str]] = {}
+    project_imports(path, root, everyone)
+    return sorted({*everyone.get(name, ()), *everyone.get("*", ())})
+
+
+def project_imports(path: Path, root: Path, everyone: dict[str, list[str]] | None = None) -> dict[str, str]:
     """The names other modules of the project import from the module at ``path``: ``{name:
-    importing file}`` (relative to ``root``); ``"*"`` for a star import."""
+    importing file}`` (relative to ``root``); ``"*"`` for a star import. ``everyone``, when given,
+    gets every importing file of each name."""
     path = Path(os.path.realpath(path))
     root = Path(os.path.realpath(root))
     # a file whose name is no identifier (not valid UTF-8, a dash…) cannot be imported by name
@@ -367,6 +376,8 @@ def project_imports(path: Path, root: Path) -> dict[str, str]:
         for n in names:
             for name in from_module.get(n, ()):
                 out.setdefault(name, shown)
+                if everyone is not None:
+                    everyone.setdefault(name, []).append(shown)
             # `import pkg.app`, `from pkg import app`: a module alias
             aliases.update(local for mod, local in modules.get(n, ()) if mod is None or mod not in names)
         for alias in aliases:

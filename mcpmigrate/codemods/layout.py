@@ -192,6 +192,8 @@ def _magic(node: cst.CSTNode) -> bool:
 
 
 def _no_comma(e):
+    if isinstance(e, cst.ParamStar):
+        return e  # a bare `*` always has its comma (a keyword-only parameter follows)
     e = e.with_changes(comma=cst.MaybeSentinel.DEFAULT)
     if isinstance(e, cst.Param):
         e = e.with_changes(whitespace_after_param=_sws(""))
@@ -201,6 +203,8 @@ def _no_comma(e):
 
 
 def _flat(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.ParamStar):
+        return "*"
     if isinstance(node, cst.Param) and isinstance(node.star, cst.MaybeSentinel):
         node = node.with_changes(star="")
     return _code(node)

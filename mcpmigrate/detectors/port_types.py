@@ -392,6 +392,39 @@ HANDLER_TABLE_ATTRS = ("_mcp_server", "notification_handlers", "request_handlers
 TABLES_GUIDE = f"read “Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params” in {GUIDE}"
 
 
+def _private_server_reason(
+    self: GoneImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None, server: str
+) -> str:
+    """Why a use of a 1.x FastMCP's ``_mcp_server`` is manual; for ``request_handlers[types.X]``
+    (telegram-mcp wraps the ``CallToolRequest`` handler to annotate its results), what it is on
+    mcp 2.x."""
+    general = (
+        f"FastMCP's private `_mcp_server` is `{server}` on mcp 2.x, a low-level `Server` with another "
+        f"API (handlers keyed by method, called as `(ctx, params)`): port this use by hand ({TABLES_GUIDE})"
+    )
+    item = self.a.parents.get(id(parent)) if parent is not None else None
+    if not (
+        isinstance(parent, cst.Attribute)
+        and parent.attr.value == "request_handlers"
+        and isinstance(item, cst.Subscript)
+        and len(item.slice) == 1
+        and isinstance(item.slice[0].slice, cst.Index)
+    ):
+        return general
+    key = cst.Module([]).code_for_node(item.slice[0].slice.value).rpartition(".")[2]
+    method = S.REQUEST_TYPE_METHODS.get(key)
+    if method is None:
+        return general
+    params = "PaginatedRequestParams" if method.endswith("/list") else f"{key}Params"
+    return (
+        f"FastMCP's private `_mcp_server` is `{server}` on mcp 2.x, whose handlers are keyed by method: "
+        f'`request_handlers[{key}]` is `{server}.get_request_handler("{method}").handler` there, called as '
+        f"`(ctx, params)` (a `ServerRequestContext` and a `{params}`, not the `{key}`) and returning the result "
+        f"itself (no `.root`: `ServerResult` is a plain union on mcp 2.x); a wrapper is registered with "
+        f'`{server}.add_request_handler("{method}", {params}, handler)`: port this use by hand ({TABLES_GUIDE})'
+    )
+
+
 def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CSTNode | None) -> None:
     """MCP509 for ``app._mcp_server`` (a 1.x FastMCP) and ``server.notification_handlers`` /
     ``server.request_handlers`` (a 1.x low-level Server): mcp 2.x has neither. A registration
@@ -410,12 +443,7 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
             table: cst.Attribute = parent
         else:
-            self._found(
-                node,
-                f"{code(node)}",
-                f"FastMCP's private `_mcp_server` is `{server}` on mcp 2.x, a low-level `Server` with another "
-                f"API (handlers keyed by method, called as `(ctx, params)`): port this use by hand ({TABLES_GUIDE})",
-            )
+            self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server))
             return
     else:
         if isinstance(node.value, cst.Attribute) and node.value.attr.value == "_mcp_server":

@@ -32,6 +32,7 @@ from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
 from mcpmigrate.catalog import load_catalog
 from mcpmigrate.codemods.edits import Edits, apply_edits
 from mcpmigrate.codemods.port.context import FIX, PassedOn, caller_threading, calls_into
+from mcpmigrate.codemods.style import style_for, wrap_long_lines
 from mcpmigrate.model import FileError, Finding, FixInfo
 from mcpmigrate.positions import code_ranges
 
@@ -167,7 +168,9 @@ def _write(source: bytes, path: Path, display: str, rows: list[Row]) -> tuple[by
         PassedOn(fn.node, [(c, param) for c in calls], t).record(edits, a)
         reported += [(c, callee, reader) for c in calls]
     edits.finish()
-    new = apply_edits(module, edits).code.encode(module.encoding)
+    style = style_for(path)
+    # laid out as the module's own fixes are (a parameter added to a header the param fix exploded)
+    new = wrap_long_lines(module, apply_edits(module, edits, style), style).code.encode(module.encoding)
     ranges = code_ranges(module, [c for c, _callee, _reader in reported])
     meta = load_catalog()[RULE]
     found = []

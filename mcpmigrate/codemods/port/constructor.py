@@ -20,8 +20,10 @@ reads a name the start cannot see the same way.
 from __future__ import annotations
 
 import builtins
+import os
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
@@ -162,11 +164,91 @@ def plan(
             return FixPlan(manual=f"a `{server}.{method}()` call already passes a transport setting ({section})")
         site.starts.append((start, accepted))
     if not site.starts:
-        return FixPlan(
-            manual=f"`{server}` is not started in this module: pass {', '.join(f'`{a.keyword.value}=`' for a in moved)} "  # type: ignore[union-attr]
-            f"to its run() or app call where it is started ({section})"
-        )
+        passed = ", ".join(f"`{a.keyword.value}=`" for a in moved)  # type: ignore[union-attr]
+        return FixPlan(manual=_started_elsewhere(analysis, server, passed, section))
     return FixPlan(fix=FIX, site=site)
+
+
+def _started_elsewhere(analysis: ModuleAnalysis, server: str, keywords: str, section: str) -> str:
+    """Why the transport settings of a server this module builds but does not start stay manual,
+    naming the modules of the project that import it (by name or ``*``) and start it there, and
+    the ``server.settings.…`` fields they write (mcp 2.x's ``Settings`` has no transport field:
+    assigning one raises ``ValueError``) — telegram-mcp's runner.py."""
+    found = _starts_in_importers(analysis, server)
+    if not found:
+        return f"`{server}` is not started in this module: pass {keywords} to its run() or app call where it is started ({section})"
+    starts = "; ".join(f"{shown}: {', '.join(calls)}" for shown, calls, _w in found if calls)
+    writes = [w for _s, _c, ws in found for w in ws]
+    where = f"but in {starts}" if starts else f"(other modules import it: {', '.join(s for s, _c, _w in found)})"
+    if writes:
+        return (
+            f"`{server}` is not started in this module {where}, which also set{'s' if len(writes) == 1 else ''} "
+            f"{', '.join(writes)}: mcp 2.x's `Settings` has no such field (assigning one raises `ValueError`); pass "
+            f"those values and {keywords} to the start calls there by hand ({section})"
+        )
+    return f"`{server}` is not started in this module {where}: pass {keywords} to the start calls there by hand ({section})"
+
+
+def _starts_in_importers(analysis: ModuleAnalysis, server: str) -> list[tuple[str, list[str], list[str]]]:
+    """For each module of the project that imports ``server`` from this one: its starts of the
+    server (``mcp.run_sse_async()` in `_serve` (line 9)``) and its writes of ``server.settings.…``,
+    read with ``ast``."""
+    import ast
+
+    from mcpmigrate.codemods.imports import importers
+    from mcpmigrate.files import project_root, read_regular
+
+    if analysis.path is None:
+        return []
+    here = Path(os.path.abspath(analysis.path))
+    root = project_root(here) or here.parent
+    out: list[tuple[str, list[str], list[str]]] = []
+    for shown in importers(here, root, server):
+        try:
+            tree = ast.parse(read_regular(root / shown, 2_000_000))
+        except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+            continue
+        calls: list[str] = []
+        writes: list[str] = []
+        for where, node in _walk_with_function(tree):
+            at = f" in `{where}`" if where else " at module level"
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == server
+                and (node.func.attr in STARTS or node.func.attr.startswith("run"))
+            ):
+                calls.append(f"`{server}.{node.func.attr}()`{at} (line {node.lineno})")
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "settings"
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == server
+            ):
+                writes.append(f"`{server}.settings.{node.attr}`{at} (line {node.lineno})")
+        if calls or writes:
+            out.append((shown, calls, writes))
+    return out
+
+
+def _walk_with_function(tree) -> list[tuple[str, object]]:
+    """Every node of ``tree`` with the qualname of the function it is in ("" at module level), in
+    source order."""
+    import ast
+
+    out: list[tuple[str, object]] = []
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        where, node = stack.pop()
+        out.append((where, node))
+        inner = where
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = f"{where}.{node.name}" if where else node.name
+        stack.extend((inner, child) for child in reversed(list(ast.iter_child_nodes(node))))
+    return out
 
 
 def _transport(call: cst.Call) -> str | None:

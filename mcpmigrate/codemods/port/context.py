@@ -27,7 +27,14 @@ target, a module-level call), or that nothing calls stays manual, named. A funct
 modules of the project call (the project pass: :mod:`mcpmigrate.analysis.project`) takes the
 context when each calling function there passes the test this module's own do, read from its
 file (:func:`outside_callers`): its site lists those calls (:class:`OutsideCall`, kept on the finding as ``project_needs``) and
-the port's project step writes them (:mod:`.callers`), every module or none. The server may be
+the port's project step writes them (:mod:`.callers`), every module or none. A method of a
+module-level class is followed the same way through the instances other modules make of it
+(``executor = AgentExecutor(…)`` bound once in the calling function, then ``executor.execute(…)``;
+the project pass keys it ``AgentExecutor.execute``), unless an instance leaves that function or
+the class is used otherwise (subclassed, named, a factory method: :func:`_instances_escape`). A
+function a factory returns to an mcp 1.x ``add_tool`` (``tool_func = make(cfg)``,
+``mcp.add_tool(tool_func, …)``) is a tool there: it takes a ``Context`` parameter, which
+``add_tool`` injects on mcp 1.x and 2.x alike (:func:`_factory_tool`). The server may be
 imported from the module that builds it (``from app import mcp``). A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
 
@@ -62,7 +69,12 @@ from mcpmigrate.names import fresh, module_names, name_refs, ref_names, string_v
 CONTEXT_V2 = ("mcp.server.mcpserver", "Context")
 LL_CONTEXT_V2 = ("mcp.server", "ServerRequestContext")
 # 1.x spellings of the Context class the port's renames (MCP501) move to mcp.server.mcpserver.
-_CONTEXT_V1 = {"mcp.server.fastmcp.Context", "mcp.server.fastmcp.server.Context", "mcp.server.mcpserver.Context"}
+_CONTEXT_V1 = {
+    "mcp.server.fastmcp.Context",
+    "mcp.server.fastmcp.server.Context",
+    "mcp.server.mcpserver.Context",
+    "mcp.server.mcpserver.server.Context",  # nexus-dev's `from mcp.server.fastmcp.server import Context`, renamed
+}
 ENTRY_ROLES = ("tool", "prompt", "resource")
 
 FIX = FixInfo(
@@ -432,7 +444,9 @@ def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: li
             f"`{f.qualname}` is decorated with `@{deco}`, which would see the new context parameter (a cache "
             "would key on it, a wrapper may not pass it on): pass the context down by hand"
         )
-    external = a.external_callers(f)
+    external = a.external_callers(f) or a.external_method_callers(f)
+    if external and (why := _instances_escape(a, f)) is not None:
+        return why
     if external:
         found = None if lowlevel else outside_callers(a, f, external)
         if not isinstance(found, list):
@@ -443,12 +457,13 @@ def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: li
                 "handler's `ctx` there by hand"
             )
         edges.extend((None, c, f) for c in found)
-    if a.references_outside_calls(f):
+    factory_tool = _factory_tool(a, f)
+    if a.references_outside_calls(f) and not factory_tool:
         return (
             f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
             "module-level call, a stored or exported reference): those uses cannot be given the context"
         )
-    if not a.callers(f) and f.role is None and not external:
+    if not a.callers(f) and f.role is None and not external and not factory_tool:
         # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
         method = (
             f"; it is a method of `{f.class_name}`, and calls through its instances in other modules are not followed"
@@ -483,7 +498,8 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
         if found is None or fn is None:
             return f"`{f.qualname}` is also called from {c.label}, which could not be read to pass the context there"
         path, other = found
-        if not any(calls_into(other, call, f.name) for call in fn.calls):
+        callee = f.qualname if f.class_name is not None else f.name
+        if not any(calls_into(other, call, callee) for call in fn.calls):
             return (
                 f"`{f.qualname}` is also called from {c.label}, through a name the port does not follow there (a star "
                 "import, a re-export): pass the context by hand"
@@ -499,14 +515,17 @@ def outside_callers(a: ModuleAnalysis, f: FunctionInfo, calls: tuple[ExternalCal
                     f"`{f.qualname}` is also called from {c.label}, and `{g.qualname}` there would take the context "
                     f"as a new parameter, but {imported[g.name]} imports it and would not pass it: pass it by hand"
                 )
-        out.append(OutsideCall(str(path), c.path, c.caller, f.name, ""))
+        out.append(OutsideCall(str(path), c.path, c.caller, callee, ""))
     return out
 
 
 def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
     """``call`` calls the function ``callee`` of another module through this module's imports
     (``tag(…)`` after ``from helpers import tag`` or ``from .helpers import tag``, under an alias
-    too; ``helpers.tag(…)``)."""
+    too; ``helpers.tag(…)``), or the method ``callee`` (``Class.method``) through an instance
+    (:func:`_method_of_instance`)."""
+    if "." in callee:
+        return _method_of_instance(a, call, callee)
     name = get_full_name_for_node(call.func)
     if not name:
         return False
@@ -515,6 +534,57 @@ def calls_into(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
     if full is None:
         return False
     return (f"{full}.{rest}" if rest else full).rpartition(".")[2] == callee
+
+
+def _method_of_instance(a: ModuleAnalysis, call: cst.Call, callee: str) -> bool:
+    """``call`` is ``x.method(…)`` on ``x = Class(…)``, bound once in the calling function (the
+    project pass's test, :func:`mcpmigrate.analysis.summary._instances`), or ``Class(…).method(…)``,
+    ``Class`` imported from another module (``callee``: ``Class.method``)."""
+    cls, _, meth = callee.partition(".")
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == meth):
+        return False
+    made: cst.BaseExpression | None = func.value if isinstance(func.value, cst.Call) else None
+    fn = a.enclosing_function(call)
+    if isinstance(func.value, cst.Name) and fn is not None:
+        binds = [
+            line.body[0]
+            for line in _own_lines(fn.node)
+            if isinstance(line.body[0], cst.Assign)
+            and len(line.body[0].targets) == 1
+            and isinstance(line.body[0].targets[0].target, cst.Name)
+            and line.body[0].targets[0].target.value == func.value.value
+        ]
+        if len(binds) == 1 and _bindings(fn.node).count(func.value.value) == 1:
+            made = binds[0].value
+    if not isinstance(made, cst.Call):
+        return False
+    return calls_into(a, cst.Call(made.func), cls)
+
+
+def _instances_escape(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """Why the calls of the method ``f`` through instances of its class are not all known: an
+    instance made in another module leaves the function that made it (stored, passed on,
+    returned, made at module level: the project pass records it under the class's name), or one
+    is made in this module; None for a function."""
+    if f.class_name is None:
+        return None
+    leaving = a.incoming.get(f.class_name, ())
+    if leaving:
+        where = ", ".join(sorted({c.label for c in leaving}))
+        return (
+            f"`{f.qualname}` would take the context as a new parameter, but {where} uses `{f.class_name}` other "
+            "than to make an instance whose methods it calls (the instance is stored, passed on or returned, or "
+            "the class is subclassed or named), so not every call of it can be found: pass the context by hand"
+        )
+    made = any(isinstance(c.func, cst.Name) and c.func.value == "cls" for c in a.nodes(cst.Call))
+    if name_refs(a.module, f.class_name) or made:
+        return (
+            f"`{f.qualname}` would take the context as a new parameter, but this module uses `{f.class_name}` "
+            "too (an instance made, the class named or subclassed), whose calls the port does not follow: pass "
+            "the context by hand"
+        )
+    return None
 
 
 #: (path, mtime_ns, size) -> the analysis of a calling module, read from disk (None: unreadable)
@@ -550,6 +620,75 @@ def _analyse(source: bytes, path: Path) -> ModuleAnalysis | None:
         return ModuleAnalysis.build(cst.parse_module(source), None, path)
     except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError):
         return None
+
+
+def _factory_tool(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+    """``f`` is a tool made by a factory: its enclosing function returns it (every ``return`` of
+    its own code, the only use of ``f`` there besides setting its attributes, ``f.__doc__ = …``),
+    and each call of the factory binds the result to a name that is only registered with an mcp
+    1.x server's ``add_tool`` (``tool_func = make_tool(cfg)``, ``mcp.add_tool(tool_func, …)`` or
+    ``fn=tool_func``), which injects a ``Context`` parameter on mcp 1.x and 2.x alike (nexus-dev's
+    ``_register_agent_tools``)."""
+    factory = f.parent
+    if factory is None or f.role is not None or f.node.decorators:
+        return False
+    for ref in name_refs(factory.node.body, f.name):
+        parent = a.parents.get(id(ref))
+        if parent is f.node or isinstance(parent, cst.Return):
+            continue
+        if isinstance(parent, cst.Attribute) and isinstance(a.parents.get(id(parent)), cst.AssignTarget):
+            continue
+        return False
+    returns = _own_nodes(factory.node, cst.Return)
+    if not returns or any(not (isinstance(r.value, cst.Name) and r.value.value == f.name) for r in returns):
+        return False
+    calls = a.callers(factory)
+    if not calls or a.references_outside_calls(factory) or a.external_callers(factory):
+        return False
+    return all(_registered_result(a, g, call) for g, call in calls)
+
+
+def _registered_result(a: ModuleAnalysis, g: FunctionInfo, call: cst.Call) -> bool:
+    """``call`` (of a tool factory, in ``g``) is ``name = factory(…)``, ``name`` bound once in
+    ``g`` and read only as the function ``server.add_tool(name, …)`` (``fn=name``) registers, on
+    an mcp 1.x ``FastMCP``."""
+    assign = a.parents.get(id(call))
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return False
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name) or _bindings(g.node).count(target.value) != 1:
+        return False
+    reads = [r for r in name_refs(g.node.body, target.value) if r is not target]
+    for ref in reads:
+        arg = a.parents.get(id(ref))
+        reg = a.parents.get(id(arg))
+        if not (isinstance(arg, cst.Arg) and isinstance(reg, cst.Call) and isinstance(reg.func, cst.Attribute)):
+            return False
+        first = reg.args[0] is arg and arg.keyword is None
+        named = arg.keyword is not None and arg.keyword.value == "fn"
+        server = reg.func.value
+        if not (
+            reg.func.attr.value == "add_tool"
+            and (first or named)
+            and a.kind_of(server, g) is Kind.SERVER_HL
+            and a.generation_of_server_expr(server, g) != S.FASTMCP
+        ):
+            return False
+    return bool(reads)
+
+
+def _own_nodes(fn: cst.FunctionDef, kind: type) -> list:
+    """The nodes of ``kind`` in ``fn``'s own code (not in nested functions, classes or lambdas)."""
+    out: list = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, kind):
+            out.append(n)
+        stack.extend(n.children)
+    return out
 
 
 def _foreign_decorator(f: FunctionInfo) -> str | None:
