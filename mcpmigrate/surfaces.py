@@ -530,6 +530,11 @@ LOWLEVEL_DECORATOR_PORTS = {
 # 1.x low-level decorators reported with their guide section, without a codemod (a notification
 # handler: mcp 2.x registers it with ``add_notification_handler`` / ``on_progress``).
 LOWLEVEL_DECORATORS_MANUAL = ("progress_notification",)
+# one of those decorators read as a value, not called (``cast(..., server.list_tools)``)
+LOWLEVEL_DECORATOR_READ = (
+    rb"\.(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource"
+    rb"|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)\b(?!\s*\()"
+)
 PORT_TOKENS = (
     rb"fastmcp",
     rb"FastMCP",
