@@ -657,6 +657,40 @@ MCP1_MODULES_GONE = (
 # Names an mcp 1.27 module had that its mcp 2.3 counterpart no longer has (MCP501/MCP502 handle
 # FastMCP and McpError; re-exports of other packages included: importing them fails the same).
 MCP1_NAMES_GONE = {
+    "mcp.client.session": frozenset(
+        [
+            "AnyUrl",
+            "BaseSession",
+            "ExperimentalClientFeatures",
+            "ExperimentalTaskHandlers",
+            "RequestContext",
+            "RequestResponder",
+            "SUPPORTED_PROTOCOL_VERSIONS",
+            "timedelta",
+        ]
+    ),
+    "mcp.client.streamable_http": frozenset(
+        [
+            "ACCEPT",
+            "Any",
+            "CONTENT_TYPE",
+            "GetSessionIdCallback",
+            "InitializeResult",
+            "JSON",
+            "MCP_PROTOCOL_VERSION",
+            "McpHttpClientFactory",
+            "MemoryObjectReceiveStream",
+            "MemoryObjectSendStream",
+            "SSE",
+            "aconnect_sse",
+            "deprecated",
+            "httpx",
+            "overload",
+            "streamablehttp_client",
+            "timedelta",
+            "warn",
+        ]
+    ),
     "mcp.server": frozenset(["experimental"]),
     "mcp.server.elicitation": frozenset(["Sequence", "Union", "get_args", "get_origin", "types"]),
     "mcp.server.lowlevel": frozenset(["experimental", "func_inspection"]),
@@ -844,6 +878,9 @@ MCP1_GONE_HINTS = {
     "mcp.server.lowlevel.server.request_ctx": "use the `ctx` argument of the `on_…` handler",
     "mcp.shared.memory.create_connected_server_and_client_session": "use `mcp.Client(server)`",
     "mcp.server.websocket": "the WebSocket transport is removed: serve streamable HTTP",
+    "mcp.client.streamable_http.streamablehttp_client": "use `streamable_http_client(url, http_client=...)` (headers, "
+    "timeout and auth go on the `httpx2.AsyncClient`), which yields `(read, write)`",
+    "mcp.client.streamable_http.GetSessionIdCallback": "drop the annotation, or use `Callable[[], str | None]`",
 }
 
 # ============================================================================================
