@@ -68,3 +68,45 @@ def test_a_decorator_read_as_a_value_blocks_the_port(tmp_path: Path) -> None:
     ]
     (error,) = res.json["errors"]
     assert "blocks the port to mcp 2.x: MCP507 at line 12" in error["message"]
+
+
+# A proxy's upstream connection: the session id read (manual), a timeout held in a module constant.
+UPSTREAM = """\
+from datetime import timedelta
+
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+PATIENCE = timedelta(minutes=2)
+
+
+async def tools(url: str) -> list[str]:
+    async with streamable_http_client(url) as (read, write, session_id):
+        async with ClientSession(read, write, PATIENCE) as session:
+            await session.initialize()
+            print(session_id())
+            return [t.name for t in (await session.list_tools()).tools]
+"""
+
+
+def test_a_read_session_id_blocks_and_a_timedelta_constant_is_converted(tmp_path: Path) -> None:
+    target = _project(tmp_path, UPSTREAM)
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert [(f["rule"], f["line"], f["column"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            "MCP522",
+            10,
+            48,
+            "`session_id` (the session-id callback) is used in the code: mcp 2.x's transport yields no such "
+            "callback, so decide what replaces each use of `session_id` and unpack `(read, write)` by hand",
+        ),
+        ("MCP522", 11, 47, None),
+    ]
+    fixed = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert target.read_text(encoding="utf-8") == UPSTREAM and fixed.json["errors"]
+    # without the read, the port writes both
+    target.write_text(UPSTREAM.replace("            print(session_id())\n", ""), encoding="utf-8")
+    cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert target.read_text(encoding="utf-8") == UPSTREAM.replace("            print(session_id())\n", "").replace(
+        "(read, write, session_id)", "(read, write)"
+    ).replace("ClientSession(read, write, PATIENCE)", "ClientSession(read, write, PATIENCE.total_seconds())")
