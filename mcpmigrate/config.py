@@ -9,7 +9,7 @@ as ruff spells it: the grammar files are parsed with; default: the lowest versio
 ``[project].requires-python`` allows) and ``legacy-clients`` (default true: the project still
 serves handshake-era clients, so what only they use is kept; false offers its removal) and
 ``target-sdk`` (``"mcp2"`` or ``"fastmcp4"``: port the project to that SDK generation — its port
-rules, ``MCP501``–``MCP510`` or ``MCP511``–``MCP520``, run only then). An unknown key, a wrong type
+rules, ``MCP501``–``MCP510`` and ``MCP522`` or ``MCP511``–``MCP520``, run only then). An unknown key, a wrong type
 or an unknown rule id raises :class:`ConfigError` naming the file, the key and what was
 expected; the CLI exits 2.
 
@@ -40,9 +40,9 @@ TARGET_VERSIONS = tuple(f"py3{minor}" for minor in range(7, 16))
 TARGET_SDKS = ("mcp2", "fastmcp4")
 # The port rules (``MCP5xx``) run only when a target SDK is set: the port is opt-in.
 PORT_RULE_PREFIX = "MCP5"
-# Each target's own port rules: mcp 1.x → mcp 2.x (MCP501–MCP510), fastmcp 2/3 → fastmcp 4
+# Each target's own port rules: mcp 1.x → mcp 2.x (MCP501–MCP510, MCP522), fastmcp 2/3 → fastmcp 4
 # (MCP511–MCP520).
-PORT_RULES_OF = {"mcp2": range(501, 511), "fastmcp4": range(511, 521)}
+PORT_RULES_OF: dict[str, tuple[int, ...]] = {"mcp2": (*range(501, 511), 522), "fastmcp4": tuple(range(511, 521))}
 
 
 # The port family's rule of a project *not* being ported: its requirement admits the SDK generation
@@ -53,7 +53,7 @@ UNPORTED_RULES = frozenset({"MCP521"})
 def port_rules_off(rules: set[str], target_sdk: str | None) -> set[str]:
     """``rules`` without the port rules of every target but ``target-sdk`` (none when it is not
     set: the port is opt-in), and without :data:`UNPORTED_RULES` under a port."""
-    own = PORT_RULES_OF.get(target_sdk or "", range(0))
+    own = PORT_RULES_OF.get(target_sdk or "", ())
     return {
         r
         for r in rules

@@ -530,6 +530,11 @@ LOWLEVEL_DECORATOR_PORTS = {
 # 1.x low-level decorators reported with their guide section, without a codemod (a notification
 # handler: mcp 2.x registers it with ``add_notification_handler`` / ``on_progress``).
 LOWLEVEL_DECORATORS_MANUAL = ("progress_notification",)
+# one of those decorators read as a value, not called (``cast(..., server.list_tools)``)
+LOWLEVEL_DECORATOR_READ = (
+    rb"\.(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource"
+    rb"|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)\b(?!\s*\()"
+)
 PORT_TOKENS = (
     rb"fastmcp",
     rb"FastMCP",
@@ -652,6 +657,40 @@ MCP1_MODULES_GONE = (
 # Names an mcp 1.27 module had that its mcp 2.3 counterpart no longer has (MCP501/MCP502 handle
 # FastMCP and McpError; re-exports of other packages included: importing them fails the same).
 MCP1_NAMES_GONE = {
+    "mcp.client.session": frozenset(
+        [
+            "AnyUrl",
+            "BaseSession",
+            "ExperimentalClientFeatures",
+            "ExperimentalTaskHandlers",
+            "RequestContext",
+            "RequestResponder",
+            "SUPPORTED_PROTOCOL_VERSIONS",
+            "timedelta",
+        ]
+    ),
+    "mcp.client.streamable_http": frozenset(
+        [
+            "ACCEPT",
+            "Any",
+            "CONTENT_TYPE",
+            "GetSessionIdCallback",
+            "InitializeResult",
+            "JSON",
+            "MCP_PROTOCOL_VERSION",
+            "McpHttpClientFactory",
+            "MemoryObjectReceiveStream",
+            "MemoryObjectSendStream",
+            "SSE",
+            "aconnect_sse",
+            "deprecated",
+            "httpx",
+            "overload",
+            "streamablehttp_client",
+            "timedelta",
+            "warn",
+        ]
+    ),
     "mcp.server": frozenset(["experimental"]),
     "mcp.server.elicitation": frozenset(["Sequence", "Union", "get_args", "get_origin", "types"]),
     "mcp.server.lowlevel": frozenset(["experimental", "func_inspection"]),
@@ -839,6 +878,9 @@ MCP1_GONE_HINTS = {
     "mcp.server.lowlevel.server.request_ctx": "use the `ctx` argument of the `on_…` handler",
     "mcp.shared.memory.create_connected_server_and_client_session": "use `mcp.Client(server)`",
     "mcp.server.websocket": "the WebSocket transport is removed: serve streamable HTTP",
+    "mcp.client.streamable_http.streamablehttp_client": "use `streamable_http_client(url, http_client=...)` (headers, "
+    "timeout and auth go on the `httpx2.AsyncClient`), which yields `(read, write)`",
+    "mcp.client.streamable_http.GetSessionIdCallback": "drop the annotation, or use `Callable[[], str | None]`",
 }
 
 # ============================================================================================

@@ -297,7 +297,7 @@ class PortLowlevelDetector(Detector):
     MCP505: ``server.request_context`` (removed in 2.x)."""
 
     rules = ("MCP505", "MCP507")
-    tokens = (S.PORT_TOKENS[-1], rb"request_context")
+    tokens = (S.PORT_TOKENS[-1], rb"request_context", S.LOWLEVEL_DECORATOR_READ)
     screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
@@ -343,6 +343,8 @@ class _LowlevelVisitor(ReportingVisitor):
         # (id of the class's node, "self.server") -> handlers registered on bound methods
         self.bound: dict[tuple[int, str], list[lowlevel.Handler]] = {}
         self.ctors: dict[tuple[int, str], cst.SimpleStatementLine] = {}
+        # the decorator attributes of the registrations above (``server.call_tool`` of ``@server.call_tool()``)
+        self.registering: set[int] = set()
 
     def _scope(self, node: cst.CSTNode) -> int:
         fn = self.fn(node)
@@ -375,6 +377,7 @@ class _LowlevelVisitor(ReportingVisitor):
                 continue
             key = (self._scope(node), receiver.value)
             self.handlers.setdefault(key, []).append(lowlevel.Handler(attr, node, deco))
+            self.registering.add(id(call.func))
 
     def visit_Call(self, node: cst.Call) -> None:
         """``self.server.call_tool()(self.call)``: a decorator called on a bound method."""
@@ -382,9 +385,12 @@ class _LowlevelVisitor(ReportingVisitor):
         if found is not None:
             cls, server, handler = found
             self.bound.setdefault((cls, server), []).append(handler)
+            if isinstance(node.func, cst.Call):
+                self.registering.add(id(node.func.func))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         fn = self.fn(node)
+        self._decorator_read(node, fn)
         if not context.is_request_context(self.a, node, fn):
             return
         message = (
@@ -402,6 +408,28 @@ class _LowlevelVisitor(ReportingVisitor):
             )
             return
         self.reports.append(Report.planned("MCP505", node, message, context.plan_request_context(self.a, node)))
+
+    def _decorator_read(self, node: cst.Attribute, fn) -> None:
+        """``local.list_tools`` read as a value (``register = cast(..., local.list_tools)``, then
+        ``@register()``): the registration goes through an alias the port cannot follow."""
+        attr = node.attr.value
+        if id(node) in self.registering or (
+            attr not in S.LOWLEVEL_DECORATOR_PORTS and attr not in S.LOWLEVEL_DECORATORS_MANUAL
+        ):
+            return
+        if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL:
+            return
+        spelled = get_full_name_for_node(node)
+        self.report(
+            "MCP507",
+            node,
+            f"`{spelled}` reads a decorator mcp 2.x's low-level `Server` no longer has, so this line raises "
+            f"`AttributeError` there; handlers are `Server(on_…=…)` arguments, called as `(ctx, params)` and "
+            f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
+            manual=f"the handlers are registered through `{spelled}` held as a value, not with `@{spelled}()` on "
+            f"each function, and the port does not follow that value to the functions it registers: move each "
+            f"to `Server(on_{attr}=…)` by hand",
+        )
 
 
 def _unreached(a, fn) -> bool:

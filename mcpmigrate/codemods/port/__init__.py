@@ -33,4 +33,4 @@ RULES: tuple[str, ...] = (
     "MCP509",
     "MCP510",
 )
-RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518", "MCP519")
+RULES += ("MCP511", "MCP512", "MCP514", "MCP515", "MCP518", "MCP519", "MCP522")
