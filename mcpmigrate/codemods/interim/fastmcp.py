@@ -213,9 +213,10 @@ def elicit_config(site: Site, spell: Spell = as_is) -> str:
     return f"{spell('fastmcp.server.elicitation', 'parse_elicit_response_type')}({code_of(m['response_type'])}{extra})"
 
 
-def context_elicit(site: Site) -> bool:
-    """Whether the request is fastmcp's ``ctx.elicit(...)`` (its outcome is rebuilt after the round)."""
-    return site.form == "fastmcp" and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+def context_elicit(site: Site, form: str = "fastmcp") -> bool:
+    """Whether the request is ``ctx.elicit(...)`` on a context name in a fix of ``form`` (fastmcp's,
+    or mcp 2.x's ``guard`` form): its outcome is rebuilt after the round."""
+    return site.form == form and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
 
 
 def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set[tuple[str, str]]]:

@@ -33,6 +33,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import CONTEXTS, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
+from mcpmigrate.codemods.interim.fastmcp import context_elicit
 from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, request_kind, unassigned_reason
 
 #: The SDK error a request raises when the client refuses it.
@@ -86,8 +87,7 @@ def guard_reason(a: ModuleAnalysis, site: Site) -> str | None:
 def context_elicit2(site: Site) -> bool:
     """The request is mcp 2.x's ``ctx.elicit(message, schema)`` on the tool's own ``Context`` parameter
     (:func:`guard_reason` checked the receiver): its answer is rebuilt as that method returns it."""
-    recv = site.call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
-    return site.form == "guard" and site.kind == ELICITATION and isinstance(recv, cst.Name)
+    return context_elicit(site, form="guard")
 
 
 def elicit_schema(site: Site, spell: Spell = as_is) -> tuple[str, str]:
