@@ -448,3 +448,56 @@ def test_a_helper_called_only_after_a_return_is_named_as_such(tmp_path: Path) ->
         "no tool, prompt or resource reaches `list_tools.by_roots` (nothing in this module calls it): there is no "
         "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
     ]
+
+
+UNTYPED_RECEIVER = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("roots-cache")
+
+
+class RootsCache:
+    def __init__(self) -> None:
+        self.session = None
+        self.roots: list[str] = []
+
+    async def refresh(self) -> None:
+        result = await self.session.list_roots()
+        self.roots = [str(r.uri) for r in result.roots]
+
+
+def wire(server, cache: RootsCache) -> None:
+    async def on_initialized(notification) -> None:
+        cache.session = server.request_context.session
+        await cache.refresh()
+
+    server.notification_handlers["initialized"] = on_initialized
+
+
+@mcp.tool()
+async def roots() -> list[str]:
+    return []
+"""
+
+
+def test_a_method_called_on_an_object_of_unknown_class_is_not_called_unreached(tmp_path: Path) -> None:
+    """Dev10x-Guru/Dev10x-Claude@110c084 (roots_manager.py:189): `ClientRootsManager.refresh` asks
+    for the roots and is called as `manager.refresh()` in two notification handlers on a parameter
+    `manager`. The reason said "nothing in this module calls it ... Delete it if it is dead code",
+    false on its face; it now names those calls. A method that really has no such call keeps the
+    old words."""
+    _project(tmp_path, {"server.py": UNTYPED_RECEIVER})
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            12,
+            "`RootsCache.refresh` has no call in this module that the analysis can tie to it, only perhaps "
+            "`cache.refresh()` in `wire.on_initialized` (a `refresh` of an object whose class it does not know), "
+            "so the chain to a tool cannot be followed: pass the path in by hand from where it is needed",
+        )
+    ]
+    (tmp_path / "server.py").write_text(UNTYPED_RECEIVER.replace("        await cache.refresh()\n", ""))
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `RootsCache.refresh` (nothing in this module calls it): there is no "
+        "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
+    ]
