@@ -501,3 +501,55 @@ def test_a_method_called_on_an_object_of_unknown_class_is_not_called_unreached(t
         "no tool, prompt or resource reaches `RootsCache.refresh` (nothing in this module calls it): there is no "
         "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
     ]
+
+
+UNTYPED_SAMPLER = """from mcp.server.session import ServerSession
+
+
+class Sampler:
+    def __init__(self, session: ServerSession) -> None:
+        self.session = session
+
+    async def ask(self, prompt: str) -> str:
+        result = await self.session.create_message(messages=[], max_tokens=10)
+        return str(result.content)
+
+
+SAMPLERS: list[Sampler] = []
+
+
+async def request_sampling(prompt: str) -> str:
+    manager = SAMPLERS[-1]
+    return await manager.ask(prompt)
+"""
+
+SAMPLING_TOOL = """from mcp.server.fastmcp import FastMCP
+
+from sampler import request_sampling
+
+mcp = FastMCP("sampler")
+
+
+@mcp.tool()
+async def summarize(text: str) -> str:
+    return await request_sampling(text)
+"""
+
+
+def test_a_sampling_method_called_on_an_object_of_unknown_class_names_the_call(tmp_path: Path) -> None:
+    """Dev10x-Claude's `SamplingManager.create_message` (sampling_manager.py:142), reached from the
+    `request_sampling` tool through the module function `request_sampling`, as
+    `manager.create_message(…)` on the manager a registry holds. The reason guessed "a decorator of
+    the project's own, a table of tools?"; it now names the call the analysis cannot tie to the
+    method."""
+    _project(tmp_path, {"sampler.py": UNTYPED_SAMPLER, "server.py": SAMPLING_TOOL})
+    res = cli(["check", "--no-cache", "--select", "MCP201", "--output-format", "json", "."], tmp_path)
+    assert [(f["path"], f["line"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            "sampler.py",
+            9,
+            "`Sampler.ask` has no call in this module that the analysis can tie to it, only perhaps "
+            "`manager.ask()` in `request_sampling` (a `ask` of an object whose class it does not know): the "
+            "interim fix cannot follow the chain to the tool; move the question into the tool by hand",
+        )
+    ]

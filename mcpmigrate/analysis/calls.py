@@ -168,6 +168,24 @@ class CallGraph(Facts):
                         graph.setdefault(id(callee), []).append((f, call, not self.unreachable(call)))
         return graph.get(id(target), [])
 
+    def untyped_method_calls(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
+        """``(caller, call)`` for the calls of a method of ``target``'s name, outside ``target``, on an
+        object whose class the analysis cannot tell (a parameter, a value a call returned), which may
+        be calls of the method ``target`` (Dev10x-Claude's ``manager.refresh()``); none when
+        ``target`` is no method."""
+        if target.class_name is None:
+            return []
+        return [
+            (f, call)
+            for f in self.functions
+            if f is not target
+            for call in f.calls
+            if isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == target.name
+            and not self.unreachable(call)
+            and self.callee_of(call, f) is None
+        ]
+
     def dead_callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
         """``(caller, call)`` for every call of ``target`` in this module that never runs (after a
         ``return`` of its block: :meth:`unreachable`), in source order."""

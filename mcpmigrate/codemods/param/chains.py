@@ -207,21 +207,12 @@ def across_reason(r: Reach) -> str | None:
 
 
 def untyped_calls(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
-    """``"`manager.refresh()` in `wire._on_initialized`, `wire._on_changed`"``: the calls of a
-    method of ``fn``'s name on an object whose class the analysis cannot tell (a parameter, a
-    value returned by a call), which may be calls of the method ``fn`` (Dev10x-Claude's
-    ``ClientRootsManager.refresh``, called as ``manager.refresh()`` in the notification handlers
-    ``wire_roots_to_server`` defines); None when there are none, or ``fn`` is no method."""
-    if fn.class_name is None:
-        return None
+    """``"`manager.refresh()` in `wire._on_initialized`, `wire._on_changed`"``: the calls that may be
+    calls of the method ``fn`` on an object of unknown class (:meth:`untyped_method_calls`); None
+    when there are none."""
     found: dict[str, list[str]] = {}
-    for f in a.functions:
-        for call in f.calls:
-            func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == fn.name) or a.unreachable(call):
-                continue
-            if a.callee_of(call, f) is None:
-                found.setdefault(f"`{code_of(func)}()`", []).append(f"`{f.qualname}`")
+    for f, call in a.untyped_method_calls(fn):
+        found.setdefault(f"`{code_of(call.func)}()`", []).append(f"`{f.qualname}`")
     if not found:
         return None
     return "; ".join(f"{call} in {', '.join(dict.fromkeys(where))}" for call, where in found.items())
