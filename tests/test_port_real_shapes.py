@@ -501,6 +501,16 @@ def test_a_method_called_on_an_object_of_unknown_class_is_not_called_unreached(t
         "no tool, prompt or resource reaches `RootsCache.refresh` (nothing in this module calls it): there is no "
         "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
     ]
+    # a method of an imported module (`asyncio.run`) or of another class of the module is no hint
+    renamed = "import asyncio\n" + UNTYPED_RECEIVER.replace("refresh", "run").replace(
+        "        await cache.run()\n", "        asyncio.run(None)\n        Other.run()\n"
+    )
+    (tmp_path / "server.py").write_text(renamed + "\n\nclass Other:\n    @staticmethod\n    def stop() -> None: ...\n")
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `RootsCache.run` (nothing in this module calls it): there is no "
+        "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
+    ]
 
 
 UNTYPED_SAMPLER = """from mcp.server.session import ServerSession

@@ -182,9 +182,16 @@ class CallGraph(Facts):
             for call in f.calls
             if isinstance(call.func, cst.Attribute)
             and call.func.attr.value == target.name
+            and self._untyped_receiver(call.func.value)
             and not self.unreachable(call)
             and self.callee_of(call, f) is None
         ]
+
+    def _untyped_receiver(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is not an imported name (``asyncio`` in ``asyncio.run()``) nor a class of the
+        module (``Other.run()``): its class is unknown, it may be an instance of any class."""
+        head = (get_full_name_for_node(expr) or "").partition(".")[0]
+        return head not in self.imports and head not in self.relative_imports and head not in self.class_bases
 
     def dead_callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
         """``(caller, call)`` for every call of ``target`` in this module that never runs (after a
