@@ -286,3 +286,70 @@ def test_the_empty_form_asked_in_the_tool_itself(tmp_path: Path, fastmcp3_python
             )
             assert [c["text"] for c in got["calls"]] == want, (mode, reply)
     assert want == [["inbox exists"], ["creation cancelled"]]  # the last reply: cancel
+
+
+NOTES = """\
+from fastmcp import Context, FastMCP
+
+board = FastMCP("board")
+NOTES = {"n1": "Old"}
+
+
+async def find(note_id: str) -> str:
+    if note_id not in NOTES:
+        raise ValueError(f"Note with ID '{note_id}' not found.")
+    return NOTES[note_id]
+
+
+@board.tool()
+async def rename(note_id: str, title: str, ctx: Context) -> str:
+    existing = await find(note_id)
+    if title == existing:
+        return f"No changes detected for note '{existing}'."
+    result = await ctx.elicit(f"Rename note '{existing}' to '{title}'?", response_type=None)
+    if result.action != "accept":
+        return "Note update cancelled."
+    NOTES[note_id] = title
+    return f"renamed {existing} -> {title}"
+"""
+
+
+def test_the_empty_form_after_an_awaited_lookup(tmp_path: Path, fastmcp3_python: str) -> None:
+    """apple-reminders' `update_reminder` / `delete_reminder` (reminders.py:219/267): the tool awaits a
+    lookup that raises for an unknown id, returns early when nothing changes, then asks. The fixed
+    server answers every call as the original on fastmcp 3.4 in both eras, and an accepted rename is
+    written once (the next identical rename finds no change) though the lookup runs once per round."""
+    before = _project(tmp_path / "before", NOTES, ["fastmcp>=3.2,<4"])
+    root = _project(tmp_path, NOTES, ["fastmcp>=3.2,<4"])
+    res = _port(root)
+    assert res.exception is None and res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    assert [(f["rule"], f["line"]) for f in res.json["fixed"]] == [("MCP202", 18)]
+    assert (root / "server.py").read_text(encoding="utf-8") == (FIXED / "notes_lookup_empty_form.fixed.py").read_text(
+        encoding="utf-8"
+    )
+    calls = [
+        {"tool": "rename", "arguments": {"note_id": "n1", "title": "Old"}},
+        {"tool": "rename", "arguments": {"note_id": "n9", "title": "X"}},
+        {"tool": "rename", "arguments": {"note_id": "n1", "title": "New"}},
+        {"tool": "rename", "arguments": {"note_id": "n1", "title": "New"}},
+    ]
+    wants = {}
+    for action in ("accept", "decline", "cancel"):
+        reply = {"action": action, "content": {}} if action == "accept" else {"action": action}
+        out = run_proof(
+            fastmcp3_python, before / "server.py", "board", "legacy", [], calls, client={"elicitation": reply}
+        )
+        wants[action] = want = [(c["is_error"], c["text"]) for c in out["calls"]]
+        for mode in ("legacy", "modern"):
+            got = run_proof(sys.executable, root / "server.py", "board", mode, [], calls, client={"elicitation": reply})
+            assert [(c["is_error"], c["text"]) for c in got["calls"]] == want, (mode, action)
+    unknown = (True, ["Error calling tool 'rename': Note with ID 'n9' not found."])
+    same = (False, ["No changes detected for note 'Old'."])
+    assert wants["accept"] == [
+        same,
+        unknown,
+        (False, ["renamed Old -> New"]),
+        (False, ["No changes detected for note 'New'."]),
+    ]
+    assert wants["decline"] == [same, unknown, (False, ["Note update cancelled."]), (False, ["Note update cancelled."])]
+    assert wants["cancel"] == wants["decline"]

@@ -448,3 +448,118 @@ def test_a_helper_called_only_after_a_return_is_named_as_such(tmp_path: Path) ->
         "no tool, prompt or resource reaches `list_tools.by_roots` (nothing in this module calls it): there is no "
         "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
     ]
+
+
+UNTYPED_RECEIVER = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("roots-cache")
+
+
+class RootsCache:
+    def __init__(self) -> None:
+        self.session = None
+        self.roots: list[str] = []
+
+    async def refresh(self) -> None:
+        result = await self.session.list_roots()
+        self.roots = [str(r.uri) for r in result.roots]
+
+
+def wire(server, cache: RootsCache) -> None:
+    async def on_initialized(notification) -> None:
+        cache.session = server.request_context.session
+        await cache.refresh()
+
+    server.notification_handlers["initialized"] = on_initialized
+
+
+@mcp.tool()
+async def roots() -> list[str]:
+    return []
+"""
+
+
+def test_a_method_called_on_an_object_of_unknown_class_is_not_called_unreached(tmp_path: Path) -> None:
+    """Dev10x-Guru/Dev10x-Claude@110c084 (roots_manager.py:189): `ClientRootsManager.refresh` asks
+    for the roots and is called as `manager.refresh()` in two notification handlers on a parameter
+    `manager`. The reason said "nothing in this module calls it ... Delete it if it is dead code",
+    false on its face; it now names those calls. A method that really has no such call keeps the
+    old words."""
+    _project(tmp_path, {"server.py": UNTYPED_RECEIVER})
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            12,
+            "`RootsCache.refresh` has no call in this module that the analysis can tie to it, only perhaps "
+            "`cache.refresh()` in `wire.on_initialized` (a `refresh` of an object whose class it does not know), "
+            "so the chain to a tool cannot be followed: pass the path in by hand from where it is needed",
+        )
+    ]
+    (tmp_path / "server.py").write_text(UNTYPED_RECEIVER.replace("        await cache.refresh()\n", ""))
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `RootsCache.refresh` (nothing in this module calls it): there is no "
+        "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
+    ]
+    # a method of an imported module (`asyncio.run`) or of another class of the module is no hint
+    renamed = "import asyncio\n" + UNTYPED_RECEIVER.replace("refresh", "run").replace(
+        "        await cache.run()\n", "        asyncio.run(None)\n        Other.run()\n"
+    )
+    (tmp_path / "server.py").write_text(renamed + "\n\nclass Other:\n    @staticmethod\n    def stop() -> None: ...\n")
+    res = cli(["check", "--no-cache", "--select", "MCP101", "--output-format", "json", "."], tmp_path)
+    assert [f["manual"] for f in res.json["findings"]] == [
+        "no tool, prompt or resource reaches `RootsCache.run` (nothing in this module calls it): there is no "
+        "tool to give a path parameter. Delete it if it is dead code, or pass the path in from where it is needed"
+    ]
+
+
+UNTYPED_SAMPLER = """from mcp.server.session import ServerSession
+
+
+class Sampler:
+    def __init__(self, session: ServerSession) -> None:
+        self.session = session
+
+    async def ask(self, prompt: str) -> str:
+        result = await self.session.create_message(messages=[], max_tokens=10)
+        return str(result.content)
+
+
+SAMPLERS: list[Sampler] = []
+
+
+async def request_sampling(prompt: str) -> str:
+    manager = SAMPLERS[-1]
+    return await manager.ask(prompt)
+"""
+
+SAMPLING_TOOL = """from mcp.server.fastmcp import FastMCP
+
+from sampler import request_sampling
+
+mcp = FastMCP("sampler")
+
+
+@mcp.tool()
+async def summarize(text: str) -> str:
+    return await request_sampling(text)
+"""
+
+
+def test_a_sampling_method_called_on_an_object_of_unknown_class_names_the_call(tmp_path: Path) -> None:
+    """Dev10x-Claude's `SamplingManager.create_message` (sampling_manager.py:142), reached from the
+    `request_sampling` tool through the module function `request_sampling`, as
+    `manager.create_message(…)` on the manager a registry holds. The reason guessed "a decorator of
+    the project's own, a table of tools?"; it now names the call the analysis cannot tie to the
+    method."""
+    _project(tmp_path, {"sampler.py": UNTYPED_SAMPLER, "server.py": SAMPLING_TOOL})
+    res = cli(["check", "--no-cache", "--select", "MCP201", "--output-format", "json", "."], tmp_path)
+    assert [(f["path"], f["line"], f["manual"]) for f in res.json["findings"]] == [
+        (
+            "sampler.py",
+            9,
+            "`Sampler.ask` has no call in this module that the analysis can tie to it, only perhaps "
+            "`manager.ask()` in `request_sampling` (a `ask` of an object whose class it does not know): the "
+            "interim fix cannot follow the chain to the tool; move the question into the tool by hand",
+        )
+    ]

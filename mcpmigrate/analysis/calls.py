@@ -168,6 +168,31 @@ class CallGraph(Facts):
                         graph.setdefault(id(callee), []).append((f, call, not self.unreachable(call)))
         return graph.get(id(target), [])
 
+    def untyped_method_calls(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
+        """``(caller, call)`` for the calls of a method of ``target``'s name, outside ``target``, on an
+        object whose class the analysis cannot tell (a parameter, a value a call returned), which may
+        be calls of the method ``target`` (Dev10x-Claude's ``manager.refresh()``); none when
+        ``target`` is no method."""
+        if target.class_name is None:
+            return []
+        return [
+            (f, call)
+            for f in self.functions
+            if f is not target
+            for call in f.calls
+            if isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == target.name
+            and self._untyped_receiver(call.func.value)
+            and not self.unreachable(call)
+            and self.callee_of(call, f) is None
+        ]
+
+    def _untyped_receiver(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is not an imported name (``asyncio`` in ``asyncio.run()``) nor a class of the
+        module (``Other.run()``): its class is unknown, it may be an instance of any class."""
+        head = (get_full_name_for_node(expr) or "").partition(".")[0]
+        return head not in self.imports and head not in self.relative_imports and head not in self.class_bases
+
     def dead_callers(self, target: FunctionInfo) -> list[tuple[FunctionInfo, cst.Call]]:
         """``(caller, call)`` for every call of ``target`` in this module that never runs (after a
         ``return`` of its block: :meth:`unreachable`), in source order."""

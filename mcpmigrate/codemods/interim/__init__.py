@@ -69,6 +69,7 @@ from mcpmigrate.codemods.interim.sites import (
 )
 from mcpmigrate.codemods.interim.thread import describe_thread, requests_reached, thread_reason, threaded_form
 from mcpmigrate.codemods.interim.transport import stateless_http, stateless_note
+from mcpmigrate.codemods.param.chains import untyped_calls
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import enclosing_stmt
@@ -156,6 +157,13 @@ def _where(
     if helper and gen != S.MCP2:
         where = f"`{fn.qualname}`"
         if not a.callers(fn) and not a.references_outside_calls(fn) and not a.external_callers(fn):
+            untyped = untyped_calls(a, fn)
+            if untyped:
+                return (
+                    f"{where} has no call in this module that the analysis can tie to it, only perhaps {untyped} "
+                    f"(a `{fn.name}` of an object whose class it does not know): the interim fix cannot follow "
+                    "the chain to the tool; move the question into the tool by hand"
+                )
             return (
                 f"{where} is neither registered nor called in this project as far as the analysis follows (a "
                 "decorator of the project's own, a table of tools?): "

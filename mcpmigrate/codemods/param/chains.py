@@ -178,6 +178,13 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
         # reference): the chain does not leave the module, its callers cannot all be followed
         return f"the callers cannot all be followed: {r.leaves}"
     if not r.entries and not r.external:
+        untyped = untyped_calls(a, fn)
+        if untyped:
+            return (
+                f"`{fn.qualname}` has no call in this module that the analysis can tie to it, only perhaps "
+                f"{untyped} (a `{fn.name}` of an object whose class it does not know), so the chain to a tool "
+                "cannot be followed: pass the path in by hand from where it is needed"
+            )
         return (
             f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
             "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
@@ -197,6 +204,18 @@ def across_reason(r: Reach) -> str | None:
             what = f"the {c.role} handler {c.label}" if c.role else c.label
             return f"{what} is no decorator tool or prompt, so the path would have to be threaded on through its module"
     return None
+
+
+def untyped_calls(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """``"`manager.refresh()` in `wire._on_initialized`, `wire._on_changed`"``: the calls that may be
+    calls of the method ``fn`` on an object of unknown class (:meth:`untyped_method_calls`); None
+    when there are none."""
+    found: dict[str, list[str]] = {}
+    for f, call in a.untyped_method_calls(fn):
+        found.setdefault(f"`{code_of(call.func)}()`", []).append(f"`{f.qualname}`")
+    if not found:
+        return None
+    return "; ".join(f"{call} in {', '.join(dict.fromkeys(where))}" for call, where in found.items())
 
 
 def unreached_description(a: ModuleAnalysis, fn: FunctionInfo) -> str:
