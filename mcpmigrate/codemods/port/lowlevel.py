@@ -215,7 +215,7 @@ class LowlevelPort:
                 spell["ReadResourceContents"] = edits.import_name(analysis, HELPER_TYPES, "ReadResourceContents")
         if any(h.decorator == "call_tool" for h in self.handlers):
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
-            if _lister(self) is not None:
+            if _lister(self) is not None and (self.validate or self.wrap_results):
                 edits.add_import("jsonschema")
             if self.wrap_results:
                 edits.add_import("json")
@@ -246,7 +246,7 @@ class LowlevelPort:
                 method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
                 new_ctor = cst.parse_statement(
                     f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {adapter})\n'
-                )
+                ).with_changes(leading_lines=gap)  # ruff format's blank lines after a function
             elif h.fn is last:
                 assert self.ctor is not None
                 new_ctor = self.ctor_stmt.with_changes(
