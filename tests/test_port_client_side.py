@@ -1,11 +1,20 @@
 """The port to mcp 2.x of a proxy: a low-level server that forwards to an upstream server through
 mcp 1.x's client (scholens-mcp-connector's shape). Three things mcp 2.x changed there used to pass
 the port silently and crash the ported server at start-up: handler decorators read as values
-(``register = cast(..., local.list_tools)``, now ported when the alias is applied once in its block), the 3-tuple ``streamable_http_client`` yielded on 1.x
-(2 on 2.x), and ``ClientSession(read_timeout_seconds=timedelta(...))`` (seconds on 2.x)."""
+(``register = cast(..., local.list_tools)``, now ported when the alias is applied once in its
+block), the 3-tuple ``streamable_http_client`` yielded on 1.x (2 on 2.x), and
+``ClientSession(read_timeout_seconds=timedelta(...))`` (seconds on 2.x).
+
+The client rewrite is run for real: the original client on mcp 1.27 and its port on mcp 2.3
+connect to the same streamable HTTP server and get the same answers. mcp 2.3's transport is
+written for ``httpx2`` (``streamable_http_client(url, http_client: httpx2.AsyncClient)``); the
+``httpx.AsyncClient`` scholens passes (headers, timeout) still works there, so the port leaves it."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import time
 from pathlib import Path
 
 from tests.helpers import cli
@@ -169,3 +178,93 @@ def test_a_read_session_id_blocks_and_a_timedelta_constant_is_converted(tmp_path
     assert target.read_text(encoding="utf-8") == UPSTREAM.replace("            print(session_id())\n", "").replace(
         "(read, write, session_id)", "(read, write)"
     ).replace("ClientSession(read, write, PATIENCE)", "ClientSession(read, write, PATIENCE.total_seconds())")
+
+
+# scholens' upstream connection: its own httpx client (bearer header, timeout), the session id never
+# read, the read timeout a timedelta, a camelCase field of the upstream result.
+UPSTREAM_CLIENT = """\
+import sys
+from datetime import timedelta
+
+import anyio
+import httpx
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+
+async def upstream(url: str) -> list[str]:
+    http = httpx.AsyncClient(headers={"Authorization": "Bearer k"}, timeout=httpx.Timeout(30, connect=10))
+    try:
+        async with (
+            streamable_http_client(url, http_client=http) as (read, write, _session_id),
+            ClientSession(read, write, read_timeout_seconds=timedelta(seconds=30)) as session,
+        ):
+            await session.initialize()
+            listed = [t.name for t in (await session.list_tools()).tools]
+            result = await session.call_tool("greet", {"name": "ada"})
+            return [*listed, result.content[0].text, str(result.isError)]
+    finally:
+        await http.aclose()
+
+
+if __name__ == "__main__":
+    print(anyio.run(upstream, sys.argv[1]))
+"""
+UPSTREAM_SERVER = """\
+import sys
+
+from mcp.server.fastmcp import FastMCP
+
+app = FastMCP("upstream", host="127.0.0.1", port=int(sys.argv[1]), stateless_http=True)
+
+
+@app.tool()
+def greet(name: str) -> str:
+    return f"hello {name}"
+
+
+app.run(transport="streamable-http")
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_ported_client_connects_and_answers_as_the_original(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    target = _project(tmp_path, UPSTREAM_CLIENT)
+    original = tmp_path.parent / f"{tmp_path.name}-original.py"
+    original.write_text(UPSTREAM_CLIENT, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    assert target.read_text(encoding="utf-8") == UPSTREAM_CLIENT.replace(
+        "from datetime import timedelta\n", ""
+    ).replace("(read, write, _session_id)", "(read, write)").replace(
+        "read_timeout_seconds=timedelta(seconds=30)", "read_timeout_seconds=30"
+    ).replace("result.isError", "result.is_error")
+    server_file = tmp_path.parent / f"{tmp_path.name}-upstream.py"
+    server_file.write_text(UPSTREAM_SERVER, encoding="utf-8")
+    port = _free_port()
+    server = subprocess.Popen([legacy_python, str(server_file), str(port)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the upstream server did not start"
+                time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/mcp"
+        answers = [
+            subprocess.run([python, str(file), url], capture_output=True, text=True, timeout=60)
+            for python, file in ((legacy_python, original), (mcp2_python, target))
+        ]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert [(a.returncode, a.stdout) for a in answers] == [(0, "['greet', 'hello ada', 'False']\n")] * 2, answers
