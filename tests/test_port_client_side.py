@@ -268,3 +268,46 @@ def test_the_ported_client_connects_and_answers_as_the_original(
         server.terminate()
         server.wait(timeout=10)
     assert [(a.returncode, a.stdout) for a in answers] == [(0, "['greet', 'hello ada', 'False']\n")] * 2, answers
+
+
+# Where scholens reads camelCase fields of the upstream's results: a handler nested in the block
+# that opens the session, the items of a result's list, `next(...)` over an annotated sequence.
+READS = """\
+from collections.abc import Sequence
+
+from mcp import ClientSession, types
+
+
+def output_of(tools: Sequence[types.Tool]) -> object:
+    ingest = next(tool for tool in tools if tool.name == "ingest")
+    return ingest.outputSchema
+
+
+async def relay(read, write) -> None:
+    async with ClientSession(read, write) as remote:
+
+        async def templates() -> list[types.ResourceTemplate]:
+            return (await remote.list_resource_templates()).resourceTemplates
+
+        async def mimes(uri: str) -> list[str | None]:
+            result = await remote.read_resource(uri)
+            return [item.mimeType for item in result.contents]
+
+        print(await templates(), await mimes("a://b"))
+"""
+
+
+def test_camelcase_reads_of_upstream_results_are_typed(tmp_path: Path) -> None:
+    """Each of these raised `AttributeError` on mcp 2.3 (checked there): MCP506 types them and the
+    port renames them."""
+    target = _project(tmp_path, READS)
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert [(f["rule"], f["line"], f["column"]) for f in res.json["findings"]] == [
+        ("MCP506", 8, 12),
+        ("MCP506", 15, 20),
+        ("MCP506", 19, 21),
+    ]
+    cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert target.read_text(encoding="utf-8") == READS.replace("outputSchema", "output_schema").replace(
+        ").resourceTemplates", ").resource_templates"
+    ).replace("item.mimeType", "item.mime_type")
