@@ -58,18 +58,24 @@ WRAPPING = (
     "exceptions of prompt, resource, completion, logging-level and subscription handlers answered as the "
     "error `(0, message)`"
 )
-FIX = FixInfo(
-    Safety.SAFE,
-    "port",
-    f"register the handlers as `Server(on_…=…)` through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
-)
+# ``call_tool(validate_input=False)``: what the adapter keeps of the tool's wrapping instead
+UNVALIDATED = "tool arguments not checked (`validate_input=False`), "
 
-FIX_IN_PLACE = FixInfo(
-    Safety.SAFE,
-    "port",
-    "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
-    f"through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
-)
+
+def _fix(in_place: bool, validate: bool = True) -> FixInfo:
+    """The fix of a ported server: the constructor takes the adapters, or each is registered in
+    place; the tool's arguments are validated as 1.x's decorator did, or not (``validate``)."""
+    wrapping = (
+        WRAPPING
+        if validate
+        else UNVALIDATED + WRAPPING.removeprefix("tool arguments validated against the listed inputSchema, ")
+    )
+    where = (
+        "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
+        if in_place
+        else "register the handlers as `Server(on_…=…)` "
+    )
+    return FixInfo(Safety.SAFE, "port", f"{where}through adapters that keep mcp 1.x's wrapping ({wrapping})")
 
 
 @dataclass
@@ -609,7 +615,7 @@ def _checked(
             port.contexts[id(h.fn)] = name
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
-    return FixPlan(fix=FIX if ctor_stmt is not None else FIX_IN_PLACE, site=port)
+    return FixPlan(fix=_fix(in_place=ctor_stmt is None, validate=validated), site=port)
 
 
 def _validate_input(h: Handler) -> bool | None:
