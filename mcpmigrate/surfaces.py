@@ -530,10 +530,14 @@ LOWLEVEL_DECORATOR_PORTS = {
 # 1.x low-level decorators reported with their guide section, without a codemod (a notification
 # handler: mcp 2.x registers it with ``add_notification_handler`` / ``on_progress``).
 LOWLEVEL_DECORATORS_MANUAL = ("progress_notification",)
-# one of those decorators read as a value, not called (``cast(..., server.list_tools)``)
+# one of those decorators read as a value, not called (``cast(..., server.list_tools)``), or
+# called and its result held under a name (``add = server.call_tool()``)
+_LOWLEVEL_DECORATOR_NAMES = (
+    rb"(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource"
+    rb"|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)"
+)
 LOWLEVEL_DECORATOR_READ = (
-    rb"\.(?:list_tools|call_tool|list_prompts|get_prompt|list_resources|list_resource_templates|read_resource"
-    rb"|subscribe_resource|unsubscribe_resource|set_logging_level|completion|progress_notification)\b(?!\s*\()"
+    rb"\." + _LOWLEVEL_DECORATOR_NAMES + rb"\b(?!\s*\()|=\s*[\w.]+\." + _LOWLEVEL_DECORATOR_NAMES + rb"\("
 )
 PORT_TOKENS = (
     rb"fastmcp",

@@ -69,6 +69,7 @@ REGISTERED = (
     "        ctx: ServerRequestContext, params: PaginatedRequestParams | None\n"
     "    ) -> ListToolsResult:\n"
     "        return ListToolsResult(tools=list(await list_tools()))\n"
+    "\n"
     '    server.add_request_handler("tools/list", PaginatedRequestParams, on_list_tools)\n'
     "\n"
     "    async def call_tool(name: str, arguments: dict[str, Any]) -> list[TextContent]:\n"
@@ -101,6 +102,7 @@ REGISTERED = (
     '                content=[TextContent(type="text", text=str(exc))], is_error=True\n'
     "            )\n"
     "        return CallToolResult(content=list(content), is_error=False)\n"
+    "\n"
     '    server.add_request_handler("tools/call", CallToolRequestParams, on_call_tool)\n'
 )
 # The same in one file: the server is built at module level, the handlers in a function that

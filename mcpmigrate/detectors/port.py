@@ -11,7 +11,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import Kind
+from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.model import FixPlan, Severity
@@ -297,23 +297,30 @@ class PortLowlevelDetector(Detector):
     MCP505: ``server.request_context`` (removed in 2.x)."""
 
     rules = ("MCP505", "MCP507")
-    tokens = (S.PORT_TOKENS[-1], rb"request_context", S.LOWLEVEL_DECORATOR_READ)
+    tokens = (S.PORT_TOKENS[-1], rb"request_context", rb"request_ctx", S.LOWLEVEL_DECORATOR_READ)
     screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
         v = _LowlevelVisitor(self.analysis)
         self.analysis.flat.visit(v)
+        v.settle_aliases()
         out = v.reports
         for server, handlers in v.handlers.items():
             ctor = v.ctors.get(server)
             plan = lowlevel.plan(self.analysis, ctor, server[1], handlers)
             for h in handlers:
                 kw = f"on_{h.decorator}"
+                held = (
+                    f"`@{h.alias.target.value}{'' if h.alias.called else '()'}` (`{server[1]}.{h.decorator}` held as "
+                    f"`{h.alias.target.value}`)"
+                    if h.alias is not None
+                    else f"`@{server[1]}.{h.decorator}()`"
+                )
                 out.append(
                     Report.planned(
                         "MCP507",
                         h.deco,
-                        f"`@{server[1]}.{h.decorator}()` registers `{h.fn.name.value}` with a decorator mcp 2.x's "
+                        f"{held} registers `{h.fn.name.value}` with a decorator mcp 2.x's "
                         f"low-level `Server` no longer has; handlers are `Server({kw}=…)` arguments there, called "
                         f"as `(ctx, params)` and returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
                         lowlevel.handler_plan(plan, h, handlers, f"`@{server[1]}."),
@@ -345,12 +352,20 @@ class _LowlevelVisitor(ReportingVisitor):
         self.ctors: dict[tuple[int, str], cst.SimpleStatementLine] = {}
         # the decorator attributes of the registrations above (``server.call_tool`` of ``@server.call_tool()``)
         self.registering: set[int] = set()
+        # (scope, name) -> a decorator held under another name (``register = server.call_tool``)
+        self.aliases: dict[tuple[int, str], lowlevel.Alias] = {}
+        self.alias_uses: dict[int, list[tuple[cst.FunctionDef, cst.Decorator]]] = {}  # id(alias stmt) -> uses
+        self.reads: list[tuple[cst.Attribute, FunctionInfo | None]] = []  # decorators read as values
 
     def _scope(self, node: cst.CSTNode) -> int:
         fn = self.fn(node)
         return id(fn) if fn is not None else 0
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        alias = lowlevel.alias_of(self.a, node, self.fn(node))
+        if alias is not None:
+            self.aliases[(self._scope(node), alias.target.value)] = alias
+            self.alias_uses[id(node)] = []
         if len(node.body) != 1 or not isinstance(node.body[0], cst.Assign):
             return
         assign = node.body[0]
@@ -365,6 +380,11 @@ class _LowlevelVisitor(ReportingVisitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         for deco in node.decorators:
             call = deco.decorator
+            named = call.func if isinstance(call, cst.Call) else call
+            alias = self.aliases.get((self._scope(node), named.value)) if isinstance(named, cst.Name) else None
+            if alias is not None and (alias.called is None) == isinstance(call, cst.Call):
+                self.alias_uses[id(alias.stmt)].append((node, deco))
+                continue
             if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
                 continue
             attr = call.func.attr.value
@@ -380,7 +400,19 @@ class _LowlevelVisitor(ReportingVisitor):
             self.registering.add(id(call.func))
 
     def visit_Call(self, node: cst.Call) -> None:
-        """``self.server.call_tool()(self.call)``: a decorator called on a bound method."""
+        """``self.server.call_tool()(self.call)``: a decorator called on a bound method;
+        ``request_ctx.get()``: mcp 1.x's request context variable."""
+        if context.is_request_ctx_get(self.a, node):
+            self.reports.append(
+                Report.planned(
+                    "MCP505",
+                    node,
+                    f"`{get_full_name_for_node(node.func)}()` reads mcp 1.x's request context variable, which mcp 2.x "
+                    "removed; the request context is the `ctx` argument of each `on_…` handler. Pass it down from "
+                    f"the handler (read “Lowlevel `Server`: `request_context` property removed” in {GUIDE}).",
+                    context.plan_request_context(self.a, node),
+                )
+            )
         found = lowlevel.bound_registration(self.a, node, self.fn(node))
         if found is not None:
             cls, server, handler = found
@@ -390,7 +422,7 @@ class _LowlevelVisitor(ReportingVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         fn = self.fn(node)
-        self._decorator_read(node, fn)
+        self.reads.append((node, fn))
         if not context.is_request_context(self.a, node, fn):
             return
         message = (
@@ -409,7 +441,34 @@ class _LowlevelVisitor(ReportingVisitor):
             return
         self.reports.append(Report.planned("MCP505", node, message, context.plan_request_context(self.a, node)))
 
-    def _decorator_read(self, node: cst.Attribute, fn) -> None:
+    def settle_aliases(self) -> None:
+        """The aliases each applied once as the decorator of a function of their block, and named
+        nowhere else, register that function as ``@server.<decorator>()`` would; then the reads of
+        decorators that are left are reported (:meth:`_decorator_read`)."""
+        why: dict[int, str] = {}
+        for (scope, _name), alias in self.aliases.items():
+            uses = self.alias_uses[id(alias.stmt)]
+            holder = self.a.parents.get(id(alias.stmt))
+            owner = self.fn(alias.stmt)
+            where: cst.CSTNode = owner.node if owner is not None else self.a.module
+            reason = lowlevel.alias_reason(alias, where, [d for _f, d in uses])
+            if reason is None and any(self.a.parents.get(id(f)) is not holder for f, _d in uses):
+                reason = (
+                    f"`{alias.target.value}` holds `{alias.server}.{alias.decorator}` in one block and decorates a "
+                    "function of another: move that function to "
+                    f"`Server(on_{alias.decorator}=…)` by hand"
+                )
+            if reason is not None:
+                why[id(alias.read)] = reason
+                continue
+            (handler, deco), *_ = uses
+            key = (scope, alias.server)
+            self.handlers.setdefault(key, []).append(lowlevel.Handler(alias.decorator, handler, deco, alias))
+            self.registering.add(id(alias.read))
+        for node, fn in self.reads:
+            self._decorator_read(node, fn, why.get(id(node)))
+
+    def _decorator_read(self, node: cst.Attribute, fn, why: str | None) -> None:
         """``local.list_tools`` read as a value (``register = cast(..., local.list_tools)``, then
         ``@register()``): the registration goes through an alias the port cannot follow."""
         attr = node.attr.value
@@ -426,7 +485,8 @@ class _LowlevelVisitor(ReportingVisitor):
             f"`{spelled}` reads a decorator mcp 2.x's low-level `Server` no longer has, so this line raises "
             f"`AttributeError` there; handlers are `Server(on_…=…)` arguments, called as `(ctx, params)` and "
             f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
-            manual=f"the handlers are registered through `{spelled}` held as a value, not with `@{spelled}()` on "
+            manual=why
+            or f"the handlers are registered through `{spelled}` held as a value, not with `@{spelled}()` on "
             f"each function, and the port does not follow that value to the functions it registers: move each "
             f"to `Server(on_{attr}=…)` by hand",
         )

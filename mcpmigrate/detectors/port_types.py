@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import memory_client, renames
+from mcpmigrate.codemods.port import context, memory_client, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
@@ -81,6 +81,16 @@ LISTED = {
     "list_prompts": "Prompt",
 }
 _SERVERS = S.FASTMCP_V1_SERVER | S.MCPSERVER_V2
+# What an element of a result's list field is (mcp 1.27 and 2.3 agree; a resource content is a
+# text or a blob one, both ``ResourceContents``).
+ITEM_CLASSES = {
+    ("ListToolsResult", "tools"): "Tool",
+    ("ListResourcesResult", "resources"): "Resource",
+    ("ListResourceTemplatesResult", "resourceTemplates"): "ResourceTemplate",
+    ("ListPromptsResult", "prompts"): "Prompt",
+    ("ReadResourceResult", "contents"): "ResourceContents",
+}
+_LISTS = ("list", "List", "Sequence", "Iterable", "tuple", "Tuple")
 
 
 class FieldVisitor(ReportingVisitor):
@@ -117,7 +127,28 @@ class FieldVisitor(ReportingVisitor):
             func = expr.expression.func
             if isinstance(func, cst.Attribute) and self._client_session(func.value):
                 return CLIENT_RESULTS.get(func.attr.value)
+        if isinstance(expr, cst.Call):
+            return self._next_of(expr)
         return None
+
+    def _next_of(self, call: cst.Call) -> str | None:
+        """``next(x for x in items if ...)`` (a ``None`` default allowed): an element of ``items``."""
+        if not (
+            _is_name(call.func, "next")
+            and "next" not in self.a.imports
+            and 1 <= len(call.args) <= 2
+            and all(a.keyword is None and not a.star for a in call.args)
+            and (len(call.args) == 1 or _is_name(call.args[1].value, "None"))
+        ):
+            return None
+        gen = call.args[0].value
+        if not (isinstance(gen, cst.GeneratorExp) and gen.for_in.inner_for_in is None):
+            return None
+        target = gen.for_in.target
+        if not (isinstance(target, cst.Name) and _is_name(gen.elt, target.value)):
+            return None
+        fn = self.fn(call)
+        return self._item_class(gen.for_in.iter, fn.node if fn is not None else self.a.module)
 
     def _session(self, expr: cst.BaseExpression) -> bool:
         """``expr`` is the ``ServerSession`` of an MCP context: ``<context>.session`` (a
@@ -132,8 +163,7 @@ class FieldVisitor(ReportingVisitor):
         annotated with it or ``async with ClientSession(...) as name``."""
         if not isinstance(expr, cst.Name):
             return False
-        fn = self.fn(expr)
-        scope: cst.CSTNode = fn.node if fn is not None else self.a.module
+        scope = _binding_scope(self.a, expr)
         seen = False
         for n in walk(scope):
             if isinstance(n, cst.Param) and n.name.value == expr.value:
@@ -151,6 +181,9 @@ class FieldVisitor(ReportingVisitor):
         ``await super().list_tools()`` / ``await self.list_tools()`` in a subclass of FastMCP (or
         ``MCPServer``), ``await server.list_tools()`` of a module-level one, or a name bound once
         in the scope to one of those."""
+        if isinstance(iterable, cst.Attribute):
+            base = self._class_of(iterable.value, 1)
+            return ITEM_CLASSES.get((base, iterable.attr.value)) if base is not None else None
         if isinstance(iterable, cst.Name):
             values = [
                 v
@@ -160,6 +193,8 @@ class FieldVisitor(ReportingVisitor):
                 if _is_name(t.target, iterable.value)
                 for v in (n.value,)
             ]
+            if not values:
+                return self._listed_param(iterable, scope)
             return self._item_class(values[0], scope) if len(values) == 1 else None
         if not (isinstance(iterable, cst.Await) and isinstance(iterable.expression, cst.Call)):
             return None
@@ -177,6 +212,24 @@ class FieldVisitor(ReportingVisitor):
             if built and all(self.a.resolves_to(v.func, _SERVERS) for v in built):
                 return LISTED[func.attr.value]
         return None
+
+    def _listed_param(self, name: cst.Name, scope: cst.CSTNode) -> str | None:
+        """The element class of a parameter of ``scope`` annotated ``Sequence[types.X]`` (or
+        ``list[...]`` …) that nothing else binds."""
+        if not isinstance(scope, cst.FunctionDef):
+            return None
+        params = [p for p in (*scope.params.params, *scope.params.kwonly_params) if p.name.value == name.value]
+        if len(params) != 1 or params[0].annotation is None:
+            return None
+        ann = params[0].annotation.annotation
+        if not (isinstance(ann, cst.Subscript) and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index)):
+            return None
+        head = ann.value.attr if isinstance(ann.value, cst.Attribute) else ann.value
+        if not (isinstance(head, cst.Name) and head.value in _LISTS):
+            return None
+        if any(isinstance(n, cst.Name) and n.value == name.value and _binds(self.a, n) for n in walk(scope.body)):
+            return None
+        return renames.types_class(self.a, ann.slice[0].slice.value)
 
     def found(self, node: cst.Attribute | cst.SimpleString, cls: str, field: str, new: str) -> None:
         old, renamed = self.spelled(node, field, new)
@@ -231,6 +284,28 @@ class FieldVisitor(ReportingVisitor):
         cls = self._class_of(node.args[0].value, 0)
         if cls is not None and field in S.CAMEL_FIELDS_V1.get(cls, ()):
             self.found(name, cls, field, renames.snake(field))
+
+
+def _binds(a, n: cst.Name) -> bool:
+    """``n`` is a target: assigned, a loop or comprehension variable, an ``as`` name, a parameter."""
+    parent = a.parents.get(id(n))
+    if isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        return getattr(parent, "target", None) is n
+    return isinstance(parent, (cst.AsName, cst.Param, cst.Tuple, cst.List, cst.Element))
+
+
+def _binding_scope(a, name: cst.Name) -> cst.CSTNode:
+    """The innermost function around ``name`` (then the module) that binds it: a closure's
+    variable is looked up where the enclosing function binds it (``remote`` of ``async with
+    ClientSession(...) as remote`` read in a handler nested in that block)."""
+    node: cst.CSTNode | None = a.parents.get(id(name))
+    while node is not None:
+        if isinstance(node, cst.FunctionDef):
+            own = [n for n in walk(node) if isinstance(n, cst.Name) and n.value == name.value and _binds(a, n)]
+            if own:
+                return node
+        node = a.parents.get(id(node))
+    return a.module
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:
@@ -334,6 +409,11 @@ class GoneImportVisitor(ReportingVisitor):
         if what == memory_client.HELPER and isinstance(node, cst.ImportAlias):
             plan = memory_client.plan(self.a, node)
             self.reports.append(Report.planned(self.rule, node, message, plan))
+            return
+        if what in S.REQUEST_CTX_VARS and isinstance(node, cst.ImportAlias):
+            self.reports.append(
+                Report.planned(self.rule, node, message, context.plan_request_ctx_import(self.a, node, why))
+            )
             return
         origin = renames.REEXPORTS.get(what)
         if origin is not None and isinstance(node, (cst.ImportAlias, cst.Attribute)):

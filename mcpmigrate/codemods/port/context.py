@@ -111,6 +111,36 @@ def is_request_context(a: ModuleAnalysis, node: cst.Attribute, fn: FunctionInfo 
     return node.attr.value == "request_context" and a.kind_of(node.value, fn) is Kind.SERVER_LL
 
 
+def is_request_ctx_get(a: ModuleAnalysis, node: cst.CSTNode | None) -> bool:
+    """``request_ctx.get()``: mcp 1.x's request context variable (gone on mcp 2.x), read inside a
+    request the same ``RequestContext`` as ``server.request_context``."""
+    return (
+        isinstance(node, cst.Call)
+        and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and a.qualname(node.func.value) in S.REQUEST_CTX_VARS
+    )
+
+
+def request_ctx_reads(a: ModuleAnalysis, alias: cst.ImportAlias) -> list[cst.Call] | None:
+    """The ``request_ctx.get()`` reads of the name an import of ``request_ctx`` binds, or None when
+    the name is used otherwise (passed on, ``.set()``, a ``.get(default)``) or not at all."""
+    bound = alias.asname.name if alias.asname is not None else alias.name
+    if not isinstance(bound, cst.Name):
+        return None
+    reads: list[cst.Call] = []
+    for n in a.nodes(cst.Name):
+        if n.value != bound.value or n is bound:
+            continue
+        get = a.parents.get(id(n))
+        call = a.parents.get(id(get))
+        if not (isinstance(get, cst.Attribute) and get.value is n and is_request_ctx_get(a, call)):
+            return None
+        reads.append(call)  # type: ignore[arg-type]
+    return reads or None
+
+
 @dataclass
 class Threading:
     """The threading one ``get_context()`` read needs: per function on the way, the name its
@@ -316,7 +346,7 @@ def plan(a: ModuleAnalysis, call: cst.Call) -> FixPlan:
     return FixPlan(fix=fix, site=ContextRead(call, fn.node, dropped, t))
 
 
-def plan_request_context(a: ModuleAnalysis, node: cst.Attribute) -> FixPlan:
+def plan_request_context(a: ModuleAnalysis, node: cst.BaseExpression) -> FixPlan:
     """The plan for one ``server.request_context`` read on a low-level server: the handler's
     ``ctx`` (mcp 2.x's ``ServerRequestContext``, which the port's adapter passes) threaded to it,
     or why it cannot be."""
@@ -333,6 +363,38 @@ def plan_request_context(a: ModuleAnalysis, node: cst.Attribute) -> FixPlan:
     if dropped is not None and _dropped_stmt(a, node) is not dropped:
         dropped = None
     return FixPlan(fix=FIX_LOWLEVEL, site=ContextRead(node, fn.node, dropped, t, lowlevel=True))
+
+
+@dataclass(frozen=True)
+class GoesWithReads:
+    """The import of ``request_ctx``, left unused once each of its reads is the handler's ``ctx``
+    (:class:`ContextRead`): the fix's unused-import pruning removes it, nothing to record here."""
+
+    alias: cst.ImportAlias
+
+    def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
+        return None
+
+
+def plan_request_ctx_import(a: ModuleAnalysis, alias: cst.ImportAlias, why: str) -> FixPlan:
+    """MCP509 on ``from mcp.server.lowlevel.server import request_ctx``: fixed with its reads when
+    every use of the name is a ``request_ctx.get()`` the port threads the handler's ``ctx`` to;
+    else manual (``why``, or the first read's reason)."""
+    reads = request_ctx_reads(a, alias)
+    if reads is None:
+        return FixPlan(manual=f"{why} (`request_ctx` is used other than by `request_ctx.get()` reads)")
+    for read in reads:
+        p = plan_request_context(a, read)
+        if p.fix is None:
+            return FixPlan(manual=f"{why}: {p.manual}")
+    return FixPlan(
+        fix=FixInfo(
+            FIX_LOWLEVEL.safety,
+            FIX_LOWLEVEL.strategy,
+            "the import goes once each `request_ctx.get()` reads the handler's `ctx` instead (MCP505)",
+        ),
+        site=GoesWithReads(alias),
+    )
 
 
 def handler_context(a: ModuleAnalysis, fn: cst.FunctionDef) -> str | None:
@@ -704,6 +766,8 @@ def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
     """``f`` is registered with a low-level decorator the port turns into an adapter that receives
     ``ctx`` (:mod:`.lowlevel`): ``@server.call_tool()`` on a module's ``Server``, or the decorator
     called on the bound method (``self.server.call_tool()(self.call)``)."""
+    from mcpmigrate.codemods.port.lowlevel import aliased  # it imports this module
+
     for dec in f.node.decorators:
         d = dec.decorator
         if (
@@ -714,7 +778,7 @@ def _ported_handler(a: ModuleAnalysis, f: FunctionInfo) -> bool:
             and a.kind_of(d.func.value, f.parent) is Kind.SERVER_LL
         ):
             return True
-    return _bound_decorator(a, f) in S.LOWLEVEL_DECORATOR_PORTS
+    return aliased(a, f.node) is not None or _bound_decorator(a, f) in S.LOWLEVEL_DECORATOR_PORTS
 
 
 def _bound_decorator(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
@@ -783,7 +847,7 @@ def _new_name(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[str, 
             continue
         value = small.value
         reads = (
-            isinstance(value, cst.Attribute) and is_request_context(a, value, f)
+            (isinstance(value, cst.Attribute) and is_request_context(a, value, f)) or is_request_ctx_get(a, value)
             if lowlevel
             else isinstance(value, cst.Call) and is_get_context(a, value, f)
         )

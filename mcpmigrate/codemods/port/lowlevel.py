@@ -34,6 +34,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits, import_name
 from mcpmigrate.codemods.port import context
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
 from mcpmigrate.names import all_name_values, assigned, fresh, name_refs, ref_names
 
@@ -57,18 +58,24 @@ WRAPPING = (
     "exceptions of prompt, resource, completion, logging-level and subscription handlers answered as the "
     "error `(0, message)`"
 )
-FIX = FixInfo(
-    Safety.SAFE,
-    "port",
-    f"register the handlers as `Server(on_…=…)` through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
-)
+# ``call_tool(validate_input=False)``: what the adapter keeps of the tool's wrapping instead
+UNVALIDATED = "tool arguments not checked (`validate_input=False`), "
 
-FIX_IN_PLACE = FixInfo(
-    Safety.SAFE,
-    "port",
-    "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
-    f"through adapters that keep mcp 1.x's wrapping ({WRAPPING})",
-)
+
+def _fix(in_place: bool, validate: bool = True) -> FixInfo:
+    """The fix of a ported server: the constructor takes the adapters, or each is registered in
+    place; the tool's arguments are validated as 1.x's decorator did, or not (``validate``)."""
+    wrapping = (
+        WRAPPING
+        if validate
+        else UNVALIDATED + WRAPPING.removeprefix("tool arguments validated against the listed inputSchema, ")
+    )
+    where = (
+        "register each handler where its decorator ran, with `server.add_request_handler(method, params, adapter)`, "
+        if in_place
+        else "register the handlers as `Server(on_…=…)` "
+    )
+    return FixInfo(Safety.SAFE, "port", f"{where}through adapters that keep mcp 1.x's wrapping ({wrapping})")
 
 
 @dataclass
@@ -76,6 +83,104 @@ class Handler:
     decorator: str  # list_tools, call_tool, …
     fn: cst.FunctionDef
     deco: cst.Decorator | cst.Call  # the decorator, or the call ``self.server.call_tool()(self.call)``
+    alias: Alias | None = None  # ``register = server.call_tool`` applied as ``@register()``
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A low-level decorator held under another name in a statement of its own:
+    ``register = server.call_tool`` (or ``cast(T, server.call_tool)``: ``typing.cast`` returns its
+    argument) applied as ``@register()``, or ``register = server.call_tool()`` applied as
+    ``@register``. The name is the decorator itself, so ``@register()`` is ``@server.call_tool()``."""
+
+    target: cst.Name
+    decorator: str  # list_tools, call_tool, …
+    server: str
+    stmt: cst.SimpleStatementLine
+    read: cst.Attribute  # ``server.call_tool``
+    called: cst.Call | None  # ``server.call_tool(...)`` when the alias holds the decorator's result
+
+
+def alias_of(analysis: ModuleAnalysis, stmt: cst.SimpleStatementLine, fn: FunctionInfo | None) -> Alias | None:
+    """The :class:`Alias` a statement binds, or None."""
+    if len(stmt.body) != 1 or not isinstance(stmt.body[0], (cst.Assign, cst.AnnAssign)):
+        return None
+    assign = stmt.body[0]
+    if isinstance(assign, cst.Assign):
+        if len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+    else:
+        target = assign.target
+    value = assign.value
+    if not isinstance(target, cst.Name) or value is None:
+        return None
+    if isinstance(value, cst.Call) and analysis.qualname(value.func) == "typing.cast":
+        if len(value.args) != 2 or any(a.keyword is not None or a.star for a in value.args):
+            return None
+        value = value.args[1].value
+    called = None
+    if isinstance(value, cst.Call):
+        called, value = value, value.func
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
+        return None
+    attr = value.attr.value
+    if attr not in S.LOWLEVEL_DECORATOR_PORTS and attr not in S.LOWLEVEL_DECORATORS_MANUAL:
+        return None
+    if analysis.kind_of(value.value, fn) is not Kind.SERVER_LL:
+        return None
+    return Alias(target, attr, value.value.value, stmt, value, called)
+
+
+def aliased(analysis: ModuleAnalysis, fn: cst.FunctionDef) -> Alias | None:
+    """The :class:`Alias` of ``fn``'s block that ``fn``'s decorator applies, when the port follows
+    it (:func:`alias_reason` has nothing against it)."""
+    block = analysis.parents.get(id(fn))
+    aliases = {}
+    for stmt in getattr(block, "body", ()):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            found = alias_of(analysis, stmt, analysis.enclosing_function(stmt))
+            if found is not None:
+                aliases[found.target.value] = found
+    for dec in fn.decorators:
+        alias = aliases.get(_applied(dec) or "")
+        if alias is None or (alias.called is None) != isinstance(dec.decorator, cst.Call):
+            continue
+        owner = analysis.enclosing_function(alias.stmt)
+        scope = owner.node if owner is not None else analysis.module
+        uses = [u for u in walk(scope) if isinstance(u, cst.Decorator) and _applied(u) == alias.target.value]
+        if alias_reason(alias, scope, uses) is None:
+            return alias
+    return None
+
+
+def _applied(deco: cst.Decorator) -> str | None:
+    """The name a decorator applies: ``x`` of ``@x`` and ``@x(...)``."""
+    named = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+    return named.value if isinstance(named, cst.Name) else None
+
+
+def alias_reason(alias: Alias, scope: cst.CSTNode, decorators: list[cst.Decorator]) -> str | None:
+    """Why the functions an alias registers cannot all be told from ``scope`` (the function or
+    module holding it; ``decorators``: its uses as a decorator there), or None: it is applied as a
+    decorator exactly once and its name occurs nowhere else."""
+    spelled = f"`{alias.server}.{alias.decorator}`"
+    if len(decorators) > 1:
+        return (
+            f"{spelled} is held as `{alias.target.value}` and applied to {len(decorators)} functions; on mcp 1.x the last "
+            f"one replaces the others: keep the one that is served and move it to `Server(on_{_kwarg(alias.decorator)}=…)` by hand"
+        )
+    seen = {id(alias.target)}
+    for d in decorators:
+        seen.add(id(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator))
+    other = [n for n in walk(scope) if isinstance(n, cst.Name) and n.value == alias.target.value and id(n) not in seen]
+    if not decorators or other:
+        return (
+            f"{spelled} is held as `{alias.target.value}`, which is {'also ' if decorators else ''}used other than as the "
+            f"decorator of a function of the same block (passed on, called, or bound again), so the port cannot "
+            f"tell which functions it registers: move each to `Server(on_{_kwarg(alias.decorator)}=…)` by hand"
+        )
+    return None
 
 
 @dataclass
@@ -88,6 +193,7 @@ class LowlevelPort:
     handlers: list[Handler] = field(default_factory=list)
     adapters: dict[int, str] = field(default_factory=dict)  # id(fn) -> adapter name
     wrap_results: bool = False  # the tool handler may return more than content: 1.x's full wrapping
+    validate: bool = True  # ``call_tool(validate_input=False)``: the arguments are not checked
     # id(fn) -> the parameter under which a handler takes the request context its adapter passes
     # (a `server.request_context` read threaded to it, MCP505: codemods.port.context)
     contexts: dict[int, str] = field(default_factory=dict)
@@ -115,7 +221,7 @@ class LowlevelPort:
                 spell["ReadResourceContents"] = edits.import_name(analysis, HELPER_TYPES, "ReadResourceContents")
         if any(h.decorator == "call_tool" for h in self.handlers):
             spell["TextContent"] = edits.import_name(analysis, TYPES, "TextContent")
-            if _lister(self) is not None:
+            if _lister(self) is not None and (self.validate or self.wrap_results):
                 edits.add_import("jsonschema")
             if self.wrap_results:
                 edits.add_import("json")
@@ -146,7 +252,7 @@ class LowlevelPort:
                 method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
                 new_ctor = cst.parse_statement(
                     f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {adapter})\n'
-                )
+                ).with_changes(leading_lines=gap)  # ruff format's blank lines after a function
             elif h.fn is last:
                 assert self.ctor is not None
                 new_ctor = self.ctor_stmt.with_changes(
@@ -157,6 +263,9 @@ class LowlevelPort:
             edits.transform(h.fn, _flatten_with(deco, code, new_ctor, gap))
         if self.ctor_stmt is not None:
             edits.remove(self.ctor_stmt)
+        for h in self.handlers:
+            if h.alias is not None:
+                edits.remove(h.alias.stmt)
 
 
 def _kwarg(decorator: str) -> str:
@@ -275,9 +384,13 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
     text = spell["TextContent"]
     lister = _lister(port)
     body = "    arguments = params.arguments or {}\n    try:\n"
-    if lister is not None:
-        body += (
-            f"        tool = next((t for t in await {port.receiver}{lister.fn.name.value}() if t.name == params.name), None)\n"
+    lookup = (
+        f"        tool = next((t for t in await {port.receiver}{lister.fn.name.value}() if t.name == params.name), None)\n"
+        if lister is not None
+        else ""
+    )
+    if lister is not None and port.validate:  # `validate_input=False`: 1.x read the listing for the output only
+        body += lookup + (
             "        if tool is not None:\n"
             "            try:\n"
             "                jsonschema.validate(instance=arguments, schema=tool.input_schema)\n"
@@ -303,7 +416,7 @@ def _adapter_code(h: Handler, adapter: str, spell: dict[str, str], port: Lowleve
         "        else:\n            content, structured = result, None\n"
     )
     if lister is not None:
-        body += (
+        body += ("" if port.validate else lookup) + (
             "        if tool is not None and tool.output_schema is not None:\n"
             "            if structured is None:\n"
             f'                return {R}(content=[{text}(type="text", text="Output validation error: outputSchema defined but no structured output returned")], is_error=True)\n'
@@ -465,12 +578,14 @@ def _checked(
     receiver: str = "",
 ) -> FixPlan:
     """The checks every handler of a ported server passes, and the port's site."""
+    validated = True
     for h in handlers:
         if h.fn.asynchronous is None:
             return FixPlan(manual=f"`{h.fn.name.value}` is not `async`: {section}")
-        deco = h.deco.decorator if isinstance(h.deco, cst.Decorator) else h.deco.func
-        if isinstance(deco, cst.Call) and deco.args:
+        if (validate := _validate_input(h)) is None:
             return FixPlan(manual=f"`@{server}.{h.decorator}(...)` takes arguments the port does not map: {section}")
+        if not validate:
+            validated = False
         params = h.fn.params
         if h.decorator.startswith("list_") and (
             params.params[1 if receiver else 0 :] or isinstance(params.star_arg, cst.Param) or params.kwonly_params
@@ -493,13 +608,34 @@ def _checked(
             return FixPlan(manual=f"the module already uses the name `base64` for something else: {section}")
     port = LowlevelPort(ctor_stmt, ctor, server, sorted(handlers, key=lambda h: body.index(h.fn)), receiver=receiver)
     port.wrap_results = wrap_results and any(h.decorator == "call_tool" for h in handlers)
+    port.validate = validated
     for h in port.handlers:
         port.adapters[id(h.fn)] = fresh(taken, f"on_{_kwarg(h.decorator)}")
         if (name := context.handler_context(analysis, h.fn)) is not None:
             port.contexts[id(h.fn)] = name
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
-    return FixPlan(fix=FIX if ctor_stmt is not None else FIX_IN_PLACE, site=port)
+    return FixPlan(fix=_fix(in_place=ctor_stmt is None, validate=validated), site=port)
+
+
+def _validate_input(h: Handler) -> bool | None:
+    """What ``validate_input`` the decorator of ``h`` is called with (``True`` without arguments),
+    or None when it takes arguments the port does not map (``call_tool(validate_input=<bool>)`` is
+    the only one)."""
+    if h.alias is not None and h.alias.called is not None:
+        deco: cst.BaseExpression = h.alias.called
+    else:
+        deco = h.deco.decorator if isinstance(h.deco, cst.Decorator) else h.deco.func
+    args = deco.args if isinstance(deco, cst.Call) else ()
+    if not args:
+        return True
+    (arg, *more) = args
+    if more or h.decorator != "call_tool" or arg.keyword is None or arg.keyword.value != "validate_input":
+        return None
+    value = arg.value
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
 
 
 def _registered_in_place(
@@ -536,7 +672,7 @@ def _moved_constructor(
     if len({h.decorator for h in handlers}) != len(handlers):
         return f"a handler kind is registered twice on `{server}`: {section}", body, ctor
     ctor_names = {n.value for n in ref_names(ctor)}
-    handler_ids = {id(h.fn) for h in handlers}
+    handler_ids = {id(h.fn) for h in handlers} | {id(h.alias.stmt) for h in handlers if h.alias is not None}
     for stmt in body[start + 1 : max(positions) + 1]:
         if id(stmt) in handler_ids:
             continue

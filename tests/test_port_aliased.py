@@ -1,0 +1,126 @@
+"""The port to mcp 2.x of a low-level server whose decorators are held under other names
+(scholens-mcp-connector's shape, issue 22): ``register = cast(T, server.list_tools)`` applied as
+``@register()``, ``register = server.call_tool(validate_input=False)`` applied as ``@register``,
+and ``request_ctx.get()`` read in a helper the tool handler calls.
+
+- ``tests/data/port/aliased.py`` is ported exactly to ``aliased.fixed.py``: each alias line goes,
+  each handler gets its ``on_…`` adapter registered with ``add_request_handler`` (the server is built
+  with an annotation, so in place), ``validate_input=False`` is kept (no schema check), the helper
+  takes the handler's ``ctx`` and the ``request_ctx`` import goes.
+- The original on mcp 1.27 and the port on mcp 2.3 answer the same, in both eras, also to the call
+  whose arguments the listed schema would refuse (1.x did not check them there).
+- The shapes the port cannot follow keep MCP507 with the reason, and the port writes nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+from tests.test_port_threading import serve
+
+DATA = Path(__file__).resolve().parent / "data" / "port"
+PYPROJECT = '[project]\nname = "case"\nversion = "0"\ndependencies = ["mcp>=1.0,<2"]\n'
+
+
+def _project(where: Path, source: str | None = None) -> Path:
+    where.mkdir()
+    (where / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    server = where / "server.py"
+    if source is None:
+        shutil.copy(DATA / "aliased.py", server)
+    else:
+        server.write_text(source, encoding="utf-8")
+    return server
+
+
+def test_aliased_decorators_are_ported_exactly(tmp_path: Path) -> None:
+    server = _project(tmp_path / "p")
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    got = [(f["rule"], f["line"], f["column"], f["fix"]["safety"] if f["fix"] else None) for f in res.json["findings"]]
+    assert got == [
+        ("MCP509", 8, 40, "safe"),
+        ("MCP505", 18, 29, "safe"),
+        ("MCP507", 21, 1, "safe"),
+        ("MCP507", 27, 1, "safe"),
+    ]
+    messages = {f["line"]: f["message"] for f in res.json["findings"]}
+    assert messages[21].startswith(
+        "`@add_lister()` (`relay.list_tools` held as `add_lister`) registers `tools` with a decorator"
+    )
+    assert messages[27].startswith(
+        "`@add_caller` (`relay.call_tool` held as `add_caller`) registers `call` with a decorator"
+    )
+    fixed = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert fixed.json["errors"] == [] and fixed.json["findings"] == [], str(fixed)
+    assert server.read_text(encoding="utf-8") == (DATA / "aliased.fixed.py").read_text(encoding="utf-8")
+    again = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert again.json["fixed"] == []
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_ported_relay_answers_as_the_original(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    before = _project(tmp_path / "before")
+    after = _project(tmp_path / "after")
+    assert cli(["fix", "--target-sdk", "mcp2", "."], after.parent).exit_code == 0
+    calls = [("echo", {"text": "hi"}), ("echo", {})]
+    old = serve(legacy_python, before, "relay", calls=calls)
+    assert old == [
+        {"echo": ["text"]},
+        {"is_error": False, "texts": ["echo 'hi', in a request: True"]},
+        # validate_input=False: 1.x did not check the arguments against the listed schema
+        {"is_error": False, "texts": ["echo None, in a request: True"]},
+    ]
+    assert serve(mcp2_python, after, "relay", mode, calls=calls) == old
+
+
+ALIAS_HEAD = """\
+from mcp import types
+from mcp.server import Server
+
+relay = Server("relay")
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "reason"),
+    [
+        (
+            "add = relay.call_tool()\n\n\n@add\nasync def one(name, arguments):\n    return []\n\n\n"
+            "@add\nasync def two(name, arguments):\n    return []\n",
+            5,
+            "`relay.call_tool` is held as `add` and applied to 2 functions; on mcp 1.x the last one replaces the "
+            "others: keep the one that is served and move it to `Server(on_call_tool=…)` by hand",
+        ),
+        (
+            "add = relay.call_tool\nREGISTRARS = [add]\n\n\n@add()\nasync def one(name, arguments):\n    return []\n",
+            5,
+            "`relay.call_tool` is held as `add`, which is also used other than as the decorator of a function of the "
+            "same block (passed on, called, or bound again), so the port cannot tell which functions it registers: "
+            "move each to `Server(on_call_tool=…)` by hand",
+        ),
+        (
+            "add = relay.list_tools\n\n\ndef build():\n    @add()\n    async def listed():\n        return []\n",
+            5,
+            "`relay.list_tools` is held as `add`, which is used other than as the decorator of a function of the "
+            "same block (passed on, called, or bound again), so the port cannot tell which functions it registers: "
+            "move each to `Server(on_list_tools=…)` by hand",
+        ),
+    ],
+    ids=["applied-twice", "passed-on", "other-block"],
+)
+def test_an_alias_the_port_cannot_follow_keeps_mcp507_with_the_reason(
+    tmp_path: Path, body: str, line: int, reason: str
+) -> None:
+    source = ALIAS_HEAD + body
+    server = _project(tmp_path / "p", source)
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert server.read_text(encoding="utf-8") == source
+    manual = [(f["line"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP507"]
+    assert manual == [(line, reason)]
+    assert f"blocks the port to mcp 2.x: MCP507 at line {line}" in res.json["errors"][0]["message"]
