@@ -34,10 +34,18 @@ import libcst as cst
 from mcpmigrate.analysis import CONTEXTS, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is
 from mcpmigrate.codemods.interim.fastmcp import context_elicit
-from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, request_kind, unassigned_reason
+from mcpmigrate.codemods.interim.sites import (
+    ELICITATION,
+    Site,
+    arg_map,
+    elicit_outcome_code,
+    request_kind,
+    unassigned_reason,
+)
 
 #: The SDK error a request raises when the client refuses it.
 _SDK_ERRORS = {"mcp.shared.exceptions.MCPError", "mcp.shared.exceptions.McpError"}
+_ELICITATION = "mcp.server.elicitation"
 _METHOD_NOT_FOUND = {"mcp.types.METHOD_NOT_FOUND", "mcp_types.METHOD_NOT_FOUND"}
 
 
@@ -70,7 +78,7 @@ def guard_reason(a: ModuleAnalysis, site: Site) -> str | None:
         return "URL-mode elicitation has no interim form this fix writes; rewrite by hand"
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
-    if context_elicit2(site) and set(arg_map(call, ["message", "schema"])) != {"message", "schema"}:
+    if guard_context_elicit(site) and set(arg_map(call, ["message", "schema"])) != {"message", "schema"}:
         return "`ctx.elicit` is not called with a message and a schema: rewrite by hand"
     others = [c for c in fn.calls if c is not call and request_kind(a, c, fn) is not None]
     if others:
@@ -84,7 +92,7 @@ def guard_reason(a: ModuleAnalysis, site: Site) -> str | None:
     return None
 
 
-def context_elicit2(site: Site) -> bool:
+def guard_context_elicit(site: Site) -> bool:
     """The request is mcp 2.x's ``ctx.elicit(message, schema)`` on the tool's own ``Context`` parameter
     (:func:`guard_reason` checked the receiver): its answer is rebuilt as that method returns it."""
     return context_elicit(site, form="guard")
@@ -93,23 +101,17 @@ def context_elicit2(site: Site) -> bool:
 def elicit_schema(site: Site, spell: Spell = as_is) -> tuple[str, str]:
     """(message, rendered schema) of ``ctx.elicit(message, schema)``: the schema as the SDK renders it."""
     m = arg_map(site.call, ["message", "schema"])
-    render = spell("mcp.server.elicitation", "render_elicitation_schema")
+    render = spell(_ELICITATION, "render_elicitation_schema")
     return code_of(m["message"]), f"{render}({code_of(m['schema'])})"
 
 
-def elicit_outcome2(site: Site, key: str, spell: Spell = as_is) -> str:
-    """The lines (inside the 2026-07-28 branch) that turn the answer under ``key`` into what
-    ``ctx.elicit`` returns (``mcp.server.elicitation.elicit_with_validation``)."""
+def guard_elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> str:
+    """The lines (inside the 2026-07-28 branch) that turn the answer under ``key`` into what mcp 2.x's
+    ``ctx.elicit`` returns (``mcp.server.elicitation.elicit_with_validation``: the data validated
+    with the schema)."""
     schema = code_of(arg_map(site.call, ["message", "schema"])["schema"])
-    el = "mcp.server.elicitation"
-    return (
-        f"    {key} = (\n"
-        f"        {spell(el, 'AcceptedElicitation')}(data={schema}.model_validate({key}.content))\n"
-        f'        if {key}.action == "accept"\n'
-        f'        else {spell(el, "DeclinedElicitation")}() if {key}.action == "decline" '
-        f"else {spell(el, 'CancelledElicitation')}()\n"
-        f"    )\n"
-    )
+    accepted = f"{spell(_ELICITATION, 'AcceptedElicitation')}(data={schema}.model_validate({key}.content))"
+    return elicit_outcome_code(key, accepted, _ELICITATION, spell)
 
 
 def local_spell(a: ModuleAnalysis, site: Site, ed: Edits, module: str, name: str) -> str:
