@@ -752,6 +752,7 @@ def _fix(
         elif (done := next((x for x in later if x.rule == f.rule), None)) is not None:
             later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
             res.fixed.append(done)
+    res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
     return remaining, sups_after
 
 
