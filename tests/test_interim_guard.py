@@ -495,3 +495,50 @@ def test_a_tool_that_uses_the_methods_answer_keeps_it_manual_and_the_port_unwrit
     for f in AGENT_FILES:
         assert (root / f).read_text(encoding="utf-8") == files[f], f
     assert "mcp>=1.27,<2" in (root / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_a_tool_that_also_reaches_a_request_no_round_asks_still_returns_the_methods_round(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, monkeypatch: Any
+) -> None:
+    """nexus-dev's `ask_agent`: before the agent runs, a helper asks for the roots inside the tool's
+    `try` (manual: it cannot be asked before the tool runs). That request keeps running on every
+    connection as it does today (on 2026-07-28 it fails into its own fallback, `.`), so it is no
+    other question of the method's round: the tool returns that round."""
+    monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
+    files = {f: (AGENTS1 / f).read_text(encoding="utf-8") for f in AGENT_FILES}
+    files["app.py"] = (AGENTS1 / "app_roots.py").read_text(encoding="utf-8")
+    root = _project(tmp_path, files, "mcp>=1.27,<2")
+    before = tmp_path / "before"
+    shutil.copytree(root, before)
+    from tests.helpers import cli
+
+    res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
+    assert res.exception is None and res.json["errors"] == [], str(res)
+    assert [(f["rule"], f["path"], f["line"]) for f in res.json["fixed"] if f["rule"].startswith("MCP2")] == [
+        ("MCP201", "agents/executor.py", 28)
+    ]
+    [roots] = res.json["findings"]
+    assert (roots["rule"], roots["line"], roots["manual"]) == (
+        "MCP101",
+        12,
+        "the request is made in the helper `_workspace`; `_workspace(ctx)` in `ask_agent` cannot ask before the "
+        "tool runs: it runs only on some paths, or under a `with`/`try`; rewrite by hand",
+    )
+    assert (root / "app.py").read_text(encoding="utf-8") == (AGENTS2 / "app_roots.py").read_text(encoding="utf-8")
+    for f in ("agents/__init__.py", "agents/executor.py"):
+        assert (root / f).read_text(encoding="utf-8") == (AGENTS2 / f).read_text(encoding="utf-8"), f
+
+    calls = [{"tool": "ask_agent", "arguments": {"agent": "planner", "task": "plan"}}]
+
+    def run(python: str, where: Path, mode: str, client: dict[str, Any] | None) -> Any:
+        out = run_proof(python, where / "app.py", "mcp", mode, ["file:///w"], calls, client=client)
+        return [(c["is_error"], c["text"], c["error"]) for c in out["calls"]]
+
+    echo = '{"max_tokens": 200, "messages": ["plan in %s"], "model_hints": ["small"], "system_prompt": "You are the planner.", "temperature": null}'
+    for client in ({"sampling": True}, None):
+        assert run(mcp2_python, root, "legacy", client) == run(legacy_python, before, "legacy", client), client
+    assert run(legacy_python, before, "legacy", {"sampling": True}) == [(False, [echo % "file:///w"], None)]
+    assert run(mcp2_python, root, "modern", {"sampling": True}) == [(False, [echo % "."], None)]
+    assert run(mcp2_python, root, "modern", None) == [
+        (False, ["planner cannot sample here; prompt: You are the planner. plan in ."], None)
+    ]
