@@ -229,8 +229,11 @@ def _settle_fix(result: RunResult, run: _Run, incoming: dict[Path, Incoming], pr
             together += (
                 threads()
             )  # a helper's path parameter reaches the tools of other modules: all the files, or none
+        ported = _ported(result.results) if config.target_sdk else set()
         if strategy_applies(options.strategy, "interim"):
             together += threads(STEP)  # a helper's question moves into the handlers of other modules: all or none
+        if ported:
+            _hold_split_port(result, ported, config.target_sdk or "")
     by_display = {sf.display: sf.path for sf in candidates}
     from mcpmigrate.writes import apply
 
@@ -261,6 +264,39 @@ def _settle_fix(result: RunResult, run: _Run, incoming: dict[Path, Incoming], pr
                 ),
                 _for_cache(after),
             )
+
+
+def _ported(results: list[FileResult]) -> set[str]:
+    """The files the port rewrites (a port finding among their fixes, the text to write kept)."""
+    from mcpmigrate.config import PORT_RULE_PREFIX
+
+    return {
+        res.display
+        for res in results
+        if res.new_source is not None and any(f.rule.startswith(PORT_RULE_PREFIX) for f in res.fixed)
+    }
+
+
+def _hold_split_port(result: RunResult, ported: set[str], target: str) -> None:
+    """When a project step held a ported file (its helper's question could not reach every caller:
+    nothing is written for it, not its port either), the port would be split — the other files on
+    the new SDK, calling into one left on the old — so nothing is written (the port writes every
+    file or none), and the run says how to port first."""
+    from mcpmigrate.codemods.port.project import TARGET_NAMES, hold
+
+    held = sorted(d for d in ported if not any(r.display == d and r.new_source is not None for r in result.results))
+    if not held:
+        return
+    hold(result.results)
+    result.pins = []
+    result.errors.append(
+        FileError(
+            held[0],
+            f"blocks the port to {TARGET_NAMES[target]}: the interim fix of this file was not applied (its error "
+            "above), and the port writes every file or none; nothing was written. Port first (`fix --target-sdk "
+            f"{target}` without `--strategy interim`), then run `fix --strategy interim`",
+        )
+    )
 
 
 def _open_cache(config: Config, options: Options, rules: set[str], project: Path | None) -> Cache | None:

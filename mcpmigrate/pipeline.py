@@ -416,13 +416,15 @@ def _apply_codemods(
     incoming: Incoming | None = None,
     file_rules: set[str] | None = None,
     introduced: list[Finding] | None = None,
+    applied: list[Finding] | None = None,
 ) -> cst.Module:
     """The fixed module. ``file_rules`` (the rules enabled for the file, a superset of ``rules``,
     the ones its original text passed the screen for): after each round that changed the text the
     screens run again on it, so a rule that only a fix makes reachable (MCP514 on the constructor
     the MCP511 rewrite turns into fastmcp's) reports and fixes in the same run; the findings of
     such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
-    left)."""
+    left). Every finding a round applied is appended to ``applied`` (a later round's own finding:
+    the port gave a request its context, so the interim fix applies in the next round)."""
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
@@ -449,6 +451,8 @@ def _apply_codemods(
             if new_module is not module and new_module.code != module.code:
                 module = new_module
                 changed = True
+                if applied is not None:
+                    applied.extend(mine)
                 before = rules
                 if file_rules is not None:
                     rules = rescreen(module.bytes, rules, file_rules, incoming)
@@ -696,9 +700,21 @@ def _fix(
         res.error = f"fix not applied: {newer}"
         return findings, sups
     introduced: list[Finding] = []
+    applied: list[Finding] = []
     try:
         new_source = _apply_codemods(
-            module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
+            module,
+            display,
+            config,
+            run_rules,
+            options,
+            findings,
+            analysis,
+            path,
+            incoming,
+            file_rules,
+            introduced,
+            applied,
         ).bytes
     except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
         import traceback
@@ -726,12 +742,17 @@ def _fix(
 
     left = Counter((f.rule, f.message) for f in remaining)
     res.fixed = []
+    later = [f for f in applied if not any(f is g for g in findings)]  # found and applied in a later round
     for f in sorted([*findings, *introduced], key=lambda f: fixable(f, options)):  # unfixable ones remain first
         key = (f.rule, f.message)
         if left[key] > 0:
             left[key] -= 1
         elif fixable(f, options):
             res.fixed.append(f)
+        elif (done := next((x for x in later if x.rule == f.rule), None)) is not None:
+            later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
+            res.fixed.append(done)
+    res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
     return remaining, sups_after
 
 

@@ -376,3 +376,169 @@ def test_a_helper_of_the_same_module_asks_in_place_and_its_tool_relays(tmp_path:
         ["not dropped: This client cannot ask for confirmation."],
         [],
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# A method of a class in another module whose `try` also builds the request (nexus-dev's
+# AgentExecutor.execute): the method asks in place, the tools (one a factory makes) return its result
+
+
+AGENTS1 = DATA / "agents1"
+AGENTS2 = DATA / "agents2"
+AGENT_FILES = ("app.py", "agents/__init__.py", "agents/executor.py")
+PORT_INTERIM = ["fix", "--no-cache", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes"]
+REFUSE = {"code": -1, "message": "User rejected sampling request"}
+SAMPLING_NOT_FOUND = {"code": -32601, "message": "Method not found"}
+AGENT_CALLS = [
+    {"tool": "ask_agent", "arguments": {"agent": "planner", "task": "plan a trip"}},
+    {"tool": "ask_planner", "arguments": {"task": "plan a trip"}},
+    {"tool": "ask_agent", "arguments": {"agent": "planner", "task": "plan a trip", "budget": "lots"}},
+]
+
+
+def _agents(root: Path, mode: str, client: dict[str, Any] | None, python: str) -> Any:
+    out = run_proof(python, root / "app.py", "mcp", mode, [], AGENT_CALLS, client=client)
+    return [(c["is_error"], c["text"], c["error"]) for c in out["calls"]]
+
+
+def test_a_method_whose_try_also_builds_the_request_asks_in_place_and_the_tools_return_it(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
+    root = _project(tmp_path, {f: (AGENTS1 / f).read_text(encoding="utf-8") for f in AGENT_FILES}, "mcp>=1.27,<2")
+    before = tmp_path / "before"
+    shutil.copytree(root, before)
+    from tests.helpers import cli
+
+    res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
+    assert res.exception is None and res.json["errors"] == [], str(res)
+    [ask] = [f for f in res.json["fixed"] if f["rule"] == "MCP201"]
+    assert (ask["path"], ask["line"]) == ("agents/executor.py", 28)
+    assert ask["fix"]["description"] == (
+        "on 2026-07-28 `AgentExecutor.execute` returns `InputRequiredResult` with a `CreateMessageRequest` under key "
+        "'execute.result' and reads the answer from `ctx.input_responses` on the retry (a client that did not "
+        'declare sampling gets the `try`\'s fallback for a client that cannot answer (its `"Method not found" in …` '
+        "test now also matches -32021); no requestState is written); legacy keeps the request (review: on "
+        "2026-07-28 each calling tool (`ask_agent` in app.py, `register_agents.make_tool.agent_tool` in app.py) "
+        "runs again up to its call of `execute` on the retry: the code before that call runs once per round)"
+    )
+    for f in AGENT_FILES:
+        assert (root / f).read_text(encoding="utf-8") == (AGENTS2 / f).read_text(encoding="utf-8"), f
+    again = {f: (root / f).read_bytes() for f in AGENT_FILES}
+    assert cli(PORT_INTERIM + ["."], root).exception is None
+    assert {f: (root / f).read_bytes() for f in AGENT_FILES} == again, "a second fix changed a file"
+
+    # Legacy: the original on mcp 1.27 and the fixed server on mcp 2.3 answer alike: sampled, refused,
+    # METHOD_NOT_FOUND (the code's fallback), no sampling capability; a budget that does not parse
+    # fails where the request is built, in the same `try`.
+    for client in ({"sampling": True}, {"sampling": REFUSE}, {"sampling": SAMPLING_NOT_FOUND}, None):
+        old = _agents(before, "legacy", client, legacy_python)
+        assert _agents(root, "legacy", client, mcp2_python) == old, client
+    sampled = '{"max_tokens": 200, "messages": ["plan a trip"], "model_hints": ["small"], "system_prompt": "You are the planner.", "temperature": null}'
+    bad_budget = (False, ["planner failed: invalid literal for int() with base 10: 'lots'"], None)
+    fallback = (False, ["planner cannot sample here; prompt: You are the planner. plan a trip"], None)
+    assert _agents(before, "legacy", {"sampling": True}, legacy_python) == [
+        (False, [sampled], None),
+        (False, [sampled], None),
+        bad_budget,
+    ]
+    assert _agents(before, "legacy", {"sampling": SAMPLING_NOT_FOUND}, legacy_python) == [
+        fallback,
+        fallback,
+        bad_budget,
+    ]
+    assert _agents(before, "legacy", {"sampling": REFUSE}, legacy_python)[0] == (
+        False,
+        ["planner failed: User rejected sampling request"],
+        None,
+    )
+    # 2026-07-28 (the original, mcp 1.x code, does not even import on mcp 2.3): the fixed tools ask in one
+    # round and return the answer; a client without sampling gets the code's own fallback; the budget
+    # still fails before the round.
+    assert _agents(root, "modern", {"sampling": True}, mcp2_python) == [
+        (False, [sampled], None),
+        (False, [sampled], None),
+        bad_budget,
+    ]
+    assert _agents(root, "modern", None, mcp2_python) == [fallback, fallback, bad_budget]
+    # A refusal on 2026-07-28 never reaches the server: mcp 2.3's client raises it itself.
+    refused = _agents(root, "modern", {"sampling": REFUSE}, mcp2_python)
+    assert [c[2] for c in refused[:2]] == ["MCPError: User rejected sampling request"] * 2
+    assert refused[2] == bad_budget
+
+
+def test_a_tool_that_uses_the_methods_answer_keeps_it_manual_and_the_port_unwritten(
+    tmp_path: Path, legacy_python: str, monkeypatch: Any
+) -> None:
+    """The factory's tool reads what `execute` returns (`answer.strip()`): it cannot hand on an interim
+    result, so the question stays manual — and the port, which would have written the other module
+    calling into an unported one, writes nothing either."""
+    monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
+    files = {f: (AGENTS1 / f).read_text(encoding="utf-8") for f in AGENT_FILES}
+    files["app.py"] = files["app.py"].replace(
+        "                return await executor.execute(task)\n",
+        "                answer = await executor.execute(task)\n                return answer.strip()\n",
+    )
+    root = _project(tmp_path, files, "mcp>=1.27,<2")
+    from tests.helpers import cli
+
+    res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
+    assert [e["message"] for e in res.json["errors"]] == [
+        "fix not applied: the handlers in other modules must ask the question (or relay the helper's interim "
+        "result) (`ask_agent`, `register_agents.make_tool.agent_tool` in app.py: `executor.execute(task, ctx=ctx)` "
+        "in `register_agents.make_tool.agent_tool` is not a statement `await execute(…)` or `return await "
+        "execute(…)` of its own: rewrite by hand); nothing was written for it",
+        "blocks the port to mcp 2.x: the interim fix of this file was not applied (its error above), and the port "
+        "writes every file or none; nothing was written. Port first (`fix --target-sdk mcp2` without `--strategy "
+        "interim`), then run `fix --strategy interim`",
+    ]
+    for f in AGENT_FILES:
+        assert (root / f).read_text(encoding="utf-8") == files[f], f
+    assert "mcp>=1.27,<2" in (root / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_a_tool_that_also_reaches_a_request_no_round_asks_still_returns_the_methods_round(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, monkeypatch: Any
+) -> None:
+    """nexus-dev's `ask_agent`: before the agent runs, a helper asks for the roots inside the tool's
+    `try` (manual: it cannot be asked before the tool runs). That request keeps running on every
+    connection as it does today (on 2026-07-28 it fails into its own fallback, `.`), so it is no
+    other question of the method's round: the tool returns that round."""
+    monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
+    files = {f: (AGENTS1 / f).read_text(encoding="utf-8") for f in AGENT_FILES}
+    files["app.py"] = (AGENTS1 / "app_roots.py").read_text(encoding="utf-8")
+    root = _project(tmp_path, files, "mcp>=1.27,<2")
+    before = tmp_path / "before"
+    shutil.copytree(root, before)
+    from tests.helpers import cli
+
+    res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
+    assert res.exception is None and res.json["errors"] == [], str(res)
+    assert [(f["rule"], f["path"], f["line"]) for f in res.json["fixed"] if f["rule"].startswith("MCP2")] == [
+        ("MCP201", "agents/executor.py", 28)
+    ]
+    [roots] = res.json["findings"]
+    assert (roots["rule"], roots["line"], roots["manual"]) == (
+        "MCP101",
+        12,
+        "the request is made in the helper `_workspace`; `_workspace(ctx)` in `ask_agent` cannot ask before the "
+        "tool runs: it runs only on some paths, or under a `with`/`try`; rewrite by hand",
+    )
+    assert (root / "app.py").read_text(encoding="utf-8") == (AGENTS2 / "app_roots.py").read_text(encoding="utf-8")
+    for f in ("agents/__init__.py", "agents/executor.py"):
+        assert (root / f).read_text(encoding="utf-8") == (AGENTS2 / f).read_text(encoding="utf-8"), f
+
+    calls = [{"tool": "ask_agent", "arguments": {"agent": "planner", "task": "plan"}}]
+
+    def run(python: str, where: Path, mode: str, client: dict[str, Any] | None) -> Any:
+        out = run_proof(python, where / "app.py", "mcp", mode, ["file:///w"], calls, client=client)
+        return [(c["is_error"], c["text"], c["error"]) for c in out["calls"]]
+
+    echo = '{"max_tokens": 200, "messages": ["plan in %s"], "model_hints": ["small"], "system_prompt": "You are the planner.", "temperature": null}'
+    for client in ({"sampling": True}, None):
+        assert run(mcp2_python, root, "legacy", client) == run(legacy_python, before, "legacy", client), client
+    assert run(legacy_python, before, "legacy", {"sampling": True}) == [(False, [echo % "file:///w"], None)]
+    assert run(mcp2_python, root, "modern", {"sampling": True}) == [(False, [echo % "."], None)]
+    assert run(mcp2_python, root, "modern", None) == [
+        (False, ["planner cannot sample here; prompt: You are the planner. plan in ."], None)
+    ]

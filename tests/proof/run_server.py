@@ -9,11 +9,11 @@ Request (stdin, JSON)::
     {"file": "/abs/path/before.py", "server": "mcp", "mode": "legacy" | "modern",
      "roots": ["file:///tmp/x", ...], "calls": [{"tool": "scan", "arguments": {...}}, ...],
      # an argument "{result:N}" is the first text of call N's result (a handle an earlier call minted)
-     "client": {"sampling": true, "elicitation": {"action": "accept" | "decline" | "cancel" | "fail",
+     "client": {"sampling": true | {"code": -1, "message": "…"}, "elicitation": {"action": "accept" | "decline" | "cancel" | "fail",
                                                   "content": {...}}}}   # "client" is optional
 
-With ``client.sampling`` the client answers ``sampling/createMessage`` with a text that echoes the
-request (``json.dumps`` of messages, system prompt, max tokens, temperature, model hints), so a
+With ``client.sampling`` (``{"code": …, "message": …}``: it answers that error instead) the client
+answers ``sampling/createMessage`` with a text that echoes the request (``json.dumps`` of messages, system prompt, max tokens, temperature, model hints), so a
 proof sees that every argument arrived; with ``client.elicitation`` it answers every elicitation
 with that action (``"fail"``: the callback raises). Without them the client has no such callback.
 
@@ -108,8 +108,11 @@ def _client_callbacks(types: Any, client: dict[str, Any]) -> dict[str, Any]:
         return None
 
     if client.get("sampling"):
+        refusal = client["sampling"] if isinstance(client["sampling"], dict) else None
 
         async def sampling(context: Any, params: Any) -> Any:
+            if refusal is not None:  # the client answers with this JSON-RPC error (the user said no, …)
+                return types.ErrorData(code=refusal["code"], message=refusal["message"])
             prefs = field(params, "model_preferences", "modelPreferences")
             hints = [h.name for h in (field(prefs, "hints") or [])] if prefs is not None else None
             echo = {

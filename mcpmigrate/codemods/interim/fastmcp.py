@@ -16,14 +16,13 @@ fastmcp 4 upgrade.
 from __future__ import annotations
 
 import textwrap
-from functools import partial
 
 import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Spell, as_is
-from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map
+from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, elicit_outcome_code
 from mcpmigrate.names import base_name
 
 FASTMCP_REFUSE = (
@@ -31,6 +30,7 @@ FASTMCP_REFUSE = (
     "`InputRequiredResult(input_requests={{…}})` while `ctx.input_responses` lacks the answer, read it on "
     "the retry) needs fastmcp 4 (mcp>=2.3). Upgrade to fastmcp 4{how} and run `fix --strategy interim` again"
 )
+_ELICITATION = "fastmcp.server.elicitation"
 # what fastmcp 2/3 sent for `ctx.elicit` without a response type
 EMPTY_FORM = '{"type": "object", "properties": {}}'
 # fastmcp 2.x/3.x context methods fastmcp 4 removed, and what a fastmcp 4 tool does instead.
@@ -219,22 +219,12 @@ def context_elicit(site: Site, form: str = "fastmcp") -> bool:
     return site.form == form and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
 
 
-def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> tuple[str, set[tuple[str, str]]]:
+def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> str:
     """The lines (inside the 2026-07-28 branch) that turn the answer under ``key`` into what
-    ``ctx.elicit`` returns — fastmcp's accepted/declined/cancelled outcome, the data validated as
-    fastmcp does — and their imports."""
-    fe = partial(spell, "fastmcp.server.elicitation")
-    code = (
-        f"    {key} = (\n"
-        f"        {fe('handle_elicit_accept')}({elicit_config(site, spell)}, {key}.content)\n"
-        f'        if {key}.action == "accept"\n'
-        f'        else {fe("DeclinedElicitation")}() if {key}.action == "decline" else {fe("CancelledElicitation")}()\n'
-        f"    )\n"
-    )
-    return code, {
-        ("fastmcp.server.elicitation", n)
-        for n in ("handle_elicit_accept", "DeclinedElicitation", "CancelledElicitation")
-    }
+    fastmcp's ``ctx.elicit`` returns: its accepted/declined/cancelled outcome, the data validated as
+    fastmcp does (``handle_elicit_accept``)."""
+    accepted = f"{spell(_ELICITATION, 'handle_elicit_accept')}({elicit_config(site, spell)}, {key}.content)"
+    return elicit_outcome_code(key, accepted, _ELICITATION, spell)
 
 
 def legacy_request(site: Site, result: str, spell: Spell = as_is) -> list[cst.BaseStatement]:
@@ -251,5 +241,5 @@ def legacy_request(site: Site, result: str, spell: Spell = as_is) -> list[cst.Ba
         f"{result} = await {ctx}.session.elicit(\n    message={message},\n    requested_schema={EMPTY_FORM},\n"
         f"    related_request_id={ctx}.request_id,\n)\n"
     )
-    outcome, _imports = elicit_outcome(site, result, spell)
+    outcome = elicit_outcome(site, result, spell)
     return list(cst.parse_module(code + textwrap.dedent(outcome)).body)

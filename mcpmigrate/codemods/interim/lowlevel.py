@@ -34,9 +34,9 @@ from mcpmigrate.codemods.interim.fastmcp import (
     legacy_request,
 )
 from mcpmigrate.codemods.interim.guard import (
-    context_elicit2,
-    elicit_outcome2,
     elicit_schema,
+    guard_context_elicit,
+    guard_elicit_outcome,
     local_spell,
     widen_refusals,
 )
@@ -256,7 +256,7 @@ def _request_parts(site: Site, spell: Spell = as_is) -> tuple[str, str, set[tupl
             t("ListRootsResult"),
             {("mcp.types", "ListRootsRequest"), ("mcp.types", "ListRootsResult")},
         )
-    if context_elicit2(site):
+    if guard_context_elicit(site):
         message, schema = elicit_schema(site, spell)
         return (
             f"{t('ElicitRequest')}(params={t('ElicitRequestFormParams')}(message={message}, requested_schema={schema}))",
@@ -346,10 +346,9 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         code += "            }\n        )\n"
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
-            outcome, _imports = elicit_outcome(m, key, spell)
-            code += outcome
-        elif context_elicit2(m):  # what mcp 2.x's `ctx.elicit` returns
-            code += elicit_outcome2(m, key, spell)
+            code += elicit_outcome(m, key, spell)
+        elif guard_context_elicit(m):  # what mcp 2.x's `ctx.elicit` returns
+            code += guard_elicit_outcome(m, key, spell)
     code += "else:\n    pass\n"
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)

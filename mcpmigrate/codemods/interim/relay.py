@@ -33,22 +33,34 @@ import libcst as cst
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim.lowlevel import exclusive_paths, widen_returns
-from mcpmigrate.codemods.interim.sites import Site, first_line
+from mcpmigrate.codemods.interim.sites import Site, first_line, legacy_only
 from mcpmigrate.codemods.interim.thread import reached_asks, scope_names
+from mcpmigrate.codemods.port.context import factory_tool
 from mcpmigrate.names import enclosing_stmt, fresh
 
 
 def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the helper ``site.fn`` (its request in a kept ``try``) cannot ask in place and have its
-    callers relay the interim result, else None: records the callers on ``site``."""
+    callers relay the interim result, else None: records the callers on ``site``. The helper is a
+    module-level function, or a method of a module-level class called through an instance that a
+    tool of another module makes (``executor = AgentExecutor(…)``, ``return await
+    executor.execute(…)``)."""
     helper = site.fn
     intro = f"the request is made in the helper `{helper.qualname}`, in a `try` with fallbacks"
-    if helper.parent is not None or helper.class_name is not None or helper.node not in a.module.body:
-        return f"{intro}, which is not a module-level function: move the request into the tool by hand"
-    if a.references_outside_calls(helper):
+    method = (
+        helper.class_name is not None
+        and helper.parent is None
+        and helper.qualname == f"{helper.class_name}.{helper.name}"
+    )
+    if not method and (helper.parent is not None or helper.class_name is not None or helper.node not in a.module.body):
+        return f"{intro}, which is not a module-level function or a method of a module-level class: move the request into the tool by hand"
+    used = _method_value_use(a, helper) if method else a.references_outside_calls(helper)
+    if used:
         return f"{intro}, which is used other than by direct calls (passed as a callable, stored): rewrite by hand"
-    external = a.external_callers(helper)
+    external = a.external_method_callers(helper) if method else a.external_callers(helper)
     for c in external:
+        if c.role is None and "." in c.caller:  # maybe a tool a factory makes: the project step decides (relay_reason)
+            continue
         if c.role != "tool" or not c.caller:
             return (
                 f"{intro}, which {c.label} calls, and that is not an mcp 2.x `MCPServer` tool (only a tool "
@@ -65,6 +77,7 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     site.key = f"{helper.name}.{site.result}"
     site.across = [
         {"path": c.path, "caller": c.caller, "callee": helper.name, "form": "relay", "kind": site.kind}
+        | ({"cls": helper.class_name} if method else {})
         for c in external
     ]
     callers = [f"`{t.qualname}`" for t, _ in site.relays] + [c.label for c in external]
@@ -75,22 +88,33 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     return None
 
 
-def relay_reason(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str) -> str | None:
+def _method_value_use(a: ModuleAnalysis, helper: FunctionInfo) -> bool:
+    """``<x>.<method>`` appears in the helper's module other than as the function of a call (a bound
+    method passed or stored): its callers cannot all be seen."""
+    for n in walk(a.module):
+        if isinstance(n, cst.Attribute) and n.attr.value == helper.name:
+            parent = a.parents.get(id(n))
+            if not (isinstance(parent, cst.Call) and parent.func is n):
+                return True
+    return False
+
+
+def relay_reason(
+    a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str, settled: bool = False
+) -> str | None:
     """Why ``tool``'s call ``call`` of the helper cannot relay its interim result (in terms of the
-    code), else None."""
+    code), else None. ``settled``: ``a`` is the calling module as this run's own fixes left it (the
+    project step), so a request the tool reaches that no round asks (not only on legacy
+    connections, no interim result in the tool) runs on every connection as it does today and is
+    no other question of a round."""
     where = f"`{first_line(call)}` in `{tool.qualname}`"
-    if tool.role != "tool" or not tool.is_async:
+    if not (tool.role == "tool" or (settled and factory_tool(a, tool))) or not tool.is_async:
         return f"{where} is not in an async mcp 2.x `MCPServer` tool (only a tool can return the interim result)"
-    aw = a.parents.get(id(call))
+    if relayed_by_return(a, call) is None:
+        return (
+            f"{where} is not a statement `await {callee}(…)` or `return await {callee}(…)` of its own: rewrite by hand"
+        )
     stmt = enclosing_stmt(a, call)
-    if not (
-        isinstance(aw, cst.Await)
-        and isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and stmt.body[0].value is aw
-    ):
-        return f"{where} is not a statement `await {callee}(…)` of its own: rewrite by hand"
     cur = a.parents.get(id(stmt))
     while cur is not None and cur is not tool.node:
         if isinstance(cur, (cst.For, cst.While)):
@@ -99,8 +123,17 @@ def relay_reason(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: 
     calls = [c for c in tool.calls if (a.qualname(c.func) or "").rpartition(".")[2] == callee]
     if len(calls) != 1:
         return f"`{tool.qualname}` calls `{callee}` {len(calls)} times: each asks today; rewrite by hand"
-    others = [anchor for _r, anchor in reached_asks(a, tool) if anchor is not call] + _interim_returns(tool)
-    if others and not exclusive_paths(a, stmt, others):
+    resolved = [x for x in tool.node.params.params if x.annotation and "Resolve(" in code_of(x.annotation.annotation)]
+    if resolved:
+        return (
+            f"`{tool.qualname}` takes `{code_of(resolved[0].name)}` from a resolver: mcp 2.x refuses a tool that both "
+            "has `Resolve(...)` parameters and returns an interim result; ask them in one round by hand"
+        )
+    others: list[cst.CSTNode] = [
+        anchor for r, anchor in reached_asks(a, tool) if anchor is not call and not (settled and not legacy_only(a, r))
+    ]
+    others += _interim_returns(tool)
+    if others and stmt is not None and not exclusive_paths(a, stmt, others):
         return (
             f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): "
             "one interim round answers only its own questions; ask them in one round by hand"
@@ -108,14 +141,36 @@ def relay_reason(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: 
     return None
 
 
-def _interim_returns(tool: FunctionInfo) -> list[cst.Return]:
-    """The tool's ``return InputRequiredResult(…)`` statements (a round already written)."""
-    out = []
+def relayed_by_return(a: ModuleAnalysis, call: cst.Call) -> bool | None:
+    """How the tool's call of the helper can hand on an interim result: it is the statement
+    ``return await helper(…)`` (True: the tool already returns what the helper returns), the
+    statement ``await helper(…)`` (False: the relay is written after it), else None."""
+    aw = a.parents.get(id(call))
+    stmt = enclosing_stmt(a, call)
+    if not (isinstance(aw, cst.Await) and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Return) and small.value is aw:
+        return True
+    if isinstance(small, cst.Expr) and small.value is aw:
+        return False
+    return None
+
+
+def _interim_returns(tool: FunctionInfo) -> list[cst.CSTNode]:
+    """Where the tool already hands on an interim result: its ``return InputRequiredResult(…)``
+    statements (a round already written) and its relays of a helper's (``if isinstance(x,
+    InputRequiredResult): return x``)."""
+    out: list[cst.CSTNode] = []
     for n in walk(tool.node.body):
         if (
-            isinstance(n, cst.Return)
-            and isinstance(n.value, cst.Call)
-            and "InputRequiredResult" in code_of(n.value.func)
+            (
+                isinstance(n, cst.Return)
+                and isinstance(n.value, cst.Call)
+                and "InputRequiredResult" in code_of(n.value.func)
+            )
+            or isinstance(n, cst.If)
+            and "InputRequiredResult" in code_of(n.test)
         ):
             out.append(n)
     return out
@@ -126,8 +181,13 @@ def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call)
     interim result; the tool's return annotation admits it."""
     stmt = enclosing_stmt(a, call)
     assert isinstance(stmt, cst.SimpleStatementLine)  # relay_reason checked the statement
-    name = fresh(scope_names(tool), "interim")
+    if relayed_by_return(a, call):  # `return await helper(…)`: the tool returns the interim result as is
+        if tool.node.returns is not None:  # its annotation admits it (mcp 2.x keeps it out of the output schema)
+            ed.import_name(a, "mcp.types", "InputRequiredResult")
+        widen_returns(ed, tool)
+        return
     irr = ed.import_name(a, "mcp.types", "InputRequiredResult")
+    name = fresh(scope_names(tool), "interim")
 
     def relay(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, cst.SimpleStatementLine) and isinstance(updated.body[0], cst.Expr)
@@ -145,7 +205,8 @@ def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call)
 
 def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> str | None:
     """The calls of the helper in this module's tools named by ``needs`` (the project step) relay
-    its interim result; or why one cannot (naming the caller)."""
+    its interim result; or why one cannot (naming the caller). A method's call must be made through
+    an instance the tool makes of the helper's class (``executor = AgentExecutor(…)``)."""
     todo = []
     for need in needs:
         fn = next((f for f in a.functions if f.qualname == need["caller"]), None)
@@ -158,10 +219,28 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
         ]
         if len(calls) != 1:
             return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
-        why = relay_reason(a, fn, calls[0], need["callee"])
+        why = _instance_reason(a, fn, calls[0], need) or relay_reason(a, fn, calls[0], need["callee"], settled=True)
         if why:
             return why
         todo.append((fn, calls[0]))
     for fn, call in todo:
         relay_call(a, ed, fn, call)
+    return None
+
+
+def _instance_reason(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call, need: dict[str, Any]) -> str | None:
+    """For a method (``need["cls"]``): why ``call`` is not made through an instance ``fn`` makes of
+    that class (every assignment of the receiver is ``<cls>(…)``), else None."""
+    cls = need.get("cls")
+    if cls is None:
+        return None
+    recv = call.func.value if isinstance(call.func, cst.Attribute) else None
+    made = [v for n, v in fn.assigns if isinstance(recv, cst.Name) and n == recv.value]
+    if not made or not all(
+        isinstance(v, cst.Call) and (a.qualname_of_class(v.func) or "").rpartition(".")[2] == cls for v in made
+    ):
+        return (
+            f"`{first_line(call)}` in `{need['caller']}` is not made through an instance of `{cls}` the tool makes "
+            f"(`x = {cls}(…)`): rewrite by hand"
+        )
     return None

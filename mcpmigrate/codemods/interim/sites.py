@@ -21,7 +21,7 @@ import libcst as cst
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
-from mcpmigrate.codemods.edits import Edits, rewrite
+from mcpmigrate.codemods.edits import Edits, Spell, as_is, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.scope import bindings
 from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
@@ -631,3 +631,19 @@ def without(node: cst.CSTNode, skip: cst.CSTNode) -> cst.CSTNode:
     cut = Edits()
     cut.replace(skip, cst.Name("_"))
     return rewrite(node, cut)  # type: ignore[return-value]  # only a replacement by a Name: never a sentinel
+
+
+def elicit_outcome_code(key: str, accepted: str, module: str, spell: Spell = as_is) -> str:
+    """The lines (inside the 2026-07-28 branch of a round) that turn the elicitation answer under
+    ``key`` into what the SDK's ``ctx.elicit`` returns: ``accepted`` (the SDK's accepted outcome,
+    built from ``<key>.content``) for an accept, else the ``DeclinedElicitation()`` /
+    ``CancelledElicitation()`` of ``module`` (``fastmcp.server.elicitation``,
+    ``mcp.server.elicitation``). One writer for every SDK's ``ctx.elicit``."""
+    declined, cancelled = spell(module, "DeclinedElicitation"), spell(module, "CancelledElicitation")
+    return (
+        f"    {key} = (\n"
+        f"        {accepted}\n"
+        f'        if {key}.action == "accept"\n'
+        f'        else {declined}() if {key}.action == "decline" else {cancelled}()\n'
+        f"    )\n"
+    )

@@ -34,7 +34,7 @@ the project pass keys it ``AgentExecutor.execute``), unless an instance leaves t
 the class is used otherwise (subclassed, named, a factory method: :func:`_instances_escape`). A
 function a factory returns to an mcp 1.x ``add_tool`` (``tool_func = make(cfg)``,
 ``mcp.add_tool(tool_func, …)``) is a tool there: it takes a ``Context`` parameter, which
-``add_tool`` injects on mcp 1.x and 2.x alike (:func:`_factory_tool`). The server may be
+``add_tool`` injects on mcp 1.x and 2.x alike (:func:`factory_tool`). The server may be
 imported from the module that builds it (``from app import mcp``). A static resource (a URI without template variables) is manual: mcp 2.3 refuses a
 ``Context`` parameter there (``ValueError`` at registration).
 
@@ -519,13 +519,13 @@ def _closure_reach(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool, edges: li
                 "handler's `ctx` there by hand"
             )
         edges.extend((None, c, f) for c in found)
-    factory_tool = _factory_tool(a, f)
-    if a.references_outside_calls(f) and not factory_tool:
+    made_by_factory = factory_tool(a, f)
+    if a.references_outside_calls(f) and not made_by_factory:
         return (
             f"`{f.qualname}` is used other than by calls from functions of this module (a callback, a "
             "module-level call, a stored or exported reference): those uses cannot be given the context"
         )
-    if not a.callers(f) and f.role is None and not external and not factory_tool:
+    if not a.callers(f) and f.role is None and not external and not made_by_factory:
         # nexus-dev: `AgentExecutor.execute` is called as `executor.execute(...)` in server.py's tools
         method = (
             f"; it is a method of `{f.class_name}`, and calls through its instances in other modules are not followed"
@@ -684,7 +684,7 @@ def _analyse(source: bytes, path: Path) -> ModuleAnalysis | None:
         return None
 
 
-def _factory_tool(a: ModuleAnalysis, f: FunctionInfo) -> bool:
+def factory_tool(a: ModuleAnalysis, f: FunctionInfo) -> bool:
     """``f`` is a tool made by a factory: its enclosing function returns it (every ``return`` of
     its own code, the only use of ``f`` there besides setting its attributes, ``f.__doc__ = …``),
     and each call of the factory binds the result to a name that is only registered with an mcp

@@ -1,0 +1,35 @@
+"""Agents as tools (mcp 1.x FastMCP): one tool names the agent, a factory makes one tool per agent."""
+
+from mcp.server.fastmcp import FastMCP
+
+from agents.executor import AgentExecutor
+
+mcp = FastMCP("agents")
+
+
+@mcp.tool()
+async def ask_agent(agent: str, task: str, budget: str = "200") -> str:
+    """Ask the named agent."""
+    try:
+        executor = AgentExecutor(agent, mcp)
+        return await executor.execute(task, budget)
+    except Exception as e:
+        return f"Agent execution failed: {e}"
+
+
+def register_agents(names: list[str]) -> None:
+    for name in names:
+
+        def make_tool(agent: str):
+            async def agent_tool(task: str) -> str:
+                executor = AgentExecutor(agent, mcp)
+                return await executor.execute(task)
+
+            agent_tool.__doc__ = f"Ask {agent}."
+            return agent_tool
+
+        tool_func = make_tool(name)
+        mcp.add_tool(fn=tool_func, name=f"ask_{name}", description=f"Ask {name}.")
+
+
+register_agents(["planner"])

@@ -1,0 +1,38 @@
+"""Agents as tools (mcp 1.x FastMCP): one tool names the agent, a factory makes one tool per agent."""
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import InputRequiredResult
+
+from agents.executor import AgentExecutor
+
+mcp = MCPServer("agents")
+
+
+@mcp.tool()
+async def ask_agent(
+    agent: str, task: str, budget: str = "200", *, ctx: Context
+) -> str | InputRequiredResult:
+    """Ask the named agent."""
+    try:
+        executor = AgentExecutor(agent, mcp)
+        return await executor.execute(task, budget, ctx=ctx)
+    except Exception as e:
+        return f"Agent execution failed: {e}"
+
+
+def register_agents(names: list[str]) -> None:
+    for name in names:
+
+        def make_tool(agent: str):
+            async def agent_tool(task: str, ctx: Context) -> str | InputRequiredResult:
+                executor = AgentExecutor(agent, mcp)
+                return await executor.execute(task, ctx=ctx)
+
+            agent_tool.__doc__ = f"Ask {agent}."
+            return agent_tool
+
+        tool_func = make_tool(name)
+        mcp.add_tool(fn=tool_func, name=f"ask_{name}", description=f"Ask {name}.")
+
+
+register_agents(["planner"])
