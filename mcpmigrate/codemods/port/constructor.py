@@ -30,6 +30,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.port import settings_values
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -326,9 +327,15 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         and len(stmt.body) == 1
         and isinstance(block, (cst.IndentedBlock, cst.Module))
     ):
-        return manual
+        built = [v for name, v in analysis.module_assigns if name == server and isinstance(v, cst.Call)]
+        found = settings_values.default_read(analysis, attr, server, built[0] if len(built) == 1 else None)
+        return found or manual
     if field_name == "mount_path":
         return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
+    unread = settings_values.unread_write(analysis, stmt, assign.value, server, field_name)
+    if isinstance(unread, FixPlan):
+        return unread
+    manual = FixPlan(manual=f"{manual.manual[: -len(section) - 3]}; the write cannot simply go: {unread} ({section})")
     starts = []
     for ref in name_refs(analysis.module, server):
         method = analysis.parents.get(id(ref))
