@@ -152,7 +152,7 @@ def plan(
         if not (isinstance(start, cst.Call) and start.func is attr):
             continue
         if method == "run":
-            transport = _transport(start)
+            transport = transport_of(start)
             if transport not in RUN_TRANSPORTS:
                 return FixPlan(manual=f"`{server}.run()` is called with a transport that is not a literal ({section})")
             accepted = RUN_TRANSPORTS[transport]
@@ -211,7 +211,7 @@ def _starts_in_importers(analysis: ModuleAnalysis, server: str) -> list[tuple[st
             continue
         calls: list[str] = []
         writes: list[str] = []
-        for where, node in _walk_with_function(tree):
+        for where, node in walk_with_function(tree):
             at = f" in `{where}`" if where else " at module level"
             if (
                 isinstance(node, ast.Call)
@@ -235,7 +235,7 @@ def _starts_in_importers(analysis: ModuleAnalysis, server: str) -> list[tuple[st
     return out
 
 
-def _walk_with_function(tree) -> list[tuple[str, object]]:
+def walk_with_function(tree) -> list[tuple[str, object]]:
     """Every node of ``tree`` with the qualname of the function it is in ("" at module level), in
     source order."""
     import ast
@@ -252,7 +252,7 @@ def _walk_with_function(tree) -> list[tuple[str, object]]:
     return out
 
 
-def _transport(call: cst.Call) -> str | None:
+def transport_of(call: cst.Call) -> str | None:
     for i, arg in enumerate(call.args):
         if (arg.keyword is None and i == 0) or (arg.keyword is not None and arg.keyword.value == "transport"):
             return string_value(arg.value)
@@ -328,14 +328,18 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         and isinstance(block, (cst.IndentedBlock, cst.Module))
     ):
         built = [v for name, v in analysis.module_assigns if name == server and isinstance(v, cst.Call)]
-        found = settings_values.default_read(analysis, attr, server, built[0] if len(built) == 1 else None)
-        return found or manual
+        read = settings_values.default_read(analysis, attr, server, built[0] if len(built) == 1 else None)
+        return read or manual
     if field_name == "mount_path":
         return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
     unread = settings_values.unread_write(analysis, stmt, assign.value, server, field_name)
     if isinstance(unread, FixPlan):
         return unread
-    manual = FixPlan(manual=f"{manual.manual[: -len(section) - 3]}; the write cannot simply go: {unread} ({section})")
+    manual = FixPlan(
+        manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x: pass `{field_name}=` to the server's "
+        f"`run(transport=…)`, `run_sse_async()`/`run_streamable_http_async()` or app factory call; the write "
+        f"cannot simply go: {unread} ({section})"
+    )
     starts = []
     for ref in name_refs(analysis.module, server):
         method = analysis.parents.get(id(ref))
@@ -343,7 +347,7 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         if isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method:
             accepted: AbstractSet[str] | None = _SERVING_STARTS.get(method.attr.value)
             if method.attr.value == "run":
-                accepted = RUN_TRANSPORTS.get(_transport(call) or "")
+                accepted = RUN_TRANSPORTS.get(transport_of(call) or "")
             if accepted or method.attr.value in STARTS:
                 starts.append((call, accepted or frozenset()))
     body = list(block.body)

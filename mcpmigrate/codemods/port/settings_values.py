@@ -109,7 +109,12 @@ def unread_write(
         use = analysis.parents.get(id(attr))
         if method == "settings" and not isinstance(use, cst.Attribute):
             reasons.append((1, f"`{server}.settings` is used whole at line {line}"))
-        elif method == "settings" and use.attr.value == field and not _written(analysis, use):
+        elif (
+            method == "settings"
+            and isinstance(use, cst.Attribute)
+            and use.attr.value == field
+            and not _written(analysis, use)
+        ):
             reasons.append((0, f"`{server}.settings.{field}` is read back at line {line}"))
         elif method in _READ_BY_STARTS:
             reasons.append((3, f"`{server}.{method}()` at line {line} reads it"))
@@ -151,10 +156,10 @@ def _written(analysis: ModuleAnalysis, attr: cst.Attribute) -> bool:
 
 def _transport_read(analysis: ModuleAnalysis, attr: cst.Attribute) -> bool:
     """``server.run(...)`` that serves HTTP (or a transport that is not the literal "stdio")."""
-    from mcpmigrate.codemods.port.constructor import _transport
+    from mcpmigrate.codemods.port.constructor import transport_of
 
     call = analysis.parents.get(id(attr))
-    return not (isinstance(call, cst.Call) and call.func is attr and _transport(call) == "stdio")
+    return not (isinstance(call, cst.Call) and call.func is attr and transport_of(call) == "stdio")
 
 
 def _parts(node: cst.CSTNode) -> list[cst.CSTNode]:
@@ -174,7 +179,7 @@ def uses_elsewhere(analysis: ModuleAnalysis, server: str, settings_only: bool = 
     its ``settings`` or (unless ``settings_only``) of a start or app factory, read with ``ast``:
     ``"`mcp.settings` in app/cli.py (line 9)"``, or ""."""
     from mcpmigrate.codemods.imports import importers
-    from mcpmigrate.codemods.port.constructor import STARTS, _walk_with_function
+    from mcpmigrate.codemods.port.constructor import STARTS, walk_with_function
     from mcpmigrate.files import project_root, read_regular
 
     if analysis.path is None:
@@ -186,7 +191,7 @@ def uses_elsewhere(analysis: ModuleAnalysis, server: str, settings_only: bool = 
             tree = ast.parse(read_regular(root / shown, 2_000_000))
         except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
             return f"{shown}, which cannot be read,"
-        for _where, node in _walk_with_function(tree):
+        for _where, node in walk_with_function(tree):
             if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == server):
                 continue
             if node.attr == "settings" or (not settings_only and (node.attr in STARTS or node.attr.startswith("run"))):
