@@ -472,12 +472,25 @@ def test_settings_written_before_the_start_move_to_it(tmp_path: Path, legacy_pyt
     res = _fix(tmp_path, "--target-sdk", "mcp2")
     assert [f["rule"] for f in res.json["findings"]] == ["MCP602"], str(res)  # SSE itself: not the port's
     assert target.read_text(encoding="utf-8") == WEATHER.replace("FastMCP", "MCPServer").replace(
-        "mcp.server.fastmcp", "mcp.server.mcpserver"
+        "from mcp.server.fastmcp import MCPServer",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.transport_security import TransportSecuritySettings",
     ).replace(
         """        app.settings.host = args.bind
         app.settings.port = args.listen_port
         await app.run_sse_async()""",
-        "        await app.run_sse_async(host=args.bind, port=args.listen_port)",
+        """        await app.run_sse_async(
+            host=args.bind,
+            transport_security=TransportSecuritySettings(
+                enable_dns_rebinding_protection=True,
+                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                allowed_origins=[
+                    "http://127.0.0.1:*",
+                    "http://localhost:*",
+                    "http://[::1]:*",
+                ],
+            ),
+            port=args.listen_port,
+        )""",
     )
     assert _fix(tmp_path, "--target-sdk", "mcp2").json["fixed"] == []
     started = [

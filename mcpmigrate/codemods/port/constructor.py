@@ -298,10 +298,14 @@ class SettingsToStart:
     start: cst.Call
     field: str
     value: cst.BaseExpression
+    protect: bool = False  # pass 1.x's DNS-rebinding protection too (:func:`.settings_values.kept_protection`)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         edits.remove(self.stmt)
-        edits.transform(self.start, _adder([cst.Arg(self.value, keyword=cst.Name(self.field))]))
+        args = [cst.Arg(self.value, keyword=cst.Name(self.field))]
+        if self.protect:
+            args.append(settings_values.localhost_protection(edits, analysis))
+        edits.transform(self.start, _adder(args))
 
 
 def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> FixPlan:
@@ -362,7 +366,10 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
                 return manual
             if any(a.star for a in start.args):
                 return manual
-            return FixPlan(fix=SETTINGS_FIX, site=SettingsToStart(stmt, start, field_name, assign.value))
+            guard = settings_values.kept_protection(analysis, server, field_name, assign.value)
+            if isinstance(guard, str):
+                return FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x, and {guard} ({section})")
+            return FixPlan(fix=SETTINGS_FIX, site=SettingsToStart(stmt, start, field_name, assign.value, guard))
         if isinstance(later, cst.SimpleStatementLine) and all(
             isinstance(s, cst.Assign) and _settings_write(s, server) for s in later.body
         ):

@@ -197,3 +197,60 @@ def uses_elsewhere(analysis: ModuleAnalysis, server: str, settings_only: bool = 
             if node.attr == "settings" or (not settings_only and (node.attr in STARTS or node.attr.startswith("run"))):
                 return f"`{server}.{node.attr}` in {shown} (line {node.lineno})"
     return ""
+
+
+# -- a `host` write moved to a start: the DNS-rebinding protection it did not change on 1.x ------
+# mcp 1.27's constructor fixes ``settings.transport_security`` once, from its own ``host`` (default
+# "127.0.0.1": protection allowing only local Host headers); a later ``settings.host = "0.0.0.0"``
+# changes uvicorn's bind address, not that protection (a foreign Host header still gets 421). mcp
+# 2.3's starts compute it from the ``host=`` they are given (none for "0.0.0.0": the same request
+# gets 200). Measured on both with a Starlette test client.
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+_ALLOWED_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+_ALLOWED_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+
+
+def kept_protection(analysis: ModuleAnalysis, server: str, field: str, value: cst.BaseExpression) -> bool | str:
+    """Whether moving ``server.settings.<field> = value`` to a start must also pass 1.x's
+    localhost protection (True), need not (False), or why it cannot be told (a manual reason)."""
+    from mcpmigrate.names import string_value
+
+    if field != "host" or string_value(value) in LOCAL_HOSTS:
+        return False  # 2.x computes the same protection from a local literal
+    built = [v for name, v in analysis.module_assigns if name == server and isinstance(v, cst.Call)]
+    if len(built) != 1 or any(
+        a.star or (a.keyword is not None and a.keyword.value in ("host", "transport_security")) for a in built[0].args
+    ):
+        return (
+            f"the constructor of `{server}` sets the host or the DNS-rebinding protection mcp 1.x kept while "
+            f"`settings.host` changed: pass `host=` and `transport_security=` by hand"
+        )
+    for ref in name_refs(analysis.module, server):
+        use = analysis.parents.get(id(ref))
+        inner = analysis.parents.get(id(use))
+        if isinstance(inner, cst.Attribute) and inner.attr.value == "transport_security":
+            return (
+                f"`{server}.settings.transport_security` at line {_line(analysis, inner)} sets the DNS-rebinding "
+                f"protection that mcp 2.x's start computes from `host=`: pass both by hand"
+            )
+    return True  # (a 1.x start takes no `transport_security`)
+
+
+def localhost_protection(edits: Edits, analysis: ModuleAnalysis) -> cst.Arg:
+    """``transport_security=TransportSecuritySettings(...)``: what mcp 1.27's constructor set for its
+    default host, allowing only local Host headers and origins."""
+    local = edits.import_name(analysis, "mcp.server.transport_security", "TransportSecuritySettings")
+
+    def strings(values: list[str]) -> cst.List:
+        return cst.List([cst.Element(cst.SimpleString(f'"{v}"')) for v in values])
+
+    eq = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+    value = cst.Call(
+        cst.Name(local),
+        [
+            cst.Arg(cst.Name("True"), keyword=cst.Name("enable_dns_rebinding_protection"), equal=eq),
+            cst.Arg(strings(_ALLOWED_HOSTS), keyword=cst.Name("allowed_hosts"), equal=eq),
+            cst.Arg(strings(_ALLOWED_ORIGINS), keyword=cst.Name("allowed_origins"), equal=eq),
+        ],
+    )
+    return cst.Arg(value, keyword=cst.Name("transport_security"))
