@@ -182,10 +182,12 @@ def _started_elsewhere(analysis: ModuleAnalysis, server: str, keywords: str, sec
     writes = [w for _s, _c, ws in found for w in ws]
     where = f"but in {starts}" if starts else f"(other modules import it: {', '.join(s for s, _c, _w in found)})"
     if writes:
+        host = any(f"`{server}.settings.host`" in w for w in writes)
         return (
             f"`{server}` is not started in this module {where}, which also set{'s' if len(writes) == 1 else ''} "
             f"{', '.join(writes)}: mcp 2.x's `Settings` has no such field (assigning one raises `ValueError`); pass "
-            f"those values and {keywords} to the start calls there by hand ({section})"
+            f"those values and {keywords} to the start calls there by hand"
+            + (f"{settings_values.HOST_PROTECTION} ({section})" if host else f" ({section})")
         )
     return f"`{server}` is not started in this module {where}: pass {keywords} to the start calls there by hand ({section})"
 

@@ -206,6 +206,11 @@ def uses_elsewhere(analysis: ModuleAnalysis, server: str, settings_only: bool = 
 # 2.3's starts compute it from the ``host=`` they are given (none for "0.0.0.0": the same request
 # gets 200). Measured on both with a Starlette test client.
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+HOST_PROTECTION = (
+    ", and keep the DNS-rebinding protection: mcp 1.x's constructor fixed it for its own host (127.0.0.1 "
+    "unless given) whatever `settings.host` became, while mcp 2.x's start derives it from `host=` (none for "
+    "0.0.0.0), so pass `transport_security=` with `host=`"
+)
 _ALLOWED_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 _ALLOWED_ORIGINS = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
 
