@@ -957,3 +957,59 @@ def test_each_fastmcp_tool_says_how_its_listing_changes(tmp_path: Path, legacy_p
     assert [t["inputSchema"].get("additionalProperties") for t in (old["total"], new["total"])] == [None, False]
     assert (old["total"]["title"], old["total"]["description"]) == (new["total"]["title"], new["total"]["description"])
     assert (list(old["total"]["_meta"]), list(new["total"]["_meta"])) == (["_fastmcp"], ["fastmcp"])
+
+
+# code-index-mcp's shape: 1.x's `sse_app(mount_path)`; mcp 2.x's app factories and starts take
+# keywords only and no `mount_path`. The port used to rename the server and leave this call, which
+# then raised `TypeError` at startup over SSE.
+MOUNTED = """\
+import sys
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("indexer")
+
+
+def app(mount_path=None):
+    if "--sse" in sys.argv:
+        return mcp.sse_app(mount_path)
+    if "--sse-at" in sys.argv:
+        return mcp.sse_app(mount_path="/tools")
+    mcp.run("sse", "/tools")
+    return mcp.streamable_http_app()
+
+
+def serve():
+    mcp.run(transport="sse")
+"""
+
+
+def test_a_mount_path_passed_to_a_start_blocks_the_port_with_the_reason(tmp_path: Path, mcp2_python: str) -> None:
+    import subprocess
+
+    target = _project(tmp_path, MOUNTED, "mcp>=1.0")
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.exit_code == 1 and target.read_text(encoding="utf-8") == MOUNTED
+    left = [(f["line"], f["column"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP503"]
+    reason = (
+        "mcp 1.x prefixed the SSE message endpoint with this `mount_path`; on mcp 2.x mount the app under that "
+        "path (`Mount(path, app=…)`) and its SSE transport reads the prefix from ASGI's `root_path`: call `{}` "
+        "without it by hand"
+    )
+    assert left == [
+        (10, 16, reason.format("mcp.sse_app()")),
+        (12, 16, reason.format("mcp.sse_app()")),
+        (13, 5, reason.format("mcp.run()")),
+    ]
+    # what the message says mcp 2.3 does with each
+    probe = (
+        "from mcp.server.mcpserver import MCPServer\n"
+        "m = MCPServer('indexer')\n"
+        "for call in (lambda: m.sse_app(None), lambda: m.sse_app(mount_path='/tools')):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+    )
+    out = subprocess.run([mcp2_python, "-c", probe], capture_output=True, text=True, timeout=60).stdout
+    assert out == (
+        "MCPServer.sse_app() takes 1 positional argument but 2 were given\n"
+        "MCPServer.sse_app() got an unexpected keyword argument 'mount_path'\n"
+    )
