@@ -199,6 +199,53 @@ def test_bugs24_the_port_serves_where_the_original_did(
         assert _served(mcp2_python, target, mode, host) == expected
 
 
+# -- telegram-mcp's `_serve`: the writes dominate a start in each branch of an `if` ----------------
+PROTECTION = """TransportSecuritySettings(
+                    enable_dns_rebinding_protection=True,
+                    allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                    allowed_origins=[
+                        "http://127.0.0.1:*",
+                        "http://localhost:*",
+                        "http://[::1]:*",
+                    ],
+                )"""
+
+
+def test_settings_written_before_a_start_in_each_branch_move_to_each(tmp_path: Path) -> None:
+    target, text, run = _ported(tmp_path, "relay_branches")
+    original = (DATA / "relay_branches.py").read_text(encoding="utf-8")
+    moved = f"""(
+                host=os.getenv("TRACE_HOST", "127.0.0.1"),
+                transport_security={PROTECTION},
+                port=int(os.getenv("TRACE_PORT", "8765")),
+            )"""
+    assert text == original.replace(
+        "from mcp.server.fastmcp import FastMCP",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.transport_security import TransportSecuritySettings",
+    ).replace('mcp = FastMCP("trace-relay")', 'mcp = MCPServer("trace-relay")').replace(
+        """        mcp.settings.host = os.getenv("TRACE_HOST", "127.0.0.1")
+        mcp.settings.port = int(os.getenv("TRACE_PORT", "8765"))
+""",
+        "",
+    ).replace("await mcp.run_streamable_http_async()", f"await mcp.run_streamable_http_async{moved}").replace(
+        "await mcp.run_sse_async()", f"await mcp.run_sse_async{moved}"
+    )
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 8), ("MCP503", 20), ("MCP503", 21)]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_settings_moved_to_branch_starts_serve_where_the_original_did(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """The original on mcp 1.27 and the port on 2.3, over Streamable HTTP at TRACE_HOST:TRACE_PORT:
+    same tools and answer, and a foreign Host header refused on both, also bound to 0.0.0.0."""
+    target, _text, _run = _ported(tmp_path, "relay_branches")
+    for host in ("127.0.0.1", "0.0.0.0"):
+        expected = [["ping_back"], ["cba"], False, 421]
+        assert _served(legacy_python, DATA / "relay_branches.py", "legacy", host) == expected
+        assert _served(mcp2_python, target, mode, host) == expected
+
+
 # -- notify-18: `@server.set_logging_level()` / `@server.subscribe_resource()` are ported ---------
 # The driver serves the module's low-level `server` in memory (mcp 1.x: the SDK's connected
 # session; mcp 2.x: `Client(server, mode=…)`), runs the steps (argv[3], JSON) and prints what each

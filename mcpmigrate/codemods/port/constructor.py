@@ -297,17 +297,18 @@ class SettingsToStart:
     ``run_sse_async(host=value)``."""
 
     stmt: cst.SimpleStatementLine
-    start: cst.Call
+    starts: list[cst.Call]  # one, or one per branch of an `if` (telegram-mcp's `_serve`)
     field: str
     value: cst.BaseExpression
     protect: bool = False  # pass 1.x's DNS-rebinding protection too (:func:`.settings_values.kept_protection`)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         edits.remove(self.stmt)
-        args = [cst.Arg(self.value, keyword=cst.Name(self.field))]
-        if self.protect:
-            args.append(settings_values.localhost_protection(edits, analysis))
-        edits.transform(self.start, _adder(args))
+        for start in self.starts:
+            args = [cst.Arg(self.value, keyword=cst.Name(self.field))]
+            if self.protect:
+                args.append(settings_values.localhost_protection(edits, analysis))
+            edits.transform(start, _adder(args))
 
 
 def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> FixPlan:
@@ -346,32 +347,30 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         f"`run(transport=…)`, `run_sse_async()`/`run_streamable_http_async()` or app factory call; the write "
         f"cannot simply go: {unread} ({section})"
     )
-    starts = []
-    for ref in name_refs(analysis.module, server):
-        method = analysis.parents.get(id(ref))
-        call = analysis.parents.get(id(method))
-        if isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method:
-            accepted: AbstractSet[str] | None = _SERVING_STARTS.get(method.attr.value)
-            if method.attr.value == "run":
-                accepted = RUN_TRANSPORTS.get(transport_of(call) or "")
-            if accepted or method.attr.value in STARTS:
-                starts.append((call, accepted or frozenset()))
+    readers = _setting_readers(analysis, server, field_name)
+    if isinstance(readers, str):
+        return FixPlan(manual=f"{manual.manual[: -len(section) - 3]}; {readers} ({section})")  # type: ignore[index]
     body = list(block.body)
     after = body[body.index(stmt) + 1 :]
     reads = {n.value for n in ref_names(assign.value)}
     for later in after:
-        found = [(c, acc) for c, acc in starts if _holds(analysis, later, c)]
+        found = [(c, acc) for c, acc in readers if _holds(analysis, later, c)]
         if found:
-            (start, accepted), *more = found
-            taken = {a.keyword.value for a in start.args if a.keyword is not None}
-            if more or len(starts) != 1 or field_name not in accepted or field_name in taken:
+            if len(found) != len(readers) or not settings_values.exclusive(analysis, later, [c for c, _a in found]):
                 return manual
-            if any(a.star for a in start.args):
+            for start, accepted in found:
+                taken = {a.keyword.value for a in start.args if a.keyword is not None}
+                if field_name not in accepted or field_name in taken or any(a.star for a in start.args):
+                    return manual
+            if reads & settings_values.names_outside(analysis, later, [c for c, _a in found]):
                 return manual
             guard = settings_values.kept_protection(analysis, server, field_name, assign.value)
             if isinstance(guard, str):
                 return FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x, and {guard} ({section})")
-            return FixPlan(fix=SETTINGS_FIX, site=SettingsToStart(stmt, start, field_name, assign.value, guard))
+            return FixPlan(
+                fix=SETTINGS_FIX,
+                site=SettingsToStart(stmt, [c for c, _a in found], field_name, assign.value, guard),
+            )
         if isinstance(later, cst.SimpleStatementLine) and all(
             isinstance(s, cst.Assign) and _settings_write(s, server) for s in later.body
         ):
@@ -379,6 +378,33 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         if reads & {n.value for n in walk(later) if isinstance(n, cst.Name)}:
             return manual
     return manual
+
+
+def _setting_readers(
+    analysis: ModuleAnalysis, server: str, field_name: str
+) -> list[tuple[cst.Call, AbstractSet[str]]] | str:
+    """The calls of ``server`` that read ``settings.<field_name>`` on mcp 1.27, with what each takes
+    on 2.x: ``run_sse_async()``, ``run_streamable_http_async()``, ``run(transport=<HTTP literal>)``;
+    an app factory reads every setting but ``host``/``port``. Stdio starts read none. Why not,
+    when a call's transport cannot be told."""
+    out: list[tuple[cst.Call, AbstractSet[str]]] = []
+    for ref in name_refs(analysis.module, server):
+        method = analysis.parents.get(id(ref))
+        call = analysis.parents.get(id(method))
+        if not (isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method):
+            continue
+        name = method.attr.value
+        if name == "run":
+            transport = transport_of(call)
+            if transport not in RUN_TRANSPORTS:
+                return f"`{server}.run()` is called with a transport that is not a literal, which may read it"
+            if RUN_TRANSPORTS[transport]:
+                out.append((call, RUN_TRANSPORTS[transport]))
+        elif name in _SERVING_STARTS:
+            out.append((call, _SERVING_STARTS[name]))
+        elif name in STARTS and field_name not in ("host", "port"):
+            out.append((call, frozenset()))  # mcp 1.x's app factory reads it: 2.x's takes it, not moved here
+    return out
 
 
 def _settings_write(assign: cst.Assign, server: str) -> bool:

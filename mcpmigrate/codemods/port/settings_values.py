@@ -259,3 +259,37 @@ def localhost_protection(edits: Edits, analysis: ModuleAnalysis) -> cst.Arg:
         ],
     )
     return cst.Arg(value, keyword=cst.Name("transport_security"))
+
+
+def exclusive(analysis: ModuleAnalysis, stmt: cst.CSTNode, calls: list[cst.Call]) -> bool:
+    """At most one of ``calls`` (all inside ``stmt``) runs each time ``stmt`` does: one call, or
+    each in a different branch of ``stmt``, an ``if``/``elif``/``else`` chain (so a moved value is
+    evaluated once, as the write evaluated it)."""
+    if len(calls) == 1:
+        return True
+    if not isinstance(stmt, cst.If):
+        return False
+    branches: list[cst.CSTNode] = []
+    at: cst.CSTNode | None = stmt
+    while isinstance(at, cst.If):
+        branches.append(at.body)
+        at = at.orelse.body if isinstance(at.orelse, cst.Else) else at.orelse
+    if at is not None:
+        branches.append(at)
+    seen: set[int] = set()
+    for call in calls:
+        p: cst.CSTNode | None = call
+        while p is not None and not any(p is b for b in branches):
+            p = analysis.parents.get(id(p))
+        if p is None or id(p) in seen:
+            return False
+        seen.add(id(p))
+    return True
+
+
+def names_outside(analysis: ModuleAnalysis, stmt: cst.CSTNode, calls: list[cst.Call]) -> set[str]:
+    """The names ``stmt`` spells outside ``calls`` (a moved value must not read one it may rebind)."""
+    from mcpmigrate.fastwalk import walk
+
+    inside = {id(n) for c in calls for n in walk(c)}
+    return {n.value for n in walk(stmt) if isinstance(n, cst.Name) and id(n) not in inside}
