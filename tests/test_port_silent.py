@@ -614,13 +614,15 @@ def test_settings_read_back_stay_manual_with_the_read(tmp_path: Path) -> None:
         ),
         (
             14,
-            "`mcp.settings.host` is gone on mcp 2.x: pass `host=` to the server's `run(transport=…)`, "
-            "`run_sse_async()`/`run_streamable_http_async()` or app factory call",
+            "`mcp.settings.host` is gone on mcp 2.x: this read gets what line 12 wrote (where no write ran, the "
+            "constructor's value): mcp 2.x's `MCPServer` keeps no such setting, so hold the value in a variable "
+            "where it is written and read that",
         ),
         (
             14,
-            "`mcp.settings.port` is gone on mcp 2.x: pass `port=` to the server's `run(transport=…)`, "
-            "`run_sse_async()`/`run_streamable_http_async()` or app factory call",
+            "`mcp.settings.port` is gone on mcp 2.x: this read gets what line 10 wrote (where no write ran, the "
+            "constructor's value): mcp 2.x's `MCPServer` keeps no such setting, so hold the value in a variable "
+            "where it is written and read that",
         ),
     }
 

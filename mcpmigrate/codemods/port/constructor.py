@@ -336,7 +336,10 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
     ):
         built = [v for name, v in analysis.module_assigns if name == server and isinstance(v, cst.Call)]
         read = settings_values.default_read(analysis, attr, server, built[0] if len(built) == 1 else None)
-        return read or manual
+        why = None if read else settings_values.read_back(analysis, attr, server)
+        return read or (
+            FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x: {why} ({section})") if why else manual
+        )
     if field_name == "mount_path":
         return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
     unread = settings_values.unread_write(analysis, stmt, assign.value, server, field_name)

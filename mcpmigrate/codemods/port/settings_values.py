@@ -149,6 +149,31 @@ def default_read(analysis: ModuleAnalysis, attr: cst.Attribute, server: str, cto
     return FixPlan(fix=DEFAULT_FIX, site=DefaultRead(attr, DEFAULTS[field], quote))
 
 
+def read_back(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> str | None:
+    """Why a read of ``server.settings.<field>`` that this module also writes stays manual, naming
+    the writes (code-index-mcp's ``uvicorn.Config(host=mcp.settings.host, …)``), or None."""
+    field = attr.attr.value
+    lines = []
+    for ref in name_refs(analysis.module, server):
+        use = analysis.parents.get(id(ref))
+        inner = analysis.parents.get(id(use))
+        if (
+            isinstance(use, cst.Attribute)
+            and use.attr.value == "settings"
+            and isinstance(inner, cst.Attribute)
+            and inner.attr.value == field
+            and _written(analysis, inner)
+        ):
+            lines.append(str(_line(analysis, inner)))
+    if not lines:
+        return None
+    return (
+        f"this read gets what line{'s' if len(lines) > 1 else ''} {', '.join(lines)} wrote (where no write ran, the "
+        f"constructor's value): mcp 2.x's `MCPServer` keeps no such setting, so hold the value in a variable where it is "
+        f"written and read that"
+    )
+
+
 def _written(analysis: ModuleAnalysis, attr: cst.Attribute) -> bool:
     parent = analysis.parents.get(id(attr))
     return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del))
