@@ -97,7 +97,8 @@ def test_bugs24_settings_writes_move_to_run(tmp_path: Path) -> None:
     target, text, run = _ported(tmp_path, "bugs_24")
     original = (DATA / "bugs_24" / "server.py").read_text(encoding="utf-8")
     assert text == original.replace(
-        "from mcp.server.fastmcp import FastMCP", "from mcp.server.mcpserver import MCPServer"
+        "from mcp.server.fastmcp import FastMCP",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.transport_security import TransportSecuritySettings",
     ).replace(
         'mcp = FastMCP("trace-http")\n'
         'mcp.settings.host = os.environ.get("TRACE_HOST", "127.0.0.1")\n'
@@ -105,11 +106,20 @@ def test_bugs24_settings_writes_move_to_run(tmp_path: Path) -> None:
         'mcp = MCPServer("trace-http")\n',
     ).replace(
         'mcp.run(transport="streamable-http")',
-        "mcp.run(\n"
-        '        transport="streamable-http",\n'
-        '        host=os.environ.get("TRACE_HOST", "127.0.0.1"),\n'
-        '        port=int(os.environ.get("TRACE_PORT", "8765")),\n'
-        "    )",
+        """mcp.run(
+        transport="streamable-http",
+        host=os.environ.get("TRACE_HOST", "127.0.0.1"),
+        transport_security=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=[
+                "http://127.0.0.1:*",
+                "http://localhost:*",
+                "http://[::1]:*",
+            ],
+        ),
+        port=int(os.environ.get("TRACE_PORT", "8765")),
+    )""",
     )
     assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 18), ("MCP503", 21), ("MCP503", 22)]
     assert run["findings"] == [] and run["errors"] == []
@@ -117,11 +127,12 @@ def test_bugs24_settings_writes_move_to_run(tmp_path: Path) -> None:
 
 
 # The client: mcp 2.x's Client over Streamable HTTP at the port the server was told through
-# TRACE_PORT; lists the tools and calls one (one JSON line), retrying while the server starts.
+# TRACE_PORT; lists the tools and calls one (one JSON line), retrying while the server starts; then
+# the status an `initialize` with a foreign Host header gets (421: DNS-rebinding protection).
 HTTP_CLIENT = (
     LEAVE
     + """
-import anyio, json, sys
+import anyio, json, sys, urllib.error, urllib.request
 import mcp
 
 
@@ -139,18 +150,26 @@ for attempt in range(100):  # the server is starting
         break
     except Exception:
         anyio.run(anyio.sleep, 0.2)
-print(json.dumps(answer))
+init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+foreign = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/mcp", data=json.dumps(init).encode(), headers={
+    "Host": "example.com", "Accept": "application/json, text/event-stream", "Content-Type": "application/json"})
+try:
+    status = urllib.request.urlopen(foreign, timeout=10).status
+except urllib.error.HTTPError as e:
+    status = e.code
+print(json.dumps([*answer, status]))
 leave()
 """
 )
 
 
-def _served(python: str, server: Path, mode: str) -> object:
-    """Start ``server`` as ``__main__`` with TRACE_PORT set and ask it over HTTP."""
+def _served(python: str, server: Path, mode: str, host: str = "127.0.0.1") -> object:
+    """Start ``server`` as ``__main__`` with TRACE_HOST and TRACE_PORT set and ask it over HTTP."""
     with socket.socket() as s:  # a free port
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {"TRACE_HOST": "127.0.0.1", "TRACE_PORT": str(port), "PATH": "/usr/bin:/bin"}
+    env = {"TRACE_HOST": host, "TRACE_PORT": str(port), "PATH": "/usr/bin:/bin"}
     proc = subprocess.Popen(
         [python, str(server)], cwd=server.parent, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -170,11 +189,61 @@ def test_bugs24_the_port_serves_where_the_original_did(
 ) -> None:
     """mcp 1.27 serves Streamable HTTP at TRACE_HOST:TRACE_PORT; the unported module died at import
     on mcp 2.3 (``"Settings" object has no field "host"``); the port serves at the same address,
-    legacy and 2026-07-28 clients alike."""
+    legacy and 2026-07-28 clients alike. Bound to every address (TRACE_HOST=0.0.0.0), mcp 1.27 still
+    refuses a foreign Host header (its constructor fixed the protection for 127.0.0.1), and so does
+    the port, which passes that protection (without it mcp 2.3 answers 200)."""
     target, _text, _run = _ported(tmp_path, "bugs_24")
-    expected = [["ping_back"], ["cba"], False]
-    assert _served(legacy_python, DATA / "bugs_24" / "server.py", "legacy") == expected
-    assert _served(mcp2_python, target, mode) == expected
+    for host in ("127.0.0.1", "0.0.0.0"):
+        expected = [["ping_back"], ["cba"], False, 421]
+        assert _served(legacy_python, DATA / "bugs_24" / "server.py", "legacy", host) == expected
+        assert _served(mcp2_python, target, mode, host) == expected
+
+
+# -- telegram-mcp's `_serve`: the writes dominate a start in each branch of an `if` ----------------
+PROTECTION = """TransportSecuritySettings(
+                    enable_dns_rebinding_protection=True,
+                    allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                    allowed_origins=[
+                        "http://127.0.0.1:*",
+                        "http://localhost:*",
+                        "http://[::1]:*",
+                    ],
+                )"""
+
+
+def test_settings_written_before_a_start_in_each_branch_move_to_each(tmp_path: Path) -> None:
+    target, text, run = _ported(tmp_path, "relay_branches")
+    original = (DATA / "relay_branches.py").read_text(encoding="utf-8")
+    moved = f"""(
+                host=os.getenv("TRACE_HOST", "127.0.0.1"),
+                transport_security={PROTECTION},
+                port=int(os.getenv("TRACE_PORT", "8765")),
+            )"""
+    assert text == original.replace(
+        "from mcp.server.fastmcp import FastMCP",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.transport_security import TransportSecuritySettings",
+    ).replace('mcp = FastMCP("trace-relay")', 'mcp = MCPServer("trace-relay")').replace(
+        """        mcp.settings.host = os.getenv("TRACE_HOST", "127.0.0.1")
+        mcp.settings.port = int(os.getenv("TRACE_PORT", "8765"))
+""",
+        "",
+    ).replace("await mcp.run_streamable_http_async()", f"await mcp.run_streamable_http_async{moved}").replace(
+        "await mcp.run_sse_async()", f"await mcp.run_sse_async{moved}"
+    )
+    assert sorted((f["rule"], f["line"]) for f in run["fixed"]) == [("MCP501", 8), ("MCP503", 20), ("MCP503", 21)]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_settings_moved_to_branch_starts_serve_where_the_original_did(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str
+) -> None:
+    """The original on mcp 1.27 and the port on 2.3, over Streamable HTTP at TRACE_HOST:TRACE_PORT:
+    same tools and answer, and a foreign Host header refused on both, also bound to 0.0.0.0."""
+    target, _text, _run = _ported(tmp_path, "relay_branches")
+    for host in ("127.0.0.1", "0.0.0.0"):
+        expected = [["ping_back"], ["cba"], False, 421]
+        assert _served(legacy_python, DATA / "relay_branches.py", "legacy", host) == expected
+        assert _served(mcp2_python, target, mode, host) == expected
 
 
 # -- notify-18: `@server.set_logging_level()` / `@server.subscribe_resource()` are ported ---------

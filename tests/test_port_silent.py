@@ -472,12 +472,25 @@ def test_settings_written_before_the_start_move_to_it(tmp_path: Path, legacy_pyt
     res = _fix(tmp_path, "--target-sdk", "mcp2")
     assert [f["rule"] for f in res.json["findings"]] == ["MCP602"], str(res)  # SSE itself: not the port's
     assert target.read_text(encoding="utf-8") == WEATHER.replace("FastMCP", "MCPServer").replace(
-        "mcp.server.fastmcp", "mcp.server.mcpserver"
+        "from mcp.server.fastmcp import MCPServer",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.transport_security import TransportSecuritySettings",
     ).replace(
         """        app.settings.host = args.bind
         app.settings.port = args.listen_port
         await app.run_sse_async()""",
-        "        await app.run_sse_async(host=args.bind, port=args.listen_port)",
+        """        await app.run_sse_async(
+            host=args.bind,
+            transport_security=TransportSecuritySettings(
+                enable_dns_rebinding_protection=True,
+                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+                allowed_origins=[
+                    "http://127.0.0.1:*",
+                    "http://localhost:*",
+                    "http://[::1]:*",
+                ],
+            ),
+            port=args.listen_port,
+        )""",
     )
     assert _fix(tmp_path, "--target-sdk", "mcp2").json["fixed"] == []
     started = [
@@ -495,24 +508,123 @@ from mcp.server.fastmcp import FastMCP
 hub = FastMCP("echo-hub")
 
 
-def main() -> None:
+@hub.tool()
+def echo(text: str) -> str:
+    return text
+
+
+def main():
     if "--http" in sys.argv:
-        hub.settings.host = "127.0.0.1"
+        hub.settings.host = "0.0.0.0"
         hub.settings.port = 8765
         app = hub.streamable_http_app()
-        print("serving", hub.settings.streamable_http_path, file=sys.stderr)
+        print("serving", f"{hub.settings.streamable_http_path}", hub.settings.sse_path, file=sys.stderr)
+        return app
+"""
+# Serves the app ``main()`` builds in-process and asks it `initialize` with a local Host header and
+# with a foreign one: mcp 1.27's constructor fixed DNS-rebinding protection for 127.0.0.1 (the
+# later `settings.host` write never reached it), 2.x's factory applies it from its own default.
+SERVE_APP = """\
+import importlib.util, sys
+from starlette.testclient import TestClient
+spec = importlib.util.spec_from_file_location("server", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+sys.argv = ["server", "--http"]
+init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}
+headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+with TestClient(m.main()) as c:
+    for host in ("127.0.0.1:8765", "example.com:8765"):
+        r = c.post("/mcp", headers={**headers, "Host": host}, json=init)
+        print(host, r.status_code, "echo-hub" in r.text)
 """
 
 
-def test_settings_an_app_factory_or_a_read_uses_block_the_port(tmp_path: Path) -> None:
-    """port-05 (nickclyde/duckduckgo-mcp-server): the app factory takes no `port`, and a read has no
-    2.x value to read: manual, with the reason, and nothing written."""
-    target = _project(tmp_path, PORT05, "mcp>=1.0")
+def test_settings_no_start_reads_go_and_unwritten_paths_read_their_default(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """port-05 (nickclyde/duckduckgo-mcp-server's `main`): mcp 1.27 reads `settings.host`/`port` only
+    in `run_sse_async`/`run_streamable_http_async`, never in the app factories, so the writes reach
+    nothing and go; the never-written path settings read 1.x's defaults, which 2.x's factories use."""
+    import subprocess
+
+    before, target, res = _pair(tmp_path, PORT05, "mcp>=1.0", "--target-sdk", "mcp2")
+    assert res.exit_code == 0, str(res)
+    assert sorted((f["rule"], f["line"]) for f in res.json["fixed"] if f["rule"] == "MCP503") == [
+        ("MCP503", 15),
+        ("MCP503", 16),
+        ("MCP503", 18),
+        ("MCP503", 18),
+    ]
+    assert target.read_text(encoding="utf-8") == PORT05.replace(
+        "from mcp.server.fastmcp import FastMCP", "from mcp.server.mcpserver import MCPServer"
+    ).replace('hub = FastMCP("echo-hub")', 'hub = MCPServer("echo-hub")').replace(
+        """        hub.settings.host = "0.0.0.0"
+        hub.settings.port = 8765
+""",
+        "",
+    ).replace('f"{hub.settings.streamable_http_path}", hub.settings.sse_path,', 'f"/mcp", "/sse",')
+    assert _fix(tmp_path / "after", "--target-sdk", "mcp2").json["fixed"] == []
+    served = [
+        subprocess.run([py, "-c", SERVE_APP, str(f)], capture_output=True, text=True, timeout=120)
+        for py, f in ((legacy_python, before), (mcp2_python, target))
+    ]
+    assert [(p.stdout, [line for line in p.stderr.splitlines() if line.startswith("serving")]) for p in served] == [
+        ("127.0.0.1:8765 200 True\nexample.com:8765 421 False\n", ["serving /mcp /sse"])
+    ] * 2
+
+
+# code-index-mcp's shape: the written settings are read back for uvicorn, and one write is
+# conditional; deleting them or moving them to a start would change what uvicorn binds.
+READ_BACK = """\
+import os
+
+import uvicorn
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("indexer")
+
+
+def main(port: int) -> None:
+    mcp.settings.port = port
+    if os.path.exists("/.dockerenv"):
+        mcp.settings.host = "0.0.0.0"
+    app = mcp.streamable_http_app()
+    uvicorn.run(app, host=mcp.settings.host, port=mcp.settings.port)
+"""
+
+
+def test_settings_read_back_stay_manual_with_the_read(tmp_path: Path) -> None:
+    target = _project(tmp_path, READ_BACK, "mcp>=1.0")
     res = _fix(tmp_path, "--target-sdk", "mcp2")
-    assert res.exit_code == 1 and target.read_text(encoding="utf-8") == PORT05
-    left = [(f["line"], f["rule"]) for f in res.json["findings"] if f["rule"] == "MCP503"]
-    assert left == [(10, "MCP503"), (11, "MCP503"), (13, "MCP503")]
-    assert all(f["manual"].startswith("`hub.settings.") for f in res.json["findings"] if f["rule"] == "MCP503")
+    assert res.exit_code == 1 and target.read_text(encoding="utf-8") == READ_BACK
+    left = {(f["line"], f["manual"].split(" (read")[0]) for f in res.json["findings"] if f["rule"] == "MCP503"}
+    assert left == {
+        (
+            10,
+            "`mcp.settings.port` is gone on mcp 2.x: pass `port=` to the server's `run(transport=…)`, "
+            "`run_sse_async()`/`run_streamable_http_async()` or app factory call; the write cannot simply go: "
+            "`mcp.settings.port` is read back at line 14",
+        ),
+        (
+            12,
+            "`mcp.settings.host` is gone on mcp 2.x: pass `host=` to the server's `run(transport=…)`, "
+            "`run_sse_async()`/`run_streamable_http_async()` or app factory call; the write cannot simply go: "
+            "`mcp.settings.host` is read back at line 14",
+        ),
+        (
+            14,
+            "`mcp.settings.host` is gone on mcp 2.x: this read gets what line 12 wrote (where no write ran, the "
+            "constructor's value): mcp 2.x's `MCPServer` keeps no such setting, so hold the value in a variable "
+            "where it is written and read that",
+        ),
+        (
+            14,
+            "`mcp.settings.port` is gone on mcp 2.x: this read gets what line 10 wrote (where no write ran, the "
+            "constructor's value): mcp 2.x's `MCPServer` keeps no such setting, so hold the value in a variable "
+            "where it is written and read that",
+        ),
+    }
 
 
 # tumf/mcp-text-editor's shape (port-03): a FastMCP subclass lists its tools through the SDK's own
@@ -847,3 +959,59 @@ def test_each_fastmcp_tool_says_how_its_listing_changes(tmp_path: Path, legacy_p
     assert [t["inputSchema"].get("additionalProperties") for t in (old["total"], new["total"])] == [None, False]
     assert (old["total"]["title"], old["total"]["description"]) == (new["total"]["title"], new["total"]["description"])
     assert (list(old["total"]["_meta"]), list(new["total"]["_meta"])) == (["_fastmcp"], ["fastmcp"])
+
+
+# code-index-mcp's shape: 1.x's `sse_app(mount_path)`; mcp 2.x's app factories and starts take
+# keywords only and no `mount_path`. The port used to rename the server and leave this call, which
+# then raised `TypeError` at startup over SSE.
+MOUNTED = """\
+import sys
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("indexer")
+
+
+def app(mount_path=None):
+    if "--sse" in sys.argv:
+        return mcp.sse_app(mount_path)
+    if "--sse-at" in sys.argv:
+        return mcp.sse_app(mount_path="/tools")
+    mcp.run("sse", "/tools")
+    return mcp.streamable_http_app()
+
+
+def serve():
+    mcp.run(transport="sse")
+"""
+
+
+def test_a_mount_path_passed_to_a_start_blocks_the_port_with_the_reason(tmp_path: Path, mcp2_python: str) -> None:
+    import subprocess
+
+    target = _project(tmp_path, MOUNTED, "mcp>=1.0")
+    res = _fix(tmp_path, "--target-sdk", "mcp2")
+    assert res.exit_code == 1 and target.read_text(encoding="utf-8") == MOUNTED
+    left = [(f["line"], f["column"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP503"]
+    reason = (
+        "mcp 1.x prefixed the SSE message endpoint with this `mount_path`; on mcp 2.x mount the app under that "
+        "path (`Mount(path, app=…)`) and its SSE transport reads the prefix from ASGI's `root_path`: call `{}` "
+        "without it by hand"
+    )
+    assert left == [
+        (10, 16, reason.format("mcp.sse_app()")),
+        (12, 16, reason.format("mcp.sse_app()")),
+        (13, 5, reason.format("mcp.run()")),
+    ]
+    # what the message says mcp 2.3 does with each
+    probe = (
+        "from mcp.server.mcpserver import MCPServer\n"
+        "m = MCPServer('indexer')\n"
+        "for call in (lambda: m.sse_app(None), lambda: m.sse_app(mount_path='/tools')):\n"
+        "    try:\n        call()\n    except TypeError as e:\n        print(e)\n"
+    )
+    out = subprocess.run([mcp2_python, "-c", probe], capture_output=True, text=True, timeout=60).stdout
+    assert out == (
+        "MCPServer.sse_app() takes 1 positional argument but 2 were given\n"
+        "MCPServer.sse_app() got an unexpected keyword argument 'mount_path'\n"
+    )

@@ -72,8 +72,17 @@ def _project(where: Path, runner: str) -> Path:
             f"{STARTS.replace('line 15', 'line 9').replace('line 17', 'line 11')}: pass `stateless_http=` to the start "
             f"calls there by hand {SECTION}",
         ),
+        (
+            RUNNER.replace('mcp.settings.port = int(os.getenv("PORT", "8765"))', 'mcp.settings.host = "0.0.0.0"'),
+            f"{STARTS}, which also set `mcp.settings.transport_security` in `_security` (line 8), `mcp.settings.host` "
+            "in `_serve` (line 13): mcp 2.x's `Settings` has no such field (assigning one raises `ValueError`); pass "
+            "those values and `stateless_http=` to the start calls there by hand, and keep the DNS-rebinding "
+            "protection: mcp 1.x's constructor fixed it for its own host (127.0.0.1 unless given) whatever "
+            "`settings.host` became, while mcp 2.x's start derives it from `host=` (none for 0.0.0.0), so pass "
+            f"`transport_security=` with `host=` {SECTION}",
+        ),
     ],
-    ids=["settings-written-there", "started-there"],
+    ids=["settings-written-there", "started-there", "host-written-there"],
 )
 def test_a_server_started_in_another_module_names_where_and_writes_nothing(
     tmp_path: Path, runner: str, reason: str

@@ -518,7 +518,43 @@ class PortServerDetector(Detector):
     def detect(self) -> list[Report]:
         v = _ServerVisitor(self.analysis)
         self.analysis.flat.visit(v)
-        return v.reports + self._settings()
+        return v.reports + self._settings() + self._mount_paths()
+
+    def _mount_paths(self) -> list[Report]:
+        """``mcp.sse_app(args.mount_path)`` (code-index-mcp), ``run_sse_async(path)``, ``run("sse",
+        path)``: mcp 1.x's ``mount_path`` argument, which mcp 2.x's keyword-only starts and app
+        factories do not take (``TypeError: MCPServer.sse_app() takes 1 positional argument but 2
+        were given``, measured on 2.3.0)."""
+        a = self.analysis
+        out: list[Report] = []
+        for node in a.flat.order:
+            if not (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in ("sse_app", "run_sse_async", "run")
+                and isinstance(node.func.value, cst.Name)
+                and _built_v1(a, node.func.value.value)
+            ):
+                continue
+            method = node.func.attr.value
+            skip = 1 if method == "run" else 0  # run(transport, mount_path)
+            positional = [x for x in node.args if x.keyword is None and not x.star][skip:]
+            if not positional and not any(x.keyword is not None and x.keyword.value == "mount_path" for x in node.args):
+                continue
+            shown = f"{node.func.value.value}.{method}()"
+            out.append(
+                Report(
+                    "MCP503",
+                    node,
+                    f"`{shown}` passes mcp 1.x's `mount_path`, which mcp 2.x's `MCPServer` dropped: its starts and app "
+                    f"factories take keywords only and no `mount_path`, so this call raises `TypeError` there (read "
+                    f"“{constructor.GUIDE}” in {GUIDE}).",
+                    manual=f"mcp 1.x prefixed the SSE message endpoint with this `mount_path`; on mcp 2.x mount the app "
+                    f"under that path (`Mount(path, app=…)`) and its SSE transport reads the prefix from ASGI's "
+                    f"`root_path`: call `{shown}` without it by hand",
+                )
+            )
+        return out
 
     def _settings(self) -> list[Report]:
         """``server.settings.host`` (and the other transport settings) of a 1.x FastMCP server, read
@@ -564,6 +600,12 @@ class PortServerDetector(Detector):
                 )
             )
         return out
+
+
+def _built_v1(a, name: str) -> bool:
+    """``name`` is bound in the module only to ``FastMCP(...)`` (or ``MCPServer(...)``) calls."""
+    built = [v for n, v in a.module_assigns if n == name and isinstance(v, cst.Call)]
+    return bool(built) and all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER | S.MCPSERVER_V2) for v in built)
 
 
 class _ServerVisitor(ReportingVisitor):

@@ -30,6 +30,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.port import settings_values
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -151,7 +152,7 @@ def plan(
         if not (isinstance(start, cst.Call) and start.func is attr):
             continue
         if method == "run":
-            transport = _transport(start)
+            transport = transport_of(start)
             if transport not in RUN_TRANSPORTS:
                 return FixPlan(manual=f"`{server}.run()` is called with a transport that is not a literal ({section})")
             accepted = RUN_TRANSPORTS[transport]
@@ -181,10 +182,12 @@ def _started_elsewhere(analysis: ModuleAnalysis, server: str, keywords: str, sec
     writes = [w for _s, _c, ws in found for w in ws]
     where = f"but in {starts}" if starts else f"(other modules import it: {', '.join(s for s, _c, _w in found)})"
     if writes:
+        host = any(f"`{server}.settings.host`" in w for w in writes)
         return (
             f"`{server}` is not started in this module {where}, which also set{'s' if len(writes) == 1 else ''} "
             f"{', '.join(writes)}: mcp 2.x's `Settings` has no such field (assigning one raises `ValueError`); pass "
-            f"those values and {keywords} to the start calls there by hand ({section})"
+            f"those values and {keywords} to the start calls there by hand"
+            + (f"{settings_values.HOST_PROTECTION} ({section})" if host else f" ({section})")
         )
     return f"`{server}` is not started in this module {where}: pass {keywords} to the start calls there by hand ({section})"
 
@@ -210,7 +213,7 @@ def _starts_in_importers(analysis: ModuleAnalysis, server: str) -> list[tuple[st
             continue
         calls: list[str] = []
         writes: list[str] = []
-        for where, node in _walk_with_function(tree):
+        for where, node in walk_with_function(tree):
             at = f" in `{where}`" if where else " at module level"
             if (
                 isinstance(node, ast.Call)
@@ -234,7 +237,7 @@ def _starts_in_importers(analysis: ModuleAnalysis, server: str) -> list[tuple[st
     return out
 
 
-def _walk_with_function(tree) -> list[tuple[str, object]]:
+def walk_with_function(tree) -> list[tuple[str, object]]:
     """Every node of ``tree`` with the qualname of the function it is in ("" at module level), in
     source order."""
     import ast
@@ -251,7 +254,7 @@ def _walk_with_function(tree) -> list[tuple[str, object]]:
     return out
 
 
-def _transport(call: cst.Call) -> str | None:
+def transport_of(call: cst.Call) -> str | None:
     for i, arg in enumerate(call.args):
         if (arg.keyword is None and i == 0) or (arg.keyword is not None and arg.keyword.value == "transport"):
             return string_value(arg.value)
@@ -294,13 +297,18 @@ class SettingsToStart:
     ``run_sse_async(host=value)``."""
 
     stmt: cst.SimpleStatementLine
-    start: cst.Call
+    starts: list[cst.Call]  # one, or one per branch of an `if` (telegram-mcp's `_serve`)
     field: str
     value: cst.BaseExpression
+    protect: bool = False  # pass 1.x's DNS-rebinding protection too (:func:`.settings_values.kept_protection`)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         edits.remove(self.stmt)
-        edits.transform(self.start, _adder([cst.Arg(self.value, keyword=cst.Name(self.field))]))
+        for start in self.starts:
+            args = [cst.Arg(self.value, keyword=cst.Name(self.field))]
+            if self.protect:
+                args.append(settings_values.localhost_protection(edits, analysis))
+            edits.transform(start, _adder(args))
 
 
 def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> FixPlan:
@@ -326,32 +334,46 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         and len(stmt.body) == 1
         and isinstance(block, (cst.IndentedBlock, cst.Module))
     ):
-        return manual
+        built = [v for name, v in analysis.module_assigns if name == server and isinstance(v, cst.Call)]
+        read = settings_values.default_read(analysis, attr, server, built[0] if len(built) == 1 else None)
+        why = None if read else settings_values.read_back(analysis, attr, server)
+        return read or (
+            FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x: {why} ({section})") if why else manual
+        )
     if field_name == "mount_path":
         return FixPlan(manual=f"`mount_path` is gone on mcp 2.x: mounting uses ASGI's root_path ({section})")
-    starts = []
-    for ref in name_refs(analysis.module, server):
-        method = analysis.parents.get(id(ref))
-        call = analysis.parents.get(id(method))
-        if isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method:
-            accepted: AbstractSet[str] | None = _SERVING_STARTS.get(method.attr.value)
-            if method.attr.value == "run":
-                accepted = RUN_TRANSPORTS.get(_transport(call) or "")
-            if accepted or method.attr.value in STARTS:
-                starts.append((call, accepted or frozenset()))
+    unread = settings_values.unread_write(analysis, stmt, assign.value, server, field_name)
+    if isinstance(unread, FixPlan):
+        return unread
+    manual = FixPlan(
+        manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x: pass `{field_name}=` to the server's "
+        f"`run(transport=…)`, `run_sse_async()`/`run_streamable_http_async()` or app factory call; the write "
+        f"cannot simply go: {unread} ({section})"
+    )
+    readers = _setting_readers(analysis, server, field_name)
+    if isinstance(readers, str):
+        return FixPlan(manual=f"{manual.manual[: -len(section) - 3]}; {readers} ({section})")  # type: ignore[index]
     body = list(block.body)
     after = body[body.index(stmt) + 1 :]
     reads = {n.value for n in ref_names(assign.value)}
     for later in after:
-        found = [(c, acc) for c, acc in starts if _holds(analysis, later, c)]
+        found = [(c, acc) for c, acc in readers if _holds(analysis, later, c)]
         if found:
-            (start, accepted), *more = found
-            taken = {a.keyword.value for a in start.args if a.keyword is not None}
-            if more or len(starts) != 1 or field_name not in accepted or field_name in taken:
+            if len(found) != len(readers) or not settings_values.exclusive(analysis, later, [c for c, _a in found]):
                 return manual
-            if any(a.star for a in start.args):
+            for start, accepted in found:
+                taken = {a.keyword.value for a in start.args if a.keyword is not None}
+                if field_name not in accepted or field_name in taken or any(a.star for a in start.args):
+                    return manual
+            if reads & settings_values.names_outside(analysis, later, [c for c, _a in found]):
                 return manual
-            return FixPlan(fix=SETTINGS_FIX, site=SettingsToStart(stmt, start, field_name, assign.value))
+            guard = settings_values.kept_protection(analysis, server, field_name, assign.value)
+            if isinstance(guard, str):
+                return FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x, and {guard} ({section})")
+            return FixPlan(
+                fix=SETTINGS_FIX,
+                site=SettingsToStart(stmt, [c for c, _a in found], field_name, assign.value, guard),
+            )
         if isinstance(later, cst.SimpleStatementLine) and all(
             isinstance(s, cst.Assign) and _settings_write(s, server) for s in later.body
         ):
@@ -359,6 +381,33 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
         if reads & {n.value for n in walk(later) if isinstance(n, cst.Name)}:
             return manual
     return manual
+
+
+def _setting_readers(
+    analysis: ModuleAnalysis, server: str, field_name: str
+) -> list[tuple[cst.Call, AbstractSet[str]]] | str:
+    """The calls of ``server`` that read ``settings.<field_name>`` on mcp 1.27, with what each takes
+    on 2.x: ``run_sse_async()``, ``run_streamable_http_async()``, ``run(transport=<HTTP literal>)``;
+    an app factory reads every setting but ``host``/``port``. Stdio starts read none. Why not,
+    when a call's transport cannot be told."""
+    out: list[tuple[cst.Call, AbstractSet[str]]] = []
+    for ref in name_refs(analysis.module, server):
+        method = analysis.parents.get(id(ref))
+        call = analysis.parents.get(id(method))
+        if not (isinstance(method, cst.Attribute) and isinstance(call, cst.Call) and call.func is method):
+            continue
+        name = method.attr.value
+        if name == "run":
+            transport = transport_of(call)
+            if transport not in RUN_TRANSPORTS:
+                return f"`{server}.run()` is called with a transport that is not a literal, which may read it"
+            if RUN_TRANSPORTS[transport]:
+                out.append((call, RUN_TRANSPORTS[transport]))
+        elif name in _SERVING_STARTS:
+            out.append((call, _SERVING_STARTS[name]))
+        elif name in STARTS and field_name not in ("host", "port"):
+            out.append((call, frozenset()))  # mcp 1.x's app factory reads it: 2.x's takes it, not moved here
+    return out
 
 
 def _settings_write(assign: cst.Assign, server: str) -> bool:
