@@ -81,6 +81,12 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
         )
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
+    if site.reask is not None and others:
+        return (
+            f"the request is re-asked by `while True:` and `{fn.name}` makes other requests too: each re-ask is "
+            "a round of its own, whose retry carries only its answer, so the other answers would be lost; "
+            "rewrite by hand"
+        )
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
@@ -333,9 +339,20 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         parts.append((m, m.result, req, answer_type))
         keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
-    for _, key, _, _ in parts:
+    if site.reask is not None:  # a re-ask loop: each ask is a round, under its own key, numbered in requestState
+        _, key, req, answer_type = parts[0]
+        count = reask_counter(a, site, ed)
+        code += f'    {key} = ({responses} or {{}}).get(f"{keys[key]}_{{{count}}}")\n'
+        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
+        code += (
+            f'        return {irr}(input_requests={{f"{keys[key]}_{{{count}}}": {req}}}, request_state=str({count}))\n'
+        )
+        code += f"    {count} += 1\n"
+    for _, key, _, _ in [] if site.reask is not None else parts:
         code += f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n'
-    if len(parts) == 1:
+    if site.reask is not None:
+        pass
+    elif len(parts) == 1:
         _, key, req, answer_type = parts[0]
         code += f"    if not isinstance({key}, {answer_type}):\n{check}"
         code += f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
@@ -354,6 +371,21 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
     return new_stmt
+
+
+def reask_counter(a: ModuleAnalysis, site: Site, ed: Edits) -> str:
+    """The name of the re-ask loop's round number, set before the loop (``site.reask``) from the
+    ``requestState`` the retry echoes (1 on the first call): the round whose answer the retry brings,
+    and the key the next ask takes. fastmcp 4 seals ``requestState`` on the wire and refuses a
+    tampered one before the tool runs; a number the client picks would only choose under which key
+    its own answer is read."""
+    assert site.reask is not None and site.result is not None
+    count = fresh(ed.shared("interim.taken", lambda: set(all_name_values(a))), f"{site.result}_round")
+    state = f"{site.ctx_param}.request_state"
+    ed.insert_before(
+        site.reask, [cst.parse_statement(f'{count} = int({state}) if ({state} or "").isdecimal() else 1\n')]
+    )
+    return count
 
 
 def widen_returns(ed: Edits, fn: FunctionInfo) -> None:
