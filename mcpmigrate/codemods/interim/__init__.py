@@ -65,6 +65,7 @@ from mcpmigrate.codemods.interim.sites import (
     legacy_only,
     request_kind,
     side_effects_before,
+    unassigned_reason,
     where_reason,
 )
 from mcpmigrate.codemods.interim.thread import describe_thread, requests_reached, thread_reason, threaded_form
@@ -227,6 +228,11 @@ def _site(
     if helper and form == "guard":  # it asks in place, its calling tools relay the interim result
         site.unsafe += side_effects_before(a, site)
         return relay_plan(a, site) or site
+    if helper and site.reask is not None:  # a fastmcp helper's re-ask loop: its rounds in place, relayed
+        site.unsafe += side_effects_before(a, site)
+        if site.result is None:
+            return unassigned_reason(site)
+        return fastmcp_reason(a, site) or relay_plan(a, site) or site
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)

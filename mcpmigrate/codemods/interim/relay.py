@@ -42,7 +42,10 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the helper ``site.fn`` (its request in a kept ``try``) cannot ask in place and have its
     callers relay the interim result, else None: records the callers on ``site``."""
     helper = site.fn
-    intro = f"the request is made in the helper `{helper.qualname}`, in a `try` with fallbacks"
+    intro = f"the request is made in the helper `{helper.qualname}`, " + (
+        "re-asked by `while True:`" if site.reask is not None else "in a `try` with fallbacks"
+    )
+    tool_kind = "fastmcp tool" if site.form == "fastmcp" else "mcp 2.x `MCPServer` tool"
     if helper.parent is not None or helper.class_name is not None or helper.node not in a.module.body:
         return f"{intro}, which is not a module-level function: move the request into the tool by hand"
     if a.references_outside_calls(helper):
@@ -51,12 +54,12 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     for c in external:
         if c.role != "tool" or not c.caller:
             return (
-                f"{intro}, which {c.label} calls, and that is not an mcp 2.x `MCPServer` tool (only a tool "
+                f"{intro}, which {c.label} calls, and that is not a {tool_kind} (only a tool "
                 "can return the interim result): rewrite by hand"
             )
     site.relays = []
     for tool, call in a.callers(helper):
-        why = relay_reason(a, tool, call, helper.name)
+        why = relay_reason(a, tool, call, helper.name, tool_kind)
         if why:
             return f"{intro}; {why}"
         site.relays.append((tool, call))
@@ -64,7 +67,15 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
         return f"{intro}, which no tool calls: rewrite by hand"
     site.key = f"{helper.name}.{site.result}"
     site.across = [
-        {"path": c.path, "caller": c.caller, "callee": helper.name, "form": "relay", "kind": site.kind}
+        {
+            "path": c.path,
+            "caller": c.caller,
+            "callee": helper.name,
+            "form": "relay",
+            "kind": site.kind,
+            "types": "mcp_types" if site.form == "fastmcp" else "mcp.types",
+            "tool_kind": tool_kind,
+        }
         for c in external
     ]
     callers = [f"`{t.qualname}`" for t, _ in site.relays] + [c.label for c in external]
@@ -75,22 +86,18 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     return None
 
 
-def relay_reason(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str) -> str | None:
+def relay_reason(
+    a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str, tool_kind: str = "mcp 2.x `MCPServer` tool"
+) -> str | None:
     """Why ``tool``'s call ``call`` of the helper cannot relay its interim result (in terms of the
     code), else None."""
     where = f"`{first_line(call)}` in `{tool.qualname}`"
     if tool.role != "tool" or not tool.is_async:
-        return f"{where} is not in an async mcp 2.x `MCPServer` tool (only a tool can return the interim result)"
+        return f"{where} is not in an async {tool_kind} (only a tool can return the interim result)"
     aw = a.parents.get(id(call))
     stmt = enclosing_stmt(a, call)
-    if not (
-        isinstance(aw, cst.Await)
-        and isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and stmt.body[0].value is aw
-    ):
-        return f"{where} is not a statement `await {callee}(…)` of its own: rewrite by hand"
+    if stmt is None or not (isinstance(aw, cst.Await) and _relay_target(stmt, aw) is not None):
+        return f"{where} is not a statement `await {callee}(…)` (or `name = await {callee}(…)`) of its own: rewrite by hand"
     cur = a.parents.get(id(stmt))
     while cur is not None and cur is not tool.node:
         if isinstance(cur, (cst.For, cst.While)):
@@ -121,18 +128,40 @@ def _interim_returns(tool: FunctionInfo) -> list[cst.Return]:
     return out
 
 
-def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call) -> None:
-    """``await helper(…)`` in ``tool`` keeps what the helper returns and returns it when it is an
-    interim result; the tool's return annotation admits it."""
+def _relay_target(stmt: cst.CSTNode | None, aw: cst.Await) -> str | None:
+    """``""`` for the statement ``await helper(…)``, ``name`` for ``name = await helper(…)`` (its
+    value then tested and returned when it is an interim result), else None."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Expr) and small.value is aw:
+        return ""
+    if (
+        isinstance(small, cst.Assign)
+        and small.value is aw
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return small.targets[0].target.value
+    return None
+
+
+def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call, types: str = "mcp.types") -> None:
+    """``await helper(…)`` in ``tool`` keeps what the helper returns (``name = await helper(…)``:
+    in ``name``) and returns it when it is an interim result; the tool's return annotation admits it.
+    ``types``: the module the SDK's ``InputRequiredResult`` is imported from."""
     stmt = enclosing_stmt(a, call)
-    assert isinstance(stmt, cst.SimpleStatementLine)  # relay_reason checked the statement
-    name = fresh(scope_names(tool), "interim")
-    irr = ed.import_name(a, "mcp.types", "InputRequiredResult")
+    aw = a.parents.get(id(call))
+    assert isinstance(stmt, cst.SimpleStatementLine) and isinstance(aw, cst.Await)  # relay_reason checked it
+    name = _relay_target(stmt, aw) or fresh(scope_names(tool), "interim")
+    irr = ed.import_name(a, types, "InputRequiredResult")
 
     def relay(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(updated, cst.SimpleStatementLine) and isinstance(updated.body[0], cst.Expr)
+        assert isinstance(updated, cst.SimpleStatementLine)
+        small = updated.body[0]
+        assert isinstance(small, (cst.Expr, cst.Assign))
         keep = cst.SimpleStatementLine(
-            [cst.Assign([cst.AssignTarget(cst.Name(name))], updated.body[0].value)],
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], small.value)],
             leading_lines=updated.leading_lines,
             trailing_whitespace=updated.trailing_whitespace,
         )
@@ -158,10 +187,10 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
         ]
         if len(calls) != 1:
             return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
-        why = relay_reason(a, fn, calls[0], need["callee"])
+        why = relay_reason(a, fn, calls[0], need["callee"], need.get("tool_kind", "mcp 2.x `MCPServer` tool"))
         if why:
             return why
-        todo.append((fn, calls[0]))
-    for fn, call in todo:
-        relay_call(a, ed, fn, call)
+        todo.append((fn, calls[0], need.get("types", "mcp.types")))
+    for fn, call, types in todo:
+        relay_call(a, ed, fn, call, types)
     return None

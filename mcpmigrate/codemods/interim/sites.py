@@ -233,7 +233,7 @@ class Site:
             done.add(id(self.call))
             lowlevel_edits(analysis, [self], edits)
             for tool, call in self.relays:
-                relay_call(analysis, edits, tool, call)
+                relay_call(analysis, edits, tool, call, "mcp_types" if self.form == "fastmcp" else "mcp.types")
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
@@ -356,11 +356,12 @@ def reask_reason(site: Site, loop: cst.While) -> str | None:
     """Why the ``while True:`` ``loop`` around the request cannot be its rounds, else None. On
     2026-07-28 each re-ask is one more ``InputRequiredResult`` round under its own key (the round's
     number travels in ``requestState``), and each retry runs the tool anew up to the loop: possible
-    for a fastmcp tool's own request (the tool returns the round) when nothing in the loop carries a
-    value from one re-ask to the next (a retry starts it over)."""
+    for a fastmcp request (the tool returns the round) when nothing in the loop carries a
+    value from one re-ask to the next (a retry starts it over). In a helper, the helper returns the
+    round and the tools that call it relay it (:func:`.relay.relay_plan`)."""
     if site.reask is not None:
         return "the request is re-asked by two nested `while True:` loops: rewrite by hand"
-    if site.form != "fastmcp" or site.fn.role not in HL_ROLES:
+    if site.form != "fastmcp":
         where = "" if site.fn.role in HL_ROLES else f" in the helper `{site.fn.name}`"
         return (
             f"the request is re-asked by `while True:`{where} until its answer passes the checks after it; on "
