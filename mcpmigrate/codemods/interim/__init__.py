@@ -340,6 +340,13 @@ def _describe(site: Site, refusal: str) -> str:
                 f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
                 f"({refused}; no requestState is written); legacy keeps the requests"
             )
+        elif site.reask is not None:
+            desc = (
+                f"on 2026-07-28 each ask of the `while True:` loop in `{site.fn.qualname}` is one `InputRequiredResult` "
+                f"round with a `{names[site.kind]}` under key '{site.key or site.result}_<n>' (n: the round, carried "
+                f"in requestState, which fastmcp 4 seals) and reads the answer from {where} on the retry ({refused}); "
+                "legacy keeps the loop"
+            )
         else:
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
@@ -347,7 +354,7 @@ def _describe(site: Site, refusal: str) -> str:
                 f"({refused}; no requestState is written); legacy keeps the request"
             )
         if site.stateless:
-            desc += f" ({stateless_note(site.stateless, writes_state=False)})"
+            desc += f" ({stateless_note(site.stateless, site.reask is not None, 'the re-ask round', 'FastMCP')})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
     if site.joints and (joint := describe_joints(site)):
