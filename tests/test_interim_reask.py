@@ -14,6 +14,7 @@ elicitation at all.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -232,4 +233,208 @@ def test_a_loop_that_carries_values_across_asks_stays_manual(tmp_path: Path) -> 
         20: f"the re-ask loop carries `names` {restart}",  # a list collected over the asks
         29: two,
         30: two,
+    }
+
+
+PINS = """\
+from fastmcp import Context
+
+
+async def read_pin(ctx: Context) -> str:
+    while True:
+        typed = await ctx.elicit("Enter the 4-digit PIN:", response_type=str)
+        if typed.action != "accept":
+            raise ValueError("PIN required")
+        if len(typed.data) == 4 and typed.data.isdigit():
+            return typed.data
+        await ctx.info("Not 4 digits; try again.")
+"""
+
+KEYPAD = """\
+from fastmcp import Context, FastMCP
+
+from pins import read_pin
+
+pad = FastMCP("keypad")
+
+
+@pad.tool()
+async def unlock(door: str, ctx: Context) -> str:
+    pin = await read_pin(ctx)
+    return f"{door} unlocked with {pin[:1]}***"
+
+
+@pad.tool()
+async def arm(zone: int, ctx: Context) -> str:
+    try:
+        pin = await read_pin(ctx)
+    except ValueError as refused:
+        return f"zone {zone} not armed: {refused}"
+    return f"zone {zone} armed ({len(pin)} digits)"
+"""
+
+PAD_CALLS = [{"tool": "unlock", "arguments": {"door": "front"}}, {"tool": "arm", "arguments": {"zone": 2}}]
+
+
+def _pad_project(tmp_path: Path) -> Path:
+    root = _project(tmp_path, KEYPAD, ["fastmcp>=3.2,<4"])
+    (root / "pins.py").write_text(PINS, encoding="utf-8")
+    return root
+
+
+def _pad_session(root: Path, mode: str, answers: list[dict[str, Any]] | None) -> tuple[list[Any], int]:
+    """``PAD_CALLS`` against the fixed keypad in one mcp 2.3 ``Client`` session: texts, and how
+    many times the client was asked."""
+    import mcp
+    from mcp import types
+
+    sys.modules.pop("pins", None)  # the fixed helper module of this root, not an earlier one
+    server = _load_in(root, "pad")
+    queue = list(answers or [])
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: Any) -> Any:
+        asked.append(params.message)
+        return types.ElicitResult(**(queue.pop(0) if len(queue) > 1 else queue[0]))
+
+    async def run() -> list[Any]:
+        callbacks = {"elicitation_callback": elicit} if answers is not None else {}
+        out: list[Any] = []
+        async with mcp.Client(server, mode=mode, **callbacks) as client:  # type: ignore[arg-type]
+            for c in PAD_CALLS:
+                try:
+                    out.append(_texts(await client.call_tool(c["tool"], c["arguments"])))
+                except mcp.MCPError as exc:
+                    out.append(("raised", f"{exc.error.code}: {exc.error.message}"))
+        return out
+
+    texts = anyio.run(run)
+    assert set(asked) <= {"Enter the 4-digit PIN:"}
+    return texts, len(asked)
+
+
+def test_a_helper_re_asking_returns_its_rounds_and_the_tools_relay_them(tmp_path: Path, fastmcp3_python: str) -> None:
+    """The helper in another module asks round by round in place (it has the tool's ``ctx``); each
+    tool that calls it returns its interim result (``pin = await read_pin(ctx)``, then ``if
+    isinstance(pin, InputRequiredResult): return pin``), also inside the ``try`` of ``arm``."""
+    before = _pad_project(tmp_path / "before")
+    root = _pad_project(tmp_path)
+    res = _port(root)
+    assert res.exception is None and res.json["errors"] == [], str(res)
+    assert [(f["path"], f["rule"], f["line"]) for f in res.json["fixed"] if f["rule"] == "MCP202"] == [
+        ("pins.py", "MCP202", 6)
+    ]
+    [fix] = [f["fix"] for f in res.json["fixed"] if f["rule"] == "MCP202"]
+    assert fix["safety"] == "unsafe"
+    assert fix["description"].startswith(
+        "on 2026-07-28 each ask of the `while True:` loop in `read_pin` is one `InputRequiredResult` round with a "
+        "`ElicitRequest` under key 'read_pin.typed_<n>' (n: the round, carried in requestState, which fastmcp 4 "
+        "seals) and reads the answer from `ctx.input_responses` on the retry"
+    )
+    for name in ("server.py", "pins.py"):
+        assert (root / name).read_text(encoding="utf-8") == (FIXED / f"keypad_{name}.fixed").read_text(
+            encoding="utf-8"
+        ), name
+    pin = lambda v: {"action": "accept", "content": {"value": v}}  # noqa: E731
+    cases: list[tuple[list[dict[str, Any]], list[Any], int]] = [
+        ([pin("1234")], [["front unlocked with 1***"], ["zone 2 armed (4 digits)"]], 2),
+        (
+            [pin("12"), pin("abcd"), pin("5678"), pin("x"), pin("9012")],
+            [["front unlocked with 5***"], ["zone 2 armed (4 digits)"]],
+            5,
+        ),
+        (
+            [{"action": "decline"}],
+            [("error", ["Error calling tool 'unlock': PIN required"]), ["zone 2 not armed: PIN required"]],
+            2,
+        ),
+    ]
+    for answers, want, asks in cases:
+        out = run_proof(
+            fastmcp3_python,
+            before / "server.py",
+            "pad",
+            "legacy",
+            [],
+            PAD_CALLS,
+            client={"elicitation": {"answers": answers}},
+        )
+        assert [c["error"] or (("error", c["text"]) if c["is_error"] else c["text"]) for c in out["calls"]] == want
+        for mode in ("legacy", MODERN):
+            assert _pad_session(root, mode, answers) == (want, asks), (mode, answers)
+    unsupported = ("error", ["Error calling tool 'unlock': Elicitation not supported"])
+    out = run_proof(fastmcp3_python, before / "server.py", "pad", "legacy", [], PAD_CALLS)
+    assert [("error", c["text"]) if c["is_error"] else c["text"] for c in out["calls"]] == [
+        unsupported,
+        ("error", ["Error calling tool 'arm': Elicitation not supported"]),
+    ]
+    assert _pad_session(root, "legacy", None)[0] == [
+        unsupported,
+        ("error", ["Error calling tool 'arm': Elicitation not supported"]),
+    ]
+    no_form = (
+        "-32021: Client did not declare the form elicitation capability required by input request 'read_pin.typed'"
+    )
+    assert _pad_session(root, MODERN, None)[0] == [("raised", no_form)] * 2
+
+
+LOOP = """\
+from fastmcp import Context, FastMCP
+
+maps = FastMCP("maps")
+KEYS: dict[str, str] = {}
+
+
+async def key_from_user(ctx: Context) -> str:
+    while True:
+        reply = await ctx.elicit("Enter the API key:", response_type=str)
+        if reply.action != "accept":
+            raise ValueError("API key required")
+        if reply.data.strip():
+            return reply.data.strip()
+
+"""
+
+THROUGH_HELPER = """
+async def key_or_ask(ctx: Context) -> str:
+    return KEYS.get("maps") or await key_from_user(ctx)
+
+
+@maps.tool()
+async def geocode(address: str, ctx: Context) -> str:
+    key = await key_or_ask(ctx)
+    return f"{address} with {key}"
+"""
+
+AFTER_CONSENT = """
+@maps.tool()
+async def route(a: str, ctx: Context) -> str:
+    ok = await ctx.elicit("Call the network?", response_type=bool)
+    if ok.action != "accept":
+        return "refused"
+    key = await key_from_user(ctx)
+    return f"{a} with {key}"
+"""
+
+
+def test_a_helper_loop_reached_through_another_helper_or_after_another_question_stays_manual(tmp_path: Path) -> None:
+    """google-maps' shape (credentials.py ``get_api_key_from_user``: called by a helper, in tools that
+    first ask for consent): only a tool can return the round, and a retry brings only the latest
+    round's answer, so the earlier question's answer would be gone."""
+    helper = "the request is made in the helper `key_from_user`, re-asked by `while True:`; "
+    assert _manual(tmp_path / "a", LOOP + THROUGH_HELPER) == {
+        9: helper + "`key_from_user(ctx)` in `key_or_ask` is not in an async fastmcp tool (only a tool can return "
+        "the interim result)"
+    }
+    consent = (
+        "`route` reaches another question on the path of `key_from_user(ctx)` in `route` "
+        '(`ctx.elicit("Call the network?", response_type=bool)`): each re-ask is a round of its own and a retry '
+        "brings only the latest round's answer, so that question's answer would be gone at the first re-ask; "
+        "rewrite by hand"
+    )
+    assert _manual(tmp_path / "b", LOOP + AFTER_CONSENT) == {
+        9: helper + consent,
+        18: '`route` reaches 2 requests (`ctx.elicit("Call the network?", response_type=bool)`, `ctx.elicit("Enter '
+        'the API key:", response_type=str)`), which must travel in one interim result, and `ctx.elicit("Enter the '
+        'API key:", response_type=str)` cannot be asked: ' + helper + consent,
     }

@@ -59,7 +59,7 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
             )
     site.relays = []
     for tool, call in a.callers(helper):
-        why = relay_reason(a, tool, call, helper.name, tool_kind)
+        why = relay_reason(a, tool, call, helper.name, tool_kind, site.reask is not None)
         if why:
             return f"{intro}; {why}"
         site.relays.append((tool, call))
@@ -75,6 +75,7 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
             "kind": site.kind,
             "types": "mcp_types" if site.form == "fastmcp" else "mcp.types",
             "tool_kind": tool_kind,
+            "reask": site.reask is not None,
         }
         for c in external
     ]
@@ -87,10 +88,15 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
 
 
 def relay_reason(
-    a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str, tool_kind: str = "mcp 2.x `MCPServer` tool"
+    a: ModuleAnalysis,
+    tool: FunctionInfo,
+    call: cst.Call,
+    callee: str,
+    tool_kind: str = "mcp 2.x `MCPServer` tool",
+    reask: bool = False,
 ) -> str | None:
     """Why ``tool``'s call ``call`` of the helper cannot relay its interim result (in terms of the
-    code), else None."""
+    code), else None. ``reask``: the helper's request is re-asked by a loop, a round per ask."""
     where = f"`{first_line(call)}` in `{tool.qualname}`"
     if tool.role != "tool" or not tool.is_async:
         return f"{where} is not in an async {tool_kind} (only a tool can return the interim result)"
@@ -108,9 +114,11 @@ def relay_reason(
         return f"`{tool.qualname}` calls `{callee}` {len(calls)} times: each asks today; rewrite by hand"
     others = [anchor for _r, anchor in reached_asks(a, tool) if anchor is not call] + _interim_returns(tool)
     if others and not exclusive_paths(a, stmt, others):
-        return (
-            f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): "
-            "one interim round answers only its own questions; ask them in one round by hand"
+        return f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): " + (
+            "each re-ask is a round of its own and a retry brings only the latest round's answer, so that "
+            "question's answer would be gone at the first re-ask; rewrite by hand"
+            if reask
+            else "one interim round answers only its own questions; ask them in one round by hand"
         )
     return None
 
@@ -187,7 +195,9 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
         ]
         if len(calls) != 1:
             return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
-        why = relay_reason(a, fn, calls[0], need["callee"], need.get("tool_kind", "mcp 2.x `MCPServer` tool"))
+        why = relay_reason(
+            a, fn, calls[0], need["callee"], need.get("tool_kind", "mcp 2.x `MCPServer` tool"), need.get("reask", False)
+        )
         if why:
             return why
         todo.append((fn, calls[0], need.get("types", "mcp.types")))
