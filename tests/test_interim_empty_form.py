@@ -214,14 +214,12 @@ def test_what_stays_manual_says_why(tmp_path: Path) -> None:
     assert res.exception is None
     manual = {f["line"]: (f["rule"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP202"}
     assert manual == {
-        # a re-ask loop in a helper: the tool's rounds would have to re-ask it (in the tool it is a fix:
-        # tests/test_interim_reask.py)
+        # a re-ask loop in a helper asks round by round in place when each tool relays its result
+        # (tests/test_interim_reask.py); here the call sits inside an expression
         8: (
             "MCP202",
-            "the request is re-asked by `while True:` in the helper `read_pin` until its answer passes the checks "
-            "after it; on 2026-07-28 each re-ask is one more round the tool must return (a new "
-            "`InputRequiredResult` under a new key while the retry's answer fails), and an answer handed down from "
-            "the tool answers only the first ask: move the loop into the tool and run the fix again",
+            "the request is made in the helper `read_pin`, re-asked by `while True:`; `read_pin(ctx)` in `unlock` is "
+            "not a statement `await read_pin(…)` (or `name = await read_pin(…)`) of its own: rewrite by hand",
         ),
         24: ("MCP202", "the request is made in a loop: each round would need its own stable key; rewrite by hand"),
         # the empty form asked in the tool itself: its legacy branch would be this very call
