@@ -216,6 +216,18 @@ async def two(ctx: Context) -> str:
         second = await ctx.elicit("Second?", response_type=str)
         if first.data == second.data:
             return first.data
+
+
+@pad.tool()
+async def nested(ctx: Context) -> str:
+    while True:
+        while True:
+            code = await ctx.elicit("Code?", response_type=str)
+            if code.action != "accept":
+                return "stopped"
+            if code.data:
+                break
+        return code.data
 """
 
 
@@ -233,6 +245,7 @@ def test_a_loop_that_carries_values_across_asks_stays_manual(tmp_path: Path) -> 
         20: f"the re-ask loop carries `names` {restart}",  # a list collected over the asks
         29: two,
         30: two,
+        39: "the request is re-asked by two nested `while True:` loops: rewrite by hand",
     }
 
 
