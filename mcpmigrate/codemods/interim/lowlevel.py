@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import libcst as cst
 
@@ -340,27 +341,9 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
     if site.reask is not None:  # a re-ask loop: each ask is a round, under its own key, numbered in requestState
-        _, key, req, answer_type = parts[0]
-        count = reask_counter(a, site, ed)
-        code += f'    {key} = ({responses} or {{}}).get(f"{keys[key]}_{{{count}}}")\n'
-        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
-        code += (
-            f'        return {irr}(input_requests={{f"{keys[key]}_{{{count}}}": {req}}}, request_state=str({count}))\n'
-        )
-        code += f"    {count} += 1\n"
-    for _, key, _, _ in [] if site.reask is not None else parts:
-        code += f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n'
-    if site.reask is not None:
-        pass
-    elif len(parts) == 1:
-        _, key, req, answer_type = parts[0]
-        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
-        code += f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
+        code += _reask_lines(parts[0][1:], keys, responses, check, irr, reask_counter(a, site, ed))
     else:
-        missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
-        code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
-        code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
-        code += "            }\n        )\n"
+        code += _ask_lines(parts, keys, responses, check, irr)
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
             outcome, _imports = elicit_outcome(m, key, spell)
@@ -371,6 +354,36 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
     return new_stmt
+
+
+def _ask_lines(parts: list[Any], keys: dict[str, str], responses: str, check: str, irr: str) -> str:
+    """The 2026-07-28 branch's first lines: read each answer, or return one interim result asking
+    for them all (``parts``: (site, answer name, request, answer type))."""
+    code = "".join(f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n' for _, key, _, _ in parts)
+    if len(parts) == 1:
+        _, key, req, answer_type = parts[0]
+        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
+        return code + f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
+    missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
+    code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
+    code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
+    return code + "            }\n        )\n"
+
+
+def _reask_lines(
+    part: tuple[str, str, str], keys: dict[str, str], responses: str, check: str, irr: str, count: str
+) -> str:
+    """The same for a request re-asked by a loop: the answer of round ``count`` under its own key, or
+    an interim result asking it with the round in ``requestState``; once read, the next ask is the
+    next round."""
+    key, req, answer_type = part
+    key_n = f'f"{keys[key]}_{{{count}}}"'
+    return (
+        f"    {key} = ({responses} or {{}}).get({key_n})\n"
+        f"    if not isinstance({key}, {answer_type}):\n{check}"
+        f"        return {irr}(input_requests={{{key_n}: {req}}}, request_state=str({count}))\n"
+        f"    {count} += 1\n"
+    )
 
 
 def reask_counter(a: ModuleAnalysis, site: Site, ed: Edits) -> str:
