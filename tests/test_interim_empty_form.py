@@ -214,12 +214,12 @@ def test_what_stays_manual_says_why(tmp_path: Path) -> None:
     assert res.exception is None
     manual = {f["line"]: (f["rule"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP202"}
     assert manual == {
-        # a re-ask loop: the retry's answer could be checked and asked again, round by round
+        # a re-ask loop in a helper asks round by round in place when each tool relays its result
+        # (tests/test_interim_reask.py); here the call sits inside an expression
         8: (
             "MCP202",
-            "the request is re-asked by `while True:` until its answer passes the checks after it; on 2026-07-28 "
-            "each re-ask is one more round (check the retry's answer, return a new `InputRequiredResult` under "
-            "the same key while it fails): rewrite by hand",
+            "the request is made in the helper `read_pin`, re-asked by `while True:`; `read_pin(ctx)` in `unlock` is "
+            "not a statement `await read_pin(…)`, `name = await read_pin(…)` or `return await read_pin(…)` of its own: rewrite by hand",
         ),
         24: ("MCP202", "the request is made in a loop: each round would need its own stable key; rewrite by hand"),
         # the empty form asked in the tool itself: its legacy branch would be this very call

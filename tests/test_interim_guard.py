@@ -470,14 +470,14 @@ def test_a_method_whose_try_also_builds_the_request_asks_in_place_and_the_tools_
 def test_a_tool_that_uses_the_methods_answer_keeps_it_manual_and_the_port_unwritten(
     tmp_path: Path, legacy_python: str, monkeypatch: Any
 ) -> None:
-    """The factory's tool reads what `execute` returns (`answer.strip()`): it cannot hand on an interim
+    """The factory's tool reads what `execute` returns (`(await …).strip()`): it cannot hand on an interim
     result, so the question stays manual — and the port, which would have written the other module
     calling into an unported one, writes nothing either."""
     monkeypatch.setenv("MCPMIGRATE_LEGACY_PYTHON", legacy_python)
     files = {f: (AGENTS1 / f).read_text(encoding="utf-8") for f in AGENT_FILES}
     files["app.py"] = files["app.py"].replace(
         "                return await executor.execute(task)\n",
-        "                answer = await executor.execute(task)\n                return answer.strip()\n",
+        "                return (await executor.execute(task)).strip()\n",
     )
     root = _project(tmp_path, files, "mcp>=1.27,<2")
     from tests.helpers import cli
@@ -486,8 +486,8 @@ def test_a_tool_that_uses_the_methods_answer_keeps_it_manual_and_the_port_unwrit
     assert [e["message"] for e in res.json["errors"]] == [
         "fix not applied: the handlers in other modules must ask the question (or relay the helper's interim "
         "result) (`ask_agent`, `register_agents.make_tool.agent_tool` in app.py: `executor.execute(task, ctx=ctx)` "
-        "in `register_agents.make_tool.agent_tool` is not a statement `await execute(…)` or `return await "
-        "execute(…)` of its own: rewrite by hand); nothing was written for it",
+        "in `register_agents.make_tool.agent_tool` is not a statement `await execute(…)`, `name = "
+        "await execute(…)` or `return await execute(…)` of its own: rewrite by hand); nothing was written for it",
         "blocks the port to mcp 2.x: the interim fix of this file was not applied (its error above), and the port "
         "writes every file or none; nothing was written. Port first (`fix --target-sdk mcp2` without `--strategy "
         "interim`), then run `fix --strategy interim`",

@@ -15,7 +15,8 @@ Request (stdin, JSON)::
 With ``client.sampling`` (``{"code": …, "message": …}``: it answers that error instead) the client
 answers ``sampling/createMessage`` with a text that echoes the request (``json.dumps`` of messages, system prompt, max tokens, temperature, model hints), so a
 proof sees that every argument arrived; with ``client.elicitation`` it answers every elicitation
-with that action (``"fail"``: the callback raises). Without them the client has no such callback.
+with that action (``"fail"``: the callback raises), or with ``elicitation.answers`` in turn
+(``[{"action": "accept", "content": {...}}, ...]``, one per ask, the last one repeating). Without them the client has no such callback.
 
 Response (stdout, JSON)::
 
@@ -131,8 +132,12 @@ def _client_callbacks(types: Any, client: dict[str, Any]) -> dict[str, Any]:
         out["sampling_callback"] = sampling
     elicitation = client.get("elicitation")
     if elicitation:
+        answers = list(elicitation.get("answers") or [])
 
         async def elicit(context: Any, params: Any) -> Any:
+            if answers:  # a sequence of answers, one per ask (the last one repeats)
+                answer = answers.pop(0) if len(answers) > 1 else answers[0]
+                return types.ElicitResult(**answer)
             action = elicitation.get("action", "accept")
             if action == "fail":
                 raise RuntimeError("the proof client fails every elicitation")

@@ -65,6 +65,7 @@ from mcpmigrate.codemods.interim.sites import (
     legacy_only,
     request_kind,
     side_effects_before,
+    unassigned_reason,
     where_reason,
 )
 from mcpmigrate.codemods.interim.thread import describe_thread, requests_reached, thread_reason, threaded_form
@@ -235,6 +236,11 @@ def _site(
     if helper and form == "guard":  # it asks in place, its calling tools relay the interim result
         site.unsafe += side_effects_before(a, site)
         return relay_plan(a, site) or site
+    if helper and site.reask is not None:  # a fastmcp helper's re-ask loop: its rounds in place, relayed
+        site.unsafe += side_effects_before(a, site)
+        if site.result is None:
+            return unassigned_reason(site)
+        return fastmcp_reason(a, site) or relay_plan(a, site) or site
     if helper:
         site.unsafe += side_effects_before(a, site, "the question is now asked before the calling tool's body runs")
         if site.form != "resolver":  # the handlers ask only where the helper would (thread.skip_conditions)
@@ -342,6 +348,13 @@ def _describe(site: Site, refusal: str) -> str:
                 f"{len(site.group)} of its requests ({reqs}) until {where} holds every answer "
                 f"({refused}; no requestState is written); legacy keeps the requests"
             )
+        elif site.reask is not None:
+            desc = (
+                f"on 2026-07-28 each ask of the `while True:` loop in `{site.fn.qualname}` is one `InputRequiredResult` "
+                f"round with a `{names[site.kind]}` under key '{site.key or site.result}_<n>' (n: the round, carried "
+                f"in requestState, which fastmcp 4 seals) and reads the answer from {where} on the retry ({refused}); "
+                "legacy keeps the loop"
+            )
         else:
             desc = (
                 f"on 2026-07-28 `{site.fn.qualname}` returns `InputRequiredResult` with a `{names[site.kind]}` "
@@ -349,7 +362,7 @@ def _describe(site: Site, refusal: str) -> str:
                 f"({refused}; no requestState is written); legacy keeps the request"
             )
         if site.stateless:
-            desc += f" ({stateless_note(site.stateless, writes_state=False)})"
+            desc += f" ({stateless_note(site.stateless, site.reask is not None, 'the re-ask round', 'FastMCP')})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
     if site.joints and (joint := describe_joints(site)):

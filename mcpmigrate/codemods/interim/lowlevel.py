@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import libcst as cst
 
@@ -81,6 +82,12 @@ def lowlevel_reason(a: ModuleAnalysis, site: Site, member: Member) -> str | None
         )
     if any(x.star for x in call.args):
         return "the request's arguments are passed with `*`/`**`: rewrite by hand"
+    if site.reask is not None and others:
+        return (
+            f"the request is re-asked by `while True:` and `{fn.name}` makes other requests too: each re-ask is "
+            "a round of its own, whose retry carries only its answer, so the other answers would be lost; "
+            "rewrite by hand"
+        )
     ann = fn.node.returns
     if ann is not None and "InputRequiredResult" in code_of(ann.annotation) and site.unwrap is None:
         return "the handler already returns interim results: add this request to them by hand"
@@ -333,17 +340,10 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         parts.append((m, m.result, req, answer_type))
         keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
-    for _, key, _, _ in parts:
-        code += f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n'
-    if len(parts) == 1:
-        _, key, req, answer_type = parts[0]
-        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
-        code += f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
+    if site.reask is not None:  # a re-ask loop: each ask is a round, under its own key, numbered in requestState
+        code += _reask_lines(parts[0][1:], keys, responses, check, irr, reask_counter(a, site, ed))
     else:
-        missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
-        code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
-        code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
-        code += "            }\n        )\n"
+        code += _ask_lines(parts, keys, responses, check, irr)
     for m, key, _, _ in parts:
         if context_elicit(m):  # what `ctx.elicit` returns, rebuilt as fastmcp does
             code += elicit_outcome(m, key, spell)
@@ -353,6 +353,51 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     new_stmt = cst.parse_statement(code)
     assert isinstance(new_stmt, cst.If) and isinstance(new_stmt.orelse, cst.Else)
     return new_stmt
+
+
+def _ask_lines(parts: list[Any], keys: dict[str, str], responses: str, check: str, irr: str) -> str:
+    """The 2026-07-28 branch's first lines: read each answer, or return one interim result asking
+    for them all (``parts``: (site, answer name, request, answer type))."""
+    code = "".join(f'    {key} = ({responses} or {{}}).get("{keys[key]}")\n' for _, key, _, _ in parts)
+    if len(parts) == 1:
+        _, key, req, answer_type = parts[0]
+        code += f"    if not isinstance({key}, {answer_type}):\n{check}"
+        return code + f'        return {irr}(input_requests={{"{keys[key]}": {req}}})\n'
+    missing = " and ".join(f"isinstance({key}, {answer_type})" for _, key, _, answer_type in parts)
+    code += f"    if not ({missing}):\n{check}        return {irr}(\n            input_requests={{\n"
+    code += "".join(f'                "{keys[key]}": {req},\n' for _, key, req, _ in parts)
+    return code + "            }\n        )\n"
+
+
+def _reask_lines(
+    part: tuple[str, str, str], keys: dict[str, str], responses: str, check: str, irr: str, count: str
+) -> str:
+    """The same for a request re-asked by a loop: the answer of round ``count`` under its own key, or
+    an interim result asking it with the round in ``requestState``; once read, the next ask is the
+    next round."""
+    key, req, answer_type = part
+    key_n = f'f"{keys[key]}_{{{count}}}"'
+    return (
+        f"    {key} = ({responses} or {{}}).get({key_n})\n"
+        f"    if not isinstance({key}, {answer_type}):\n{check}"
+        f"        return {irr}(input_requests={{{key_n}: {req}}}, request_state=str({count}))\n"
+        f"    {count} += 1\n"
+    )
+
+
+def reask_counter(a: ModuleAnalysis, site: Site, ed: Edits) -> str:
+    """The name of the re-ask loop's round number, set before the loop (``site.reask``) from the
+    ``requestState`` the retry echoes (1 on the first call): the round whose answer the retry brings,
+    and the key the next ask takes. fastmcp 4 seals ``requestState`` on the wire and refuses a
+    tampered one before the tool runs; a number the client picks would only choose under which key
+    its own answer is read."""
+    assert site.reask is not None and site.result is not None
+    count = fresh(ed.shared("interim.taken", lambda: set(all_name_values(a))), f"{site.result}_round")
+    state = f"{site.ctx_param}.request_state"
+    ed.insert_before(
+        site.reask, [cst.parse_statement(f'{count} = int({state}) if ({state} or "").isdecimal() else 1\n')]
+    )
+    return count
 
 
 def widen_returns(ed: Edits, fn: FunctionInfo) -> None:

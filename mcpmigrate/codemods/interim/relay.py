@@ -38,6 +38,8 @@ from mcpmigrate.codemods.interim.thread import reached_asks, scope_names
 from mcpmigrate.codemods.port.context import factory_tool
 from mcpmigrate.names import enclosing_stmt, fresh
 
+RETURNED = "return"  # relay_target: the call is `return await helper(…)` (no name can be a keyword)
+
 
 def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the helper ``site.fn`` (its request in a kept ``try``) cannot ask in place and have its
@@ -46,7 +48,10 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
     tool of another module makes (``executor = AgentExecutor(…)``, ``return await
     executor.execute(…)``)."""
     helper = site.fn
-    intro = f"the request is made in the helper `{helper.qualname}`, in a `try` with fallbacks"
+    intro = f"the request is made in the helper `{helper.qualname}`, " + (
+        "re-asked by `while True:`" if site.reask is not None else "in a `try` with fallbacks"
+    )
+    tool_kind = "fastmcp tool" if site.form == "fastmcp" else "mcp 2.x `MCPServer` tool"
     method = (
         helper.class_name is not None
         and helper.parent is None
@@ -63,12 +68,12 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
             continue
         if c.role != "tool" or not c.caller:
             return (
-                f"{intro}, which {c.label} calls, and that is not an mcp 2.x `MCPServer` tool (only a tool "
+                f"{intro}, which {c.label} calls, and that is not a {tool_kind} (only a tool "
                 "can return the interim result): rewrite by hand"
             )
     site.relays = []
     for tool, call in a.callers(helper):
-        why = relay_reason(a, tool, call, helper.name)
+        why = relay_reason(a, tool, call, helper.name, tool_kind=tool_kind, reask=site.reask is not None)
         if why:
             return f"{intro}; {why}"
         site.relays.append((tool, call))
@@ -76,7 +81,16 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
         return f"{intro}, which no tool calls: rewrite by hand"
     site.key = f"{helper.name}.{site.result}"
     site.across = [
-        {"path": c.path, "caller": c.caller, "callee": helper.name, "form": "relay", "kind": site.kind}
+        {
+            "path": c.path,
+            "caller": c.caller,
+            "callee": helper.name,
+            "form": "relay",
+            "kind": site.kind,
+            "types": "mcp_types" if site.form == "fastmcp" else "mcp.types",
+            "tool_kind": tool_kind,
+            "reask": site.reask is not None,
+        }
         | ({"cls": helper.class_name} if method else {})
         for c in external
     ]
@@ -100,19 +114,27 @@ def _method_value_use(a: ModuleAnalysis, helper: FunctionInfo) -> bool:
 
 
 def relay_reason(
-    a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, callee: str, settled: bool = False
+    a: ModuleAnalysis,
+    tool: FunctionInfo,
+    call: cst.Call,
+    callee: str,
+    settled: bool = False,
+    tool_kind: str = "mcp 2.x `MCPServer` tool",
+    reask: bool = False,
 ) -> str | None:
     """Why ``tool``'s call ``call`` of the helper cannot relay its interim result (in terms of the
     code), else None. ``settled``: ``a`` is the calling module as this run's own fixes left it (the
     project step), so a request the tool reaches that no round asks (not only on legacy
     connections, no interim result in the tool) runs on every connection as it does today and is
-    no other question of a round."""
+    no other question of a round. ``reask``: the helper's request is re-asked by a loop, a round per
+    ask."""
     where = f"`{first_line(call)}` in `{tool.qualname}`"
     if not (tool.role == "tool" or (settled and factory_tool(a, tool))) or not tool.is_async:
-        return f"{where} is not in an async mcp 2.x `MCPServer` tool (only a tool can return the interim result)"
-    if relayed_by_return(a, call) is None:
+        return f"{where} is not in an async {tool_kind} (only a tool can return the interim result)"
+    if relay_target(a, call) is None:
         return (
-            f"{where} is not a statement `await {callee}(…)` or `return await {callee}(…)` of its own: rewrite by hand"
+            f"{where} is not a statement `await {callee}(…)`, `name = await {callee}(…)` or `return await "
+            f"{callee}(…)` of its own: rewrite by hand"
         )
     stmt = enclosing_stmt(a, call)
     cur = a.parents.get(id(stmt))
@@ -134,26 +156,36 @@ def relay_reason(
     ]
     others += _interim_returns(tool)
     if others and stmt is not None and not exclusive_paths(a, stmt, others):
-        return (
-            f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): "
-            "one interim round answers only its own questions; ask them in one round by hand"
+        return f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): " + (
+            "each re-ask is a round of its own and a retry brings only the latest round's answer, so that "
+            "question's answer would be gone at the first re-ask; rewrite by hand"
+            if reask
+            else "one interim round answers only its own questions; ask them in one round by hand"
         )
     return None
 
 
-def relayed_by_return(a: ModuleAnalysis, call: cst.Call) -> bool | None:
-    """How the tool's call of the helper can hand on an interim result: it is the statement
-    ``return await helper(…)`` (True: the tool already returns what the helper returns), the
-    statement ``await helper(…)`` (False: the relay is written after it), else None."""
+def relay_target(a: ModuleAnalysis, call: cst.Call) -> str | None:
+    """How the tool's call of the helper can hand on an interim result: ``RETURNED`` for the
+    statement ``return await helper(…)`` (the tool already returns what the helper returns), ``""``
+    for the statement ``await helper(…)`` and ``name`` for ``name = await helper(…)`` (the relay is
+    written after it, ``name`` then tested and returned when it is an interim result), else None."""
     aw = a.parents.get(id(call))
     stmt = enclosing_stmt(a, call)
     if not (isinstance(aw, cst.Await) and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
         return None
     small = stmt.body[0]
     if isinstance(small, cst.Return) and small.value is aw:
-        return True
+        return RETURNED
     if isinstance(small, cst.Expr) and small.value is aw:
-        return False
+        return ""
+    if (
+        isinstance(small, cst.Assign)
+        and small.value is aw
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return small.targets[0].target.value
     return None
 
 
@@ -176,23 +208,27 @@ def _interim_returns(tool: FunctionInfo) -> list[cst.CSTNode]:
     return out
 
 
-def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call) -> None:
-    """``await helper(…)`` in ``tool`` keeps what the helper returns and returns it when it is an
-    interim result; the tool's return annotation admits it."""
+def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call, types: str = "mcp.types") -> None:
+    """``await helper(…)`` in ``tool`` keeps what the helper returns (``name = await helper(…)``:
+    in ``name``) and returns it when it is an interim result; the tool's return annotation admits it.
+    ``types``: the module the SDK's ``InputRequiredResult`` is imported from."""
     stmt = enclosing_stmt(a, call)
-    assert isinstance(stmt, cst.SimpleStatementLine)  # relay_reason checked the statement
-    if relayed_by_return(a, call):  # `return await helper(…)`: the tool returns the interim result as is
+    target = relay_target(a, call)
+    assert isinstance(stmt, cst.SimpleStatementLine) and target is not None  # relay_reason checked the statement
+    if target == RETURNED:  # `return await helper(…)`: the tool returns the interim result as is
         if tool.node.returns is not None:  # its annotation admits it (mcp 2.x keeps it out of the output schema)
-            ed.import_name(a, "mcp.types", "InputRequiredResult")
+            ed.import_name(a, types, "InputRequiredResult")
         widen_returns(ed, tool)
         return
-    irr = ed.import_name(a, "mcp.types", "InputRequiredResult")
-    name = fresh(scope_names(tool), "interim")
+    irr = ed.import_name(a, types, "InputRequiredResult")
+    name = target or fresh(scope_names(tool), "interim")
 
     def relay(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(updated, cst.SimpleStatementLine) and isinstance(updated.body[0], cst.Expr)
+        assert isinstance(updated, cst.SimpleStatementLine)
+        small = updated.body[0]
+        assert isinstance(small, (cst.Expr, cst.Assign))
         keep = cst.SimpleStatementLine(
-            [cst.Assign([cst.AssignTarget(cst.Name(name))], updated.body[0].value)],
+            [cst.Assign([cst.AssignTarget(cst.Name(name))], small.value)],
             leading_lines=updated.leading_lines,
             trailing_whitespace=updated.trailing_whitespace,
         )
@@ -219,12 +255,20 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
         ]
         if len(calls) != 1:
             return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
-        why = _instance_reason(a, fn, calls[0], need) or relay_reason(a, fn, calls[0], need["callee"], settled=True)
+        why = _instance_reason(a, fn, calls[0], need) or relay_reason(
+            a,
+            fn,
+            calls[0],
+            need["callee"],
+            settled=True,
+            tool_kind=need.get("tool_kind", "mcp 2.x `MCPServer` tool"),
+            reask=need.get("reask", False),
+        )
         if why:
             return why
-        todo.append((fn, calls[0]))
-    for fn, call in todo:
-        relay_call(a, ed, fn, call)
+        todo.append((fn, calls[0], need.get("types", "mcp.types")))
+    for fn, call, types in todo:
+        relay_call(a, ed, fn, call, types)
     return None
 
 

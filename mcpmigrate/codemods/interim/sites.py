@@ -188,6 +188,7 @@ class Site:
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
     thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
+    reask: cst.While | None = None  # fastmcp: the tool's `while True:` that re-asks until the answer passes
     joints: dict[int, Joint] = field(
         default_factory=dict
     )  # id(handler node) -> the one round of every request it reaches
@@ -232,7 +233,7 @@ class Site:
             done.add(id(self.call))
             lowlevel_edits(analysis, [self], edits)
             for tool, call in self.relays:
-                relay_call(analysis, edits, tool, call)
+                relay_call(analysis, edits, tool, call, "mcp_types" if self.form == "fastmcp" else "mcp.types")
         elif self.callers is not None:
             done.add(id(self.call))
             helper_edits(analysis, self, edits, taken, edits.shared("interim.tool_names", dict))
@@ -332,11 +333,10 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 "cannot answer gets a tool error instead of it"
             )
         elif isinstance(cur, cst.While) and isinstance(cur.test, cst.Name) and cur.test.value == "True":
-            return (
-                "the request is re-asked by `while True:` until its answer passes the checks after it; on 2026-07-28 "
-                "each re-ask is one more round (check the retry's answer, return a new `InputRequiredResult` under "
-                "the same key while it fails): rewrite by hand"
-            )
+            reason = reask_reason(site, cur)
+            if reason:
+                return reason
+            site.reask = cur  # each re-ask is one more round, under its own key
         elif isinstance(cur, (cst.For, cst.While, cst.CompFor)):
             return "the request is made in a loop: each round would need its own stable key; rewrite by hand"
         elif isinstance(cur, (cst.If, cst.Else, cst.With, cst.Match, cst.MatchCase)) and site.form == "resolver":
@@ -350,6 +350,77 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if site.form == "resolver" and site.unwrap is not None and pm.get(id(site.unwrap)) is not body:
         return "the `try` around the request is not at the top level of the tool: rewrite by hand"
     return None
+
+
+def reask_reason(site: Site, loop: cst.While) -> str | None:
+    """Why the ``while True:`` ``loop`` around the request cannot be its rounds, else None. On
+    2026-07-28 each re-ask is one more ``InputRequiredResult`` round under its own key (the round's
+    number travels in ``requestState``), and each retry runs the tool anew up to the loop: possible
+    for a fastmcp request (the tool returns the round) when nothing in the loop carries a
+    value from one re-ask to the next (a retry starts it over). In a helper, the helper returns the
+    round and the tools that call it relay it (:func:`.relay.relay_plan`)."""
+    if site.reask is not None:
+        return "the request is re-asked by two nested `while True:` loops: rewrite by hand"
+    if site.form != "fastmcp":
+        where = "" if site.fn.role in HL_ROLES else f" in the helper `{site.fn.name}`"
+        return (
+            f"the request is re-asked by `while True:`{where} until its answer passes the checks after it; on "
+            "2026-07-28 each re-ask is one more round the tool must return (a new `InputRequiredResult` under a new "
+            "key while the retry's answer fails)"
+            + (
+                ", and an answer handed down from the tool answers only the first ask: move the loop into the tool "
+                "and run the fix again"
+                if where
+                else ": rewrite by hand"
+            )
+        )
+    if loop.orelse is not None:
+        return "the re-ask loop `while True:` has an `else`: rewrite by hand"
+    carried = _carried(site, loop)
+    if carried:
+        return (
+            f"the re-ask loop carries `{carried}` from one ask to the next; on 2026-07-28 each re-ask is a new round "
+            "that runs the tool anew, so it would start over every round: rewrite by hand"
+        )
+    return None
+
+
+def _carried(site: Site, loop: cst.While) -> str | None:
+    """A value the loop's body carries from one iteration to the next, else None: an augmented
+    assignment, a name it binds that is also bound outside it (or a parameter), or a local bound
+    before it that it changes in place (``tries.append(...)``, ``seen[k] = …``, ``box.n = …``)."""
+    params = set(site.fn.param_names())
+    outside = {n for n, v in site.fn.assigns if not any(x is v for x in walk(loop))} - params
+    for n in walk(loop.body):
+        if isinstance(n, cst.AugAssign):
+            return code_of(n.target)
+        changed = None
+        if isinstance(n, cst.AssignTarget) and isinstance(n.target, (cst.Subscript, cst.Attribute)):
+            changed = base_name(n.target, through_await=False)
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
+            changed = base_name(n.func.value, through_await=False)
+        if changed in outside:
+            return changed
+    clash = sorted(_rebinds(loop.body) & (outside | params))
+    return clash[0] if clash else None
+
+
+def _rebinds(node: cst.CSTNode) -> set[str]:
+    """The names ``node`` binds (``x = …``, ``for x in``, ``as x``, ``x := …``), not those it only
+    indexes in a target (``seen[k] = …`` binds neither ``seen`` nor ``k``)."""
+    out: set[str] = set()
+    for n in walk(node):
+        target = None
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            target = n.target
+        elif isinstance(n, cst.AsName):
+            target = n.name
+        parts = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for p in parts:
+            value = p.value if isinstance(p, (cst.Element, cst.StarredElement)) else p
+            if isinstance(value, cst.Name):
+                out.add(value.value)
+    return out
 
 
 def _builds_request(site: Site, node: cst.Try, stmt: cst.CSTNode) -> bool:

@@ -81,18 +81,18 @@ def _find(a: ModuleAnalysis) -> cst.CSTNode | None:
     return None
 
 
-def stateless_note(evidence: str, writes_state: bool) -> str:
+def stateless_note(evidence: str, writes_state: bool, who: str = "the resolver's", server: str = "MCPServer") -> str:
     """What the fix's description says on a stateless HTTP server (``evidence``: what
-    :func:`stateless_http` found): the era it serves and, when the fix writes ``requestState``, the
-    key a multi-worker deployment needs."""
+    :func:`stateless_http` found): the era it serves and, when the fix writes ``requestState``
+    (``who``'s, sealed by ``server``), the key a multi-worker deployment needs."""
     note = (
         "2026-07-28 clients only: a stateless legacy connection has no back-channel, and "
         f"`{evidence} serves stateless HTTP, so legacy clients fail there as before"
     )
     if writes_state:
         note += (
-            "; the resolver's requestState is sealed with a key of one process: a multi-worker deployment needs "
-            "`RequestStateSecurity(keys=[...])` (`MCPServer(..., request_state_security=...)`) with a key every "
+            f"; {who} requestState is sealed with a key of one process: a multi-worker deployment needs "
+            f"`RequestStateSecurity(keys=[...])` (`{server}(..., request_state_security=...)`) with a key every "
             "worker shares"
         )
     return note
