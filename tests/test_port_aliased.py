@@ -213,3 +213,30 @@ def test_a_roots_request_read_through_request_ctx_is_ported_and_answered_from_co
     assert answers(mcp2_python, server, "modern", []) == old
     monkeypatch.delenv("FILES_ROOTS")  # unset: every call fails as for a client without roots
     assert answers(mcp2_python, server, "modern", [])[0] == (True, [f"{work / 'note.txt'} is outside the roots"])
+
+
+def test_request_ctx_read_under_a_fastmcp_tool_stays_manual_naming_the_tool(tmp_path: Path) -> None:
+    """A FastMCP tool (no adapter of the port's) reaching ``request_ctx.get()``: the reasons say it is
+    that server's tool, which takes a ``Context`` on mcp 2.x, not a low-level handler's ``ctx``."""
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.lowlevel.server import request_ctx\n\n"
+        'mcp = FastMCP("x")\n\n\n'
+        "def _client_name() -> str:\n"
+        "    return request_ctx.get().session.client_params.clientInfo.name\n\n\n"
+        "@mcp.tool()\n"
+        "def who() -> str:\n"
+        "    return _client_name()\n"
+    )
+    server = _project(tmp_path / "p", source)
+    res = cli(["fix", "--no-cache", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert server.read_text(encoding="utf-8") == source
+    why = (
+        "`who` is a `tools/call` handler of the FastMCP server `mcp`, not a low-level one: on mcp 2.x give it a "
+        "`ctx: Context` parameter and pass `ctx.request_context` down by hand"
+    )
+    manual = {(f["rule"], f["line"]): f["manual"] for f in res.json["findings"] if f["rule"] in ("MCP505", "MCP509")}
+    assert manual == {
+        ("MCP509", 2): f"`request_ctx` is gone on mcp 2.x and its `request_ctx.get()` stays: {why}",
+        ("MCP505", 8): why,
+    }
