@@ -59,6 +59,7 @@ def test_aliased_decorators_are_ported_exactly(tmp_path: Path) -> None:
     assert server.read_text(encoding="utf-8") == (DATA / "aliased.fixed.py").read_text(encoding="utf-8")
     again = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
     assert again.json["fixed"] == []
+    assert server.read_text(encoding="utf-8") == (DATA / "aliased.fixed.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
