@@ -59,6 +59,7 @@ def test_aliased_decorators_are_ported_exactly(tmp_path: Path) -> None:
     assert server.read_text(encoding="utf-8") == (DATA / "aliased.fixed.py").read_text(encoding="utf-8")
     again = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
     assert again.json["fixed"] == []
+    assert server.read_text(encoding="utf-8") == (DATA / "aliased.fixed.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
@@ -124,3 +125,119 @@ def test_an_alias_the_port_cannot_follow_keeps_mcp507_with_the_reason(
     manual = [(f["line"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP507"]
     assert manual == [(line, reason)]
     assert f"blocks the port to mcp 2.x: MCP507 at line {line}" in res.json["errors"][0]["message"]
+
+
+# -- scholens' `_client_roots`: the roots request read through `request_ctx.get()` --------------------
+# The port threads the handler's `ctx` to the helper, and `--unsafe-fixes` answers the roots from the
+# server's configuration in the same run: the report lists that MCP101 fix (scholens22 saw it missing).
+ROOTS_VIA_REQUEST_CTX = """\
+from pathlib import Path
+
+import mcp.types as types
+from mcp.server import Server
+from mcp.server.lowlevel.server import request_ctx
+from mcp.shared.exceptions import McpError
+
+files = Server("files")
+
+
+async def _client_roots() -> list[Path]:
+    try:
+        response = await request_ctx.get().session.list_roots()
+    except (McpError, RuntimeError):
+        return []
+    return [Path(str(root.uri).removeprefix("file://")) for root in response.roots]
+
+
+def resolve(path: str, roots: list[Path]) -> Path:
+    target = Path(path).resolve()
+    if not any(target.is_relative_to(root) for root in roots):
+        raise ValueError(f"{path} is outside the roots")
+    return target
+
+
+@files.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    target = resolve(arguments["path"], await _client_roots())
+    return [types.TextContent(type="text", text=target.read_text())]
+
+
+@files.list_tools()
+async def list_tools() -> list[types.Tool]:
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    return [types.Tool(name="read", inputSchema=schema)]
+"""
+
+
+def test_a_roots_request_read_through_request_ctx_is_ported_and_answered_from_configuration(
+    tmp_path: Path, legacy_python: str, mcp2_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.proof import run_proof
+
+    before = _project(tmp_path / "before", ROOTS_VIA_REQUEST_CTX)
+    server = _project(tmp_path / "after", ROOTS_VIA_REQUEST_CTX)
+    args = ["fix", "--no-cache", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."]
+    res = cli(args, server.parent)
+    assert res.json["errors"] == [] and res.json["findings"] == [], str(res)
+    assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [
+        ("MCP101", 13),
+        ("MCP502", 6),
+        ("MCP505", 13),
+        ("MCP507", 26),
+        ("MCP507", 32),
+        ("MCP509", 5),
+    ]
+    [roots] = [f for f in res.json["fixed"] if f["rule"] == "MCP101"]
+    assert roots["fix"]["description"].startswith(
+        "answer the roots request from the `FILES_ROOTS` environment variable (server configuration, read once at "
+        "start): the roots bound what the tool may touch (an allow-list check in `resolve`)"
+    )
+    text = server.read_text(encoding="utf-8")
+    assert "request_ctx" not in text and "response = _configured_roots()" in text
+    assert cli(args, server.parent).json["fixed"] == []
+    assert server.read_text(encoding="utf-8") == text
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "note.txt").write_text("inside", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("outside", encoding="utf-8")
+    calls = [{"tool": "read", "arguments": {"path": str(p)}} for p in (work / "note.txt", tmp_path / "secret.txt")]
+
+    def answers(python: str, where: Path, mode: str, roots: list[str]) -> list[tuple[bool, list[str]]]:
+        out = run_proof(python, where, "files", mode, roots, calls)
+        return [(c["is_error"], c["text"]) for c in out["calls"]]
+
+    old = answers(legacy_python, before, "legacy", [work.as_uri()])
+    assert old == [(False, ["inside"]), (True, [f"{tmp_path / 'secret.txt'} is outside the roots"])]
+    monkeypatch.setenv("FILES_ROOTS", str(work))
+    assert answers(mcp2_python, server, "legacy", []) == old
+    assert answers(mcp2_python, server, "modern", []) == old
+    monkeypatch.delenv("FILES_ROOTS")  # unset: every call fails as for a client without roots
+    assert answers(mcp2_python, server, "modern", [])[0] == (True, [f"{work / 'note.txt'} is outside the roots"])
+
+
+def test_request_ctx_read_under_a_fastmcp_tool_stays_manual_naming_the_tool(tmp_path: Path) -> None:
+    """A FastMCP tool (no adapter of the port's) reaching ``request_ctx.get()``: the reasons say it is
+    that server's tool, which takes a ``Context`` on mcp 2.x, not a low-level handler's ``ctx``."""
+    source = (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from mcp.server.lowlevel.server import request_ctx\n\n"
+        'mcp = FastMCP("x")\n\n\n'
+        "def _client_name() -> str:\n"
+        "    return request_ctx.get().session.client_params.clientInfo.name\n\n\n"
+        "@mcp.tool()\n"
+        "def who() -> str:\n"
+        "    return _client_name()\n"
+    )
+    server = _project(tmp_path / "p", source)
+    res = cli(["fix", "--no-cache", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert server.read_text(encoding="utf-8") == source
+    why = (
+        "`who` is a `tools/call` handler of the FastMCP server `mcp`, not a low-level one: on mcp 2.x give it a "
+        "`ctx: Context` parameter and pass `ctx.request_context` down by hand"
+    )
+    manual = {(f["rule"], f["line"]): f["manual"] for f in res.json["findings"] if f["rule"] in ("MCP505", "MCP509")}
+    assert manual == {
+        ("MCP509", 2): f"`request_ctx` is gone on mcp 2.x and its `request_ctx.get()` stays: {why}",
+        ("MCP505", 8): why,
+    }

@@ -385,8 +385,8 @@ def plan_request_ctx_import(a: ModuleAnalysis, alias: cst.ImportAlias, why: str)
         return FixPlan(manual=f"{why} (`request_ctx` is used other than by `request_ctx.get()` reads)")
     for read in reads:
         p = plan_request_context(a, read)
-        if p.fix is None:
-            return FixPlan(manual=f"{why}: {p.manual}")
+        if p.fix is None:  # the read's own reason (`why` speaks of low-level handlers only)
+            return FixPlan(manual=f"`request_ctx` is gone on mcp 2.x and its `request_ctx.get()` stays: {p.manual}")
     return FixPlan(
         fix=FixInfo(
             FIX_LOWLEVEL.safety,
@@ -476,6 +476,11 @@ def _closure_role(a: ModuleAnalysis, f: FunctionInfo, lowlevel: bool) -> tuple[s
                 "can give it the request context; pass it at the other uses by hand"
             ), False
         return None, True
+    if lowlevel and (server := _high_level_server(a, f)) is not None:
+        return (  # `request_ctx.get()` reached from a FastMCP tool: no adapter, its 2.x form takes a Context
+            f"`{f.qualname}` is a `{f.method or f.role}` handler of the FastMCP server `{server}`, not a low-level "
+            "one: on mcp 2.x give it a `ctx: Context` parameter and pass `ctx.request_context` down by hand"
+        ), False
     if lowlevel and (f.role is not None or (bound := _bound_decorator(a, f)) is not None):
         how = f"a `{f.method or f.role}` handler" if f.role is not None else f"a handler with `{bound}()`"
         return (
@@ -759,6 +764,19 @@ def _foreign_decorator(f: FunctionInfo) -> str | None:
         name = cst.Module([]).code_for_node(dec.decorator)
         if name not in ("staticmethod", "classmethod"):
             return name
+    return None
+
+
+def _high_level_server(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
+    """The FastMCP server whose decorator (``@mcp.tool()``) registers ``f``, or None."""
+    for dec in f.node.decorators:
+        d = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if (
+            isinstance(d, cst.Attribute)
+            and isinstance(d.value, cst.Name)
+            and a.kind_of(d.value, f.parent) is Kind.SERVER_HL
+        ):
+            return d.value.value
     return None
 
 
