@@ -214,6 +214,13 @@ def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_it
     server = tmp_path / "server.py"
     server.write_text(HAIKU, encoding="utf-8")
     (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    [site] = [f for f in res.json["findings"] if f["rule"] == "MCP201"]
+    assert site["manual"] == (  # names the run below, which does the upgrade too
+        "the project pins `mcp==1.27.0` in requirements.txt: mcp 1.x has no interim form (it cannot serve "
+        "2026-07-28 at all): upgrade to mcp 2.x (`MCPServer`, or `Server(on_call_tool=…)`) and run "
+        "`fix --strategy interim` again; `fix --target-sdk mcp2 --strategy interim` does both in one run"
+    )
     res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
     text = server.read_text()
