@@ -416,13 +416,15 @@ def _apply_codemods(
     incoming: Incoming | None = None,
     file_rules: set[str] | None = None,
     introduced: list[Finding] | None = None,
+    later: list[Finding] | None = None,
 ) -> cst.Module:
     """The fixed module. ``file_rules`` (the rules enabled for the file, a superset of ``rules``,
     the ones its original text passed the screen for): after each round that changed the text the
     screens run again on it, so a rule that only a fix makes reachable (MCP514 on the constructor
     the MCP511 rewrite turns into fastmcp's) reports and fixes in the same run; the findings of
     such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
-    left)."""
+    left). The findings a round applies after an earlier change are appended to ``later``: a site
+    that only an earlier fix made fixable (an mcp 1.x request once the port has run) is fixed too."""
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
@@ -447,6 +449,8 @@ def _apply_codemods(
                 continue
             new_module = apply_edits(module, record_edits(cm, analysis, mine, config), style)  # the one applier
             if new_module is not module and new_module.code != module.code:
+                if later is not None and module is not original:
+                    later.extend(mine)
                 module = new_module
                 changed = True
                 before = rules
@@ -696,9 +700,21 @@ def _fix(
         res.error = f"fix not applied: {newer}"
         return findings, sups
     introduced: list[Finding] = []
+    later: list[Finding] = []
     try:
         new_source = _apply_codemods(
-            module, display, config, run_rules, options, findings, analysis, path, incoming, file_rules, introduced
+            module,
+            display,
+            config,
+            run_rules,
+            options,
+            findings,
+            analysis,
+            path,
+            incoming,
+            file_rules,
+            introduced,
+            later,
         ).bytes
     except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
         import traceback
@@ -732,7 +748,25 @@ def _fix(
             left[key] -= 1
         elif fixable(f, options):
             res.fixed.append(f)
+    _fixed_later(res, [*findings, *introduced], later, remaining)
     return remaining, sups_after
+
+
+def _fixed_later(res: FileResult, found: list[Finding], later: list[Finding], remaining: list[Finding]) -> None:
+    """Add to ``res.fixed`` the findings of ``found`` that were manual but that a later fix round
+    fixed (``later``: an mcp 1.x sampling request the same run ports, then resolves): gone from
+    ``remaining`` and not already counted, with the fix that round applied. A site no finding of the original text names (found only
+    in a round's intermediate text, whose lines are not the file's) is not reported."""
+    import dataclasses
+
+    fixes = {(f.rule, f.message): f.fix for f in later}
+    gone = set(fixes) - {(f.rule, f.message) for f in remaining}
+    counted = {(f.rule, f.message) for f in res.fixed}
+    for f in found:
+        key = (f.rule, f.message)
+        if key in gone and key not in counted:
+            counted.add(key)
+            res.fixed.append(dataclasses.replace(f, fix=fixes[key], manual=None))  # the fix that round applied
 
 
 def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:

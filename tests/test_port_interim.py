@@ -223,6 +223,13 @@ def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_it
     )
     res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    # the request, manual in the original text, is reported fixed with the fix the second round applied
+    fixed = [(f["rule"], f["line"], f["fix"]["description"][:40]) for f in res.json["fixed"]]
+    assert fixed == [
+        ("MCP501", 1, "rename the import and its uses to mcp 2."),
+        ("MCP504", 9, "take the context as a `Context` paramete"),
+        ("MCP201", 10, "move the request into a resolver returni"),
+    ], fixed
     text = server.read_text()
     assert text.endswith(
         "@mcp.tool()\nasync def get_haiku(\n"
