@@ -19,6 +19,7 @@ detectors are imported only when a file needs a parse.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -749,11 +750,20 @@ def _fix(
             left[key] -= 1
         elif fixable(f, options):
             res.fixed.append(f)
-        elif (done := next((x for x in later if x.rule == f.rule), None)) is not None:
+        elif (done := _fixed_later(f, later)) is not None:
             later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
-            res.fixed.append(done)
+            res.fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
     res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
     return remaining, sups_after
+
+
+def _fixed_later(f: Finding, later: list[Finding]) -> Finding | None:
+    """The finding of a later fix round (found in a round's intermediate text: an mcp 1.x sampling
+    request the same run ports, then resolves) that fixed ``f``, manual as first found: the one with
+    its rule and message, else its rule. ``f`` is reported at its own line (the original file's)
+    with that round's fix and site (whose project needs the project step reads)."""
+    same = [x for x in later if x.rule == f.rule]
+    return next((x for x in same if x.message == f.message), same[0] if same else None)
 
 
 def _collect_unused(res: FileResult, sups: dict, file_rules: set[str]) -> None:

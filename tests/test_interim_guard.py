@@ -413,7 +413,10 @@ def test_a_method_whose_try_also_builds_the_request_asks_in_place_and_the_tools_
     res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
     assert res.exception is None and res.json["errors"] == [], str(res)
     [ask] = [f for f in res.json["fixed"] if f["rule"] == "MCP201"]
-    assert (ask["path"], ask["line"]) == ("agents/executor.py", 28)
+    assert (ask["path"], ask["line"]) == (
+        "agents/executor.py",
+        29,
+    )  # the original file's line (the port removed one above it)
     assert ask["fix"]["description"] == (
         "on 2026-07-28 `AgentExecutor.execute` returns `InputRequiredResult` with a `CreateMessageRequest` under key "
         "'execute.result' and reads the answer from `ctx.input_responses` on the retry (a client that did not "
@@ -515,7 +518,7 @@ def test_a_tool_that_also_reaches_a_request_no_round_asks_still_returns_the_meth
     res = cli([*PORT_INTERIM, "--output-format", "json", "."], root)
     assert res.exception is None and res.json["errors"] == [], str(res)
     assert [(f["rule"], f["path"], f["line"]) for f in res.json["fixed"] if f["rule"].startswith("MCP2")] == [
-        ("MCP201", "agents/executor.py", 28)
+        ("MCP201", "agents/executor.py", 29)
     ]
     [roots] = res.json["findings"]
     assert (roots["rule"], roots["line"], roots["manual"]) == (

@@ -170,6 +170,12 @@ async def poem(
         ),
         ("    topic = topic.strip()\n    prompt = topic\n", "`topic` is an argument the tool reassigns"),
         (
+            # lastmile-ai/mcp-agent's demo_server defines its elicitation schema in the tool
+            "    class Prompt(str):\n        pass\n\n    prompt = Prompt(topic)\n",
+            "`Prompt` is a class defined inside the tool, which a resolver does not see; define it at module level; "
+            "`prompt` is computed from it)",
+        ),
+        (
             "    rid = ctx.request_id\n    prompt = f'{rid}: {topic}'\n",
             "`ctx` is the context (or an MCP object), which exists only while the tool runs; `rid` is computed from it)",
         ),

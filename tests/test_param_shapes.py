@@ -425,3 +425,32 @@ def test_roots_kept_on_an_object_whose_methods_check_them_elsewhere_are_manual(t
     res = cli(["fix", "--unsafe-fixes", "s.py"], tmp_path)
     assert res.exit_code == 1
     assert (tmp_path / "s.py").read_text(encoding="utf-8") == SANDBOX_TOOLS
+
+
+FRAMEWORK_CONTEXT = """from mcp.server.fastmcp import Context as FastMCPContext
+from mcp.types import Root
+
+
+class Context(FastMCPContext):
+    async def list_roots(self) -> list[Root]:
+        result = await self.session.list_roots()
+        return result.roots
+"""
+
+
+def test_a_method_of_a_context_subclass_is_not_called_dead_code(tmp_path: Path) -> None:
+    """mcp-use's own `Context(FastMCPContext).list_roots` (mcp_use/server/context.py): its callers are
+    the tools of other modules and of the package's users, which call it on their injected context;
+    the reason said "no tool … reaches it … Delete it if it is dead code". A method of a class no
+    context derives from keeps that reason."""
+    f = _mcp101(tmp_path, FRAMEWORK_CONTEXT)
+    assert (f["line"], f["fix"]) == (7, None)
+    assert f["manual"] == (
+        "`Context.list_roots` is a method of `Context`, a subclass of `mcp.server.fastmcp.Context` that tools "
+        "receive as their context: the tools that call `ctx.list_roots()` on it (in other modules, or in the code "
+        "of this package's users) make the request; give those tools a documented path parameter, and deprecate "
+        "this method"
+    )
+    plain = FRAMEWORK_CONTEXT.replace("(FastMCPContext)", "").replace("(self)", "(self, ctx: FastMCPContext)")
+    f = _mcp101(tmp_path, plain.replace("self.session", "ctx.session"))
+    assert f["manual"].startswith("no tool, prompt or resource reaches `Context.list_roots`"), f["manual"]

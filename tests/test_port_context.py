@@ -233,3 +233,22 @@ def test_the_ported_prompt_gets_its_context_like_the_original(mode: str, legacy_
     after = _prompt(mcp2_python, PROMPT_V2, GET_CONTEXT / "after_param.py", mode)
     assert after == before
     assert "from notes-ctx" in json.dumps(before), before
+
+
+def test_a_context_parameter_falling_back_to_get_context_becomes_the_parameter(tmp_path: Path) -> None:
+    """`context = ctx or mcp.get_context()`, the fallback of a tool whose `Context` parameter is
+    optional (lastmile-ai/mcp-agent's nested_sampling_server), becomes `context = ctx`; the other
+    way round, or with another name on the left, only the call is replaced."""
+    src = HEAD + (
+        "\n\n@mcp.tool()\nasync def rid(ctx: Context | None = None) -> str:\n"
+        "    context = ctx or mcp.get_context()\n    return str(context.request_id)\n"
+        "\n\n@mcp.tool()\nasync def other(given: object = None) -> str:\n"
+        "    context = given or mcp.get_context()\n    return str(context)\n"
+    )
+    assert _port(src, tmp_path) == (
+        'from mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer("x")\n'
+        "\n\n@mcp.tool()\nasync def rid(ctx: Context | None = None) -> str:\n"
+        "    context = ctx\n    return str(context.request_id)\n"
+        "\n\n@mcp.tool()\nasync def other(given: object = None, *, ctx: Context) -> str:\n"
+        "    context = given or ctx\n    return str(context)\n"
+    )

@@ -183,3 +183,65 @@ def test_an_elicitation_given_a_dict_schema_stays_manual_and_the_port_is_written
         "the fix again",
     )
     assert "from mcp.server.mcpserver import Context, MCPServer" in (tmp_path / "server.py").read_text()
+
+
+HAIKU = """from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import SamplingMessage, TextContent
+
+mcp = FastMCP("haiku")
+
+
+@mcp.tool()
+async def get_haiku(topic: str, ctx: Context | None = None) -> str:
+    context = ctx or mcp.get_context()
+    result = await context.session.create_message(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text=f"A haiku about {topic}"))],
+        max_tokens=100,
+    )
+    if isinstance(result.content, TextContent):
+        return result.content.text
+    return "Haiku generation failed"
+"""
+
+
+def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_its_request_resolved(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """`context = ctx or mcp.get_context()` (lastmile-ai/mcp-agent's nested_sampling_server) becomes
+    `context = ctx`, not `ctx or ctx`: the plain alias the interim fix follows, so the one run ports
+    the tool and moves its sampling request into a resolver (the alias and the parameter, then
+    unused, go), and the server answers as before on both eras."""
+    server = tmp_path / "server.py"
+    server.write_text(HAIKU, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    res = cli(["check", "--output-format", "json", "."], tmp_path)
+    [site] = [f for f in res.json["findings"] if f["rule"] == "MCP201"]
+    assert site["manual"] == (  # names the run below, which does the upgrade too
+        "the project pins `mcp==1.27.0` in requirements.txt: mcp 1.x has no interim form (it cannot serve "
+        "2026-07-28 at all): upgrade to mcp 2.x (`MCPServer`, or `Server(on_call_tool=…)`) and run "
+        "`fix --strategy interim` again; `fix --target-sdk mcp2 --strategy interim` does both in one run"
+    )
+    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    # the request, manual in the original text, is reported fixed with the fix the second round applied
+    fixed = [(f["rule"], f["line"], f["fix"]["description"][:40]) for f in res.json["fixed"]]
+    assert fixed == [
+        ("MCP501", 1, "rename the import and its uses to mcp 2."),
+        ("MCP504", 9, "take the context as a `Context` paramete"),
+        ("MCP201", 10, "move the request into a resolver returni"),
+    ], fixed
+    text = server.read_text()
+    assert text.endswith(
+        "@mcp.tool()\nasync def get_haiku(\n"
+        "    topic: str, result: Annotated[CreateMessageResult, Resolve(get_haiku_sampling)]\n) -> str:\n"
+        "    if isinstance(result.content, TextContent):\n        return result.content.text\n"
+        '    return "Haiku generation failed"\n'
+    ), text
+    calls = [{"tool": "get_haiku", "arguments": {"topic": "rain"}}]
+    before = tmp_path / "before.py"
+    before.write_text(HAIKU, encoding="utf-8")
+    want = run_proof(legacy_python, before, "mcp", "legacy", [], calls, client={"sampling": True})
+    assert want["calls"][0]["is_error"] is False
+    for mode in ("legacy", "modern"):
+        got = run_proof(mcp2_python, server, "mcp", mode, [], calls, client={"sampling": True})
+        assert _answers(got) == _answers(want), f"{mode}: {got['calls']} vs {want['calls']}"

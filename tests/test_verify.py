@@ -440,7 +440,8 @@ async def draft(topic: str, ctx: Context) -> str:
 SAMPLING_LEFT = (
     "| `server.py:{line}` | MCP201 sampling-request | breaking | The server asks the client's model to sample in "
     "`draft`. | manual: mcp 1.x has no interim form (it cannot serve 2026-07-28 at all): upgrade to mcp 2.x "
-    "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again | "
+    "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again; "
+    "`fix --target-sdk mcp2 --strategy interim` does both in one run | "
     "specification/2026-07-28/changelog (server-to-client requests removed; Sampling deprecated, SEP-2577); "
     "specification/2026-07-28/basic/utilities/input-required; schema/2026-07-28/schema.ts (InputRequest = "
     "CreateMessageRequest \\| ListRootsRequest \\| ElicitRequest); `mcpmigrate explain MCP201` |"

@@ -30,11 +30,14 @@ from mcpmigrate.analysis import ModuleAnalysis, code_of
 from mcpmigrate.codemods.interim.fastmcp import FASTMCP_REFUSE
 from mcpmigrate.codemods.interim.sites import ROOTS
 
-REFUSE_MCP1 = (
+_UPGRADE_MCP1 = (
     "mcp 1.x has no interim form (it cannot serve 2026-07-28 at all): upgrade to mcp 2.x "
     "(`MCPServer`, or `Server(on_call_tool=…)`) and run `fix --strategy interim` again"
 )
-REFUSE_MCP1_ROOTS = REFUSE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`"
+# the port (README, "Port to mcp 2.x") does the upgrade in the same run
+_ONE_RUN = "; `fix --target-sdk mcp2 --strategy interim` does both in one run"
+REFUSE_MCP1 = _UPGRADE_MCP1 + _ONE_RUN
+REFUSE_MCP1_ROOTS = _UPGRADE_MCP1 + ", or take the directory as a tool parameter with `fix --strategy param`" + _ONE_RUN
 
 # Names that exist in one mcp generation only (mcp 1.29 / mcp 2.0 ``mcp.shared.exceptions`` and
 # the ``mcp`` package's re-exports: ``McpError`` became ``MCPError``, ``NoBackChannelError`` is new),

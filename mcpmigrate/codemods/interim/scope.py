@@ -221,6 +221,12 @@ def _copy(
             )
         stmt = next((s for s in top[:end] if _inside(found[0], s)), None)
         value = _plain_value(stmt, name)
+        if isinstance(stmt, cst.ClassDef | cst.FunctionDef) and stmt.name.value == name:
+            kind = "class" if isinstance(stmt, cst.ClassDef) else "function"
+            return fail(
+                name,
+                f"is a {kind} defined inside the {where}, which a resolver does not see; define it at module level",
+            )
         if stmt is None or value is None:
             return fail(name, f"is not bound by a plain assignment at the top of the {where} before the request")
         assert isinstance(stmt, cst.SimpleStatementLine)  # what _plain_value accepts

@@ -185,11 +185,30 @@ def manual_reason(a: ModuleAnalysis, fn: FunctionInfo, r: Reach) -> str | None:
                 f"{untyped} (a `{fn.name}` of an object whose class it does not know), so the chain to a tool "
                 "cannot be followed: pass the path in by hand from where it is needed"
             )
+        wrapped = context_subclass(a, fn)
+        if wrapped is not None:
+            return (
+                f"`{fn.qualname}` is a method of `{fn.class_name}`, a subclass of `{wrapped}` that tools receive as "
+                f"their context: the tools that call `ctx.{fn.name}()` on it (in other modules, or in the code of "
+                "this package's users) make the request; give those tools a documented path parameter, and "
+                "deprecate this method"
+            )
         return (
             f"no tool, prompt or resource reaches `{fn.qualname}` ({unreached_description(a, fn)}): "
             "there is no tool to give a path parameter. Delete it if it is dead code, or pass the "
             "path in from where it is needed"
         )
+    return None
+
+
+def context_subclass(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """The SDK or fastmcp context class that ``fn``'s class extends (a framework's own ``Context``,
+    mcp-use's ``class Context(FastMCPContext)``, whose ``list_roots`` its users' tools call), or None."""
+    if fn.class_name is None or fn.parent is not None:
+        return None
+    for base in a.class_bases.get(fn.class_name, []):
+        if base in S.MCP_CONTEXT_V1 | S.MCP_CONTEXT_V2 | S.FASTMCP_CONTEXT:
+            return base
     return None
 
 

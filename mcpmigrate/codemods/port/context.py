@@ -188,7 +188,8 @@ class ContextRead:
             edits.remove(self.dropped)
             _close_gap(edits, analysis, self.dropped)
         else:
-            edits.replace(self.call, cst.Name(t.names[id(self.fn)]))
+            name = t.names[id(self.fn)]
+            edits.replace(_fallback_or(analysis, self.call, name), cst.Name(name))
         done: set[int] = edits.shared("port.context.done", set)  # parameters and calls already recorded
         for fn in t.added:
             add_param(edits, analysis, fn, t.names[id(fn)], lowlevel=self.lowlevel)
@@ -836,6 +837,23 @@ def _context_param(a: ModuleAnalysis, f: FunctionInfo) -> str | None:
         if p.annotation is not None and a.kind_of_annotation(p.annotation.annotation) in CONTEXTS:
             return p.name.value
     return None
+
+
+def _fallback_or(a: ModuleAnalysis, call: cst.BaseExpression, name: str) -> cst.BaseExpression:
+    """What becomes the context's name: the whole ``ctx or server.get_context()`` when ``ctx`` is
+    that name (a tool whose optional ``Context`` parameter falls back to the server's context;
+    ``ctx or ctx`` would read the same, and hide the plain alias ``context = ctx`` the interim fix
+    follows), else the call itself."""
+    parent = a.parents.get(id(call))
+    if (
+        isinstance(parent, cst.BooleanOperation)
+        and isinstance(parent.operator, cst.Or)
+        and parent.right is call
+        and isinstance(parent.left, cst.Name)
+        and parent.left.value == name
+    ):
+        return parent
+    return call
 
 
 def _dropped_stmt(a: ModuleAnalysis, call: cst.BaseExpression) -> cst.SimpleStatementLine | None:
