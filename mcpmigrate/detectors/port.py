@@ -13,8 +13,8 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
-from mcpmigrate.fastwalk import walk
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.names import name_refs
 from mcpmigrate.positions import code_ranges
