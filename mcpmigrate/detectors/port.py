@@ -14,6 +14,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind
 from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
+from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixPlan, Severity
 from mcpmigrate.names import name_refs
 from mcpmigrate.positions import code_ranges
@@ -512,7 +513,7 @@ class PortServerDetector(Detector):
     default name); MCP504: ``server.get_context()`` (removed in 2.x)."""
 
     rules = ("MCP503", "MCP504")
-    tokens = (rb"FastMCP\(", rb"get_context\(")
+    tokens = (rb"FastMCP\(", rb"get_context\(", rb"settings\.")
     screen = staticmethod(reads_a_server)
 
     def detect(self) -> list[Report]:
@@ -558,10 +559,11 @@ class PortServerDetector(Detector):
 
     def _settings(self) -> list[Report]:
         """``server.settings.host`` (and the other transport settings) of a 1.x FastMCP server, read
-        or written: mcp 2.x's ``MCPServer.settings`` has no such field."""
+        or written: mcp 2.x's ``MCPServer.settings`` has no such field. A server built from a
+        subclass of ``FastMCP`` defined here, and ``self.settings`` in one, stay manual unless the
+        subclass provably leaves the settings to FastMCP (:func:`_subclass_use`)."""
         a = self.analysis
         out: list[Report] = []
-        servers: dict[str, bool] = {}
         for node in a.flat.order:
             if not (
                 isinstance(node, cst.Attribute)
@@ -571,41 +573,148 @@ class PortServerDetector(Detector):
                 and isinstance(node.value.value, cst.Name)
             ):
                 continue
-            server = node.value.value.value
-            if server not in servers:
-                built = [v for name, v in a.module_assigns if name == server and isinstance(v, cst.Call)]
-                # an `MCPServer` too: the port's rename makes it one, and 2.x has no such field either
-                servers[server] = bool(built) and all(
-                    a.resolves_to(v.func, S.FASTMCP_V1_SERVER | S.MCPSERVER_V2) for v in built
-                )
-            if not servers[server]:
-                continue
+            server, field = node.value.value.value, node.attr.value
             target = a.parents.get(id(node))
             write = isinstance(target, cst.AssignTarget) or (
                 isinstance(target, cst.AugAssign) and target.target is node
             )
-            field = node.attr.value
-            out.append(
-                Report.planned(
-                    "MCP503",
-                    node,
-                    f"`{server}.settings.{field}` is gone on mcp 2.x: `MCPServer.settings` has no transport settings, so "
-                    + (
-                        f'this write raises `ValueError: "Settings" object has no field "{field}"`'
-                        if write
-                        else "this read raises `AttributeError`"
-                    )
-                    + f" (read “{constructor.GUIDE}” in {GUIDE}).",
-                    constructor.settings_plan(a, node, server),
-                )
+            raises = (
+                f'this write raises `ValueError: "Settings" object has no field "{field}"`'
+                if write
+                else "this read raises `AttributeError`"
             )
+            message = (
+                f"`{server}.settings.{field}` is gone on mcp 2.x: `MCPServer.settings` has no transport settings, so "
+                f"{raises} (read “{constructor.GUIDE}” in {GUIDE})."
+            )
+            why = _subclass_settings(a, node, server, write)
+            if why is not None:
+                out.append(Report("MCP503", node, message, manual=why))
+            elif _built_v1(a, server):
+                out.append(Report.planned("MCP503", node, message, constructor.settings_plan(a, node, server)))
         return out
 
 
 def _built_v1(a, name: str) -> bool:
-    """``name`` is bound in the module only to ``FastMCP(...)`` (or ``MCPServer(...)``) calls."""
+    """``name`` is bound in the module only to ``FastMCP(...)`` (or ``MCPServer(...)``) calls, or
+    to calls of this module's subclasses of them that leave the settings to FastMCP."""
     built = [v for n, v in a.module_assigns if n == name and isinstance(v, cst.Call)]
-    return bool(built) and all(a.resolves_to(v.func, S.FASTMCP_V1_SERVER | S.MCPSERVER_V2) for v in built)
+    classes = _server_classes(a)
+    return bool(built) and all(
+        a.resolves_to(v.func, _SDK_SERVERS)
+        or (isinstance(v.func, cst.Name) and v.func.value in classes and _subclass_use(a, v.func.value) is None)
+        for v in built
+    )
+
+
+_SDK_SERVERS = S.FASTMCP_V1_SERVER | S.MCPSERVER_V2  # an `MCPServer` too: the port's rename makes it one
+# what a subclass may call or override that reads mcp 1.x's settings
+_SETTINGS_READERS = {*constructor.STARTS, "run", "run_stdio_async", "settings", "__init__"}
+
+
+def _server_classes(a) -> dict[str, cst.ClassDef]:
+    """The module's classes that subclass ``FastMCP`` (or ``MCPServer``), directly or through
+    each other, by name."""
+
+    def compute() -> dict[str, cst.ClassDef]:
+        defs = [n for n in a.flat.order if isinstance(n, cst.ClassDef)]
+        found: dict[str, cst.ClassDef] = {}
+        grew = True
+        while grew:
+            grew = False
+            for c in defs:
+                if c.name.value not in found and any(
+                    a.resolves_to(b.value, _SDK_SERVERS) or (isinstance(b.value, cst.Name) and b.value.value in found)
+                    for b in c.bases
+                ):
+                    found[c.name.value] = c
+                    grew = True
+        return found
+
+    return a.memo("port.server_classes", compute)
+
+
+def _subclass_use(a, name: str) -> str | None:
+    """Where the subclass ``name`` (or one of its bases here) may read mcp 1.x's settings — it
+    reads ``self.settings``, calls or overrides a start or an app factory, defines ``__init__``, or
+    passes ``self`` on — as a text naming the line (``self.settings`` first); None when it
+    provably leaves them to FastMCP."""
+    classes = _server_classes(a)
+    todo, seen = [name], set()
+    uses: list[tuple[int, str, cst.CSTNode]] = []
+    while todo:
+        cls = classes.get(todo.pop())
+        if cls is None or cls.name.value in seen:
+            continue
+        seen.add(cls.name.value)
+        todo += [b.value.value for b in cls.bases if isinstance(b.value, cst.Name)]
+        for n in walk(cls.body):
+            where = f"`{_method_of(a, n, classes) or cls.name.value}`"
+            if isinstance(n, cst.FunctionDef) and n.name.value in _SETTINGS_READERS:
+                uses.append((1, f"`{cls.name.value}` defines `{n.name.value}()`", n))
+            elif isinstance(n, cst.Attribute) and n.attr.value in _SETTINGS_READERS and _own(n.value):
+                spelled = get_full_name_for_node(n) or f"super().{n.attr.value}"
+                uses.append((0 if n.attr.value == "settings" else 1, f"{where} uses `{spelled}`", n))
+            elif isinstance(n, cst.Name) and n.value == "self" and not _receiver(a, n):
+                uses.append((2, f"{where} passes `self` on", n))
+    if not uses:
+        return None
+    _rank, text, node = min(uses, key=lambda u: (u[0], code_ranges(a.module, [u[2]])[u[2]].start.line))
+    return f"{text} at line {code_ranges(a.module, [node])[node].start.line}"
+
+
+def _own(value: cst.BaseExpression) -> bool:
+    """``value`` is ``self`` or ``super()``."""
+    return (isinstance(value, cst.Name) and value.value == "self") or (
+        isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "super"
+    )
+
+
+def _receiver(a, name: cst.Name) -> bool:
+    """``name`` is read only as the object of an attribute (``self.x``), or is a parameter."""
+    parent = a.parents.get(id(name))
+    return (isinstance(parent, cst.Attribute) and parent.value is name) or isinstance(parent, cst.Param)
+
+
+def _subclass_settings(a, node: cst.Attribute, server: str, write: bool) -> str | None:
+    """The manual reason for ``server.settings.<field>`` (``node``) when ``server`` is ``self`` in a
+    method of a FastMCP subclass here, or is built from such a subclass that may read the settings
+    itself; None otherwise."""
+    field, classes = node.attr.value, _server_classes(a)
+    shown = f"`{server}.settings.{field}` is {'written' if write else 'read'}"
+    fix = (
+        f"mcp 2.x's `MCPServer` has no transport settings: hold `{field}` in the subclass's own attribute and pass "
+        f"it to `run(transport=…, {field}=…)`, `run_sse_async()`/`run_streamable_http_async()` or the app factory "
+        f"call by hand (read “{constructor.GUIDE}” in {GUIDE})"
+    )
+    method = _method_of(a, node, classes)
+    if method is not None and server == "self":
+        return f"{shown} in `{method}`: {fix}"
+    built = [v for n, v in a.module_assigns if n == server and isinstance(v, cst.Call)]
+    subs = [v.func.value for v in built if isinstance(v.func, cst.Name) and v.func.value in classes]
+    if not subs or not all(
+        a.resolves_to(v.func, _SDK_SERVERS) or get_full_name_for_node(v.func) in subs for v in built
+    ):
+        return None  # not a FastMCP subclass's instance, or built otherwise too: not a server the port knows
+    for sub in subs:
+        use = _subclass_use(a, sub)
+        if use is not None:
+            return f"{shown} on a `{sub}`, a subclass of `FastMCP`, and {use}, which may read it: {fix}"
+    return None
+
+
+def _method_of(a, node: cst.CSTNode, classes: dict[str, cst.ClassDef]) -> str | None:
+    """``Class.method`` when ``node`` is in a method of one of ``classes``."""
+    cur = a.parents.get(id(node))
+    while cur is not None and not isinstance(cur, cst.FunctionDef):
+        cur = a.parents.get(id(cur))
+    if cur is None:
+        return None
+    block = a.parents.get(id(cur))
+    cls = a.parents.get(id(block))
+    if isinstance(cls, cst.ClassDef) and classes.get(cls.name.value) is cls:
+        return f"{cls.name.value}.{cur.name.value}"
+    return _method_of(a, cur, classes)
 
 
 class _ServerVisitor(ReportingVisitor):
