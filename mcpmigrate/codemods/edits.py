@@ -64,6 +64,7 @@ class Edits:
         default_factory=dict
     )  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
+    kept_comments: set[int] = field(default_factory=set)  # removed statements whose comments stay
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
     _shared: dict[str, Any] = field(default_factory=dict)
     _last: list[tuple[str, Callable[[Any], None]]] = field(default_factory=list)
@@ -77,9 +78,14 @@ class Edits:
         """``node`` becomes ``new`` (its children's rewrites are dropped with it)."""
         self.replacements[id(node)] = new
 
-    def remove(self, node: cst.CSTNode) -> None:
-        """``node`` leaves its parent (a statement, an argument, an element …)."""
+    def remove(self, node: cst.CSTNode, keep_comments: bool = False) -> None:
+        """``node`` leaves its parent (a statement, an argument, an element …). ``keep_comments``:
+        the statement's comment lines and trailing comment stay, on the next statement that stays
+        (else the block's ``pass``/footer) — for a statement whose work moves elsewhere, where its
+        comments still describe the code around it."""
         self.replacements[id(node)] = REMOVE
+        if keep_comments:
+            self.kept_comments.add(id(node))
 
     def insert_before(self, stmt: cst.CSTNode, stmts: list[cst.BaseStatement]) -> None:
         """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
@@ -158,6 +164,16 @@ def _leading(stmt: cst.CSTNode) -> Sequence[cst.EmptyLine]:
     return getattr(stmt, "leading_lines", ())
 
 
+def _kept(stmt: cst.CSTNode, every: bool) -> list[cst.EmptyLine]:
+    """The comment lines a removed statement hands on: its directives, or (``every``) all its
+    leading comment lines and its trailing comment, each as a line of its own."""
+    lines = [line for line in _leading(stmt) if line.comment and (every or _DIRECTIVE.match(line.comment.value))]
+    trailing = getattr(stmt, "trailing_whitespace", None)
+    if every and isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+        lines.append(cst.EmptyLine(comment=trailing.comment))
+    return lines
+
+
 class _Applier(cst.CSTTransformer):
     def __init__(self, edits: Edits) -> None:
         super().__init__()
@@ -175,7 +191,7 @@ class _Applier(cst.CSTTransformer):
         changed = False
         for stmt in original.body:
             if self.edits.replacements.get(id(stmt)) is REMOVE:
-                pending += [line for line in _leading(stmt) if line.comment and _DIRECTIVE.match(line.comment.value)]
+                pending += _kept(stmt, id(stmt) in self.edits.kept_comments)
                 continue
             if not pending:
                 continue
@@ -217,7 +233,7 @@ class _Applier(cst.CSTTransformer):
             )
             node = cst.FlattenSentinel([*ed.before[key], *items])
         if isinstance(original_node, (cst.IndentedBlock, cst.Module)) and any(
-            ed.replacements.get(id(stmt)) is REMOVE and any(line.comment for line in _leading(stmt))
+            ed.replacements.get(id(stmt)) is REMOVE and _kept(stmt, id(stmt) in ed.kept_comments)
             for stmt in original_node.body
         ):
             node = self._keep_directives(original_node, node)

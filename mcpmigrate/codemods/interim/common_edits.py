@@ -97,7 +97,7 @@ def take_out(site: Site, ed: Edits, name: str) -> None:
     """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
     ``name``; a ``try`` around it is unwrapped."""
     if site.result is not None:
-        ed.remove(site.stmt)
+        ed.remove(site.stmt, keep_comments=True)
     else:
         ed.replace(site.await_node, cst.Name(name))
     if site.unwrap is not None:
