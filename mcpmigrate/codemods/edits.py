@@ -164,14 +164,19 @@ def _leading(stmt: cst.CSTNode) -> Sequence[cst.EmptyLine]:
     return getattr(stmt, "leading_lines", ())
 
 
+def trailing_comment(stmt: cst.CSTNode) -> list[cst.EmptyLine]:
+    """A statement line's trailing comment as a line of its own (none: ``[]``)."""
+    trailing = getattr(stmt, "trailing_whitespace", None)
+    if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+        return [cst.EmptyLine(comment=trailing.comment)]
+    return []
+
+
 def _kept(stmt: cst.CSTNode, every: bool) -> list[cst.EmptyLine]:
     """The comment lines a removed statement hands on: its directives, or (``every``) all its
     leading comment lines and its trailing comment, each as a line of its own."""
     lines = [line for line in _leading(stmt) if line.comment and (every or _DIRECTIVE.match(line.comment.value))]
-    trailing = getattr(stmt, "trailing_whitespace", None)
-    if every and isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
-        lines.append(cst.EmptyLine(comment=trailing.comment))
-    return lines
+    return [*lines, *trailing_comment(stmt)] if every else lines
 
 
 class _Applier(cst.CSTTransformer):
