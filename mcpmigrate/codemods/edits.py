@@ -64,7 +64,9 @@ class Edits:
         default_factory=dict
     )  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
-    kept_comments: set[int] = field(default_factory=set)  # removed statements whose comments stay
+    kept_comments: dict[int, list[cst.EmptyLine]] = field(
+        default_factory=dict
+    )  # removed statements whose comments stay -> the comment lines of their removed bodies
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
     _shared: dict[str, Any] = field(default_factory=dict)
     _last: list[tuple[str, Callable[[Any], None]]] = field(default_factory=list)
@@ -78,14 +80,15 @@ class Edits:
         """``node`` becomes ``new`` (its children's rewrites are dropped with it)."""
         self.replacements[id(node)] = new
 
-    def remove(self, node: cst.CSTNode, keep_comments: bool = False) -> None:
+    def remove(self, node: cst.CSTNode, keep_comments: bool = False, inner: Sequence[cst.EmptyLine] = ()) -> None:
         """``node`` leaves its parent (a statement, an argument, an element …). ``keep_comments``:
         the statement's comment lines and trailing comment stay, on the next statement that stays
         (else the block's ``pass``/footer) — for a statement whose work moves elsewhere, where its
-        comments still describe the code around it."""
+        comments still describe the code around it; ``inner``: the comment lines of its body (a
+        compound statement), handed on after its own."""
         self.replacements[id(node)] = REMOVE
         if keep_comments:
-            self.kept_comments.add(id(node))
+            self.kept_comments[id(node)] = list(inner)
 
     def insert_before(self, stmt: cst.CSTNode, stmts: list[cst.BaseStatement]) -> None:
         """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
@@ -172,11 +175,15 @@ def trailing_comment(stmt: cst.CSTNode) -> list[cst.EmptyLine]:
     return []
 
 
-def _kept(stmt: cst.CSTNode, every: bool) -> list[cst.EmptyLine]:
-    """The comment lines a removed statement hands on: its directives, or (``every``) all its
-    leading comment lines and its trailing comment, each as a line of its own."""
-    lines = [line for line in _leading(stmt) if line.comment and (every or _DIRECTIVE.match(line.comment.value))]
-    return [*lines, *trailing_comment(stmt)] if every else lines
+def _kept(stmt: cst.CSTNode, edits: Edits) -> list[cst.EmptyLine]:
+    """The comment lines a removed statement hands on: its directives, or (removed with
+    ``keep_comments``) all its leading comment lines, its trailing comment, each as a line of its
+    own, and the comments of its body."""
+    inner = edits.kept_comments.get(id(stmt))
+    lines = [
+        line for line in _leading(stmt) if line.comment and (inner is not None or _DIRECTIVE.match(line.comment.value))
+    ]
+    return lines if inner is None else [*lines, *trailing_comment(stmt), *inner]
 
 
 class _Applier(cst.CSTTransformer):
@@ -196,7 +203,7 @@ class _Applier(cst.CSTTransformer):
         changed = False
         for stmt in original.body:
             if self.edits.replacements.get(id(stmt)) is REMOVE:
-                pending += _kept(stmt, id(stmt) in self.edits.kept_comments)
+                pending += _kept(stmt, self.edits)
                 continue
             if not pending:
                 continue
@@ -238,8 +245,7 @@ class _Applier(cst.CSTTransformer):
             )
             node = cst.FlattenSentinel([*ed.before[key], *items])
         if isinstance(original_node, (cst.IndentedBlock, cst.Module)) and any(
-            ed.replacements.get(id(stmt)) is REMOVE and _kept(stmt, id(stmt) in ed.kept_comments)
-            for stmt in original_node.body
+            ed.replacements.get(id(stmt)) is REMOVE and _kept(stmt, ed) for stmt in original_node.body
         ):
             node = self._keep_directives(original_node, node)
         elif isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
