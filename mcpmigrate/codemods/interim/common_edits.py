@@ -116,7 +116,7 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
     def flatten(original: cst.CSTNode, updated: cst.CSTNode) -> Any:
         assert isinstance(original, cst.Try) and isinstance(updated, cst.Try)
         if all(ed.removed(s) for s in original.body.body):  # it goes; the comments stay (its body's on its `pass`)
-            inner = [line for s in updated.body.body for line in s.leading_lines if line.comment]  # type: ignore[attr-defined]  # every statement has leading_lines
+            inner = [line for s in updated.body.body for line in getattr(s, "leading_lines", ()) if line.comment]
             ed.remove(original, keep_comments=True, inner=inner)
             return updated
         return flatten_body(original.leading_lines, updated)
