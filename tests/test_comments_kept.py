@@ -29,8 +29,10 @@ class Prefs(BaseModel):
 @mcp.tool()
 async def search(ctx: Context) -> str:
     """Search."""
+
     # Elicit search preferences from user
     result = await ctx.elicit(message="Where?", schema=Prefs)  # ask once
+
     if result.action == "accept":
         return result.data.city
     return "none"
@@ -57,6 +59,7 @@ async def search(
     result: Annotated[ElicitationResult[Prefs], Resolve(search_elicitation)],
 ) -> str:
     """Search."""
+
     # Elicit search preferences from user
     # ask once
     if result.action == "accept":

@@ -177,13 +177,13 @@ def trailing_comment(stmt: cst.CSTNode) -> list[cst.EmptyLine]:
 
 def _kept(stmt: cst.CSTNode, edits: Edits) -> list[cst.EmptyLine]:
     """The comment lines a removed statement hands on: its directives, or (removed with
-    ``keep_comments``) all its leading comment lines, its trailing comment, each as a line of its
-    own, and the comments of its body."""
+    ``keep_comments``) all its leading lines (a blank line before its comments stays too), its
+    trailing comment as a line of its own and the comments of its body — none without a comment."""
     inner = edits.kept_comments.get(id(stmt))
-    lines = [
-        line for line in _leading(stmt) if line.comment and (inner is not None or _DIRECTIVE.match(line.comment.value))
-    ]
-    return lines if inner is None else [*lines, *trailing_comment(stmt), *inner]
+    if inner is None:
+        return [line for line in _leading(stmt) if line.comment and _DIRECTIVE.match(line.comment.value)]
+    lines = [*_leading(stmt), *trailing_comment(stmt), *inner]
+    return lines if any(line.comment for line in lines) else []
 
 
 class _Applier(cst.CSTTransformer):
@@ -211,8 +211,10 @@ class _Applier(cst.CSTTransformer):
             target = became.nodes[0] if isinstance(became, cst.FlattenSentinel) and became.nodes else became
             at = next((i for i, b in enumerate(body) if b is target), None)
             if at is not None:
-                first = body[at]
-                body[at] = first.with_changes(leading_lines=[*pending, *_leading(first)])
+                first, own = body[at], list(_leading(body[at]))
+                if not pending[0].comment:  # the comments came with their blank line: one is enough
+                    own = own[next((i for i, line in enumerate(own) if line.comment), len(own)) :]
+                body[at] = first.with_changes(leading_lines=[*pending, *own])
                 pending, changed = [], True
         if pending:
             if isinstance(block, cst.IndentedBlock) and not body:
