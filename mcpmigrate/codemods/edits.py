@@ -64,6 +64,9 @@ class Edits:
         default_factory=dict
     )  # (module, name) -> ``as`` name, when ``name`` is taken
     tracked: set[int] = field(default_factory=set)
+    kept_comments: dict[int, list[cst.EmptyLine]] = field(
+        default_factory=dict
+    )  # removed statements whose comments stay -> the comment lines of their removed bodies
     _updated: dict[int, cst.CSTNode] = field(default_factory=dict)
     _shared: dict[str, Any] = field(default_factory=dict)
     _last: list[tuple[str, Callable[[Any], None]]] = field(default_factory=list)
@@ -77,9 +80,15 @@ class Edits:
         """``node`` becomes ``new`` (its children's rewrites are dropped with it)."""
         self.replacements[id(node)] = new
 
-    def remove(self, node: cst.CSTNode) -> None:
-        """``node`` leaves its parent (a statement, an argument, an element …)."""
+    def remove(self, node: cst.CSTNode, keep_comments: bool = False, inner: Sequence[cst.EmptyLine] = ()) -> None:
+        """``node`` leaves its parent (a statement, an argument, an element …). ``keep_comments``:
+        the statement's comment lines and trailing comment stay, on the next statement that stays
+        (else the block's ``pass``/footer) — for a statement whose work moves elsewhere, where its
+        comments still describe the code around it; ``inner``: the comment lines of its body (a
+        compound statement), handed on after its own."""
         self.replacements[id(node)] = REMOVE
+        if keep_comments:
+            self.kept_comments[id(node)] = list(inner)
 
     def insert_before(self, stmt: cst.CSTNode, stmts: list[cst.BaseStatement]) -> None:
         """Put ``stmts`` before ``stmt`` in its block (after what was inserted before it already)."""
@@ -158,6 +167,25 @@ def _leading(stmt: cst.CSTNode) -> Sequence[cst.EmptyLine]:
     return getattr(stmt, "leading_lines", ())
 
 
+def trailing_comment(stmt: cst.CSTNode) -> list[cst.EmptyLine]:
+    """A statement line's trailing comment as a line of its own (none: ``[]``)."""
+    trailing = getattr(stmt, "trailing_whitespace", None)
+    if isinstance(trailing, cst.TrailingWhitespace) and trailing.comment is not None:
+        return [cst.EmptyLine(comment=trailing.comment)]
+    return []
+
+
+def _kept(stmt: cst.CSTNode, edits: Edits) -> list[cst.EmptyLine]:
+    """The comment lines a removed statement hands on: its directives, or (removed with
+    ``keep_comments``) all its leading lines (a blank line before its comments stays too), its
+    trailing comment as a line of its own and the comments of its body — none without a comment."""
+    inner = edits.kept_comments.get(id(stmt))
+    if inner is None:
+        return [line for line in _leading(stmt) if line.comment and _DIRECTIVE.match(line.comment.value)]
+    lines = [*_leading(stmt), *trailing_comment(stmt), *inner]
+    return lines if any(line.comment for line in lines) else []
+
+
 class _Applier(cst.CSTTransformer):
     def __init__(self, edits: Edits) -> None:
         super().__init__()
@@ -175,7 +203,7 @@ class _Applier(cst.CSTTransformer):
         changed = False
         for stmt in original.body:
             if self.edits.replacements.get(id(stmt)) is REMOVE:
-                pending += [line for line in _leading(stmt) if line.comment and _DIRECTIVE.match(line.comment.value)]
+                pending += _kept(stmt, self.edits)
                 continue
             if not pending:
                 continue
@@ -183,8 +211,10 @@ class _Applier(cst.CSTTransformer):
             target = became.nodes[0] if isinstance(became, cst.FlattenSentinel) and became.nodes else became
             at = next((i for i, b in enumerate(body) if b is target), None)
             if at is not None:
-                first = body[at]
-                body[at] = first.with_changes(leading_lines=[*pending, *_leading(first)])
+                first, own = body[at], list(_leading(body[at]))
+                if not pending[0].comment:  # the comments came with their blank line: one is enough
+                    own = own[next((i for i, line in enumerate(own) if line.comment), len(own)) :]
+                body[at] = first.with_changes(leading_lines=[*pending, *own])
                 pending, changed = [], True
         if pending:
             if isinstance(block, cst.IndentedBlock) and not body:
@@ -217,8 +247,7 @@ class _Applier(cst.CSTTransformer):
             )
             node = cst.FlattenSentinel([*ed.before[key], *items])
         if isinstance(original_node, (cst.IndentedBlock, cst.Module)) and any(
-            ed.replacements.get(id(stmt)) is REMOVE and any(line.comment for line in _leading(stmt))
-            for stmt in original_node.body
+            ed.replacements.get(id(stmt)) is REMOVE and _kept(stmt, ed) for stmt in original_node.body
         ):
             node = self._keep_directives(original_node, node)
         elif isinstance(original_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):

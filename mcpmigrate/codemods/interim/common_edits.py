@@ -15,7 +15,7 @@ from typing import Any
 
 import libcst as cst
 
-from mcpmigrate.codemods.edits import Edits, flatten_body
+from mcpmigrate.codemods.edits import Edits, flatten_body, trailing_comment
 from mcpmigrate.codemods.interim.sites import Site
 from mcpmigrate.names import assigned, binds, uses
 
@@ -63,6 +63,7 @@ class FunctionEdit:
             return node
         stmts = list(body.body)
         pending = [self.edits.updated(x) for x in self.aliases or ()]
+        footer: list[cst.EmptyLine] = []  # the comments of removed last statements
         changed = True
         while changed:
             changed = False
@@ -75,14 +76,18 @@ class FunctionEdit:
                 if any(uses(x, name) for x in rest) or any(binds(x, name) for x in rest):
                     continue
                 i = stmts.index(alias)
-                if i + 1 < len(stmts) and alias.leading_lines:
+                carry = [*alias.leading_lines, *trailing_comment(alias)]  # its comments stay
+                if i + 1 < len(stmts):
                     nxt = stmts[i + 1]
-                    stmts[i + 1] = nxt.with_changes(leading_lines=[*alias.leading_lines, *nxt.leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
+                    stmts[i + 1] = nxt.with_changes(leading_lines=[*carry, *nxt.leading_lines])  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
+                else:
+                    footer = [*carry, *footer]
                 del stmts[i]
                 changed = True
         if not stmts:
-            stmts = [cst.SimpleStatementLine([cst.Pass()])]
-        return node.with_changes(body=body.with_changes(body=stmts))
+            stmts = [cst.SimpleStatementLine([cst.Pass()], leading_lines=footer)]
+            footer = []
+        return node.with_changes(body=body.with_changes(body=stmts, footer=[*footer, *body.footer]))
 
 
 def function_edit(ed: Edits, node: cst.FunctionDef) -> FunctionEdit:
@@ -97,7 +102,7 @@ def take_out(site: Site, ed: Edits, name: str) -> None:
     """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
     ``name``; a ``try`` around it is unwrapped."""
     if site.result is not None:
-        ed.remove(site.stmt)
+        ed.remove(site.stmt, keep_comments=True)
     else:
         ed.replace(site.await_node, cst.Name(name))
     if site.unwrap is not None:
@@ -110,8 +115,10 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
 
     def flatten(original: cst.CSTNode, updated: cst.CSTNode) -> Any:
         assert isinstance(original, cst.Try) and isinstance(updated, cst.Try)
-        if all(ed.removed(s) for s in original.body.body):
-            return cst.RemoveFromParent()
+        if all(ed.removed(s) for s in original.body.body):  # it goes; the comments stay (its body's on its `pass`)
+            inner = [line for s in updated.body.body for line in getattr(s, "leading_lines", ()) if line.comment]
+            ed.remove(original, keep_comments=True, inner=inner)
+            return updated
         return flatten_body(original.leading_lines, updated)
 
     ed.transform(node, flatten)

@@ -102,7 +102,7 @@ def finish(g: Gathered) -> None:
         fn = a.enclosing_function(check)
         guard = guard_if(a, check)
         if fn is not None and id(fn) in touched and guard is not None and id(guard) not in kept:
-            rnd.edits.remove(guard)
+            rnd.edits.remove(guard, keep_comments=True)
     delete_handlers(rnd.edits, a, [node for node, filler in g.handlers if filler in g.fixed])
     if g.requests:
         config = g.requests[0].config

@@ -35,7 +35,7 @@ class Round:
     def change(self, node: cst.CSTNode, change: Change) -> None:
         """Record one :data:`Change` of ``node``."""
         if isinstance(change, RemoveMarker):  # REMOVE is its only instance
-            self.edits.remove(node)
+            self.edits.remove(node, keep_comments=True)  # its comments describe the code around it
         elif isinstance(change, cst.CSTNode):
             self.edits.replace(node, change)
         else:

@@ -185,7 +185,7 @@ class ContextRead:
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         t = self.threading
         if self.dropped is not None:
-            edits.remove(self.dropped)
+            edits.remove(self.dropped, keep_comments=True)
             _close_gap(edits, analysis, self.dropped)
         else:
             name = t.names[id(self.fn)]
