@@ -210,18 +210,21 @@ def detect(
     top_lines: list[int] | None = None,
     path: Path | None = None,
     incoming: Incoming | None = None,
+    ported_from_mcp1: bool = False,
 ) -> tuple[list[Finding], ModuleAnalysis]:
     """Findings for one parsed module, with positions, in source order (not suppressed yet).
     ``source`` (the bytes ``module`` was parsed from) lets positions be computed per top-level
     statement (:func:`node_positions`). ``path`` (the file's) is where the project's dependency pins
     are looked up (:mod:`mcpmigrate.pins`); without it, the working directory. ``incoming``: the
-    calls other modules of the project make into this one (:mod:`mcpmigrate.analysis.project`)."""
+    calls other modules of the project make into this one (:mod:`mcpmigrate.analysis.project`).
+    ``ported_from_mcp1``: a later fix round, after the port rewrote the module's mcp 1.x code."""
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.detectors import all_detectors
 
     analysis = ModuleAnalysis.build(module, incoming, path)
     analysis.source = source
     analysis.target_sdk = config.target_sdk
+    analysis.ported_from_mcp1 = ported_from_mcp1
     reports: list[Report] = []
     for det_cls in all_detectors():
         if not set(det_cls.rules) & rules:
@@ -426,13 +429,16 @@ def _apply_codemods(
     such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
     left). Every finding a round applied is appended to ``applied`` (a later round's own finding:
     the port gave a request its context, so the interim fix applies in the next round)."""
+    from mcpmigrate import surfaces as S
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
+    from mcpmigrate.codemods.interim.refusals import code_generation
     from mcpmigrate.codemods.style import style_for, wrap_long_lines
 
     original = module
     style = style_for(options.style_path or path)
+    from_mcp1 = config.target_sdk == "mcp2" and code_generation(analysis)[0] == S.MCP1  # what later rounds read
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
     # find nothing left to do.
@@ -457,7 +463,9 @@ def _apply_codemods(
                 before = rules
                 if file_rules is not None:
                     rules = rescreen(module.bytes, rules, file_rules, incoming)
-                findings, analysis = detect(module, display, config, rules, path=path, incoming=incoming)
+                findings, analysis = detect(
+                    module, display, config, rules, path=path, incoming=incoming, ported_from_mcp1=from_mcp1
+                )
                 findings = active(findings, module.bytes)
                 if introduced is not None and rules is not before:
                     introduced.extend(f for f in findings if f.rule not in before)

@@ -93,6 +93,17 @@ FRAMEWORK_CONTEXT_METHODS = {
     "mcp_use.server.Context": {"sample": "sampling", "list_roots": "roots"},
     "mcp_use.server.context.Context": {"sample": "sampling", "list_roots": "roots"},
 }
+# Where a framework context's request methods make their SDK request (a framework context of
+# FRAMEWORK_CONTEXT_METHODS → its source file in the framework, and method → the SDK call inside it):
+# mcp-use 1.x mcp_use/server/context.py ``Context.sample`` awaits ``self.session.create_message(…)``
+# and ``Context.list_roots`` awaits ``self.session.list_roots()``.
+FRAMEWORK_CONTEXT_WRAPS = {
+    q: (
+        "mcp_use/server/context.py",
+        {"sample": "self.session.create_message(...)", "list_roots": "self.session.list_roots()"},
+    )
+    for q in ("mcp_use.server.Context", "mcp_use.server.context.Context")
+}
 # Attributes that hold the SDK ServerSession in a framework, by the framework's top-level package:
 # mcp-agent ``Context.upstream_session`` (mcp_agent/core/context.py) is the session of the client
 # the agent app serves.

@@ -196,7 +196,23 @@ def test_requests_19_a_framework_contexts_list_roots(tmp_path: Path) -> None:
     assert sites(findings) == [("MCP101", 46, 19), ("MCP201", 34, 19), ("MCP202", 40, 20)]
     roots = at(findings, 46)
     assert roots["fix"] is None
-    assert roots["manual"].startswith("the framework's `list_roots` sends `roots/list` through the SDK session")
+    assert roots["manual"] == (
+        "`ctx` is `mcp_use.server.Context`, mcp_use's subclass of the SDK's `Context`, whose `list_roots` makes the "
+        "request itself (`await self.session.list_roots()` in mcp_use/server/context.py): no rewrite of this call "
+        "changes what it sends. Migrate the wrapper first: `Context.list_roots` (mcpmigrate reports that line where "
+        "the framework's source is checked, and leaves it manual too: it requests through `self.session`, not "
+        "through a context parameter), then its callers: here, take the directory as a documented tool parameter "
+        "instead of `list_roots`"
+    )
+    sample = at(findings, 34)
+    assert sample["fix"] is None
+    assert sample["manual"] == (
+        "`ctx` is `mcp_use.server.Context`, mcp_use's subclass of the SDK's `Context`, whose `sample` makes the "
+        "request itself (`await self.session.create_message(...)` in mcp_use/server/context.py): no rewrite of this "
+        "call changes what it sends. Migrate the wrapper first: `Context.sample` (mcpmigrate reports that line where "
+        "the framework's source is checked, and leaves it manual too: it requests through `self.session`, not "
+        "through a context parameter), then its callers: here, call an LLM provider directly instead of `sample`"
+    )
 
 
 # -- relays -----------------------------------------------------------------------------------

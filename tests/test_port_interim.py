@@ -140,7 +140,7 @@ def test_a_helper_called_with_an_mcp1_tools_context_is_fixed_and_reported_in_the
     assert site["fix"]["description"] == (
         "move the request out of the helper `_confirm` into a resolver returning `Elicit(...)` for each call, "
         "injected into `drop` with `Annotated[..., Resolve(fn)]` and handed to the helper in place of the "
-        "request (works on both eras)"
+        "request (works on both eras) (" + RESOLVER_REFUSAL + ")"
     )
     res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
@@ -245,3 +245,61 @@ def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_it
     for mode in ("legacy", "modern"):
         got = run_proof(mcp2_python, server, "mcp", mode, [], calls, client={"sampling": True})
         assert _answers(got) == _answers(want), f"{mode}: {got['calls']} vs {want['calls']}"
+
+
+BUY = """from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("shop")
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+@mcp.tool()
+async def buy(item: str, ctx: Context) -> str:
+    result = await ctx.elicit(message=f"Buy {item}?", schema=Confirm)
+    if result.action == "accept" and result.data.ok:
+        return f"bought {item}"
+    return "cancelled"
+"""
+
+RESOLVER_REFUSAL = (
+    "a client that did not declare elicitation got a tool error result (`isError: true`, the client's refusal "
+    'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
+    'not declare the form elicitation capability required by resolver …", raised before the tool runs), on '
+    "legacy connections too"
+)
+
+
+def test_the_ported_elicitation_resolver_says_what_a_client_without_the_capability_now_gets(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """mcp 1.x sends `elicitation/create` whatever the client declared, and FastMCP turns the client's
+    refusal into a tool error result; the `Resolve(Elicit(...))` the port-and-interim run writes has
+    mcp 2.x check the capability first and answer a JSON-RPC error, on a legacy connection too. The
+    fix says so (in `check` and in `fix`), and the real SDKs answer so."""
+    server = tmp_path / "server.py"
+    server.write_text(BUY, encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
+    want = (
+        "move the request into a resolver returning `Elicit(...)`, injected into `buy` with "
+        f"`Annotated[..., Resolve(fn)]` (works on both eras) ({RESOLVER_REFUSAL})"
+    )
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    (site,) = [f for f in res.json["findings"] if f["rule"] == "MCP202"]
+    assert (site["fix"]["safety"], site["fix"]["description"]) == ("safe", want)
+    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    assert [f["fix"]["description"] for f in res.json["fixed"] if f["rule"] == "MCP202"] == [want]
+    calls = [{"tool": "buy", "arguments": {"item": "pen"}}]
+    before = tmp_path / "before.py"
+    before.write_text(BUY, encoding="utf-8")
+    (old,) = _answers(run_proof(legacy_python, before, "mcp", "legacy", [], calls))
+    assert old[:2] == (None, True)
+    for mode in ("legacy", "modern"):
+        ((error, is_error, _text, _structured),) = _answers(run_proof(mcp2_python, server, "mcp", mode, [], calls))
+        assert is_error is None and error.startswith(
+            "MCPError: Client did not declare the form elicitation capability required by resolver"
+        ), (mode, error)

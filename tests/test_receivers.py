@@ -300,7 +300,14 @@ async def sample_lookalike(product: str, ctx) -> str:
 
 
 def test_mcp_use_context_subclass(tmp_path: Path) -> None:
-    assert sites(run(tmp_path, MCP_USE_SUBCLASS)) == [("MCP201", 12, 19)]
+    findings = run(tmp_path, MCP_USE_SUBCLASS)
+    assert sites(findings) == [("MCP201", 12, 19)]
+    assert at(findings, 12)["manual"].startswith(
+        "`ctx` is a `ShopContext`, a subclass of `mcp_use.server.Context`, mcp_use's subclass of the SDK's "
+        "`Context`, whose `sample` makes the request itself (`await self.session.create_message(...)` in "
+        "mcp_use/server/context.py): no rewrite of this call changes what it sends. Migrate the wrapper first: "
+        "`Context.sample` ("
+    )
 
 
 # -- raw server requests on any receiver --------------------------------------------------------

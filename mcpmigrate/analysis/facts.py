@@ -85,6 +85,8 @@ class Facts:
         self.path: Path | None = None  # the file, when known (the interim fix reads its project's pins)
         self.source: bytes | None = None  # the bytes the module was parsed from, when known (see ModuleAnalysis.code)
         self.target_sdk: str | None = None  # `--target-sdk`: the SDK the port re-pins the project to
+        # a later fix round of a run whose port rewrote this module's mcp 1.x code (pipeline._apply_codemods)
+        self.ported_from_mcp1 = False
 
     # -- name resolution ---------------------------------------------------------------------
     def qualname(self, expr: cst.BaseExpression | None) -> str | None:

@@ -310,8 +310,15 @@ class Kinds(Held):
     def framework_methods(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> dict[str, str]:
         """The request-pushing methods a framework adds to the context ``expr`` is annotated as
         (``surfaces.FRAMEWORK_CONTEXT_METHODS``; a parameter of ``fn`` or an enclosing function)."""
+        found = self.framework_context(expr, fn)
+        return S.FRAMEWORK_CONTEXT_METHODS[found[0]] if found else {}
+
+    def framework_context(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> tuple[str, str] | None:
+        """(the framework context's qualname, the annotation's name) when ``expr`` is a parameter of
+        ``fn`` or an enclosing function annotated as a framework's context or a subclass of it in
+        this module (``ShopContext(mcp_use.server.Context)``)."""
         if not isinstance(expr, cst.Name):
-            return {}
+            return None
         scope = fn
         while scope is not None:
             for p in scope.params:
@@ -323,10 +330,10 @@ class Kinds(Held):
                                 break
                             q = next(iter(self.class_bases[q]), None)
                         if q in S.FRAMEWORK_CONTEXT_METHODS:
-                            return S.FRAMEWORK_CONTEXT_METHODS[q]
-                    return {}
+                            return q, get_full_name_for_node(cand) or q
+                    return None
             scope = scope.parent
-        return {}
+        return None
 
     def _constructed_kind(self, call: cst.Call) -> Kind | None:
         q = self.qualname(call.func)

@@ -489,3 +489,25 @@ def fastmcp_pinned(a: ModuleAnalysis) -> tuple[bool | None, str | None]:
         return None, None
 
     return a.memo("detectors.fastmcp_pinned", compute)
+
+
+def framework_wrapper_manual(
+    a: ModuleAnalysis, expr: cst.BaseExpression, fn: FunctionInfo | None, method: str, instead: str
+) -> str:
+    """The manual step for ``expr.method(...)`` on a framework's context (``surfaces.FRAMEWORK_CONTEXT_WRAPS``):
+    the framework's method makes the SDK request itself, so the wrapper changes first, then its
+    callers (``instead``: what this caller does in its place)."""
+    found = a.framework_context(expr, fn)
+    if found is None or found[0] not in S.FRAMEWORK_CONTEXT_WRAPS:  # pragma: no cover - callers checked
+        return instead
+    q, ann = found
+    where, calls = S.FRAMEWORK_CONTEXT_WRAPS[q]
+    recv = expr.value if isinstance(expr, cst.Name) else "the context"
+    what = f"`{q}`" if ann.rsplit(".", 1)[-1] == q.rsplit(".", 1)[-1] else f"a `{ann}`, a subclass of `{q}`"
+    return (
+        f"`{recv}` is {what}, {q.split('.')[0]}'s subclass of the SDK's `Context`, whose `{method}` makes the "
+        f"request itself (`await {calls[method]}` in {where}): no rewrite of this call changes what it sends. "
+        f"Migrate the wrapper first: `Context.{method}` (mcpmigrate reports that line where the framework's "
+        f"source is checked, and leaves it manual too: it requests through `self.session`, not through a context "
+        f"parameter), then its callers: here, {instead}"
+    )

@@ -22,6 +22,7 @@ from mcpmigrate.codemods.param.guards import guards_roots, msg_102, plan_guard
 from mcpmigrate.detectors._shared import (
     branch_condition,
     fastmcp_pinned,
+    framework_wrapper_manual,
     legacy_era_only,
     sent_payloads,
 )
@@ -412,7 +413,7 @@ class _RootsVisitor(RequestVisitor):
         ):
             pass
         elif self.a.framework_methods(func.value, fn).get("list_roots") == "roots":
-            self._framework_list_roots(call if call is not None else func, fn)
+            self._framework_list_roots(call if call is not None else func, func.value, fn)
             return
         else:
             return
@@ -439,7 +440,7 @@ class _RootsVisitor(RequestVisitor):
         )
         self.reports.append(Report.planned("MCP101", node, base, plan))
 
-    def _framework_list_roots(self, node: cst.CSTNode, fn: FunctionInfo | None) -> None:
+    def _framework_list_roots(self, node: cst.CSTNode, receiver: cst.BaseExpression, fn: FunctionInfo | None) -> None:
         """``ctx.list_roots()`` on a framework's context that forwards it to the SDK session
         (``surfaces.FRAMEWORK_CONTEXT_METHODS``): the same request, not rewritten here."""
         if legacy_era_only(self.a.parents, node):
@@ -451,8 +452,13 @@ class _RootsVisitor(RequestVisitor):
             + (f" in `{fn.qualname}`{self.a.external_chain(fn)}" if fn else "")
             + " through the framework's `list_roots`, which sends `roots/list` on the SDK session; on 2026-07-28 "
             "servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are deprecated.",
-            manual="the framework's `list_roots` sends `roots/list` through the SDK session: take the directory as a "
-            "documented tool parameter (no automatic rewrite for a framework context)",
+            manual=framework_wrapper_manual(
+                self.a,
+                receiver,
+                fn,
+                "list_roots",
+                "take the directory as a documented tool parameter instead of `list_roots`",
+            ),
         )
 
     def _roots_interim(self, node: cst.Call, fn: FunctionInfo | None) -> None:

@@ -20,7 +20,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, walk
 from mcpmigrate.analysis.module import Uninjected
 from mcpmigrate.codemods import interim, interim_jsonrpc
-from mcpmigrate.detectors._shared import legacy_era_only, sent_payloads
+from mcpmigrate.detectors._shared import framework_wrapper_manual, legacy_era_only, sent_payloads
 from mcpmigrate.detectors.base import Detector, Report, RequestVisitor, dict_get, string_value
 from mcpmigrate.model import FixPlan
 from mcpmigrate.names import ref_names
@@ -191,8 +191,9 @@ class _Visitor(RequestVisitor):
                     "MCP201",
                     node,
                     _MSG_201.format(subject=_SAMPLES.format(where=where)),
-                    manual="the framework's `sample` sends `sampling/createMessage` through the SDK session: call an "
-                    "LLM provider directly (no automatic rewrite for a framework context)",
+                    manual=framework_wrapper_manual(
+                        self.a, func.value, fn, "sample", "call an LLM provider directly instead of `sample`"
+                    ),
                 )
 
     def _is_session(self, expr: cst.BaseExpression, fn: FunctionInfo | None) -> bool:

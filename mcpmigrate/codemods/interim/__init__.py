@@ -103,8 +103,32 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
-    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, _describe(site, refusal_note(a, site)))
+    changed = site.form == "resolver" and site.kind == ELICITATION and _ported_from_mcp1(a, site)
+    desc = _describe(site, refusal_note(a, site), RESOLVER_REFUSAL_FROM_MCP1 if changed else "")
+    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
     return FixPlan(fix, None, site)
+
+
+#: What an elicitation resolver changes for a client without the capability, when this run ports
+#: mcp 1.x code (proved with mcp 1.27 → 2.3 and the mcp 2.3 client without an elicitation callback:
+#: tests/test_port_interim.py): mcp 1.x sent `elicitation/create` anyway, the client refused it and
+#: FastMCP turned the exception into a tool error; mcp 2.x's resolver checks the capability first.
+RESOLVER_REFUSAL_FROM_MCP1 = (
+    "a client that did not declare elicitation got a tool error result (`isError: true`, the client's refusal "
+    'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
+    'not declare the form elicitation capability required by resolver …", raised before the tool runs), on '
+    "legacy connections too"
+)
+
+
+def _ported_from_mcp1(a: ModuleAnalysis, site: Site) -> bool:
+    """This run ports the module's mcp 1.x code to mcp 2.x (``--target-sdk mcp2``), or did in an earlier
+    fix round."""
+    if a.ported_from_mcp1:  # a later round of the fix: the port already rewrote it
+        return True
+    if a.target_sdk != "mcp2" or not isinstance(site.call, cst.Call):
+        return False
+    return (generation(a, site.call, site.fn) or callers_generation(a, site.fn)) == S.MCP1
 
 
 def plan_gate(request: FixPlan) -> FixPlan:
@@ -310,9 +334,10 @@ def _alone(a: ModuleAnalysis, python: str | None, call: cst.Call) -> Site | str:
     return _site(a, call, fn, request_kind(a, call, fn) or "", alone=True, python=python)
 
 
-def _describe(site: Site, refusal: str) -> str:
+def _describe(site: Site, refusal: str, changed: str = "") -> str:
     """The fix's one-line description (what ``check`` prints): the form, where, and what to review;
-    ``refusal``: what a client that did not declare the capability gets (a round in place)."""
+    ``refusal``: what a client that did not declare the capability gets (a round in place);
+    ``changed``: what such a client got before the port and gets now (a resolver)."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
     if site.thread is not None:
@@ -369,6 +394,8 @@ def _describe(site: Site, refusal: str) -> str:
         desc += f" ({joint})"
     if site.pin and site.form != "fastmcp":
         desc += f" (mcp 2.x: {site.pin})"
+    if changed:
+        desc += f" ({changed})"
     if site.unsafe:
         desc += " (review: " + "; ".join(site.unsafe) + ")"
     return desc
