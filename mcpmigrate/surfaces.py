@@ -88,7 +88,8 @@ FRAMEWORK_CLASSES = {
 }
 # Request-pushing methods a framework adds to its context: class → method → what it pushes.
 # mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
-# ``Context.list_roots`` is ``await self.session.list_roots()`` there too.
+# ``Context.list_roots`` is ``await self.session.list_roots()`` there too, returning the answer's
+# ``.roots`` (a ``list[Root]``: the value the param fix rebuilds, ``codemods/param/sites.root_list``).
 FRAMEWORK_CONTEXT_METHODS = {
     "mcp_use.server.Context": {"sample": "sampling", "list_roots": "roots"},
     "mcp_use.server.context.Context": {"sample": "sampling", "list_roots": "roots"},

@@ -413,7 +413,8 @@ class _RootsVisitor(RequestVisitor):
         ):
             pass
         elif self.a.framework_methods(func.value, fn).get("list_roots") == "roots":
-            self._framework_list_roots(call if call is not None else func, func.value, fn)
+            if call is None or not self._framework_param(call, fn):
+                self._framework_list_roots(call if call is not None else func, func.value, fn)
             return
         else:
             return
@@ -439,6 +440,29 @@ class _RootsVisitor(RequestVisitor):
             "are deprecated. Take the directory as a documented tool parameter (`fix --strategy param`)."
         )
         self.reports.append(Report.planned("MCP101", node, base, plan))
+
+    def _framework_param(self, node: cst.Call, fn: FunctionInfo | None) -> bool:
+        """Under an explicit ``--strategy param``, ``ctx.list_roots()`` on a framework's context
+        gets the SDK context's param plan (only the tool's signature changes; the value rebuilt is
+        the framework's ``list[Root]``, ``param.sites.root_list``): reported here, True. False
+        leaves it to :meth:`_framework_list_roots` (another strategy, or the legacy branch)."""
+        from mcpmigrate.codemods import interim as interim_fix
+
+        config = self.det.config
+        if not (config.strategy == param_fix.STRATEGY and config.strategy_chosen):
+            return False
+        if interim_fix.legacy_only(self.a, node) or legacy_era_only(self.a.parents, node):
+            return False
+        plan = param_fix.plan_roots_request(self.a, config, node, fn)
+        message = (
+            "The server asks the client for its roots"
+            + (f" in `{fn.qualname}`{self.a.external_chain(fn)}" if fn else "")
+            + " through the framework's `list_roots`, which sends `roots/list` on the SDK session; on 2026-07-28 "
+            "servers cannot send requests (mcp 2.x raises NoBackChannelError) and roots are deprecated. Take the "
+            "directory as a documented tool parameter (`fix --strategy param`)."
+        )
+        self.planned("MCP101", node, message, plan)
+        return True
 
     def _framework_list_roots(self, node: cst.CSTNode, receiver: cst.BaseExpression, fn: FunctionInfo | None) -> None:
         """``ctx.list_roots()`` on a framework's context that forwards it to the SDK session

@@ -296,6 +296,15 @@ def request_await(a: ModuleAnalysis, node: cst.Call) -> cst.Await | None:
     return aw if isinstance(aw, cst.Await) and aw.expression is outer else None
 
 
+def root_list(a: ModuleAnalysis, receiver: cst.BaseExpression, fn: FunctionInfo) -> bool:
+    """``<receiver>.list_roots()`` answers the roots themselves (``list[Root]``), not the
+    ``ListRootsResult``: a fastmcp Context, or a framework's context whose ``list_roots`` returns
+    the session's ``result.roots`` (mcp-use ``Context.list_roots``; ``surfaces.FRAMEWORK_CONTEXT_METHODS``)."""
+    if a.kind_of(receiver, fn) is Kind.CONTEXT_FASTMCP:
+        return True
+    return a.framework_methods(receiver, fn).get("list_roots") == "roots"
+
+
 def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: FunctionInfo) -> Site:
     """What an awaited ``list_roots()`` in ``fn`` turns into, with ``config``'s parameter name."""
     pm = a.parents
@@ -303,7 +312,7 @@ def request_site(a: ModuleAnalysis, config: Config, node: cst.Call, fn: Function
     aw = request_await(a, node)
     assert isinstance(aw, cst.Await) and isinstance(node.func, cst.Attribute)
     site.receiver = node.func.value
-    fastmcp = a.kind_of(node.func.value, fn) is Kind.CONTEXT_FASTMCP
+    fastmcp = root_list(a, node.func.value, fn)
     stmt = enclosing_stmt(a, node)
     small = pm.get(id(aw))
     single_line = isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and pm.get(id(small)) is stmt
