@@ -70,7 +70,10 @@ def test_other_strategies_and_unrewritable_shapes_stay_manual(tmp_path: Path) ->
     assert after.read_text() == src.read_text()
     shutil.rmtree(tmp_path / "proj")
     _b, after, [f] = _fix(tmp_path, HIDDEN / "requests_19.py", "interim")
-    assert f["fix"] is None and f["manual"].startswith("the framework's `list_roots` sends `roots/list`")
+    assert f["fix"] is None and f["manual"].startswith(
+        "`ctx` is `mcp_use.server.Context`, mcp_use's subclass of the SDK's `Context`, whose `list_roots` makes "
+        "the request itself"
+    )
     assert after.read_text() == (HIDDEN / "requests_19.py").read_text()
 
 
