@@ -32,7 +32,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.interim.lowlevel import exclusive_paths, widen_returns
+from mcpmigrate.codemods.interim.lowlevel import answer_target, exclusive_paths, widen_returns
 from mcpmigrate.codemods.interim.sites import Site, first_line, legacy_only
 from mcpmigrate.codemods.interim.thread import reached_asks, scope_names
 from mcpmigrate.codemods.port.context import factory_tool
@@ -179,14 +179,8 @@ def relay_target(a: ModuleAnalysis, call: cst.Call) -> str | None:
         return RETURNED
     if isinstance(small, cst.Expr) and small.value is aw:
         return ""
-    if (
-        isinstance(small, cst.Assign)
-        and small.value is aw
-        and len(small.targets) == 1
-        and isinstance(small.targets[0].target, cst.Name)
-    ):
-        return small.targets[0].target.value
-    return None
+    target = answer_target(a, call)  # `name = await helper(…)`, when that assignment is the statement
+    return target.value if target is not None and aw is not None and a.parents.get(id(aw)) is small else None
 
 
 def _interim_returns(tool: FunctionInfo) -> list[cst.CSTNode]:
