@@ -102,7 +102,7 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
         f"on 2026-07-28 each calling tool ({', '.join(dict.fromkeys(callers))}) runs again up to its call of "
         f"`{helper.name}` on the retry: the code before that call runs once per round"
     )
-    if external:  # the project step keeps a calling tool's earlier answers (.carry)
+    if external and site.form == "fastmcp":  # the project step keeps a calling tool's earlier answers (.carry)
         site.unsafe.append(
             "a calling tool that asked a question of its own first (a round of its own) keeps that answer in "
             "requestState with the round, since a retry brings only the latest round's answer"
