@@ -432,8 +432,10 @@ async def route(a: str, ctx: Context) -> str:
 
 def test_a_helper_loop_reached_through_another_helper_or_after_another_question_stays_manual(tmp_path: Path) -> None:
     """google-maps' shape (credentials.py ``get_api_key_from_user``: called by a helper, in tools that
-    first ask for consent): only a tool can return the round, and a retry brings only the latest
-    round's answer, so the earlier question's answer would be gone."""
+    first ask for consent) within one module: only a tool can return the round, and a retry brings
+    only the latest round's answer, so the earlier question's answer would be gone. (Across modules
+    the project step relays through the helper and keeps the earlier answer in requestState:
+    tests/test_interim_keep.py.)"""
     helper = "the request is made in the helper `key_from_user`, re-asked by `while True:`; "
     assert _manual(tmp_path / "a", LOOP + THROUGH_HELPER) == {
         9: helper + "`key_from_user(ctx)` in `key_or_ask` is not in an async fastmcp tool (only a tool can return "

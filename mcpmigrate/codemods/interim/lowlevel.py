@@ -51,6 +51,7 @@ from mcpmigrate.codemods.interim.sites import (
     request_kind,
     unassigned_reason,
 )
+from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.names import all_name_values, assigned, fresh, ref_names
 
 #: The site of another request of the same handler (checked as a member of a group), or why it has none.
@@ -341,7 +342,7 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
         keys[m.result] = m.key or m.result  # the key differs from the answer's name on a dispatch path
     code = f'if {at_least}({version}, "2026-07-28"):\n'
     if site.reask is not None:  # a re-ask loop: each ask is a round, under its own key, numbered in requestState
-        code += _reask_lines(parts[0][1:], keys, responses, check, irr, reask_counter(a, site, ed))
+        code += _reask_lines(parts[0][1:], keys, responses, check, irr, *reask_counter(a, site, ed))
     else:
         code += _ask_lines(parts, keys, responses, check, irr)
     for m, key, _, _ in parts:
@@ -370,34 +371,38 @@ def _ask_lines(parts: list[Any], keys: dict[str, str], responses: str, check: st
 
 
 def _reask_lines(
-    part: tuple[str, str, str], keys: dict[str, str], responses: str, check: str, irr: str, count: str
+    part: tuple[str, str, str], keys: dict[str, str], responses: str, check: str, irr: str, count: str, json: str
 ) -> str:
     """The same for a request re-asked by a loop: the answer of round ``count`` under its own key, or
-    an interim result asking it with the round in ``requestState``; once read, the next ask is the
-    next round."""
+    an interim result asking it with the round in ``requestState`` (a JSON object: the round under
+    the request's key, so a calling tool can add the answers its earlier rounds gave,
+    :mod:`.carry`); once read, the next ask is the next round."""
     key, req, answer_type = part
     key_n = f'f"{keys[key]}_{{{count}}}"'
+    state = f'{json}.dumps({{"{keys[key]}": {count}}})'
     return (
         f"    {key} = ({responses} or {{}}).get({key_n})\n"
         f"    if not isinstance({key}, {answer_type}):\n{check}"
-        f"        return {irr}(input_requests={{{key_n}: {req}}}, request_state=str({count}))\n"
+        f"        return {irr}(input_requests={{{key_n}: {req}}}, request_state={state})\n"
         f"    {count} += 1\n"
     )
 
 
-def reask_counter(a: ModuleAnalysis, site: Site, ed: Edits) -> str:
+def reask_counter(a: ModuleAnalysis, site: Site, ed: Edits) -> tuple[str, str]:
     """The name of the re-ask loop's round number, set before the loop (``site.reask``) from the
     ``requestState`` the retry echoes (1 on the first call): the round whose answer the retry brings,
-    and the key the next ask takes. fastmcp 4 seals ``requestState`` on the wire and refuses a
-    tampered one before the tool runs; a number the client picks would only choose under which key
-    its own answer is read."""
+    and the key the next ask takes; and the local name of the ``json`` module (imported when
+    needed). fastmcp 4 seals ``requestState`` on the wire and refuses a tampered one before the tool
+    runs; a number the client picks would only choose under which key its own answer is read."""
     assert site.reask is not None and site.result is not None
     count = fresh(ed.shared("interim.taken", lambda: set(all_name_values(a))), f"{site.result}_round")
+    json, add = module_name(a, "json")
+    if add:
+        ed.add_import("json", None, json)
     state = f"{site.ctx_param}.request_state"
-    ed.insert_before(
-        site.reask, [cst.parse_statement(f'{count} = int({state}) if ({state} or "").isdecimal() else 1\n')]
-    )
-    return count
+    key = site.key or site.result
+    ed.insert_before(site.reask, [cst.parse_statement(f'{count} = {json}.loads({state} or "{{}}").get("{key}", 1)\n')])
+    return count, json
 
 
 def widen_returns(ed: Edits, fn: FunctionInfo) -> None:

@@ -32,6 +32,7 @@ import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.interim.carry import carry_edits, kept_answers
 from mcpmigrate.codemods.interim.lowlevel import answer_target, exclusive_paths, widen_returns
 from mcpmigrate.codemods.interim.sites import Site, first_line, legacy_only
 from mcpmigrate.codemods.interim.thread import reached_asks, scope_names
@@ -64,8 +65,8 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
         return f"{intro}, which is used other than by direct calls (passed as a callable, stored): rewrite by hand"
     external = a.external_method_callers(helper) if method else a.external_callers(helper)
     for c in external:
-        if c.role is None and "." in c.caller:  # maybe a tool a factory makes: the project step decides (relay_reason)
-            continue
+        if c.role is None and c.caller:  # maybe a tool a factory makes, or a helper whose tools relay in turn:
+            continue  # the project step decides (relay_reason, relay_through)
         if c.role != "tool" or not c.caller:
             return (
                 f"{intro}, which {c.label} calls, and that is not a {tool_kind} (only a tool "
@@ -94,11 +95,18 @@ def relay_plan(a: ModuleAnalysis, site: Site) -> str | None:
         | ({"cls": helper.class_name} if method else {})
         for c in external
     ]
-    callers = [f"`{t.qualname}`" for t, _ in site.relays] + [c.label for c in external]
+    callers = [f"`{t.qualname}`" for t, _ in site.relays] + [
+        c.label if c.role is not None or "." in c.caller else f"each tool that calls {c.label}" for c in external
+    ]
     site.unsafe.append(
         f"on 2026-07-28 each calling tool ({', '.join(dict.fromkeys(callers))}) runs again up to its call of "
         f"`{helper.name}` on the retry: the code before that call runs once per round"
     )
+    if external and site.form == "fastmcp":  # the project step keeps a calling tool's earlier answers (.carry)
+        site.unsafe.append(
+            "a calling tool that asked a question of its own first (a round of its own) keeps that answer in "
+            "requestState with the round, since a retry brings only the latest round's answer"
+        )
     return None
 
 
@@ -151,11 +159,9 @@ def relay_reason(
             f"`{tool.qualname}` takes `{code_of(resolved[0].name)}` from a resolver: mcp 2.x refuses a tool that both "
             "has `Resolve(...)` parameters and returns an interim result; ask them in one round by hand"
         )
-    others: list[cst.CSTNode] = [
-        anchor for r, anchor in reached_asks(a, tool) if anchor is not call and not (settled and not legacy_only(a, r))
-    ]
-    others += _interim_returns(tool)
-    if others and stmt is not None and not exclusive_paths(a, stmt, others):
+    others = path_others(a, tool, call, settled)
+    keeps = settled and tool_kind == "fastmcp tool" and relay_target(a, call) != RETURNED
+    if others and not (keeps and stmt is not None and kept_answers(a, tool, stmt, others) is not None):
         return f"`{tool.qualname}` reaches another question on the path of {where} (`{first_line(others[0])}`): " + (
             "each re-ask is a round of its own and a retry brings only the latest round's answer, so that "
             "question's answer would be gone at the first re-ask; rewrite by hand"
@@ -163,6 +169,17 @@ def relay_reason(
             else "one interim round answers only its own questions; ask them in one round by hand"
         )
     return None
+
+
+def path_others(a: ModuleAnalysis, tool: FunctionInfo, call: cst.Call, settled: bool) -> list[cst.CSTNode]:
+    """What else ``tool`` asks, or hands on as an interim result, on a path that also makes ``call``
+    (``settled``: as :func:`relay_reason`)."""
+    stmt = enclosing_stmt(a, call)
+    others: list[cst.CSTNode] = [
+        anchor for r, anchor in reached_asks(a, tool) if anchor is not call and not (settled and not legacy_only(a, r))
+    ]
+    others += _interim_returns(tool)
+    return [o for o in others if stmt is None or not exclusive_paths(a, stmt, [o])]
 
 
 def relay_target(a: ModuleAnalysis, call: cst.Call) -> str | None:
@@ -202,13 +219,19 @@ def _interim_returns(tool: FunctionInfo) -> list[cst.CSTNode]:
     return out
 
 
-def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call, types: str = "mcp.types") -> None:
+def relay_call(
+    a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call, types: str = "mcp.types", settled: bool = False
+) -> None:
     """``await helper(…)`` in ``tool`` keeps what the helper returns (``name = await helper(…)``:
     in ``name``) and returns it when it is an interim result; the tool's return annotation admits it.
-    ``types``: the module the SDK's ``InputRequiredResult`` is imported from."""
+    ``types``: the module the SDK's ``InputRequiredResult`` is imported from. ``settled`` (the
+    project step): the answers of the tool's own earlier rounds on the path are kept in the
+    returned round's ``requestState`` (:mod:`.carry`)."""
     stmt = enclosing_stmt(a, call)
     target = relay_target(a, call)
     assert isinstance(stmt, cst.SimpleStatementLine) and target is not None  # relay_reason checked the statement
+    others = path_others(a, tool, call, settled) if settled else []
+    kept = kept_answers(a, tool, stmt, others) if others else None
     if target == RETURNED:  # `return await helper(…)`: the tool returns the interim result as is
         if tool.node.returns is not None:  # its annotation admits it (mcp 2.x keeps it out of the output schema)
             ed.import_name(a, types, "InputRequiredResult")
@@ -216,6 +239,11 @@ def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call,
         return
     irr = ed.import_name(a, types, "InputRequiredResult")
     name = target or fresh(scope_names(tool), "interim")
+    handed = name
+    if kept:
+        json, carried = carry_edits(a, ed, tool, kept)
+        state = f'{json}.dumps({{**{carried}, **{json}.loads({name}.request_state or "{{}}")}})'
+        handed = f'{name}.model_copy(update={{"request_state": {state}}})'
 
     def relay(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(updated, cst.SimpleStatementLine)
@@ -226,7 +254,7 @@ def relay_call(a: ModuleAnalysis, ed: Edits, tool: FunctionInfo, call: cst.Call,
             leading_lines=updated.leading_lines,
             trailing_whitespace=updated.trailing_whitespace,
         )
-        check = cst.parse_statement(f"if isinstance({name}, {irr}):\n    return {name}\n")
+        check = cst.parse_statement(f"if isinstance({name}, {irr}):\n    return {handed}\n")
         return cst.FlattenSentinel([keep, check])  # type: ignore[return-value]  # a statement becomes two
 
     ed.transform(stmt, relay)
@@ -237,7 +265,7 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
     """The calls of the helper in this module's tools named by ``needs`` (the project step) relay
     its interim result; or why one cannot (naming the caller). A method's call must be made through
     an instance the tool makes of the helper's class (``executor = AgentExecutor(…)``)."""
-    todo = []
+    todo: list[tuple[FunctionInfo, cst.Call, str]] = []
     for need in needs:
         fn = next((f for f in a.functions if f.qualname == need["caller"]), None)
         if fn is None:
@@ -249,6 +277,12 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
         ]
         if len(calls) != 1:
             return f"`{need['caller']}` calls `{need['callee']}` {len(calls)} times: each asks today; rewrite by hand"
+        if fn.role is None and not factory_tool(a, fn) and not need.get("cls"):  # a helper: its tools relay in turn
+            through = relay_through(a, fn, calls[0], need)
+            if isinstance(through, str):
+                return through
+            todo += [(f, c, need.get("types", "mcp.types")) for f, c in through]
+            continue
         why = _instance_reason(a, fn, calls[0], need) or relay_reason(
             a,
             fn,
@@ -262,8 +296,61 @@ def relay_edits(a: ModuleAnalysis, needs: list[dict[str, Any]], ed: Edits) -> st
             return why
         todo.append((fn, calls[0], need.get("types", "mcp.types")))
     for fn, call, types in todo:
-        relay_call(a, ed, fn, call, types)
+        relay_call(a, ed, fn, call, types, settled=True)
     return None
+
+
+def relay_through(
+    a: ModuleAnalysis, helper: FunctionInfo, call: cst.Call, need: dict[str, Any]
+) -> list[tuple[FunctionInfo, cst.Call]] | str:
+    """The relays that hand the interim result of ``call`` (the request's helper, of another module)
+    on through ``helper``, a module-level function of this module that only tools of this module
+    call: ``call`` in ``helper``, then each tool's call of ``helper`` (``[(function, call)]``); or
+    why not, in terms of the code. ``helper`` keeps what it did (on a legacy connection it returns
+    what it returned; on 2026-07-28 it returns the round's ``InputRequiredResult``, which its tools
+    return)."""
+    where = f"`{first_line(call)}` in `{helper.qualname}`"
+    intro = f"{where} is in a helper, not a tool; "
+    if helper.parent is not None or helper.class_name is not None or helper.node not in a.module.body:
+        return intro + "it is not a module-level function: move the request into the tool by hand"
+    if not helper.is_async:
+        return intro + "it is not async, so it cannot hand on the interim result: rewrite by hand"
+    if a.references_outside_calls(helper):
+        return (
+            intro
+            + f"`{helper.name}` is used other than by direct calls (passed as a callable, stored): rewrite by hand"
+        )
+    outside = a.external_callers(helper)
+    if outside:
+        return intro + f"`{helper.name}` is also called by {outside[0].label}: rewrite by hand"
+    if relay_target(a, call) in (None, RETURNED):
+        return f"{where} is not a statement `await …(…)` or `name = await …(…)` of its own: rewrite by hand"
+    cur = a.parents.get(id(enclosing_stmt(a, call)))
+    while cur is not None and cur is not helper.node:
+        if isinstance(cur, (cst.For, cst.While)):
+            return f"{where} is in a loop: each round would ask again under one key; rewrite by hand"
+        cur = a.parents.get(id(cur))
+    others = [anchor for r, anchor in reached_asks(a, helper) if anchor is not call and not legacy_only(a, r)]
+    if others + _interim_returns(helper):
+        return intro + f"`{helper.name}` asks other questions too: ask them in one round by hand"
+    callers = a.callers(helper)
+    if not callers:
+        return intro + f"no tool calls `{helper.name}`: rewrite by hand"
+    out = [(helper, call)]
+    for tool, c in callers:
+        why = relay_reason(
+            a,
+            tool,
+            c,
+            helper.name,
+            settled=True,
+            tool_kind=need.get("tool_kind", "mcp 2.x `MCPServer` tool"),
+            reask=need.get("reask", False),
+        )
+        if why:
+            return f"the interim result of {where} would be handed on by `{helper.name}`, but {why}"
+        out.append((tool, c))
+    return out
 
 
 def _instance_reason(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call, need: dict[str, Any]) -> str | None:

@@ -1,3 +1,4 @@
+import json
 import logging
 
 from fastmcp import Context, FastMCP
@@ -28,7 +29,7 @@ STORED: dict[str, str] = {}
 async def connect(service: str, ctx: Context) -> str | InputRequiredResult:
     if service in STORED:
         return f"{service}: stored key"
-    reply_round = int(ctx.request_state) if (ctx.request_state or "").isdecimal() else 1
+    reply_round = json.loads(ctx.request_state or "{}").get("reply", 1)
     while True:
         if is_version_at_least(ctx.request_context.protocol_version, "2026-07-28"):
             reply = (ctx.input_responses or {}).get(f"reply_{reply_round}")
@@ -52,7 +53,7 @@ async def connect(service: str, ctx: Context) -> str | InputRequiredResult:
                             )
                         )
                     },
-                    request_state=str(reply_round),
+                    request_state=json.dumps({"reply": reply_round}),
                 )
             reply_round += 1
             reply = (
