@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import context, memory_client, renames
+from mcpmigrate.codemods.port import context, handler_wrapper, memory_client, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
@@ -401,11 +401,14 @@ class GoneImportVisitor(ReportingVisitor):
         self.rule = rule
         self.handler_tables = handler_tables  # fastmcp 4's FastMCP keeps `_mcp_server`: not its port
 
-    def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
+    def _found(self, node: cst.CSTNode, what: str, why: str, plan: FixPlan | None = None) -> None:
         message = (
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
             f"moved it (read {GUIDE}, the section that names it)."
         )
+        if plan is not None:
+            self.reports.append(Report.planned(self.rule, node, message, plan))
+            return
         if what == memory_client.HELPER and isinstance(node, cst.ImportAlias):
             plan = memory_client.plan(self.a, node)
             self.reports.append(Report.planned(self.rule, node, message, plan))
@@ -523,7 +526,8 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
             table: cst.Attribute = parent
         else:
-            self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server))
+            wrapper = handler_wrapper.plan(self.a, node)  # a wrapper around the tools/call handler
+            self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server), wrapper)
             return
     else:
         if isinstance(node.value, cst.Attribute) and node.value.attr.value == "_mcp_server":

@@ -1,0 +1,124 @@
+"""MCP509 on a wrapper around a 1.x FastMCP's ``tools/call`` handler (issue 22, telegram-mcp's
+``_install_annotation_hook`` in runtime.py): the handler read from
+``mcp._mcp_server.request_handlers[CallToolRequest]``, a wrapper that awaits it and annotates the
+``CallToolResult`` inside the ``ServerResult``, written back. Ported to mcp 2.x's low-level server
+(``codemods/port/handler_wrapper.py``) exactly to ``call_tool_wrapper.fixed.py``; the original on
+mcp 1.27 and the port on mcp 2.3 (both eras) give the client the same blocks, annotations included.
+Any other shape keeps MCP509's manual reason and blocks the port.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+from tests.proof import LEAVE, json_answer
+
+DATA = Path(__file__).resolve().parent / "data" / "port"
+ORIGINAL = DATA / "call_tool_wrapper.py"
+FIXED = DATA / "call_tool_wrapper.fixed.py"
+
+# Loads argv[1], calls argv[2]'s tools (JSON) on its server `mcp`, prints every result whole (one JSON
+# line): on mcp 1.x through its in-memory session, on mcp 2.x through `Client` in the era argv[3] names.
+_DRIVER = (
+    LEAVE
+    + """
+import anyio, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("wrapped", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+async def main():
+    if len(sys.argv) > 3:
+        import mcp
+        client = mcp.Client(m.mcp, mode=sys.argv[3])
+    else:
+        from mcp.shared.memory import create_connected_server_and_client_session as connect
+        client = connect(m.mcp._mcp_server)
+    async with client as c:
+        out = []
+        for name, args in json.loads(sys.argv[2]):
+            d = (await c.call_tool(name, args)).model_dump(mode="json", by_alias=True, exclude_none=True)
+            out.append({"isError": d.get("isError", False), "content": d["content"]})
+        print(json.dumps(out))
+anyio.run(main)
+leave()
+"""
+)
+CALLS = [["echo", {"text": "hi"}], ["fail", {"text": "luck"}], ["nope", {}]]
+USER = {"audience": ["user"]}
+
+
+def _served(python: str, file: Path, *mode: str) -> list[dict]:
+    out = subprocess.run(
+        [python, "-c", _DRIVER, str(file), json.dumps(CALLS), *mode],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=file.parent,
+    )
+    return json_answer(out, f"{file.name} under {python}", last_line=True)
+
+
+def test_the_wrapper_is_ported_exactly(tmp_path: Path) -> None:
+    server = tmp_path / "server.py"
+    server.write_bytes(ORIGINAL.read_bytes())
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    wrapper = [(f["line"], f["column"], f["fix"]["safety"]) for f in res.json["findings"] if f["rule"] == "MCP509"]
+    assert wrapper == [(14, 24, "safe"), (31, 5, "safe")]
+    res = cli(["fix", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    assert server.read_text(encoding="utf-8") == FIXED.read_text(encoding="utf-8")
+    again = cli(["fix", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."], tmp_path)
+    assert again.json["fixed"] == [] and server.read_text(encoding="utf-8") == FIXED.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_port_annotates_as_the_original_did(mode: str, legacy_python: str, mcp2_python: str) -> None:
+    before = _served(legacy_python, ORIGINAL)
+    after = _served(mcp2_python, FIXED, mode)
+    assert after == before
+    assert [c["content"][0].get("annotations") for c in after] == [USER, USER, USER]
+    assert [(c["isError"], c["content"][0]["text"]) for c in after] == [
+        (False, "hi"),
+        (True, "Error executing tool fail: no luck"),
+        (True, "Unknown tool: nope"),
+    ]
+
+
+MANUAL = (
+    "FastMCP's private `_mcp_server` is `mcp._lowlevel_server` on mcp 2.x, whose handlers are keyed by method: "
+    '`request_handlers[CallToolRequest]` is `mcp._lowlevel_server.get_request_handler("tools/call").handler` there, '
+    "called as `(ctx, params)` (a `ServerRequestContext` and a `CallToolRequestParams`, not the `CallToolRequest`) and "
+    "returning the result itself (no `.root`: `ServerResult` is a plain union on mcp 2.x); a wrapper is registered "
+    'with `mcp._lowlevel_server.add_request_handler("tools/call", CallToolRequestParams, handler)`: port this use by '
+    "hand (read “Lowlevel `Server`: decorator-based handlers replaced with constructor `on_*` params” in the "
+    "python-sdk migration guide (docs/migration.md))"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("response = await original_handler(req)", "response = await original_handler(req)\n        print(req)"),
+        ("        return response\n", "        return response.root\n"),
+        ("        return response\n", "        return ServerResult(response.root)\n"),
+        ("isinstance(response, ServerResult) and isinstance", "isinstance"),
+        ("                response.root.content = [", "                response.root = [\n"),
+    ],
+    ids=["request-read", "root-returned", "result-rebuilt", "no-union-test", "root-rebound"],
+)
+def test_any_other_wrapper_stays_manual_and_blocks_the_port(tmp_path: Path, old: str, new: str) -> None:
+    source = ORIGINAL.read_text(encoding="utf-8")
+    assert old in source
+    changed = source.replace(old, new, 1)
+    if "response.root = [\n" in changed:
+        changed = changed.replace("response.root = [\n\n", "response.root = [\n")
+    server = tmp_path / "server.py"
+    server.write_text(changed, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."], tmp_path)
+    left = [(f["line"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP509"]
+    assert [m for _line, m in left] == [MANUAL, MANUAL], left
+    assert server.read_text(encoding="utf-8") == changed
