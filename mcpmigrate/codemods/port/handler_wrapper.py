@@ -76,6 +76,9 @@ class WrapperPort:
     roots: list[cst.Attribute]  # every r.root
     write: cst.SimpleStatementLine  # server._mcp_server.request_handlers[CallToolRequest] = wrapper
     names: tuple[str, str]  # the wrapper's two new parameters
+    local_import: cst.ImportFrom | None = (
+        None  # `from mcp.types import CallToolRequest, ServerResult, …` in the function
+    )
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         low = f"{self.server}._lowlevel_server"
@@ -87,10 +90,50 @@ class WrapperPort:
         edits.transform(self.pair, lambda o, u: u.right)  # type: ignore[attr-defined]
         for attr in self.roots:
             edits.replace(attr, attr.value)
-        local = edits.import_name(analysis, "mcp.types", PARAMS)  # the names it replaces go if unused
+        if self.local_import is not None:  # the function's own import of the names the port replaces
+            local = PARAMS
+            edits.transform(self.local_import, _swap_import)
+        else:
+            local = edits.import_name(analysis, "mcp.types", PARAMS)  # the names it replaces go if unused
         new = cst.parse_statement(f'{low}.add_request_handler("{METHOD}", {local}, {self.wrapper.name.value})\n')
         write = self.write
         edits.transform(write, lambda o, u: new.with_changes(leading_lines=write.leading_lines))
+
+
+def _swap_import(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
+    """``from mcp.types import CallToolRequest, ServerResult, CallToolResult`` → ``from mcp.types
+    import CallToolRequestParams, CallToolResult``."""
+    assert isinstance(upd, cst.ImportFrom) and not isinstance(upd.names, cst.ImportStar)
+    names = []
+    for alias in upd.names:
+        name = get_full_name_for_node(alias.name)
+        if name == "ServerResult":
+            continue
+        names.append(alias.with_changes(name=cst.Name(PARAMS)) if name == KEY else alias)
+    names[-1] = names[-1].with_changes(comma=upd.names[-1].comma)
+    return upd.with_changes(names=names)
+
+
+def _local_import(fn: cst.FunctionDef, body: list[cst.BaseStatement]) -> cst.ImportFrom | None:
+    """The function's own ``from mcp.types import CallToolRequest, ServerResult, …`` when only the
+    wrapper's read, test and write use those names there (the port swaps them for
+    ``CallToolRequestParams``); None otherwise (the params type is imported at module level)."""
+    for s in body:
+        imp = s.body[0] if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 else None
+        if not (
+            isinstance(imp, cst.ImportFrom)
+            and not imp.relative
+            and get_full_name_for_node(imp.module) == "mcp.types"  # type: ignore[arg-type]
+            and not isinstance(imp.names, cst.ImportStar)
+        ):
+            continue
+        names = {get_full_name_for_node(a.name): a for a in imp.names}
+        if KEY not in names or any(a.asname is not None for a in imp.names) or _names(fn, PARAMS):
+            return None
+        uses = {KEY: 3, "ServerResult": 2}  # the import and the read and write / the import and the test
+        if all(len(_names(fn, n)) == uses[n] for n in uses if n in names):
+            return imp
+    return None
 
 
 def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
@@ -167,6 +210,7 @@ def _plan(analysis: ModuleAnalysis, fn: cst.FunctionDef) -> FixPlan | None:
         roots,
         writes[0],
         names,
+        _local_import(fn, body),
     )
     return FixPlan(fix=FIX, site=site)
 

@@ -4,14 +4,14 @@ marked as user content by a wrapper around the low-level tools/call handler."""
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import UrlElicitationRequiredError
-from mcp.types import Annotations, CallToolRequestParams, TextContent
+from mcp.types import Annotations, TextContent
 
 mcp = MCPServer("notes")
 _USER_AUDIENCE = Annotations(audience=["user"])
 
 
 def _install_annotation_hook() -> None:
-    from mcp.types import CallToolResult
+    from mcp.types import CallToolRequestParams, CallToolResult
 
     original_handler = mcp._lowlevel_server.get_request_handler("tools/call").handler
 
