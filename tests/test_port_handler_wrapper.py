@@ -122,3 +122,26 @@ def test_any_other_wrapper_stays_manual_and_blocks_the_port(tmp_path: Path, old:
     left = [(f["line"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP509"]
     assert [m for _line, m in left] == [MANUAL, MANUAL], left
     assert server.read_text(encoding="utf-8") == changed
+
+
+def test_the_names_imported_at_module_level_are_swapped_there(tmp_path: Path) -> None:
+    """``CallToolRequest``/``ServerResult`` imported by the module (not the function): the params
+    type is imported there, and the names only the wrapper used go."""
+    source = ORIGINAL.read_text(encoding="utf-8")
+    source = source.replace(
+        "from mcp.types import Annotations, TextContent\n",
+        "from mcp.types import Annotations, CallToolRequest, CallToolResult, ServerResult, TextContent\n",
+    ).replace("    from mcp.types import CallToolRequest, ServerResult, CallToolResult\n\n", "")
+    server = tmp_path / "server.py"
+    server.write_text(source, encoding="utf-8")
+    res = cli(["fix", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    expected = (
+        FIXED.read_text(encoding="utf-8")
+        .replace(
+            "from mcp.types import Annotations, TextContent\n",
+            "from mcp.types import (\n    Annotations,\n    CallToolRequestParams,\n    CallToolResult,\n    TextContent,\n)\n",
+        )
+        .replace("    from mcp.types import CallToolRequestParams, CallToolResult\n\n", "")
+    )
+    assert server.read_text(encoding="utf-8") == expected

@@ -245,3 +245,15 @@ def test_any_other_starting_module_stays_manual(tmp_path: Path, old: str, new: s
     assert len(found) == 1 and found[0].startswith("`mcp` is not started in this module but in runner.py: "), found
     assert (where / "app.py").read_bytes() == (DATA / "app.py").read_bytes()
     assert (where / "runner.py").read_text(encoding="utf-8") == runner.replace(old, new, 1)
+
+
+def test_a_run_that_does_not_check_the_starting_module_writes_nothing(tmp_path: Path) -> None:
+    where = _port_project(tmp_path / "p")
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "app.py"], where)
+    assert [e["message"] for e in res.json["errors"]] == [
+        "blocks the port to mcp 2.x: `mcp` is started in runner.py, where its transport settings cannot be moved to "
+        "the starts: this run does not check that module: name it too; nothing was written"
+    ]
+    for name in ("app.py", "runner.py"):
+        assert (where / name).read_bytes() == (DATA / name).read_bytes()
+    assert (where / "pyproject.toml").read_text(encoding="utf-8") == PYPROJECT
