@@ -145,3 +145,59 @@ def test_the_names_imported_at_module_level_are_swapped_there(tmp_path: Path) ->
         .replace("    from mcp.types import CallToolRequestParams, CallToolResult\n\n", "")
     )
     assert server.read_text(encoding="utf-8") == expected
+
+
+# -- MCP506 through FastMCP's own tool listing (telegram-mcp's `_apply_exposed_tools_mode`) -------
+PRUNE = """from mcp.server.fastmcp import FastMCP
+from mcp.types import ToolAnnotations
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def read() -> str:
+    return "r"
+
+
+@mcp.tool(annotations=ToolAnnotations(destructiveHint=True))
+def write() -> str:
+    return "w"
+
+
+def prune(server: FastMCP = mcp) -> list[str]:
+    removed = []
+    for tool in list(server._tool_manager.list_tools()):
+        annotations = getattr(tool, "annotations", None)
+        if not getattr(annotations, "readOnlyHint", False):
+            server._tool_manager.remove_tool(tool.name)
+            removed.append(tool.name)
+    return removed
+"""
+
+
+def test_a_camelcase_field_read_through_the_tool_managers_listing_is_renamed(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """``getattr(annotations, "readOnlyHint", False)`` on the ``annotations`` of an element of
+    ``server._tool_manager.list_tools()``: on mcp 2.x it answers the default (False) and every tool
+    is pruned, so it is renamed to ``read_only_hint``; both SDKs then prune the same tool."""
+    server = tmp_path / "server.py"
+    server.write_text(PRUNE, encoding="utf-8")
+    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    assert [(f["line"], f["column"]) for f in res.json["findings"] if f["rule"] == "MCP506"] == [(21, 37)]
+    run = "import importlib.util, json, sys; spec = importlib.util.spec_from_file_location('m', sys.argv[1]); "
+    run += "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); print(json.dumps(m.prune()))"
+    before = subprocess.run([legacy_python, "-c", run, str(server)], capture_output=True, text=True, timeout=120)
+    assert json.loads(before.stdout) == ["write"], before.stderr
+    res = cli(["fix", "--target-sdk", "mcp2", "--unsafe-fixes", "--output-format", "json", "."], tmp_path)
+    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
+    fixed = server.read_text(encoding="utf-8")
+    assert fixed == PRUNE.replace(
+        "from mcp.server.fastmcp import FastMCP", "from mcp.server.mcpserver import MCPServer"
+    ).replace("FastMCP", "MCPServer").replace('"readOnlyHint"', '"read_only_hint"')
+    after = subprocess.run([mcp2_python, "-c", run, str(server)], capture_output=True, text=True, timeout=120)
+    assert json.loads(after.stdout) == ["write"], after.stderr
+    camel = tmp_path / "camel.py"  # the port without the rename: mcp 2.3 prunes every tool
+    camel.write_text(fixed.replace('"read_only_hint"', '"readOnlyHint"'), encoding="utf-8")
+    unfixed = subprocess.run([mcp2_python, "-c", run, str(camel)], capture_output=True, text=True, timeout=120)
+    assert json.loads(unfixed.stdout) == ["read", "write"], unfixed.stderr

@@ -38,6 +38,7 @@ class PortFieldDetector(Detector):
         return v.reports
 
 
+INTERNAL_TOOL = "fastmcp.Tool"  # an element of ``server._tool_manager.list_tools()`` (no mcp.types class)
 # The ``mcp.types`` class of a field's value (mcp 1.27 and 2.3 agree), for the chains from a
 # session: ``client_params.clientInfo`` is an ``Implementation``.
 FIELD_CLASSES = {
@@ -45,6 +46,10 @@ FIELD_CLASSES = {
     ("InitializeRequestParams", "client_info"): "Implementation",
     ("InitializeRequestParams", "capabilities"): "ClientCapabilities",
     ("ClientCapabilities", "roots"): "RootsCapability",
+    ("Tool", "annotations"): "ToolAnnotations",
+    # FastMCP's own tool (``mcp.server.fastmcp.tools.base.Tool``; ``…mcpserver…`` on 2.3): its
+    # ``annotations`` is the ``mcp.types.ToolAnnotations`` the tool was registered with
+    (INTERNAL_TOOL, "annotations"): "ToolAnnotations",
 }
 # What a ``ServerSession`` attribute is (mcp 2.3 ``mcp.server.session.ServerSession.client_params``).
 SESSION_ATTRS = {"client_params": "InitializeRequestParams"}
@@ -128,8 +133,64 @@ class FieldVisitor(ReportingVisitor):
             if isinstance(func, cst.Attribute) and self._client_session(func.value):
                 return CLIENT_RESULTS.get(func.attr.value)
         if isinstance(expr, cst.Call):
+            field = self._getattr_field(expr)  # getattr(x, "annotations", None): that field of x
+            if field is not None:
+                base = self._class_of(expr.args[0].value, depth + 1)
+                return FIELD_CLASSES.get((base, field)) if base is not None else None
             return self._next_of(expr)
         return None
+
+    def _builtin(self, func: cst.BaseExpression, *names: str) -> bool:
+        return (
+            isinstance(func, cst.Name)
+            and func.value in names
+            and func.value not in self.a.imports
+            and all(name != func.value for name, _v in self.a.module_assigns)
+        )
+
+    def _getattr_field(self, call: cst.Call) -> str | None:
+        """The literal field name of ``getattr(x, "field")`` (a default allowed), else None."""
+        if not (
+            self._builtin(call.func, "getattr")
+            and len(call.args) in (2, 3)
+            and all(a.keyword is None and not a.star for a in call.args)
+            and isinstance(call.args[1].value, cst.SimpleString)
+        ):
+            return None
+        literal = call.args[1].value
+        value = literal.evaluated_value if isinstance(literal, cst.SimpleString) else None
+        return value if isinstance(value, str) else None
+
+    def _tool_manager_listing(self, call: cst.Call) -> bool:
+        """``server._tool_manager.list_tools()`` of a FastMCP server: a module-level one, or a
+        parameter annotated with its class (telegram-mcp's ``_apply_exposed_tools_mode``)."""
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "list_tools"
+            and not call.args
+            and isinstance(func.value, cst.Attribute)
+            and func.value.attr.value == "_tool_manager"
+            and isinstance(func.value.value, cst.Name)
+        ):
+            return False
+        server = func.value.value
+        built = [v for name, v in self.a.module_assigns if name == server.value and isinstance(v, cst.Call)]
+        if built and all(self.a.resolves_to(v.func, _SERVERS) for v in built):
+            return True
+        fn = self.fn(call)
+        if fn is None or not isinstance(fn.node, cst.FunctionDef):
+            return False
+        params = [p for p in fn.node.params.params if p.name.value == server.value]
+        rebound = any(
+            isinstance(n, cst.Name) and n.value == server.value and _binds(self.a, n) for n in walk(fn.node.body)
+        )
+        return (
+            len(params) == 1
+            and params[0].annotation is not None
+            and self.a.resolves_to(params[0].annotation.annotation, _SERVERS)
+            and not rebound
+        )
 
     def _next_of(self, call: cst.Call) -> str | None:
         """``next(x for x in items if ...)`` (a ``None`` default allowed): an element of ``items``."""
@@ -196,6 +257,16 @@ class FieldVisitor(ReportingVisitor):
             if not values:
                 return self._listed_param(iterable, scope)
             return self._item_class(values[0], scope) if len(values) == 1 else None
+        if isinstance(iterable, cst.Call) and self._tool_manager_listing(iterable):
+            return INTERNAL_TOOL
+        if (
+            isinstance(iterable, cst.Call)
+            and self._builtin(iterable.func, "list", "tuple", "sorted")
+            and len(iterable.args) == 1
+            and iterable.args[0].keyword is None
+            and not iterable.args[0].star
+        ):
+            return self._item_class(iterable.args[0].value, scope)  # list(server._tool_manager.list_tools())
         if not (isinstance(iterable, cst.Await) and isinstance(iterable.expression, cst.Call)):
             return None
         func = iterable.expression.func
