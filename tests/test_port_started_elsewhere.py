@@ -232,8 +232,9 @@ def test_the_port_serves_http_as_the_original_did(
             'mcp.settings.port = int(os.getenv("MCP_PORT", "8765"))',
             'mcp.settings.port = int(os.getenv("MCP_PORT", "8765"))\n        os = None',
         ),
+        ('if __name__ == "__main__":\n', 'if __name__ == "__main__":\n    mcp = wrapped(mcp)\n'),
     ],
-    ids=["helper-called-twice", "helper-goes-on", "helper-returns", "value-rebound"],
+    ids=["helper-called-twice", "helper-goes-on", "helper-returns", "value-rebound", "server-rebound"],
 )
 def test_any_other_starting_module_stays_manual(tmp_path: Path, old: str, new: str) -> None:
     where = _port_project(tmp_path / "p")

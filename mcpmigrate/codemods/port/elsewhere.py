@@ -71,7 +71,7 @@ class Starting:
     call: cst.SimpleStatementLine | None = None  # `helper()`, in the block before the starts
     http: list[cst.Call] = field(default_factory=list)  # the starts that take `transport_security=`
 
-    def record(self, edits: Edits, a: ModuleAnalysis, moved: list[tuple[str, str]], protect: bool) -> None:
+    def record(self, edits: Edits, a: ModuleAnalysis, moved: list[tuple[str, str]]) -> None:
         from mcpmigrate.codemods.port.constructor import adder
 
         for site in self.sites:
@@ -136,6 +136,12 @@ def shape(a: ModuleAnalysis, server: str, moved: list[tuple[str, str]], protect:
 
     starts: list[tuple[cst.Call, frozenset[str]]] = []
     writes: list[cst.Attribute] = []
+    bound = (cst.AssignTarget, cst.AnnAssign, cst.Param, cst.For, cst.AsName, cst.FunctionDef, cst.ClassDef)
+    if any(
+        isinstance(n, cst.Name) and n.value == server and isinstance(a.parents.get(id(n)), bound)
+        for n in walk(a.module)
+    ):
+        raise Refused(f"`{server}` is bound there to something else too")
     for ref in name_refs(a.module, server):
         attr = a.parents.get(id(ref))
         if not (isinstance(attr, cst.Attribute) and attr.value is ref):
@@ -330,7 +336,7 @@ def settle(results: list, paths: dict[str, Path], sources: dict[Path, bytes], ta
                         a = ModuleAnalysis.build(module, None, Path(d["path"]))
                         starting = shape(a, d["server"], [tuple(m) for m in d["moved"]], _protect(d["moved"]))
                         edits = Edits()
-                        starting.record(edits, a, d["moved"], _protect(d["moved"]))
+                        starting.record(edits, a, d["moved"])
                         edits.finish()
                         style = style_for(Path(d["path"]))
                         new = wrap_long_lines(module, apply_edits(module, edits, style), style).code.encode(
