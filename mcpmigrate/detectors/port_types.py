@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import context, memory_client, renames
+from mcpmigrate.codemods.port import context, handler_wrapper, memory_client, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
@@ -38,6 +38,7 @@ class PortFieldDetector(Detector):
         return v.reports
 
 
+INTERNAL_TOOL = "fastmcp.Tool"  # an element of ``server._tool_manager.list_tools()`` (no mcp.types class)
 # The ``mcp.types`` class of a field's value (mcp 1.27 and 2.3 agree), for the chains from a
 # session: ``client_params.clientInfo`` is an ``Implementation``.
 FIELD_CLASSES = {
@@ -45,6 +46,10 @@ FIELD_CLASSES = {
     ("InitializeRequestParams", "client_info"): "Implementation",
     ("InitializeRequestParams", "capabilities"): "ClientCapabilities",
     ("ClientCapabilities", "roots"): "RootsCapability",
+    ("Tool", "annotations"): "ToolAnnotations",
+    # FastMCP's own tool (``mcp.server.fastmcp.tools.base.Tool``; ``…mcpserver…`` on 2.3): its
+    # ``annotations`` is the ``mcp.types.ToolAnnotations`` the tool was registered with
+    (INTERNAL_TOOL, "annotations"): "ToolAnnotations",
 }
 # What a ``ServerSession`` attribute is (mcp 2.3 ``mcp.server.session.ServerSession.client_params``).
 SESSION_ATTRS = {"client_params": "InitializeRequestParams"}
@@ -128,8 +133,64 @@ class FieldVisitor(ReportingVisitor):
             if isinstance(func, cst.Attribute) and self._client_session(func.value):
                 return CLIENT_RESULTS.get(func.attr.value)
         if isinstance(expr, cst.Call):
+            field = self._getattr_field(expr)  # getattr(x, "annotations", None): that field of x
+            if field is not None:
+                base = self._class_of(expr.args[0].value, depth + 1)
+                return FIELD_CLASSES.get((base, field)) if base is not None else None
             return self._next_of(expr)
         return None
+
+    def _builtin(self, func: cst.BaseExpression, *names: str) -> bool:
+        return (
+            isinstance(func, cst.Name)
+            and func.value in names
+            and func.value not in self.a.imports
+            and all(name != func.value for name, _v in self.a.module_assigns)
+        )
+
+    def _getattr_field(self, call: cst.Call) -> str | None:
+        """The literal field name of ``getattr(x, "field")`` (a default allowed), else None."""
+        if not (
+            self._builtin(call.func, "getattr")
+            and len(call.args) in (2, 3)
+            and all(a.keyword is None and not a.star for a in call.args)
+            and isinstance(call.args[1].value, cst.SimpleString)
+        ):
+            return None
+        literal = call.args[1].value
+        value = literal.evaluated_value if isinstance(literal, cst.SimpleString) else None
+        return value if isinstance(value, str) else None
+
+    def _tool_manager_listing(self, call: cst.Call) -> bool:
+        """``server._tool_manager.list_tools()`` of a FastMCP server: a module-level one, or a
+        parameter annotated with its class (telegram-mcp's ``_apply_exposed_tools_mode``)."""
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "list_tools"
+            and not call.args
+            and isinstance(func.value, cst.Attribute)
+            and func.value.attr.value == "_tool_manager"
+            and isinstance(func.value.value, cst.Name)
+        ):
+            return False
+        server = func.value.value
+        built = [v for name, v in self.a.module_assigns if name == server.value and isinstance(v, cst.Call)]
+        if built and all(self.a.resolves_to(v.func, _SERVERS) for v in built):
+            return True
+        fn = self.fn(call)
+        if fn is None or not isinstance(fn.node, cst.FunctionDef):
+            return False
+        params = [p for p in fn.node.params.params if p.name.value == server.value]
+        rebound = any(
+            isinstance(n, cst.Name) and n.value == server.value and _binds(self.a, n) for n in walk(fn.node.body)
+        )
+        return (
+            len(params) == 1
+            and params[0].annotation is not None
+            and self.a.resolves_to(params[0].annotation.annotation, _SERVERS)
+            and not rebound
+        )
 
     def _next_of(self, call: cst.Call) -> str | None:
         """``next(x for x in items if ...)`` (a ``None`` default allowed): an element of ``items``."""
@@ -196,6 +257,16 @@ class FieldVisitor(ReportingVisitor):
             if not values:
                 return self._listed_param(iterable, scope)
             return self._item_class(values[0], scope) if len(values) == 1 else None
+        if isinstance(iterable, cst.Call) and self._tool_manager_listing(iterable):
+            return INTERNAL_TOOL
+        if (
+            isinstance(iterable, cst.Call)
+            and self._builtin(iterable.func, "list", "tuple", "sorted")
+            and len(iterable.args) == 1
+            and iterable.args[0].keyword is None
+            and not iterable.args[0].star
+        ):
+            return self._item_class(iterable.args[0].value, scope)  # list(server._tool_manager.list_tools())
         if not (isinstance(iterable, cst.Await) and isinstance(iterable.expression, cst.Call)):
             return None
         func = iterable.expression.func
@@ -401,11 +472,14 @@ class GoneImportVisitor(ReportingVisitor):
         self.rule = rule
         self.handler_tables = handler_tables  # fastmcp 4's FastMCP keeps `_mcp_server`: not its port
 
-    def _found(self, node: cst.CSTNode, what: str, why: str) -> None:
+    def _found(self, node: cst.CSTNode, what: str, why: str, plan: FixPlan | None = None) -> None:
         message = (
             f"`{what}` does not exist on mcp 2.x, so this module would not import there. mcp 2.x removed or "
             f"moved it (read {GUIDE}, the section that names it)."
         )
+        if plan is not None:
+            self.reports.append(Report.planned(self.rule, node, message, plan))
+            return
         if what == memory_client.HELPER and isinstance(node, cst.ImportAlias):
             plan = memory_client.plan(self.a, node)
             self.reports.append(Report.planned(self.rule, node, message, plan))
@@ -523,7 +597,8 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
             table: cst.Attribute = parent
         else:
-            self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server))
+            wrapper = handler_wrapper.plan(self.a, node)  # a wrapper around the tools/call handler
+            self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server), wrapper)
             return
     else:
         if isinstance(node.value, cst.Attribute) and node.value.attr.value == "_mcp_server":

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import builtins
 import os
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import ModuleAnalysis
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.port import settings_values
+from mcpmigrate.codemods.port import elsewhere, settings_values
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
@@ -85,14 +86,14 @@ class ConstructorPort:
         for start, accepted in self.starts:
             extra = [a for a in self.moved if a.keyword is not None and a.keyword.value in accepted]
             if extra:
-                edits.transform(start, _adder(extra))
+                edits.transform(start, adder(extra))
 
 
 def _commas(args: list[cst.Arg]) -> list[cst.Arg]:
     return [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
 
 
-def _adder(extra: list[cst.Arg]):
+def adder(extra: list[cst.Arg]):
     def add(orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(upd, cst.Call)
         return upd.with_changes(args=_commas([*upd.args, *(a.with_changes(equal=_EQ) for a in extra)]))
@@ -166,16 +167,19 @@ def plan(
         site.starts.append((start, accepted))
     if not site.starts:
         passed = ", ".join(f"`{a.keyword.value}=`" for a in moved)  # type: ignore[union-attr]
-        return FixPlan(manual=_started_elsewhere(analysis, server, passed, section))
+        found = _starts_in_importers(analysis, server)
+        across = elsewhere.plan(analysis, server, site, [shown for shown, _c, _w in found])
+        return across or FixPlan(manual=_started_elsewhere(analysis, server, passed, section, found))
     return FixPlan(fix=FIX, site=site)
 
 
-def _started_elsewhere(analysis: ModuleAnalysis, server: str, keywords: str, section: str) -> str:
+def _started_elsewhere(
+    analysis: ModuleAnalysis, server: str, keywords: str, section: str, found: list[tuple[str, list[str], list[str]]]
+) -> str:
     """Why the transport settings of a server this module builds but does not start stay manual,
     naming the modules of the project that import it (by name or ``*``) and start it there, and
     the ``server.settings.…`` fields they write (mcp 2.x's ``Settings`` has no transport field:
     assigning one raises ``ValueError``) — telegram-mcp's runner.py."""
-    found = _starts_in_importers(analysis, server)
     if not found:
         return f"`{server}` is not started in this module: pass {keywords} to its run() or app call where it is started ({section})"
     starts = "; ".join(f"{shown}: {', '.join(calls)}" for shown, calls, _w in found if calls)
@@ -308,10 +312,15 @@ class SettingsToStart:
             args = [cst.Arg(self.value, keyword=cst.Name(self.field))]
             if self.protect:
                 args.append(settings_values.localhost_protection(edits, analysis))
-            edits.transform(start, _adder(args))
+            edits.transform(start, adder(args))
 
 
-def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) -> FixPlan:
+def settings_plan(
+    analysis: ModuleAnalysis,
+    attr: cst.Attribute,
+    server: str,
+    protection: Callable[[cst.BaseExpression], bool] | None = None,
+) -> FixPlan:
     """The plan for one ``server.settings.<field>`` (``attr``) of a 1.x FastMCP server: a write
     that is its statement's only target, followed in the same block — with no other statement of
     that block in between that rebinds a name its value reads — by the server's one start that takes
@@ -357,7 +366,7 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
     after = body[body.index(stmt) + 1 :]
     reads = {n.value for n in ref_names(assign.value)}
     for later in after:
-        found = [(c, acc) for c, acc in readers if _holds(analysis, later, c)]
+        found = [(c, acc) for c, acc in readers if holds(analysis, later, c)]
         if found:
             if len(found) != len(readers) or not settings_values.exclusive(analysis, later, [c for c, _a in found]):
                 return manual
@@ -367,7 +376,11 @@ def settings_plan(analysis: ModuleAnalysis, attr: cst.Attribute, server: str) ->
                     return manual
             if reads & settings_values.names_outside(analysis, later, [c for c, _a in found]):
                 return manual
-            guard = settings_values.kept_protection(analysis, server, field_name, assign.value)
+            guard = (
+                protection(assign.value)
+                if protection is not None  # the server is built in another module (:mod:`.elsewhere`)
+                else settings_values.kept_protection(analysis, server, field_name, assign.value)
+            )
             if isinstance(guard, str):
                 return FixPlan(manual=f"`{server}.settings.{field_name}` is gone on mcp 2.x, and {guard} ({section})")
             return FixPlan(
@@ -421,7 +434,7 @@ def _settings_write(assign: cst.Assign, server: str) -> bool:
     )
 
 
-def _holds(analysis: ModuleAnalysis, stmt: cst.CSTNode, node: cst.CSTNode) -> bool:
+def holds(analysis: ModuleAnalysis, stmt: cst.CSTNode, node: cst.CSTNode) -> bool:
     p: cst.CSTNode | None = node
     while p is not None:
         if p is stmt:

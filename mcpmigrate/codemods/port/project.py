@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from mcpmigrate.analysis.project import unserved
-from mcpmigrate.codemods.port import callers
+from mcpmigrate.codemods.port import callers, elsewhere
 from mcpmigrate.config import PORT_RULE_PREFIX
 from mcpmigrate.model import FileError, Finding, Severity
 from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
@@ -380,6 +380,7 @@ def settle(
     blocking = blockers(results, errors, target) + _unparsed(errors, target)
     if not blocking:  # the calls other modules make into functions that take the context now
         blocking = callers.thread(results, paths or {}, sources or {}, TARGET_NAMES[target])
+        blocking += elsewhere.settle(results, paths or {}, sources or {}, TARGET_NAMES[target])
     if blocking:
         hold(results)
         errors.extend(blocking)

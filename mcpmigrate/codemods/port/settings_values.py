@@ -266,10 +266,11 @@ def kept_protection(analysis: ModuleAnalysis, server: str, field: str, value: cs
     return True  # (a 1.x start takes no `transport_security`)
 
 
-def localhost_protection(edits: Edits, analysis: ModuleAnalysis) -> cst.Arg:
+def localhost_protection(edits: Edits, analysis: ModuleAnalysis, local: str | None = None) -> cst.Arg:
     """``transport_security=TransportSecuritySettings(...)``: what mcp 1.27's constructor set for its
-    default host, allowing only local Host headers and origins."""
-    local = edits.import_name(analysis, "mcp.server.transport_security", "TransportSecuritySettings")
+    default host, allowing only local Host headers and origins (``local``: the name the class is
+    imported as, when the caller imported it)."""
+    local = local or edits.import_name(analysis, "mcp.server.transport_security", "TransportSecuritySettings")
 
     def strings(values: list[str]) -> cst.List:
         return cst.List([cst.Element(cst.SimpleString(f'"{v}"')) for v in values])
