@@ -9,7 +9,8 @@ connection runs the original request in the same ``try``.
 Shape from evalstate/fast-agent@610a2f57:tests/integration/sampling/sampling_test_server.py (`sample`:
 ``try: logger.info(...); value = ...; await ctx.session.create_message(...); ... except Exception
 as e: return ToolResult(... f"Error: {e}")``), which the fix used to leave manual ("unwrap it by
-hand"); the server here is written for this test."""
+hand"); the server here is written for this test. Last, the review note of the ``try`` the resolver
+form does unwrap says what its broad fallback also caught (an answer that fails the schema)."""
 
 from __future__ import annotations
 
@@ -83,3 +84,47 @@ def test_two_requests_in_such_a_try_stay_manual(tmp_path: Path) -> None:
     )
     _fix(target.parent)
     assert target.read_text(encoding="utf-8") == source
+
+
+# -- the `try` the resolver form unwraps: what its broad fallback also caught ---------------------------
+# python-sdk v1.27.0's everything-server (`test_elicitation_sep1330_enums`, ported to mcp 2.x): the
+# `except Exception` around `ctx.elicit` also answered an accepted form whose content fails the schema.
+MCPSERVER_TRY = """\
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
+
+mcp = MCPServer("x")
+
+
+class Consent(BaseModel):
+    ok: bool
+
+
+@mcp.tool()
+async def consent(what: str, ctx: Context) -> str:
+    try:
+        result = await ctx.elicit(message=f"Allow {what}?", schema=Consent)
+        return f"{what}: {result.action}"
+    except Exception:
+        return f"cannot confirm {what}"
+"""
+
+
+def test_unwrapping_a_broad_fallback_around_an_elicitation_says_invalid_answers_lose_it(tmp_path: Path) -> None:
+    target = _project(tmp_path, MCPSERVER_TRY, ["mcp>=2.3,<3"])
+    before = tmp_path / "before.py"
+    before.write_text(MCPSERVER_TRY, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "unsafe"
+    assert finding["fix"]["description"].endswith(
+        "(review: the `try` around the request is unwrapped and its `except Exception` fallback is dropped: on "
+        "2026-07-28 the question is now asked where the fallback ran, and a legacy client that cannot answer gets "
+        "a tool error instead of it, as does an accepted answer whose content fails the schema's validation)"
+    )
+    _fix(target.parent)
+    assert "    except Exception:" not in target.read_text(encoding="utf-8")
+    invalid = {"action": "accept", "content": {"ok": "perhaps"}}
+    assert _client_call(_server(before, "mcp"), "legacy", "consent", ARGS, invalid) == ["cannot confirm drop"]
+    got = _client_call(_server(target, "mcp"), "legacy", "consent", ARGS, invalid)
+    assert got[0] == "error" and "does not match the requested schema" in got[1][0], got
+    assert _client_call(_server(target, "mcp"), "legacy", "consent", ARGS, ACCEPT) == ["drop: accept"]

@@ -327,14 +327,7 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 child, cur = cur, pm.get(id(cur))
                 continue
             site.unwrap = cur
-            handlers = " and ".join(f"`except {code_of(h.type)}`" if h.type else "`except`" for h in cur.handlers)
-            site.unsafe.append(
-                f"the `try` around the request is unwrapped and its {handlers} "
-                + ("fallbacks are" if len(cur.handlers) > 1 else "fallback is")
-                + " dropped: "
-                "on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
-                "cannot answer gets a tool error instead of it"
-            )
+            site.unsafe.append(_unwrap_note(site, cur))
         elif isinstance(cur, cst.While) and isinstance(cur.test, cst.Name) and cur.test.value == "True":
             reason = reask_reason(site, cur)
             if reason:
@@ -353,6 +346,25 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if site.form == "resolver" and site.unwrap is not None and pm.get(id(site.unwrap)) is not body:
         return "the `try` around the request is not at the top level of the tool: rewrite by hand"
     return None
+
+
+def _unwrap_note(site: Site, node: cst.Try) -> str:
+    """The review note of unwrapping ``node`` around the request: its fallbacks go. A broad handler
+    (bare, ``Exception``, ``BaseException``) around an elicitation also caught an accepted answer
+    whose content fails the schema (the SDK's ``ctx.elicit`` validates it and raises inside the
+    ``try``); unwrapped, that answer is a tool error too (python-sdk's everything-server
+    ``test_elicitation_sep1330_enums``)."""
+    handlers = " and ".join(f"`except {code_of(h.type)}`" if h.type else "`except`" for h in node.handlers)
+    note = (
+        f"the `try` around the request is unwrapped and its {handlers} "
+        + ("fallbacks are" if len(node.handlers) > 1 else "fallback is")
+        + " dropped: on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
+        "cannot answer gets a tool error instead of it"
+    )
+    broad = any(h.type is None or code_of(h.type) in ("Exception", "BaseException") for h in node.handlers)
+    if site.kind == ELICITATION and broad:
+        note += ", as does an accepted answer whose content fails the schema's validation"
+    return note
 
 
 def _kept_try_reason(site: Site, node: cst.Try) -> str | None:
