@@ -1,6 +1,7 @@
 """``fix --strategy interim`` (issue 22): a ``try`` around a request that also holds the statements
 that only build it (``Model = type(...)``, ``params = {...}`` read by the request's arguments) is
-unwrapped with them; they stay before the request. Any other statement there keeps it manual."""
+unwrapped with them; they stay before the request. With any other statement there the `try` stays and
+the round is written inside it."""
 
 from __future__ import annotations
 
@@ -102,12 +103,32 @@ def test_a_statement_that_builds_the_request_is_unwrapped_with_it(tmp_path: Path
     assert _client_call(_server(target, "mcp"), "legacy", "consent", {"what": "x"}, ACCEPT) == ["accept"]
 
 
-def test_an_unrelated_call_in_the_try_keeps_it_manual(tmp_path: Path) -> None:
+def test_an_unrelated_call_in_the_try_keeps_the_try(tmp_path: Path) -> None:
+    """The ``try`` cannot be unwrapped (``log_event()`` does not use the answer): the round is written
+    inside it (tests/test_interim_fastmcp_kept_try.py), the builder stays where it was."""
     source = SOURCE.replace("        result = await", "        log_event()\n        result = await")
     source = source.replace('mcp = FastMCP("x")\n', 'mcp = FastMCP("x")\n\n\ndef log_event() -> None:\n    pass\n')
     target = _project(tmp_path, source, ["fastmcp>=4"])
     [finding] = _check(target.parent)
-    assert finding["fix"] is None
-    assert finding["manual"].startswith("the `try` around the request also guards statements that do not use")
+    assert finding["fix"]["safety"] == "unsafe"
+    assert finding["fix"]["description"].endswith(
+        "(review: `log_event()` runs before the request today — on 2026-07-28 the code before the request runs "
+        "once per round)"
+    )
     _fix(target.parent)
-    assert target.read_text(encoding="utf-8") == source
+    fixed = target.read_text(encoding="utf-8")
+    assert (
+        '    try:\n        ConsentModel = type("ConsentModel", (BaseModel,), {"__annotations__": {"ok": bool}})\n'
+        "        log_event()\n"
+        '        if is_version_at_least(ctx.request_context.protocol_version, "2026-07-28"):\n'
+    ) in fixed, fixed
+    assert fixed.endswith(
+        "            result = await ctx.elicit(\n"
+        '                message=f"Allow {what}?", response_type=ConsentModel\n'
+        "            )\n"
+        '        return str(result.action)\n    except Exception:\n        return "no"\n'
+    ), fixed
+    asked, result = _interim_round(_server(target, "mcp"), "consent", {"what": "x"}, ACCEPT)
+    assert asked["result"]["params"]["message"] == "Allow x?" and result == ["accept"]
+    assert _client_call(_server(target, "mcp"), "legacy", "consent", {"what": "x"}, ACCEPT) == ["accept"]
+    assert _client_call(_server(target, "mcp"), "2026-07-28", "consent", {"what": "x"}, None) == ["no"]

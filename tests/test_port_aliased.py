@@ -241,3 +241,63 @@ def test_request_ctx_read_under_a_fastmcp_tool_stays_manual_naming_the_tool(tmp_
         ("MCP509", 2): f"`request_ctx` is gone on mcp 2.x and its `request_ctx.get()` stays: {why}",
         ("MCP505", 8): why,
     }
+
+
+# -- python-sdk v1.27.0's everything-server: `@mcp._mcp_server.set_logging_level()` ---------------------
+# The decorator is applied directly, on FastMCP's private low-level server, which the port does not
+# rewrite; the reason used to say it was "held as a value, not with `@…()` on each function".
+PRIVATE_SET_LEVEL = """\
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+logger = logging.getLogger(__name__)
+mcp = FastMCP("levels")
+
+
+@mcp._mcp_server.set_logging_level()
+async def handle_set_logging_level(level: str) -> None:
+    logger.info(f"Log level set to: {level}")
+"""
+
+
+def test_a_decorator_on_fastmcps_private_server_says_where_to_register_it(tmp_path: Path) -> None:
+    server = _project(tmp_path / "p", PRIVATE_SET_LEVEL)
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert server.read_text(encoding="utf-8") == PRIVATE_SET_LEVEL
+    manual = [(f["line"], f["column"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP507"]
+    assert manual == [
+        (
+            9,
+            2,
+            "`@mcp._mcp_server.set_logging_level()` decorates `handle_set_logging_level` on FastMCP's private "
+            "low-level server `mcp._mcp_server`, which is `mcp._lowlevel_server` on mcp 2.x, a server the port does "
+            "not rewrite: register `handle_set_logging_level` there by hand with "
+            '`mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, handler)`, the '
+            "handler called as `(ctx, params)` (a `ServerRequestContext` and a `SetLevelRequestParams`) and "
+            "returning the `EmptyResult` itself",
+        )
+    ]
+    assert "blocks the port to mcp 2.x: MCP507 at line 9" in res.json["errors"][0]["message"]
+
+    # The registration the reason names serves `logging/setLevel` on mcp 2.3.
+    import anyio
+    import mcp
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import EmptyResult, SetLevelRequestParams
+
+    levels: list[str] = []
+    ported = MCPServer("levels")
+
+    async def handler(ctx: object, params: SetLevelRequestParams) -> EmptyResult:
+        levels.append(params.level)
+        return EmptyResult()
+
+    ported._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, handler)
+
+    async def run() -> None:
+        async with mcp.Client(ported, mode="legacy") as client:
+            await client.set_logging_level("debug")
+
+    anyio.run(run)
+    assert levels == ["debug"]

@@ -487,10 +487,42 @@ class _LowlevelVisitor(ReportingVisitor):
             f"`AttributeError` there; handlers are `Server(on_…=…)` arguments, called as `(ctx, params)` and "
             f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
             manual=why
+            or _direct_decorator_reason(self.a, node, spelled)
             or f"the handlers are registered through `{spelled}` held as a value, not with `@{spelled}()` on "
             f"each function, and the port does not follow that value to the functions it registers: move each "
             f"to `Server(on_{attr}=…)` by hand",
         )
+
+
+def _direct_decorator_reason(a, node: cst.Attribute, spelled: str | None) -> str | None:
+    """Why ``@<node>()`` applied directly to a function is not ported, else None (``node`` is read
+    otherwise): its server is not one the port rewrites (``@mcp._mcp_server.set_logging_level()``, a
+    1.x FastMCP's private low-level server, which mcp 2.x's ``MCPServer`` calls ``_lowlevel_server``)."""
+    call = a.parents.get(id(node))
+    deco = a.parents.get(id(call))
+    fdef = a.parents.get(id(deco))
+    if not (
+        isinstance(call, cst.Call)
+        and call.func is node
+        and isinstance(deco, cst.Decorator)
+        and isinstance(fdef, cst.FunctionDef)
+    ):
+        return None
+    recv = cst.Module([]).code_for_node(node.value)
+    private = isinstance(node.value, cst.Attribute) and node.value.attr.value == "_mcp_server"
+    target = f"{cst.Module([]).code_for_node(node.value.value)}._lowlevel_server" if private else recv  # type: ignore[attr-defined]  # private: node.value is an Attribute
+    what = f"FastMCP's private low-level server `{recv}`, which is `{target}` on mcp 2.x" if private else f"`{recv}`"
+    port = S.LOWLEVEL_DECORATOR_PORTS.get(node.attr.value)
+    how = (
+        f'`{target}.add_request_handler("{port[0]}", {port[1]}, handler)`, the handler called as `(ctx, params)` '
+        f"(a `ServerRequestContext` and a `{port[1]}`) and returning the `{port[2]}` itself"
+        if port
+        else "the mcp 2.x API the migration guide names"
+    )
+    return (
+        f"`@{spelled}()` decorates `{fdef.name.value}` on {what}, a server the port does not rewrite: register "
+        f"`{fdef.name.value}` there by hand with {how}"
+    )
 
 
 def _unreached(a, fn) -> bool:

@@ -310,6 +310,13 @@ def _handler_site(a: ModuleAnalysis, site: Site, alone: bool, python: str | None
 
         mine = {id(c) for c in fn.calls}
         joint = any(id(c) not in mine for c in requests_reached(a, fn))  # its helpers ask too
+        others = [c for c in fn.calls if c is not site.call and request_kind(a, c, fn) is not None]
+        if site.kept is not None and (joint or others):
+            return (
+                f"`{fn.qualname}` makes or reaches {len(others) + 1 if others else 'more'} requests and this one sits "
+                "in a `try` that also guards statements that do not use its answer: their one interim round cannot "
+                "keep the `try`'s fallback for each; rewrite by hand"
+            )
         if joint:
             site.alone = True  # its requests are grouped with its helpers' (joint_reason)
         reason = fastmcp_reason(a, site) if site.form == "fastmcp" else None
@@ -364,7 +371,9 @@ def _describe(site: Site, refusal: str, changed: str = "") -> str:
             f"`{site.ctx_param}.input_responses`" if site.form in ("fastmcp", "guard") else "`params.input_responses`"
         )
         refused = f"a client that did not declare {capability_names(site.group or [site])} gets " + (
-            refusal if site.form == "guard" else "error -32021 instead, as from the SDK's resolvers"
+            refusal
+            if site.kept is not None or site.form == "guard"
+            else "error -32021 instead, as from the SDK's resolvers"
         )
         if site.group:
             reqs = ", ".join(f"`{names[m.kind]}` under {m.key or m.result!r}" for m in site.group)

@@ -238,7 +238,8 @@ def widen_refusals(a: ModuleAnalysis, site: Site, ed: Edits) -> None:
     <e>.code == MISSING_REQUIRED_CLIENT_CAPABILITY)`` (``isinstance(<e>, MCPError) and …`` where the
     handler catches more than the SDK's error)."""
     for test, name, sdk_only in refusal_tests(a, site):
-        missing = ed.import_name(a, "mcp.types", "MISSING_REQUIRED_CLIENT_CAPABILITY")
+        types = "mcp_types" if site.form == "fastmcp" else "mcp.types"  # where the round imports it from
+        missing = ed.import_name(a, types, "MISSING_REQUIRED_CLIENT_CAPABILITY")
         assert isinstance(test, cst.Comparison)
         if isinstance(test.comparisons[0].operator, cst.Equal):
             found = code_of(test.comparisons[0].comparator)

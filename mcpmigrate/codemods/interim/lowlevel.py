@@ -466,6 +466,6 @@ def lowlevel_edits(a: ModuleAnalysis, group: list[Site], ed: Edits) -> None:
         ed.replace(m.stmt, later.with_changes(body=later_body, leading_lines=m.stmt.leading_lines))  # type: ignore[attr-defined]  # libcst types BaseStatement without leading_lines; every statement has them
     if site.unwrap is not None:
         unwrap_try(ed, site.unwrap)
-    if site.form == "guard":  # the `try` stays: its refusal tests also match the round's -32021
+    if site.kept is not None:  # the `try` stays: its refusal tests also match the round's -32021
         widen_refusals(a, site, ed)
     widen_returns(ed, fn)

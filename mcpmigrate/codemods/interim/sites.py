@@ -296,7 +296,7 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     child: cst.CSTNode = site.stmt
     cur = pm.get(id(child))
     while cur is not None and cur is not body:
-        if isinstance(cur, cst.Try) and child is cur.body and site.form == "guard":
+        if isinstance(cur, cst.Try) and child is cur.body and (site.form == "guard" or site.kept is not None):
             if cur.finalbody is not None or not cur.handlers:
                 return (
                     "the request sits in a `try` with `finally`: on 2026-07-28 it would also run when the tool "
@@ -320,18 +320,14 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
                 or not all(any(n.value in uses for n in ref_names(s)) for s in rest)
                 or pm.get(id(child)) is None
             ):
-                return (
-                    "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
-                )
+                reason = _kept_try_reason(site, cur)
+                if reason:
+                    return reason
+                site.kept = cur  # a fastmcp 4 tool's round in place, inside the `try` (as `guard`)
+                child, cur = cur, pm.get(id(cur))
+                continue
             site.unwrap = cur
-            handlers = " and ".join(f"`except {code_of(h.type)}`" if h.type else "`except`" for h in cur.handlers)
-            site.unsafe.append(
-                f"the `try` around the request is unwrapped and its {handlers} "
-                + ("fallbacks are" if len(cur.handlers) > 1 else "fallback is")
-                + " dropped: "
-                "on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
-                "cannot answer gets a tool error instead of it"
-            )
+            site.unsafe.append(_unwrap_note(site, cur))
         elif isinstance(cur, cst.While) and isinstance(cur.test, cst.Name) and cur.test.value == "True":
             reason = reask_reason(site, cur)
             if reason:
@@ -350,6 +346,38 @@ def where_reason(a: ModuleAnalysis, site: Site) -> str | None:
     if site.form == "resolver" and site.unwrap is not None and pm.get(id(site.unwrap)) is not body:
         return "the `try` around the request is not at the top level of the tool: rewrite by hand"
     return None
+
+
+def _unwrap_note(site: Site, node: cst.Try) -> str:
+    """The review note of unwrapping ``node`` around the request: its fallbacks go. A broad handler
+    (bare, ``Exception``, ``BaseException``) around an elicitation also caught an accepted answer
+    whose content fails the schema (the SDK's ``ctx.elicit`` validates it and raises inside the
+    ``try``); unwrapped, that answer is a tool error too (python-sdk's everything-server
+    ``test_elicitation_sep1330_enums``)."""
+    handlers = " and ".join(f"`except {code_of(h.type)}`" if h.type else "`except`" for h in node.handlers)
+    note = (
+        f"the `try` around the request is unwrapped and its {handlers} "
+        + ("fallbacks are" if len(node.handlers) > 1 else "fallback is")
+        + " dropped: on 2026-07-28 the question is now asked where the fallback ran, and a legacy client that "
+        "cannot answer gets a tool error instead of it"
+    )
+    broad = any(h.type is None or code_of(h.type) in ("Exception", "BaseException") for h in node.handlers)
+    if site.kind == ELICITATION and broad:
+        note += ", as does an accepted answer whose content fails the schema's validation"
+    return note
+
+
+def _kept_try_reason(site: Site, node: cst.Try) -> str | None:
+    """Why the ``try`` ``node`` around a request that cannot be unwrapped (it also guards statements
+    that do not use the answer) cannot be kept around the round written in place, else None. A
+    fastmcp 4 tool can return the ``InputRequiredResult`` from inside it, as an ``MCPServer`` tool's
+    round does (:mod:`.guard`): the legacy request stays in the same ``try``, and the round's -32021
+    for a client that did not declare the capability is raised inside it, where its handlers catch
+    it as they caught the client's refusal."""
+    unwrap = "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
+    if site.form != "fastmcp" or site.fn.role not in HL_ROLES or site.unwrap is not None:
+        return unwrap  # a helper's request is asked by its tools (threaded), away from its `try`
+    return unassigned_reason(site) if site.result is None else None
 
 
 def reask_reason(site: Site, loop: cst.While) -> str | None:
