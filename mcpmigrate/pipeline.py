@@ -408,6 +408,30 @@ def fixable(f: Finding, options: Options) -> bool:
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
 
+def _round_findings(
+    cm: ModuleType, findings: list[Finding], options: Options, wait_for_port: bool
+) -> tuple[list[Finding], bool]:
+    """The findings ``cm`` fixes in this round, and whether some of its fixes wait for the port.
+
+    An unsafe fix planned on code the port is still rewriting (a port fix of the module is
+    still to apply) waits for the ported code: planned there it may have a safe form (the
+    roots ``config`` fix keeps the request on legacy connections only on mcp 2.x), and
+    ``--unsafe-fixes`` only adds fixes, it never trades a safe form for an unsafe one
+    (docs/architecture.md, "How a finding becomes a fix")."""
+    mine = [
+        f for f in findings if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY
+    ]
+    porting = (
+        wait_for_port
+        and cm.STRATEGY != "port"
+        and any(f.fix is not None and f.fix.strategy == "port" and fixable(f, options) for f in findings)
+    )
+    if not porting:
+        return mine, False
+    ready = [f for f in mine if f.fix and f.fix.safety is Safety.SAFE]
+    return ready, len(ready) < len(mine)
+
+
 def _apply_codemods(
     module: cst.Module,
     display: str,
@@ -442,16 +466,14 @@ def _apply_codemods(
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
     # find nothing left to do.
-    for _round in range(MAX_FIX_ROUNDS):
-        changed = False
+    wait_for_port = True  # until a round changes nothing: then every fix may apply
+    for _round in range(MAX_FIX_ROUNDS + 1):
+        changed = deferred = False
         for cm in load_codemods():
             if not strategy_applies(options.strategy, cm.STRATEGY):
                 continue
-            mine = [
-                f
-                for f in findings
-                if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY
-            ]
+            mine, waiting = _round_findings(cm, findings, options, wait_for_port)
+            deferred = deferred or waiting
             if not mine:
                 continue
             new_module = apply_edits(module, record_edits(cm, analysis, mine, config), style)  # the one applier
@@ -470,7 +492,9 @@ def _apply_codemods(
                 if introduced is not None and rules is not before:
                     introduced.extend(f for f in findings if f.rule not in before)
         if not changed:
-            break
+            if not (wait_for_port and deferred):
+                break
+            wait_for_port = False  # the port is done or cannot go on: what waited applies now
     if module is not original:
         # never prune a name the rest of the project imports from this module, or its __all__ lists
         module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
@@ -756,11 +780,15 @@ def _fix(
         key = (f.rule, f.message)
         if left[key] > 0:
             left[key] -= 1
-        elif fixable(f, options):
+        elif fixable(f, options) and any(f is a for a in applied):
             res.fixed.append(f)
         elif (done := _fixed_later(f, later)) is not None:
-            later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
+            # manual as first found, or waiting for the port (_round_findings), and fixed by a later
+            # round: reported (and settled) as that round's fix
+            later.remove(done)
             res.fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
+        elif fixable(f, options):
+            res.fixed.append(f)
     res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
     return remaining, sups_after
 
