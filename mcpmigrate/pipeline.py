@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate import isolation
 from mcpmigrate.catalog import load_catalog, select_rules
+from mcpmigrate.codemods import ORDER
 from mcpmigrate.codemods.namecheck import name_problem
 from mcpmigrate.config import Config, port_rules_off, strategy_applies
 from mcpmigrate.model import Finding, Safety
@@ -408,13 +409,18 @@ def fixable(f: Finding, options: Options) -> bool:
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
 
+# The fix modules that run before the port in a round (codemods.ORDER): the ones after it plan on
+# the ported text already (each fix that changes the text is followed by detection on it).
+_BEFORE_PORT = ORDER[: ORDER.index("port")]
+
+
 def _round_findings(
     cm: ModuleType, findings: list[Finding], options: Options, wait_for_port: bool
 ) -> tuple[list[Finding], bool]:
     """The findings ``cm`` fixes in this round, and whether some of its fixes wait for the port.
 
-    An unsafe fix planned on code the port is still rewriting (a port fix of the module is
-    still to apply) waits for the ported code: planned there it may have a safe form (the
+    An unsafe fix of a module that runs before the port (``_BEFORE_PORT``) planned on code the
+    port is still rewriting (a port fix of the module is still to apply) waits for the ported code: planned there it may have a safe form (the
     roots ``config`` fix keeps the request on legacy connections only on mcp 2.x), and
     ``--unsafe-fixes`` only adds fixes, it never trades a safe form for an unsafe one
     (docs/architecture.md, "How a finding becomes a fix")."""
@@ -423,7 +429,7 @@ def _round_findings(
     ]
     porting = (
         wait_for_port
-        and cm.STRATEGY != "port"
+        and cm.__name__.rpartition(".")[2] in _BEFORE_PORT
         and any(f.fix is not None and f.fix.strategy == "port" and fixable(f, options) for f in findings)
     )
     if not porting:
@@ -770,27 +776,36 @@ def _fix(
     res.checked = list(findings)
     sups_after = find_suppressions(new_source)
     remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-    # a finding is fixed when fewer sites with its rule and message remain
+    res.fixed = _fixed_findings([*findings, *introduced], applied, remaining, options)
+    return remaining, sups_after
+
+
+def _fixed_findings(
+    found: list[Finding], applied: list[Finding], remaining: list[Finding], options: Options
+) -> list[Finding]:
+    """The findings of ``found`` (the original text's, and those a fix made reachable) that the fix
+    rounds fixed: a finding is fixed when fewer sites with its rule and message ``remaining`` in the
+    fixed text; one a later round fixed (``applied`` holds every finding a round applied) is
+    reported at its own line with that round's fix and site."""
     from collections import Counter
 
     left = Counter((f.rule, f.message) for f in remaining)
-    res.fixed = []
-    later = [f for f in applied if not any(f is g for g in findings)]  # found and applied in a later round
-    for f in sorted([*findings, *introduced], key=lambda f: fixable(f, options)):  # unfixable ones remain first
+    fixed: list[Finding] = []
+    later = [f for f in applied if not any(f is g for g in found)]  # found and applied in a later round
+    for f in sorted(found, key=lambda f: fixable(f, options)):  # unfixable ones remain first
         key = (f.rule, f.message)
         if left[key] > 0:
             left[key] -= 1
-        elif fixable(f, options) and any(f is a for a in applied):
-            res.fixed.append(f)
+        elif fixable(f, options) and (
+            any(f is a for a in applied) or not any(x.rule == f.rule and x.message == f.message for x in later)
+        ):
+            fixed.append(f)  # applied, or fixed along with another finding of its round
         elif (done := _fixed_later(f, later)) is not None:
             # manual as first found, or waiting for the port (_round_findings), and fixed by a later
             # round: reported (and settled) as that round's fix
             later.remove(done)
-            res.fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
-        elif fixable(f, options):
-            res.fixed.append(f)
-    res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
-    return remaining, sups_after
+            fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
+    return fixed + [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
 
 
 def _fixed_later(f: Finding, later: list[Finding]) -> Finding | None:
