@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.analysis.project import Incoming
     from mcpmigrate.codemods.edits import Edits
+    from mcpmigrate.codemods.style import Style
     from mcpmigrate.detectors.base import Report
     from mcpmigrate.screen import Facts
 
@@ -416,8 +417,8 @@ _BEFORE_PORT = ORDER[: ORDER.index("port")]
 
 def _round_findings(
     cm: ModuleType, findings: list[Finding], options: Options, wait_for_port: bool
-) -> tuple[list[Finding], bool]:
-    """The findings ``cm`` fixes in this round, and whether some of its fixes wait for the port.
+) -> tuple[list[Finding], list[Finding]]:
+    """The findings ``cm`` fixes in this round, and those of its fixes that wait for the port.
 
     An unsafe fix of a module that runs before the port (``_BEFORE_PORT``) planned on code the
     port is still rewriting (a port fix of the module is still to apply) waits for the ported code: planned there it may have a safe form (the
@@ -433,9 +434,70 @@ def _round_findings(
         and any(f.fix is not None and f.fix.strategy == "port" and fixable(f, options) for f in findings)
     )
     if not porting:
-        return mine, False
+        return mine, []
     ready = [f for f in mine if f.fix and f.fix.safety is Safety.SAFE]
-    return ready, len(ready) < len(mine)
+    return ready, [f for f in mine if not any(f is r for r in ready)]
+
+
+@dataclass
+class _Run:
+    """What every fix round of one file reads and collects (:func:`_apply_codemods`)."""
+
+    path: Path | None
+    incoming: Incoming | None
+    file_rules: set[str] | None
+    introduced: list[Finding] | None
+    applied: list[Finding] | None
+    style: Style | None
+    from_mcp1: bool
+
+
+def _fix_rounds(
+    module: cst.Module,
+    display: str,
+    config: Config,
+    rules: set[str],
+    options: Options,
+    findings: list[Finding],
+    analysis: ModuleAnalysis,
+    run: _Run,
+    wait: bool,
+) -> tuple[cst.Module, bool]:
+    """The module after the fix rounds, and whether a fix that waited for the port (``wait``,
+    :func:`_round_findings`) is left unfixed on the ported code."""
+    from mcpmigrate.codemods import load_codemods
+    from mcpmigrate.codemods.edits import apply_edits
+
+    waited: set[tuple[str, str]] = set()
+    for _round in range(MAX_FIX_ROUNDS + 1):
+        changed = False
+        for cm in load_codemods():
+            if not strategy_applies(options.strategy, cm.STRATEGY):
+                continue
+            mine, waiting = _round_findings(cm, findings, options, wait)
+            waited |= {(f.rule, f.message) for f in waiting}
+            if not mine:
+                continue
+            new_module = apply_edits(module, record_edits(cm, analysis, mine, config), run.style)  # the one applier
+            if new_module is not module and new_module.code != module.code:
+                module = new_module
+                changed = True
+                if run.applied is not None:
+                    run.applied.extend(mine)
+                before = rules
+                if run.file_rules is not None:
+                    rules = rescreen(module.bytes, rules, run.file_rules, run.incoming)
+                findings, analysis = detect(
+                    module, display, config, rules, path=run.path, incoming=run.incoming, ported_from_mcp1=run.from_mcp1
+                )
+                findings = active(findings, module.bytes)
+                if run.introduced is not None and rules is not before:
+                    run.introduced.extend(f for f in findings if f.rule not in before)
+        if not changed:
+            if not (wait and waited):
+                break
+            wait = False  # the port is done or cannot go on: what waited applies now
+    return module, any((f.rule, f.message) in waited for f in findings)
 
 
 def _apply_codemods(
@@ -460,8 +522,6 @@ def _apply_codemods(
     left). Every finding a round applied is appended to ``applied`` (a later round's own finding:
     the port gave a request its context, so the interim fix applies in the next round)."""
     from mcpmigrate import surfaces as S
-    from mcpmigrate.codemods import load_codemods
-    from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
     from mcpmigrate.codemods.interim.refusals import code_generation
     from mcpmigrate.codemods.style import style_for, wrap_long_lines
@@ -471,36 +531,28 @@ def _apply_codemods(
     from_mcp1 = config.target_sdk == "mcp2" and code_generation(analysis)[0] == S.MCP1  # what later rounds read
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
-    # find nothing left to do.
-    wait_for_port = True  # until a round changes nothing: then every fix may apply
-    for _round in range(MAX_FIX_ROUNDS + 1):
-        changed = deferred = False
-        for cm in load_codemods():
-            if not strategy_applies(options.strategy, cm.STRATEGY):
-                continue
-            mine, waiting = _round_findings(cm, findings, options, wait_for_port)
-            deferred = deferred or waiting
-            if not mine:
-                continue
-            new_module = apply_edits(module, record_edits(cm, analysis, mine, config), style)  # the one applier
-            if new_module is not module and new_module.code != module.code:
-                module = new_module
-                changed = True
-                if applied is not None:
-                    applied.extend(mine)
-                before = rules
-                if file_rules is not None:
-                    rules = rescreen(module.bytes, rules, file_rules, incoming)
-                findings, analysis = detect(
-                    module, display, config, rules, path=path, incoming=incoming, ported_from_mcp1=from_mcp1
-                )
-                findings = active(findings, module.bytes)
-                if introduced is not None and rules is not before:
-                    introduced.extend(f for f in findings if f.rule not in before)
-        if not changed:
-            if not (wait_for_port and deferred):
-                break
-            wait_for_port = False  # the port is done or cannot go on: what waited applies now
+    # find nothing left to do. A fix that waited for the port (_round_findings) and has no form on
+    # the ported code is planned on the code as found instead: the run starts again without waiting.
+    at_start = (findings, analysis, rules)
+    for wait in (True, False):
+        findings, analysis, rules = at_start
+        if introduced is not None:
+            introduced.clear()
+        if applied is not None:
+            applied.clear()
+        module, left = _fix_rounds(
+            original,
+            display,
+            config,
+            rules,
+            options,
+            findings,
+            analysis,
+            _Run(path, incoming, file_rules, introduced, applied, style, from_mcp1),
+            wait,
+        )
+        if not left:
+            break
     if module is not original:
         # never prune a name the rest of the project imports from this module, or its __all__ lists
         module = prune_newly_unused(original, module, lambda: kept_names(original, path, config.root))
