@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from mcpmigrate import files as F
 from mcpmigrate import isolation
 from mcpmigrate.catalog import load_catalog, select_rules
+from mcpmigrate.codemods import ORDER
 from mcpmigrate.codemods.namecheck import name_problem
 from mcpmigrate.config import Config, port_rules_off, strategy_applies
 from mcpmigrate.model import Finding, Safety
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # imported where used: a warm (cached) run never loads libcst
     from mcpmigrate.analysis import ModuleAnalysis
     from mcpmigrate.analysis.project import Incoming
     from mcpmigrate.codemods.edits import Edits
+    from mcpmigrate.codemods.style import Style
     from mcpmigrate.detectors.base import Report
     from mcpmigrate.screen import Facts
 
@@ -408,6 +410,96 @@ def fixable(f: Finding, options: Options) -> bool:
     return f.fix.safety is Safety.SAFE or options.unsafe_fixes
 
 
+# The fix modules that run before the port in a round (codemods.ORDER): the ones after it plan on
+# the ported text already (each fix that changes the text is followed by detection on it).
+_BEFORE_PORT = ORDER[: ORDER.index("port")]
+
+
+def _round_findings(
+    cm: ModuleType, findings: list[Finding], options: Options, wait_for_port: bool
+) -> tuple[list[Finding], list[Finding]]:
+    """The findings ``cm`` fixes in this round, and those of its fixes that wait for the port.
+
+    An unsafe fix of a module that runs before the port (``_BEFORE_PORT``) planned on code the
+    port is still rewriting (a port fix of the module is still to apply) waits for the ported code: planned there it may have a safe form (the
+    roots ``config`` fix keeps the request on legacy connections only on mcp 2.x), and
+    ``--unsafe-fixes`` only adds fixes, it never trades a safe form for an unsafe one
+    (docs/architecture.md, "How a finding becomes a fix")."""
+    mine = [
+        f for f in findings if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY
+    ]
+    porting = (
+        wait_for_port
+        and cm.__name__.rpartition(".")[2] in _BEFORE_PORT
+        and any(f.fix is not None and f.fix.strategy == "port" and fixable(f, options) for f in findings)
+    )
+    if not porting:
+        return mine, []
+    ready = [f for f in mine if f.fix and f.fix.safety is Safety.SAFE]
+    return ready, [f for f in mine if not any(f is r for r in ready)]
+
+
+@dataclass
+class _Run:
+    """What every fix round of one file reads and collects (:func:`_apply_codemods`)."""
+
+    path: Path | None
+    incoming: Incoming | None
+    file_rules: set[str] | None
+    introduced: list[Finding] | None
+    applied: list[Finding] | None
+    style: Style | None
+    from_mcp1: bool
+
+
+def _fix_rounds(
+    module: cst.Module,
+    display: str,
+    config: Config,
+    rules: set[str],
+    options: Options,
+    findings: list[Finding],
+    analysis: ModuleAnalysis,
+    run: _Run,
+    wait: bool,
+) -> tuple[cst.Module, bool]:
+    """The module after the fix rounds, and whether a fix that waited for the port (``wait``,
+    :func:`_round_findings`) is left unfixed on the ported code."""
+    from mcpmigrate.codemods import load_codemods
+    from mcpmigrate.codemods.edits import apply_edits
+
+    waited: set[tuple[str, str]] = set()
+    for _round in range(MAX_FIX_ROUNDS + 1):
+        changed = False
+        for cm in load_codemods():
+            if not strategy_applies(options.strategy, cm.STRATEGY):
+                continue
+            mine, waiting = _round_findings(cm, findings, options, wait)
+            waited |= {(f.rule, f.message) for f in waiting}
+            if not mine:
+                continue
+            new_module = apply_edits(module, record_edits(cm, analysis, mine, config), run.style)  # the one applier
+            if new_module is not module and new_module.code != module.code:
+                module = new_module
+                changed = True
+                if run.applied is not None:
+                    run.applied.extend(mine)
+                before = rules
+                if run.file_rules is not None:
+                    rules = rescreen(module.bytes, rules, run.file_rules, run.incoming)
+                findings, analysis = detect(
+                    module, display, config, rules, path=run.path, incoming=run.incoming, ported_from_mcp1=run.from_mcp1
+                )
+                findings = active(findings, module.bytes)
+                if run.introduced is not None and rules is not before:
+                    run.introduced.extend(f for f in findings if f.rule not in before)
+        if not changed:
+            if not (wait and waited):
+                break
+            wait = False  # the port is done or cannot go on: what waited applies now
+    return module, any((f.rule, f.message) in waited for f in findings)
+
+
 def _apply_codemods(
     module: cst.Module,
     display: str,
@@ -430,8 +522,6 @@ def _apply_codemods(
     left). Every finding a round applied is appended to ``applied`` (a later round's own finding:
     the port gave a request its context, so the interim fix applies in the next round)."""
     from mcpmigrate import surfaces as S
-    from mcpmigrate.codemods import load_codemods
-    from mcpmigrate.codemods.edits import apply_edits
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
     from mcpmigrate.codemods.interim.refusals import code_generation
     from mcpmigrate.codemods.style import style_for, wrap_long_lines
@@ -441,35 +531,27 @@ def _apply_codemods(
     from_mcp1 = config.target_sdk == "mcp2" and code_generation(analysis)[0] == S.MCP1  # what later rounds read
     # Rounds until nothing changes: one fix can make another possible (a ping deleted from a
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
-    # find nothing left to do.
-    for _round in range(MAX_FIX_ROUNDS):
-        changed = False
-        for cm in load_codemods():
-            if not strategy_applies(options.strategy, cm.STRATEGY):
-                continue
-            mine = [
-                f
-                for f in findings
-                if f.rule in cm.RULES and fixable(f, options) and f.fix and f.fix.strategy == cm.STRATEGY
-            ]
-            if not mine:
-                continue
-            new_module = apply_edits(module, record_edits(cm, analysis, mine, config), style)  # the one applier
-            if new_module is not module and new_module.code != module.code:
-                module = new_module
-                changed = True
-                if applied is not None:
-                    applied.extend(mine)
-                before = rules
-                if file_rules is not None:
-                    rules = rescreen(module.bytes, rules, file_rules, incoming)
-                findings, analysis = detect(
-                    module, display, config, rules, path=path, incoming=incoming, ported_from_mcp1=from_mcp1
-                )
-                findings = active(findings, module.bytes)
-                if introduced is not None and rules is not before:
-                    introduced.extend(f for f in findings if f.rule not in before)
-        if not changed:
+    # find nothing left to do. A fix that waited for the port (_round_findings) and has no form on
+    # the ported code is planned on the code as found instead: the run starts again without waiting.
+    at_start = (findings, analysis, rules)
+    for wait in (True, False):
+        findings, analysis, rules = at_start
+        if introduced is not None:
+            introduced.clear()
+        if applied is not None:
+            applied.clear()
+        module, left = _fix_rounds(
+            original,
+            display,
+            config,
+            rules,
+            options,
+            findings,
+            analysis,
+            _Run(path, incoming, file_rules, introduced, applied, style, from_mcp1),
+            wait,
+        )
+        if not left:
             break
     if module is not original:
         # never prune a name the rest of the project imports from this module, or its __all__ lists
@@ -746,23 +828,36 @@ def _fix(
     res.checked = list(findings)
     sups_after = find_suppressions(new_source)
     remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-    # a finding is fixed when fewer sites with its rule and message remain
+    res.fixed = _fixed_findings([*findings, *introduced], applied, remaining, options)
+    return remaining, sups_after
+
+
+def _fixed_findings(
+    found: list[Finding], applied: list[Finding], remaining: list[Finding], options: Options
+) -> list[Finding]:
+    """The findings of ``found`` (the original text's, and those a fix made reachable) that the fix
+    rounds fixed: a finding is fixed when fewer sites with its rule and message ``remaining`` in the
+    fixed text; one a later round fixed (``applied`` holds every finding a round applied) is
+    reported at its own line with that round's fix and site."""
     from collections import Counter
 
     left = Counter((f.rule, f.message) for f in remaining)
-    res.fixed = []
-    later = [f for f in applied if not any(f is g for g in findings)]  # found and applied in a later round
-    for f in sorted([*findings, *introduced], key=lambda f: fixable(f, options)):  # unfixable ones remain first
+    fixed: list[Finding] = []
+    later = [f for f in applied if not any(f is g for g in found)]  # found and applied in a later round
+    for f in sorted(found, key=lambda f: fixable(f, options)):  # unfixable ones remain first
         key = (f.rule, f.message)
         if left[key] > 0:
             left[key] -= 1
-        elif fixable(f, options):
-            res.fixed.append(f)
+        elif fixable(f, options) and (
+            any(f is a for a in applied) or not any(x.rule == f.rule and x.message == f.message for x in later)
+        ):
+            fixed.append(f)  # applied, or fixed along with another finding of its round
         elif (done := _fixed_later(f, later)) is not None:
-            later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
-            res.fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
-    res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
-    return remaining, sups_after
+            # manual as first found, or waiting for the port (_round_findings), and fixed by a later
+            # round: reported (and settled) as that round's fix
+            later.remove(done)
+            fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
+    return fixed + [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
 
 
 def _fixed_later(f: Finding, later: list[Finding]) -> Finding | None:

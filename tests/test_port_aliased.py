@@ -188,12 +188,20 @@ def test_a_roots_request_read_through_request_ctx_is_ported_and_answered_from_co
         ("MCP509", 5),
     ]
     [roots] = [f for f in res.json["fixed"] if f["rule"] == "MCP101"]
+    # planned on the ported text (pipeline._round_findings): the request stays on legacy connections
+    assert roots["fix"]["safety"] == "safe"
     assert roots["fix"]["description"].startswith(
-        "answer the roots request from the `FILES_ROOTS` environment variable (server configuration, read once at "
-        "start): the roots bound what the tool may touch (an allow-list check in `resolve`)"
+        "answer the roots request on 2026-07-28 connections from the `FILES_ROOTS` environment variable (server "
+        "configuration, read once at start; unset, those calls fail as they do today), and keep it on legacy "
+        "connections (`ctx.session.can_send_request`): the roots bound what the tool may touch (an allow-list check "
+        "in `resolve`)"
     )
     text = server.read_text(encoding="utf-8")
-    assert "request_ctx" not in text and "response = _configured_roots()" in text
+    assert "request_ctx" not in text
+    assert (
+        "            await ctx.session.list_roots()\n            if ctx.session.can_send_request\n            else _configured_roots()\n"
+        in text
+    )
     assert cli(args, server.parent).json["fixed"] == []
     assert server.read_text(encoding="utf-8") == text
 
@@ -209,8 +217,8 @@ def test_a_roots_request_read_through_request_ctx_is_ported_and_answered_from_co
 
     old = answers(legacy_python, before, "legacy", [work.as_uri()])
     assert old == [(False, ["inside"]), (True, [f"{tmp_path / 'secret.txt'} is outside the roots"])]
+    assert answers(mcp2_python, server, "legacy", [work.as_uri()]) == old  # the client's roots, as before
     monkeypatch.setenv("FILES_ROOTS", str(work))
-    assert answers(mcp2_python, server, "legacy", []) == old
     assert answers(mcp2_python, server, "modern", []) == old
     monkeypatch.delenv("FILES_ROOTS")  # unset: every call fails as for a client without roots
     assert answers(mcp2_python, server, "modern", [])[0] == (True, [f"{work / 'note.txt'} is outside the roots"])

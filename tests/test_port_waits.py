@@ -1,0 +1,79 @@
+"""An unsafe fix planned on code the port is still rewriting waits for the ported code.
+
+``--unsafe-fixes`` only adds fixes: it never trades a safe form of a fix for an unsafe one. The
+roots ``config`` fix of an mcp 1.x tool has a safe dual-era form once the code is on mcp 2.x (the
+request stays on legacy connections), and only an unsafe config-only form on the 1.x code; a
+``--target-sdk mcp2 --unsafe-fixes`` run gives the same file as the run without it, and the port
+answers as the original on legacy connections and from the setting on 2026-07-28 ones.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli
+from tests.proof import run_proof
+
+DATA = Path(__file__).resolve().parent / "data" / "port"
+SOURCE = DATA / "roots_waits.py"
+FIXED = DATA / "roots_waits.fixed.py"
+
+
+def _fixed(tmp: Path, *flags: str) -> tuple[Path, dict]:
+    where = tmp / "notes"
+    where.mkdir()
+    shutil.copyfile(SOURCE, where / "server.py")
+    (where / "pyproject.toml").write_text('[project]\nname="c"\nversion="0"\ndependencies=["mcp>=1.20,<2"]\n')
+    args = ["fix", "--target-sdk", "mcp2", "--strategy", "config", *flags, "--output-format", "json", "."]
+    res = cli(args, where)
+    assert res.exception is None, str(res)
+    again = cli(args, where)
+    assert again.json["fixed"] == [] and again.json["findings"] == [], str(again)
+    return where / "server.py", res.json
+
+
+@pytest.mark.parametrize("flags", [(), ("--unsafe-fixes",)])
+def test_the_roots_config_fix_has_its_safe_dual_era_form_with_or_without_unsafe_fixes(
+    tmp_path: Path, flags: tuple[str, ...]
+) -> None:
+    target, run = _fixed(tmp_path, *flags)
+    assert target.read_text(encoding="utf-8") == FIXED.read_text(encoding="utf-8")
+    fixed = {f["rule"]: f for f in run["fixed"]}
+    assert sorted(fixed) == ["MCP101", "MCP501"]
+    roots = fixed["MCP101"]
+    assert (roots["line"], roots["fix"]["safety"]) == (19, "safe")
+    assert roots["fix"]["description"] == (
+        "answer the roots request on 2026-07-28 connections from the `NOTES_ROOTS` environment variable "
+        "(server configuration, read once at start; unset, those calls fail as they do today), and keep it "
+        "on legacy connections (`ctx.session.can_send_request`)"
+    )
+    assert run["findings"] == [] and run["errors"] == []
+
+
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_the_port_answers_as_the_original(
+    tmp_path: Path, mode: str, legacy_python: str, mcp2_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mcp 1.27 reads the note under the client's root; the port reads it under the client's root
+    on a legacy connection (the setting unset: it is not used there) and under ``NOTES_ROOTS`` on
+    a 2026-07-28 one, where without the setting the call fails as the request did before."""
+    target, _run = _fixed(tmp_path, "--unsafe-fixes")
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    (shelf / "a.txt").write_text("milk, eggs", encoding="utf-8")
+    calls = [{"tool": "read_note", "arguments": {"name": "a.txt"}}]
+    roots = [shelf.as_uri()]
+    old = run_proof(legacy_python, SOURCE, "notes", "legacy", roots, calls)
+    assert [c["text"] for c in old["calls"]] == [["milk, eggs"]]
+    if mode == "legacy":
+        new = run_proof(mcp2_python, target, "notes", mode, roots, calls)
+        assert [c["text"] for c in new["calls"]] == [["milk, eggs"]]
+        return
+    unset = run_proof(mcp2_python, target, "notes", mode, roots, calls)
+    assert unset["calls"][0]["is_error"] is True  # as the request failed there before the fix
+    monkeypatch.setenv("NOTES_ROOTS", str(shelf))
+    new = run_proof(mcp2_python, target, "notes", mode, [], calls)
+    assert [c["text"] for c in new["calls"]] == [["milk, eggs"]]
