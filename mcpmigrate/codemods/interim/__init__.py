@@ -358,6 +358,11 @@ def _describe(site: Site, refusal: str, changed: str = "") -> str:
             f"move the request into a resolver returning {what}, injected into `{site.fn.qualname}` with "
             f"`Annotated[..., Resolve(fn)]` ({eras})"
         )
+        if site.moved:
+            classes = ", ".join(f"`{c.name.value}`" for c in site.moved)
+            desc += (
+                f" (the class {classes} moves from the tool body to right above the tool, where the resolver sees it)"
+            )
     else:
         names = {ROOTS: "ListRootsRequest", SAMPLING: "CreateMessageRequest", ELICITATION: "ElicitRequest"}
         where = (

@@ -101,7 +101,7 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper")
         if isinstance(copied, str):
             return f"{intro}, built from {copied}"
-        site.copied, more = copied
+        site.copied, more = copied.stmts, copied.needed
         needed += [n for n in more if n not in needed]
     if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
@@ -192,7 +192,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, outer)
         if isinstance(copied, str):
             return f"passes {copied}"
-        caller.copied, more = copied
+        caller.copied, more = copied.stmts, copied.needed
         used += [n for n in more if n not in used]
     caller.args = [p for p in tool.param_names() if p in used]
     slot = slot_reason(tool, caller.ctx_param)

@@ -187,6 +187,7 @@ class Site:
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
+    moved: list[cst.ClassDef] = field(default_factory=list)  # resolver: classes of the tool body moved above it
     thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
     reask: cst.While | None = None  # fastmcp: the tool's `while True:` that re-asks until the answer passes
     joints: dict[int, Joint] = field(

@@ -1,0 +1,396 @@
+"""A schema class defined inside an ``MCPServer`` tool, moved above the tool for its resolver.
+
+A resolver is defined right before its tool and runs before the tool body, so it cannot see a class
+the tool body defines (``class ConfirmBooking(BaseModel)`` inside ``book_table``, the shape of the
+mcp 1.x elicitation examples). Such a class is moved, unchanged, right above the tool (to module
+level, or into the factory that defines the tool) when :func:`move_reason` finds, in the code, that
+this changes nothing a caller can observe:
+
+- it is defined once, unconditionally, at the top level of the tool body, before the request, and
+  nothing else in the tool binds its name (:func:`.scope.copy_locals` checks this first);
+- everything it reads — its decorators, bases and keywords, its field annotations and values, the
+  decorators and defaults of its methods, what its methods' bodies read — is its own, a module-level
+  name or a builtin (or a name the tool's factory binds before the tool), never a parameter or a
+  local of the tool;
+- defining it does nothing else: each statement of its body only binds a field, a method or a
+  nested class, with no call that is not known pure (``Field(...)``, ``ConfigDict(...)`` and
+  pydantic's decorators are; ``datetime.now()`` would run once at import instead of on every call),
+  and neither the tool nor the class's methods write its attributes (that state would then last
+  from one call to the next);
+- its name is free where it goes: no module-level name (or name of the factory) is spelled so, no
+  other function of the module defines a class of that name, and no ``global`` declares it.
+
+:func:`move` records the edits: the class leaves the tool body with its comments and goes right
+above the tool (after the resolvers already placed there, before the one that reads it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
+from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.effects import PURE_CALLS
+from mcpmigrate.codemods.interim.common_edits import place_resolver
+from mcpmigrate.codemods.interim.scope import Outer, bound_names, free_name, scope_nodes
+from mcpmigrate.names import module_names
+
+#: Calls a class body makes to declare itself (pydantic, dataclasses, typing), pure like constructors.
+DECLARING_CALLS = frozenset(
+    {
+        "field",
+        "field_validator",
+        "model_validator",
+        "validator",
+        "root_validator",
+        "field_serializer",
+        "model_serializer",
+        "computed_field",
+        "dataclass",
+        "constr",
+        "conint",
+        "confloat",
+        "conlist",
+        "conset",
+        "condecimal",
+        "cast",
+        "classmethod",
+        "staticmethod",
+        "property",
+    }
+)
+
+
+def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
+    """Why the class ``cls``, defined at the top of the tool ``fn``'s body, cannot move right above
+    the tool unchanged in meaning (it follows "`Name` "), else None."""
+    name = cls.name.value
+    why = _read_reason(a, fn, outer, cls)
+    if why:
+        return why
+    effect = _definition_effect(cls)
+    if effect is not None:
+        return (
+            f"is a class defined inside the tool whose definition runs `{_line(effect)}`: moved to module level "
+            "it would run once at import instead of on every call; define the class at module level by hand"
+        )
+    written = _class_write(fn, cls)
+    if written is not None:
+        return (
+            f"is a class defined inside the tool, and `{_line(written)}` changes it: moved to module level, that "
+            "change would last from one call to the next; define the class at module level by hand"
+        )
+    return _name_reason(a, fn, outer, cls, name)
+
+
+def _line(node: cst.CSTNode) -> str:
+    return code_of(node).strip().splitlines()[0]
+
+
+def _read_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
+    """Why what ``cls`` reads would mean something else above the tool: a parameter or a local of
+    the tool, or a name that is not module-level."""
+    name = cls.name.value
+    params = set(fn.param_names())
+    local = {n for node in scope_nodes(fn.node.body) for n in bound_names(node)} - {name}
+    for ref in outer_reads(cls):
+        v = ref.value
+        if v == name:
+            continue
+        if v in params:
+            return (
+                f"is a class defined inside the tool that reads the tool's parameter `{v}`: a resolver does not see "
+                "it, and it cannot move to module level without that parameter; define it at module level by hand"
+            )
+        if v in local:
+            return (
+                f"is a class defined inside the tool that reads `{v}`, a local of the tool: a resolver does not see "
+                "it, and it cannot move to module level without that local; define it at module level by hand"
+            )
+        if not free_name(a, v, outer):
+            return (
+                f"is a class defined inside the tool that reads `{v}`, which is not a module-level name: a resolver "
+                f"does not see the class, and moved to module level it would not see `{v}`; define it at module "
+                "level by hand"
+            )
+    return None
+
+
+def _name_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef, name: str) -> str | None:
+    """Why the name ``name`` is not free right above the tool."""
+    head = "is a class defined inside the tool, which a resolver does not see, and"
+    if name in module_names(a) or name in outer.visible or name in outer.late:
+        where = (
+            "the module" if fn.parent is None or name not in outer.visible | outer.late else f"`{fn.parent.qualname}`"
+        )
+        return (
+            f"{head} {where} binds `{name}` too: moving the class there would replace that; rename one of them, "
+            "then run the fix again"
+        )
+    for other in _classes(a).get(name, []):
+        if other is cls:
+            continue
+        owner = a.enclosing_function(other)
+        where = f"`{owner.qualname}`" if owner is not None else "the module"
+        same = code_of(other.with_changes(leading_lines=[])) == code_of(cls.with_changes(leading_lines=[]))
+        if same:
+            return (
+                f"{head} {where} defines the same class: both moved to module level would bind `{name}` twice; "
+                "define it once at module level by hand"
+            )
+        return (
+            f"{head} {where} defines a different class `{name}`: one module-level name cannot hold both; rename "
+            "one of them, then run the fix again"
+        )
+    for n in walk(a.module):
+        if isinstance(n, (cst.Global, cst.Nonlocal)) and any(x.name.value == name for x in n.names):
+            return (
+                f"{head} `{_line(n)}` declares that name: moved, the class would be what it reads or replaces; "
+                "define the class at module level by hand"
+            )
+    return None
+
+
+def _classes(a: ModuleAnalysis) -> dict[str, list[cst.ClassDef]]:
+    """Every class of the module, by name (memoized)."""
+
+    def compute() -> dict[str, list[cst.ClassDef]]:
+        out: dict[str, list[cst.ClassDef]] = {}
+        for n in walk(a.module):
+            if isinstance(n, cst.ClassDef):
+                out.setdefault(n.name.value, []).append(n)
+        return out
+
+    return a.memo("interim.moved.classes", compute)
+
+
+# -- what the class reads ---------------------------------------------------------------------
+
+
+def outer_reads(cls: cst.ClassDef) -> list[cst.Name]:
+    """The names ``cls`` reads from the scope it is defined in: its decorators, bases and keywords;
+    what its body reads at class level and does not bind there; what its methods (and the functions,
+    lambdas and comprehensions in it) read and do not bind themselves. A ``nonlocal`` name counts as
+    read; a string annotation is read as the expression it spells."""
+    out: list[cst.Name] = []
+    for d in (*cls.decorators, *cls.bases, *cls.keywords):
+        out += _reads(d, frozenset(), frozenset())
+    out += _reads(cls.body, _class_locals(cls), frozenset())
+    return out
+
+
+def _class_locals(cls: cst.ClassDef) -> frozenset[str]:
+    return frozenset(n for node in scope_nodes(cls.body) for n in bound_names(node))
+
+
+def _function_locals(node: cst.FunctionDef | cst.Lambda) -> frozenset[str]:
+    params = node.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    if isinstance(node, cst.FunctionDef):
+        for n in scope_nodes(node.body):
+            if not isinstance(n, (cst.Global, cst.Nonlocal)):
+                names |= bound_names(n)
+    return frozenset(names)
+
+
+def _reads(node: cst.CSTNode, skip: frozenset[str], inner: frozenset[str]) -> Iterator[cst.Name]:
+    """The names ``node`` reads that are not in ``skip`` (what its own scope binds); ``inner``: what
+    a function, lambda or comprehension inside it sees bound (a class scope's names are not)."""
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            if n.value not in skip:
+                yield n
+        elif isinstance(n, (cst.Attribute, cst.Arg)):
+            stack.append(n.value)
+        elif isinstance(n, (cst.Import, cst.ImportFrom, cst.Global, cst.AsName)):
+            continue
+        elif isinstance(n, cst.Nonlocal):
+            yield from (x.name for x in n.names)
+        elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.CompFor)):
+            stack.extend(c for c in n.children if c is not n.target)
+            stack += _target_parts(n.target)
+        elif isinstance(n, cst.FunctionDef):
+            stack += [*n.decorators, *_param_parts(n.params), *([n.returns] if n.returns else [])]
+            own = inner | _function_locals(n)
+            yield from _reads(n.body, own, own)
+        elif isinstance(n, cst.Lambda):
+            stack += _param_parts(n.params)
+            own = inner | _function_locals(n)
+            yield from _reads(n.body, own, own)
+        elif isinstance(n, cst.ClassDef):
+            stack += [*n.decorators, *n.bases, *n.keywords]
+            yield from _reads(n.body, inner | _class_locals(n), inner)
+        elif isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            yield from _comprehension_reads(n, skip, inner)
+        else:
+            if isinstance(n, cst.Annotation):
+                stack += _string_annotations(n)
+            stack.extend(n.children)
+
+
+def _comprehension_reads(
+    n: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, skip: frozenset[str], inner: frozenset[str]
+) -> Iterator[cst.Name]:
+    """A comprehension's first iterable is read in the scope around it; the rest in its own scope."""
+    targets = frozenset(
+        x.value for f in walk(n.for_in) if isinstance(f, cst.CompFor) for x in walk(f.target) if isinstance(x, cst.Name)
+    )
+    yield from _reads(n.for_in.iter, skip, inner)
+    own = inner | targets
+    rest: list[cst.CSTNode] = [*_target_parts(n.for_in.target), *n.for_in.ifs]
+    if n.for_in.inner_for_in is not None:
+        rest.append(n.for_in.inner_for_in)
+    rest += [n.key, n.value] if isinstance(n, cst.DictComp) else [n.elt]
+    for r in rest:
+        yield from _reads(r, own, own)
+
+
+def _target_parts(target: cst.CSTNode) -> list[cst.CSTNode]:
+    """What an assignment target reads: nothing for a name (or a tuple of names), the object and
+    index of an attribute or item."""
+    if isinstance(target, cst.Name):
+        return []
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [p for e in target.elements for p in _target_parts(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_parts(target.value)
+    return [target]
+
+
+def _param_parts(params: cst.Parameters) -> list[cst.CSTNode]:
+    """The annotations and defaults of ``params`` (read where the function is defined)."""
+    out: list[cst.CSTNode] = []
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg, params.star_kwarg):
+        if isinstance(p, cst.Param):
+            out += [x for x in (p.annotation, p.default) if x is not None]
+    return out
+
+
+def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
+    """The expressions spelled by the strings of an annotation (``"Prefs"``, ``list["Item"]``),
+    which pydantic resolves where the class is defined."""
+    out: list[cst.CSTNode] = []
+    for s in walk(ann):
+        if isinstance(s, cst.SimpleString):
+            try:
+                out.append(cst.parse_expression(s.evaluated_value if isinstance(s.evaluated_value, str) else ""))
+            except cst.ParserSyntaxError:
+                continue
+    return out
+
+
+# -- what defining the class does -------------------------------------------------------------
+
+
+def _definition_effect(cls: cst.ClassDef) -> cst.CSTNode | None:
+    """The first part of ``cls`` that does something when the class is defined, besides binding its
+    fields, methods and nested classes."""
+    for d in (*cls.decorators, *cls.bases, *cls.keywords):
+        if _calls(d):
+            return d
+    body = cls.body.body
+    for stmt in body:
+        if isinstance(stmt, cst.FunctionDef):
+            head = [*stmt.decorators, *_param_parts(stmt.params), *([stmt.returns] if stmt.returns else [])]
+            if any(_calls(x) for x in head):
+                return stmt
+        elif isinstance(stmt, cst.ClassDef):
+            if _definition_effect(stmt) is not None:
+                return stmt
+        elif isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            if any(_small_effect(s) for s in stmt.body):
+                return stmt
+        else:
+            return stmt
+    return None
+
+
+def _small_effect(s: cst.BaseSmallStatement) -> bool:
+    if isinstance(s, cst.Pass):
+        return False
+    if isinstance(s, cst.Expr):
+        return not isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis))
+    if isinstance(s, cst.Assign):
+        return any(not isinstance(t.target, cst.Name) for t in s.targets) or _calls(s.value)
+    if isinstance(s, cst.AnnAssign):
+        return not isinstance(s.target, cst.Name) or _calls(s.annotation) or (s.value is not None and _calls(s.value))
+    return True
+
+
+def _calls(node: cst.CSTNode) -> bool:
+    """Whether evaluating ``node`` awaits, yields or calls something not known pure (a lambda's body
+    is not evaluated)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Await, cst.Yield)):
+            return True
+        if isinstance(n, cst.Lambda):
+            stack += _param_parts(n.params)
+            continue
+        if isinstance(n, cst.Call):
+            f = n.func
+            last = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
+            if not (last in PURE_CALLS or last in DECLARING_CALLS or last[:1].isupper()):
+                return True
+        stack.extend(n.children)
+    return False
+
+
+def _class_write(fn: FunctionInfo, cls: cst.ClassDef) -> cst.CSTNode | None:
+    """A statement of the tool, or of the class's methods, that writes an attribute of the class
+    (``Prefs.limit = 3``, ``cls.count += 1``, ``setattr(Prefs, …)``)."""
+    name = cls.name.value
+    own = {id(x) for x in walk(cls)}
+    for n in walk(fn.node.body):
+        names = {name, "cls"} if id(n) in own else {name}
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets = [n.target]
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("setattr", "delattr"):
+            targets = [n.args[0].value] if n.args else []
+            if any(isinstance(t, cst.Name) and t.value in names for t in targets):
+                return n
+            continue
+        for t in targets:
+            for x in walk(t):
+                if isinstance(x, (cst.Attribute, cst.Subscript)) and isinstance(x.value, cst.Name):
+                    if x.value.value in names:
+                        return n
+    return None
+
+
+# -- the edits --------------------------------------------------------------------------------
+
+
+def move(ed: Edits, tool: cst.FunctionDef, classes: list[cst.ClassDef], nested: bool) -> None:
+    """Each class of ``classes`` leaves the tool body and goes right above the tool, once per round
+    (two requests of the tool may read the same class), with the comment lines above it; the
+    class as the round's other edits leave it."""
+    for cls in classes:
+        ed.shared(f"interim.moved:{id(cls)}", lambda cls=cls: _move(ed, tool, cls, nested))  # type: ignore[misc]
+
+
+def _move(ed: Edits, tool: cst.FunctionDef, cls: cst.ClassDef, nested: bool) -> bool:
+    lines = list(cls.leading_lines)
+    first = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
+    comments = [line.with_changes(indent=True) for line in lines[first:]]
+    placed = place_resolver(ed, tool, cls, nested, comments=comments)
+
+    def swap(original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.ClassDef)  # the class, with the round's edits inside it
+        held = ed.before[id(tool)]
+        at = next(i for i, s in enumerate(held) if s is placed)
+        held[at] = updated.with_changes(leading_lines=placed.leading_lines)  # type: ignore[attr-defined]  # placed is the class
+        return updated
+
+    ed.transform(cls, swap)
+    ed.remove(cls)
+    return True
