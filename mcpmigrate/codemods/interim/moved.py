@@ -32,35 +32,10 @@ import libcst as cst
 
 from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.effects import PURE_CALLS
+from mcpmigrate.codemods.effects import definition_effect, param_parts
 from mcpmigrate.codemods.interim.common_edits import place_resolver
 from mcpmigrate.codemods.interim.scope import Outer, bound_names, free_name, scope_nodes
 from mcpmigrate.names import module_names
-
-#: Calls a class body makes to declare itself (pydantic, dataclasses, typing), pure like constructors.
-DECLARING_CALLS = frozenset(
-    {
-        "field",
-        "field_validator",
-        "model_validator",
-        "validator",
-        "root_validator",
-        "field_serializer",
-        "model_serializer",
-        "computed_field",
-        "dataclass",
-        "constr",
-        "conint",
-        "confloat",
-        "conlist",
-        "conset",
-        "condecimal",
-        "cast",
-        "classmethod",
-        "staticmethod",
-        "property",
-    }
-)
 
 
 def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
@@ -70,7 +45,7 @@ def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Clas
     why = _read_reason(a, fn, outer, cls)
     if why:
         return why
-    effect = _definition_effect(cls)
+    effect = definition_effect(cls)
     if effect is not None:
         return (
             f"is a class defined inside the tool whose definition runs `{_line(effect)}`: moved to module level "
@@ -199,57 +174,59 @@ def _function_locals(node: cst.FunctionDef | cst.Lambda) -> frozenset[str]:
 
 
 def _reads(node: cst.CSTNode, skip: frozenset[str], inner: frozenset[str]) -> Iterator[cst.Name]:
-    """The names ``node`` reads that are not in ``skip`` (what its own scope binds); ``inner``: what
-    a function, lambda or comprehension inside it sees bound (a class scope's names are not)."""
-    stack: list[cst.CSTNode] = [node]
+    """The names ``node`` reads that are not in ``skip`` (what its own scope binds), in source order;
+    ``inner``: what a function, lambda or comprehension inside it sees bound (a class scope's names
+    are not)."""
+    stack: list[tuple[cst.CSTNode, frozenset[str], frozenset[str]]] = [(node, skip, inner)]
     while stack:
-        n = stack.pop()
+        n, skip, inner = stack.pop()
         if isinstance(n, cst.Name):
             if n.value not in skip:
                 yield n
-        elif isinstance(n, (cst.Attribute, cst.Arg)):
-            stack.append(n.value)
-        elif isinstance(n, (cst.Import, cst.ImportFrom, cst.Global, cst.AsName)):
             continue
-        elif isinstance(n, cst.Nonlocal):
+        if isinstance(n, cst.Nonlocal):
             yield from (x.name for x in n.names)
-        elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.CompFor)):
-            stack.extend(c for c in n.children if c is not n.target)
-            stack += _target_parts(n.target)
-        elif isinstance(n, cst.FunctionDef):
-            stack += [*n.decorators, *_param_parts(n.params), *([n.returns] if n.returns else [])]
-            own = inner | _function_locals(n)
-            yield from _reads(n.body, own, own)
-        elif isinstance(n, cst.Lambda):
-            stack += _param_parts(n.params)
-            own = inner | _function_locals(n)
-            yield from _reads(n.body, own, own)
-        elif isinstance(n, cst.ClassDef):
-            stack += [*n.decorators, *n.bases, *n.keywords]
-            yield from _reads(n.body, inner | _class_locals(n), inner)
-        elif isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            yield from _comprehension_reads(n, skip, inner)
-        else:
-            if isinstance(n, cst.Annotation):
-                stack += _string_annotations(n)
-            stack.extend(n.children)
+            continue
+        stack += reversed(_parts(n, skip, inner))
 
 
-def _comprehension_reads(
-    n: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, skip: frozenset[str], inner: frozenset[str]
-) -> Iterator[cst.Name]:
-    """A comprehension's first iterable is read in the scope around it; the rest in its own scope."""
-    targets = frozenset(
-        x.value for f in walk(n.for_in) if isinstance(f, cst.CompFor) for x in walk(f.target) if isinstance(x, cst.Name)
-    )
-    yield from _reads(n.for_in.iter, skip, inner)
-    own = inner | targets
-    rest: list[cst.CSTNode] = [*_target_parts(n.for_in.target), *n.for_in.ifs]
-    if n.for_in.inner_for_in is not None:
-        rest.append(n.for_in.inner_for_in)
-    rest += [n.key, n.value] if isinstance(n, cst.DictComp) else [n.elt]
-    for r in rest:
-        yield from _reads(r, own, own)
+def _parts(
+    n: cst.CSTNode, skip: frozenset[str], inner: frozenset[str]
+) -> list[tuple[cst.CSTNode, frozenset[str], frozenset[str]]]:
+    """What ``n`` reads, in order, each with the names bound in its scope (see :func:`_reads`)."""
+    if isinstance(n, (cst.Attribute, cst.Arg)):
+        return [(n.value, skip, inner)]
+    if isinstance(n, (cst.Import, cst.ImportFrom, cst.Global, cst.AsName)):
+        return []
+    if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.CompFor)):
+        kids = [c for c in n.children if c is not n.target]
+        return [(c, skip, inner) for c in [*_target_parts(n.target), *kids]]
+    if isinstance(n, (cst.FunctionDef, cst.Lambda)):
+        head = [*param_parts(n.params)]
+        if isinstance(n, cst.FunctionDef):
+            head = [*n.decorators, *head, *([n.returns] if n.returns else [])]
+        own = inner | _function_locals(n)
+        return [*((h, skip, inner) for h in head), (n.body, own, own)]
+    if isinstance(n, cst.ClassDef):
+        head = [*n.decorators, *n.bases, *n.keywords]
+        return [*((h, skip, inner) for h in head), (n.body, inner | _class_locals(n), inner)]
+    if isinstance(n, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        # the first iterable is read in the scope around it, the rest in the comprehension's own
+        targets = frozenset(
+            x.value
+            for f in walk(n.for_in)
+            if isinstance(f, cst.CompFor)
+            for x in walk(f.target)
+            if isinstance(x, cst.Name)
+        )
+        own = inner | targets
+        rest: list[cst.CSTNode] = [*_target_parts(n.for_in.target), *n.for_in.ifs]
+        if n.for_in.inner_for_in is not None:
+            rest.append(n.for_in.inner_for_in)
+        rest += [n.key, n.value] if isinstance(n, cst.DictComp) else [n.elt]
+        return [(n.for_in.iter, skip, inner), *((r, own, own) for r in rest)]
+    extra = _string_annotations(n) if isinstance(n, cst.Annotation) else []
+    return [(c, skip, inner) for c in [*n.children, *extra]]
 
 
 def _target_parts(target: cst.CSTNode) -> list[cst.CSTNode]:
@@ -264,15 +241,6 @@ def _target_parts(target: cst.CSTNode) -> list[cst.CSTNode]:
     return [target]
 
 
-def _param_parts(params: cst.Parameters) -> list[cst.CSTNode]:
-    """The annotations and defaults of ``params`` (read where the function is defined)."""
-    out: list[cst.CSTNode] = []
-    for p in (*params.posonly_params, *params.params, *params.kwonly_params, params.star_arg, params.star_kwarg):
-        if isinstance(p, cst.Param):
-            out += [x for x in (p.annotation, p.default) if x is not None]
-    return out
-
-
 def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
     """The expressions spelled by the strings of an annotation (``"Prefs"``, ``list["Item"]``),
     which pydantic resolves where the class is defined."""
@@ -284,64 +252,6 @@ def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
             except cst.ParserSyntaxError:
                 continue
     return out
-
-
-# -- what defining the class does -------------------------------------------------------------
-
-
-def _definition_effect(cls: cst.ClassDef) -> cst.CSTNode | None:
-    """The first part of ``cls`` that does something when the class is defined, besides binding its
-    fields, methods and nested classes."""
-    for d in (*cls.decorators, *cls.bases, *cls.keywords):
-        if _calls(d):
-            return d
-    body = cls.body.body
-    for stmt in body:
-        if isinstance(stmt, cst.FunctionDef):
-            head = [*stmt.decorators, *_param_parts(stmt.params), *([stmt.returns] if stmt.returns else [])]
-            if any(_calls(x) for x in head):
-                return stmt
-        elif isinstance(stmt, cst.ClassDef):
-            if _definition_effect(stmt) is not None:
-                return stmt
-        elif isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            if any(_small_effect(s) for s in stmt.body):
-                return stmt
-        else:
-            return stmt
-    return None
-
-
-def _small_effect(s: cst.BaseSmallStatement) -> bool:
-    if isinstance(s, cst.Pass):
-        return False
-    if isinstance(s, cst.Expr):
-        return not isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis))
-    if isinstance(s, cst.Assign):
-        return any(not isinstance(t.target, cst.Name) for t in s.targets) or _calls(s.value)
-    if isinstance(s, cst.AnnAssign):
-        return not isinstance(s.target, cst.Name) or _calls(s.annotation) or (s.value is not None and _calls(s.value))
-    return True
-
-
-def _calls(node: cst.CSTNode) -> bool:
-    """Whether evaluating ``node`` awaits, yields or calls something not known pure (a lambda's body
-    is not evaluated)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.Await, cst.Yield)):
-            return True
-        if isinstance(n, cst.Lambda):
-            stack += _param_parts(n.params)
-            continue
-        if isinstance(n, cst.Call):
-            f = n.func
-            last = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
-            if not (last in PURE_CALLS or last in DECLARING_CALLS or last[:1].isupper()):
-                return True
-        stack.extend(n.children)
-    return False
 
 
 def _class_write(fn: FunctionInfo, cls: cst.ClassDef) -> cst.CSTNode | None:
