@@ -256,18 +256,20 @@ def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
 
 def _class_write(fn: FunctionInfo, cls: cst.ClassDef) -> cst.CSTNode | None:
     """A statement of the tool, or of the class's methods, that writes an attribute of the class
-    (``Prefs.limit = 3``, ``cls.count += 1``, ``setattr(Prefs, …)``)."""
+    (``Prefs.limit = 3``, ``cls.count += 1``, ``del Prefs.x``, ``setattr(Prefs, …)``)."""
     name = cls.name.value
     own = {id(x) for x in walk(cls)}
     for n in walk(fn.node.body):
         names = {name, "cls"} if id(n) in own else {name}
-        targets: list[cst.CSTNode] = []
-        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
-            targets = [n.target]
-        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("setattr", "delattr"):
-            targets = [n.args[0].value] if n.args else []
-            if any(isinstance(t, cst.Name) and t.value in names for t in targets):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("setattr", "delattr"):
+            if n.args and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value in names:
                 return n
+            continue
+        if isinstance(n, cst.Assign):
+            targets: list[cst.CSTNode] = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets = [n.target]
+        else:
             continue
         for t in targets:
             for x in walk(t):

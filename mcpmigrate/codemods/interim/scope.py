@@ -141,6 +141,14 @@ def free_name(a: ModuleAnalysis, name: str, outer: Outer) -> bool:
     return name in outer.visible or name in module_names(a) or name in BUILTINS
 
 
+def rebound(fn: FunctionInfo) -> set[str]:
+    """The names ``fn``'s own scope binds, anywhere in its body (an assignment, a ``class``, a
+    ``def``, an import …): each is a local of ``fn`` for the whole body, never the module-level name
+    of that spelling. (The analysis' ``assigns`` misses classes and functions, and holds the fields
+    of a class defined in ``fn``, which bind in the class.)"""
+    return {n for node in scope_nodes(fn.node.body) for n in bound_names(node)}
+
+
 def inputs(
     a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str, outer: Outer | None = None
 ) -> tuple[list[str], list[str]]:
@@ -150,7 +158,7 @@ def inputs(
     (:func:`free_name`); anything else (a local, the context) blocks a resolver."""
     params = set(fn.param_names())
     module = module_names(a) - (outer.late if outer else set()) | (outer.visible if outer else set())
-    reassigned = {n for n, _ in fn.assigns}
+    reassigned = rebound(fn)
     needed: list[str] = []
     blocking: list[str] = []
     for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
@@ -225,7 +233,7 @@ def _copy(
     top: list[cst.CSTNode] = list(body.body)
     end = top.index(anchor)
     params = fn.param_names()
-    reassigned = {n for n, _ in fn.assigns}
+    reassigned = rebound(fn)
     chosen: dict[str, cst.SimpleStatementLine] = {}
     needed: list[str] = []
     moved: list[cst.ClassDef] = []
