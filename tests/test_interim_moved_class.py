@@ -208,8 +208,37 @@ PREFS = """    class Prefs(BaseModel):
             "`Prefs` is a class defined under `if query:` in the tool, which a resolver does not see: it is not "
             "defined once at the top of the tool's body, so the fix does not move it; define it at module level",
         ),
+        (
+            "def register(cls):\n    return cls\n\n\n" + _tool("    @register\n" + PREFS),
+            "`Prefs` is a class defined inside the tool whose definition runs `@register`: moved to module level it "
+            "would run once at import instead of on every call; define the class at module level by hand",
+        ),
+        (
+            "class Base(BaseModel):\n    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n"
+            "\n\n" + _tool(PREFS.replace("(BaseModel)", "(Base)")),
+            "`Prefs` is a class defined inside the tool, which a resolver does not see, and its base `Base` defines "
+            "`__init_subclass__`, which runs when it is defined: that would then run once at import instead of on "
+            "every call; define the class at module level by hand",
+        ),
+        (
+            "from shared import Base\n\n\n" + _tool(PREFS.replace("(BaseModel)", "(Base)")),
+            "`Prefs` is a class defined inside the tool, which a resolver does not see, and its base `Base` is not a "
+            "class of this module: the fix cannot see whether defining a subclass runs code (an `__init_subclass__`, "
+            "a metaclass), which would then run once at import instead of on every call; define the class at module "
+            "level by hand",
+        ),
     ],
-    ids=["tool-local", "method-reads-parameter", "effect", "written", "module-name", "under-if"],
+    ids=[
+        "tool-local",
+        "method-reads-parameter",
+        "effect",
+        "written",
+        "module-name",
+        "under-if",
+        "decorator",
+        "base-hook",
+        "base-elsewhere",
+    ],
 )
 def test_a_class_that_cannot_move_unchanged_stays_manual(tmp_path: Path, body: str, why: str) -> None:
     [f] = _check(tmp_path, body)
@@ -287,3 +316,13 @@ def build() -> MCPServer:
     return app
 """
     )
+
+
+def test_a_base_of_the_module_without_hooks_lets_the_class_move(tmp_path: Path) -> None:
+    body = "class Base(BaseModel):\n    model_config = {'extra': 'forbid'}\n\n\n" + _tool(
+        PREFS.replace("(BaseModel)", "(Base)")
+    )
+    [f] = _check(tmp_path, body)
+    assert f["manual"] is None, f
+    assert f["fix"]["safety"] == "safe"
+    assert "(the class `Prefs` moves from the tool body to right above the tool" in f["fix"]["description"]

@@ -109,15 +109,18 @@ def definition_effect(cls: cst.ClassDef) -> cst.CSTNode | None:
     fields, methods and nested classes (its decorators, bases and keywords, each statement of its
     body, the decorators, defaults and annotations of its methods; method bodies run only when
     called). None: defining it again, or once instead of on every call, changes nothing."""
-    for d in (*cls.decorators, *cls.bases, *cls.keywords):
-        if _calls(d):
+    for d in cls.decorators:
+        if _applies(d):
             return d
+    for b in (*cls.bases, *cls.keywords):
+        if _calls(b):
+            return b
     if isinstance(cls.body, cst.SimpleStatementSuite):  # `class Empty(Base): pass`
         return cls.body if any(_small_effect(s) for s in cls.body.body) else None
     for stmt in cls.body.body:
         if isinstance(stmt, cst.FunctionDef):
-            head = [*stmt.decorators, *param_parts(stmt.params), *([stmt.returns] if stmt.returns else [])]
-            if any(_calls(x) for x in head):
+            head = [*param_parts(stmt.params), *([stmt.returns] if stmt.returns else [])]
+            if any(_applies(d) for d in stmt.decorators) or any(_calls(x) for x in head):
                 return stmt
         elif isinstance(stmt, cst.ClassDef):
             if definition_effect(stmt) is not None:
@@ -128,6 +131,20 @@ def definition_effect(cls: cst.ClassDef) -> cst.CSTNode | None:
         else:
             return stmt
     return None
+
+
+def _applies(d: cst.Decorator) -> bool:
+    """Whether applying the decorator ``d`` may do something: it is called with the class or the
+    function, so its name (or the name of the call that makes it) must be known pure."""
+    expr = d.decorator
+    if isinstance(expr, cst.Call):
+        return _calls(expr)
+    last = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+    return not _pure_name(last)
+
+
+def _pure_name(last: str) -> bool:
+    return last in PURE_CALLS or last in DECLARING_CALLS or last[:1].isupper()
 
 
 def _small_effect(s: cst.BaseSmallStatement) -> bool:
@@ -156,7 +173,7 @@ def _calls(node: cst.CSTNode) -> bool:
         if isinstance(n, cst.Call):
             f = n.func
             last = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else ""
-            if not (last in PURE_CALLS or last in DECLARING_CALLS or last[:1].isupper()):
+            if not _pure_name(last):
                 return True
         stack.extend(n.children)
     return False

@@ -35,7 +35,7 @@ from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.effects import definition_effect, param_parts
 from mcpmigrate.codemods.interim.common_edits import place_resolver
 from mcpmigrate.codemods.interim.scope import Outer, bound_names, free_name, scope_nodes
-from mcpmigrate.names import module_names
+from mcpmigrate.names import BUILTINS, module_names
 
 
 def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
@@ -43,6 +43,9 @@ def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Clas
     the tool unchanged in meaning (it follows "`Name` "), else None."""
     name = cls.name.value
     why = _read_reason(a, fn, outer, cls)
+    if why:
+        return why
+    why = _base_reason(a, cls)
     if why:
         return why
     effect = definition_effect(cls)
@@ -58,6 +61,41 @@ def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Clas
             "change would last from one call to the next; define the class at module level by hand"
         )
     return _name_reason(a, fn, outer, cls, name)
+
+
+#: Bases whose subclasses run no code of the project when defined (pydantic's model building aside).
+PLAIN_BASES = ("pydantic.", "typing.", "enum.", "dataclasses.")
+
+
+def _base_reason(a: ModuleAnalysis, cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
+    """Why defining ``cls`` may run code of a base (an ``__init_subclass__``, a metaclass), which
+    would then run once at import instead of on every call: a ``metaclass=``, a base of the module
+    that defines ``__init_subclass__`` (or has such a base), a base from elsewhere that is not
+    pydantic's, typing's, enum's, dataclasses' or a builtin."""
+    head = "is a class defined inside the tool, which a resolver does not see, and"
+    tail = "would then run once at import instead of on every call; define the class at module level by hand"
+    if any(k.keyword is not None and k.keyword.value == "metaclass" for k in cls.keywords):
+        return f"{head} its metaclass runs when it is defined: that {tail}"
+    for arg in cls.bases:
+        base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value
+        q = a.qualname(base) or ""
+        if q.startswith(PLAIN_BASES) or q in BUILTINS:
+            continue
+        own = next((s for s in a.module.body if isinstance(s, cst.ClassDef) and s.name.value == q), None)
+        if own is None or q in seen:
+            return (
+                f"{head} its base `{code_of(base)}` is not a class of this module: the fix cannot see whether "
+                f"defining a subclass runs code (an `__init_subclass__`, a metaclass), which {tail}"
+            )
+        hook = next(
+            (m for m in own.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init_subclass__"), None
+        )
+        if hook is not None:
+            return f"{head} its base `{q}` defines `__init_subclass__`, which runs when it is defined: that {tail}"
+        why = _base_reason(a, own, seen | {q})
+        if why:
+            return why
+    return None
 
 
 def _line(node: cst.CSTNode) -> str:
@@ -103,6 +141,11 @@ def _name_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Cla
         return (
             f"{head} {where} binds `{name}` too: moving the class there would replace that; rename one of them, "
             "then run the fix again"
+        )
+    if name in BUILTINS:
+        return (
+            f"{head} `{name}` is a builtin: at module level the class would hide it from the whole module; rename "
+            "the class, then run the fix again"
         )
     for other in _classes(a).get(name, []):
         if other is cls:
