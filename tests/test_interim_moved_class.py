@@ -326,3 +326,22 @@ def test_a_base_of_the_module_without_hooks_lets_the_class_move(tmp_path: Path) 
     assert f["manual"] is None, f
     assert f["fix"]["safety"] == "safe"
     assert "(the class `Prefs` moves from the tool body to right above the tool" in f["fix"]["description"]
+
+
+def test_string_annotations_are_read_where_they_are_types(tmp_path: Path) -> None:
+    """A forward reference (``Optional["Item"]``) is read as the name pydantic resolves; a
+    ``Literal`` value and ``Field`` metadata are not names."""
+    cls = """    class Prefs(BaseModel):
+        mode: Literal["fast", "slow"] = "fast"
+        notes: Annotated[str, Field(description="notes")] = ""
+        item: Optional["{ref}"] = None
+"""
+    head = "from typing import Annotated, Literal, Optional\n\n\nclass Item(BaseModel):\n    name: str = ''\n\n\n"
+    [f] = _check(tmp_path, head + _tool(cls.format(ref="Item")))
+    assert (f["manual"], f["fix"]["safety"]) == (None, "safe"), f
+    [f] = _check(tmp_path, head + _tool(cls.format(ref="query")))
+    assert f["manual"] == (
+        f"{BUILT_FROM}`Prefs`, which a resolver cannot recompute (`Prefs` is a class defined inside the tool that "
+        "reads the tool's parameter `query`: a resolver does not see it, and it cannot move to module level without "
+        f"that parameter; define it at module level by hand){RULE}"
+    )

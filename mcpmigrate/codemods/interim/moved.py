@@ -285,15 +285,26 @@ def _target_parts(target: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
-    """The expressions spelled by the strings of an annotation (``"Prefs"``, ``list["Item"]``),
-    which pydantic resolves where the class is defined."""
+    """The expressions spelled by the strings in type positions of an annotation (``"Prefs"``,
+    ``list["Item"]``, ``Optional["Item"]``), which pydantic resolves where the class is defined; the
+    values of a ``Literal[...]``, the metadata of an ``Annotated[...]`` and call arguments
+    (``Field(description="...")``) are not types."""
     out: list[cst.CSTNode] = []
-    for s in walk(ann):
-        if isinstance(s, cst.SimpleString):
+    stack: list[cst.CSTNode] = [ann.annotation]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.SimpleString):
+            text = n.evaluated_value
             try:
-                out.append(cst.parse_expression(s.evaluated_value if isinstance(s.evaluated_value, str) else ""))
+                out.append(cst.parse_expression(text if isinstance(text, str) else ""))
             except cst.ParserSyntaxError:
                 continue
+        elif isinstance(n, cst.BinaryOperation):  # `"Item" | None`
+            stack += [n.left, n.right]
+        elif isinstance(n, cst.Subscript):
+            head = n.value.attr.value if isinstance(n.value, cst.Attribute) else getattr(n.value, "value", "")
+            types = [] if head == "Literal" else n.slice[:1] if head == "Annotated" else n.slice
+            stack += [e.slice.value for e in types if isinstance(e.slice, cst.Index)]
     return out
 
 
