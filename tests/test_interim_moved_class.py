@@ -345,3 +345,96 @@ def test_string_annotations_are_read_where_they_are_types(tmp_path: Path) -> Non
         "reads the tool's parameter `query`: a resolver does not see it, and it cannot move to module level without "
         f"that parameter; define it at module level by hand){RULE}"
     )
+
+
+HELPER = """from pydantic import BaseModel
+
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("x")
+
+
+async def confirm(ctx: Context, what: str) -> bool:
+    # the form
+    class Consent(BaseModel):
+        ok: bool
+
+    answer = await ctx.elicit(f"Really {what}?", Consent)
+    return answer.action == "accept" and answer.data.ok
+
+
+@mcp.tool()
+async def drop(name: str, ctx: Context) -> str:
+    if not await confirm(ctx, f"drop {name}"):
+        return "kept"
+    return "dropped"
+"""
+
+
+def test_a_class_of_a_helper_moves_above_the_helper_and_answers_alike_in_both_eras(
+    tmp_path: Path, mcp2_python: str
+) -> None:
+    """The helper's request becomes a resolver per calling tool; the class the request reads goes
+    right above the helper, which comes before its tools (and so before their resolvers)."""
+    (tmp_path / "before").mkdir()
+    (tmp_path / "before" / "server.py").write_text(HELPER, encoding="utf-8")
+    (tmp_path / "server.py").write_text(HELPER, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    res = cli(["fix", "--no-cache", "--output-format", "json", "server.py"], tmp_path)  # safe
+    assert res.exception is None and res.json["findings"] == [], str(res)
+    fixed = (tmp_path / "server.py").read_text(encoding="utf-8")
+    assert fixed == (
+        """from typing import Annotated
+
+from pydantic import BaseModel
+
+from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
+
+mcp = MCPServer("x")
+
+
+# the form
+class Consent(BaseModel):
+    ok: bool
+
+
+async def confirm(answer: ElicitationResult[Consent], what: str) -> bool:
+    return answer.action == "accept" and answer.data.ok
+
+
+def drop_elicitation(name: str) -> Elicit[Consent]:
+    what = f"drop {name}"
+    return Elicit(f"Really {what}?", Consent)
+
+
+@mcp.tool()
+async def drop(
+    name: str, answer: Annotated[ElicitationResult[Consent], Resolve(drop_elicitation)]
+) -> str:
+    if not await confirm(answer, f"drop {name}"):
+        return "kept"
+    return "dropped"
+"""
+    )
+    calls = [{"tool": "drop", "arguments": {"name": "logs"}}]
+    for client in ({"elicitation": {"action": "accept", "content": {"ok": True}}}, DECLINE):
+        before = run_proof(mcp2_python, tmp_path / "before" / "server.py", "mcp", "legacy", [], calls, client=client)
+        assert ERROR not in _texts(before), before
+        for mode in ("legacy", "modern"):
+            got = run_proof(mcp2_python, tmp_path / "server.py", "mcp", mode, [], calls, client=client)
+            assert _texts(got) == _texts(before), f"{mode}: {got['calls']} vs {before['calls']}"
+
+
+def test_a_class_of_a_helper_defined_after_its_tool_stays_manual(tmp_path: Path) -> None:
+    tool = HELPER[HELPER.index("@mcp.tool()") :]
+    text = HELPER[: HELPER.index("async def confirm")] + tool + "\n\n" + HELPER[HELPER.index("async def confirm") :]
+    text = text[: text.index("@mcp.tool()", text.index("async def confirm"))].rstrip() + "\n"
+    (tmp_path / "server.py").write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "interim"\n', encoding="utf-8")
+    res = cli(["check", "--no-cache", "--output-format", "json", "server.py"], tmp_path)
+    [f] = [f for f in res.json["findings"] if f["rule"] == "MCP202"]
+    assert f["manual"] == (
+        "the request is made in the helper `confirm`, built from `Consent`, a class defined inside the helper: it "
+        "would move right above the helper, after `drop`, whose resolver reads it where it is defined; define the "
+        "class at module level by hand"
+    )

@@ -38,41 +38,44 @@ from mcpmigrate.codemods.interim.scope import Outer, bound_names, free_name, sco
 from mcpmigrate.names import BUILTINS, module_names
 
 
-def move_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
-    """Why the class ``cls``, defined at the top of the tool ``fn``'s body, cannot move right above
-    the tool unchanged in meaning (it follows "`Name` "), else None."""
+def move_reason(
+    a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef, where: str = "tool"
+) -> str | None:
+    """Why the class ``cls``, defined at the top of the body of ``fn`` (the tool, or the helper that
+    makes the request: ``where``), cannot move right above ``fn`` unchanged in meaning (it follows
+    "`Name` "), else None."""
     name = cls.name.value
-    why = _read_reason(a, fn, outer, cls)
+    why = _read_reason(a, fn, outer, cls, where)
     if why:
         return why
-    why = _base_reason(a, cls)
+    why = _base_reason(a, cls, where)
     if why:
         return why
     effect = definition_effect(cls)
     if effect is not None:
         return (
-            f"is a class defined inside the tool whose definition runs `{_line(effect)}`: moved to module level "
+            f"is a class defined inside the {where} whose definition runs `{_line(effect)}`: moved to module level "
             "it would run once at import instead of on every call; define the class at module level by hand"
         )
     written = _class_write(fn, cls)
     if written is not None:
         return (
-            f"is a class defined inside the tool, and `{_line(written)}` changes it: moved to module level, that "
+            f"is a class defined inside the {where}, and `{_line(written)}` changes it: moved to module level, that "
             "change would last from one call to the next; define the class at module level by hand"
         )
-    return _name_reason(a, fn, outer, cls, name)
+    return _name_reason(a, fn, outer, cls, name, where)
 
 
 #: Bases whose subclasses run no code of the project when defined (pydantic's model building aside).
 PLAIN_BASES = ("pydantic.", "typing.", "enum.", "dataclasses.")
 
 
-def _base_reason(a: ModuleAnalysis, cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
+def _base_reason(a: ModuleAnalysis, cls: cst.ClassDef, where: str, seen: frozenset[str] = frozenset()) -> str | None:
     """Why defining ``cls`` may run code of a base (an ``__init_subclass__``, a metaclass), which
     would then run once at import instead of on every call: a ``metaclass=``, a base of the module
     that defines ``__init_subclass__`` (or has such a base), a base from elsewhere that is not
     pydantic's, typing's, enum's, dataclasses' or a builtin."""
-    head = "is a class defined inside the tool, which a resolver does not see, and"
+    head = f"is a class defined inside the {where}, which a resolver does not see, and"
     tail = "would then run once at import instead of on every call; define the class at module level by hand"
     if any(k.keyword is not None and k.keyword.value == "metaclass" for k in cls.keywords):
         return f"{head} its metaclass runs when it is defined: that {tail}"
@@ -92,7 +95,7 @@ def _base_reason(a: ModuleAnalysis, cls: cst.ClassDef, seen: frozenset[str] = fr
         )
         if hook is not None:
             return f"{head} its base `{q}` defines `__init_subclass__`, which runs when it is defined: that {tail}"
-        why = _base_reason(a, own, seen | {q})
+        why = _base_reason(a, own, where, seen | {q})
         if why:
             return why
     return None
@@ -102,7 +105,7 @@ def _line(node: cst.CSTNode) -> str:
     return code_of(node).strip().splitlines()[0]
 
 
-def _read_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef) -> str | None:
+def _read_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef, where: str) -> str | None:
     """Why what ``cls`` reads would mean something else above the tool: a parameter or a local of
     the tool, or a name that is not module-level."""
     name = cls.name.value
@@ -114,26 +117,28 @@ def _read_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Cla
             continue
         if v in params:
             return (
-                f"is a class defined inside the tool that reads the tool's parameter `{v}`: a resolver does not see "
+                f"is a class defined inside the {where} that reads the {where}'s parameter `{v}`: a resolver does not see "
                 "it, and it cannot move to module level without that parameter; define it at module level by hand"
             )
         if v in local:
             return (
-                f"is a class defined inside the tool that reads `{v}`, a local of the tool: a resolver does not see "
+                f"is a class defined inside the {where} that reads `{v}`, a local of the {where}: a resolver does not see "
                 "it, and it cannot move to module level without that local; define it at module level by hand"
             )
         if not free_name(a, v, outer):
             return (
-                f"is a class defined inside the tool that reads `{v}`, which is not a module-level name: a resolver "
+                f"is a class defined inside the {where} that reads `{v}`, which is not a module-level name: a resolver "
                 f"does not see the class, and moved to module level it would not see `{v}`; define it at module "
                 "level by hand"
             )
     return None
 
 
-def _name_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef, name: str) -> str | None:
-    """Why the name ``name`` is not free right above the tool."""
-    head = "is a class defined inside the tool, which a resolver does not see, and"
+def _name_reason(
+    a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.ClassDef, name: str, where: str
+) -> str | None:
+    """Why the name ``name`` is not free right above ``fn``."""
+    head = f"is a class defined inside the {where}, which a resolver does not see, and"
     if name in module_names(a) or name in outer.visible or name in outer.late:
         where = (
             "the module" if fn.parent is None or name not in outer.visible | outer.late else f"`{fn.parent.qualname}`"
