@@ -22,6 +22,10 @@ this changes nothing a caller can observe:
 
 :func:`move` records the edits: the class leaves the tool body with its comments and goes right
 above the tool (after the resolvers already placed there, before the one that reads it).
+
+A class defined in a helper whose request each calling tool's resolver asks (:mod:`.helpers`)
+moves the same way, right above the helper, when every calling tool comes after the helper in the
+module (a resolver reads the class when it is defined, right before its tool).
 """
 
 from __future__ import annotations
