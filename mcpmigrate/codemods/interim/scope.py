@@ -144,9 +144,14 @@ def free_name(a: ModuleAnalysis, name: str, outer: Outer) -> bool:
 def rebound(fn: FunctionInfo) -> set[str]:
     """The names ``fn``'s own scope binds, anywhere in its body (an assignment, a ``class``, a
     ``def``, an import …): each is a local of ``fn`` for the whole body, never the module-level name
-    of that spelling. (The analysis' ``assigns`` misses classes and functions, and holds the fields
-    of a class defined in ``fn``, which bind in the class.)"""
-    return {n for node in scope_nodes(fn.node.body) for n in bound_names(node)}
+    of that spelling; a ``global``/``nonlocal`` name counts where the body assigns it. (The analysis'
+    ``assigns`` misses classes and functions, and holds the fields of a class defined in ``fn``,
+    which bind in the class.)"""
+    nodes = scope_nodes(fn.node.body)
+    declared = {n for x in nodes if isinstance(x, (cst.Global, cst.Nonlocal)) for n in bound_names(x)}
+    own = {n for x in nodes if not isinstance(x, (cst.Global, cst.Nonlocal)) for n in bound_names(x)}
+    # a `global`/`nonlocal` name is the outer one, rebound only where the body assigns it
+    return own - declared | {n for n, _ in fn.assigns if n in declared}
 
 
 def inputs(
