@@ -170,9 +170,11 @@ async def poem(
         ),
         ("    topic = topic.strip()\n    prompt = topic\n", "`topic` is an argument the tool reassigns"),
         (
-            # lastmile-ai/mcp-agent's demo_server defines its elicitation schema in the tool
-            "    class Prompt(str):\n        pass\n\n    prompt = Prompt(topic)\n",
-            "`Prompt` is a class defined inside the tool, which a resolver does not see; define it at module level; "
+            # a class of the tool body moves above the tool unless it reads the tool's own names
+            # (tests/test_interim_moved_class.py)
+            "    class Prompt(str):\n        size = len(topic)\n\n    prompt = Prompt(topic)\n",
+            "`Prompt` is a class defined inside the tool that reads the tool's parameter `topic`: a resolver does not "
+            "see it, and it cannot move to module level without that parameter; define it at module level by hand; "
             "`prompt` is computed from it)",
         ),
         (

@@ -345,14 +345,51 @@ async def hold_seat(show: str, row: int, ctx: Context) -> str:
 """
 
 
-def test_requests01_an_in_body_schema_is_not_referenced_from_the_resolver(tmp_path: Path) -> None:
+def test_requests01_an_in_body_schema_moves_above_the_tool_before_the_resolver_reads_it(
+    tmp_path: Path, mcp2_python: str
+) -> None:
+    """The class leaves the tool body for module level, above the resolver that reads it
+    (codemods/interim/moved.py; tests/test_interim_moved_class.py), and the fixed server answers on
+    both eras."""
     write_pyproject(tmp_path, "")
     _write(tmp_path, {"seats.py": SEATS})
     res = cli(["fix", "--strategy", "interim", "--output-format", "json", "seats.py"], tmp_path)
-    assert (tmp_path / "seats.py").read_text() == SEATS
-    (finding,) = res.json["findings"]
-    assert finding["rule"] == "MCP202" and finding["fix"] is None
-    assert "`Reservation`" in finding["manual"]
+    assert res.json["findings"] == [], res.json
+    assert (tmp_path / "seats.py").read_text() == (
+        """from typing import Annotated
+
+from pydantic import BaseModel
+
+from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
+
+app = MCPServer("seats")
+
+
+class Reservation(BaseModel):
+    confirm: bool
+    name: str = ""
+
+
+def hold_seat_elicitation(show: str, row: int) -> Elicit[Reservation]:
+    return Elicit(f"Hold a seat in row {row} for {show}?", Reservation)
+
+
+@app.tool()
+async def hold_seat(
+    show: str,
+    row: int,
+    reply: Annotated[ElicitationResult[Reservation], Resolve(hold_seat_elicitation)],
+) -> str:
+    if reply.action == "accept" and reply.data.confirm:
+        return f"held for {reply.data.name or 'guest'}"
+    return "not held"
+"""
+    )
+    calls = [{"tool": "hold_seat", "arguments": {"show": "Hamlet", "row": 3}}]
+    client = {"elicitation": {"action": "accept", "content": {"confirm": True, "name": "Ann"}}}
+    for mode in ("legacy", "modern"):
+        got = run_proof(mcp2_python, tmp_path / "seats.py", "app", mode, [], calls, client=client)
+        assert [c["text"] for c in got["calls"]] == [["held for Ann"]], got
 
 
 # -- the verifier itself --------------------------------------------------------------------------

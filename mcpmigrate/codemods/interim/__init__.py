@@ -399,6 +399,10 @@ def _describe(site: Site, refusal: str, changed: str = "") -> str:
             desc += f" ({stateless_note(site.stateless, site.reask is not None, 'the re-ask round', 'FastMCP')})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    if site.moved:  # a resolver's (a tool's own, or each calling tool's for a helper's request)
+        whose, sees = ("helper", "resolvers see") if site.callers is not None else ("tool", "resolver sees")
+        classes = ", ".join(f"`{c.name.value}`" for c in site.moved)
+        desc += f" (the class {classes} moves from the {whose} body to right above the {whose}, where the {sees} it)"
     if site.joints and (joint := describe_joints(site)):
         desc += f" ({joint})"
     if site.pin and site.form != "fastmcp":

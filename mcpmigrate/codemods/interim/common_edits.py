@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
@@ -124,15 +125,23 @@ def unwrap_try(ed: Edits, node: cst.Try) -> None:
     ed.transform(node, flatten)
 
 
-def place_resolver(ed: Edits, tool: cst.FunctionDef, resolver: cst.BaseStatement, nested: bool = False) -> None:
+def place_resolver(
+    ed: Edits,
+    tool: cst.FunctionDef,
+    resolver: cst.BaseStatement,
+    nested: bool = False,
+    comments: Sequence[cst.EmptyLine] = (),
+) -> cst.BaseStatement:
     """``resolver`` goes right before ``tool``, in its scope (after the resolvers already placed
     there): the first takes the tool's leading lines, the others and the tool two blank lines (one
-    inside a function)."""
+    inside a function); ``comments`` follow them. Returns the statement placed."""
     first = id(tool) not in ed.before
     blank = [cst.EmptyLine(indent=False)] if nested else [cst.EmptyLine(), cst.EmptyLine()]
-    ed.insert_before(tool, [resolver.with_changes(leading_lines=list(tool.leading_lines) if first else blank)])
+    placed = resolver.with_changes(leading_lines=[*(tool.leading_lines if first else blank), *comments])
+    ed.insert_before(tool, [placed])
     if first:
         ed.transform(tool, lambda original, updated: updated.with_changes(leading_lines=list(blank)))
+    return placed
 
 
 def _insert_params(

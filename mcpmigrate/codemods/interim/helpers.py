@@ -24,6 +24,7 @@ from mcpmigrate.codemods.edits import Edits, import_name, rewrite
 from mcpmigrate.codemods.effects import has_effect
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
 from mcpmigrate.codemods.interim.mcpserver import ANSWER_NAME, marker_reason, place_reason, related_args, resolver_parts
+from mcpmigrate.codemods.interim.moved import move, move_reason
 from mcpmigrate.codemods.interim.scope import Outer, copy_locals, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
@@ -98,10 +99,11 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, helper, [x.value for x in call.args if x not in related], ctx_name)
     if blocking:  # pure locals of the helper are recomputed in each resolver, after its parameters
         anchor = site.unwrap if site.unwrap is not None else site.stmt
-        copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper")
+        movable = partial(move_reason, a, helper, Outer(), where="helper")
+        copied = copy_locals(a, helper, blocking, anchor, ctx_name, Outer(), where="helper", movable=movable)
         if isinstance(copied, str):
             return f"{intro}, built from {copied}"
-        site.copied, more = copied
+        site.copied, more, site.moved = copied.stmts, copied.needed, copied.moved
         needed += [n for n in more if n not in needed]
     if site.kind == ELICITATION and any(n.value in needed for n in ref_names(call.args[1].value)):
         return f"{intro}, and its schema is a parameter of the helper: rewrite by hand"
@@ -119,6 +121,25 @@ def helper_reason(a: ModuleAnalysis, site: Site) -> str | None:
         if isinstance(caller, str):
             return f"{intro}; `{first_line(hcall)}` in `{tool.qualname}` {caller}"
         site.callers.append(caller)
+    return _moved_order_reason(a, site, intro)
+
+
+def _moved_order_reason(a: ModuleAnalysis, site: Site, intro: str) -> str | None:
+    """Why the classes of the helper's body the request reads cannot move right above the helper: a
+    calling tool (whose resolver reads them when it is defined) comes before the helper."""
+    if not site.moved or site.callers is None:
+        return None
+    at = a.module.body.index(site.fn.node)  # a module-level function (checked first)
+    for c in site.callers:
+        top = c.fn
+        while top.parent is not None:
+            top = top.parent
+        if top.node in a.module.body and a.module.body.index(top.node) < at:
+            return (
+                f"{intro}, built from `{site.moved[0].name.value}`, a class defined inside the helper: it would move "
+                f"right above the helper, after `{c.fn.qualname}`, whose resolver reads it where it is defined; "
+                "define the class at module level by hand"
+            )
     return None
 
 
@@ -192,7 +213,7 @@ def _caller_reason(a: ModuleAnalysis, site: Site, tool: FunctionInfo, hcall: cst
         copied = copy_locals(a, tool, blocking, stmt, caller.ctx_param, outer)
         if isinstance(copied, str):
             return f"passes {copied}"
-        caller.copied, more = copied
+        caller.copied, more = copied.stmts, copied.needed
         used += [n for n in more if n not in used]
     caller.args = [p for p in tool.param_names() if p in used]
     slot = slot_reason(tool, caller.ctx_param)
@@ -282,6 +303,7 @@ def helper_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str], tool
     ctx = site.ctx_param
     drop = uses(trial.body, ctx) == 0 and not any(uses(d, ctx) for d in helper.node.decorators)  # type: ignore[union-attr]
     take_out(site, ed, hname)
+    move(ed, helper.node, site.moved, nested=False)  # above the helper, which comes before its tools
     fe = function_edit(ed, helper.node)
     fe.add_aliases(site.aliases + site.copied)
     fe.params.append((ctx, cst.Param(cst.Name(hname), cst.Annotation(cst.parse_expression(param_ann)))))

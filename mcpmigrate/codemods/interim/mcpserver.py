@@ -20,6 +20,7 @@ import libcst as cst
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, import_name
 from mcpmigrate.codemods.interim.common_edits import function_edit, place_resolver, take_out
+from mcpmigrate.codemods.interim.moved import move, move_reason
 from mcpmigrate.codemods.interim.scope import copy_locals, future_annotations, inputs, outer_scope
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
@@ -75,10 +76,10 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     needed, blocking = inputs(a, fn, [x.value for x in call.args if x not in related], base, outer)
     if blocking:
         anchor = site.unwrap if site.unwrap is not None else site.stmt
-        copied = copy_locals(a, fn, blocking, anchor, base, outer)
+        copied = copy_locals(a, fn, blocking, anchor, base, outer, movable=partial(move_reason, a, fn, outer))
         if isinstance(copied, str):
             return f"the request is built from {copied}"
-        site.copied, more = copied
+        site.copied, more, site.moved = copied.stmts, copied.needed, copied.moved
         needed += [n for n in more if n not in needed]
     site.args = [p.name.value for p in fn.params if p.name.value in needed]
     # The new parameter goes right before the context parameter.
@@ -220,6 +221,7 @@ def resolver_edits(a: ModuleAnalysis, site: Site, ed: Edits, taken: set[str]) ->
     plist = ", ".join(code_of(p) for p in params)
     body = "".join("    " + code_of(x.with_changes(leading_lines=[])) for x in site.copied)
     resolver = cst.parse_statement(f"def {rname}({plist}) -> {ret_ann}:\n{body}    return {ret_expr}\n")
+    move(ed, fn.node, site.moved, nested=fn.parent is not None)  # the classes it reads go first
     place_resolver(ed, fn.node, resolver, nested=fn.parent is not None)
     new_param = cst.Param(
         cst.Name(pname),

@@ -17,6 +17,7 @@ may also:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -140,6 +141,19 @@ def free_name(a: ModuleAnalysis, name: str, outer: Outer) -> bool:
     return name in outer.visible or name in module_names(a) or name in BUILTINS
 
 
+def rebound(fn: FunctionInfo) -> set[str]:
+    """The names ``fn``'s own scope binds, anywhere in its body (an assignment, a ``class``, a
+    ``def``, an import …): each is a local of ``fn`` for the whole body, never the module-level name
+    of that spelling; a ``global``/``nonlocal`` name counts where the body assigns it. (The analysis'
+    ``assigns`` misses classes and functions, and holds the fields of a class defined in ``fn``,
+    which bind in the class.)"""
+    nodes = scope_nodes(fn.node.body)
+    declared = {n for x in nodes if isinstance(x, (cst.Global, cst.Nonlocal)) for n in bound_names(x)}
+    own = {n for x in nodes if not isinstance(x, (cst.Global, cst.Nonlocal)) for n in bound_names(x)}
+    # a `global`/`nonlocal` name is the outer one, rebound only where the body assigns it
+    return own - declared | {n for n, _ in fn.assigns if n in declared}
+
+
 def inputs(
     a: ModuleAnalysis, fn: FunctionInfo, exprs: list[cst.BaseExpression], ctx_name: str, outer: Outer | None = None
 ) -> tuple[list[str], list[str]]:
@@ -149,7 +163,7 @@ def inputs(
     (:func:`free_name`); anything else (a local, the context) blocks a resolver."""
     params = set(fn.param_names())
     module = module_names(a) - (outer.late if outer else set()) | (outer.visible if outer else set())
-    reassigned = {n for n, _ in fn.assigns}
+    reassigned = rebound(fn)
     needed: list[str] = []
     blocking: list[str] = []
     for n in ref_names(cst.Call(func=cst.Name("_"), args=[cst.Arg(e) for e in exprs])):
@@ -164,6 +178,22 @@ def inputs(
     return needed, blocking
 
 
+#: Why a class the tool body defines cannot move above the tool, else None (``moved.move_reason``
+#: bound to the module, the tool and its outer scope).
+Movable = Callable[[cst.ClassDef], "str | None"]
+
+
+@dataclass
+class Copied:
+    """What a resolver needs from the tool body: the pure locals it recomputes (``stmts``, in the
+    tool's order), the tool arguments they read (``needed``), and the classes defined in the tool
+    that move right above it (``moved``)."""
+
+    stmts: list[cst.SimpleStatementLine] = field(default_factory=list)
+    needed: list[str] = field(default_factory=list)
+    moved: list[cst.ClassDef] = field(default_factory=list)
+
+
 def copy_locals(
     a: ModuleAnalysis,
     fn: FunctionInfo,
@@ -172,14 +202,17 @@ def copy_locals(
     ctx_name: str,
     outer: Outer,
     where: str = "tool",
-) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
+    movable: Movable | None = None,
+) -> Copied | str:
     """The assignments of the pure locals ``blocking`` (and the pure locals they read) to copy into
-    the resolver, in the tool's order, and the tool arguments they read; or the manual reason,
-    naming them and why the first that cannot be recomputed cannot (it follows "the request is built
-    from " / "passes "). ``anchor`` is the top-level statement that makes the request; ``where``
-    names ``fn`` in the reason (the tool, or the helper that makes the request)."""
+    the resolver, in the tool's order, the tool arguments they read, and the classes of the tool
+    body that move above it; or the manual reason, naming them and why the first that cannot be
+    recomputed cannot (it follows "the request is built from " / "passes "). ``anchor`` is the
+    top-level statement that makes the request; ``where`` names ``fn`` in the reason (the tool, or
+    the helper that makes the request); ``movable`` says why a class defined at the top of the body
+    cannot move (without it, none moves)."""
     names = list(dict.fromkeys(blocking))
-    why = _copy(a, fn, names, anchor, ctx_name, outer, where)
+    why = _copy(a, fn, names, anchor, ctx_name, outer, where, movable)
     if not isinstance(why, str):
         return why
     return (
@@ -190,17 +223,25 @@ def copy_locals(
 
 
 def _copy(
-    a: ModuleAnalysis, fn: FunctionInfo, names: list[str], anchor: cst.CSTNode, ctx_name: str, outer: Outer, where: str
-) -> tuple[list[cst.SimpleStatementLine], list[str]] | str:
+    a: ModuleAnalysis,
+    fn: FunctionInfo,
+    names: list[str],
+    anchor: cst.CSTNode,
+    ctx_name: str,
+    outer: Outer,
+    where: str,
+    movable: Movable | None,
+) -> Copied | str:
     body = fn.node.body
     if not isinstance(body, cst.IndentedBlock) or anchor not in body.body:
         return f"`{names[0]}` exists only mid-body"
     top: list[cst.CSTNode] = list(body.body)
     end = top.index(anchor)
     params = fn.param_names()
-    reassigned = {n for n, _ in fn.assigns}
+    reassigned = rebound(fn)
     chosen: dict[str, cst.SimpleStatementLine] = {}
     needed: list[str] = []
+    moved: list[cst.ClassDef] = []
     todo = list(names)
     via: dict[str, str] = {}  # a local read by another one -> that one (named when it fails)
 
@@ -221,12 +262,12 @@ def _copy(
             )
         stmt = next((s for s in top[:end] if _inside(found[0], s)), None)
         value = _plain_value(stmt, name)
-        if isinstance(stmt, cst.ClassDef | cst.FunctionDef) and stmt.name.value == name:
-            kind = "class" if isinstance(stmt, cst.ClassDef) else "function"
-            return fail(
-                name,
-                f"is a {kind} defined inside the {where}, which a resolver does not see; define it at module level",
-            )
+        definition = _definition(found[0], stmt, name, where, movable)
+        if isinstance(definition, str):
+            return fail(name, definition)
+        if definition is not None:
+            moved.append(definition)
+            continue
         if stmt is None or value is None:
             return fail(name, f"is not bound by a plain assignment at the top of the {where} before the request")
         assert isinstance(stmt, cst.SimpleStatementLine)  # what _plain_value accepts
@@ -250,7 +291,27 @@ def _copy(
             elif v in params or v in reassigned or not free_name(a, v, outer):
                 todo.append(v)
                 via.setdefault(v, name)
-    return [c for s in top for c in chosen.values() if s is c], needed
+    return Copied([c for s in top for c in chosen.values() if s is c], needed, moved)
+
+
+def _definition(
+    found: cst.CSTNode, stmt: cst.CSTNode | None, name: str, where: str, movable: Movable | None
+) -> cst.ClassDef | str | None:
+    """For ``name`` bound by ``found`` (in the top-level statement ``stmt`` before the request): a
+    class that moves above the tool, or why a class or function defined in the body cannot be read
+    by a resolver; None for anything else."""
+    if isinstance(stmt, cst.ClassDef) and stmt is found and movable is not None:
+        return movable(stmt) or stmt
+    if isinstance(stmt, cst.ClassDef | cst.FunctionDef) and stmt.name.value == name:
+        kind = "class" if isinstance(stmt, cst.ClassDef) else "function"
+        return f"is a {kind} defined inside the {where}, which a resolver does not see; define it at module level"
+    if isinstance(found, cst.ClassDef) and stmt is not None and movable is not None:
+        return (
+            f"is a class defined under `{code_of(stmt).strip().splitlines()[0]}` in the {where}, which a resolver "
+            f"does not see: it is not defined once at the top of the {where}'s body, so the fix does not move it; "
+            "define it at module level"
+        )
+    return None
 
 
 def _why_not(fn: FunctionInfo, name: str, ctx_name: str, outer: Outer, where: str) -> str | None:

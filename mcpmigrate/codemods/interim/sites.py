@@ -22,7 +22,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, rewrite
-from mcpmigrate.codemods.effects import has_effect
+from mcpmigrate.codemods.effects import definition_effect, has_effect
 from mcpmigrate.codemods.interim.scope import bindings
 from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
 
@@ -187,6 +187,7 @@ class Site:
     pin: str | None = None  # the dependency pin the SDK generation was decided by, when one was
     stateless: str | None = None  # the code that serves the module over stateless HTTP, when it does
     copied: list[cst.SimpleStatementLine] = field(default_factory=list)  # resolver: pure locals it recomputes
+    moved: list[cst.ClassDef] = field(default_factory=list)  # resolver: classes of the tool body moved above it
     thread: Thread | None = None  # a helper's request asked by the handlers that reach it (``thread.Thread``)
     reask: cst.While | None = None  # fastmcp: the tool's `while True:` that re-asks until the answer passes
     joints: dict[int, Joint] = field(
@@ -535,6 +536,8 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
                 break
             if isinstance(s, cst.FunctionDef) and not s.decorators:  # a nested helper, defined: nothing runs
                 continue
+            if isinstance(s, cst.ClassDef) and definition_effect(s) is None:  # a class, defined: nothing else runs
+                continue
             if has_effect(s) and not _pure_binding(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
@@ -607,8 +610,17 @@ def always_runs(a: ModuleAnalysis, node: cst.CSTNode, fn: FunctionInfo) -> str |
 
 
 def can_leave(stmt: cst.CSTNode) -> bool:
-    """Whether ``stmt`` holds a ``return`` or a ``raise``."""
-    return any(isinstance(n, (cst.Return, cst.Raise)) for n in walk(stmt))
+    """Whether ``stmt`` holds a ``return`` or a ``raise`` of its own function (not one in the body of
+    a function it defines, such as a method of a class it defines)."""
+    stack = [stmt]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Return, cst.Raise)):
+            return True
+        if isinstance(n, cst.FunctionDef) and n is not stmt:
+            continue
+        stack.extend(n.children)
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
