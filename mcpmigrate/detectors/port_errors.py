@@ -271,7 +271,7 @@ def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo) -> list[tuple[cst
         for call in f.calls:
             if _caught(a, call, f, "McpError") or any(_caught(a, c, caller, "McpError") for c, caller in path):
                 continue
-            kind = request_kind(a, call, f)
+            kind = request_kind(a, call, f) or _through_got_context(a, call, f)
             if kind == ELICITATION and isinstance(call.func, cst.Attribute) and dict_schema(call):
                 on = a.kind_of(call.func.value, f)
                 if on is not None and on in CONTEXTS:
@@ -282,6 +282,41 @@ def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo) -> list[tuple[cst
                 stack.append((callee, (*path, (call, f))))
     order = _order(a)
     return sorted(found.values(), key=lambda pair: order.get(id(pair[0]), 0))
+
+
+def _through_got_context(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo) -> str | None:
+    """``elicitation`` / ``sampling`` for a request made through a name ``f`` binds only to values
+    that read a context — ``context = ctx or mcp.get_context()``, which the analysis does not type
+    but the port (MCP504) turns into the tool's ``Context`` parameter, whose request the next fix
+    round then sees (``context.elicit(…)``, ``context.session.create_message(…)``); else None."""
+    from mcpmigrate.codemods.interim.sites import ELICITATION, SAMPLING
+
+    if not isinstance(call.func, cst.Attribute):
+        return None
+    attr, recv = call.func.attr.value, call.func.value
+    via_session = isinstance(recv, cst.Attribute) and recv.attr.value == "session"
+    base = recv.value if isinstance(recv, cst.Attribute) and via_session else recv
+    if not isinstance(base, cst.Name):
+        return None
+    values = [v for name, v in f.assigns if name == base.value]
+    if not values or not all(any(_reads_context(a, x, f) for x in walk(v)) for v in values):
+        return None
+    if via_session:
+        return (
+            SAMPLING
+            if attr in S.SESSION_SAMPLING_METHODS
+            else ELICITATION
+            if attr in S.SESSION_ELICIT_METHODS
+            else None
+        )
+    return ELICITATION if attr in S.CONTEXT_ELICIT_METHODS else None
+
+
+def _reads_context(a: ModuleAnalysis, node: cst.CSTNode, f: FunctionInfo) -> bool:
+    """``node`` is a ``<server>.get_context()`` call or a name typed as a context."""
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value == "get_context"
+    return isinstance(node, cst.Name) and (kind := a.kind_of(node, f)) is not None and kind in CONTEXTS
 
 
 def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str:
