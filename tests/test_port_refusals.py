@@ -20,6 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers import cli
 from tests.proof import run_proof
 from tests.test_port_interim import BUY, RESOLVER_REFUSAL
@@ -298,3 +300,93 @@ def test_a_fix_unsafe_only_in_the_second_round_is_left_and_the_first_round_is_wr
     want = [(None, False, ["no haiku: Sampling not supported"])]
     assert _answers(run_proof(legacy_python, before, "mcp", "legacy", [], calls)) == want
     assert _answers(run_proof(mcp2_python, server, "mcp", "legacy", [], calls)) == want
+
+
+SUMMARIZE = """from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import SamplingMessage, TextContent
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+async def summarize(text: str, ctx: Context) -> str:
+    res = await ctx.session.create_message(
+        messages=[SamplingMessage(role="user", content=TextContent(type="text", text=text))], max_tokens=20
+    )
+    return res.content.text if res.content.type == "text" else ""
+"""
+
+FIRST_ROOT = """from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def first_root(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri) if result.roots else "none"
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "tool", "kind", "line", "rule", "marker", "refused"),
+    [
+        (SUMMARIZE, "summarize", "sampling", 9, "MCP201", "Sample(...)", "Sampling not supported"),
+        (FIRST_ROOT, "first_root", "roots", 8, "MCP101", "ListRoots()", "List roots not supported"),
+    ],
+    ids=["sampling", "roots"],
+)
+def test_the_port_and_resolver_of_an_escaping_sampling_or_roots_request_need_unsafe_fixes(
+    tmp_path: Path,
+    legacy_python: str,
+    mcp2_python: str,
+    source: str,
+    tool: str,
+    kind: str,
+    line: int,
+    rule: str,
+    marker: str,
+    refused: str,
+) -> None:
+    """Under `--strategy interim` a sampling or roots request stays a request, answered through a
+    resolver: mcp 1.27 sent a client without the capability `Error executing tool <name>: <refusal>`,
+    the ported resolver answers error -32021 before the tool runs (on legacy connections too)."""
+    server = _project(tmp_path, source)
+    needed = "sampling" if kind == "sampling" else "roots"
+    resolver = (
+        f"move the request into a resolver returning `{marker}`, injected into `{tool}` with "
+        f"`Annotated[..., Resolve(fn)]` (works on both eras) (review: a client that did not declare {kind} got a "
+        "tool error result (`isError: true`, the client's refusal as its text) from the mcp 1.x tool, and now gets a "
+        f'JSON-RPC error -32021 instead (`MCPError` "Client did not declare the {needed} capability required by '
+        'resolver …", raised before the tool runs), on legacy connections too)'
+    )
+    report = _fix(tmp_path, "--strategy", "interim")
+    assert [(e["path"], e["message"]) for e in report["errors"]] == [("server.py", BLOCKED)]
+    assert _left(report)[:2] == [
+        ("MCP501", 1, "unsafe", PORT_FIX + _refusal_review(f"`{tool}` ({kind}, line {line})")),
+        (rule, line, "unsafe", resolver),
+    ]
+    assert server.read_text() == source
+    report = _fix(tmp_path, "--strategy", "interim", "--unsafe-fixes")
+    assert report["errors"] == [], report
+    assert [f["fix"]["description"] for f in report["fixed"] if f["rule"] == rule] == [resolver]
+    before = tmp_path / "before.py"
+    before.write_text(source, encoding="utf-8")
+    calls = [{"tool": tool, "arguments": {"text": "hi"} if kind == "sampling" else {}}]
+    client = {"roots": False}  # no callbacks at all
+    assert _answers(run_proof(legacy_python, before, "mcp", "legacy", [], calls, client)) == [
+        (None, True, [f"Error executing tool {tool}: {refused}"])
+    ]
+    for mode in ("legacy", "modern"):
+        ((error, is_error, _text),) = _answers(run_proof(mcp2_python, server, "mcp", mode, [], calls, client))
+        assert not is_error and error.startswith(
+            f"MCPError: Client did not declare the {needed} capability required by resolver"
+        ), (mode, error)
+
+
+def test_under_the_param_strategy_a_roots_request_does_not_make_the_port_unsafe(tmp_path: Path) -> None:
+    """`param` (the default) takes the roots request out of the tool: the port's label leaves roots out."""
+    _project(tmp_path, FIRST_ROOT)
+    check = cli(["check", "--no-cache", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
+    [port] = [f for f in check.json["findings"] if f["rule"] == "MCP501"]
+    assert (port["fix"]["safety"], port["fix"]["description"]) == ("safe", PORT_FIX)

@@ -118,7 +118,7 @@ class _RenameVisitor(ReportingVisitor):
         refusal of a sampling or elicitation request unhandled (what the client gets changes)."""
         from mcpmigrate.detectors.port_errors import unhandled_refusal_tools  # it imports this module
 
-        if plan.fix is not None and (tools := unhandled_refusal_tools(self.a)):
+        if plan.fix is not None and (tools := unhandled_refusal_tools(self.a, self.config.strategy == "interim")):
             return renames.refused_in_tools(plan, tools)
         return plan
 

@@ -225,14 +225,16 @@ def unwrapped_mcp_error_tools(a: ModuleAnalysis) -> list[str]:
     return out
 
 
-def unhandled_refusal_tools(a: ModuleAnalysis) -> list[str]:
+def unhandled_refusal_tools(a: ModuleAnalysis, roots: bool = False) -> list[str]:
     """The tools of a 1.x FastMCP server that ask the client for a sampling completion or an
     elicitation — in the tool or a function of the module it calls — where no ``except`` on the way
     handles the client's refusal (``McpError``) without re-raising it, and neither a decorator of the
     tool nor MCP510's wrapper (a safe fix of the same port) raises it as ``ToolError``: ``tool (elicitation, line N)``. mcp 1.27 sent a client that cannot
     answer (it did not declare the capability) the tool error result ``Error executing tool <name>:
     <the refusal>``; mcp 2.3's ``MCPServer`` answers the same refusal with a JSON-RPC error (measured
-    with mcp 1.27 and 2.3, the mcp 2.3 client without callbacks: tests/test_port_refusals.py)."""
+    with mcp 1.27 and 2.3, the mcp 2.3 client without callbacks: tests/test_port_refusals.py).
+    ``roots``: roots requests count too (``--strategy interim``: they stay requests, answered through
+    a resolver; the ``param`` and ``config`` fixes take them out of the tool)."""
 
     def compute() -> list[str]:
         out: list[str] = []
@@ -241,7 +243,7 @@ def unhandled_refusal_tools(a: ModuleAnalysis) -> list[str]:
                 continue
             if sites and tool_errors.plan(a, tool, asks_name, outside=decorated_outside(sites)).fix is not None:
                 continue  # MCP510 wraps the tool: the refusal is raised as `ToolError`, 1.x's tool error result
-            asks = _unhandled_requests(a, tool)
+            asks = _unhandled_requests(a, tool, roots)
             if asks:
                 lines = code_ranges(a.module, [call for call, _kind in asks])
                 kinds = dict.fromkeys(kind for _call, kind in asks)
@@ -251,16 +253,17 @@ def unhandled_refusal_tools(a: ModuleAnalysis) -> list[str]:
                 )
         return out
 
-    return a.memo("port.refusal_tools", compute)
+    return a.memo(f"port.refusal_tools.{roots}", compute)
 
 
-def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo) -> list[tuple[cst.Call, str]]:
-    """The sampling and elicitation requests reachable from ``tool`` (its body, then the module
+def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo, roots: bool) -> list[tuple[cst.Call, str]]:
+    """The sampling and elicitation requests (and roots requests with ``roots``) reachable from ``tool`` (its body, then the module
     functions it calls, transitively) that no ``except`` on the way handles as ``McpError``, in
     source order, once each."""
     from mcpmigrate.codemods.interim.mcpserver import dict_schema
-    from mcpmigrate.codemods.interim.sites import ELICITATION, SAMPLING, request_kind
+    from mcpmigrate.codemods.interim.sites import ELICITATION, ROOTS, SAMPLING, request_kind
 
+    kinds = (SAMPLING, ELICITATION, ROOTS) if roots else (SAMPLING, ELICITATION)
     found: dict[int, tuple[cst.Call, str]] = {}
     stack: list[tuple[FunctionInfo, tuple[tuple[cst.Call, FunctionInfo], ...]]] = [(tool, ())]
     budget = _PATH_BUDGET
@@ -276,7 +279,7 @@ def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo) -> list[tuple[cst
                 on = a.kind_of(call.func.value, f)
                 if on is not None and on in CONTEXTS:
                     continue  # `Context.elicit` raises AttributeError before anything is sent: no refusal
-            if kind in (SAMPLING, ELICITATION):
+            if kind is not None and kind in kinds:
                 found.setdefault(id(call), (call, kind))
             elif (callee := a.callee_of(call, f)) is not None and id(callee) not in on_path:
                 stack.append((callee, (*path, (call, f))))
@@ -285,11 +288,11 @@ def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo) -> list[tuple[cst
 
 
 def _through_got_context(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo) -> str | None:
-    """``elicitation`` / ``sampling`` for a request made through a name ``f`` binds only to values
+    """``elicitation`` / ``sampling`` / ``roots`` for a request made through a name ``f`` binds only to values
     that read a context — ``context = ctx or mcp.get_context()``, which the analysis does not type
     but the port (MCP504) turns into the tool's ``Context`` parameter, whose request the next fix
     round then sees (``context.elicit(…)``, ``context.session.create_message(…)``); else None."""
-    from mcpmigrate.codemods.interim.sites import ELICITATION, SAMPLING
+    from mcpmigrate.codemods.interim.sites import ELICITATION, ROOTS, SAMPLING
 
     if not isinstance(call.func, cst.Attribute):
         return None
@@ -302,13 +305,8 @@ def _through_got_context(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo) -> 
     if not values or not all(any(_reads_context(a, x, f) for x in walk(v)) for v in values):
         return None
     if via_session:
-        return (
-            SAMPLING
-            if attr in S.SESSION_SAMPLING_METHODS
-            else ELICITATION
-            if attr in S.SESSION_ELICIT_METHODS
-            else None
-        )
+        session_kinds = {**dict.fromkeys(S.SESSION_SAMPLING_METHODS, SAMPLING), "list_roots": ROOTS}
+        return session_kinds.get(attr) or (ELICITATION if attr in S.SESSION_ELICIT_METHODS else None)
     return ELICITATION if attr in S.CONTEXT_ELICIT_METHODS else None
 
 

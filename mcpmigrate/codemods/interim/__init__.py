@@ -103,7 +103,7 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
-    resolver = site.form == "resolver" and site.kind == ELICITATION
+    resolver = site.form == "resolver"
     # The label is read off the text, never off the run's history: a second `fix` sees only the
     # written text, so a later round must label a site as a fresh run would (pipeline._verify).
     # Here the text is mcp 1.x code this run ports: the port and this resolver together change what
@@ -115,23 +115,28 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     desc = _describe(
         site,
         refusal_note(a, site),
-        RESOLVER_REFUSAL_FROM_MCP1 if changed else "",
-        [RESOLVER_REFUSAL_FROM_MCP1] if review else [],
+        resolver_refusal_from_mcp1(site.kind) if changed else "",
+        [resolver_refusal_from_mcp1(site.kind)] if review else [],
     )
     fix = FixInfo(Safety.UNSAFE if site.unsafe or review else Safety.SAFE, STRATEGY, desc)
     return FixPlan(fix, None, site)
 
 
-#: What an elicitation resolver changes for a client without the capability, when this run ports
-#: mcp 1.x code (proved with mcp 1.27 → 2.3 and the mcp 2.3 client without an elicitation callback:
-#: tests/test_port_interim.py): mcp 1.x sent `elicitation/create` anyway, the client refused it and
-#: FastMCP turned the exception into a tool error; mcp 2.x's resolver checks the capability first.
-RESOLVER_REFUSAL_FROM_MCP1 = (
-    "a client that did not declare elicitation got a tool error result (`isError: true`, the client's refusal "
-    'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
-    'not declare the form elicitation capability required by resolver …", raised before the tool runs), on '
-    "legacy connections too"
-)
+def resolver_refusal_from_mcp1(kind: str) -> str:
+    """What a resolver changes for a client without the capability of its request (``kind``), when
+    this run ports mcp 1.x code. Measured with mcp 1.27 → 2.3 and the mcp 2.3 client without the
+    callback (tests/test_port_refusals.py, tests/test_port_interim.py): mcp 1.x sent the request
+    anyway, the client refused it and FastMCP turned the exception into a tool error; mcp 2.x's
+    resolver checks the capability first ("Client did not declare the roots capability required by
+    resolver '…'", "the sampling capability", "the form elicitation capability")."""
+    declared = {ROOTS: "roots", SAMPLING: "sampling", ELICITATION: "elicitation"}[kind]
+    needed = {ROOTS: "roots", SAMPLING: "sampling", ELICITATION: "form elicitation"}[kind]
+    return (
+        f"a client that did not declare {declared} got a tool error result (`isError: true`, the client's refusal "
+        f'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
+        f'not declare the {needed} capability required by resolver …", raised before the tool runs), on '
+        "legacy connections too"
+    )
 
 
 def _ported_in_this_run(a: ModuleAnalysis, site: Site) -> bool:
