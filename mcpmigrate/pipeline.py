@@ -761,7 +761,9 @@ def _fix(
         elif (done := _fixed_later(f, later)) is not None:
             later.remove(done)  # manual as first found, fixed by a later round: reported (and settled) as that fix
             res.fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
-    res.fixed += [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
+    # the rest of the later rounds' fixes (a request the analysis sees only once an earlier round
+    # rewrote its receiver) are reported too, at their place in the text that round read
+    res.fixed += [f for f in later if f.project_needs or not any(f.rule == g.rule for g in res.fixed)]
     return remaining, sups_after
 
 

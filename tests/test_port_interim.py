@@ -239,7 +239,12 @@ def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_it
         "2026-07-28 at all): upgrade to mcp 2.x (`MCPServer`, or `Server(on_call_tool=…)`) and run "
         "`fix --strategy interim` again; `fix --target-sdk mcp2 --strategy interim` does both in one run"
     )
-    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    # unsafe: a client without sampling got the tool error result from mcp 1.x and gets error -32021
+    # from the resolver (tests/test_port_refusals.py); the port's label sees the request in round 1
+    res = cli(
+        ["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", "."],
+        tmp_path,
+    )
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
     # the request, manual in the original text, is reported fixed with the fix the second round applied
     fixed = [(f["rule"], f["line"], f["fix"]["description"][:40]) for f in res.json["fixed"]]

@@ -27,6 +27,10 @@ from tests.proof import run_proof
 from tests.test_port_interim import BUY, RESOLVER_REFUSAL
 
 PORT_FIX = "rename the import and its uses to mcp 2.x's names (same objects, same behaviour)"
+CONTEXT_FIX = (
+    "take the context as a `Context` parameter of the tool, resource or prompt (mcp 2.x's `MCPServer` injects "
+    "it there and keeps it out of the inputSchema) and pass it down to the functions on the way"
+)
 
 
 def _refusal_review(tools: str, verb: str = "asks") -> str:
@@ -223,7 +227,7 @@ def test_a_request_through_a_context_the_port_provides_is_judged_in_the_first_ro
     has made it `ctx`, so the request is found, and resolved, in the second round. The port's label
     sees it in the first: without `--unsafe-fixes` nothing is written (not the context port alone,
     which would leave the module half on each SDK); with it the resolver follows as a later round's
-    fix, and a second `fix` changes nothing."""
+    fix, reported as fixed (it used to go unreported), and a second `fix` changes nothing."""
     server = _project(tmp_path, FALLBACK)
     report = _fix(tmp_path, "--strategy", "interim")
     assert [(e["path"], e["message"]) for e in report["errors"]] == [("server.py", BLOCKED)]
@@ -232,6 +236,18 @@ def test_a_request_through_a_context_the_port_provides_is_judged_in_the_first_ro
     report = _fix(tmp_path, "--strategy", "interim", "--unsafe-fixes")
     assert report["findings"] == [] and report["errors"] == [], report
     assert server.read_text() == FALLBACK_FIXED
+    # the resolver, found only in the second round, is reported with the port (the note, a fresh label)
+    assert [(f["rule"], f["line"], f["fix"]["safety"], f["fix"]["description"]) for f in report["fixed"]] == [
+        ("MCP501", 1, "unsafe", PORT_FIX + _refusal_review("`buy` (elicitation, line 14)")),
+        ("MCP504", 13, "safe", CONTEXT_FIX),
+        (
+            "MCP202",
+            14,
+            "safe",
+            "move the request into a resolver returning `Elicit(...)`, injected into `buy` with "
+            f"`Annotated[..., Resolve(fn)]` (works on both eras) ({RESOLVER_REFUSAL})",
+        ),
+    ]
     for flags in ((), ("--unsafe-fixes",)):
         again = _fix(tmp_path, "--strategy", "interim", *flags)
         assert again["changed_files"] == [] and again["errors"] == [] and again["findings"] == []
