@@ -857,7 +857,10 @@ def _fixed_findings(
             # round: reported (and settled) as that round's fix
             later.remove(done)
             fixed.append(dataclasses.replace(f, fix=done.fix, manual=None, site=done.site))
-    return fixed + [f for f in later if f.project_needs]  # other modules must follow it: the project step settles it
+    # the rest of the later rounds' fixes (a request the analysis sees only once an earlier round
+    # rewrote its receiver) are reported too, at their place in the text that round read, and so
+    # are those other modules must follow (the project step settles them)
+    return fixed + [f for f in later if f.project_needs or not any(f.rule == g.rule for g in fixed)]
 
 
 def _fixed_later(f: Finding, later: list[Finding]) -> Finding | None:

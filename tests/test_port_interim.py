@@ -28,10 +28,24 @@ def _answers(answer: dict[str, Any]) -> list[tuple]:
 
 
 def _port(case_dir: Path, tmp_path: Path) -> Path:
+    """The fixture ported and fixed with ``--unsafe-fixes``: a tool that lets the client's refusal of
+    its request escape answers a client without the capability differently on mcp 2.x (the port's
+    and the resolver's review note, tests/test_port_refusals.py); the scenarios here have callbacks."""
     target = copy_to(case_dir / "before.py", tmp_path)
     (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")  # refused without the port
     res = cli(
-        ["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", target.name], tmp_path
+        [
+            "fix",
+            "--target-sdk",
+            "mcp2",
+            "--strategy",
+            "interim",
+            "--unsafe-fixes",
+            "--output-format",
+            "json",
+            target.name,
+        ],
+        tmp_path,
     )
     assert res.json["errors"] == [] and res.json["findings"] == [], str(res)
     assert (tmp_path / "requirements.txt").read_text() == "mcp>=2.3,<3\n"
@@ -140,9 +154,13 @@ def test_a_helper_called_with_an_mcp1_tools_context_is_fixed_and_reported_in_the
     assert site["fix"]["description"] == (
         "move the request out of the helper `_confirm` into a resolver returning `Elicit(...)` for each call, "
         "injected into `drop` with `Annotated[..., Resolve(fn)]` and handed to the helper in place of the "
-        "request (works on both eras) (" + RESOLVER_REFUSAL + ")"
+        "request (works on both eras) (review: " + RESOLVER_REFUSAL + ")"
     )
-    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    assert site["fix"]["safety"] == "unsafe"
+    res = cli(
+        ["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", "."],
+        tmp_path,
+    )
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
     assert sorted((f["rule"], f["line"]) for f in res.json["fixed"]) == [("MCP202", 12), ("MCP501", 1)]
     scenarios = [
@@ -221,7 +239,12 @@ def test_a_context_falling_back_to_get_context_is_ported_to_the_parameter_and_it
         "2026-07-28 at all): upgrade to mcp 2.x (`MCPServer`, or `Server(on_call_tool=…)`) and run "
         "`fix --strategy interim` again; `fix --target-sdk mcp2 --strategy interim` does both in one run"
     )
-    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
+    # unsafe: a client without sampling got the tool error result from mcp 1.x and gets error -32021
+    # from the resolver (tests/test_port_refusals.py); the port's label sees the request in round 1
+    res = cli(
+        ["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes", "--output-format", "json", "."],
+        tmp_path,
+    )
     assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
     # the request, manual in the original text, is reported fixed with the fix the second round applied
     fixed = [(f["rule"], f["line"], f["fix"]["description"][:40]) for f in res.json["fixed"]]
@@ -271,35 +294,3 @@ RESOLVER_REFUSAL = (
     'not declare the form elicitation capability required by resolver …", raised before the tool runs), on '
     "legacy connections too"
 )
-
-
-def test_the_ported_elicitation_resolver_says_what_a_client_without_the_capability_now_gets(
-    tmp_path: Path, legacy_python: str, mcp2_python: str
-) -> None:
-    """mcp 1.x sends `elicitation/create` whatever the client declared, and FastMCP turns the client's
-    refusal into a tool error result; the `Resolve(Elicit(...))` the port-and-interim run writes has
-    mcp 2.x check the capability first and answer a JSON-RPC error, on a legacy connection too. The
-    fix says so (in `check` and in `fix`), and the real SDKs answer so."""
-    server = tmp_path / "server.py"
-    server.write_text(BUY, encoding="utf-8")
-    (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
-    want = (
-        "move the request into a resolver returning `Elicit(...)`, injected into `buy` with "
-        f"`Annotated[..., Resolve(fn)]` (works on both eras) ({RESOLVER_REFUSAL})"
-    )
-    res = cli(["check", "--target-sdk", "mcp2", "--output-format", "json", "."], tmp_path)
-    (site,) = [f for f in res.json["findings"] if f["rule"] == "MCP202"]
-    assert (site["fix"]["safety"], site["fix"]["description"]) == ("safe", want)
-    res = cli(["fix", "--target-sdk", "mcp2", "--strategy", "interim", "--output-format", "json", "."], tmp_path)
-    assert res.json["findings"] == [] and res.json["errors"] == [], str(res)
-    assert [f["fix"]["description"] for f in res.json["fixed"] if f["rule"] == "MCP202"] == [want]
-    calls = [{"tool": "buy", "arguments": {"item": "pen"}}]
-    before = tmp_path / "before.py"
-    before.write_text(BUY, encoding="utf-8")
-    (old,) = _answers(run_proof(legacy_python, before, "mcp", "legacy", [], calls))
-    assert old[:2] == (None, True)
-    for mode in ("legacy", "modern"):
-        ((error, is_error, _text, _structured),) = _answers(run_proof(mcp2_python, server, "mcp", mode, [], calls))
-        assert is_error is None and error.startswith(
-            "MCPError: Client did not declare the form elicitation capability required by resolver"
-        ), (mode, error)

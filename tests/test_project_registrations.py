@@ -425,7 +425,9 @@ def test_port_to_mcp2_and_interim_fix_a_tool_registered_in_a_loop_elsewhere(tmp_
     root = _tree(
         tmp_path, {"pyproject.toml": pins, "pkg/__init__.py": "", "pkg/tools.py": tools, "pkg/server.py": server}
     )
-    report = _json(root, "fix", "--target-sdk", "mcp2", "--strategy", "interim", ".")
+    # unsafe: mcp 1.27 sent a client without elicitation the tool error result, the resolver
+    # answers error -32021 (tests/test_port_refusals.py)
+    report = _json(root, "fix", "--target-sdk", "mcp2", "--strategy", "interim", "--unsafe-fixes", ".")
     assert report["findings"] == [] and report["errors"] == []
     assert (root / "pkg" / "tools.py").read_text().splitlines() == [
         "from typing import Annotated",

@@ -85,7 +85,9 @@ class _RenameVisitor(ReportingVisitor):
             return
         names = {get_full_name_for_node(a.name) or "" for a in node.names}
         if mod == S.FASTMCP_V1_MODULE or mod.startswith(S.FASTMCP_V1_MODULE + "."):
-            plan = renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, self.kept())
+            plan = self._refusals(
+                renames.plan_import(self.a, node, renames.new_module(mod), S.MCPSERVER_RENAMES, self.kept())
+            )
             self.reports.append(
                 Report.planned(
                     "MCP501",
@@ -98,7 +100,7 @@ class _RenameVisitor(ReportingVisitor):
                 )
             )
         elif mod == "mcp.server" and "FastMCP" in names:
-            plan = renames.plan_import(self.a, node, mod, {"FastMCP": "MCPServer"}, self.kept())
+            plan = self._refusals(renames.plan_import(self.a, node, mod, {"FastMCP": "MCPServer"}, self.kept()))
             self.reports.append(
                 Report.planned(
                     "MCP501",
@@ -110,6 +112,15 @@ class _RenameVisitor(ReportingVisitor):
             )
         elif "McpError" in names and f"{mod}.McpError" in S.MCP_ERROR_V1:
             self._mcp_error(node, mod)
+
+    def _refusals(self, plan: FixPlan) -> FixPlan:
+        """MCP501's ``plan``, unsafe where tools of the module's 1.x FastMCP server leave the client's
+        refusal of a sampling or elicitation request unhandled (what the client gets changes)."""
+        from mcpmigrate.detectors.port_errors import unhandled_refusal_tools  # it imports this module
+
+        if plan.fix is not None and (tools := unhandled_refusal_tools(self.a, self.config.strategy == "interim")):
+            return renames.refused_in_tools(plan, tools)
+        return plan
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:

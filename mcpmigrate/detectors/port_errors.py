@@ -25,7 +25,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis
+from mcpmigrate.analysis import CONTEXTS, FunctionInfo, ModuleAnalysis
 from mcpmigrate.codemods.port import tool_errors
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.detectors.base import Detector, Report
@@ -223,6 +223,98 @@ def unwrapped_mcp_error_tools(a: ModuleAnalysis) -> list[str]:
             at = ", ".join(str(lines[s.node].start.line) for s in mcp_sites)
             out.append(f"`{fn.registered_name or fn.name}` (line{'s' if len(mcp_sites) > 1 else ''} {at})")
     return out
+
+
+def unhandled_refusal_tools(a: ModuleAnalysis, roots: bool = False) -> list[str]:
+    """The tools of a 1.x FastMCP server that ask the client for a sampling completion or an
+    elicitation — in the tool or a function of the module it calls — where no ``except`` on the way
+    handles the client's refusal (``McpError``) without re-raising it, and neither a decorator of the
+    tool nor MCP510's wrapper (a safe fix of the same port) raises it as ``ToolError``: ``tool (elicitation, line N)``. mcp 1.27 sent a client that cannot
+    answer (it did not declare the capability) the tool error result ``Error executing tool <name>:
+    <the refusal>``; mcp 2.3's ``MCPServer`` answers the same refusal with a JSON-RPC error (measured
+    with mcp 1.27 and 2.3, the mcp 2.3 client without callbacks: tests/test_port_refusals.py).
+    ``roots``: roots requests count too (``--strategy interim``: they stay requests, answered through
+    a resolver; the ``param`` and ``config`` fixes take them out of the tool)."""
+
+    def compute() -> list[str]:
+        out: list[str] = []
+        for tool, sites, asks_name in fastmcp_v1_tools(a):
+            if _decorator_sites(a, tool)[1]:  # an outer decorator raises the rest as ToolError already
+                continue
+            if sites and tool_errors.plan(a, tool, asks_name, outside=decorated_outside(sites)).fix is not None:
+                continue  # MCP510 wraps the tool: the refusal is raised as `ToolError`, 1.x's tool error result
+            asks = _unhandled_requests(a, tool, roots)
+            if asks:
+                lines = code_ranges(a.module, [call for call, _kind in asks])
+                kinds = dict.fromkeys(kind for _call, kind in asks)
+                at = ", ".join(str(lines[call].start.line) for call, _kind in asks)
+                out.append(
+                    f"`{tool.registered_name or tool.name}` ({' and '.join(kinds)}, line{'s' if len(asks) > 1 else ''} {at})"
+                )
+        return out
+
+    return a.memo(f"port.refusal_tools.{roots}", compute)
+
+
+def _unhandled_requests(a: ModuleAnalysis, tool: FunctionInfo, roots: bool) -> list[tuple[cst.Call, str]]:
+    """The sampling and elicitation requests (and roots requests with ``roots``) reachable from ``tool`` (its body, then the module
+    functions it calls, transitively) that no ``except`` on the way handles as ``McpError``, in
+    source order, once each."""
+    from mcpmigrate.codemods.interim.mcpserver import dict_schema
+    from mcpmigrate.codemods.interim.sites import ELICITATION, ROOTS, SAMPLING, request_kind
+
+    kinds = (SAMPLING, ELICITATION, ROOTS) if roots else (SAMPLING, ELICITATION)
+    found: dict[int, tuple[cst.Call, str]] = {}
+    stack: list[tuple[FunctionInfo, tuple[tuple[cst.Call, FunctionInfo], ...]]] = [(tool, ())]
+    budget = _PATH_BUDGET
+    while stack and budget:
+        budget -= 1
+        f, path = stack.pop()
+        on_path = {id(tool), id(f), *(id(caller) for _call, caller in path)}
+        for call in f.calls:
+            if _caught(a, call, f, "McpError") or any(_caught(a, c, caller, "McpError") for c, caller in path):
+                continue
+            kind = request_kind(a, call, f) or _through_got_context(a, call, f)
+            if kind == ELICITATION and isinstance(call.func, cst.Attribute) and dict_schema(call):
+                on = a.kind_of(call.func.value, f)
+                if on is not None and on in CONTEXTS:
+                    continue  # `Context.elicit` raises AttributeError before anything is sent: no refusal
+            if kind is not None and kind in kinds:
+                found.setdefault(id(call), (call, kind))
+            elif (callee := a.callee_of(call, f)) is not None and id(callee) not in on_path:
+                stack.append((callee, (*path, (call, f))))
+    order = _order(a)
+    return sorted(found.values(), key=lambda pair: order.get(id(pair[0]), 0))
+
+
+def _through_got_context(a: ModuleAnalysis, call: cst.Call, f: FunctionInfo) -> str | None:
+    """``elicitation`` / ``sampling`` / ``roots`` for a request made through a name ``f`` binds only to values
+    that read a context — ``context = ctx or mcp.get_context()``, which the analysis does not type
+    but the port (MCP504) turns into the tool's ``Context`` parameter, whose request the next fix
+    round then sees (``context.elicit(…)``, ``context.session.create_message(…)``); else None."""
+    from mcpmigrate.codemods.interim.sites import ELICITATION, ROOTS, SAMPLING
+
+    if not isinstance(call.func, cst.Attribute):
+        return None
+    attr, recv = call.func.attr.value, call.func.value
+    via_session = isinstance(recv, cst.Attribute) and recv.attr.value == "session"
+    base = recv.value if isinstance(recv, cst.Attribute) and via_session else recv
+    if not isinstance(base, cst.Name):
+        return None
+    values = [v for name, v in f.assigns if name == base.value]
+    if not values or not all(any(_reads_context(a, x, f) for x in walk(v)) for v in values):
+        return None
+    if via_session:
+        session_kinds = {**dict.fromkeys(S.SESSION_SAMPLING_METHODS, SAMPLING), "list_roots": ROOTS}
+        return session_kinds.get(attr) or (ELICITATION if attr in S.SESSION_ELICIT_METHODS else None)
+    return ELICITATION if attr in S.CONTEXT_ELICIT_METHODS else None
+
+
+def _reads_context(a: ModuleAnalysis, node: cst.CSTNode, f: FunctionInfo) -> bool:
+    """``node`` is a ``<server>.get_context()`` call or a name typed as a context."""
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value == "get_context"
+    return isinstance(node, cst.Name) and (kind := a.kind_of(node, f)) is not None and kind in CONTEXTS
 
 
 def _where(a: ModuleAnalysis, tool: FunctionInfo, sites: list[RaiseSite]) -> str:

@@ -17,6 +17,7 @@ answers ``sampling/createMessage`` with a text that echoes the request (``json.d
 proof sees that every argument arrived; with ``client.elicitation`` it answers every elicitation
 with that action (``"fail"``: the callback raises), or with ``elicitation.answers`` in turn
 (``[{"action": "accept", "content": {...}}, ...]``, one per ask, the last one repeating). Without them the client has no such callback.
+``client.roots`` false: the client has no roots callback either (it refuses ``roots/list``).
 
 Response (stdout, JSON)::
 
@@ -203,12 +204,14 @@ async def _run_mcp2(
 
     client_mode = "legacy" if mode == "legacy" else MODERN_VERSION
     callbacks = _client_callbacks(types, client)
+    if client.get("roots", True):
+        callbacks["list_roots_callback"] = list_roots
     fastmcp_cls = _fastmcp_server_class()
     if fastmcp_cls is not None and isinstance(server, fastmcp_cls):
         # fastmcp 4 (mcp 2.x): its low-level server is an SDK `Server` whose lifespan enters the
         # fastmcp server's, so the SDK client drives it like any other (both eras).
         server = server._mcp_server
-    async with mcp.Client(server, mode=client_mode, list_roots_callback=list_roots, **callbacks) as connection:
+    async with mcp.Client(server, mode=client_mode, **callbacks) as connection:
         tools, records = await _drive(connection, calls)
         protocol_version = connection.protocol_version
     return {"protocol_version": protocol_version, "tools": tools, "calls": records}
@@ -236,12 +239,14 @@ async def _run_mcp1(
         return _roots_result(types, roots)
 
     callbacks = _client_callbacks(types, client)
+    if client.get("roots", True):
+        callbacks["list_roots_callback"] = list_roots
     fastmcp_cls = _fastmcp_server_class()
     if fastmcp_cls is not None and isinstance(server, fastmcp_cls):
         # fastmcp 2.x: its own in-memory transport enters the server lifespan too.
         from fastmcp.client.transports import FastMCPTransport
 
-        session_cm = FastMCPTransport(server).connect_session(list_roots_callback=list_roots, **callbacks)
+        session_cm = FastMCPTransport(server).connect_session(**callbacks)
         async with session_cm as session:
             init = await session.initialize()
             tools, records = await _drive(session, calls)
@@ -261,9 +266,7 @@ async def _run_mcp1(
         async with anyio.create_task_group() as tg:
             tg.start_soon(lambda: lowlevel.run(server_read, server_write, lowlevel.create_initialization_options()))
             try:
-                async with ClientSession(
-                    client_read, client_write, list_roots_callback=list_roots, **callbacks
-                ) as session:
+                async with ClientSession(client_read, client_write, **callbacks) as session:
                     init = await session.initialize()
                     tools, records = await _drive(session, calls)
             finally:

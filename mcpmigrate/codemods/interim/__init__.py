@@ -103,29 +103,45 @@ def plan_request(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: Funct
     site = _site(a, node, fn, kind, python=config.target_version)
     if isinstance(site, str):
         return FixPlan(manual=site)
-    changed = site.form == "resolver" and site.kind == ELICITATION and _ported_from_mcp1(a, site)
-    desc = _describe(site, refusal_note(a, site), RESOLVER_REFUSAL_FROM_MCP1 if changed else "")
-    fix = FixInfo(Safety.UNSAFE if site.unsafe else Safety.SAFE, STRATEGY, desc)
+    resolver = site.form == "resolver"
+    # The label is read off the text, never off the run's history: a second `fix` sees only the
+    # written text, so a later round must label a site as a fresh run would (pipeline._verify).
+    # Here the text is mcp 1.x code this run ports: the port and this resolver together change what
+    # a client without the capability gets (unsafe, as the port's MCP501 rename is). In a later round
+    # (`a.ported_from_mcp1`) the text is mcp 2.x code, whose refusal is already a JSON-RPC error: the
+    # note stays, the label is a fresh run's.
+    review = resolver and _ported_in_this_run(a, site)
+    changed = resolver and not review and a.ported_from_mcp1
+    desc = _describe(
+        site,
+        refusal_note(a, site),
+        resolver_refusal_from_mcp1(site.kind) if changed else "",
+        [resolver_refusal_from_mcp1(site.kind)] if review else [],
+    )
+    fix = FixInfo(Safety.UNSAFE if site.unsafe or review else Safety.SAFE, STRATEGY, desc)
     return FixPlan(fix, None, site)
 
 
-#: What an elicitation resolver changes for a client without the capability, when this run ports
-#: mcp 1.x code (proved with mcp 1.27 → 2.3 and the mcp 2.3 client without an elicitation callback:
-#: tests/test_port_interim.py): mcp 1.x sent `elicitation/create` anyway, the client refused it and
-#: FastMCP turned the exception into a tool error; mcp 2.x's resolver checks the capability first.
-RESOLVER_REFUSAL_FROM_MCP1 = (
-    "a client that did not declare elicitation got a tool error result (`isError: true`, the client's refusal "
-    'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
-    'not declare the form elicitation capability required by resolver …", raised before the tool runs), on '
-    "legacy connections too"
-)
+def resolver_refusal_from_mcp1(kind: str) -> str:
+    """What a resolver changes for a client without the capability of its request (``kind``), when
+    this run ports mcp 1.x code. Measured with mcp 1.27 → 2.3 and the mcp 2.3 client without the
+    callback (tests/test_port_refusals.py, tests/test_port_interim.py): mcp 1.x sent the request
+    anyway, the client refused it and FastMCP turned the exception into a tool error; mcp 2.x's
+    resolver checks the capability first ("Client did not declare the roots capability required by
+    resolver '…'", "the sampling capability", "the form elicitation capability")."""
+    declared = {ROOTS: "roots", SAMPLING: "sampling", ELICITATION: "elicitation"}[kind]
+    needed = {ROOTS: "roots", SAMPLING: "sampling", ELICITATION: "form elicitation"}[kind]
+    return (
+        f"a client that did not declare {declared} got a tool error result (`isError: true`, the client's refusal "
+        f'as its text) from the mcp 1.x tool, and now gets a JSON-RPC error -32021 instead (`MCPError` "Client did '
+        f'not declare the {needed} capability required by resolver …", raised before the tool runs), on '
+        "legacy connections too"
+    )
 
 
-def _ported_from_mcp1(a: ModuleAnalysis, site: Site) -> bool:
-    """This run ports the module's mcp 1.x code to mcp 2.x (``--target-sdk mcp2``), or did in an earlier
-    fix round."""
-    if a.ported_from_mcp1:  # a later round of the fix: the port already rewrote it
-        return True
+def _ported_in_this_run(a: ModuleAnalysis, site: Site) -> bool:
+    """This run ports the request's mcp 1.x code to mcp 2.x (``--target-sdk mcp2``): the text says so
+    (an earlier fix round that already ported it is ``a.ported_from_mcp1``)."""
     if a.target_sdk != "mcp2" or not isinstance(site.call, cst.Call):
         return False
     return (generation(a, site.call, site.fn) or callers_generation(a, site.fn)) == S.MCP1
@@ -341,10 +357,11 @@ def _alone(a: ModuleAnalysis, python: str | None, call: cst.Call) -> Site | str:
     return _site(a, call, fn, request_kind(a, call, fn) or "", alone=True, python=python)
 
 
-def _describe(site: Site, refusal: str, changed: str = "") -> str:
+def _describe(site: Site, refusal: str, changed: str = "", review: list[str] | None = None) -> str:
     """The fix's one-line description (what ``check`` prints): the form, where, and what to review;
     ``refusal``: what a client that did not declare the capability gets (a round in place);
-    ``changed``: what such a client got before the port and gets now (a resolver)."""
+    ``changed``: what such a client got before the port and gets now (a resolver written after the
+    port, a note); ``review``: what to review besides the site's own (``site.unsafe``)."""
     what = {ROOTS: "`ListRoots()`", SAMPLING: "`Sample(...)`", ELICITATION: "`Elicit(...)`"}[site.kind]
     eras = stateless_note(site.stateless, writes_state=True) if site.stateless else "works on both eras"
     if site.thread is not None:
@@ -409,8 +426,8 @@ def _describe(site: Site, refusal: str, changed: str = "") -> str:
         desc += f" (mcp 2.x: {site.pin})"
     if changed:
         desc += f" ({changed})"
-    if site.unsafe:
-        desc += " (review: " + "; ".join(site.unsafe) + ")"
+    if site.unsafe or review:
+        desc += " (review: " + "; ".join([*site.unsafe, *(review or [])]) + ")"
     return desc
 
 

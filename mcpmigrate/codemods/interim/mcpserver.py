@@ -130,6 +130,16 @@ def place_reason(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
     return None
 
 
+def dict_schema(call: cst.Call) -> bool:
+    """``ctx.elicit(message, {...})``: the schema (``schema=`` or the second positional argument) is
+    a dict literal, on which ``Context.elicit`` (mcp 1.x and 2.x) raises ``AttributeError`` before
+    anything is sent."""
+    schema = next((x for x in call.args if x.keyword is not None and x.keyword.value == "schema"), None)
+    if schema is None and len(call.args) > 1 and call.args[1].keyword is None:
+        schema = call.args[1]
+    return schema is not None and isinstance(schema.value, (cst.Dict, cst.DictComp))
+
+
 def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
     """Why the request has no resolver marker form (``Elicit``/``Sample``/``ListRoots``)."""
     call = site.call
@@ -147,10 +157,7 @@ def marker_reason(a: ModuleAnalysis, site: Site) -> str | None:
             )
         if len(call.args) != 2 or any(x.star for x in call.args):
             return "`ctx.elicit` is not called with exactly a message and a schema: rewrite by hand"
-        schema = next((x for x in call.args if x.keyword is not None and x.keyword.value == "schema"), None)
-        if schema is None and call.args[1].keyword is None:
-            schema = call.args[1]
-        if schema is not None and isinstance(schema.value, (cst.Dict, cst.DictComp)):
+        if dict_schema(call):
             return (
                 "`ctx.elicit` is given a JSON-schema dict as its schema, but `Context.elicit` takes a pydantic "
                 "model class and raises `AttributeError` on a dict before anything is sent: this request reaches "

@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from mcpmigrate.analysis.project import unserved
 from mcpmigrate.codemods.port import callers, elsewhere
 from mcpmigrate.config import PORT_RULE_PREFIX
-from mcpmigrate.model import FileError, Finding, Severity
+from mcpmigrate.model import FileError, Finding, Safety, Severity
 from mcpmigrate.pins import AT_LEAST, PORT_PINS, project_dir, project_files, project_pins
 from mcpmigrate.surfaces import CONTEXT_NAMES
 
@@ -109,7 +109,11 @@ def blockers(results: list, errors: list[FileError], target: str = "mcp2") -> li
         )
         if left:
             f = left[0]
-            why = f.manual or "its fix was not applied"
+            why = f.manual or (
+                "its fix needs --unsafe-fixes (its review note says what changes)"
+                if f.fix is not None and f.fix.safety is Safety.UNSAFE
+                else "its fix was not applied"
+            )
             if (f.line, f.column) in removed and "does not exist in fastmcp 4" not in why:
                 why = f"`{removed[(f.line, f.column)]}` is gone on {name} (it fails on every era): {why}"
             more = f" (and {len(left) - 1} more)" if len(left) > 1 else ""

@@ -509,6 +509,29 @@ def raised_in_tools(plan: FixPlan, tools: list[str]) -> FixPlan:
     return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
 
 
+# mcp 1.27 FastMCP's Tool.run turned the client's refusal of a sampling or elicitation request (an
+# McpError: a client that did not declare the capability answers the request with an error) into the
+# tool error result; mcp 2.3 MCPServer re-raises it and the kernel answers with a JSON-RPC error.
+_REFUSAL_IN_TOOL = (
+    " (review: FastMCP tool{s} {tools} ask{verb} the client where no `except` handles its refusal: a client "
+    "that did not declare the capability (it answers the request with an error) got the tool error result "
+    "`Error executing tool <name>: <the client's error message>` (`isError: true`) from mcp 1.x; mcp 2.x's "
+    "`MCPServer` answers that refusal (`MCPError`) with a JSON-RPC error response instead, on legacy connections "
+    "too (the interim fix's resolver: error -32021 before the tool runs). To keep the tool error result, catch it "
+    "in the tool: `except MCPError as exc: raise ToolError(str(exc)) from exc`)"
+)
+
+
+def refused_in_tools(plan: FixPlan, tools: list[str]) -> FixPlan:
+    """MCP501's import rename ``plan`` when FastMCP ``tools`` make a sampling or elicitation request
+    whose refusal nothing handles: unsafe, the review note naming them and what the client gets."""
+    assert plan.fix is not None
+    review = _REFUSAL_IN_TOOL.format(
+        tools=", ".join(tools), s="s" if len(tools) > 1 else "", verb="" if len(tools) > 1 else "s"
+    )
+    return FixPlan(fix=FixInfo(Safety.UNSAFE, plan.fix.strategy, plan.fix.description + review), site=plan.site)
+
+
 def already_broken(plan: FixPlan, lines: list[int], error: str) -> FixPlan:
     """MCP502's import rename ``plan`` when it mends ``McpError(…)`` calls (at ``lines``) mcp 1.x
     could not make (port-08: the call raised ``TypeError: <error>`` there, whose text the client
