@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -450,6 +451,7 @@ class _Run:
     applied: list[Finding] | None
     style: Style | None
     from_mcp1: bool
+    waiting: list[Finding] | None = None  # the findings whose fixes waited for the port
 
 
 def _fix_rounds(
@@ -469,6 +471,9 @@ def _fix_rounds(
     from mcpmigrate.codemods.edits import apply_edits
 
     waited: set[tuple[str, str]] = set()
+    # what stays manual at the start, by rule and message: a finding left at the end beyond these
+    # is a fix that waited and found no form on the ported code
+    manual = Counter((f.rule, f.message) for f in findings if not fixable(f, options))
     for _round in range(MAX_FIX_ROUNDS + 1):
         changed = False
         for cm in load_codemods():
@@ -476,6 +481,8 @@ def _fix_rounds(
                 continue
             mine, waiting = _round_findings(cm, findings, options, wait)
             waited |= {(f.rule, f.message) for f in waiting}
+            if run.waiting is not None:
+                run.waiting.extend(waiting)
             if not mine:
                 continue
             new_module = apply_edits(module, record_edits(cm, analysis, mine, config), run.style)  # the one applier
@@ -497,7 +504,8 @@ def _fix_rounds(
             if not (wait and waited):
                 break
             wait = False  # the port is done or cannot go on: what waited applies now
-    return module, any((f.rule, f.message) in waited for f in findings)
+    left = Counter((f.rule, f.message) for f in findings if (f.rule, f.message) in waited)
+    return module, any(n > manual[key] for key, n in left.items())
 
 
 def _apply_codemods(
@@ -513,6 +521,7 @@ def _apply_codemods(
     file_rules: set[str] | None = None,
     introduced: list[Finding] | None = None,
     applied: list[Finding] | None = None,
+    waited: list[Finding] | None = None,
 ) -> cst.Module:
     """The fixed module. ``file_rules`` (the rules enabled for the file, a superset of ``rules``,
     the ones its original text passed the screen for): after each round that changed the text the
@@ -520,7 +529,8 @@ def _apply_codemods(
     the MCP511 rewrite turns into fastmcp's) reports and fixes in the same run; the findings of
     such a rule, as first found, are appended to ``introduced`` (the caller reports them fixed, or
     left). Every finding a round applied is appended to ``applied`` (a later round's own finding:
-    the port gave a request its context, so the interim fix applies in the next round)."""
+    the port gave a request its context, so the interim fix applies in the next round), and every
+    finding whose fix waited for the port to ``waited`` (:func:`_round_findings`)."""
     from mcpmigrate import surfaces as S
     from mcpmigrate.codemods.imports import kept_names, prune_newly_unused
     from mcpmigrate.codemods.interim.refusals import code_generation
@@ -538,8 +548,9 @@ def _apply_codemods(
         findings, analysis, rules = at_start
         if introduced is not None:
             introduced.clear()
-        if applied is not None:
-            applied.clear()
+        for collected in (applied, waited):
+            if collected is not None:
+                collected.clear()
         module, left = _fix_rounds(
             original,
             display,
@@ -548,7 +559,7 @@ def _apply_codemods(
             options,
             findings,
             analysis,
-            _Run(path, incoming, file_rules, introduced, applied, style, from_mcp1),
+            _Run(path, incoming, file_rules, introduced, applied, style, from_mcp1, waited),
             wait,
         )
         if not left:
@@ -792,6 +803,7 @@ def _fix(
         return findings, sups
     introduced: list[Finding] = []
     applied: list[Finding] = []
+    waited: list[Finding] = []
     try:
         new_source = _apply_codemods(
             module,
@@ -806,6 +818,7 @@ def _fix(
             file_rules,
             introduced,
             applied,
+            waited,
         ).bytes
     except Exception as exc:  # a codemod bug: keep the findings, leave the file untouched
         import traceback
@@ -828,19 +841,18 @@ def _fix(
     res.checked = list(findings)
     sups_after = find_suppressions(new_source)
     remaining = [f for f in remaining if not is_suppressed(sups_after, f.line, f.end_line, f.rule)]
-    res.fixed = _fixed_findings([*findings, *introduced], applied, remaining, options)
+    res.fixed = _fixed_findings([*findings, *introduced], applied, waited, remaining, options)
     return remaining, sups_after
 
 
 def _fixed_findings(
-    found: list[Finding], applied: list[Finding], remaining: list[Finding], options: Options
+    found: list[Finding], applied: list[Finding], waited: list[Finding], remaining: list[Finding], options: Options
 ) -> list[Finding]:
     """The findings of ``found`` (the original text's, and those a fix made reachable) that the fix
     rounds fixed: a finding is fixed when fewer sites with its rule and message ``remaining`` in the
     fixed text; one a later round fixed (``applied`` holds every finding a round applied) is
-    reported at its own line with that round's fix and site."""
-    from collections import Counter
-
+    reported at its own line with that round's fix and site, and so is one whose fix ``waited`` for
+    the port and was then planned on the ported text."""
     left = Counter((f.rule, f.message) for f in remaining)
     fixed: list[Finding] = []
     later = [f for f in applied if not any(f is g for g in found)]  # found and applied in a later round
@@ -848,8 +860,8 @@ def _fixed_findings(
         key = (f.rule, f.message)
         if left[key] > 0:
             left[key] -= 1
-        elif fixable(f, options) and (
-            any(f is a for a in applied) or not any(x.rule == f.rule and x.message == f.message for x in later)
+        elif fixable(f, options) and not (
+            any(f is w for w in waited) and any(x.rule == f.rule and x.message == f.message for x in later)
         ):
             fixed.append(f)  # applied, or fixed along with another finding of its round
         elif (done := _fixed_later(f, later)) is not None:

@@ -26,13 +26,15 @@ ERROR = "<error>"
 
 def _fix(tmp_path: Path, name: str, port: bool = False) -> tuple[dict[str, Any], str]:
     """``name``.py fixed in ``tmp_path`` with the safe fixes only (the label must not change), ported
-    from mcp 1.x when ``port``; a second run must change nothing."""
+    from mcp 1.x when ``port`` (with --unsafe-fixes: a resolver written on the mcp 1.x code this run
+    ports is unsafe, since a client without elicitation then gets -32021); a second run must change
+    nothing."""
     target = tmp_path / f"{name}.py"
     shutil.copyfile(DATA / f"{name}.py", target)
     args = ["fix", "--strategy", "interim", "--no-cache", "--output-format", "json"]
     if port:
         (tmp_path / "requirements.txt").write_text("mcp==1.27.0\n", encoding="utf-8")
-        args += ["--target-sdk", "mcp2"]
+        args += ["--target-sdk", "mcp2", "--unsafe-fixes"]
     res = cli([*args, target.name], tmp_path)
     assert res.exception is None, str(res)
     fixed = target.read_text(encoding="utf-8")

@@ -77,3 +77,25 @@ def test_the_port_answers_as_the_original(
     monkeypatch.setenv("NOTES_ROOTS", str(shelf))
     new = run_proof(mcp2_python, target, "notes", mode, [], calls)
     assert [c["text"] for c in new["calls"]] == [["milk, eggs"]]
+
+
+def test_a_manual_request_with_the_same_text_does_not_undo_the_wait(tmp_path: Path) -> None:
+    """A second roots request of the tool that stays manual (a lambda, never awaited there) has the
+    same message as the one that waited: it was manual from the start, so it does not count as a
+    waited fix left unfixed, and the run keeps the dual-era form (review of lead36)."""
+    where = tmp_path / "notes"
+    where.mkdir()
+    source = SOURCE.read_text(encoding="utf-8").replace(
+        "    result = await ctx.session.list_roots()\n",
+        "    result = await ctx.session.list_roots()\n"
+        "    later = lambda: ctx.session.list_roots()  # noqa: E731\n"
+        "    notes.later = later\n",
+    )
+    (where / "server.py").write_text(source, encoding="utf-8")
+    (where / "pyproject.toml").write_text('[project]\nname="c"\nversion="0"\ndependencies=["mcp>=1.20,<2"]\n')
+    args = ["fix", "--target-sdk", "mcp2", "--strategy", "config", "--unsafe-fixes", "--output-format", "json", "."]
+    run = cli(args, where).json
+    text = (where / "server.py").read_text(encoding="utf-8")
+    assert "        await ctx.session.list_roots()\n        if ctx.session.can_send_request\n" in text
+    assert [(f["rule"], f["fix"]["safety"]) for f in run["fixed"] if f["rule"] == "MCP101"] == [("MCP101", "safe")]
+    assert [(f["rule"], f["line"]) for f in run["findings"]] == [("MCP101", 43)]  # the lambda, in the fixed text
