@@ -197,8 +197,19 @@ PREFS = """    class Prefs(BaseModel):
         ),
         (
             _tool(PREFS, after="    Prefs.limit = 4\n"),
-            "`Prefs` is a class defined inside the tool, and `Prefs.limit = 4` changes it: moved to module level, "
-            "that change would last from one call to the next; define the class at module level by hand",
+            "`Prefs` is a class defined inside the tool, and `Prefs.limit = 4` changes it or reaches its own "
+            "attributes: moved to module level, such a change would last from one call to the next; define the class "
+            "at module level by hand",
+        ),
+        (  # a ClassVar list changed through a method call (review of hoist36: state carried between calls)
+            "from typing import ClassVar\n\n\n"
+            + _tool(
+                PREFS.replace("limit: int", "days: ClassVar[list[str]] = []\n        limit: int"),
+                after="    Prefs.days.append(query)\n",
+            ),
+            "`Prefs` is a class defined inside the tool, and `Prefs.days.append(query)` changes it or reaches its own "
+            "attributes: moved to module level, such a change would last from one call to the next; define the class "
+            "at module level by hand",
         ),
         (
             "Prefs = None\n\n\n" + _tool(PREFS),
@@ -235,6 +246,7 @@ PREFS = """    class Prefs(BaseModel):
         "method-reads-parameter",
         "effect",
         "written",
+        "classvar-mutated",
         "module-name",
         "under-if",
         "decorator",

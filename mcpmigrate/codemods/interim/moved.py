@@ -64,8 +64,9 @@ def move_reason(
     written = _class_write(fn, cls)
     if written is not None:
         return (
-            f"is a class defined inside the {where}, and `{_line(written)}` changes it: moved to module level, that "
-            "change would last from one call to the next; define the class at module level by hand"
+            f"is a class defined inside the {where}, and `{_line(written)}` changes it or reaches its own attributes: "
+            "moved to module level, such a change would last from one call to the next; define the class at module "
+            "level by hand"
         )
     return _name_reason(a, fn, outer, cls, name, where)
 
@@ -319,10 +320,14 @@ def _string_annotations(ann: cst.Annotation) -> list[cst.CSTNode]:
 
 def _class_write(fn: FunctionInfo, cls: cst.ClassDef) -> cst.CSTNode | None:
     """A statement of the tool, or of the class's methods, that writes an attribute of the class
-    (``Prefs.limit = 3``, ``cls.count += 1``, ``del Prefs.x``, ``setattr(Prefs, …)``)."""
+    (``Prefs.limit = 3``, ``cls.count += 1``, ``del Prefs.x``, ``setattr(Prefs, …)``), or a
+    statement of the tool that reaches one of its own attributes at all (``Prefs.days.append(d)``
+    changes a ``ClassVar`` list without assigning it; pydantic's ``model_*`` API excepted)."""
     name = cls.name.value
     own = {id(x) for x in walk(cls)}
     for n in walk(fn.node.body):
+        if isinstance(n, cst.SimpleStatementLine) and id(n) not in own and _reaches_attribute(n, name):
+            return n
         names = {name, "cls"} if id(n) in own else {name}
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in ("setattr", "delattr"):
             if n.args and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value in names:
@@ -340,6 +345,17 @@ def _class_write(fn: FunctionInfo, cls: cst.ClassDef) -> cst.CSTNode | None:
                     if x.value.value in names:
                         return n
     return None
+
+
+def _reaches_attribute(stmt: cst.SimpleStatementLine, name: str) -> bool:
+    """Whether ``stmt`` reads an attribute of the class ``name`` other than pydantic's API."""
+    return any(
+        isinstance(x, cst.Attribute)
+        and isinstance(x.value, cst.Name)
+        and x.value.value == name
+        and not x.attr.value.startswith(("model_", "__"))
+        for x in walk(stmt)
+    )
 
 
 # -- the edits --------------------------------------------------------------------------------
