@@ -201,6 +201,12 @@ PREFS = """    class Prefs(BaseModel):
             "attributes: moved to module level, such a change would last from one call to the next; define the class "
             "at module level by hand",
         ),
+        (  # a module-level name bound only below the tool (review of hoist36: the port was blocked instead)
+            _tool(PREFS.replace("limit: int = LIMIT", "limit: Later = LIMIT")) + "\n\nLater = int\n",
+            "`Prefs` is a class defined inside the tool that reads `Later`, which the module binds only below the "
+            "tool: moved above the tool, the class would be defined before `Later` is and fail at import; define it "
+            "at module level, below that, by hand",
+        ),
         (  # a ClassVar list changed through a method call (review of hoist36: state carried between calls)
             "from typing import ClassVar\n\n\n"
             + _tool(
@@ -246,6 +252,7 @@ PREFS = """    class Prefs(BaseModel):
         "method-reads-parameter",
         "effect",
         "written",
+        "bound-below",
         "classvar-mutated",
         "module-name",
         "under-if",

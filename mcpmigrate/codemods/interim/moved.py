@@ -136,7 +136,23 @@ def _read_reason(a: ModuleAnalysis, fn: FunctionInfo, outer: Outer, cls: cst.Cla
                 f"does not see the class, and moved to module level it would not see `{v}`; define it at module "
                 "level by hand"
             )
+        if fn.parent is None and _bound_below(a, fn, v):
+            return (
+                f"is a class defined inside the {where} that reads `{v}`, which the module binds only below the "
+                f"{where}: moved above the {where}, the class would be defined before `{v}` is and fail at import; "
+                "define it at module level, below that, by hand"
+            )
     return None
+
+
+def _bound_below(a: ModuleAnalysis, fn: FunctionInfo, name: str) -> bool:
+    """Whether the module-level ``fn``'s module binds ``name`` first in a statement below ``fn``."""
+    body = list(a.module.body)
+    here = next((i for i, stmt in enumerate(body) if stmt is fn.node), None)
+    if here is None:
+        return False
+    first = next((i for i, stmt in enumerate(body) if any(name in bound_names(n) for n in scope_nodes(stmt))), None)
+    return first is not None and first > here
 
 
 def _name_reason(

@@ -229,7 +229,7 @@ def _helper(a: ModuleAnalysis, out: Starting, write: cst.Attribute) -> None:
     ):
         raise Refused(f"`{name}` does not end with its write of `settings.transport_security`")
     value = assign.value
-    if not (isinstance(value, cst.Call) and (get_full_name_for_node(value.func) or "").endswith(TSS[1])):
+    if not (isinstance(value, cst.Call) and a.qualname(value.func) == ".".join(TSS)):
         raise Refused(f"`{name}` writes `settings.transport_security` with something else than a `{TSS[1]}(…)` call")
     if any(isinstance(n, cst.Return) and n.value is not None for n in walk(helper.body)):
         raise Refused(f"`{name}` returns a value")
