@@ -354,11 +354,15 @@ def test_db_mcp_consent_gate_registered_elsewhere_is_judged_as_the_tool(tmp_path
         ("MCP207", "pkg/tools.py", 11, 5),
     ]
     assert "so this `except` silently opens the gate and `_get_data` runs without" in findings[1]["message"]
-    why = "the `try` around the request also guards statements that do not use its answer: unwrap it by hand"
+    # fastmcp 4: the request's round goes in place, inside the kept `try` (safe: a client that cannot
+    # answer still reaches the handler, as today); the gate stays open that way, so MCP207 is manual
     assert [f["manual"] for f in findings] == [
-        why,
-        "make the failure path stop (return or raise) instead of going on; " + why,
+        None,
+        "the interim fix writes the request's round in place, inside this `try` (fastmcp 4's round in the kept `try`), so this handler still lets the "
+        "tool go on without an answer when the client cannot answer: close the gate by hand (return or raise in the "
+        "handler)",
     ]
+    assert findings[0]["fix"]["safety"] == "safe"
 
 
 ROOTS_TOOL = """\

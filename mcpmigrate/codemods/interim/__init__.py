@@ -153,11 +153,12 @@ def plan_gate(request: FixPlan) -> FixPlan:
     the gate, the body runs only with an answer — labelled unsafe, since clients that cannot elicit
     can no longer run the tool at all, which is the point (``rules/MCP207.toml``)."""
     assert request.fix is not None
-    if isinstance(request.site, Site) and request.site.form == "guard":
+    if isinstance(request.site, Site) and (request.site.form == "guard" or request.site.kept is not None):
+        how = "no resolver form: `guard`" if request.site.form == "guard" else "fastmcp 4's round in the kept `try`"
         return FixPlan(
-            manual="the interim fix writes the request's round in place, inside this `try` (no resolver form: "
-            "`guard`), so this handler still lets the tool go on without an answer when the client cannot "
-            "answer: close the gate by hand (return or raise in the handler)"
+            manual=f"the interim fix writes the request's round in place, inside this `try` ({how}), so this "
+            "handler still lets the tool go on without an answer when the client cannot answer: close the gate by "
+            "hand (return or raise in the handler)"
         )
     return FixPlan(FixInfo(Safety.UNSAFE, request.fix.strategy, request.fix.description), None, request.site)
 
