@@ -444,6 +444,9 @@ def _round_findings(
 class _Run:
     """What every fix round of one file reads and collects (:func:`_apply_codemods`)."""
 
+    display: str
+    config: Config
+    options: Options
     path: Path | None
     incoming: Incoming | None
     file_rules: set[str] | None
@@ -455,21 +458,14 @@ class _Run:
 
 
 def _fix_rounds(
-    module: cst.Module,
-    display: str,
-    config: Config,
-    rules: set[str],
-    options: Options,
-    findings: list[Finding],
-    analysis: ModuleAnalysis,
-    run: _Run,
-    wait: bool,
+    module: cst.Module, rules: set[str], findings: list[Finding], analysis: ModuleAnalysis, run: _Run, wait: bool
 ) -> tuple[cst.Module, bool]:
     """The module after the fix rounds, and whether a fix that waited for the port (``wait``,
     :func:`_round_findings`) is left unfixed on the ported code."""
     from mcpmigrate.codemods import load_codemods
     from mcpmigrate.codemods.edits import apply_edits
 
+    options, config = run.options, run.config
     waited: set[tuple[str, str]] = set()
     # what stays manual at the start, by rule and message: a finding left at the end beyond these
     # is a fix that waited and found no form on the ported code
@@ -495,7 +491,13 @@ def _fix_rounds(
                 if run.file_rules is not None:
                     rules = rescreen(module.bytes, rules, run.file_rules, run.incoming)
                 findings, analysis = detect(
-                    module, display, config, rules, path=run.path, incoming=run.incoming, ported_from_mcp1=run.from_mcp1
+                    module,
+                    run.display,
+                    config,
+                    rules,
+                    path=run.path,
+                    incoming=run.incoming,
+                    ported_from_mcp1=run.from_mcp1,
                 )
                 findings = active(findings, module.bytes)
                 if run.introduced is not None and rules is not before:
@@ -543,25 +545,12 @@ def _apply_codemods(
     # `try` leaves only the elicitation the interim fix may then unwrap), and a second `fix` must
     # find nothing left to do. A fix that waited for the port (_round_findings) and has no form on
     # the ported code is planned on the code as found instead: the run starts again without waiting.
-    at_start = (findings, analysis, rules)
-    for wait in (True, False):
-        findings, analysis, rules = at_start
-        if introduced is not None:
-            introduced.clear()
-        for collected in (applied, waited):
+    for wait in (True, False):  # each pass starts from the file as found (_fix_rounds rebinds its own names)
+        for collected in (introduced, applied, waited):
             if collected is not None:
                 collected.clear()
-        module, left = _fix_rounds(
-            original,
-            display,
-            config,
-            rules,
-            options,
-            findings,
-            analysis,
-            _Run(path, incoming, file_rules, introduced, applied, style, from_mcp1, waited),
-            wait,
-        )
+        run = _Run(display, config, options, path, incoming, file_rules, introduced, applied, style, from_mcp1, waited)
+        module, left = _fix_rounds(original, rules, findings, analysis, run, wait)
         if not left:
             break
     if module is not original:

@@ -273,7 +273,7 @@ def _broken_lines(a, broken: list[tuple[cst.Call, str]]) -> list[int]:
 def _caught_as(module: cst.Module, local: str) -> set[str]:
     """The ``as`` names of ``except`` clauses that catch ``local`` (alone or in a tuple)."""
     out: set[str] = set()
-    for node in _walk(module):
+    for node in walk(module):
         if isinstance(node, cst.ExceptHandler) and node.name is not None and node.type is not None:
             caught = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
             names = {get_full_name_for_node(getattr(c, "value", c)) for c in caught}
@@ -294,14 +294,6 @@ def _error_reads(a, name: str) -> list[tuple[cst.Attribute, bool]]:
             else:
                 out.append((parent, False))
     return out
-
-
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
 
 
 class PortLowlevelDetector(Detector):

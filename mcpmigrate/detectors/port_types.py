@@ -338,11 +338,8 @@ class FieldVisitor(ReportingVisitor):
         so ``getattr`` raises or answers its default and ``hasattr`` is False."""
         func = node.func
         if not (
-            isinstance(func, cst.Name)
-            and func.value in ("getattr", "hasattr")
-            and func.value not in self.a.imports
-            and all(name != func.value for name, _v in self.a.module_assigns)
-            and len(node.args) in ((2, 3) if func.value == "getattr" else (2,))
+            self._builtin(func, "getattr", "hasattr")
+            and len(node.args) in ((2, 3) if isinstance(func, cst.Name) and func.value == "getattr" else (2,))
             and all(a.keyword is None and not a.star for a in node.args)
         ):
             return

@@ -59,6 +59,7 @@ from mcpmigrate.codemods.interim.sites import (
     ROOTS,
     SAMPLING,
     Site,
+    answer_name,
     callers_generation,
     exits_before,
     generation,
@@ -258,19 +259,9 @@ def _site(
         return MCPSERVER_NOT_TOOL.format(role=fn.role)
     site = Site(form, kind, fn, call, stmt, aw, alone=alone, pin=pin_note, stateless=stateless_http(a))
     site.unsafe += [risk] if (risk := open_pin_risk(a, gen)) else []
-    small = a.parents.get(id(aw))
-    if (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(small, cst.Assign)
-        and small is stmt.body[0]
-        and small.value is aw
-        and len(small.targets) == 1
-        and isinstance(small.targets[0].target, cst.Name)
-    ):
-        name = small.targets[0].target.value
-        if sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
-            site.result = name
+    name = answer_name(site)
+    if name is not None and sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
+        site.result = name
     reason = where_reason(a, site) or (guard_reason(a, site) if form == "guard" else None)
     if reason:
         return _in_place(a, site, reason, python)
