@@ -223,8 +223,12 @@ def test_a_git_lfs_pointer_is_reported_as_not_checked(tmp_path: Path) -> None:
     ]
 
 
+# The child takes Ctrl-C as a terminal gives it: a process started from a shell's background job
+# inherits SIGINT ignored, and Python then never raises KeyboardInterrupt (the test hung, then
+# failed, when the suite ran in such a job).
 _SLOW_WRITE = """\
-import os, sys, time
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 real = os.fsync
 def slow(fd):
     print("writing", flush=True)
