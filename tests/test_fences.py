@@ -139,7 +139,8 @@ def test_an_mcp2_fence_keeps_the_clients_roots_on_legacy_connections_and_reads_t
         "from pathlib import Path\n", "import os\nfrom pathlib import Path\n"
     ).replace(
         "from mcp.server.mcpserver import Context, MCPServer\n",
-        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.types import ListRootsResult, Root\n",
+        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.shared.exceptions import MCPError\n"
+        "from mcp.types import INVALID_REQUEST, ListRootsResult, Root\n",
     ).replace(
         "\n\nasync def _fetch",
         "\n\n" + _HELPER.replace("X_ROOTS", "LIBRARY_ROOTS") + "\n\nasync def _fetch",
@@ -161,7 +162,10 @@ def test_an_mcp2_fence_keeps_the_clients_roots_on_legacy_connections_and_reads_t
     out = run_proof(sys.executable, after, "library", "legacy", [a.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
     assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
     [call] = run_proof(sys.executable, after, "library", "modern", [a.as_uri()], _reads(a))["calls"]
-    assert call["error"] is not None or call["is_error"], call  # 2026-07-28 without the setting: closed
+    # 2026-07-28 without the setting: closed, with the error the request raised there before (an
+    # MCPError, INVALID_REQUEST), which now names what the operator must set
+    assert modern["error"].startswith("NoBackChannelError: Cannot send 'roots/list'"), modern
+    assert call["error"] == "MCPError: LIBRARY_ROOTS is not set: set it to the folders this server may work in", call
     monkeypatch.setenv("LIBRARY_ROOTS", str(a))
     out = run_proof(sys.executable, after, "library", "modern", [b.as_uri()], [*_reads(a, b), *_reads(b, roots=["/"])])
     assert _texts(out) == [["in-a"], ["refused"], ["refused"]]
@@ -196,7 +200,8 @@ def test_strategy_config_answers_any_roots_request_from_the_setting_and_is_safe_
     ).replace(
         "from mcp.server.mcpserver import Context, MCPServer\n",
         "import os\nfrom pathlib import Path\n\n"
-        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.types import ListRootsResult, Root\n",
+        "from mcp.server.mcpserver import Context, MCPServer\nfrom mcp.shared.exceptions import MCPError\n"
+        "from mcp.types import INVALID_REQUEST, ListRootsResult, Root\n",
     ).replace(
         "\n\n@notes.tool()",
         "\n\n" + _HELPER.replace("X_ROOTS", "MY_NOTES_ROOTS") + "\n\n@notes.tool()",
@@ -213,8 +218,9 @@ X_ROOTS = os.environ.get("X_ROOTS")
 def _configured_roots() -> ListRootsResult:
     """The roots the operator configured in X_ROOTS, answered as the client did."""
     if X_ROOTS is None:
-        raise RuntimeError(
-            "X_ROOTS is not set: set it to the folders this server may work in"
+        raise MCPError(
+            INVALID_REQUEST,
+            "X_ROOTS is not set: set it to the folders this server may work in",
         )
     paths = [p for p in X_ROOTS.split(os.pathsep) if os.path.isabs(p)]
     return ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in paths])

@@ -20,6 +20,7 @@ from tests.proof import run_proof
 DATA = Path(__file__).resolve().parent / "data" / "port"
 SOURCE = DATA / "roots_waits.py"
 FIXED = DATA / "roots_waits.fixed.py"
+NO_BACK_CHANNEL = "this transport context has no back-channel for server-initiated requests."
 
 
 def _fixed(tmp: Path, *flags: str) -> tuple[Path, dict]:
@@ -72,8 +73,25 @@ def test_the_port_answers_as_the_original(
         new = run_proof(mcp2_python, target, "notes", mode, roots, calls)
         assert [c["text"] for c in new["calls"]] == [["milk, eggs"]]
         return
-    unset = run_proof(mcp2_python, target, "notes", mode, roots, calls)
-    assert unset["calls"][0]["is_error"] is True  # as the request failed there before the fix
+    # the port without the roots fix: on 2026-07-28 the request raised NoBackChannelError, an
+    # MCPError (INVALID_REQUEST) the client got as a JSON-RPC error, not as a tool result
+    text = target.read_text(encoding="utf-8")
+    asked = "(\n        await ctx.session.list_roots()\n        if ctx.session.can_send_request\n        else _configured_roots()\n    )"
+    assert asked in text
+    before = tmp_path / "before.py"
+    before.write_text(text.replace(asked, "await ctx.session.list_roots()"), encoding="utf-8")
+    failed = run_proof(mcp2_python, before, "notes", mode, roots, calls)["calls"][0]
+    assert (failed["is_error"], failed["error"]) == (
+        None,
+        "NoBackChannelError: Cannot send 'roots/list': " + NO_BACK_CHANNEL,
+    )
+    # unset, the fix fails the same way (an MCPError with INVALID_REQUEST, so an `except MCPError`
+    # fallback still runs), and the client reads what the operator must set
+    unset = run_proof(mcp2_python, target, "notes", mode, roots, calls)["calls"][0]
+    assert (unset["is_error"], unset["error"]) == (
+        None,
+        "MCPError: NOTES_ROOTS is not set: set it to the folders this server may work in",
+    )
     monkeypatch.setenv("NOTES_ROOTS", str(shelf))
     new = run_proof(mcp2_python, target, "notes", mode, [], calls)
     assert [c["text"] for c in new["calls"]] == [["milk, eggs"]]
@@ -98,4 +116,4 @@ def test_a_manual_request_with_the_same_text_does_not_undo_the_wait(tmp_path: Pa
     text = (where / "server.py").read_text(encoding="utf-8")
     assert "        await ctx.session.list_roots()\n        if ctx.session.can_send_request\n" in text
     assert [(f["rule"], f["fix"]["safety"]) for f in run["fixed"] if f["rule"] == "MCP101"] == [("MCP101", "safe")]
-    assert [(f["rule"], f["line"]) for f in run["findings"]] == [("MCP101", 43)]  # the lambda, in the fixed text
+    assert [(f["rule"], f["line"]) for f in run["findings"]] == [("MCP101", 45)]  # the lambda, in the fixed text

@@ -143,6 +143,15 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
         data = edits.import_name(a, "mcp.types", "ErrorData")
         code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
         unset = f"{error}({data}(code={code}, message={unset}))"
+    elif a.module_generation() == S.MCP2:
+        # what the request raised on mcp 2.x where no client could answer it: a 2026-07-28 connection's
+        # `NoBackChannelError` is an `MCPError` with INVALID_REQUEST (mcp 2.3 `mcp/shared/exceptions.py`),
+        # and a legacy client's error answer arrives as one; so an `except MCPError` fallback still runs,
+        # and an `MCPServer` tool still sends the message (it hides other exceptions behind "Error
+        # executing tool …")
+        error = edits.import_name(a, "mcp.shared.exceptions", "MCPError")
+        code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
+        unset = f"{error}({code}, {unset})"
     else:
         unset = f"RuntimeError({unset})"
     parsed = cst.parse_module(

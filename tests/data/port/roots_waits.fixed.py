@@ -10,7 +10,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import ListRootsResult, Root
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_REQUEST, ListRootsResult, Root
 
 notes = MCPServer("notes")
 
@@ -25,8 +26,9 @@ NOTES_ROOTS = os.environ.get("NOTES_ROOTS")
 def _configured_roots() -> ListRootsResult:
     """The roots the operator configured in NOTES_ROOTS, answered as the client did."""
     if NOTES_ROOTS is None:
-        raise RuntimeError(
-            "NOTES_ROOTS is not set: set it to the folders this server may work in"
+        raise MCPError(
+            INVALID_REQUEST,
+            "NOTES_ROOTS is not set: set it to the folders this server may work in",
         )
     paths = [p for p in NOTES_ROOTS.split(os.pathsep) if os.path.isabs(p)]
     return ListRootsResult(roots=[Root(uri=Path(p).as_uri()) for p in paths])
