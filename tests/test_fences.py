@@ -450,3 +450,53 @@ def test_where_the_kept_roots_are_checked_decides_how_the_fence_is_named(tmp_pat
     )
     fix = _room_variant(plain, stdlib, None)
     assert fix["strategy"] == "param"
+
+
+MCP2_FALLBACK = """from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
+
+notes = MCPServer(name="notes")
+
+
+@notes.tool()
+async def where(ctx: Context) -> str:
+    try:
+        listing = await ctx.session.list_roots()
+    except MCPError:
+        return "no roots: working in the current directory"
+    return str(listing.roots[0].uri)
+"""
+
+
+def test_an_mcp2_fallback_around_the_request_still_runs_when_the_setting_is_unset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On mcp 2.3 a 2026-07-28 request raised `NoBackChannelError`, an `MCPError`, so the tool's
+    `except MCPError` fallback answered. The `config` fix, unset, raises an `MCPError` too (it used to
+    raise `RuntimeError`, which escaped the `except`: the call failed under a safe label)."""
+    import sys
+
+    from tests.proof import run_proof
+
+    before, after = tmp_path / "before.py", tmp_path / "s.py"
+    before.write_text(MCP2_FALLBACK, encoding="utf-8")
+    after.write_text(MCP2_FALLBACK, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "notes"\nversion = "0"\ndependencies = ["mcp>=2.3,<3"]\n', encoding="utf-8"
+    )
+    [f] = cli(["fix", "--strategy", "config", "--output-format", "json", "s.py"], tmp_path).json["fixed"]
+    assert f["fix"]["safety"] == "safe"
+    assert (
+        '        raise MCPError(\n            INVALID_REQUEST,\n            "NOTES_ROOTS is not set'
+        in after.read_text()
+    )
+    monkeypatch.delenv("NOTES_ROOTS", raising=False)
+    fallback = [["no roots: working in the current directory"]]
+    calls = [{"tool": "where", "arguments": {}}]
+    assert _texts(run_proof(sys.executable, before, "notes", "modern", ["file:///srv/a"], calls)) == fallback
+    assert _texts(run_proof(sys.executable, after, "notes", "modern", ["file:///srv/a"], calls)) == fallback
+    # legacy: the client's roots, before and after
+    for file in (before, after):
+        assert _texts(run_proof(sys.executable, file, "notes", "legacy", ["file:///srv/a"], calls)) == [
+            ["file:///srv/a"]
+        ]
