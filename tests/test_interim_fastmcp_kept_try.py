@@ -57,11 +57,28 @@ def test_the_round_is_written_inside_a_try_that_cannot_be_unwrapped(tmp_path: Pa
     assert _client_call(_server(target, "mcp"), "2026-07-28", "consent", ARGS, None) == ["cannot confirm drop"]
 
 
-def test_an_unassigned_answer_in_such_a_try_says_so(tmp_path: Path) -> None:
+def test_an_answer_thrown_away_in_such_a_try_takes_a_name(tmp_path: Path) -> None:
+    """``await ctx.elicit(...)`` on its own: the round binds the answer as ``_elicited``
+    (tests/test_interim_unassigned.py runs such servers); an answer used but never named stays manual."""
     source = (DATA / "consent.py").read_text(encoding="utf-8")
     source = source.replace("        result = await ctx.elicit(", "        await ctx.elicit(")
     source = source.replace('        return f"{label}: {result.action}"', '        return f"{label}: asked"')
     target = _project(tmp_path, source, ["fastmcp>=4"])
+    [finding] = _check(target.parent)
+    assert finding["fix"]["description"].startswith(
+        "on 2026-07-28 `consent` returns `InputRequiredResult` with a `ElicitRequest` under key '_elicited' and reads"
+    )
+    _fix(target.parent)
+    fixed = target.read_text(encoding="utf-8")
+    assert '            _elicited = (ctx.input_responses or {}).get("_elicited")\n' in fixed
+    assert '        else:\n            await ctx.elicit(message=f"Allow {label}?", response_type=Consent)\n' in fixed
+
+    used = source.replace('        await ctx.elicit(message=f"Allow {label}?", response_type=Consent)\n', "")
+    used = used.replace(
+        '        return f"{label}: asked"',
+        "        return f\"{label}: {(await ctx.elicit(message=f'Allow {label}?', response_type=Consent)).action}\"",
+    )
+    target = _project(tmp_path, used, ["fastmcp>=4"])
     [finding] = _check(target.parent)
     assert finding["fix"] is None
     assert finding["manual"] == (

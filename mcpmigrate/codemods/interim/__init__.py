@@ -61,6 +61,8 @@ from mcpmigrate.codemods.interim.sites import (
     Site,
     answer_name,
     callers_generation,
+    discarded,
+    discarded_name,
     exits_before,
     generation,
     legacy_only,
@@ -262,6 +264,8 @@ def _site(
     name = answer_name(site)
     if name is not None and sum(1 for n, _ in fn.assigns if n == name) == 1 and name not in fn.param_names():
         site.result = name
+    elif form != "resolver" and not helper and discarded(stmt, aw):  # `await <request>`, its answer thrown away
+        site.result = discarded_name(a, site)  # the round binds it; legacy keeps the statement as it is
     reason = where_reason(a, site) or (guard_reason(a, site) if form == "guard" else None)
     if reason:
         return _in_place(a, site, reason, python)

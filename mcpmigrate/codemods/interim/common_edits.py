@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from mcpmigrate.codemods.edits import Edits, flatten_body, trailing_comment
-from mcpmigrate.codemods.interim.sites import Site
+from mcpmigrate.codemods.interim.sites import Site, discarded
 from mcpmigrate.names import assigned, binds, uses
 
 
@@ -100,9 +100,9 @@ def function_edit(ed: Edits, node: cst.FunctionDef) -> FunctionEdit:
 
 
 def take_out(site: Site, ed: Edits, name: str) -> None:
-    """The request leaves the function: its statement goes (``x = await …``), or the ``await`` becomes
-    ``name``; a ``try`` around it is unwrapped."""
-    if site.result is not None:
+    """The request leaves the function: its statement goes (``x = await …``, or ``await …`` whose
+    answer was thrown away), or the ``await`` becomes ``name``; a ``try`` around it is unwrapped."""
+    if site.result is not None or discarded(site.stmt, site.await_node):
         ed.remove(site.stmt, keep_comments=True)
     else:
         ed.replace(site.await_node, cst.Name(name))

@@ -24,7 +24,15 @@ from mcpmigrate.analysis import CONTEXTS, FunctionInfo, Kind, ModuleAnalysis, co
 from mcpmigrate.codemods.edits import Edits, Spell, as_is, rewrite
 from mcpmigrate.codemods.effects import definition_effect, has_effect
 from mcpmigrate.codemods.interim.scope import bindings
-from mcpmigrate.names import all_name_values, assigned, base_name, contains_any, enclosing_stmt, ref_names
+from mcpmigrate.names import (
+    all_name_values,
+    assigned,
+    base_name,
+    contains_any,
+    enclosing_stmt,
+    fresh,
+    ref_names,
+)
 
 if TYPE_CHECKING:
     from mcpmigrate.codemods.interim.joint import Joint
@@ -270,6 +278,40 @@ def answer_name(site: Site) -> str | None:
         if small.value is site.await_node and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             return small.targets[0].target.value
     return None
+
+
+#: The name a thrown-away answer takes in a round written in place (:func:`discarded_name`): the
+#: leading underscore says it is not read (ruff's dummy names), as the original never read it.
+DISCARDED_NAME = {ROOTS: "_roots", SAMPLING: "_sampled", ELICITATION: "_elicited"}
+
+
+def discarded(stmt: cst.CSTNode | None, await_node: cst.CSTNode) -> bool:
+    """``stmt`` is ``await <request>`` on its own, the answer thrown away (``await_node`` its ``await``)."""
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and stmt.body[0].value is await_node
+    )
+
+
+def discarded_name(a: ModuleAnalysis, site: Site) -> str:
+    """A name for the answer of ``await <request>`` made as a statement (:func:`discarded`), which
+    the round written in place binds on 2026-07-28 (and reads its key under): ``_sampled``,
+    ``_elicited``, ``_roots``, suffixed (``_sampled_2``) when the module spells that name anywhere
+    (so it shadows nothing in the function or module scope) or an earlier such request of the same
+    function takes it (so two requests of one round keep their own keys). Decided from the text
+    alone, so every site of a round, and a later ``fix``, name each request alike."""
+    taken = set(all_name_values(a))
+    for call in site.fn.calls:
+        kind = request_kind(a, call, site.fn)
+        aw = a.parents.get(id(call))
+        if kind is None or not isinstance(aw, cst.Await) or not discarded(enclosing_stmt(a, call), aw):
+            continue
+        name = fresh(taken, DISCARDED_NAME[kind])
+        if call is site.call:
+            return name
+    raise AssertionError("discarded_name: the site's request is not a discarded request of its function")
 
 
 def unassigned_reason(site: Site) -> str:
