@@ -235,14 +235,15 @@ class LowlevelPort:
         for h in self.handlers:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
-            if self.receiver:
+            if id(h.fn) in self.registrations:  # `…()(handler)`: the registration takes the call's place
                 method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
                 line = self.registrations[id(h.fn)]
+                kept = {"trailing_whitespace": line.trailing_whitespace} if not self.receiver else {}
                 edits.replace(
                     line,
                     cst.parse_statement(
                         f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {self.receiver}{adapter})\n'
-                    ).with_changes(leading_lines=line.leading_lines),
+                    ).with_changes(leading_lines=line.leading_lines, **kept),
                 )
                 edits.transform(h.fn, _flatten_with(None, code, None, gap))
                 continue
@@ -480,7 +481,7 @@ def plan(
         why, body, ctor = _moved_constructor(analysis, ctor_stmt, server, handlers, section)
     if why is not None:
         return FixPlan(manual=why)
-    return _checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
+    return checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
 
 
 def _without_port(spelled: str, section: str) -> FixPlan:
@@ -561,13 +562,13 @@ def plan_bound(analysis: ModuleAnalysis, server: str, handlers: list[Handler]) -
     body = list(getattr(block, "body", ()))
     if any(h.fn not in body for h in handlers):
         return FixPlan(manual=f"the handlers on `{server}` are not methods of one class: {section}")
-    p = _checked(analysis, server, handlers, section, body, None, None, receiver=RECEIVER)
+    p = checked(analysis, server, handlers, section, body, None, None, receiver=RECEIVER)
     if isinstance(p.site, LowlevelPort):
         p.site.registrations = lines
     return p
 
 
-def _checked(
+def checked(
     analysis: ModuleAnalysis,
     server: str,
     handlers: list[Handler],
