@@ -416,3 +416,73 @@ def test_a_constructor_whose_settings_are_used_otherwise_stays_manual(
     found = _run(tmp_path, "check").json["findings"]
     (ctor,) = [f for f in found if f["rule"] == "MCP503" and f["line"] == 6]
     assert ctor["fix"] is None and ctor["manual"].startswith(reason), ctor
+
+
+# -- the same flag on a 1.x low-level `Server` (codemods/port/lowlevel.py) ------------------------
+# mcp 1.27 hard-codes `resources.subscribe: false`; once `@server.subscribe_resource()` is an
+# `on_subscribe_resource=` adapter on a server that lists resources, mcp 2.3 declares `true` to
+# legacy clients: that port is unsafe too, with the same note (without a listing there is no
+# `resources` capability to change: notify-18 in test_port_field.py stays safe).
+LISTED = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("shelf")
+seen: list[str] = []
+
+
+@server.list_resources()
+async def resources() -> list[types.Resource]:
+    return [types.Resource(uri="shelf://a", name="a")]
+
+
+@server.subscribe_resource()
+async def watch(uri) -> None:
+    seen.append(str(uri))
+"""
+# prints the capabilities a legacy client reads in `initialize` (mcp 1.x's in-memory session, 2.x's Client)
+_CAPABILITIES = (
+    LEAVE
+    + """
+import anyio, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("shelf", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+try:
+    import mcp
+    client, caps = mcp.Client(m.server, mode="legacy"), lambda c: c.server_capabilities
+except (ImportError, AttributeError):
+    from mcp.shared.memory import create_connected_server_and_client_session
+    client, caps = create_connected_server_and_client_session(m.server), lambda c: c.get_server_capabilities()
+async def main():
+    async with client as c:
+        await c.subscribe_resource("shelf://a")
+        print(json.dumps([caps(c).model_dump(mode="json", by_alias=True, exclude_none=True)["resources"], m.seen]))
+anyio.run(main)
+leave()
+"""
+)
+
+
+def test_a_lowlevel_subscribe_handler_beside_a_listing_is_ported_unsafe(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    before = _project(tmp_path / "before", LISTED)
+    after = _project(tmp_path / "after", LISTED)
+    found = _run(after.parent, "check").json["findings"]
+    labels = [(f["line"], f["fix"]["safety"]) for f in found if f["rule"] == "MCP507"]
+    assert labels == [(8, "unsafe"), (13, "unsafe")]
+    assert "a legacy client's `initialize` now reads `resources: {subscribe: true}`" in found[-1]["fix"]["description"]
+    assert _run(after.parent, "fix").exit_code == 1 and after.read_text(encoding="utf-8") == LISTED
+    assert _run(after.parent, "fix", "--unsafe-fixes").json["errors"] == []
+    answers = [
+        json_answer(
+            subprocess.run([py, "-c", _CAPABILITIES, str(f)], capture_output=True, text=True, timeout=120),
+            f"{f} under {py}",
+            last_line=True,
+        )
+        for py, f in ((legacy_python, before), (mcp2_python, after))
+    ]
+    assert answers == [
+        [{"subscribe": False, "listChanged": False}, ["shelf://a"]],
+        [{"subscribe": True, "listChanged": False}, ["shelf://a"]],
+    ]

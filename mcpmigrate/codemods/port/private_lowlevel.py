@@ -71,12 +71,6 @@ _WHAT = (
     "{params}, …)` through an adapter that calls it as mcp 1.x's `{deco}()` did ({arg}), answers the `EmptyResult` and its "
     "exception as the error `(0, message)`"
 )
-SUBSCRIBE_REVIEW = (
-    "; review: mcp 2.x's low-level server declares `resources.subscribe` from this handler, so a legacy client's "
-    "`initialize` now reads `resources: {subscribe: true}` where mcp 1.x's hard-coded `false` — a client that "
-    "subscribes only when it is declared starts subscribing and gets the empty answer 1.x gave any client that "
-    "sent it (2026-07-28 clients see the flag of `subscriptions/listen`, as before)"
-)
 
 
 def _fix(decorator: str, fn: str, low: str) -> FixInfo:
@@ -84,7 +78,7 @@ def _fix(decorator: str, fn: str, low: str) -> FixInfo:
     arg = "the level as sent" if shape == "level" else "the URI as an `AnyUrl`"
     what = _WHAT.format(fn=fn, low=low, method=f'"{method}"', params=params, deco=decorator, arg=arg)
     if decorator == "subscribe_resource":
-        return FixInfo(Safety.UNSAFE, "port", what + SUBSCRIBE_REVIEW)
+        return FixInfo(Safety.UNSAFE, "port", f"{what}; {lowlevel.SUBSCRIBE_REVIEW}")
     return FixInfo(Safety.SAFE, "port", what + " (clients see the same answers and capabilities)")
 
 
