@@ -15,6 +15,7 @@ and ``request_ctx.get()`` read in a helper the tool handler calls.
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -252,8 +253,10 @@ def test_request_ctx_read_under_a_fastmcp_tool_stays_manual_naming_the_tool(tmp_
 
 
 # -- python-sdk v1.27.0's everything-server: `@mcp._mcp_server.set_logging_level()` ---------------------
-# The decorator is applied directly, on FastMCP's private low-level server, which the port does not
-# rewrite; the reason used to say it was "held as a value, not with `@…()` on each function".
+# The decorator is applied directly, on FastMCP's private low-level server: the port registers the
+# function on mcp 2.x's `_lowlevel_server` (codemods/port/private_lowlevel.py; proved over HTTP in
+# test_port_private_lowlevel.py). A decorator of that server it does not register keeps the reason
+# saying where to register it (it used to say the decorator was "held as a value").
 PRIVATE_SET_LEVEL = """\
 import logging
 
@@ -261,51 +264,80 @@ from mcp.server.fastmcp import FastMCP
 
 logger = logging.getLogger(__name__)
 mcp = FastMCP("levels")
+levels: list[str] = []
 
 
 @mcp._mcp_server.set_logging_level()
 async def handle_set_logging_level(level: str) -> None:
     logger.info(f"Log level set to: {level}")
+    levels.append(level)
+"""
+PRIVATE_COMPLETION = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("levels")
+
+
+@mcp._mcp_server.completion()
+async def complete(ref, argument, context):
+    return None
 """
 
 
-def test_a_decorator_on_fastmcps_private_server_says_where_to_register_it(tmp_path: Path) -> None:
+def test_a_decorator_on_fastmcps_private_server_is_registered_on_its_lowlevel_server(
+    tmp_path: Path, mcp2_python: str
+) -> None:
     server = _project(tmp_path / "p", PRIVATE_SET_LEVEL)
     res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
-    assert server.read_text(encoding="utf-8") == PRIVATE_SET_LEVEL
+    assert res.json["errors"] == [], str(res)
+    ported = server.read_text(encoding="utf-8")
+    assert ported.endswith(
+        "async def handle_set_logging_level(level: str) -> None:\n"
+        '    logger.info(f"Log level set to: {level}")\n'
+        "    levels.append(level)\n\n\n"
+        "async def on_set_logging_level(\n"
+        "    ctx: ServerRequestContext, params: SetLevelRequestParams\n"
+        ") -> EmptyResult:\n"
+        "    try:\n"
+        "        await handle_set_logging_level(params.level)\n"
+        "    except MCPError:\n"
+        "        raise\n"
+        "    except Exception as exc:\n"
+        "        raise MCPError(0, str(exc)) from exc\n"
+        "    return EmptyResult()\n\n\n"
+        "mcp._lowlevel_server.add_request_handler(\n"
+        '    "logging/setLevel", SetLevelRequestParams, on_set_logging_level\n'
+        ")\n"
+    ), ported
+    run = (
+        "import anyio, importlib.util, mcp, sys\n"
+        "spec = importlib.util.spec_from_file_location('s', sys.argv[1]); m = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(m)\n"
+        "async def main():\n"
+        "    async with mcp.Client(m.mcp, mode='legacy') as c:\n"
+        "        await c.set_logging_level('debug')\n"
+        "        print(c.server_capabilities.logging is not None, m.levels)\n"
+        "anyio.run(main)\n"
+    )
+    out = subprocess.run([mcp2_python, "-c", run, str(server)], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip().splitlines()[-1] == "True ['debug']", out.stderr
+
+
+def test_a_decorator_the_port_does_not_register_says_where_to_register_it(tmp_path: Path) -> None:
+    server = _project(tmp_path / "p", PRIVATE_COMPLETION)
+    res = cli(["fix", "--target-sdk", "mcp2", "--output-format", "json", "."], server.parent)
+    assert server.read_text(encoding="utf-8") == PRIVATE_COMPLETION
     manual = [(f["line"], f["column"], f["manual"]) for f in res.json["findings"] if f["rule"] == "MCP507"]
     assert manual == [
         (
-            9,
+            6,
             2,
-            "`@mcp._mcp_server.set_logging_level()` decorates `handle_set_logging_level` on FastMCP's private "
+            "`@mcp._mcp_server.completion()` decorates `complete` on FastMCP's private "
             "low-level server `mcp._mcp_server`, which is `mcp._lowlevel_server` on mcp 2.x, a server the port does "
-            "not rewrite: register `handle_set_logging_level` there by hand with "
-            '`mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, handler)`, the '
-            "handler called as `(ctx, params)` (a `ServerRequestContext` and a `SetLevelRequestParams`) and "
-            "returning the `EmptyResult` itself",
+            "not rewrite: register `complete` there by hand with "
+            '`mcp._lowlevel_server.add_request_handler("completion/complete", CompleteRequestParams, handler)`, the '
+            "handler called as `(ctx, params)` (a `ServerRequestContext` and a `CompleteRequestParams`) and "
+            "returning the `CompleteResult` itself",
         )
     ]
-    assert "blocks the port to mcp 2.x: MCP507 at line 9" in res.json["errors"][0]["message"]
-
-    # The registration the reason names serves `logging/setLevel` on mcp 2.3.
-    import anyio
-    import mcp
-    from mcp.server.mcpserver import MCPServer
-    from mcp.types import EmptyResult, SetLevelRequestParams
-
-    levels: list[str] = []
-    ported = MCPServer("levels")
-
-    async def handler(ctx: object, params: SetLevelRequestParams) -> EmptyResult:
-        levels.append(params.level)
-        return EmptyResult()
-
-    ported._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, handler)
-
-    async def run() -> None:
-        async with mcp.Client(ported, mode="legacy") as client:
-            await client.set_logging_level("debug")
-
-    anyio.run(run)
-    assert levels == ["debug"]
+    assert "blocks the port to mcp 2.x: MCP507 at line 6" in res.json["errors"][0]["message"]

@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind
-from mcpmigrate.codemods.port import constructor, context, lowlevel, renames
+from mcpmigrate.codemods.port import constructor, context, lowlevel, private_lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixPlan, Severity
@@ -483,12 +483,20 @@ class _LowlevelVisitor(ReportingVisitor):
         if self.a.kind_of(node.value, fn) is not Kind.SERVER_LL:
             return
         spelled = get_full_name_for_node(node)
+        message = (
+            f"`{spelled}` reads a decorator mcp 2.x's low-level `Server` no longer has, so this line raises "
+            f"`AttributeError` there; handlers are `Server(on_…=…)` arguments, called as `(ctx, params)` and "
+            f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE})."
+        )
+        private = node.value if isinstance(node.value, cst.Attribute) and why is None else None
+        ported = private_lowlevel.plan(self.a, private) if private is not None else None
+        if ported is not None:  # `@mcp._mcp_server.set_logging_level()` of a 1.x FastMCP (MCP509's plan too)
+            self.planned("MCP507", node, message, ported)
+            return
         self.report(
             "MCP507",
             node,
-            f"`{spelled}` reads a decorator mcp 2.x's low-level `Server` no longer has, so this line raises "
-            f"`AttributeError` there; handlers are `Server(on_…=…)` arguments, called as `(ctx, params)` and "
-            f"returning the full result (read “{lowlevel.GUIDE_DECORATORS}” in {GUIDE}).",
+            message,
             manual=why
             or _direct_decorator_reason(self.a, node, spelled)
             or f"the handlers are registered through `{spelled}` held as a value, not with `@{spelled}()` on "

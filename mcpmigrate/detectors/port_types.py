@@ -12,7 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import Kind
 from mcpmigrate.analysis.kinds import CONTEXTS
-from mcpmigrate.codemods.port import context, handler_wrapper, memory_client, renames
+from mcpmigrate.codemods.port import context, handler_wrapper, memory_client, private_lowlevel, renames
 from mcpmigrate.detectors.base import Detector, Report, ReportingVisitor
 from mcpmigrate.detectors.port import GUIDE, names_mcp
 from mcpmigrate.fastwalk import walk
@@ -594,7 +594,8 @@ def _handler_table(self: GoneImportVisitor, node: cst.Attribute, parent: cst.CST
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "notification_handlers":
             table: cst.Attribute = parent
         else:
-            wrapper = handler_wrapper.plan(self.a, node)  # a wrapper around the tools/call handler
+            # a wrapper around the tools/call handler, or a handler registered with a decorator of it
+            wrapper = handler_wrapper.plan(self.a, node) or private_lowlevel.plan(self.a, node)
             self._found(node, f"{code(node)}", _private_server_reason(self, node, parent, server), wrapper)
             return
     else:

@@ -149,7 +149,9 @@ def plan(
         method = attr.attr.value
         start = analysis.parents.get(id(attr))
         if method == "settings":
-            return FixPlan(manual=f"`{server}.settings` holds no transport settings on mcp 2.x ({section})")
+            if not _write_moved_to_start(analysis, attr, server, {a.keyword.value for a in moved}):  # type: ignore[union-attr]
+                return FixPlan(manual=f"`{server}.settings` holds no transport settings on mcp 2.x ({section})")
+            continue
         if not (isinstance(start, cst.Call) and start.func is attr):
             continue
         if method == "run":
@@ -171,6 +173,22 @@ def plan(
         across = elsewhere.plan(analysis, server, site, [shown for shown, _c, _w in found])
         return across or FixPlan(manual=_started_elsewhere(analysis, server, passed, section, found))
     return FixPlan(fix=FIX, site=site)
+
+
+def _write_moved_to_start(analysis: ModuleAnalysis, settings: cst.Attribute, server: str, moved: set[str]) -> bool:
+    """``server.settings.<field> = value`` (``settings``: its ``server.settings``) is a write MCP503
+    moves to the start that follows it (:func:`settings_plan`: ``mcp.settings.port = port`` then
+    ``mcp.run(transport="streamable-http")`` → ``run(…, port=port)``), of a field the constructor
+    does not pass (``moved``: its transport keywords, which go to the same start): the
+    constructor's keywords then join that start beside it (the everything-server's
+    ``FastMCP(…, event_store=…, retry_interval=100)``)."""
+    field_attr = analysis.parents.get(id(settings))
+    if not isinstance(field_attr, cst.Attribute) or field_attr.value is not settings or field_attr.attr.value in moved:
+        return False
+    target = analysis.parents.get(id(field_attr))
+    if not (isinstance(target, cst.AssignTarget) and target.target is field_attr):
+        return False
+    return isinstance(settings_plan(analysis, field_attr, server).site, SettingsToStart)
 
 
 def _started_elsewhere(

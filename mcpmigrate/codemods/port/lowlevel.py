@@ -62,9 +62,29 @@ WRAPPING = (
 UNVALIDATED = "tool arguments not checked (`validate_input=False`), "
 
 
-def _fix(in_place: bool, validate: bool = True) -> FixInfo:
+# mcp 1.27's ``get_capabilities`` hard-codes ``resources.subscribe: false``; mcp 2.3's declares it on
+# legacy connections when a ``resources/subscribe`` handler is registered (``mcp/server/lowlevel/server.py``,
+# measured: a server with a resource listing answers `initialize` with `subscribe: true` once ported)
+SUBSCRIBE_REVIEW = (
+    "review: mcp 2.x's low-level server declares `resources.subscribe` from the subscribe handler, so a legacy "
+    "client's `initialize` now reads `resources: {subscribe: true}` where mcp 1.x's hard-coded `false` — a client "
+    "that subscribes only when it is declared starts subscribing and gets the empty answer 1.x gave any client that "
+    "sent it (2026-07-28 clients see the flag of `subscriptions/listen`, as before)"
+)
+
+
+def subscribe_declared(handlers: list[Handler], whole: bool) -> bool:
+    """Porting ``handlers`` changes the ``resources.subscribe`` flag legacy clients read: a
+    ``subscribe_resource`` handler on a server that lists resources (``whole``: ``handlers`` are all of
+    the server's; else another module may register the listing, and it is assumed)."""
+    decorators = {h.decorator for h in handlers}
+    return "subscribe_resource" in decorators and (not whole or "list_resources" in decorators)
+
+
+def _fix(in_place: bool, validate: bool = True, review: bool = False) -> FixInfo:
     """The fix of a ported server: the constructor takes the adapters, or each is registered in
-    place; the tool's arguments are validated as 1.x's decorator did, or not (``validate``)."""
+    place; the tool's arguments are validated as 1.x's decorator did, or not (``validate``);
+    unsafe with :data:`SUBSCRIBE_REVIEW` when ``review``."""
     wrapping = (
         WRAPPING
         if validate
@@ -75,7 +95,10 @@ def _fix(in_place: bool, validate: bool = True) -> FixInfo:
         if in_place
         else "register the handlers as `Server(on_…=…)` "
     )
-    return FixInfo(Safety.SAFE, "port", f"{where}through adapters that keep mcp 1.x's wrapping ({wrapping})")
+    what = f"{where}through adapters that keep mcp 1.x's wrapping ({wrapping})"
+    return (
+        FixInfo(Safety.UNSAFE, "port", f"{what}; {SUBSCRIBE_REVIEW}") if review else FixInfo(Safety.SAFE, "port", what)
+    )
 
 
 @dataclass
@@ -235,14 +258,15 @@ class LowlevelPort:
         for h in self.handlers:
             adapter = self.adapters[id(h.fn)]
             code = _adapter_code(h, adapter, spell, self)
-            if self.receiver:
+            if id(h.fn) in self.registrations:  # `…()(handler)`: the registration takes the call's place
                 method, params_t, _r, _s = S.LOWLEVEL_DECORATOR_PORTS[h.decorator]
                 line = self.registrations[id(h.fn)]
+                kept = {"trailing_whitespace": line.trailing_whitespace} if not self.receiver else {}
                 edits.replace(
                     line,
                     cst.parse_statement(
                         f'{self.server}.add_request_handler("{method}", {spell[params_t]}, {self.receiver}{adapter})\n'
-                    ).with_changes(leading_lines=line.leading_lines),
+                    ).with_changes(leading_lines=line.leading_lines, **kept),
                 )
                 edits.transform(h.fn, _flatten_with(None, code, None, gap))
                 continue
@@ -480,7 +504,7 @@ def plan(
         why, body, ctor = _moved_constructor(analysis, ctor_stmt, server, handlers, section)
     if why is not None:
         return FixPlan(manual=why)
-    return _checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
+    return checked(analysis, server, handlers, section, body, ctor_stmt, ctor)
 
 
 def _without_port(spelled: str, section: str) -> FixPlan:
@@ -561,13 +585,13 @@ def plan_bound(analysis: ModuleAnalysis, server: str, handlers: list[Handler]) -
     body = list(getattr(block, "body", ()))
     if any(h.fn not in body for h in handlers):
         return FixPlan(manual=f"the handlers on `{server}` are not methods of one class: {section}")
-    p = _checked(analysis, server, handlers, section, body, None, None, receiver=RECEIVER)
+    p = checked(analysis, server, handlers, section, body, None, None, receiver=RECEIVER)
     if isinstance(p.site, LowlevelPort):
         p.site.registrations = lines
     return p
 
 
-def _checked(
+def checked(
     analysis: ModuleAnalysis,
     server: str,
     handlers: list[Handler],
@@ -615,7 +639,8 @@ def _checked(
             port.contexts[id(h.fn)] = name
     for n in (*_type_names(port), "TextContent"):
         import_name(analysis, TYPES, n)  # the spelling the edits will use exists (aliases when taken)
-    return FixPlan(fix=_fix(in_place=ctor_stmt is None, validate=validated), site=port)
+    review = subscribe_declared(handlers, whole=ctor_stmt is not None)
+    return FixPlan(fix=_fix(in_place=ctor_stmt is None, validate=validated, review=review), site=port)
 
 
 def _validate_input(h: Handler) -> bool | None:
