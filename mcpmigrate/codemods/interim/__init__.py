@@ -47,6 +47,7 @@ from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.guard import guard_reason, in_try, refusal_note
 from mcpmigrate.codemods.interim.helpers import helper_reason
+from mcpmigrate.codemods.interim.inject import describe_injection
 from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
@@ -408,6 +409,9 @@ def _describe(site: Site, refusal: str, changed: str = "", review: list[str] | N
             desc += f" ({stateless_note(site.stateless, site.reask is not None, 'the re-ask round', 'FastMCP')})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    inject = next((m.inject for m in site.group or [site] if m.inject is not None), None)
+    if inject is not None:
+        desc += f" ({describe_injection(site.fn, inject)})"
     if site.moved:  # a resolver's (a tool's own, or each calling tool's for a helper's request)
         whose, sees = ("helper", "resolvers see") if site.callers is not None else ("tool", "resolver sees")
         classes = ", ".join(f"`{c.name.value}`" for c in site.moved)
