@@ -36,7 +36,8 @@ from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
-from mcpmigrate.names import fresh, module_names, ref_names
+from mcpmigrate.codemods.interim.sites import first_line
+from mcpmigrate.names import enclosing_stmt, fresh, module_names, name_refs, ref_names
 
 #: ``fastmcp.server.dependencies.get_context``: the current request's fastmcp ``Context``.
 GET_CONTEXT = "fastmcp.server.dependencies.get_context"
@@ -81,16 +82,12 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
     calls = [c for c in _own(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
     spellings = frozenset(code_of(c.func) for c in calls)
     bound = {n for n, _ in fn.assigns} | set(fn.param_names())
-    if any(c.args for c in calls) or any(s.partition(".")[0] in bound for s in spellings):
+    shadowed = sorted({s.partition(".")[0] for s in spellings} & bound)
+    if shadowed:
         return (
-            f"`{fn.qualname}` binds the name `get_context` is spelled with, or calls it with arguments: the fix "
-            "cannot tell which calls read the request's context; take `ctx: Context` as a parameter and make the "
-            "request through it, then run the fix again"
-        )
-    if a.references_outside_calls(fn):
-        return (
-            f"`{fn.qualname}` is also used as a value (not only registered with fastmcp): a new `ctx: Context` "
-            "parameter would be missing where it is called that way; take the context as a parameter by hand"
+            f"`{fn.qualname}` also binds `{shadowed[0]}`, the name it calls `get_context()` through: the fix cannot "
+            "tell which calls read the request's context; take `ctx: Context` as a parameter and make the request "
+            "through it, then run the fix again"
         )
     for p in fn.params:
         if p.annotation is not None and a.kind_of_annotation(p.annotation.annotation) is Kind.CONTEXT_FASTMCP:
@@ -98,8 +95,25 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             if name in {n for n, _ in fn.assigns}:
                 return f"`{fn.qualname}` rebinds its `Context` parameter `{name}`: make the request through it by hand"
             return Injection(name, False, spellings)
+    used = _used_as_value(a, fn)
+    if used:
+        return (
+            f"`{fn.qualname}` is also used as a value (`{used}`), not only registered with fastmcp: whoever calls "
+            "it that way would not pass a new `Context` parameter; take the context as a parameter by hand"
+        )
     taken = {n.value for n in ref_names(fn.node)} | bound | module_names(a)
     return Injection(fresh(taken, "ctx"), True, spellings)
+
+
+def _used_as_value(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
+    """The first line that reads the handler's name other than to register it (``TABLE = {"x": x}``,
+    ``x(...)``), else None: such a caller would not pass the new parameter. Any name spelled alike
+    counts (a local of another function too): this only keeps the fix from adding the parameter."""
+    registered = {id(reg[1]) for reg in a.registrations} | {id(e) for _m, e in a.handlers}
+    for ref in name_refs(a.module, fn.name):
+        if id(ref) not in registered:
+            return first_line(enclosing_stmt(a, ref) or ref)
+    return None
 
 
 def describe_injection(fn: FunctionInfo, inj: Injection) -> str:
