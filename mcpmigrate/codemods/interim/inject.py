@@ -34,9 +34,9 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
+from mcpmigrate.codemods.interim.sites import first_line
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
-from mcpmigrate.codemods.interim.sites import first_line
 from mcpmigrate.names import enclosing_stmt, fresh, module_names, name_refs, ref_names
 
 #: ``fastmcp.server.dependencies.get_context``: the current request's fastmcp ``Context``.
