@@ -8,8 +8,9 @@ of its own code reads it, and the guard pattern follows as for ``ctx.elicit(...)
 served in memory with the mcp 2.3 ``Client`` on fastmcp 4.2 in both eras: on a legacy connection
 the fixed shop answers as the original, whose requests fail on 2026-07-28, where the fixed shop
 answers as on a legacy connection (the client answers the ``InputRequiredResult`` and retries); a
-client without the capability gets what it got before on legacy, -32021 on 2026-07-28. Last, what
-stays manual: a helper asking through ``get_context()``, a handler also used as a value."""
+client without the capability gets what it got before on legacy, -32021 on 2026-07-28. Then what
+stays manual (a helper asking through ``get_context()``, a handler also used as a value), and a
+handler that hands ``get_context()`` to a helper taking the context, which asks for it in its round."""
 
 from __future__ import annotations
 
@@ -228,3 +229,45 @@ def test_what_stays_manual_says_why(tmp_path: Path) -> None:
     assert "async def refund(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in fixed
     assert '        answer = await ctx.elicit(f"Refund {dish}?", bool)\n' in fixed
     assert '    answer = await get_context().elicit(f"Confirm {dish}?", bool)\n' in fixed
+
+
+HANDED = """\
+from fastmcp import Context, FastMCP
+from fastmcp.server.dependencies import get_context
+
+shop = FastMCP("shop")
+
+
+async def confirm(ctx: Context, dish: str) -> bool:
+    answer = await ctx.elicit(f"Confirm {dish}?", bool)
+    return answer.action == "accept"
+
+
+@shop.tool
+async def order(dish: str) -> str:
+    return f"{dish}: ordered" if await confirm(get_context(), dish) else f"{dish}: kept"
+"""
+
+
+def test_get_context_handed_to_a_helper_that_takes_the_context(tmp_path: Path) -> None:
+    """The handler asks for its helper's request (answer threading) through its injected parameter."""
+    target = _project(tmp_path, HANDED, ["fastmcp>=4.2"])
+    before = tmp_path / "before.py"
+    before.write_text(HANDED, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "safe"
+    assert finding["fix"]["description"].endswith(
+        " (`order` takes a `ctx: Context` parameter (fastmcp injects it and keeps it out of the inputSchema) and "
+        "reads it in place of `get_context()`)"
+    )
+    _fix(target.parent)
+    fixed = target.read_text(encoding="utf-8")
+    assert "async def order(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in fixed
+    assert '        answer = await ctx.elicit(f"Confirm {dish}?", bool)\n' in fixed
+    assert '    return f"{dish}: ordered" if await confirm(answer, dish) else f"{dish}: kept"\n' in fixed
+    assert "get_context" not in fixed
+    for reply, answer in ((YES, ["soup: ordered"]), (DECLINE, ["soup: kept"])):
+        assert _drive(before, "legacy", ("call", "order", "soup"), False, reply) == answer
+        assert _drive(target, "legacy", ("call", "order", "soup"), False, reply) == answer
+        assert _drive(before, MODERN, ("call", "order", "soup"), False, reply) == NO_BACK_CHANNEL["call"]
+        assert _drive(target, MODERN, ("call", "order", "soup"), False, reply) == answer

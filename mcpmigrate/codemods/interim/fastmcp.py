@@ -163,7 +163,7 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
-        inj = None if threaded else injection(a, fn, call)  # `get_context()`: the handler's injected `Context`
+        inj = injection(a, fn, call)  # `get_context()` (or handed to the helper): the handler's injected `Context`
         if isinstance(inj, str):
             return inj
         if inj is None:

@@ -20,8 +20,10 @@ connections alike. So::
 - then the guard pattern applies as for ``ctx.elicit(...)`` / ``ctx.session.create_message(...)``
   (:func:`.fastmcp.fastmcp_reason` records the parameter as the site's context).
 
-Only a request made in the handler itself: a helper that calls ``get_context()`` has no context
-parameter for the threading (:mod:`.thread`) to pass on, and stays manual with that reason.
+The same holds where the handler hands ``get_context()`` to a helper that takes the context as a
+parameter (``await confirm(get_context(), dish)``): the threading (:mod:`.thread`) asks in the
+handler, through the parameter. A helper that calls ``get_context()`` itself has no context
+parameter for the threading to follow, and stays manual with that reason (its own).
 """
 
 from __future__ import annotations
