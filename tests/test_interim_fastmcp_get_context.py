@@ -72,16 +72,18 @@ def _drive(path: Path, mode: str, what: tuple[str, ...], sampling: bool, reply: 
 
 
 def _listing(path: Path, mode: str) -> Any:
-    """What a client lists: the tools' input schemas, the resources and templates, the prompts' arguments."""
+    """What a client lists: the tools' input and output schemas, the resources and templates (with their
+    MIME types), the prompts' arguments."""
     import mcp
 
     server = _load(path).shop._mcp_server
 
     async def run() -> Any:
         async with mcp.Client(server, mode=mode) as client:
-            tools = {t.name: t.input_schema for t in (await client.list_tools()).tools}
-            resources = sorted(str(r.uri) for r in (await client.list_resources()).resources)
-            templates = sorted(t.uri_template for t in (await client.list_resource_templates()).resource_templates)
+            tools = {t.name: (t.input_schema, t.output_schema) for t in (await client.list_tools()).tools}
+            resources = sorted((str(r.uri), r.mime_type) for r in (await client.list_resources()).resources)
+            listed = (await client.list_resource_templates()).resource_templates
+            templates = sorted((t.uri_template, t.mime_type) for t in listed)
             prompts = {p.name: [a.name for a in p.arguments or []] for p in (await client.list_prompts()).prompts}
             return tools, resources, templates, prompts
 
@@ -142,10 +144,11 @@ def test_get_context_requests_go_through_the_injected_context(tmp_path: Path) ->
     for mode in ("legacy", MODERN):
         assert _listing(target, mode) == _listing(before, mode)
     tools, resources, templates, prompts = _listing(target, MODERN)
-    assert (list(tools["order"]["properties"]), resources, templates, prompts) == (
+    assert (list(tools["order"][0]["properties"]), tools["order"][1]["properties"], resources, templates, prompts) == (
         ["dish", "count"],
-        ["menu://today"],
-        ["menu://dish/{dish}"],
+        {"result": {"type": "string"}},
+        [("menu://today", "text/plain")],
+        [("menu://dish/{dish}", "text/plain")],
         {"pairing": ["dish"]},
     )
 
