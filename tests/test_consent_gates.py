@@ -151,18 +151,18 @@ def test_a_chain_that_leaves_the_module_names_its_last_function(tmp_path: Path) 
 def test_requests16_resource_gets_fastmcp_advice(tmp_path: Path, pyproject: str) -> None:
     [f] = [f for f in _check(tmp_path, REQUESTS_16, pyproject) if f["rule"] == "MCP201"]
     assert (f["line"], f["column"]) == (31, 19)
-    assert f["fix"] is None
     # fastmcp 4 lets a resource return an InputRequiredResult (fastmcp.resources.base.
-    # InputRequiredResourceResult, FastMCP._on_read_resource), so the guard pattern applies once the
-    # request goes through the resource's own Context
-    assert f["manual"] == (
-        "the request is not made through the resource's own fastmcp `Context` parameter (`ctx.elicit(...)`, "
-        "`ctx.session.create_message(...)`; here through `get_context().session`): the guard pattern reads "
-        "`ctx.input_responses`; take `ctx: Context` as a parameter and make the request through it, then run "
-        "the fix again"
+    # InputRequiredResourceResult, FastMCP._on_read_resource) and injects a `Context` parameter into a
+    # resource template, so the request through `get_context()` goes through that parameter, then the
+    # guard pattern applies (tests/test_interim_fastmcp_get_context.py runs it)
+    assert f["fix"] is not None and f["fix"]["safety"] == "safe", f
+    assert "(fastmcp 4's guard pattern: needs fastmcp>=4" in f["fix"]["description"]
+    assert f["fix"]["description"].endswith(
+        " (`story` takes a `ctx: Context` parameter (fastmcp injects it and keeps it out of the URI parameters) and "
+        "reads it in place of `get_context()`)"
     )
-    for wrong in ("cannot tell which SDK", "MCPServer", "Resolve", "is_version_at_least"):
-        assert wrong not in f["manual"]
+    for wrong in ("cannot tell which SDK", "MCPServer", "Resolve"):
+        assert wrong not in f["fix"]["description"]
 
 
 def test_requests16_resource_with_its_context_gets_the_guard_pattern(tmp_path: Path) -> None:

@@ -753,14 +753,11 @@ async def story(topic: str) -> str:
 
 def test_fastmcp_site_is_phrased_in_fastmcp_terms(tmp_path: Path) -> None:
     for deps in ('"fastmcp>=4.2"', '"fastmcp-slim[server]>=4.0.0b2", "mcp==2.0.0"'):
-        (f,) = run(tmp_path, FASTMCP4_RESOURCE, *INTERIM, pyproject=_project(deps))
+        (f,) = run(tmp_path, FASTMCP4_RESOURCE, "check", "--no-cache", pyproject=_project(deps))
         assert (f["rule"], f["line"]) == ("MCP201", 10)
-        assert f["manual"].startswith("the request is not made through the resource's own fastmcp `Context` parameter")
-        assert (
-            "here through `get_context().session`" in f["manual"]
-            and "take `ctx: Context` as a parameter" in f["manual"]
-        )
-        assert "cannot tell which SDK" not in f["manual"] and "Resolve" not in f["manual"]
+        desc = f["fix"]["description"]
+        assert "fastmcp 4's guard pattern" in desc and "`story` takes a `ctx: Context` parameter" in desc
+        assert "cannot tell which SDK" not in desc and "Resolve" not in desc
 
 
 LOWLEVEL_TWO_TOOLS = """\

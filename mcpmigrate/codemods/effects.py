@@ -50,6 +50,7 @@ PURE_CALLS = {
     "TextContent",
     "ModelPreferences",
     "ModelHint",
+    "get_context",  # the request's context (fastmcp's `get_context()`, an mcp 1.x `server.get_context()`): a read
 }
 
 

@@ -47,6 +47,7 @@ from mcpmigrate.codemods.interim.dual_sdk import dual_sdk_refusal
 from mcpmigrate.codemods.interim.fastmcp import fastmcp3_reason, fastmcp_reason, upgrade_how
 from mcpmigrate.codemods.interim.guard import guard_reason, in_try, refusal_note
 from mcpmigrate.codemods.interim.helpers import helper_reason
+from mcpmigrate.codemods.interim.inject import Injection, describe_injection
 from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
@@ -412,6 +413,8 @@ def _describe(site: Site, refusal: str, changed: str = "", review: list[str] | N
             desc += f" ({stateless_note(site.stateless, site.reask is not None, 'the re-ask round', 'FastMCP')})"
         if site.form == "fastmcp":
             desc += f" (fastmcp 4's guard pattern: needs fastmcp>=4{'; ' + site.pin if site.pin else ''})"
+    for fn, inject in _injections(site).items():
+        desc += f" ({describe_injection(fn, inject)})"
     if site.moved:  # a resolver's (a tool's own, or each calling tool's for a helper's request)
         whose, sees = ("helper", "resolvers see") if site.callers is not None else ("tool", "resolver sees")
         classes = ", ".join(f"`{c.name.value}`" for c in site.moved)
@@ -425,6 +428,17 @@ def _describe(site: Site, refusal: str, changed: str = "", review: list[str] | N
     if site.unsafe or review:
         desc += " (review: " + "; ".join([*site.unsafe, *(review or [])]) + ")"
     return desc
+
+
+def _injections(site: Site) -> dict[FunctionInfo, Injection]:
+    """The handlers whose requests of this fix go through ``get_context()``, with their injected
+    ``Context`` parameter: the site's own, its group's, and those of the handlers that ask for it
+    (a helper's request) or with it (a joint round)."""
+    members = [*(site.group or [site])]
+    if site.thread is not None:
+        members += [h.site for h in site.thread.handoffs]
+    members += [k.site for joint in site.joints.values() for rd in joint.rounds for k in rd]
+    return {m.fn: m.inject for m in members if m.inject is not None}
 
 
 def fail_open_try(a: ModuleAnalysis, call: cst.CSTNode) -> cst.Try | None:

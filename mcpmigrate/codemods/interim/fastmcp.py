@@ -22,6 +22,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of, walk
 from mcpmigrate.codemods.edits import Spell, as_is
+from mcpmigrate.codemods.interim.inject import injection
 from mcpmigrate.codemods.interim.sites import ELICITATION, Site, arg_map, elicit_outcome_code
 from mcpmigrate.names import base_name
 
@@ -162,13 +163,18 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str
     recv = call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     base = base_name(recv, through_await=False)
     if base is None or (fn.kinds.get(base) or a.lookup(base, fn)) is not Kind.CONTEXT_FASTMCP:
-        return (
-            f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter (`ctx.elicit(...)`, "
-            "`ctx.session.create_message(...)`"
-            + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
-            + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
-            "request through it, then run the fix again"
-        )
+        inj = injection(a, fn, call)  # `get_context()` (or handed to the helper): the handler's injected `Context`
+        if isinstance(inj, str):
+            return inj
+        if inj is None:
+            return (
+                f"the request is not made through the {fn.role or 'tool'}'s own fastmcp `Context` parameter "
+                "(`ctx.elicit(...)`, `ctx.session.create_message(...)`"
+                + (f"; here through `{code_of(recv)}`" if "get_context" in code_of(recv) else "")
+                + "): the guard pattern reads `ctx.input_responses`; take `ctx: Context` as a parameter and make the "
+                "request through it, then run the fix again"
+            )
+        site.inject, base = inj, inj.name
     site.ctx_param = base
     task = _background_task(a, fn)
     if task:
@@ -178,7 +184,7 @@ def fastmcp_reason(a: ModuleAnalysis, site: Site, threaded: bool = False) -> str
             "(ToolError); write the guard pattern by hand without the era check (return an `InputRequiredResult`, "
             "read `ctx.input_responses` when the task re-runs)"
         )
-    if site.kind == ELICITATION and isinstance(recv, cst.Name):
+    if site.kind == ELICITATION and _on_context(site):
         names = set(arg_map(call, ["message", "response_type"]))
         if empty_form(call) and not threaded and site.result is None:
             return (
@@ -216,7 +222,14 @@ def elicit_config(site: Site, spell: Spell = as_is) -> str:
 def context_elicit(site: Site, form: str = "fastmcp") -> bool:
     """Whether the request is ``ctx.elicit(...)`` on a context name in a fix of ``form`` (fastmcp's,
     or mcp 2.x's ``guard`` form): its outcome is rebuilt after the round."""
-    return site.form == form and site.kind == ELICITATION and isinstance(site.call.func.value, cst.Name)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    return site.form == form and site.kind == ELICITATION and _on_context(site)
+
+
+def _on_context(site: Site) -> bool:
+    """The request is a method of the context itself (``ctx.elicit``, not ``ctx.session.elicit``): made
+    on a context name, or on the ``get_context()`` the handler's injected parameter replaces."""
+    recv = site.call.func.value  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    return isinstance(recv, cst.Name) or (site.inject is not None and isinstance(recv, cst.Call))
 
 
 def elicit_outcome(site: Site, key: str, spell: Spell = as_is) -> str:
@@ -235,7 +248,7 @@ def legacy_request(site: Site, result: str, spell: Spell = as_is) -> list[cst.Ba
     call = site.call
     if not (context_elicit(site) and empty_form(call)):
         return [cst.parse_statement(f"{result} = await {code_of(call)}\n")]
-    ctx = code_of(call.func.value)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
+    ctx = site.ctx_param if site.inject is not None else code_of(call.func.value)  # type: ignore[attr-defined]  # a request is a method call: func is an Attribute
     message = code_of(arg_map(call, ["message"])["message"])
     code = (
         f"{result} = await {ctx}.session.elicit(\n    message={message},\n    requested_schema={EMPTY_FORM},\n"

@@ -41,6 +41,7 @@ from mcpmigrate.codemods.interim.guard import (
     local_spell,
     widen_refusals,
 )
+from mcpmigrate.codemods.interim.inject import record_injection
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
     ROOTS,
@@ -319,6 +320,9 @@ def round_statement(a: ModuleAnalysis, group: list[Site], ed: Edits) -> cst.If:
     fn = site.fn
     types = "mcp_types" if site.form == "fastmcp" else "mcp.types"
     spell = partial(ed.import_name, a)  # records each import under the name it spells
+    for m in group:  # a request through `get_context()`: the handler reads its (new) `Context` parameter
+        if m.inject is not None:
+            record_injection(a, fn, m.inject, ed)
     if site.form == "guard":  # a name the function imports itself is spelled as it imports it
         spell = partial(local_spell, a, site, ed)
     irr = spell(types, "InputRequiredResult")

@@ -35,6 +35,7 @@ from mcpmigrate.names import (
 )
 
 if TYPE_CHECKING:
+    from mcpmigrate.codemods.interim.inject import Injection
     from mcpmigrate.codemods.interim.joint import Joint
     from mcpmigrate.codemods.interim.thread import Thread
 
@@ -187,6 +188,7 @@ class Site:
     relays: list[tuple[FunctionInfo, cst.Call]] | None = None  # guard in a helper: the tools' calls that relay
     across: list[dict[str, Any]] = field(default_factory=list)  # guard in a helper: callers in other modules
     ctx_param: str | None = None
+    inject: Injection | None = None  # fastmcp: the request went through `get_context()`, now the handler's parameter
     alone: bool = False  # checked as a member of a group (no group check of its own)
     group: list[Site] | None = None  # low-level/fastmcp: every request of the handler, in order
     aliases: list[cst.SimpleStatementLine] = field(default_factory=list)  # `session = ctx.session` on the way

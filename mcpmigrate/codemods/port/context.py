@@ -260,7 +260,7 @@ def add_param(edits: Edits, analysis: ModuleAnalysis, fn: cst.FunctionDef, name:
         return
     done.add(id(fn))
     annotation = edits.import_name(analysis, *LL_CONTEXT_V2) if lowlevel else _spell_context(edits, analysis)
-    edits.transform(fn.params, _add_param(name, annotation))
+    edits.transform(fn.params, context_param(name, annotation))
 
 
 def _spell_context(edits: Edits, analysis: ModuleAnalysis) -> str:
@@ -272,7 +272,11 @@ def _spell_context(edits: Edits, analysis: ModuleAnalysis) -> str:
     return edits.import_name(analysis, *CONTEXT_V2)
 
 
-def _add_param(name: str, annotation: str):
+def context_param(name: str, annotation: str):
+    """A transform of a function's ``Parameters``: ``name: annotation`` added last (keyword-only when the
+    list has defaults or a ``*``; before ``**kwargs``). The interim fix's injected fastmcp ``Context``
+    takes it too (:mod:`mcpmigrate.codemods.interim.inject`)."""
+
     def add(_orig: cst.CSTNode, upd: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(upd, cst.Parameters)
         param = cst.Param(cst.Name(name), annotation=cst.Annotation(cst.parse_expression(annotation)))
