@@ -22,9 +22,11 @@ The rewrite, per module (shapes in field cases roots-19/roots-20, ``tests/test_f
   ``await ctx.list_roots()``, a list of roots, ``_configured_roots().roots``). Nothing else moves:
   a cache of the answer now caches the configured folders. On mcp 2.x, which serves both eras,
   while the project serves legacy clients the request stays for them: ``await
-  ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()``.
+  ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()``; so on
+  fastmcp 4 (pinned or ported in this run), whose ``ctx.session`` is that session (fastmcp 3's
+  ``ctx.list_roots()`` kept as ``(await ctx.session.list_roots()).roots``).
 
-Safe only where no client that works today stops working and no fence widens: on mcp 2.x (legacy
+Safe only where no client that works today stops working and no fence widens: on mcp 2.x and fastmcp 4 (legacy
 connections keep their client's roots; 2026-07-28 ones failed before and now read the setting, or
 fail as before when it is unset), and wherever the project declares it serves no legacy clients
 (``legacy-clients = false``). Otherwise — mcp 1.x and fastmcp 2/3 servers, whose clients are all
