@@ -86,6 +86,11 @@ FRAMEWORK_CLASSES = {
     "mcp_use.server.MCPServer": "mcp.server.fastmcp.FastMCP",
     "mcp_use.server.server.MCPServer": "mcp.server.fastmcp.FastMCP",
 }
+# The SDK a framework's package requires, by top-level package: its server and context stay on that
+# generation whatever the project's own pins say, and a port of the project (``--target-sdk``)
+# renames the SDK's names, not the framework's classes. mcp-use 1.x: ``"mcp>=1.24.0,<2.0.0"``
+# (libraries/python/pyproject.toml).
+FRAMEWORK_SDK_PINS = {"mcp_use": ("mcp-use", "mcp>=1.24.0,<2.0.0")}
 # Request-pushing methods a framework adds to its context: class → method → what it pushes.
 # mcp-use ``Context.sample`` forwards to ``session.create_message`` (mcp_use/server/context.py).
 # ``Context.list_roots`` is ``await self.session.list_roots()`` there too, returning the answer's

@@ -22,9 +22,11 @@ The rewrite, per module (shapes in field cases roots-19/roots-20, ``tests/test_f
   ``await ctx.list_roots()``, a list of roots, ``_configured_roots().roots``). Nothing else moves:
   a cache of the answer now caches the configured folders. On mcp 2.x, which serves both eras,
   while the project serves legacy clients the request stays for them: ``await
-  ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()``.
+  ctx.session.list_roots() if ctx.session.can_send_request else _configured_roots()``; so on
+  fastmcp 4 (pinned or ported in this run), whose ``ctx.session`` is that session (fastmcp 3's
+  ``ctx.list_roots()`` kept as ``(await ctx.session.list_roots()).roots``).
 
-Safe only where no client that works today stops working and no fence widens: on mcp 2.x (legacy
+Safe only where no client that works today stops working and no fence widens: on mcp 2.x and fastmcp 4 (legacy
 connections keep their client's roots; 2026-07-28 ones failed before and now read the setting, or
 fail as before when it is unset), and wherever the project declares it serves no legacy clients
 (``legacy-clients = false``). Otherwise — mcp 1.x and fastmcp 2/3 servers, whose clients are all
@@ -42,6 +44,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
+from mcpmigrate.codemods.interim.refusals import project_pins
 from mcpmigrate.codemods.param.chains import closure, fence_of
 from mcpmigrate.codemods.param.parameter import like
 from mcpmigrate.codemods.param.sites import request_await
@@ -112,12 +115,13 @@ class FromSetting:
     listing: bool
     setting: Setting
     session: str | None = None
+    legacy: str | None = None  # the request as legacy connections keep making it (with ``session``)
 
     def record(self, edits: Edits, analysis: ModuleAnalysis) -> None:
         s = self.setting
         call = f"{s.helper}()" if self.listing else f"{s.helper}().roots"
         if self.session is not None:
-            call = f"{code_of(self.aw)} if {self.session}.can_send_request else {call}"
+            call = f"{self.legacy or code_of(self.aw)} if {self.session}.can_send_request else {call}"
             parent = analysis.parents.get(id(self.aw))
             if not (isinstance(parent, (cst.Assign, cst.AnnAssign, cst.Return)) and parent.value is self.aw):
                 call = f"({call})"  # `await x or y` must not become `… if … else z or y`
@@ -143,7 +147,7 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
         data = edits.import_name(a, "mcp.types", "ErrorData")
         code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
         unset = f"{error}({data}(code={code}, message={unset}))"
-    elif a.module_generation() == S.MCP2:
+    elif a.module_generation() == S.MCP2 or _on_fastmcp4(a):
         # what the request raised on mcp 2.x where no client could answer it: a 2026-07-28 connection's
         # `NoBackChannelError` is an `MCPError` with INVALID_REQUEST (mcp 2.3 `mcp/shared/exceptions.py`),
         # and a legacy client's error answer arrives as one; so an `except MCPError` fallback still runs,
@@ -224,7 +228,8 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             "taken in this module: read the folders from the server's configuration by hand"
         )
     listing = a.kind_of(node.func.value, fn) is not Kind.CONTEXT_FASTMCP
-    session = _legacy_session(a, node.func.value, fn) if config.legacy_clients else None
+    kept = _legacy_request(a, aw, node, fn) if config.legacy_clients else None
+    session, legacy = kept if kept is not None else (None, None)
     desc = (
         f"answer the roots request from the `{s.env}` environment variable (server configuration, read once at start)"
     )
@@ -252,7 +257,7 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             "for a client without roots, also for the legacy clients whose roots were used before)"
         )
     safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
-    return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session))
+    return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session, legacy))
 
 
 def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
@@ -277,18 +282,41 @@ def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) ->
     return None
 
 
-def _legacy_session(a: ModuleAnalysis, recv: cst.BaseExpression, fn: FunctionInfo | None) -> str | None:
-    """The code of ``recv`` when the request keeps running on legacy connections: an mcp 2.x
-    session (``ServerSession.can_send_request``, mcp 2.3 ``mcp/server/session.py``: false on a
-    2026-07-28 request, whose channel has no back channel) spelled as a plain name or attribute
-    chain (read twice, so without side effects). mcp 1.x has no such property, and serves only
-    legacy connections."""
-    if a.module_generation() != S.MCP2 or a.kind_of(recv, fn) is not Kind.SESSION:
+def _legacy_request(
+    a: ModuleAnalysis, aw: cst.Await, node: cst.Call, fn: FunctionInfo
+) -> tuple[str, str | None] | None:
+    """``(session, request)`` when the request keeps running on legacy connections: the code of an
+    mcp 2.x session (``ServerSession.can_send_request``, mcp 2.3 ``mcp/server/session.py``: false on
+    a 2026-07-28 request, whose channel has no back channel) spelled as a plain name or attribute
+    chain (read twice, so without side effects), and the request as kept (None: as written). A
+    fastmcp 4 tool's ``ctx.session`` is that session (fastmcp 4.2 ``Context.session``); fastmcp
+    2.x/3.x's ``await ctx.list_roots()``, gone in fastmcp 4, is kept as ``(await
+    ctx.session.list_roots()).roots`` when the module runs on fastmcp 4 (its pins, or this run's
+    port). mcp 1.x and fastmcp 2.x/3.x have no such property, and serve only legacy connections."""
+    recv = node.func.value if isinstance(node.func, cst.Attribute) else None
+    if recv is None:
         return None
-    node: cst.BaseExpression = recv
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return code_of(recv) if isinstance(node, cst.Name) else None
+    gen, kind = a.module_generation(), a.kind_of(recv, fn)
+    if gen == S.FASTMCP and _on_fastmcp4(a) and kind is Kind.CONTEXT_FASTMCP and aw.expression is node:
+        session = f"{code_of(recv)}.session"
+        request: str | None = f"(await {session}.list_roots()).roots"
+    elif (gen == S.MCP2 or (gen == S.FASTMCP and _on_fastmcp4(a))) and kind is Kind.SESSION:
+        session, request = code_of(recv), None
+    else:
+        return None
+    base: cst.BaseExpression = recv
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    return (session, request) if isinstance(base, cst.Name) else None
+
+
+def _on_fastmcp4(a: ModuleAnalysis) -> bool:
+    """The module's fastmcp code runs on fastmcp 4 (mcp 2.x): the project's pins (or lockfile)
+    say ``fastmcp>=4``, or this run ports it there (``--target-sdk fastmcp4``)."""
+    if a.module_generation() != S.FASTMCP:
+        return False
+    verdict = project_pins(a).verdict("fastmcp")
+    return verdict is not None and verdict.new
 
 
 __all__ = ["HELPER_NAMES", "STRATEGY", "RULES", "FromSetting", "Setting", "fence", "plan", "setting"]

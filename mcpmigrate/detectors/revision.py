@@ -363,8 +363,24 @@ REMOVED_METHODS.update(
         for m in HANDSHAKE_METHODS
     }
 )
-# words too common to mean an MCP method unless the module is MCP code (imports mcp, speaks JSON-RPC)
+# words too common to mean an MCP method unless the module is MCP code (imports mcp, or names an MCP
+# method or `protocolVersion`)
 _COMMON_WORDS = {"ping", "initialize"}
+# the method namespaces of MCP (schema/2026-07-28 and earlier): a string starting with one names MCP
+_MCP_NAMESPACES = (
+    "tools/",
+    "resources/",
+    "prompts/",
+    "notifications/",
+    "sampling/",
+    "elicitation/",
+    "roots/",
+    "logging/",
+    "completion/",
+    "tasks/",
+    "server/discover",
+    "subscriptions/",
+)
 REMOVED_TYPES = {
     **{
         f"{m}.{n}": method
@@ -430,10 +446,11 @@ class _RemovedVisitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         strings = {string_value(n) for n in analysis.nodes(cst.SimpleString)}
-        self._mcp = (
-            analysis.imports_mcp()
-            or "jsonrpc" in strings
-            or bool(strings & {"tools/call", "tools/list", "resources/read", "prompts/get"})
+        # JSON-RPC alone is not MCP: the Language Server Protocol (an LSP fake answering
+        # `initialize` with `{"capabilities": {}}`), DAP and others speak it too; an MCP module also
+        # names an MCP method or the handshake's `protocolVersion`
+        self._mcp = analysis.imports_mcp() or any(
+            s is not None and (s == "protocolVersion" or s.startswith(_MCP_NAMESPACES)) for s in strings
         )
         # ping and tasks/* went both ways before 2026-07-28: a branch on them handles a client's
         # message only in a module that also dispatches a method only clients send (a relay that

@@ -51,7 +51,7 @@ from mcpmigrate.codemods.interim.inject import Injection, describe_injection
 from mcpmigrate.codemods.interim.joint import describe_joints, joint_reason
 from mcpmigrate.codemods.interim.lowlevel import lowlevel_reason
 from mcpmigrate.codemods.interim.mcpserver import MCPSERVER_NOT_TOOL, resolver_reason
-from mcpmigrate.codemods.interim.refusals import mcp1_refusal, open_pin_risk, pinned_generation
+from mcpmigrate.codemods.interim.refusals import framework_refusal, mcp1_refusal, open_pin_risk, pinned_generation
 from mcpmigrate.codemods.interim.relay import relay_plan
 from mcpmigrate.codemods.interim.sites import (
     ELICITATION,
@@ -180,6 +180,9 @@ def _where(
             "the request is not a direct call inside a request handler (made at module level, or the method "
             "is passed as a callable): rewrite by hand"
         )
+    framework = framework_refusal(a, call, fn, kind)
+    if framework:
+        return framework
     # the fastmcp 4 advice names the whole path: fastmcp 4 also removed `ctx.sample`, say what replaces it
     gen, refusal, pin_note = pinned_generation(
         a, generation(a, call, fn) or callers_generation(a, fn), kind, how=upgrade_how(call)

@@ -26,7 +26,7 @@ import libcst as cst
 
 from mcpmigrate import pins
 from mcpmigrate import surfaces as S
-from mcpmigrate.analysis import ModuleAnalysis, code_of
+from mcpmigrate.analysis import FunctionInfo, ModuleAnalysis, code_of
 from mcpmigrate.codemods.interim.fastmcp import FASTMCP_REFUSE
 from mcpmigrate.codemods.interim.sites import ROOTS
 
@@ -53,6 +53,44 @@ _MCP2_ONLY = {
 }
 _MCP1_PREFIXES = ("mcp.server.fastmcp",)
 _MCP2_PREFIXES = ("mcp.server.mcpserver", "mcp_types")
+
+
+def framework_refusal(a: ModuleAnalysis, call: cst.Call, fn: FunctionInfo, kind: str) -> str | None:
+    """Why a request of a server built on a framework pinned to mcp 1.x (``surfaces.FRAMEWORK_SDK_PINS``:
+    mcp-use's ``MCPServer`` and ``Context`` subclass mcp 1.x's ``FastMCP`` and its ``Context``) has no
+    interim form: the framework keeps the server on mcp 1.x whatever the project pins, and the port
+    (``--target-sdk mcp2``) renames the SDK's names, not the framework's classes, so a resolver written
+    into the tool would not import (``mcp.server.mcpserver`` is not in mcp 1.x). None when neither the
+    request's context nor a server the module builds is such a framework's class."""
+    assert isinstance(call.func, cst.Attribute)
+    found = a.framework_context(call.func.value, fn)
+    q = found[0] if found is not None else _framework_server(a)
+    if q is None or q.split(".", 1)[0] not in S.FRAMEWORK_SDK_PINS:
+        return None
+    dist, pin = S.FRAMEWORK_SDK_PINS[q.split(".", 1)[0]]
+    what = f"the context `{code_of(call.func.value)}` is `{q}`" if found is not None else f"the server is `{q}`"
+    return (
+        f"{what}, {dist}'s subclass of mcp 1.x's `{S.FRAMEWORK_CLASSES[q].rsplit('.', 1)[-1]}`, and {dist} "
+        f"requires `{pin}`: mcp 1.x has no interim form, and neither `fix --strategy interim` nor the port "
+        f"(`--target-sdk mcp2`, which renames the SDK's names, not {dist}'s classes) can move this server to "
+        "mcp 2.x. Keep the request while the server serves legacy clients; for 2026-07-28, register the tool on "
+        "mcp 2.x's `MCPServer` by hand and run `fix --strategy interim` there"
+        + (", or take the directory as a tool parameter with `fix --strategy param`" if kind == ROOTS else "")
+    )
+
+
+def _framework_server(a: ModuleAnalysis) -> str | None:
+    """The framework server class (``surfaces.FRAMEWORK_CLASSES``, e.g. ``mcp_use.server.MCPServer``) a
+    server of this module is built from, or None."""
+
+    def compute() -> str | None:
+        for call in a.nodes(cst.Call):
+            q = a.qualname(call.func)
+            if q in S.FRAMEWORK_CLASSES and S.FRAMEWORK_CLASSES[q] in S.HIGH_LEVEL_SERVERS | S.LOWLEVEL_SERVERS:
+                return q
+        return None
+
+    return a.memo("interim.framework_server", compute)
 
 
 def project_pins(a: ModuleAnalysis) -> pins.Pins:
