@@ -274,3 +274,46 @@ def test_get_context_handed_to_a_helper_that_takes_the_context(tmp_path: Path) -
         assert _drive(target, "legacy", ("call", "order", "soup"), False, reply) == answer
         assert _drive(before, MODERN, ("call", "order", "soup"), False, reply) == NO_BACK_CHANNEL["call"]
         assert _drive(target, MODERN, ("call", "order", "soup"), False, reply) == answer
+
+
+WRAPPED = """\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+
+shop = FastMCP("shop")
+
+
+def audited(fn):
+    async def inner(dish: str) -> str:
+        return await fn(dish)
+
+    return inner
+
+
+@shop.tool
+@audited
+async def refund(dish: str) -> str:
+    answer = await get_context().elicit(f"Refund {dish}?", bool)
+    return answer.action
+"""
+
+
+def test_a_handler_wrapped_by_a_decorator_of_its_own_stays_manual(tmp_path: Path) -> None:
+    """fastmcp registers (and calls) the wrapper ``inner(dish)``: given a new ``ctx`` parameter,
+    ``refund`` would fail every call on both eras ("missing 1 required positional argument: 'ctx'",
+    measured on fastmcp 4.2.3), where it answers today on legacy connections."""
+    target = _project(tmp_path, WRAPPED, ["fastmcp>=4.2"])
+    before = tmp_path / "before.py"
+    before.write_text(WRAPPED, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert (finding["line"], finding["fix"], finding["manual"]) == (
+        17,
+        None,
+        "`refund` is also decorated with `@audited`, not only registered with fastmcp: what it wraps the handler in "
+        "is what fastmcp calls, and a new `Context` parameter reaches the handler only if that wrapper forwards the "
+        "signature and passes it on; take the context as a parameter by hand",
+    )
+    _fix(target.parent)
+    assert target.read_text(encoding="utf-8") == WRAPPED
+    # what a legacy client gets today, and still gets (the tool is named after the wrapper)
+    assert _drive(target, "legacy", ("call", "inner", "soup"), False, YES) == ["accept"]

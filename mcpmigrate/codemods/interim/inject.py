@@ -97,6 +97,13 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             if name in {n for n, _ in fn.assigns}:
                 return f"`{fn.qualname}` rebinds its `Context` parameter `{name}`: make the request through it by hand"
             return Injection(name, False, spellings)
+    wrapper = _wrapper(fn)
+    if wrapper:
+        return (
+            f"`{fn.qualname}` is also decorated with `@{wrapper}`, not only registered with fastmcp: what it wraps "
+            "the handler in is what fastmcp calls, and a new `Context` parameter reaches the handler only if that "
+            "wrapper forwards the signature and passes it on; take the context as a parameter by hand"
+        )
     used = _used_as_value(a, fn)
     if used:
         return (
@@ -105,6 +112,19 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
         )
     taken = {n.value for n in ref_names(fn.node)} | bound | module_names(a)
     return Injection(fresh(taken, "ctx"), True, spellings)
+
+
+def _wrapper(fn: FunctionInfo) -> str | None:
+    """The first decorator of ``fn`` that is not a registration (``@mcp.tool``, ``@mcp.resource(…)``,
+    ``@mcp.prompt()``: :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`), as spelled, else None. A
+    wrapper of the project's own (``def plain(fn): async def inner(dish): return await fn(dish)``) is
+    what fastmcp inspects and calls: measured on fastmcp 4.2.3, the handler given a new parameter
+    then fails every call with "missing 1 required positional argument" on both eras."""
+    for dec in fn.node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if not (isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS):
+            return code_of(dec.decorator)
+    return None
 
 
 def _used_as_value(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
