@@ -317,3 +317,46 @@ def test_a_handler_wrapped_by_a_decorator_of_its_own_stays_manual(tmp_path: Path
     assert target.read_text(encoding="utf-8") == WRAPPED
     # what a legacy client gets today, and still gets (the tool is named after the wrapper)
     assert _drive(target, "legacy", ("call", "inner", "soup"), False, YES) == ["accept"]
+
+
+NAMESAKE = """\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+
+shop = FastMCP("shop")
+
+
+@shop.prompt
+async def pairing(dish: str) -> str:
+    wine = await get_context().elicit(f"Wine with {dish}?", str)
+    return f"{dish} with {wine.data if wine.action == 'accept' else 'water'}"
+
+
+@shop.resource("menu://{dish}/wine")
+async def wine(dish: str) -> str:
+    await get_context().elicit(f"Peek at {dish}?", bool)
+    return f"{dish}: red"
+"""
+
+
+def test_a_local_named_like_a_handler_is_not_a_use_of_it(tmp_path: Path) -> None:
+    """``wine`` in ``pairing`` is the prompt's own local, not the resource ``wine`` used as a value:
+    the resource takes the parameter too (it was left manual, quoting ``pairing``'s line as a use)."""
+    target = _project(tmp_path, NAMESAKE, ["fastmcp>=4.2"])
+    before = tmp_path / "before.py"
+    before.write_text(NAMESAKE, encoding="utf-8")
+    findings = _check(target.parent)
+    assert [(f["line"], f["manual"], (f["fix"] or {}).get("safety")) for f in findings] == [
+        (9, None, "safe"),
+        (15, None, "safe"),
+    ]
+    _fix(target.parent)
+    fixed = target.read_text(encoding="utf-8")
+    assert "async def wine(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in fixed
+    assert "get_context" not in fixed
+    for mode in ("legacy", MODERN):
+        assert _listing(target, mode) == _listing(before, mode)
+        assert _drive(target, mode, ("read", "menu://soup/wine"), False, DECLINE) == ["soup: red"]
+        assert _drive(target, mode, ("prompt", "pairing", "soup"), False, MERLOT) == ["soup with merlot"]
+    assert _drive(before, "legacy", ("read", "menu://soup/wine"), False, DECLINE) == ["soup: red"]
+    assert _drive(before, MODERN, ("read", "menu://soup/wine"), False, DECLINE) == NO_BACK_CHANNEL["read"]

@@ -36,6 +36,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
+from mcpmigrate.codemods.interim.scope import all_params, bindings
 from mcpmigrate.codemods.interim.sites import first_line
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
@@ -129,13 +130,41 @@ def _wrapper(fn: FunctionInfo) -> str | None:
 
 def _used_as_value(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
     """The first line that reads the handler's name other than to register it (``TABLE = {"x": x}``,
-    ``x(...)``), else None: such a caller would not pass the new parameter. Any name spelled alike
-    counts (a local of another function too): this only keeps the fix from adding the parameter."""
+    ``x(...)``), else None: such a caller would not pass the new parameter. A name spelled alike
+    counts unless a function around it binds it as its own (a parameter or local of another handler:
+    ``wine = await ctx.elicit(...)`` is not the handler ``wine``); a comprehension's or lambda's
+    variable still counts, which only keeps the fix from adding the parameter."""
     registered = {id(reg[1]) for reg in a.registrations} | {id(e) for _m, e in a.handlers}
     for ref in name_refs(a.module, fn.name):
-        if id(ref) not in registered:
+        if id(ref) not in registered and not _local(a, ref):
             return first_line(enclosing_stmt(a, ref) or ref)
     return None
+
+
+def _local(a: ModuleAnalysis, ref: cst.Name) -> bool:
+    """``ref`` (a spelling of a name in a function's body) reads a parameter or local of a function
+    around it, not the module-level name (a ``global``/``nonlocal`` declaration of it: not local)."""
+    around = a.enclosing_function(ref)
+    while around is not None:
+        if _in_body(a, ref, around.node):
+            names = {p.name.value for p in all_params(around.node.params)}
+            binders = bindings(around.node.body, ref.value)
+            if any(isinstance(b, (cst.Global, cst.Nonlocal)) for b in binders):
+                return False
+            if ref.value in names or binders:
+                return True
+        around = around.parent
+    return False
+
+
+def _in_body(a: ModuleAnalysis, node: cst.CSTNode, fdef: cst.FunctionDef) -> bool:
+    """``node`` is in ``fdef``'s body (not its decorators, defaults or annotations, read outside)."""
+    cur: cst.CSTNode | None = node
+    while cur is not None and cur is not fdef:
+        if cur is fdef.body:
+            return True
+        cur = a.parents.get(id(cur))
+    return False
 
 
 def describe_injection(fn: FunctionInfo, inj: Injection) -> str:
