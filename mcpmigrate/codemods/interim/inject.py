@@ -36,7 +36,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
-from mcpmigrate.codemods.interim.scope import all_params, bindings
+from mcpmigrate.codemods.interim.scope import all_params, bindings, scope_nodes
 from mcpmigrate.codemods.interim.sites import first_line
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
@@ -82,7 +82,7 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             "prompt itself: fastmcp injects a `Context` parameter only there, and this fix passes the context down "
             "only from a parameter; take `ctx: Context` in the helper, pass it from the handler, and run the fix again"
         )
-    calls = [c for c in _own(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
+    calls = [c for c in scope_nodes(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
     spellings = frozenset(code_of(c.func) for c in calls)
     bound = {n for n, _ in fn.assigns} | set(fn.param_names())
     shadowed = sorted({s.partition(".")[0] for s in spellings} & bound)
@@ -176,19 +176,6 @@ def describe_injection(fn: FunctionInfo, inj: Injection) -> str:
             f"{kept_out.get(fn.role or '', 'the schema')}) and reads it in place of `get_context()`"
         )
     return f"`{fn.qualname}` reads its `Context` parameter `{inj.name}` in place of `get_context()`"
-
-
-def _own(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The nodes of a function's own code under ``node`` (not those of a nested function, lambda or
-    class, which may run outside the request or bind the name themselves)."""
-    out: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        if not isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(n.children)
-    return out
 
 
 def record_injection(a: ModuleAnalysis, fn: FunctionInfo, inj: Injection, ed: Edits) -> None:
