@@ -309,14 +309,28 @@ def test_a_handler_wrapped_by_a_decorator_of_its_own_stays_manual(tmp_path: Path
     assert (finding["line"], finding["fix"], finding["manual"]) == (
         17,
         None,
-        "`refund` is also decorated with `@audited`, not only registered with fastmcp: what it wraps the handler in "
-        "is what fastmcp calls, and a new `Context` parameter reaches the handler only if that wrapper forwards the "
+        "`refund` is wrapped by `@audited` before fastmcp registers it: what it wraps the handler in is what "
+        "fastmcp calls, and a new `Context` parameter reaches the handler only if that wrapper forwards the "
         "signature and passes it on; take the context as a parameter by hand",
     )
     _fix(target.parent)
     assert target.read_text(encoding="utf-8") == WRAPPED
     # what a legacy client gets today, and still gets (the tool is named after the wrapper)
     assert _drive(target, "legacy", ("call", "inner", "soup"), False, YES) == ["accept"]
+
+    # Above the registration, the decorator wraps what fastmcp returns, not what it calls: fixed.
+    above = WRAPPED.replace("@shop.tool\n@audited\n", "@audited\n@shop.tool\n")
+    assert above != WRAPPED
+    target.write_text(above, encoding="utf-8")
+    before.write_text(above, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "safe"
+    _fix(target.parent)
+    assert "async def refund(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in target.read_text("utf-8")
+    for reply, answer in ((YES, ["accept"]), (DECLINE, ["decline"])):
+        assert _drive(before, "legacy", ("call", "refund", "soup"), False, reply) == answer
+        assert _drive(target, "legacy", ("call", "refund", "soup"), False, reply) == answer
+        assert _drive(target, MODERN, ("call", "refund", "soup"), False, reply) == answer
 
 
 NAMESAKE = """\

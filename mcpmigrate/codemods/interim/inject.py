@@ -101,8 +101,8 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
     wrapper = _wrapper(fn)
     if wrapper:
         return (
-            f"`{fn.qualname}` is also decorated with `@{wrapper}`, not only registered with fastmcp: what it wraps "
-            "the handler in is what fastmcp calls, and a new `Context` parameter reaches the handler only if that "
+            f"`{fn.qualname}` is wrapped by `@{wrapper}` before fastmcp registers it: what it wraps the handler in "
+            "is what fastmcp calls, and a new `Context` parameter reaches the handler only if that "
             "wrapper forwards the signature and passes it on; take the context as a parameter by hand"
         )
     used = _used_as_value(a, fn)
@@ -116,14 +116,19 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
 
 
 def _wrapper(fn: FunctionInfo) -> str | None:
-    """The first decorator of ``fn`` that is not a registration (``@mcp.tool``, ``@mcp.resource(…)``,
-    ``@mcp.prompt()``: :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`), as spelled, else None. A
-    wrapper of the project's own (``def plain(fn): async def inner(dish): return await fn(dish)``) is
-    what fastmcp inspects and calls: measured on fastmcp 4.2.3, the handler given a new parameter
-    then fails every call with "missing 1 required positional argument" on both eras."""
+    """The first decorator of ``fn`` applied before a registration (below it: ``@mcp.tool``,
+    ``@mcp.resource(…)``, ``@mcp.prompt()``, :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`) that
+    is not one itself, as spelled, else None. Such a wrapper of the project's own (``def
+    plain(fn): async def inner(dish): return await fn(dish)``) is what fastmcp inspects and calls:
+    measured on fastmcp 4.2.3, the handler given a new parameter then fails every call with
+    "missing 1 required positional argument" on both eras. A decorator above every registration
+    wraps what they return, not what fastmcp calls."""
+    registered = False
     for dec in fn.node.decorators:
         target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-        if not (isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS):
+        if isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS:
+            registered = True
+        elif registered:
             return code_of(dec.decorator)
     return None
 
