@@ -205,6 +205,8 @@ def _spell_context(a: ModuleAnalysis, ed: Edits) -> str:
 
 
 def _transform_all(ed: Edits, todo: dict[int, tuple[cst.FunctionDef, Injection, str | None]]) -> None:
+    """The recorded handlers' rewrites (``todo``: by ``id`` of the handler's def, the def, its
+    :class:`Injection` and the spelling of ``Context`` for a new parameter, else None)."""
     for node, inj, annotation in todo.values():
         ed.transform(node, _Inject(inj, annotation))
 

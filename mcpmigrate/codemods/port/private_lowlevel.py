@@ -74,6 +74,9 @@ _WHAT = (
 
 
 def _fix(decorator: str, fn: str, low: str) -> FixInfo:
+    """The fix of one registration of ``fn`` by ``decorator`` (:data:`PORTED`) moved to ``low``: safe,
+    but for ``subscribe_resource``, unsafe with :data:`.lowlevel.SUBSCRIBE_REVIEW` (the flag legacy
+    clients read turns ``true``)."""
     method, params, _result, shape = S.LOWLEVEL_DECORATOR_PORTS[decorator]
     arg = "the level as sent" if shape == "level" else "the URI as an `AnyUrl`"
     what = _WHAT.format(fn=fn, low=low, method=f'"{method}"', params=params, deco=decorator, arg=arg)
@@ -133,6 +136,10 @@ def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
 def _plan(
     analysis: ModuleAnalysis, server: str, decorator: str, applied: cst.Decorator | cst.Call, where: cst.CSTNode
 ) -> FixPlan:
+    """The port of ``server._mcp_server.<decorator>()`` ``applied`` (the ``@…`` decorator, or the
+    ``…()(fn)`` call) at ``where`` (its function, or its statement): manual when the kind is
+    registered more than once on that server, the function is not a lone module-level ``async def``
+    of the module (defined once, above a call form), or :func:`.lowlevel.checked` refuses it."""
     spelled = f"`{server}.{PRIVATE}.{decorator}()`"
     low = f"{server}.{LOWLEVEL}"
     section = f"read “{lowlevel.GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and register it by hand"
