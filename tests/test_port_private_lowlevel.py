@@ -366,8 +366,15 @@ def test_the_port_answers_as_the_original_on_both_eras(tmp_path: Path, legacy_py
             "set_logging_level()",
             "`on_level` is not `async`",
         ),
+        (
+            "board._mcp_server.unsubscribe_resource()(unwatch)\n",
+            "board._mcp_server.unsubscribe_resource()(watch)\n",
+            "unsubscribe_resource()(watch)",
+            "`watch` is also registered with `board._mcp_server.subscribe_resource()`: the port writes one adapter per "
+            "function, for one of its registrations only",
+        ),
     ],
-    ids=["registered-twice", "lambda", "rebound", "stacked", "not-async"],
+    ids=["registered-twice", "lambda", "rebound", "stacked", "not-async", "one-function-two-kinds"],
 )
 def test_any_other_registration_stays_manual_and_blocks_the_port(
     tmp_path: Path, old: str, new: str, at: str, reason: str

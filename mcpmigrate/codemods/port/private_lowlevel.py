@@ -122,6 +122,15 @@ def _registration(
     return None
 
 
+def _function_name(found: tuple[str, str, cst.Decorator | cst.Call, cst.CSTNode]) -> str | None:
+    """The name of the function a :func:`_registration` registers (its def's, or the call's argument)."""
+    _server, _deco, applied, where = found
+    if isinstance(where, cst.FunctionDef):
+        return where.name.value
+    arg = applied.args[0].value if isinstance(applied, cst.Call) and len(applied.args) == 1 else None
+    return arg.value if isinstance(arg, cst.Name) else None
+
+
 def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
     """The port of the registration ``private`` (a 1.x FastMCP's ``server._mcp_server``) is part
     of, shared by its MCP507 and MCP509 findings; None when it is not a registration of
@@ -143,14 +152,15 @@ def _plan(
     spelled = f"`{server}.{PRIVATE}.{decorator}()`"
     low = f"{server}.{LOWLEVEL}"
     section = f"read “{lowlevel.GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and register it by hand"
-    twice = [
-        n
+    found = [
+        r
         for n in walk(analysis.module)
         if isinstance(n, cst.Attribute)
         and n.attr.value == PRIVATE
         and (r := _registration(analysis, n)) is not None
-        and r[:2] == (server, decorator)
+        and r[0] == server
     ]
+    twice = [r for r in found if r[1] == decorator]
     if len(twice) > 1:
         return FixPlan(
             manual=f"{spelled} registers {len(twice)} functions; on mcp 1.x the last one replaces the others: "
@@ -180,6 +190,12 @@ def _plan(
         fdef = defs[0]
     if analysis.parents.get(id(fdef)) is not analysis.module:
         return FixPlan(manual=f"`{fdef.name.value}` is not a module-level function ({section})")
+    also = sorted({r[1] for r in found if r[1] != decorator and _function_name(r) == fdef.name.value})
+    if also:  # each port registers its own adapter, keyed by the function: one would be lost
+        return FixPlan(
+            manual=f"`{fdef.name.value}` is also registered with `{server}.{PRIVATE}.{also[0]}()`: the port writes one "
+            f"adapter per function, for one of its registrations only ({section})"
+        )
     handler = lowlevel.Handler(decorator, fdef, applied)
     done = lowlevel.checked(analysis, low, [handler], section, list(analysis.module.body), None, None)
     if not isinstance(done.site, lowlevel.LowlevelPort):
