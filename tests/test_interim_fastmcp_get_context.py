@@ -374,3 +374,40 @@ def test_a_local_named_like_a_handler_is_not_a_use_of_it(tmp_path: Path) -> None
         assert _drive(target, mode, ("prompt", "pairing", "soup"), False, MERLOT) == ["soup with merlot"]
     assert _drive(before, "legacy", ("read", "menu://soup/wine"), False, DECLINE) == ["soup: red"]
     assert _drive(before, MODERN, ("read", "menu://soup/wine"), False, DECLINE) == NO_BACK_CHANNEL["read"]
+
+
+OWN_GET_CONTEXT = """\
+from fastmcp import Context, FastMCP
+
+shop = FastMCP("shop")
+AUDIT: list[str] = []
+
+
+def get_context() -> dict[str, str]:
+    AUDIT.append("asked")
+    return {"who": "me"}
+
+
+@shop.tool
+async def order(dish: str, ctx: Context) -> str:
+    info = get_context()
+    answer = await ctx.elicit(f"Confirm {dish} for {info['who']}?", bool)
+    return f"{answer.action} audit={len(AUDIT)}"
+"""
+
+
+def test_a_get_context_of_the_project_s_own_is_an_effect(tmp_path: Path) -> None:
+    """Only fastmcp's ``get_context()`` is a pure read: a function of the project's own named alike
+    (here it audits) runs once per round on 2026-07-28, so the fix says so and is unsafe (it was
+    safe, without the note, while any call named ``get_context`` counted as pure)."""
+    target = _project(tmp_path, OWN_GET_CONTEXT, ["fastmcp>=4.2"])
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "unsafe"
+    assert finding["fix"]["description"].endswith(
+        "(review: `info = get_context()` runs before the request today — on 2026-07-28 the code before the request "
+        "runs once per round)"
+    )
+    _fix(target.parent)
+    # what the note says: twice on 2026-07-28, once on legacy as before
+    assert _drive(target, "legacy", ("call", "order", "soup"), False, YES) == ["accept audit=1"]
+    assert _drive(target, MODERN, ("call", "order", "soup"), False, YES) == ["accept audit=2"]
