@@ -402,10 +402,10 @@ def test_a_get_context_of_the_project_s_own_is_an_effect(tmp_path: Path) -> None
     safe, without the note, while any call named ``get_context`` counted as pure)."""
     target = _project(tmp_path, OWN_GET_CONTEXT, ["fastmcp>=4.2"])
     [finding] = _check(target.parent)
-    assert finding["fix"]["safety"] == "unsafe"
-    assert finding["fix"]["description"].endswith(
-        "(review: `info = get_context()` runs before the request today — on 2026-07-28 the code before the request "
-        "runs once per round)"
+    assert (finding["fix"]["safety"], finding["fix"]["description"].rsplit(" (review: ", 1)[1]) == (
+        "unsafe",
+        "`info = get_context()` runs before the request today — on 2026-07-28 the code before the request runs once "
+        "per round)",
     )
     _fix(target.parent)
     # what the note says: twice on 2026-07-28, once on legacy as before
