@@ -62,6 +62,7 @@ from mcpmigrate.codemods.port import lowlevel
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import all_name_values, fresh
 
 PORTED = ("set_logging_level", "subscribe_resource", "unsubscribe_resource")
 PRIVATE, LOWLEVEL = "_mcp_server", "_lowlevel_server"
@@ -152,14 +153,12 @@ def _plan(
     spelled = f"`{server}.{PRIVATE}.{decorator}()`"
     low = f"{server}.{LOWLEVEL}"
     section = f"read “{lowlevel.GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and register it by hand"
-    found = [
+    every = [
         r
         for n in walk(analysis.module)
-        if isinstance(n, cst.Attribute)
-        and n.attr.value == PRIVATE
-        and (r := _registration(analysis, n)) is not None
-        and r[0] == server
+        if isinstance(n, cst.Attribute) and n.attr.value == PRIVATE and (r := _registration(analysis, n)) is not None
     ]
+    found = [r for r in every if r[0] == server]
     twice = [r for r in found if r[1] == decorator]
     if len(twice) > 1:
         return FixPlan(
@@ -202,4 +201,11 @@ def _plan(
         return done
     if line is not None:
         done.site.registrations[id(fdef)] = line
+    # the same kind on another server of the module: each port picks its adapter's name alone, so
+    # the registrations take the free names in their order (one `on_set_logging_level` would serve both)
+    taken = set(all_name_values(analysis))
+    for r in (r for r in every if r[1] == decorator):
+        name = fresh(taken, f"on_{decorator}")
+        if r[2] is applied:
+            done.site.adapters[id(fdef)] = name
     return FixPlan(fix=_fix(decorator, fdef.name.value, low), site=done.site)
