@@ -37,7 +37,7 @@ from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
 from mcpmigrate.codemods.interim.scope import all_params, bindings, scope_nodes
-from mcpmigrate.codemods.interim.sites import first_line
+from mcpmigrate.codemods.interim.sites import first_line, wrapped_by
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.names import enclosing_stmt, fresh, module_names, name_refs, ref_names
@@ -98,7 +98,7 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             if name in {n for n, _ in fn.assigns}:
                 return f"`{fn.qualname}` rebinds its `Context` parameter `{name}`: make the request through it by hand"
             return Injection(name, False, spellings)
-    wrapper = _wrapper(fn)
+    wrapper = wrapped_by(fn)
     if wrapper:
         return (
             f"`{fn.qualname}` is wrapped by `@{wrapper}` before fastmcp registers it: what it wraps the handler in "
@@ -113,24 +113,6 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
         )
     taken = {n.value for n in ref_names(fn.node)} | bound | module_names(a)
     return Injection(fresh(taken, "ctx"), True, spellings)
-
-
-def _wrapper(fn: FunctionInfo) -> str | None:
-    """The first decorator of ``fn`` applied before a registration (below it: ``@mcp.tool``,
-    ``@mcp.resource(…)``, ``@mcp.prompt()``, :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`) that
-    is not one itself, as spelled, else None. Such a wrapper of the project's own (``def
-    plain(fn): async def inner(dish): return await fn(dish)``) is what fastmcp inspects and calls:
-    measured on fastmcp 4.2.3, the handler given a new parameter then fails every call with
-    "missing 1 required positional argument" on both eras. A decorator above every registration
-    wraps what they return, not what fastmcp calls."""
-    registered = False
-    for dec in fn.node.decorators:
-        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-        if isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS:
-            registered = True
-        elif registered:
-            return code_of(dec.decorator)
-    return None
 
 
 def _used_as_value(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:

@@ -566,6 +566,24 @@ def context_reads(a: ModuleAnalysis, fn: FunctionInfo) -> set[int]:
     return {id(c) for c in fn.calls if not c.args and a.qualname(c.func) in S.GET_CONTEXT_FUNCTIONS}
 
 
+def wrapped_by(fn: FunctionInfo) -> str | None:
+    """The first decorator of ``fn`` applied before a registration (below it: ``@mcp.tool``,
+    ``@mcp.resource(…)``, ``@mcp.prompt()``, :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`) that
+    is not one itself, as spelled, else None. Such a wrapper of the project's own (``def
+    plain(fn): async def inner(dish): return await fn(dish)``) is what the SDK inspects and calls:
+    measured on fastmcp 4.2.3 (an injected ``Context``) and mcp 2.3 (a resolver parameter), the
+    handler given a new parameter then fails every call on both eras (the wrapper does not pass it).
+    A decorator above every registration wraps what they return, not what the SDK calls."""
+    registered = False
+    for dec in fn.node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS:
+            registered = True
+        elif registered:
+            return code_of(dec.decorator)
+    return None
+
+
 def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) -> list[str]:
     """Statements that run before the request and do something (a call other than a pure
     builtin, an ``await``): with the interim pattern they run after the question (resolver) or
