@@ -274,3 +274,140 @@ def test_get_context_handed_to_a_helper_that_takes_the_context(tmp_path: Path) -
         assert _drive(target, "legacy", ("call", "order", "soup"), False, reply) == answer
         assert _drive(before, MODERN, ("call", "order", "soup"), False, reply) == NO_BACK_CHANNEL["call"]
         assert _drive(target, MODERN, ("call", "order", "soup"), False, reply) == answer
+
+
+WRAPPED = """\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+
+shop = FastMCP("shop")
+
+
+def audited(fn):
+    async def inner(dish: str) -> str:
+        return await fn(dish)
+
+    return inner
+
+
+@shop.tool
+@audited
+async def refund(dish: str) -> str:
+    answer = await get_context().elicit(f"Refund {dish}?", bool)
+    return answer.action
+"""
+
+
+def test_a_handler_wrapped_by_a_decorator_of_its_own_stays_manual(tmp_path: Path) -> None:
+    """fastmcp registers (and calls) the wrapper ``inner(dish)``: given a new ``ctx`` parameter,
+    ``refund`` would fail every call on both eras ("missing 1 required positional argument: 'ctx'",
+    measured on fastmcp 4.2.3), where it answers today on legacy connections."""
+    target = _project(tmp_path, WRAPPED, ["fastmcp>=4.2"])
+    before = tmp_path / "before.py"
+    before.write_text(WRAPPED, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert (finding["line"], finding["fix"], finding["manual"]) == (
+        17,
+        None,
+        "`refund` is wrapped by `@audited` before fastmcp registers it: what it wraps the handler in is what "
+        "fastmcp calls, and a new `Context` parameter reaches the handler only if that wrapper forwards the "
+        "signature and passes it on; take the context as a parameter by hand",
+    )
+    _fix(target.parent)
+    assert target.read_text(encoding="utf-8") == WRAPPED
+    # what a legacy client gets today, and still gets (the tool is named after the wrapper)
+    assert _drive(target, "legacy", ("call", "inner", "soup"), False, YES) == ["accept"]
+
+    # Above the registration, the decorator wraps what fastmcp returns, not what it calls: fixed.
+    above = WRAPPED.replace("@shop.tool\n@audited\n", "@audited\n@shop.tool\n")
+    assert above != WRAPPED
+    target.write_text(above, encoding="utf-8")
+    before.write_text(above, encoding="utf-8")
+    [finding] = _check(target.parent)
+    assert finding["fix"]["safety"] == "safe"
+    _fix(target.parent)
+    assert "async def refund(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in target.read_text("utf-8")
+    for reply, answer in ((YES, ["accept"]), (DECLINE, ["decline"])):
+        assert _drive(before, "legacy", ("call", "refund", "soup"), False, reply) == answer
+        assert _drive(target, "legacy", ("call", "refund", "soup"), False, reply) == answer
+        assert _drive(target, MODERN, ("call", "refund", "soup"), False, reply) == answer
+
+
+NAMESAKE = """\
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_context
+
+shop = FastMCP("shop")
+
+
+@shop.prompt
+async def pairing(dish: str) -> str:
+    wine = await get_context().elicit(f"Wine with {dish}?", str)
+    return f"{dish} with {wine.data if wine.action == 'accept' else 'water'}"
+
+
+@shop.resource("menu://{dish}/wine")
+async def wine(dish: str) -> str:
+    await get_context().elicit(f"Peek at {dish}?", bool)
+    return f"{dish}: red"
+"""
+
+
+def test_a_local_named_like_a_handler_is_not_a_use_of_it(tmp_path: Path) -> None:
+    """``wine`` in ``pairing`` is the prompt's own local, not the resource ``wine`` used as a value:
+    the resource takes the parameter too (it was left manual, quoting ``pairing``'s line as a use)."""
+    target = _project(tmp_path, NAMESAKE, ["fastmcp>=4.2"])
+    before = tmp_path / "before.py"
+    before.write_text(NAMESAKE, encoding="utf-8")
+    findings = _check(target.parent)
+    assert [(f["line"], f["manual"], (f["fix"] or {}).get("safety")) for f in findings] == [
+        (9, None, "safe"),
+        (15, None, "safe"),
+    ]
+    _fix(target.parent)
+    fixed = target.read_text(encoding="utf-8")
+    assert "async def wine(dish: str, ctx: Context) -> str | InputRequiredResult:\n" in fixed
+    assert "get_context" not in fixed
+    for mode in ("legacy", MODERN):
+        assert _listing(target, mode) == _listing(before, mode)
+        assert _drive(target, mode, ("read", "menu://soup/wine"), False, DECLINE) == ["soup: red"]
+        assert _drive(target, mode, ("prompt", "pairing", "soup"), False, MERLOT) == ["soup with merlot"]
+    assert _drive(before, "legacy", ("read", "menu://soup/wine"), False, DECLINE) == ["soup: red"]
+    assert _drive(before, MODERN, ("read", "menu://soup/wine"), False, DECLINE) == NO_BACK_CHANNEL["read"]
+
+
+OWN_GET_CONTEXT = """\
+from fastmcp import Context, FastMCP
+
+shop = FastMCP("shop")
+AUDIT: list[str] = []
+
+
+def get_context() -> dict[str, str]:
+    AUDIT.append("asked")
+    return {"who": "me"}
+
+
+@shop.tool
+async def order(dish: str, ctx: Context) -> str:
+    info = get_context()
+    answer = await ctx.elicit(f"Confirm {dish} for {info['who']}?", bool)
+    return f"{answer.action} audit={len(AUDIT)}"
+"""
+
+
+def test_a_get_context_of_the_project_s_own_is_an_effect(tmp_path: Path) -> None:
+    """Only fastmcp's ``get_context()`` is a pure read: a function of the project's own named alike
+    (here it audits) runs once per round on 2026-07-28, so the fix says so and is unsafe (it was
+    safe, without the note, while any call named ``get_context`` counted as pure)."""
+    target = _project(tmp_path, OWN_GET_CONTEXT, ["fastmcp>=4.2"])
+    [finding] = _check(target.parent)
+    assert (finding["fix"]["safety"], finding["fix"]["description"].rsplit(" (review: ", 1)[1]) == (
+        "unsafe",
+        "`info = get_context()` runs before the request today — on 2026-07-28 the code before the request runs once "
+        "per round)",
+    )
+    _fix(target.parent)
+    # what the note says: twice on 2026-07-28, once on legacy as before
+    assert _drive(target, "legacy", ("call", "order", "soup"), False, YES) == ["accept audit=1"]
+    assert _drive(target, MODERN, ("call", "order", "soup"), False, YES) == ["accept audit=2"]

@@ -455,3 +455,29 @@ async def label(
     assert f["manual"].startswith(
         "the request is made in the helper `ask`; the request passes `related_request_id=topic`, not the tool's own"
     )
+
+
+def test_a_tool_wrapped_by_a_decorator_of_its_own_stays_manual(tmp_path: Path) -> None:
+    """mcp 2.3 registers (and calls) the wrapper ``inner(ok, ctx)``: the wrapped tool given a resolver
+    parameter fails every call on both eras ("Error executing tool inner"), where it answered legacy
+    clients before; a decorator above the registration wraps what it returns, and the tool is fixed."""
+    wrapper = """def plain(fn):
+    async def inner(ok: bool, ctx: Context) -> str:
+        return await fn(ok, ctx)
+
+    return inner
+
+
+"""
+    body = """async def confirm(ok: bool, ctx: Context) -> str:
+    answer = await ctx.elicit("Sure?", Confirm)
+    return answer.action
+"""
+    [finding] = _check(tmp_path, wrapper + "@mcp.tool()\n@plain\n" + body)
+    assert (finding["fix"], finding["manual"]) == (
+        None,
+        "`confirm` is wrapped by `@plain` before the server registers it: the wrapper is what the SDK calls, and "
+        "it would not pass the resolver parameter on; rewrite by hand",
+    )
+    [finding] = _check(tmp_path, wrapper + "@plain\n@mcp.tool()\n" + body)
+    assert finding["fix"]["safety"] == "safe"

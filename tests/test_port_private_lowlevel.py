@@ -366,8 +366,15 @@ def test_the_port_answers_as_the_original_on_both_eras(tmp_path: Path, legacy_py
             "set_logging_level()",
             "`on_level` is not `async`",
         ),
+        (
+            "board._mcp_server.unsubscribe_resource()(unwatch)\n",
+            "board._mcp_server.unsubscribe_resource()(watch)\n",
+            "unsubscribe_resource()(watch)",
+            "`watch` is also registered with `board._mcp_server.subscribe_resource()`: the port writes one adapter per "
+            "function, for one of its registrations only",
+        ),
     ],
-    ids=["registered-twice", "lambda", "rebound", "stacked", "not-async"],
+    ids=["registered-twice", "lambda", "rebound", "stacked", "not-async", "one-function-two-kinds"],
 )
 def test_any_other_registration_stays_manual_and_blocks_the_port(
     tmp_path: Path, old: str, new: str, at: str, reason: str
@@ -486,3 +493,84 @@ def test_a_lowlevel_subscribe_handler_beside_a_listing_is_ported_unsafe(
         [{"subscribe": False, "listChanged": False}, ["shelf://a"]],
         [{"subscribe": True, "listChanged": False}, ["shelf://a"]],
     ]
+
+
+TWO_BOARDS = """\
+from mcp.server.fastmcp import FastMCP
+
+notes = FastMCP(name="notes")
+board = FastMCP(name="board")
+levels: list[str] = []
+
+
+@notes.tool()
+def state() -> str:
+    return f"levels={levels}"
+
+
+async def notes_level(level: str) -> None:
+    levels.append(f"notes:{level}")
+
+
+async def board_level(level: str) -> None:
+    levels.append(f"board:{level}")
+
+
+notes._mcp_server.set_logging_level()(notes_level)
+board._mcp_server.set_logging_level()(board_level)
+"""
+
+#: Sets the level on each server in memory, prints what the handlers saw (argv: the module's path).
+SET_EACH = {
+    "1": """\
+import importlib.util, sys, anyio
+from mcp.shared.memory import create_connected_server_and_client_session
+spec = importlib.util.spec_from_file_location("m", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+async def main():
+    for name in ("notes", "board"):
+        async with create_connected_server_and_client_session(getattr(m, name)._mcp_server) as s:
+            await s.set_logging_level(name == "notes" and "info" or "error")
+    print(m.levels)
+anyio.run(main)
+""",
+    "2": """\
+import importlib.util, sys, anyio, mcp
+spec = importlib.util.spec_from_file_location("m", sys.argv[1]); m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+async def main():
+    for name in ("notes", "board"):
+        async with mcp.Client(getattr(m, name), mode="legacy") as c:
+            await c.set_logging_level(name == "notes" and "info" or "error")
+    print(m.levels)
+anyio.run(main)
+""",
+}
+
+
+def test_the_same_registration_on_two_servers_gets_two_adapters(
+    tmp_path: Path, legacy_python: str, mcp2_python: str
+) -> None:
+    """Each server's port named its adapter alone: both wrote ``on_set_logging_level`` and the port
+    failed with an error (the module would bind it twice). The registrations take the free names in
+    their order, and each server still calls its own handler."""
+    target = _project(tmp_path, TWO_BOARDS)
+    res = _run(tmp_path, "fix")
+    assert res.json["errors"] == [], res.json["errors"]
+    ported = target.read_text(encoding="utf-8")
+    assert ported.endswith(
+        'notes._lowlevel_server.add_request_handler(\n    "logging/setLevel", SetLevelRequestParams, on_set_logging_level\n)\n'
+        'board._lowlevel_server.add_request_handler(\n    "logging/setLevel", SetLevelRequestParams, on_set_logging_level_2\n)\n'
+    )
+    assert "        await board_level(params.level)\n" in ported.split("async def on_set_logging_level_2(")[1]
+    _run(tmp_path, "fix")
+    assert target.read_text(encoding="utf-8") == ported  # idempotent
+    before = tmp_path / "before.py"
+    before.write_text(TWO_BOARDS, encoding="utf-8")
+    seen = {
+        era: subprocess.run(
+            [python, "-c", SET_EACH[era], str(path)], capture_output=True, text=True, timeout=120, check=True
+        ).stdout.strip()
+        for era, python, path in (("1", legacy_python, before), ("2", mcp2_python, target))
+    }
+    assert seen == {"1": "['notes:info', 'board:error']", "2": "['notes:info', 'board:error']"}

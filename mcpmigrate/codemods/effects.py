@@ -7,6 +7,8 @@ so a statement with an effect before the request changes what happens (see ``doc
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import libcst as cst
 
 #: Calls that have no side effect before the request (constructors, spelled with a capital, are
@@ -50,13 +52,14 @@ PURE_CALLS = {
     "TextContent",
     "ModelPreferences",
     "ModelHint",
-    "get_context",  # the request's context (fastmcp's `get_context()`, an mcp 1.x `server.get_context()`): a read
 }
 
 
-def has_effect(stmt: cst.CSTNode) -> bool:
+def has_effect(stmt: cst.CSTNode, reads: Collection[int] = ()) -> bool:
     """Whether ``stmt`` awaits, calls something not known pure, raises, deletes, declares
-    ``global``/``nonlocal``, or writes an attribute or an item (a path that returns is skipped)."""
+    ``global``/``nonlocal``, or writes an attribute or an item (a path that returns is skipped).
+    ``reads``: the ids of calls the caller resolved as pure reads (fastmcp's ``get_context()``,
+    which a name alone cannot tell from a function of the project's own called alike)."""
     stack = [stmt]
     while stack:
         n = stack.pop()
@@ -65,7 +68,7 @@ def has_effect(stmt: cst.CSTNode) -> bool:
         stack.extend(n.children)
         if isinstance(n, cst.Await):
             return True
-        if isinstance(n, cst.Call):
+        if isinstance(n, cst.Call) and id(n) not in reads:
             f = n.func
             last = f.attr.value if isinstance(f, cst.Attribute) else f.value if isinstance(f, cst.Name) else None
             if last not in PURE_CALLS and not (last or "a")[0].isupper():  # constructors are pure

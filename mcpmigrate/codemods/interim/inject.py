@@ -36,7 +36,8 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits, trailing_comment
-from mcpmigrate.codemods.interim.sites import first_line
+from mcpmigrate.codemods.interim.scope import all_params, bindings, scope_nodes
+from mcpmigrate.codemods.interim.sites import first_line, wrapped_by
 from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.names import enclosing_stmt, fresh, module_names, name_refs, ref_names
@@ -81,7 +82,7 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             "prompt itself: fastmcp injects a `Context` parameter only there, and this fix passes the context down "
             "only from a parameter; take `ctx: Context` in the helper, pass it from the handler, and run the fix again"
         )
-    calls = [c for c in _own(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
+    calls = [c for c in scope_nodes(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
     spellings = frozenset(code_of(c.func) for c in calls)
     bound = {n for n, _ in fn.assigns} | set(fn.param_names())
     shadowed = sorted({s.partition(".")[0] for s in spellings} & bound)
@@ -97,6 +98,13 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             if name in {n for n, _ in fn.assigns}:
                 return f"`{fn.qualname}` rebinds its `Context` parameter `{name}`: make the request through it by hand"
             return Injection(name, False, spellings)
+    wrapper = wrapped_by(fn)
+    if wrapper:
+        return (
+            f"`{fn.qualname}` is wrapped by `@{wrapper}` before fastmcp registers it: what it wraps the handler in "
+            "is what fastmcp calls, and a new `Context` parameter reaches the handler only if that "
+            "wrapper forwards the signature and passes it on; take the context as a parameter by hand"
+        )
     used = _used_as_value(a, fn)
     if used:
         return (
@@ -109,13 +117,41 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
 
 def _used_as_value(a: ModuleAnalysis, fn: FunctionInfo) -> str | None:
     """The first line that reads the handler's name other than to register it (``TABLE = {"x": x}``,
-    ``x(...)``), else None: such a caller would not pass the new parameter. Any name spelled alike
-    counts (a local of another function too): this only keeps the fix from adding the parameter."""
+    ``x(...)``), else None: such a caller would not pass the new parameter. A name spelled alike
+    counts unless a function around it binds it as its own (a parameter or local of another handler:
+    ``wine = await ctx.elicit(...)`` is not the handler ``wine``); a comprehension's or lambda's
+    variable still counts, which only keeps the fix from adding the parameter."""
     registered = {id(reg[1]) for reg in a.registrations} | {id(e) for _m, e in a.handlers}
     for ref in name_refs(a.module, fn.name):
-        if id(ref) not in registered:
+        if id(ref) not in registered and not _local(a, ref):
             return first_line(enclosing_stmt(a, ref) or ref)
     return None
+
+
+def _local(a: ModuleAnalysis, ref: cst.Name) -> bool:
+    """``ref`` (a spelling of a name in a function's body) reads a parameter or local of a function
+    around it, not the module-level name (a ``global``/``nonlocal`` declaration of it: not local)."""
+    around = a.enclosing_function(ref)
+    while around is not None:
+        if _in_body(a, ref, around.node):
+            names = {p.name.value for p in all_params(around.node.params)}
+            binders = bindings(around.node.body, ref.value)
+            if any(isinstance(b, (cst.Global, cst.Nonlocal)) for b in binders):
+                return False
+            if ref.value in names or binders:
+                return True
+        around = around.parent
+    return False
+
+
+def _in_body(a: ModuleAnalysis, node: cst.CSTNode, fdef: cst.FunctionDef) -> bool:
+    """``node`` is in ``fdef``'s body (not its decorators, defaults or annotations, read outside)."""
+    cur: cst.CSTNode | None = node
+    while cur is not None and cur is not fdef:
+        if cur is fdef.body:
+            return True
+        cur = a.parents.get(id(cur))
+    return False
 
 
 def describe_injection(fn: FunctionInfo, inj: Injection) -> str:
@@ -127,19 +163,6 @@ def describe_injection(fn: FunctionInfo, inj: Injection) -> str:
             f"{kept_out.get(fn.role or '', 'the schema')}) and reads it in place of `get_context()`"
         )
     return f"`{fn.qualname}` reads its `Context` parameter `{inj.name}` in place of `get_context()`"
-
-
-def _own(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The nodes of a function's own code under ``node`` (not those of a nested function, lambda or
-    class, which may run outside the request or bind the name themselves)."""
-    out: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        if not isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(n.children)
-    return out
 
 
 def record_injection(a: ModuleAnalysis, fn: FunctionInfo, inj: Injection, ed: Edits) -> None:
@@ -164,6 +187,8 @@ def _spell_context(a: ModuleAnalysis, ed: Edits) -> str:
 
 
 def _transform_all(ed: Edits, todo: dict[int, tuple[cst.FunctionDef, Injection, str | None]]) -> None:
+    """The recorded handlers' rewrites (``todo``: by ``id`` of the handler's def, the def, its
+    :class:`Injection` and the spelling of ``Context`` for a new parameter, else None)."""
     for node, inj, annotation in todo.values():
         ed.transform(node, _Inject(inj, annotation))
 

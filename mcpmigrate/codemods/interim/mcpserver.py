@@ -30,6 +30,7 @@ from mcpmigrate.codemods.interim.sites import (
     context_alias,
     context_of,
     slot_reason,
+    wrapped_by,
 )
 from mcpmigrate.names import base_name, fresh
 
@@ -64,6 +65,12 @@ def resolver_reason(a: ModuleAnalysis, site: Site) -> str | None:
     reason = marker_reason(a, site)
     if reason:
         return reason
+    wrapper = wrapped_by(fn)
+    if wrapper:
+        return (
+            f"`{fn.qualname}` is wrapped by `@{wrapper}` before the server registers it: the wrapper is what the "
+            "SDK calls, and it would not pass the resolver parameter on; rewrite by hand"
+        )
     # Where the resolver goes: right before the tool, in the tool's own scope.
     reason = place_reason(a, fn)
     if reason:

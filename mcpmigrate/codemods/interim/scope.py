@@ -45,18 +45,19 @@ def scope_nodes(body: cst.CSTNode) -> list[cst.CSTNode]:
         n = stack.pop()
         out.append(n)
         if isinstance(n, cst.FunctionDef):
-            kids: list[cst.CSTNode] = [*n.decorators, n.name, *(p for p in _params(n.params))]
+            kids: list[cst.CSTNode] = [*n.decorators, n.name, *(p for p in all_params(n.params))]
         elif isinstance(n, cst.ClassDef):
             kids = [*n.decorators, n.name, *n.bases, *n.keywords]
         elif isinstance(n, cst.Lambda):
-            kids = [p.default for p in _params(n.params) if p.default is not None]
+            kids = [p.default for p in all_params(n.params) if p.default is not None]
         else:
             kids = list(n.children)
         stack.extend(reversed(kids))
     return out
 
 
-def _params(params: cst.Parameters) -> list[cst.Param]:
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    """Every parameter of ``params``: positional-only, plain, ``*args``, keyword-only, ``**kwargs``."""
     star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
     kw = [params.star_kwarg] if params.star_kwarg is not None else []
     return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kw]

@@ -559,12 +559,38 @@ def _bound_only_here(site: Site, node: cst.Try) -> bool:
     return all(any(contains_any(h, {id(b)}) for h in node.handlers) for b in others)
 
 
+def context_reads(a: ModuleAnalysis, fn: FunctionInfo) -> set[int]:
+    """The ids of ``fn``'s calls of fastmcp's ``get_context()`` (resolved through the module's imports,
+    :data:`~mcpmigrate.surfaces.GET_CONTEXT_FUNCTIONS`): it only returns the current request's
+    ``Context``, so it has no effect to repeat; a function of the project's own named alike may."""
+    return {id(c) for c in fn.calls if not c.args and a.qualname(c.func) in S.GET_CONTEXT_FUNCTIONS}
+
+
+def wrapped_by(fn: FunctionInfo) -> str | None:
+    """The first decorator of ``fn`` applied before a registration (below it: ``@mcp.tool``,
+    ``@mcp.resource(…)``, ``@mcp.prompt()``, :data:`~mcpmigrate.surfaces.HANDLER_DECORATORS`) that
+    is not one itself, as spelled, else None. Such a wrapper of the project's own (``def
+    plain(fn): async def inner(dish): return await fn(dish)``) is what the SDK inspects and calls:
+    measured on fastmcp 4.2.3 (an injected ``Context``) and mcp 2.3 (a resolver parameter), the
+    handler given a new parameter then fails every call on both eras (the wrapper does not pass it).
+    A decorator above every registration wraps what they return, not what the SDK calls."""
+    registered = False
+    for dec in fn.node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value in S.HANDLER_DECORATORS:
+            registered = True
+        elif registered:
+            return code_of(dec.decorator)
+    return None
+
+
 def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) -> list[str]:
     """Statements that run before the request and do something (a call other than a pure
     builtin, an ``await``): with the interim pattern they run after the question (resolver) or
     once per round (low-level)."""
     pm = a.parents
     found: list[str] = []
+    reads = context_reads(a, site.fn)
     anchor: cst.CSTNode = site.unwrap if site.unwrap is not None and site.form == "resolver" else site.stmt
     chain: list[cst.CSTNode] = []
     cur: cst.CSTNode | None = anchor
@@ -582,13 +608,13 @@ def side_effects_before(a: ModuleAnalysis, site: Site, when: str | None = None) 
                 continue
             if isinstance(s, cst.ClassDef) and definition_effect(s) is None:  # a class, defined: nothing else runs
                 continue
-            if has_effect(s) and not _pure_binding(s) and not (site.form != "resolver" and _branch_left(s)):
+            if has_effect(s, reads) and not _pure_binding(s) and not (site.form != "resolver" and _branch_left(s)):
                 found.append(f"`{code_of(s).strip().splitlines()[0]}` runs before the request today")
     if site.unwrap is not None and site.form == "resolver":
         for stmt in site.unwrap.body.body:
             if stmt is site.stmt:
                 break
-            if has_effect(stmt):
+            if has_effect(stmt, reads):
                 found.append(f"`{code_of(stmt).strip().splitlines()[0]}` runs before the request today")
     if not found:
         return []

@@ -54,6 +54,7 @@ from mcpmigrate.codemods.interim.sites import (
     Site,
     always_runs,
     can_leave,
+    context_reads,
     exist,
     exits_before,
     first_line,
@@ -628,7 +629,7 @@ def _request_in(cx: _Chain, f: FunctionInfo, via: Edge | None = None) -> cst.Cal
             ):
                 return f"{where} leaves `{name}` to a default the handler cannot rebuild: rewrite by hand"
             mapping[name] = default
-        elif has_effect(arg.value):
+        elif has_effect(arg.value, context_reads(a, f)):
             return (
                 f"{where} computes `{name}` as `{code_of(arg.value)}`, which does something (the handler would "
                 "run it again to ask): compute it into a variable first, then run the fix again"

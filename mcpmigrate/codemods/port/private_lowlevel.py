@@ -62,6 +62,7 @@ from mcpmigrate.codemods.port import lowlevel
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.fastwalk import walk
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.names import all_name_values, fresh
 
 PORTED = ("set_logging_level", "subscribe_resource", "unsubscribe_resource")
 PRIVATE, LOWLEVEL = "_mcp_server", "_lowlevel_server"
@@ -74,6 +75,9 @@ _WHAT = (
 
 
 def _fix(decorator: str, fn: str, low: str) -> FixInfo:
+    """The fix of one registration of ``fn`` by ``decorator`` (:data:`PORTED`) moved to ``low``: safe,
+    but for ``subscribe_resource``, unsafe with :data:`.lowlevel.SUBSCRIBE_REVIEW` (the flag legacy
+    clients read turns ``true``)."""
     method, params, _result, shape = S.LOWLEVEL_DECORATOR_PORTS[decorator]
     arg = "the level as sent" if shape == "level" else "the URI as an `AnyUrl`"
     what = _WHAT.format(fn=fn, low=low, method=f'"{method}"', params=params, deco=decorator, arg=arg)
@@ -119,6 +123,15 @@ def _registration(
     return None
 
 
+def _function_name(found: tuple[str, str, cst.Decorator | cst.Call, cst.CSTNode]) -> str | None:
+    """The name of the function a :func:`_registration` registers (its def's, or the call's argument)."""
+    _server, _deco, applied, where = found
+    if isinstance(where, cst.FunctionDef):
+        return where.name.value
+    arg = applied.args[0].value if isinstance(applied, cst.Call) and len(applied.args) == 1 else None
+    return arg.value if isinstance(arg, cst.Name) else None
+
+
 def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
     """The port of the registration ``private`` (a 1.x FastMCP's ``server._mcp_server``) is part
     of, shared by its MCP507 and MCP509 findings; None when it is not a registration of
@@ -133,17 +146,20 @@ def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
 def _plan(
     analysis: ModuleAnalysis, server: str, decorator: str, applied: cst.Decorator | cst.Call, where: cst.CSTNode
 ) -> FixPlan:
+    """The port of ``server._mcp_server.<decorator>()`` ``applied`` (the ``@…`` decorator, or the
+    ``…()(fn)`` call) at ``where`` (its function, or its statement): manual when the kind is
+    registered more than once on that server, the function is not a lone module-level ``async def``
+    of the module (defined once, above a call form), or :func:`.lowlevel.checked` refuses it."""
     spelled = f"`{server}.{PRIVATE}.{decorator}()`"
     low = f"{server}.{LOWLEVEL}"
     section = f"read “{lowlevel.GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and register it by hand"
-    twice = [
-        n
+    every = [
+        r
         for n in walk(analysis.module)
-        if isinstance(n, cst.Attribute)
-        and n.attr.value == PRIVATE
-        and (r := _registration(analysis, n)) is not None
-        and r[:2] == (server, decorator)
+        if isinstance(n, cst.Attribute) and n.attr.value == PRIVATE and (r := _registration(analysis, n)) is not None
     ]
+    found = [r for r in every if r[0] == server]
+    twice = [r for r in found if r[1] == decorator]
     if len(twice) > 1:
         return FixPlan(
             manual=f"{spelled} registers {len(twice)} functions; on mcp 1.x the last one replaces the others: "
@@ -173,10 +189,23 @@ def _plan(
         fdef = defs[0]
     if analysis.parents.get(id(fdef)) is not analysis.module:
         return FixPlan(manual=f"`{fdef.name.value}` is not a module-level function ({section})")
+    also = sorted({r[1] for r in found if r[1] != decorator and _function_name(r) == fdef.name.value})
+    if also:  # each port registers its own adapter, keyed by the function: one would be lost
+        return FixPlan(
+            manual=f"`{fdef.name.value}` is also registered with `{server}.{PRIVATE}.{also[0]}()`: the port writes one "
+            f"adapter per function, for one of its registrations only ({section})"
+        )
     handler = lowlevel.Handler(decorator, fdef, applied)
     done = lowlevel.checked(analysis, low, [handler], section, list(analysis.module.body), None, None)
     if not isinstance(done.site, lowlevel.LowlevelPort):
         return done
     if line is not None:
         done.site.registrations[id(fdef)] = line
+    # the same kind on another server of the module: each port picks its adapter's name alone, so
+    # the registrations take the free names in their order (one `on_set_logging_level` would serve both)
+    taken = set(all_name_values(analysis))
+    for r in (r for r in every if r[1] == decorator):
+        name = fresh(taken, f"on_{decorator}")
+        if r[2] is applied:
+            done.site.adapters[id(fdef)] = name
     return FixPlan(fix=_fix(decorator, fdef.name.value, low), site=done.site)
