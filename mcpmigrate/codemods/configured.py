@@ -46,11 +46,13 @@ from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
 from mcpmigrate.codemods.interim.refusals import project_pins
 from mcpmigrate.codemods.param.chains import closure, fence_of
+from mcpmigrate.codemods.param.fallbacks import catching_handler
 from mcpmigrate.codemods.param.parameter import like
 from mcpmigrate.codemods.param.sites import request_await
 from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.positions import code_ranges
 
 STRATEGY = "config"
 RULES = ("MCP101",)
@@ -251,13 +253,33 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             "request gave a client without roots)"
         )
     elif config.legacy_clients and session is None:
+        fallback = _fallback(a, aw, fn)
+        outcome = "fails" if fallback is None else f"takes the `except` fallback at line {fallback}"
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
-            f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call fails as it does '
+            f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call {outcome} as it does '
             "for a client without roots, also for the legacy clients whose roots were used before)"
         )
     safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
     return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session, legacy))
+
+
+def _fallback(a: ModuleAnalysis, aw: cst.Await, fn: FunctionInfo) -> int | None:
+    """The line of the ``except`` around the request ``aw`` that catches what the helper raises
+    while the setting is unset (``_add_helper``), when it goes on in the request's place (it does
+    not end by raising); None when the error leaves the tool."""
+    if a.module_generation() == S.MCP1:
+        raised = "McpError"
+    elif a.module_generation() == S.MCP2 or _on_fastmcp4(a):
+        raised = "MCPError"
+    else:
+        raised = "RuntimeError"
+    h = catching_handler(a, aw, fn, {raised, "Exception", "BaseException"})
+    body = h.body.body if h is not None and isinstance(h.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if h is None or (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
+        return None
+    return code_ranges(a.module, [h])[h].start.line
 
 
 def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
