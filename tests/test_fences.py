@@ -559,3 +559,46 @@ def test_the_config_review_note_names_the_except_fallback_a_call_takes_while_the
     monkeypatch.setenv("NOTES_ROOTS", "/srv/b")
     configured = run_proof(legacy_python, tmp_path / "s.py", "notes", "legacy", ["file:///srv/a"], [{"tool": "where"}])
     assert _texts(configured) == [["file:///srv/b"]]
+
+
+FASTMCP3_WHERE = '''from fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+notes = FastMCP("notes")
+
+
+@notes.tool()
+async def where(ctx: Context) -> str:
+    """The first folder the client granted."""
+    try:
+        roots = await ctx.list_roots()
+    except McpError:
+        roots = []
+    if not roots:
+        return "no root"
+    return str(roots[0].uri)
+'''
+
+
+def test_a_fastmcp3_except_mcperror_fallback_still_runs_while_the_setting_is_unset(
+    tmp_path: Path, fastmcp3_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fastmcp 3.x on mcp 1.x: a client without roots made `ctx.list_roots()` raise mcp 1.x's
+    `McpError`, and `except McpError:` went on without a root. Unset, `_configured_roots()` raises
+    that `McpError` too (was: a `RuntimeError` that escaped the `except`, so every call failed while
+    the note said "as it does for a client without roots"). Run on fastmcp 3.4.11."""
+    from tests.proof import run_proof
+
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    before, after, report = _fix(tmp_path, FASTMCP3_WHERE)
+    [f] = report["findings"]
+    assert f["fix"]["description"] == _config_note("takes the `except` fallback at line 12")
+    assert "        roots = _configured_roots().roots\n    except McpError:\n" in after.read_text(encoding="utf-8")
+    monkeypatch.delenv("NOTES_ROOTS", raising=False)
+    call = [{"tool": "where"}]
+    old = run_proof(fastmcp3_python, before, "notes", "legacy", [], call, client={"roots": False})
+    assert _texts(old) == [["no root"]]
+    new = run_proof(fastmcp3_python, after, "notes", "legacy", ["file:///srv/a"], call)
+    assert _texts(new) == [["no root"]]  # the fallback, as for the client without roots above
+    monkeypatch.setenv("NOTES_ROOTS", "/srv/b")
+    assert _texts(run_proof(fastmcp3_python, after, "notes", "legacy", ["file:///srv/a"], call)) == [["file:///srv/b"]]

@@ -142,14 +142,16 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
     root = edits.import_name(a, "mcp.types", "Root")
     path = edits.import_name(a, "pathlib", "Path")
     unset = f'"{s.env} is not set: set it to the folders this server may work in"'
-    if a.module_generation() == S.MCP1:
+    raised = _unset_error(a)
+    if raised == "McpError":
         # what an mcp 1.x session raised for a client without roots (its answer: an error, -32600 from
-        # the SDK's own client), so an `except McpError` fallback around the request still runs
+        # the SDK's own client), so an `except McpError` fallback around the request still runs; so on
+        # fastmcp 2.x/3.x, whose `ctx.list_roots()` is that session's request
         error = edits.import_name(a, "mcp.shared.exceptions", "McpError")
         data = edits.import_name(a, "mcp.types", "ErrorData")
         code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
         unset = f"{error}({data}(code={code}, message={unset}))"
-    elif a.module_generation() == S.MCP2 or _on_fastmcp4(a):
+    elif raised == "MCPError":
         # what the request raised on mcp 2.x where no client could answer it: a 2026-07-28 connection's
         # `NoBackChannelError` is an `MCPError` with INVALID_REQUEST (mcp 2.3 `mcp/shared/exceptions.py`),
         # and a legacy client's error answer arrives as one; so an `except MCPError` fallback still runs,
@@ -268,18 +270,22 @@ def _fallback(a: ModuleAnalysis, aw: cst.Await, fn: FunctionInfo) -> int | None:
     """The line of the ``except`` around the request ``aw`` that catches what the helper raises
     while the setting is unset (``_add_helper``), when it goes on in the request's place (it does
     not end by raising); None when the error leaves the tool."""
-    if a.module_generation() == S.MCP1:
-        raised = "McpError"
-    elif a.module_generation() == S.MCP2 or _on_fastmcp4(a):
-        raised = "MCPError"
-    else:
-        raised = "RuntimeError"
-    h = catching_handler(a, aw, fn, {raised, "Exception", "BaseException"})
+    h = catching_handler(a, aw, fn, {_unset_error(a), "Exception", "BaseException"})
     body = h.body.body if h is not None and isinstance(h.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None
     if h is None or (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
         return None
     return code_ranges(a.module, [h])[h].start.line
+
+
+def _unset_error(a: ModuleAnalysis) -> str:
+    """The class of the error the helper raises while the setting is unset: the one the module's SDK
+    raised for a client without roots (mcp 1.x's ``McpError``, also under fastmcp 2.x/3.x; mcp 2.x's
+    ``MCPError``, also under fastmcp 4), else ``RuntimeError``."""
+    gen = a.module_generation()
+    if gen == S.MCP2 or _on_fastmcp4(a):
+        return "MCPError"
+    return "McpError" if gen in (S.MCP1, S.FASTMCP) else "RuntimeError"
 
 
 def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
