@@ -602,3 +602,17 @@ def test_a_fastmcp3_except_mcperror_fallback_still_runs_while_the_setting_is_uns
     assert _texts(new) == [["no root"]]  # the fallback, as for the client without roots above
     monkeypatch.setenv("NOTES_ROOTS", "/srv/b")
     assert _texts(run_proof(fastmcp3_python, after, "notes", "legacy", ["file:///srv/a"], call)) == [["file:///srv/b"]]
+
+
+def test_unpinned_fastmcp_code_gets_a_helper_that_imports_on_fastmcp_3_and_4(tmp_path: Path) -> None:
+    """fastmcp code whose project pins nothing and which imports no mcp 1.x name may run on fastmcp 4
+    (mcp 2.x), where mcp 1.x's `McpError` does not exist: the helper raises `RuntimeError` there, so
+    the fix is not what stops the module from importing (review of polish37)."""
+    source = FASTMCP3_WHERE.replace("from mcp.shared.exceptions import McpError\n", "").replace(
+        "except McpError:", "except Exception:"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    _before, after, _report = _fix(tmp_path, source)
+    text = after.read_text(encoding="utf-8")
+    assert "McpError" not in text and "mcp.shared" not in text, text
+    assert '        raise RuntimeError(\n            "NOTES_ROOTS is not set' in text, text

@@ -44,7 +44,7 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.interim.refusals import project_pins
+from mcpmigrate.codemods.interim.refusals import code_generation, project_pins
 from mcpmigrate.codemods.param.chains import closure, fence_of
 from mcpmigrate.codemods.param.fallbacks import catching_handler
 from mcpmigrate.codemods.param.parameter import like
@@ -280,12 +280,16 @@ def _fallback(a: ModuleAnalysis, aw: cst.Await, fn: FunctionInfo) -> int | None:
 
 def _unset_error(a: ModuleAnalysis) -> str:
     """The class of the error the helper raises while the setting is unset: the one the module's SDK
-    raised for a client without roots (mcp 1.x's ``McpError``, also under fastmcp 2.x/3.x; mcp 2.x's
-    ``MCPError``, also under fastmcp 4), else ``RuntimeError``."""
+    raised for a client without roots (mcp 1.x's ``McpError``, also under fastmcp 2.x/3.x when the
+    pins say so; mcp 2.x's ``MCPError``, also under fastmcp 4), else ``RuntimeError``."""
     gen = a.module_generation()
     if gen == S.MCP2 or _on_fastmcp4(a):
         return "MCPError"
-    return "McpError" if gen in (S.MCP1, S.FASTMCP) else "RuntimeError"
+    if gen == S.MCP1 or (gen == S.FASTMCP and _on_fastmcp_before4(a)):
+        return "McpError"
+    # fastmcp code whose pins admit fastmcp 4 (or name none): `McpError` would not import there, and
+    # `from fastmcp import …` imports on both, so the helper must not be what breaks the module
+    return "RuntimeError"
 
 
 def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
@@ -336,6 +340,15 @@ def _legacy_request(
     while isinstance(base, cst.Attribute):
         base = base.value
     return (session, request) if isinstance(base, cst.Name) else None
+
+
+def _on_fastmcp_before4(a: ModuleAnalysis) -> bool:
+    """The module's fastmcp code runs on fastmcp 2.x/3.x (mcp 1.x): the project's pins say
+    ``fastmcp<4`` or ``mcp<2``, or the module imports a name only mcp 1.x has (``McpError``)."""
+    found = project_pins(a)
+    if any(v is not None and not v.new for v in (found.verdict("fastmcp"), found.verdict("mcp"))):
+        return True
+    return code_generation(a)[0] == S.MCP1
 
 
 def _on_fastmcp4(a: ModuleAnalysis) -> bool:
