@@ -500,3 +500,119 @@ def test_an_mcp2_fallback_around_the_request_still_runs_when_the_setting_is_unse
         assert _texts(run_proof(sys.executable, file, "notes", "legacy", ["file:///srv/a"], calls)) == [
             ["file:///srv/a"]
         ]
+
+
+WHERE_SERVER = '''from mcp.server.fastmcp import Context, FastMCP
+
+notes = FastMCP("notes")
+
+
+@notes.tool()
+async def where(ctx: Context) -> str:
+    """The first folder the client granted, or the server's own when it granted none."""
+    try:
+        roots = await ctx.session.list_roots()
+    except Exception:
+        roots = None
+    if roots is None or not roots.roots:
+        return "no root: working in the server's own folder"
+    return str(roots.roots[0].uri)
+'''
+
+
+def _config_note(outcome: str) -> str:
+    return (
+        "answer the roots request from the `NOTES_ROOTS` environment variable (server configuration, read once at "
+        "start) (review: until the operator sets `NOTES_ROOTS` (absolute paths joined with `os.pathsep`; for a "
+        'client, `"env": {"NOTES_ROOTS": "/srv/a:/srv/b"}` in the server\'s mcpServers entry) every call '
+        f"{outcome} as it does for a client without roots, also for the legacy clients whose roots were used before)"
+    )
+
+
+def test_the_config_review_note_names_the_except_fallback_a_call_takes_while_the_setting_is_unset(
+    tmp_path: Path, legacy_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mcp 1.x, `--strategy config`: with no `try` around the request an unset setting fails every
+    call; inside `try: … except Exception: roots = None` (the shape of a public semantic-cache server)
+    the call goes on without a root instead, and the note says so, naming the `except` line. Run
+    on mcp 1.27 with the setting unset: the fixed tool answers through the fallback."""
+    from tests.proof import run_proof
+
+    plain = WHERE_SERVER.replace(
+        "    try:\n        roots = await ctx.session.list_roots()\n    except Exception:\n        roots = None\n",
+        "    roots = await ctx.session.list_roots()\n",
+    )
+    (tmp_path / "plain.py").write_text(plain, encoding="utf-8")
+    (tmp_path / "s.py").write_text(WHERE_SERVER, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    report = cli(["check", "--output-format", "json", "plain.py", "s.py"], tmp_path).json
+    got = {(f["path"], f["line"]): (f["fix"]["safety"], f["fix"]["description"]) for f in report["findings"]}
+    assert got == {
+        ("plain.py", 9): ("unsafe", _config_note("fails")),
+        ("s.py", 10): ("unsafe", _config_note("takes the `except` fallback at line 11")),
+    }
+    cli(["fix", "--strategy", "config", "--unsafe-fixes", "s.py"], tmp_path)
+    assert "        roots = _configured_roots()\n    except Exception:\n" in (tmp_path / "s.py").read_text()
+    monkeypatch.delenv("NOTES_ROOTS", raising=False)
+    unset = run_proof(legacy_python, tmp_path / "s.py", "notes", "legacy", ["file:///srv/a"], [{"tool": "where"}])
+    assert _texts(unset) == [["no root: working in the server's own folder"]]
+    monkeypatch.setenv("NOTES_ROOTS", "/srv/b")
+    configured = run_proof(legacy_python, tmp_path / "s.py", "notes", "legacy", ["file:///srv/a"], [{"tool": "where"}])
+    assert _texts(configured) == [["file:///srv/b"]]
+
+
+FASTMCP3_WHERE = '''from fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+notes = FastMCP("notes")
+
+
+@notes.tool()
+async def where(ctx: Context) -> str:
+    """The first folder the client granted."""
+    try:
+        roots = await ctx.list_roots()
+    except McpError:
+        roots = []
+    if not roots:
+        return "no root"
+    return str(roots[0].uri)
+'''
+
+
+def test_a_fastmcp3_except_mcperror_fallback_still_runs_while_the_setting_is_unset(
+    tmp_path: Path, fastmcp3_python: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fastmcp 3.x on mcp 1.x: a client without roots made `ctx.list_roots()` raise mcp 1.x's
+    `McpError`, and `except McpError:` went on without a root. Unset, `_configured_roots()` raises
+    that `McpError` too (was: a `RuntimeError` that escaped the `except`, so every call failed while
+    the note said "as it does for a client without roots"). Run on fastmcp 3.4.11."""
+    from tests.proof import run_proof
+
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    before, after, report = _fix(tmp_path, FASTMCP3_WHERE)
+    [f] = report["findings"]
+    assert f["fix"]["description"] == _config_note("takes the `except` fallback at line 12")
+    assert "        roots = _configured_roots().roots\n    except McpError:\n" in after.read_text(encoding="utf-8")
+    monkeypatch.delenv("NOTES_ROOTS", raising=False)
+    call = [{"tool": "where"}]
+    old = run_proof(fastmcp3_python, before, "notes", "legacy", [], call, client={"roots": False})
+    assert _texts(old) == [["no root"]]
+    new = run_proof(fastmcp3_python, after, "notes", "legacy", ["file:///srv/a"], call)
+    assert _texts(new) == [["no root"]]  # the fallback, as for the client without roots above
+    monkeypatch.setenv("NOTES_ROOTS", "/srv/b")
+    assert _texts(run_proof(fastmcp3_python, after, "notes", "legacy", ["file:///srv/a"], call)) == [["file:///srv/b"]]
+
+
+def test_unpinned_fastmcp_code_gets_a_helper_that_imports_on_fastmcp_3_and_4(tmp_path: Path) -> None:
+    """fastmcp code whose project pins nothing and which imports no mcp 1.x name may run on fastmcp 4
+    (mcp 2.x), where mcp 1.x's `McpError` does not exist: the helper raises `RuntimeError` there, so
+    the fix is not what stops the module from importing (review of polish37)."""
+    source = FASTMCP3_WHERE.replace("from mcp.shared.exceptions import McpError\n", "").replace(
+        "except McpError:", "except Exception:"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpmigrate]\nstrategy = "config"\n', encoding="utf-8")
+    _before, after, _report = _fix(tmp_path, source)
+    text = after.read_text(encoding="utf-8")
+    assert "McpError" not in text and "mcp.shared" not in text, text
+    assert '        raise RuntimeError(\n            "NOTES_ROOTS is not set' in text, text

@@ -52,3 +52,57 @@ def test_an_lsp_initialize_branch_is_not_the_mcp_handshake(tmp_path: Path) -> No
     assert [(f["path"], f["line"], f["column"], f["manual"]) for f in found] == [
         ("notes.py", 6, 8, "add a `server/discover` branch and serve requests without a prior handshake")
     ], out.stdout
+
+
+LSP_NOT_INITIALIZED = """\
+import json
+import sys
+
+READY = {"initialized": False}
+
+
+def answer(message: dict) -> dict:
+    if message.get("method") != "initialize" and not READY["initialized"]:
+        error = {"code": -32002, "message": "server not initialized"}
+        return {"jsonrpc": "2.0", "id": message["id"], "error": error}
+    READY["initialized"] = True
+    return {"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": {}}}
+
+
+for line in sys.stdin:
+    print(json.dumps(answer(json.loads(line))), flush=True)
+"""
+
+MCP_NOT_FOUND = """\
+import json
+import sys
+
+NOTES = {"note://first": "hello"}
+
+
+def answer(message: dict) -> dict:
+    if message.get("method") == "resources/read":
+        uri = message["params"]["uri"]
+        if uri not in NOTES:
+            error = {"code": -32002, "message": f"no resource {uri}"}
+            return {"jsonrpc": "2.0", "id": message["id"], "error": error}
+        result = {"contents": [{"uri": uri, "text": NOTES[uri]}]}
+        return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+    return {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+
+
+for line in sys.stdin:
+    print(json.dumps(answer(json.loads(line))), flush=True)
+"""
+
+
+def test_lsp_server_not_initialized_is_not_the_old_resource_not_found_code(tmp_path: Path) -> None:
+    """LSP's ServerNotInitialized is -32002 too: a JSON-RPC module without MCP evidence sends it for
+    another protocol, while a hand-rolled MCP server (it dispatches `resources/read`) keeps MCP603."""
+    (tmp_path / "fake_ls.py").write_text(LSP_NOT_INITIALIZED)
+    (tmp_path / "notes.py").write_text(MCP_NOT_FOUND)
+    out = cli(["check", "--no-cache", "--output-format", "json", "--select", "MCP603", "."], tmp_path)
+    found = json.loads(out.stdout)["findings"]
+    assert [(f["path"], f["line"], f["column"], f["rule"]) for f in found] == [("notes.py", 11, 30, "MCP603")], (
+        out.stdout
+    )

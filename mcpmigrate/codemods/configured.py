@@ -44,13 +44,15 @@ import libcst as cst
 from mcpmigrate import surfaces as S
 from mcpmigrate.analysis import FunctionInfo, Kind, ModuleAnalysis, code_of
 from mcpmigrate.codemods.edits import Edits
-from mcpmigrate.codemods.interim.refusals import project_pins
+from mcpmigrate.codemods.interim.refusals import code_generation, project_pins
 from mcpmigrate.codemods.param.chains import closure, fence_of
+from mcpmigrate.codemods.param.fallbacks import catching_handler
 from mcpmigrate.codemods.param.parameter import like
 from mcpmigrate.codemods.param.sites import request_await
 from mcpmigrate.codemods.stdlib_logging import module_name
 from mcpmigrate.config import Config
 from mcpmigrate.model import FixInfo, FixPlan, Safety
+from mcpmigrate.positions import code_ranges
 
 STRATEGY = "config"
 RULES = ("MCP101",)
@@ -140,14 +142,16 @@ def _add_helper(edits: Edits, a: ModuleAnalysis, s: Setting, asked: list[cst.CST
     root = edits.import_name(a, "mcp.types", "Root")
     path = edits.import_name(a, "pathlib", "Path")
     unset = f'"{s.env} is not set: set it to the folders this server may work in"'
-    if a.module_generation() == S.MCP1:
+    raised = _unset_error(a)
+    if raised == "McpError":
         # what an mcp 1.x session raised for a client without roots (its answer: an error, -32600 from
-        # the SDK's own client), so an `except McpError` fallback around the request still runs
+        # the SDK's own client), so an `except McpError` fallback around the request still runs; so on
+        # fastmcp 2.x/3.x, whose `ctx.list_roots()` is that session's request
         error = edits.import_name(a, "mcp.shared.exceptions", "McpError")
         data = edits.import_name(a, "mcp.types", "ErrorData")
         code = edits.import_name(a, "mcp.types", "INVALID_REQUEST")
         unset = f"{error}({data}(code={code}, message={unset}))"
-    elif a.module_generation() == S.MCP2 or _on_fastmcp4(a):
+    elif raised == "MCPError":
         # what the request raised on mcp 2.x where no client could answer it: a 2026-07-28 connection's
         # `NoBackChannelError` is an `MCPError` with INVALID_REQUEST (mcp 2.3 `mcp/shared/exceptions.py`),
         # and a legacy client's error answer arrives as one; so an `except MCPError` fallback still runs,
@@ -251,13 +255,41 @@ def plan(a: ModuleAnalysis, config: Config, node: cst.CSTNode, fn: FunctionInfo 
             "request gave a client without roots)"
         )
     elif config.legacy_clients and session is None:
+        fallback = _fallback(a, aw, fn)
+        outcome = "fails" if fallback is None else f"takes the `except` fallback at line {fallback}"
         desc += (
             f" (review: until the operator sets `{s.env}` (absolute paths joined with `os.pathsep`; for a client, "
-            f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call fails as it does '
+            f'`"env": {{"{s.env}": "/srv/a:/srv/b"}}` in the server\'s mcpServers entry) every call {outcome} as it does '
             "for a client without roots, also for the legacy clients whose roots were used before)"
         )
     safety = Safety.UNSAFE if config.legacy_clients and session is None else Safety.SAFE
     return FixPlan(FixInfo(safety, STRATEGY, desc), None, FromSetting(aw, listing, s, session, legacy))
+
+
+def _fallback(a: ModuleAnalysis, aw: cst.Await, fn: FunctionInfo) -> int | None:
+    """The line of the ``except`` around the request ``aw`` that catches what the helper raises
+    while the setting is unset (``_add_helper``), when it goes on in the request's place (it does
+    not end by raising); None when the error leaves the tool."""
+    h = catching_handler(a, aw, fn, {_unset_error(a), "Exception", "BaseException"})
+    body = h.body.body if h is not None and isinstance(h.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if h is None or (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
+        return None
+    return code_ranges(a.module, [h])[h].start.line
+
+
+def _unset_error(a: ModuleAnalysis) -> str:
+    """The class of the error the helper raises while the setting is unset: the one the module's SDK
+    raised for a client without roots (mcp 1.x's ``McpError``, also under fastmcp 2.x/3.x when the
+    pins say so; mcp 2.x's ``MCPError``, also under fastmcp 4), else ``RuntimeError``."""
+    gen = a.module_generation()
+    if gen == S.MCP2 or _on_fastmcp4(a):
+        return "MCPError"
+    if gen == S.MCP1 or (gen == S.FASTMCP and _on_fastmcp_before4(a)):
+        return "McpError"
+    # fastmcp code whose pins admit fastmcp 4 (or name none): `McpError` would not import there, and
+    # `from fastmcp import …` imports on both, so the helper must not be what breaks the module
+    return "RuntimeError"
 
 
 def _capability_guard(a: ModuleAnalysis, fn: FunctionInfo, node: cst.CSTNode) -> str | None:
@@ -308,6 +340,15 @@ def _legacy_request(
     while isinstance(base, cst.Attribute):
         base = base.value
     return (session, request) if isinstance(base, cst.Name) else None
+
+
+def _on_fastmcp_before4(a: ModuleAnalysis) -> bool:
+    """The module's fastmcp code runs on fastmcp 2.x/3.x (mcp 1.x): the project's pins say
+    ``fastmcp<4`` or ``mcp<2``, or the module imports a name only mcp 1.x has (``McpError``)."""
+    found = project_pins(a)
+    if any(v is not None and not v.new for v in (found.verdict("fastmcp"), found.verdict("mcp"))):
+        return True
+    return code_generation(a)[0] == S.MCP1
 
 
 def _on_fastmcp4(a: ModuleAnalysis) -> bool:

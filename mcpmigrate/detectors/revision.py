@@ -12,7 +12,9 @@ sse-resumability, MCP606 sampling-include-context, MCP607 dynamic-client-registr
   ``-32602`` now; mcp_types lists -32002 as reserved-never-reused, and mcp 2.x's own
   ``ResourceNotFoundError`` answers -32602 in both eras). Reported where the literal is an error
   code a server sends: an argument of an error constructor, a ``"code"`` entry, or a module
-  constant; a comparison (``e.code == -32002``: reading an answer) is not.
+  constant; a comparison (``e.code == -32002``: reading an answer) is not. A JSON-RPC module
+  without MCP evidence (``_mcp_module``, shared with MCP604) speaks another protocol: LSP's
+  ServerNotInitialized is -32002 too.
 """
 
 from __future__ import annotations
@@ -317,7 +319,9 @@ def _serves_jsonrpc(a) -> bool:
 class _CodeVisitor(CatalogVisitor):
     def __init__(self, analysis: ModuleAnalysis) -> None:
         super().__init__(analysis)
-        self._mcp = analysis.imports_mcp() or _serves_jsonrpc(analysis)
+        self._mcp = _mcp_module(analysis)
+        # JSON-RPC without MCP evidence is another protocol: LSP's ServerNotInitialized is -32002 too
+        self._other_protocol = not self._mcp and _serves_jsonrpc(analysis)
 
     def _error_object(self, node: cst.CSTNode) -> bool:
         """``node`` is the code of a hand-built JSON-RPC error (``{"code": -32002, "message": …}``)."""
@@ -340,7 +344,8 @@ class _CodeVisitor(CatalogVisitor):
         parent = self.a.parents.get(id(node))
         if isinstance(parent, (cst.ComparisonTarget, cst.Comparison, cst.MatchValue)):
             return  # reading a code (an answer from elsewhere), not sending one
-        if not (self._mcp or self._error_object(node)) or in_test_function(self.a, node):
+        hand_built = self._error_object(node) and not self._other_protocol
+        if not (self._mcp or hand_built) or in_test_function(self.a, node):
             return
         fn = self.fn(node)
         where = f" in `{fn.name}`" if fn is not None else ""
@@ -434,6 +439,16 @@ _MANUAL_604_HOOK = (
 )
 
 
+def _mcp_module(analysis: ModuleAnalysis) -> bool:
+    """The module is MCP code: it imports mcp, or names an MCP method or the handshake's
+    `protocolVersion`. JSON-RPC alone is not MCP: the Language Server Protocol (an LSP fake answering
+    `initialize` with `{"capabilities": {}}`, or ServerNotInitialized, -32002), DAP and others speak it too."""
+    return analysis.imports_mcp() or any(
+        s is not None and (s == "protocolVersion" or s.startswith(_MCP_NAMESPACES))
+        for s in map(string_value, analysis.nodes(cst.SimpleString))
+    )
+
+
 def _screen_604(f: Facts) -> bool:
     return (
         bool(set(REMOVED_METHODS) & (f.compared | f.dict_keys | f.strings))
@@ -446,12 +461,7 @@ class _RemovedVisitor(CatalogVisitor):
     def __init__(self, analysis) -> None:
         super().__init__(analysis)
         strings = {string_value(n) for n in analysis.nodes(cst.SimpleString)}
-        # JSON-RPC alone is not MCP: the Language Server Protocol (an LSP fake answering
-        # `initialize` with `{"capabilities": {}}`), DAP and others speak it too; an MCP module also
-        # names an MCP method or the handshake's `protocolVersion`
-        self._mcp = analysis.imports_mcp() or any(
-            s is not None and (s == "protocolVersion" or s.startswith(_MCP_NAMESPACES)) for s in strings
-        )
+        self._mcp = _mcp_module(analysis)
         # ping and tasks/* went both ways before 2026-07-28: a branch on them handles a client's
         # message only in a module that also dispatches a method only clients send (a relay that
         # forwards `ping` to the client is not a handler)

@@ -349,15 +349,21 @@ def _sole_fallback(a: ModuleAnalysis, site: Site, stmt: cst.CSTNode) -> cst.Exce
 
 def _caught_by(a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo) -> str | None:
     """The handler of a ``try`` around ``stmt`` (in ``fn``) that catches the check's ValueError."""
+    h = catching_handler(a, stmt, fn, _CATCH_ALL)
+    return None if h is None else "everything" if h.type is None else code_of(h.type)
+
+
+def catching_handler(
+    a: ModuleAnalysis, stmt: cst.CSTNode, fn: FunctionInfo, errors: set[str]
+) -> cst.ExceptHandler | None:
+    """The innermost handler of a ``try`` around ``stmt`` (in ``fn``) that catches an error named
+    in ``errors`` (by its class or a base of it: a bare ``except`` catches everything)."""
     child: cst.CSTNode = stmt
     cur = a.parents.get(id(stmt))
     while cur is not None and cur is not fn.node:
         if isinstance(cur, cst.Try) and child is cur.body:
             for h in cur.handlers:
-                if h.type is None:
-                    return "everything"
-                names = {n.value for n in name_nodes(h.type)}
-                if names & _CATCH_ALL:
-                    return code_of(h.type)
+                if h.type is None or {n.value for n in name_nodes(h.type)} & errors:
+                    return h
         child, cur = cur, a.parents.get(id(cur))
     return None
