@@ -645,6 +645,14 @@ def _execute(paths, config, options, output_format, unused_as_findings, quiet: b
     return result
 
 
+_strategy_option = click.option(
+    "--strategy",
+    type=click.Choice(["param", "interim", "config"]),
+    default=None,
+    help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mcpmigrate")
 def main() -> None:
@@ -653,6 +661,7 @@ def main() -> None:
 
 @main.command()
 @_common
+@_strategy_option
 @_cache_options
 @click.option(
     "--add-noqa",
@@ -685,13 +694,17 @@ def check(
     output_file,
     stdin_filename,
     quiet,
+    strategy,
     no_cache,
     cache_dir,
     add_noqa,
     baseline_path,
     show_settings,
 ):
-    """Report findings. Exit 1 when any remain, 2 when the run could not happen."""
+    """Report findings. Exit 1 when any remain, 2 when the run could not happen. With
+    ``--strategy``, each finding's fix is the one ``fix --strategy`` would apply."""
+    import dataclasses
+
     from mcpmigrate.engine import Options
 
     if show_settings:
@@ -702,9 +715,12 @@ def check(
     texts: dict[str, bytes] = {}
     runs = []
     for config, members in groups:
+        if strategy:
+            config = dataclasses.replace(config, strategy=strategy, strategy_chosen=True)
         sel, ign, unused = _selection(config, select, ignore, extend_select)
         options = Options(
             mode="check",
+            strategy=config.strategy,
             select=sel,
             ignore=ign,
             force_exclude=force_exclude,
@@ -799,12 +815,7 @@ def _left_lines(console, result, unsafe_fixes: bool, changed_note: bool) -> None
 @main.command()
 @_common
 @click.option("--diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
-@click.option(
-    "--strategy",
-    type=click.Choice(["param", "interim", "config"]),
-    default=None,
-    help="How roots (and sampling/elicitation) requests are rewritten (default: config, else param).",
-)
+@_strategy_option
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that need a review.")
 @_cache_options
 def fix(

@@ -782,3 +782,27 @@ CAPS = types.ClientCapabilities(roots=types.RootsCapability(list_changed=True))
     res = cli(["check", "--output-format", "json", "c.py"], tmp_path)
     [f] = res.json["findings"]
     assert f["rule"] == "MCP104" and f["fix"] is None and f["manual"].startswith("this is client code"), f
+
+
+CHOSEN = (
+    'from mcp.server.mcpserver import Context, MCPServer\n\nnotes = MCPServer("notes")\n\n\n'
+    "@notes.tool()\nasync def where(ctx: Context) -> str:\n    listing = await ctx.session.list_roots()\n"
+    "    return str(listing.roots[0].uri)\n"
+)
+
+
+@pytest.mark.parametrize("strategy", ["param", "interim", "config"])
+def test_check_strategy_reports_the_fix_that_fix_strategy_applies(tmp_path: Path, strategy: str) -> None:
+    """`check --strategy X` labels each finding with the fix `fix --strategy X` applies (a user used
+    to have to run `fix --diff --strategy X` to see it: `check` had no such option)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "notes"\nversion = "0"\ndependencies = ["mcp>=2.3,<3"]\n', encoding="utf-8"
+    )
+    (tmp_path / "s.py").write_text(CHOSEN, encoding="utf-8")
+    [found] = cli(["check", "--strategy", strategy, "--output-format", "json", "s.py"], tmp_path).json["findings"]
+    [fixed] = cli(["fix", "--strategy", strategy, "--unsafe-fixes", "--output-format", "json", "s.py"], tmp_path).json[
+        "fixed"
+    ]
+    assert (found["rule"], found["line"]) == ("MCP101", 8)
+    assert found["fix"]["strategy"] == strategy
+    assert found["fix"] == fixed["fix"]
