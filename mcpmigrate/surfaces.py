@@ -68,9 +68,11 @@ SESSION_TYPES = {
     "mcp.server.ServerSession",
     "mcp.ServerSession",
 }
+# fastmcp's ``get_context()``: the current request's ``Context``, from anywhere inside it.
+GET_CONTEXT = "fastmcp.server.dependencies.get_context"
 # Functions returning a context from anywhere inside a request.
 GET_CONTEXT_FUNCTIONS = {
-    "fastmcp.server.dependencies.get_context": "fastmcp",
+    GET_CONTEXT: "fastmcp",
     "fastmcp.dependencies.CurrentContext": "fastmcp",
 }
 # Unannotated names conventionally holding an MCP context (``ctx.session`` in a module that

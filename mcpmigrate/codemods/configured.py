@@ -329,10 +329,10 @@ def _legacy_request(
     if recv is None:
         return None
     gen, kind = a.module_generation(), a.kind_of(recv, fn)
-    if gen == S.FASTMCP and _on_fastmcp4(a) and kind is Kind.CONTEXT_FASTMCP and aw.expression is node:
+    if _on_fastmcp4(a) and kind is Kind.CONTEXT_FASTMCP and aw.expression is node:
         session = f"{code_of(recv)}.session"
         request: str | None = f"(await {session}.list_roots()).roots"
-    elif (gen == S.MCP2 or (gen == S.FASTMCP and _on_fastmcp4(a))) and kind is Kind.SESSION:
+    elif (gen == S.MCP2 or _on_fastmcp4(a)) and kind is Kind.SESSION:
         session, request = code_of(recv), None
     else:
         return None

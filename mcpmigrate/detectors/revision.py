@@ -443,9 +443,15 @@ def _mcp_module(analysis: ModuleAnalysis) -> bool:
     """The module is MCP code: it imports mcp, or names an MCP method or the handshake's
     `protocolVersion`. JSON-RPC alone is not MCP: the Language Server Protocol (an LSP fake answering
     `initialize` with `{"capabilities": {}}`, or ServerNotInitialized, -32002), DAP and others speak it too."""
-    return analysis.imports_mcp() or any(
-        s is not None and (s == "protocolVersion" or s.startswith(_MCP_NAMESPACES))
-        for s in map(string_value, analysis.nodes(cst.SimpleString))
+    return analysis.memo(
+        "revision.mcp_module",  # asked by MCP603's and MCP604's visitors
+        lambda: (
+            analysis.imports_mcp()
+            or any(
+                s is not None and (s == "protocolVersion" or s.startswith(_MCP_NAMESPACES))
+                for s in map(string_value, analysis.nodes(cst.SimpleString))
+            )
+        ),
     )
 
 

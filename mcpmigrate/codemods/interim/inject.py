@@ -42,8 +42,6 @@ from mcpmigrate.codemods.port.context import context_param
 from mcpmigrate.codemods.port.renames import module_bindings
 from mcpmigrate.names import enclosing_stmt, fresh, module_names, name_refs, ref_names
 
-#: ``fastmcp.server.dependencies.get_context``: the current request's fastmcp ``Context``.
-GET_CONTEXT = "fastmcp.server.dependencies.get_context"
 #: The handler roles fastmcp injects a ``Context`` parameter into.
 _INJECTED = ("tool", "resource", "prompt")
 
@@ -64,7 +62,7 @@ def get_context_call(a: ModuleAnalysis, expr: cst.BaseExpression) -> cst.Call | 
     session of (``get_context().session.create_message``), else None."""
     if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
         expr = expr.value
-    if isinstance(expr, cst.Call) and not expr.args and a.qualname(expr.func) == GET_CONTEXT:
+    if isinstance(expr, cst.Call) and not expr.args and a.qualname(expr.func) == S.GET_CONTEXT:
         return expr
     return None
 
@@ -82,7 +80,7 @@ def injection(a: ModuleAnalysis, fn: FunctionInfo, call: cst.Call) -> Injection 
             "prompt itself: fastmcp injects a `Context` parameter only there, and this fix passes the context down "
             "only from a parameter; take `ctx: Context` in the helper, pass it from the handler, and run the fix again"
         )
-    calls = [c for c in scope_nodes(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == GET_CONTEXT]
+    calls = [c for c in scope_nodes(fn.node.body) if isinstance(c, cst.Call) and a.qualname(c.func) == S.GET_CONTEXT]
     spellings = frozenset(code_of(c.func) for c in calls)
     bound = {n for n, _ in fn.assigns} | set(fn.param_names())
     shadowed = sorted({s.partition(".")[0] for s in spellings} & bound)

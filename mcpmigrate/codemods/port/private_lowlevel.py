@@ -143,6 +143,21 @@ def plan(analysis: ModuleAnalysis, private: cst.Attribute) -> FixPlan | None:
     return analysis.memo(f"port.private_lowlevel.{id(applied)}", lambda: _plan(analysis, *found))
 
 
+def _registrations(analysis: ModuleAnalysis) -> list[tuple[str, str, cst.Decorator | cst.Call, cst.CSTNode]]:
+    """Every :func:`_registration` of the module, in source order (one walk per module, shared by
+    the plans of all of them)."""
+    return analysis.memo(
+        "port.private_lowlevel.registrations",
+        lambda: [
+            r
+            for n in walk(analysis.module)
+            if isinstance(n, cst.Attribute)
+            and n.attr.value == PRIVATE
+            and (r := _registration(analysis, n)) is not None
+        ],
+    )
+
+
 def _plan(
     analysis: ModuleAnalysis, server: str, decorator: str, applied: cst.Decorator | cst.Call, where: cst.CSTNode
 ) -> FixPlan:
@@ -153,11 +168,7 @@ def _plan(
     spelled = f"`{server}.{PRIVATE}.{decorator}()`"
     low = f"{server}.{LOWLEVEL}"
     section = f"read “{lowlevel.GUIDE_DECORATORS}” in {S.MIGRATION_GUIDE} and register it by hand"
-    every = [
-        r
-        for n in walk(analysis.module)
-        if isinstance(n, cst.Attribute) and n.attr.value == PRIVATE and (r := _registration(analysis, n)) is not None
-    ]
+    every = _registrations(analysis)
     found = [r for r in every if r[0] == server]
     twice = [r for r in found if r[1] == decorator]
     if len(twice) > 1:
